@@ -1,0 +1,25 @@
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { ErrorCode } from './errors.js';
+
+/** How a method is rate limited (reference §1.2). */
+export type RateClass = 'message' | 'read' | 'channel';
+
+export interface MethodDefinition<P extends TObject = TObject, R extends TSchema = TSchema> {
+  name: string;
+  summary: string;
+  rateClass: RateClass;
+  params: P;
+  result: R;
+  /** The method's own error codes, beyond the common ones. */
+  errors: readonly ErrorCode[];
+}
+
+export function defineMethod<const N extends string, P extends TObject, R extends TSchema>(
+  definition: MethodDefinition<P, R> & { name: N },
+): MethodDefinition<P, R> & { name: N } {
+  return definition;
+}
+
+/** The parameters a caller passes; `token` is not among them (it travels beside them). */
+export type ParamsOf<M> = M extends MethodDefinition<infer P, TSchema> ? Static<P> : never;
+export type ResultOf<M> = M extends MethodDefinition<TObject, infer R> ? Static<R> : never;

@@ -1,0 +1,60 @@
+/**
+ * Every error the method API can return, defined once: code, HTTP status and the default description.
+ * The server, the SDK's types and docs/errors.md all derive from this table (a test keeps them in step).
+ */
+export const errorRegistry = {
+  InvalidRequestData: { status: 400, description: 'The request is malformed: its body could not be read.' },
+  MissingParameter: { status: 400, description: 'A required parameter is absent or empty.' },
+  InvalidParameter: { status: 400, description: 'A parameter is present but invalid.' },
+  InvalidToken: { status: 403, description: 'The token is unknown, revoked, or belongs to an uninstalled app.' },
+  AppDisabled: { status: 403, description: 'The app is disabled for this user.' },
+  PermissionDenied: { status: 403, description: 'The caller may not do this.' },
+  NoSuchMethod: { status: 404, description: 'No method has this name.' },
+  HTTPMethodNotAllowed: { status: 405, description: 'Methods are called with GET or POST.' },
+  RequestTimeout: { status: 408, description: 'The complete request did not arrive in time.' },
+  RequestTooLarge: { status: 413, description: 'The request body is larger than the limit.' },
+  TooManyRequests: { status: 429, description: 'Rate limit reached; retry after the time given.' },
+  InternalServerError: { status: 500, description: 'An unexpected condition occurred.' },
+  ServiceUnavailable: { status: 503, description: 'The service is unavailable at this time; retry later.' },
+  UnknownRecipient: { status: 400, description: 'No such user or channel, or the caller may not post there.' },
+  UnknownChat: { status: 400, description: 'No such chat, or the caller is not a member of it.' },
+  UnknownChannel: { status: 400, description: 'No such channel, or the caller cannot see it.' },
+  UnknownUser: { status: 400, description: 'No such user in the caller’s team.' },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ErrorCode = keyof typeof errorRegistry;
+
+export const errorCodes = Object.keys(errorRegistry) as ErrorCode[];
+
+/** Context fields an error body may carry besides `error` and `description`. */
+export interface ErrorContext {
+  parameter?: string;
+  disabledBy?: 'user' | 'team';
+  retryAfter?: number;
+  requestId?: string;
+}
+
+export interface ErrorBody extends ErrorContext {
+  error: ErrorCode;
+  description: string;
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(errorRegistry, value);
+}
+
+/** Error codes every method can return, before its own. */
+export const commonErrors: readonly ErrorCode[] = [
+  'InvalidRequestData',
+  'MissingParameter',
+  'InvalidParameter',
+  'InvalidToken',
+  'AppDisabled',
+  'NoSuchMethod',
+  'HTTPMethodNotAllowed',
+  'RequestTimeout',
+  'RequestTooLarge',
+  'TooManyRequests',
+  'InternalServerError',
+  'ServiceUnavailable',
+];

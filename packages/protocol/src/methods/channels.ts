@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import { defineMethod } from '../define.js';
+import { ChannelId, UserId } from '../ids.js';
+import { Channel, ChannelMember, MemberStatuses } from '../models.js';
+import { HttpUrl, IdList, NonEmptyString } from '../params.js';
+
+const members = IdList(UserId, { maxItems: 1000, description: 'user ids (JSON array or comma-separated)' });
+const channelId = ChannelId;
+
+export const create = defineMethod({
+  name: 'channels.create',
+  summary: 'Create a channel; the caller becomes its moderator.',
+  rateClass: 'channel',
+  params: Type.Object({
+    name: NonEmptyString(255, 'the channel name'),
+    purpose: Type.Optional(Type.String({ maxLength: 1024 })),
+    profileImage: Type.Optional(HttpUrl),
+    type: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('private')], { description: 'public or private' })),
+    members,
+  }),
+  result: Type.Object({ id: ChannelId, members: MemberStatuses }),
+  errors: [],
+});
+
+export const addMembers = defineMethod({
+  name: 'channels.addMembers',
+  summary: 'Add people to a channel.',
+  rateClass: 'channel',
+  params: Type.Object({ channelId, members: IdList(UserId, { minItems: 1, maxItems: 1000, description: 'user ids' }) }),
+  result: Type.Object({ members: MemberStatuses }),
+  errors: ['UnknownChannel', 'PermissionDenied'],
+});
+
+export const removeMembers = defineMethod({
+  name: 'channels.removeMembers',
+  summary: 'Remove people from a channel (anyone may remove themselves).',
+  rateClass: 'channel',
+  params: Type.Object({ channelId, members: IdList(UserId, { minItems: 1, maxItems: 1000, description: 'user ids' }) }),
+  result: Type.Object({ members: MemberStatuses }),
+  errors: ['UnknownChannel', 'PermissionDenied'],
+});
+
+export const getInfo = defineMethod({
+  name: 'channels.getInfo',
+  summary: 'Describe a channel.',
+  rateClass: 'read',
+  params: Type.Object({ channelId }),
+  result: Channel,
+  errors: ['UnknownChannel'],
+});
+
+export const list = defineMethod({
+  name: 'channels.list',
+  summary: 'The channels the caller is a member of.',
+  rateClass: 'read',
+  params: Type.Object({}),
+  result: Type.Array(Channel),
+  errors: [],
+});
+
+export const listMembers = defineMethod({
+  name: 'channels.listMembers',
+  summary: 'The members of a channel.',
+  rateClass: 'read',
+  params: Type.Object({ channelId, showPublicProfile: Type.Optional(Type.Boolean()) }),
+  result: Type.Array(ChannelMember),
+  errors: ['UnknownChannel'],
+});

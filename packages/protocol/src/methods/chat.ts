@@ -1,0 +1,40 @@
+import { Type } from '@sinclair/typebox';
+import { defineMethod } from '../define.js';
+import { ChatId, MessageUid, UserId } from '../ids.js';
+import { Attachment, Message, SendAs } from '../models.js';
+import { IdList, NonEmptyString } from '../params.js';
+
+export const sendMessage = defineMethod({
+  name: 'chat.sendMessage',
+  summary: 'Send a message to a user (direct chat) or a channel, as the token’s user or bot.',
+  rateClass: 'message',
+  params: Type.Object({
+    to: ChatId,
+    text: NonEmptyString(40_000, 'the message text, also its plain-text form for notifications and search'),
+    serviceml: Type.Optional(Type.String({ description: 'a ServiceML document (<serviceml>…</serviceml>)' })),
+    notification: Type.Optional(Type.String({ maxLength: 1000, description: 'the notification text' })),
+    mentions: Type.Optional(IdList(UserId, { maxItems: 100, description: 'user ids mentioned by the message' })),
+    sendAs: Type.Optional(SendAs),
+    attachments: Type.Optional(Type.Array(Attachment, { description: 'at most one Attachment' })),
+    onBehalfOf: Type.Optional(UserId),
+    visibleTo: Type.Optional(IdList(UserId, { minItems: 1, maxItems: 100, description: 'the only users who see the message' })),
+    id: Type.Optional(NonEmptyString(255, 'a client id; repeating it within 24 hours returns the first message’s uid')),
+  }),
+  result: Type.Object({ uid: MessageUid }),
+  errors: ['UnknownRecipient'],
+});
+
+export const fetchMessages = defineMethod({
+  name: 'chat.fetchMessages',
+  summary: 'Fetch messages of a chat by uid, or (without uids) a page of its history, newest first.',
+  rateClass: 'read',
+  params: Type.Object({
+    chat: ChatId,
+    uids: Type.Optional(IdList(MessageUid, { maxItems: 25, description: 'up to 25 message uids; unknown ones are skipped' })),
+    before: Type.Optional(MessageUid),
+    after: Type.Optional(MessageUid),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'page size, 1 to 100 (default 50)' })),
+  }),
+  result: Type.Array(Message),
+  errors: ['UnknownChat'],
+});

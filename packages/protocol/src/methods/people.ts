@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import { defineMethod } from '../define.js';
+import { UserId } from '../ids.js';
+import { PublicProfile, User } from '../models.js';
+
+export const listContacts = defineMethod({
+  name: 'roster.listContacts',
+  summary: 'The caller’s active teammates and the bots of apps the caller installed.',
+  rateClass: 'read',
+  params: Type.Object({}),
+  result: Type.Array(PublicProfile),
+  errors: [],
+});
+
+export const getInfo = defineMethod({
+  name: 'users.getInfo',
+  summary: 'The token’s own user.',
+  rateClass: 'read',
+  params: Type.Object({}),
+  result: User,
+  errors: [],
+});
+
+export const getPublicProfile = defineMethod({
+  name: 'users.getPublicProfile',
+  summary: 'The public profile of a teammate.',
+  rateClass: 'read',
+  params: Type.Object({ userId: UserId }),
+  result: PublicProfile,
+  errors: ['UnknownUser'],
+});

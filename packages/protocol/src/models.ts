@@ -1,0 +1,81 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ChannelId, MessageUid, UserId } from './ids.js';
+
+const Url = Type.String({ description: 'an http or https URL' });
+
+export const User = Type.Object({
+  id: UserId,
+  teamId: Type.String(),
+  email: Type.Optional(Type.String()),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  role: Type.Union([Type.Literal('user'), Type.Literal('admin'), Type.Literal('guest')]),
+  timezone: Type.String({ description: 'UTC offset such as +05:30' }),
+  profileImage: Type.Optional(Url),
+  isBot: Type.Optional(Type.Boolean()),
+});
+
+export const PublicProfile = Type.Object({
+  id: UserId,
+  firstName: Type.String(),
+  lastName: Type.String(),
+  profileImage: Type.Optional(Url),
+});
+
+export const Channel = Type.Object({
+  id: ChannelId,
+  name: Type.String(),
+  purpose: Type.String(),
+  type: Type.Union([Type.Literal('public'), Type.Literal('private')]),
+  memberCount: Type.Integer(),
+  profileImage: Type.Optional(Url),
+});
+
+export const ChannelMember = Type.Object({
+  userId: UserId,
+  affiliation: Type.Union([Type.Literal('moderator'), Type.Literal('member')]),
+  publicProfile: Type.Optional(PublicProfile),
+});
+
+export const memberErrors = ['UserNotFound', 'UserNotFromSameTeam', 'UserRestricted', 'AlreadyMember', 'NotMember'] as const;
+export type MemberError = (typeof memberErrors)[number];
+
+export const ChannelMemberStatus = Type.Object({
+  status: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('failed')]),
+  error: Type.Optional(Type.Union(memberErrors.map((code) => Type.Literal(code)))),
+});
+
+export const MemberStatuses = Type.Record(Type.String(), ChannelMemberStatus);
+
+export const SendAs = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 80 }), profileImage: Type.Optional(Type.String({ maxLength: 2048 })) },
+  { additionalProperties: false, description: 'an object {name, profileImage?}' },
+);
+
+/** Attachments are validated field by field by @aviary/serviceml, which names the exact path of a problem. */
+export const Attachment = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'an Attachment object (reference §2): id, title, description, color, url, forward, views, downloads, buttons',
+});
+
+export const Message = Type.Object({
+  uid: MessageUid,
+  id: Type.Optional(Type.String()),
+  from: UserId,
+  to: Type.String(),
+  timestamp: Type.Integer({ description: 'milliseconds since the epoch' }),
+  text: Type.String(),
+  serviceml: Type.Optional(Type.String()),
+  notification: Type.Optional(Type.String()),
+  mentions: Type.Optional(Type.Array(UserId)),
+  sendAs: Type.Optional(SendAs),
+  appId: Type.Optional(Type.String()),
+  attachments: Type.Optional(Type.Array(Attachment)),
+  visibleTo: Type.Optional(Type.Array(UserId)),
+});
+
+export type UserModel = Static<typeof User>;
+export type PublicProfileModel = Static<typeof PublicProfile>;
+export type ChannelModel = Static<typeof Channel>;
+export type ChannelMemberModel = Static<typeof ChannelMember>;
+export type ChannelMemberStatusModel = Static<typeof ChannelMemberStatus>;
+export type MessageModel = Static<typeof Message>;

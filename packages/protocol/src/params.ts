@@ -1,0 +1,22 @@
+import { Type, type TSchema, type TString } from '@sinclair/typebox';
+
+/**
+ * A list of ids. Over form or query it may come as a JSON array string or as a comma-separated string;
+ * the `idList` marker tells the server's decoder to accept the latter.
+ */
+export function IdList<T extends TString>(item: T, options: { minItems?: number; maxItems: number; description?: string }) {
+  return Type.Array(item, { ...options, idList: true, uniqueItems: false });
+}
+
+export function isIdListSchema(schema: TSchema): boolean {
+  return (schema as { idList?: boolean }).idList === true;
+}
+
+export const NonEmptyString = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+
+export const HttpUrl = Type.String({
+  maxLength: 2048,
+  pattern: '^[hH][tT][tT][pP][sS]?://[^\\s]+$',
+  description: 'an http or https URL',
+});

@@ -1,0 +1,2 @@
+export { AviaryClient, type AviaryClientOptions } from './client.js';
+export { AviaryApiError } from './errors.js';

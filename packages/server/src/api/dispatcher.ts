@@ -1,0 +1,76 @@
+import { methodsByName, type MethodDefinition } from '@aviary/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { authenticate } from './caller.js';
+import { ApiError, missingParameter } from './errors.js';
+import type { MethodHandler } from './handler.js';
+import { handlers } from './methods/index.js';
+import { decodeParams, type RawParams } from './params.js';
+import { enforceRateLimits } from './rateLimits.js';
+
+/** Marks a body the server could not read (unsupported content type); reported after NoSuchMethod and 405. */
+export const UNREADABLE_BODY = Symbol('unreadable body');
+
+const handlersByName = new Map<string, MethodHandler>(handlers.map((handler) => [handler.method.name, handler as MethodHandler]));
+
+export function findMethod(name: string): MethodDefinition | undefined {
+  return methodsByName.get(name);
+}
+
+/**
+ * `/v1/:method` — one fixed pipeline for every method:
+ * decode → token → app disabled → rate limit → validate → handler → present.
+ */
+export function registerDispatcher(app: FastifyInstance, ctx: ServerContext): void {
+  app.route({ method: ['GET', 'POST'], url: '/v1/:method', handler: (request, reply) => dispatch(ctx, request, reply) });
+  app.route({
+    method: ['PUT', 'PATCH', 'DELETE'],
+    url: '/v1/:method',
+    handler: async (request) => {
+      requireMethod(request);
+      throw new ApiError('HTTPMethodNotAllowed', `${request.method} is not allowed; call methods with GET or POST.`, {}, {
+        allow: 'GET, POST',
+      });
+    },
+  });
+  app.options('/v1/:method', async (request, reply) => {
+    requireMethod(request);
+    return reply.code(204).header('allow', 'GET, POST, HEAD, OPTIONS').send();
+  });
+}
+
+export function requireMethod(request: FastifyRequest): MethodHandler {
+  const name = (request.params as { method?: string }).method ?? '';
+  const handler = handlersByName.get(name);
+  if (!handler) throw new ApiError('NoSuchMethod', `There is no method named "${name.slice(0, 100)}".`);
+  return handler;
+}
+
+async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const handler = requireMethod(request);
+  const raw = readParams(request);
+  const token = bearerToken(request) ?? raw.token;
+  if (token === undefined || token === '' || token === null) throw missingParameter('token');
+  if (typeof token !== 'string') throw new ApiError('InvalidToken', 'The token must be a string.');
+  const caller = await authenticate(ctx.db, token);
+  enforceRateLimits(ctx, handler.method, caller, raw, reply);
+  const params = decodeParams(handler.method, raw);
+  return handler.handle(params, caller, ctx);
+}
+
+function readParams(request: FastifyRequest): RawParams {
+  const body = request.body as unknown;
+  if (body === UNREADABLE_BODY) {
+    throw new ApiError('InvalidRequestData', `The content type "${request.headers['content-type']}" is not supported; send application/x-www-form-urlencoded or application/json.`);
+  }
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+    throw new ApiError('InvalidRequestData', 'A JSON body must be an object of named parameters.');
+  }
+  return { ...(request.query as RawParams), ...(body as RawParams | undefined) };
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}

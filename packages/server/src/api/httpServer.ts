@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import formbody from '@fastify/formbody';
+import { errorRegistry, type ErrorCode } from '@aviary/protocol';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { isStoreUnavailable } from '../store/store.js';
+import { registerDispatcher, requireMethod, UNREADABLE_BODY } from './dispatcher.js';
+import { ApiError } from './errors.js';
+
+export interface HttpServerOptions {
+  /** Routes other parts of the server add (client API, developer API, widget.js…). */
+  plugins?: Array<(app: FastifyInstance) => void | Promise<void>>;
+}
+
+export interface HttpServer {
+  app: FastifyInstance;
+  /** Stops accepting, answers new requests with 503, lets in-flight ones finish, then closes. */
+  drain(): Promise<void>;
+}
+
+const newRequestId = (): string => `req_${randomBytes(9).toString('base64url')}`;
+
+export async function buildHttpServer(ctx: ServerContext, options: HttpServerOptions = {}): Promise<HttpServer> {
+  const { config } = ctx;
+  let draining = false;
+
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    disableRequestLogging: true,
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: newRequestId,
+    return503OnClosing: false,
+    forceCloseConnections: false,
+    serverFactory: (handler) => httpServerWithTimeouts(handler, config.requestTimeoutMs),
+    clientErrorHandler: answerClientError,
+  });
+
+
+  await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.bodyLimitBytes }, (_request, _body, done) => done(null, UNREADABLE_BODY));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (draining) {
+      reply.header('connection', 'close');
+      throw new ApiError('ServiceUnavailable', 'The server is shutting down; retry shortly.', {}, { 'retry-after': '5' });
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(ctx, error, request, reply));
+  app.setNotFoundHandler((request, reply) => {
+    const apiError = new ApiError('NoSuchMethod', `Nothing is served at ${request.method} ${request.url.split('?')[0].slice(0, 200)}; methods are called at /v1/<method>.`);
+    return reply.code(apiError.status).send(apiError.toBody());
+  });
+
+  registerDispatcher(app, ctx);
+  for (const plugin of options.plugins ?? []) await app.register(async (scope) => plugin(scope));
+
+  return {
+    app,
+    async drain() {
+      draining = true;
+      const closing = app.close();
+      const forced = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
+      forced.unref();
+      app.server.closeIdleConnections();
+      await closing;
+      clearTimeout(forced);
+    },
+  };
+}
+
+function httpServerWithTimeouts(handler: (req: IncomingMessage, res: ServerResponse) => void, requestTimeoutMs: number): Server {
+  return createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      // Node checks request deadlines on this interval; keep it a fraction of the limit.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 4))),
+      keepAliveTimeout: 5000,
+    },
+    handler,
+  );
+}
+
+/** Errors Node raises before a request reaches Fastify: slow clients (408) and unparsable HTTP (400). */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const code: ErrorCode = timedOut ? 'RequestTimeout' : tooLarge ? 'RequestTooLarge' : 'InvalidRequestData';
+  const description = timedOut
+    ? 'The complete request did not arrive in time.'
+    : tooLarge
+      ? 'The request headers are too large.'
+      : 'The request is not valid HTTP.';
+  const body = JSON.stringify({ error: code, description });
+  socket.end(
+    `HTTP/1.1 ${errorRegistry[code].status} ${timedOut ? 'Request Timeout' : tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `x-request-id: ${newRequestId()}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+function sendError(ctx: ServerContext, error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const apiError = toApiError(ctx, error, request);
+  for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
+  return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody());
+}
+
+/** Maps anything thrown to an API error; body-reading errors come after NoSuchMethod and 405 (reference §1). */
+function toApiError(ctx: ServerContext, error: FastifyError, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.code?.startsWith('FST_ERR_CTP_') || error.code === 'FST_ERR_BAD_URL' || error.statusCode === 400) {
+    if (request.routeOptions.url === '/v1/:method') {
+      try {
+        requireMethod(request);
+      } catch (notFound) {
+        return notFound as ApiError;
+      }
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return new ApiError('RequestTooLarge', `The request body is larger than ${ctx.config.bodyLimitBytes} bytes.`);
+    }
+    return new ApiError('InvalidRequestData', `The request body could not be read: ${readableReason(error)}`);
+  }
+  if (isStoreUnavailable(error)) {
+    ctx.log.warn({ err: error, requestId: request.id }, 'store unavailable');
+    return new ApiError('ServiceUnavailable', 'The database is unavailable; retry shortly.', {}, { 'retry-after': '5' });
+  }
+  ctx.log.error({ err: error, requestId: request.id }, 'unexpected error');
+  return new ApiError('InternalServerError', 'An unexpected condition occurred; quote the requestId when reporting it.', {
+    requestId: request.id,
+  });
+}
+
+function readableReason(error: FastifyError): string {
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) return 'the JSON is not valid.';
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'the JSON body is empty.';
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'the content type is not supported.';
+  return 'it is malformed.';
+}

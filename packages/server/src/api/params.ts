@@ -1,0 +1,133 @@
+import { isIdListSchema, type MethodDefinition } from '@aviary/protocol';
+import { Kind, OptionalKind, type TObject, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { invalidParameter, missingParameter } from './errors.js';
+
+export type RawParams = Record<string, unknown>;
+
+interface ParamDecoder {
+  name: string;
+  required: boolean;
+  schema: TSchema;
+  check: TypeCheck<TSchema>;
+}
+
+const decoders = new WeakMap<TObject, ParamDecoder[]>();
+
+/** Compiled once per method: one checker per parameter, so an error names exactly one parameter. */
+function decodersFor(params: TObject): ParamDecoder[] {
+  let list = decoders.get(params);
+  if (!list) {
+    const required = new Set(params.required ?? []);
+    list = Object.entries(params.properties).map(([name, schema]) => ({
+      name,
+      required: required.has(name) && !(OptionalKind in schema),
+      schema,
+      check: TypeCompiler.Compile(schema),
+    }));
+    decoders.set(params, list);
+  }
+  return list;
+}
+
+/**
+ * Turns raw parameters (strings from query or form, or JSON values) into the method's typed parameters.
+ * Throws MissingParameter / InvalidParameter naming the first offending parameter, in declaration order.
+ */
+export function decodeParams(method: MethodDefinition, raw: RawParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const decoder of decodersFor(method.params)) {
+    const given = raw[decoder.name];
+    if (given === undefined || given === null || given === '') {
+      if (decoder.required) throw missingParameter(decoder.name);
+      continue;
+    }
+    const value = coerce(decoder, given);
+    if (!decoder.check.Check(value)) {
+      const first = decoder.check.Errors(value).First();
+      throw invalidParameter(decoder.name, describe(decoder.name, first, value));
+    }
+    out[decoder.name] = value;
+  }
+  return out;
+}
+
+function coerce(decoder: ParamDecoder, given: unknown): unknown {
+  const { schema, name } = decoder;
+  const type = schema.type as string | undefined;
+  if (Array.isArray(given) && type !== 'array') {
+    throw invalidParameter(name, `"${name}" was given ${given.length} times; give it once.`);
+  }
+  if (typeof given !== 'string') return given;
+  switch (type) {
+    case 'boolean':
+      if (/^(true|1)$/i.test(given)) return true;
+      if (/^(false|0)$/i.test(given)) return false;
+      throw invalidParameter(name, `"${name}" must be true or false; got ${quote(given)}.`);
+    case 'integer':
+    case 'number':
+      if (!/^-?\d+(\.\d+)?$/.test(given.trim())) throw invalidParameter(name, `"${name}" must be a number; got ${quote(given)}.`);
+      return Number(given);
+    case 'array':
+      if (isIdListSchema(schema) && !given.trimStart().startsWith('[')) {
+        return given.split(',').map((item) => item.trim()).filter((item) => item !== '');
+      }
+      return parseJson(name, given, 'a JSON array');
+    case 'object':
+      return parseJson(name, given, 'a JSON object');
+    default:
+      return given;
+  }
+}
+
+function parseJson(name: string, text: string, expected: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidParameter(name, `"${name}" must be ${expected}; its text is not valid JSON.`);
+  }
+}
+
+function describe(name: string, error: ValueError | undefined, value: unknown): string {
+  if (!error) return `"${name}" is invalid.`;
+  const where = name + error.path.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('');
+  const schema = error.schema as TSchema & Record<string, unknown>;
+  const expected = typeof schema.description === 'string' ? schema.description : undefined;
+  switch (error.type) {
+    case ValueErrorType.StringMaxLength:
+      return `"${where}" must be at most ${schema.maxLength} characters; got ${String(error.value).length}.`;
+    case ValueErrorType.StringMinLength:
+      return `"${where}" must not be empty.`;
+    case ValueErrorType.ArrayMaxItems:
+      return `"${where}" may hold at most ${schema.maxItems} items; got ${(error.value as unknown[]).length}.`;
+    case ValueErrorType.ArrayMinItems:
+      return `"${where}" must hold at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}.`;
+    case ValueErrorType.NumberMaximum:
+    case ValueErrorType.IntegerMaximum:
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.IntegerMinimum:
+      return `"${where}" must be ${expected ?? `between ${schema.minimum ?? '-∞'} and ${schema.maximum ?? '∞'}`}; got ${String(error.value)}.`;
+    case ValueErrorType.ObjectAdditionalProperties:
+      return `"${where}" has a field that is not allowed: ${expected ? `expected ${expected}` : error.message}.`;
+    case ValueErrorType.ObjectRequiredProperty:
+      return `"${where}" is required.`;
+    default:
+      if (expected) return `"${where}" must be ${expected}; got ${quote(error.value ?? value)}.`;
+      return `"${where}" ${kindPhrase(schema)}; got ${quote(error.value ?? value)}.`;
+  }
+}
+
+function kindPhrase(schema: TSchema): string {
+  if (schema.anyOf) {
+    const literals = (schema.anyOf as TSchema[]).map((option) => option.const).filter((v) => v !== undefined);
+    if (literals.length) return `must be one of ${literals.join(', ')}`;
+  }
+  const kind = (schema as { [Kind]?: string })[Kind];
+  return `must be ${kind === 'Integer' ? 'an integer' : `a${/^[AEIOU]/.test(kind ?? '') ? 'n' : ''} ${String(kind ?? 'valid value').toLowerCase()}`}`;
+}
+
+function quote(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}

@@ -1,0 +1,63 @@
+import type { RateRule } from '../config.js';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Seconds until the next call is allowed (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+  rule: RateRule;
+}
+
+/**
+ * Token buckets in memory, one per key (token × method, or token × recipient). A burst on one key takes
+ * nothing from another. Idle full buckets are dropped so that memory follows the active keys only.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+  private lastSweep = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  take(key: string, rule: RateRule): RateDecision {
+    const now = this.now();
+    this.sweep(now);
+    const bucket = refill(this.buckets.get(key) ?? { tokens: rule.burst, updatedAt: now, rule }, now);
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    this.buckets.set(key, bucket);
+    return {
+      allowed,
+      limit: rule.burst,
+      remaining: Math.floor(bucket.tokens),
+      resetSeconds: Math.ceil((rule.burst - bucket.tokens) / rule.rate),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / rule.rate)),
+    };
+  }
+
+  /** Gives back a token taken by `take`, when a later check refused the call. */
+  refund(key: string): void {
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.tokens = Math.min(bucket.rule.burst, bucket.tokens + 1);
+  }
+
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    for (const [key, bucket] of this.buckets) {
+      if (refill(bucket, now).tokens >= bucket.rule.burst) this.buckets.delete(key);
+    }
+  }
+}
+
+function refill(bucket: Bucket, now: number): Bucket {
+  const elapsed = Math.max(0, now - bucket.updatedAt) / 1000;
+  return { tokens: Math.min(bucket.rule.burst, bucket.tokens + elapsed * bucket.rule.rate), updatedAt: now, rule: bucket.rule };
+}

@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+
+export interface RateRule {
+  /** Tokens added per second. */
+  rate: number;
+  /** Bucket size: how many calls may come at once. */
+  burst: number;
+}
+
+export interface RateLimitConfig {
+  message: RateRule;
+  /** Per (token, recipient), on top of `message`. */
+  messagePerRecipient: RateRule;
+  read: RateRule;
+  channel: RateRule;
+}
+
+export interface Config {
+  dataDir: string;
+  databaseUrl?: string;
+  port: number;
+  host: string;
+  /** How long a client may take to send a complete request before it gets 408. */
+  requestTimeoutMs: number;
+  bodyLimitBytes: number;
+  /** How long shutdown waits for in-flight requests before closing their connections. */
+  shutdownGraceMs: number;
+  rateLimits: RateLimitConfig;
+  logLevel: string;
+  /** Base URL the server is reached at, for links it hands out (widget URLs, /widget.js). */
+  publicUrl?: string;
+}
+
+export const defaultRateLimits: RateLimitConfig = {
+  message: { rate: 10, burst: 30 },
+  messagePerRecipient: { rate: 1, burst: 10 },
+  read: { rate: 50, burst: 100 },
+  channel: { rate: 5, burst: 20 },
+};
+
+export interface ConfigInput extends Partial<Omit<Config, 'rateLimits'>> {
+  rateLimits?: Partial<RateLimitConfig>;
+}
+
+/** The one place that reads the environment; everything else receives a Config. */
+export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const number = (value: string | undefined): number | undefined => (value === undefined || value === '' ? undefined : Number(value));
+  return {
+    dataDir: resolve(input.dataDir ?? env.AVIARY_DATA_DIR ?? './data'),
+    databaseUrl: input.databaseUrl ?? (env.DATABASE_URL || undefined),
+    port: input.port ?? number(env.PORT) ?? 8080,
+    host: input.host ?? env.HOST ?? '127.0.0.1',
+    requestTimeoutMs: input.requestTimeoutMs ?? number(env.AVIARY_REQUEST_TIMEOUT_MS) ?? 30_000,
+    bodyLimitBytes: input.bodyLimitBytes ?? 1024 * 1024,
+    shutdownGraceMs: input.shutdownGraceMs ?? number(env.AVIARY_SHUTDOWN_GRACE_MS) ?? 10_000,
+    rateLimits: { ...defaultRateLimits, ...input.rateLimits },
+    logLevel: input.logLevel ?? env.AVIARY_LOG_LEVEL ?? 'info',
+    publicUrl: input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined),
+  };
+}

@@ -1,0 +1,44 @@
+import pino from 'pino';
+import { TokenBuckets } from './api/rateLimit.js';
+import { buildHttpServer, type HttpServer } from './api/httpServer.js';
+import type { Config } from './config.js';
+import type { ServerContext } from './context.js';
+import { openStore, type Store } from './store/store.js';
+
+export interface RunningServer {
+  url: string;
+  ctx: ServerContext;
+  http: HttpServer;
+  /** Graceful: drain HTTP, then close the store. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  store?: Store;
+  now?: () => number;
+}
+
+export function createContext(config: Config, store: Store, now: () => number = Date.now): ServerContext {
+  const log = pino({ level: config.logLevel, redact: ['secret', '*.secret', 'token', '*.token', 'req.headers.authorization'] });
+  return { config, store, db: store.db, now, log, rateLimits: new TokenBuckets(now) };
+}
+
+/** Migrates the store, then serves the API on config.host:config.port (0 picks a free port). */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await store.migrate();
+  const ctx = createContext(config, store, options.now);
+  const http = await buildHttpServer(ctx);
+  const address = await http.app.listen({ port: config.port, host: config.host });
+  let closed: Promise<void> | undefined;
+  return {
+    url: address,
+    ctx,
+    http,
+    close: () =>
+      (closed ??= (async () => {
+        await http.drain();
+        await store.close();
+      })()),
+  };
+}

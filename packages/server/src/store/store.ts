@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+
+export interface StoreOptions {
+  /** `postgres://…`; when absent, SQLite under `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL schema to use (tests give each run its own). */
+  pgSchema?: string;
+  pgPoolSize?: number;
+}
+
+export interface Store {
+  db: Db;
+  dialect: DialectName;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+export function openStore(options: StoreOptions): Store {
+  const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
+  const db = new Kysely<Database>({
+    dialect: options.databaseUrl ? postgresDialect(options.databaseUrl, options) : sqliteDialect(options.dataDir),
+  });
+  return {
+    db,
+    dialect,
+    migrate: () => migrateToLatest(db),
+    close: () => db.destroy(),
+  };
+}
+
+export function sqliteFile(dataDir: string): string {
+  return join(dataDir, 'aviary.sqlite');
+}
+
+function sqliteDialect(dataDir: string): SqliteDialect {
+  mkdirSync(dataDir, { recursive: true });
+  return new SqliteDialect({
+    database: async () => {
+      const database = new SQLite(sqliteFile(dataDir));
+      database.pragma('journal_mode = WAL');
+      database.pragma('synchronous = NORMAL');
+      database.pragma('foreign_keys = ON');
+      // Another process (the CLI beside a running server) may hold the write lock for a moment.
+      database.pragma('busy_timeout = 5000');
+      return database;
+    },
+  });
+}
+
+function postgresDialect(url: string, options: StoreOptions): PostgresDialect {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.pgPoolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client's connection error must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  return new PostgresDialect({ pool });
+}
+
+async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
+  }
+}
+
+/** Whether an error means the database could not be reached (answered as 503, not 500). */
+export function isStoreUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', 'SQLITE_BUSY', 'SQLITE_CANTOPEN', 'SQLITE_IOERR'].includes(code) ||
+    code.startsWith('57P') || // admin shutdown, cannot connect now
+    code.startsWith('08') // connection exceptions
+  ) ;
+}

@@ -1,0 +1,105 @@
+import { AviaryClient } from '@aviary/sdk';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { loadConfig, type ConfigInput } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { dialects, type TestDialect } from './dialects.js';
+import { factories, type Factories } from './factories.js';
+import { createTestStore, type TestStore } from './store.js';
+
+export interface TestServer {
+  dialect: TestDialect;
+  url: string;
+  server: RunningServer;
+  testStore: TestStore;
+  f: Factories;
+  /** A typed client for a token. */
+  client(token: string): AviaryClient;
+  /** Raw HTTP: `call('chat.sendMessage', {query, form, json, headers, method})`. */
+  call(method: string, options?: CallOptions): Promise<CallResult>;
+}
+
+export interface CallOptions {
+  httpMethod?: string;
+  query?: Record<string, string>;
+  form?: Record<string, string>;
+  json?: unknown;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function startTestServer(dialect: TestDialect, config: ConfigInput = {}): Promise<TestServer> {
+  const testStore = await createTestStore(dialect);
+  const server = await startServer(
+    loadConfig({ port: 0, host: '127.0.0.1', dataDir: testStore.dataDir, logLevel: 'silent', ...config }, {}),
+    { store: testStore.store },
+  );
+  const url = server.url;
+  return {
+    dialect,
+    url,
+    server,
+    testStore,
+    f: factories(testStore.store.db),
+    client: (token) => new AviaryClient({ baseUrl: url, token }),
+    call: (method, options = {}) => rawCall(url, method, options),
+  };
+}
+
+export async function stopTestServer(test: TestServer): Promise<void> {
+  await test.server.close();
+  await test.testStore.destroy();
+}
+
+export async function rawCall(baseUrl: string, method: string, options: CallOptions = {}): Promise<CallResult> {
+  const query = options.query ? `?${new URLSearchParams(options.query)}` : '';
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined = options.body;
+  if (options.form) {
+    body = new URLSearchParams(options.form).toString();
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+  } else if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}/v1/${method}${query}`, {
+    method: options.httpMethod ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body,
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON: the test sees the text and fails on its own terms.
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+/**
+ * Runs a suite once per dialect against a real server on port 0: `forEachDialect('chat', (t) => …)`,
+ * where `t()` gives the running TestServer inside tests.
+ */
+export function forEachDialect(name: string, suite: (server: () => TestServer) => void, config: ConfigInput = {}): void {
+  for (const dialect of dialects) {
+    describe(`${name} [${dialect}]`, () => {
+      let test: TestServer | undefined;
+      beforeAll(async () => {
+        test = await startTestServer(dialect, config);
+      });
+      afterAll(async () => {
+        if (test) await stopTestServer(test);
+      });
+      suite(() => {
+        if (!test) throw new Error('the test server did not start');
+        return test;
+      });
+    });
+  }
+}
