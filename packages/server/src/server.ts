@@ -16,6 +16,8 @@ export interface RunningServer {
 export interface StartOptions {
   store?: Store;
   now?: () => number;
+  /** Skip migrating (the store is known to be current, or cannot be reached yet). */
+  migrate?: boolean;
 }
 
 export function createContext(config: Config, store: Store, now: () => number = Date.now): ServerContext {
@@ -26,7 +28,7 @@ export function createContext(config: Config, store: Store, now: () => number = 
 /** Migrates the store, then serves the API on config.host:config.port (0 picks a free port). */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await store.migrate();
+  if (options.migrate !== false) await store.migrate();
   const ctx = createContext(config, store, options.now);
   const http = await buildHttpServer(ctx);
   const address = await http.app.listen({ port: config.port, host: config.host });

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import formbody from '@fastify/formbody';
 import { errorRegistry, type ErrorCode } from '@aviary/protocol';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { isStoreUnavailable } from '../store/store.js';
 import { registerDispatcher, requireMethod, UNREADABLE_BODY } from './dispatcher.js';
@@ -28,7 +28,7 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
 
   const app = Fastify({
     loggerInstance: ctx.log,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     genReqId: newRequestId,
     return503OnClosing: false,

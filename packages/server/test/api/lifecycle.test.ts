@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { startServer } from '../../src/server.js';
+import { openStore } from '../../src/store/store.js';
+import { teamWithApp } from '../helpers/factories.js';
+import { dialects } from '../helpers/dialects.js';
+import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { RawConnection, request } from './rawHttp.js';
+
+const running: TestServer[] = [];
+afterEach(async () => {
+  for (const test of running.splice(0)) await stopTestServer(test).catch(() => undefined);
+});
+
+async function serve(config: Parameters<typeof startTestServer>[1] = {}): Promise<TestServer> {
+  const test = await startTestServer('sqlite', config);
+  running.push(test);
+  return test;
+}
+
+describe('slow clients', () => {
+  it('answers the JSON 408 when the headers do not arrive in time', async () => {
+    const test = await serve({ requestTimeoutMs: 300 });
+    const connection = await RawConnection.open(test.url);
+    connection.write('GET /v1/users.getInfo HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const [response] = await connection.responses(1);
+    expect(response.status).toBe(408);
+    expect(JSON.parse(response.body)).toEqual({ error: 'RequestTimeout', description: expect.any(String) });
+    connection.close();
+  });
+
+  it('answers the JSON 408 when the body does not arrive in time', async () => {
+    const test = await serve({ requestTimeoutMs: 300 });
+    const connection = await RawConnection.open(test.url);
+    connection.write(request('/v1/users.getInfo', 'token=abcdef').slice(0, -4));
+    const [response] = await connection.responses(1);
+    expect(response.status).toBe(408);
+    expect(JSON.parse(response.body).error).toBe('RequestTimeout');
+    connection.close();
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes in-flight requests and answers new ones on kept-alive sockets with 503', async () => {
+    const test = await serve();
+    const { people } = await teamWithApp(test.testStore.store.db, 1);
+    const body = `token=${encodeURIComponent(people[0].token)}`;
+
+    const connection = await RawConnection.open(test.url);
+    connection.write(request('/v1/users.getInfo', body).slice(0, -5)); // in flight: all but the body's last bytes
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const closing = test.server.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The in-flight request completes; a new request on the same kept-alive socket arrives during the drain.
+    connection.write(body.slice(-5) + request('/v1/users.getInfo', body));
+
+    const [finished, refused] = await connection.responses(2);
+    expect(finished.status).toBe(200);
+    expect(JSON.parse(finished.body).id).toBe(people[0].id);
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(refused.headers.connection).toBe('close');
+    expect(JSON.parse(refused.body).error).toBe('ServiceUnavailable');
+    await closing;
+    await expect(fetch(`${test.url}/v1/users.getInfo`)).rejects.toThrow();
+  });
+});
+
+describe('rate limits', () => {
+  it('limits a burst per token with Retry-After and X-RateLimit headers, leaving other tokens alone', async () => {
+    const test = await serve({ rateLimits: { read: { rate: 1, burst: 3 } } });
+    const { people } = await teamWithApp(test.testStore.store.db, 2);
+    const call = (token: string) => test.call('users.getInfo', { query: { token } });
+
+    const first = await call(people[0].token);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('2');
+    expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+    await call(people[0].token);
+    await call(people[0].token);
+    const limited = await call(people[0].token);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(limited.body).toMatchObject({ error: 'TooManyRequests', retryAfter: 1 });
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+
+    const other = await call(people[1].token);
+    expect(other.status).toBe(200);
+    expect(other.headers.get('x-ratelimit-remaining')).toBe('2');
+  });
+
+  it('the SDK client waits out a 429 and retries', async () => {
+    const test = await serve({ rateLimits: { read: { rate: 2, burst: 1 } } });
+    const { people } = await teamWithApp(test.testStore.store.db, 1);
+    const client = test.client(people[0].token);
+    const started = Date.now();
+    const answers = await Promise.all([client.users.getInfo(), client.users.getInfo()]);
+    expect(answers.map((answer) => answer.id)).toEqual([people[0].id, people[0].id]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe.runIf(dialects.includes('postgres'))('an unreachable store', () => {
+  it('answers 503 ServiceUnavailable, not 500', async () => {
+    const store = openStore({ databaseUrl: 'postgres://postgres@127.0.0.1:1/test', dataDir: '/tmp' });
+    const server = await startServer(loadConfig({ port: 0, logLevel: 'silent' }, {}), { store, migrate: false });
+    try {
+      const response = await fetch(`${server.url}/v1/users.getInfo?token=abc`);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect((await response.json()).error).toBe('ServiceUnavailable');
+    } finally {
+      await server.close();
+    }
+  });
+});
