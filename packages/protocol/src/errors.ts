@@ -8,6 +8,8 @@ export const errorRegistry = {
   InvalidParameter: { status: 400, description: 'A parameter is present but invalid.' },
   InvalidToken: { status: 403, description: 'The token is unknown, revoked, or belongs to an uninstalled app.' },
   AppDisabled: { status: 403, description: 'The app is disabled for this user.' },
+  NotSignedIn: { status: 401, description: 'Sign in first: the session is missing, expired or signed out.' },
+  InvalidCredentials: { status: 401, description: 'The email or password is wrong.' },
   PermissionDenied: { status: 403, description: 'The caller may not do this.' },
   NoSuchMethod: { status: 404, description: 'No method has this name.' },
   HTTPMethodNotAllowed: { status: 405, description: 'Methods are called with GET or POST.' },

@@ -4,3 +4,4 @@ export * from './ids.js';
 export * from './models.js';
 export * from './params.js';
 export { api, methodsByName, type MethodName } from './methods/index.js';
+export * from './events.js';

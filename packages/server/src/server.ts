@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { TokenBuckets } from './api/rateLimit.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
+import { registerRoutes } from './api/routes.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import { openStore, type Store } from './store/store.js';
@@ -30,7 +31,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (options.migrate !== false) await store.migrate();
   const ctx = createContext(config, store, options.now);
-  const http = await buildHttpServer(ctx);
+  const http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
   const address = await http.app.listen({ port: config.port, host: config.host });
   let closed: Promise<void> | undefined;
   return {

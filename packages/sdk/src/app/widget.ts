@@ -1,0 +1,106 @@
+/**
+ * Widget and browser URLs (reference §5.3): the service appends the event, its token, the client and the
+ * widget type to the configured URL. Verify on the app's server, which holds the app secret; a widget
+ * page must never carry the secret to the browser.
+ */
+import {
+  isWidgetEventName,
+  serviceClients,
+  serviceWidgetTypes,
+  widgetEventNames,
+  widgetParams,
+  type EventTokenClaims,
+  type ServiceClient,
+  type ServiceWidgetType,
+  type WidgetEvent,
+} from '@aviary/protocol';
+import { verifyEventToken } from './verify.js';
+
+export interface WidgetRequest {
+  event: WidgetEvent;
+  token: string;
+  client: ServiceClient;
+  widgetType: ServiceWidgetType;
+}
+
+export interface VerifiedWidgetRequest extends WidgetRequest {
+  claims: EventTokenClaims;
+}
+
+export interface VerifyWidgetRequestOptions {
+  appId: string;
+  appSecret: string;
+  /** The current time in milliseconds since the epoch (default `Date.now`). */
+  now?: () => number;
+  clockToleranceSeconds?: number;
+}
+
+/** A widget URL lacks a parameter or carries one that cannot be read; `parameter` names it. */
+export class WidgetRequestError extends Error {
+  readonly parameter: string;
+
+  constructor(parameter: string, message: string) {
+    super(message);
+    this.name = 'WidgetRequestError';
+    this.parameter = parameter;
+  }
+}
+
+// Lets a server pass a request's path and query (`req.url`) as well as a full URL.
+const relativeBase = 'http://widget.invalid';
+
+/** Reads the widget parameters without checking the token; use `verifyWidgetRequest` before trusting them. */
+export function parseWidgetRequest(url: string | URL): WidgetRequest {
+  const query = new URL(url, relativeBase).searchParams;
+  return {
+    event: readEvent(requiredParam(query, widgetParams.event)),
+    token: requiredParam(query, widgetParams.token),
+    client: oneOf(query, widgetParams.client, serviceClients),
+    widgetType: oneOf(query, widgetParams.widgetType, serviceWidgetTypes),
+  };
+}
+
+/** Parses the URL and verifies its token (rejects with `EventTokenError`), whose `userId` must be the event's. */
+export async function verifyWidgetRequest(url: string | URL, options: VerifyWidgetRequestOptions): Promise<VerifiedWidgetRequest> {
+  const request = parseWidgetRequest(url);
+  const claims = await verifyEventToken(request.token, { ...options, userId: request.event.userId });
+  return { ...request, claims };
+}
+
+function requiredParam(query: URLSearchParams, name: string): string {
+  const value = query.get(name);
+  if (value === null || value === '') throw new WidgetRequestError(name, `the widget URL has no ${name} parameter`);
+  return value;
+}
+
+function oneOf<T extends string>(query: URLSearchParams, name: string, allowed: readonly T[]): T {
+  const value = requiredParam(query, name);
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new WidgetRequestError(name, `${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
+  }
+  return value as T;
+}
+
+function readEvent(json: string): WidgetEvent {
+  const name = widgetParams.event;
+  let event: unknown;
+  try {
+    event = JSON.parse(json);
+  } catch (error) {
+    throw new WidgetRequestError(name, `${name} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) {
+    throw new WidgetRequestError(name, `${name} must be a JSON object`);
+  }
+  const fields = event as Record<string, unknown>;
+  if (!isWidgetEventName(fields.name)) {
+    throw new WidgetRequestError(
+      name,
+      `${name} names ${JSON.stringify(fields.name)}; a widget receives only ${widgetEventNames.join(', ')}`,
+    );
+  }
+  if (typeof fields.userId !== 'string' || fields.userId === '') {
+    throw new WidgetRequestError(name, `${name} has no userId`);
+  }
+  return event as WidgetEvent;
+}

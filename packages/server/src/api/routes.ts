@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { registerSessionRoutes } from './session/auth.js';
+
+/**
+ * Everything served besides the /v1 method API: sessions for people, the client API (what the web client
+ * calls), the developer API (the dashboard), /widget.js. Each part registers its own routes here.
+ */
+export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  registerSessionRoutes(app, ctx);
+}
