@@ -1,0 +1,39 @@
+/** Throughput of what the server does per message with ServiceML: validate, then render HTML and text. */
+
+import { parseServiceML, renderServiceMLToHtml, renderServiceMLToText, type RenderOptions } from '../src/index.js';
+
+const names: RenderOptions = { userName: (userId) => (userId === 'u:abcdefghijklmnop' ? 'Ada Lovelace' : undefined) };
+
+/** A build notification of about 2 KiB: text, formatting, links, mentions and actions. */
+function typicalDocument(): string {
+  const row = (index: number): string =>
+    `<b>Step ${index}</b> finished in <i>${index * 7} s</i> &amp; passed. ` +
+    `Logs: <a href="https://ci.example.com/builds/1234/steps/${index}?view=full&amp;tail=200">step ${index}</a><br/>`;
+  return (
+    '<serviceml>Build <strong>#1234</strong> of <em>aviary/main</em> for ' +
+    '<user userId="u:abcdefghijklmnop">Ada</user> &#x2705;<br/>' +
+    Array.from({ length: 12 }, (_, index) => row(index + 1)).join('') +
+    '<action id="rerun" type="sendEvent">Re-run</action> ' +
+    '<action id="details" type="openWidget" url="https://ci.example.com/widget/1234" desktopType="sidebar" mobileType="modal">Details</action>' +
+    '</serviceml>'
+  );
+}
+
+export async function benchServiceML(durationMs = 1_000): Promise<{ opsPerSec: number }> {
+  const source = typicalDocument();
+  let operations = 0;
+  const started = Date.now();
+  let elapsed = 0;
+  // The clock is read once per batch so that reading it does not weigh on the measurement.
+  while (elapsed < durationMs) {
+    for (let i = 0; i < 50; i++) {
+      const result = parseServiceML(source);
+      if (!result.ok) throw new Error(`benchmark document is invalid: ${JSON.stringify(result.problems)}`);
+      renderServiceMLToHtml(result.ast, names);
+      renderServiceMLToText(result.ast, names);
+    }
+    operations += 50;
+    elapsed = Date.now() - started;
+  }
+  return { opsPerSec: Math.round((operations * 1_000) / elapsed) };
+}

@@ -1,0 +1,142 @@
+/**
+ * Attachment validation (reference §2) for the `attachments` parameter and for an app's answer to
+ * `chat.generateUrlPreview`. Input is JSON-decoded but otherwise untrusted; the result is normalised
+ * (numeric strings → numbers, "true" → true, colours lowercased, URLs trimmed, nulls dropped).
+ */
+
+import { readAction, type Action } from './action.js';
+import { readViews, type AttachmentViews } from './attachment-views.js';
+import {
+  catchInvalidField,
+  definedOnly,
+  describeValue,
+  expectArray,
+  expectObject,
+  InvalidField,
+  isAbsent,
+  readBoolean,
+  readNumber,
+  readString,
+  readWebUrl,
+  type FieldResult,
+  type JsonObject,
+} from './json-fields.js';
+
+export interface Attachment {
+  /** Chosen by the app; echoed back as `attachmentId` when a button is pressed. */
+  id?: string;
+  /** Set by the server to the sending app; whatever the caller gives is overwritten. */
+  appId?: string;
+  title?: string;
+  description?: string;
+  /** `#rrggbb`, lowercase. */
+  color?: string;
+  url?: string;
+  forward?: boolean;
+  views?: AttachmentViews;
+  downloads?: AttachmentDownload[];
+  buttons?: AttachmentButton[];
+}
+
+export interface AttachmentDownload {
+  src: string;
+  mime?: string;
+  filename?: string;
+  /** Bytes. */
+  size?: number;
+}
+
+export interface AttachmentButton {
+  name: string;
+  icon?: string;
+  id: string;
+  action: Action;
+}
+
+const MAX_ATTACHMENTS = 1;
+const MAX_DOWNLOADS = 10;
+const MAX_BUTTONS = 10;
+const MAX_ID_LENGTH = 255;
+
+const attachmentFields = ['id', 'appId', 'title', 'description', 'color', 'url', 'forward', 'views', 'downloads', 'buttons'];
+
+/** Validates the `attachments` parameter: an array holding at most one Attachment. */
+export function validateAttachments(value: unknown, parameter = 'attachments'): FieldResult<Attachment[]> {
+  return catchInvalidField(() => {
+    if (!Array.isArray(value)) throw new InvalidField(parameter, `${parameter} must be an array of attachments; got ${describeValue(value)}`);
+    if (value.length > MAX_ATTACHMENTS) {
+      throw new InvalidField(parameter, `a message carries at most one attachment; ${parameter} has ${value.length}`);
+    }
+    return value.map((item, index) => readAttachment(item, `${parameter}[${index}]`));
+  });
+}
+
+/**
+ * Validates an app's answer to chat.generateUrlPreview: `{attachment: {...}}`, or the attachment itself.
+ * Other top-level fields of a wrapped answer are ignored, as the response is otherwise unspecified.
+ */
+export function validateUrlPreviewAnswer(body: unknown): FieldResult<Attachment> {
+  const wrapped = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, 'attachment');
+  return catchInvalidField(() => readAttachment(wrapped ? (body as { attachment: unknown }).attachment : body, 'attachment'));
+}
+
+function readAttachment(value: unknown, path: string): Attachment {
+  const attachment = expectObject(value, path, attachmentFields);
+  return definedOnly<Attachment>({
+    id: readString(attachment, 'id', path, { maxLength: MAX_ID_LENGTH, nonEmpty: true }),
+    appId: readString(attachment, 'appId', path, { maxLength: MAX_ID_LENGTH }),
+    title: readString(attachment, 'title', path, { maxLength: 1024 }),
+    description: readString(attachment, 'description', path, { maxLength: 4096 }),
+    color: readColor(attachment, path),
+    url: readWebUrl(attachment, 'url', path),
+    forward: readBoolean(attachment, 'forward', path),
+    views: isAbsent(attachment.views) ? undefined : readViews(attachment.views, `${path}.views`),
+    downloads: isAbsent(attachment.downloads) ? undefined : readDownloads(attachment.downloads, `${path}.downloads`),
+    buttons: isAbsent(attachment.buttons) ? undefined : readButtons(attachment.buttons, `${path}.buttons`),
+  });
+}
+
+function readColor(attachment: JsonObject, path: string): string | undefined {
+  const at = `${path}.color`;
+  const value = attachment.color;
+  if (isAbsent(value)) return undefined;
+  if (typeof value === 'string' && /^#[0-9a-fA-F]{6}$/.test(value)) return value.toLowerCase();
+  throw new InvalidField(at, `${at} must be a colour written #rrggbb, e.g. #1a2b3c; got ${describeValue(value)}`);
+}
+
+function readDownloads(value: unknown, path: string): AttachmentDownload[] {
+  return expectArray(value, path, MAX_DOWNLOADS, 'download').map((item, index) => {
+    const at = `${path}[${index}]`;
+    const download = expectObject(item, at, ['src', 'mime', 'filename', 'size']);
+    return definedOnly<AttachmentDownload>({
+      src: readWebUrl(download, 'src', at, true)!,
+      mime: readString(download, 'mime', at, { maxLength: 255 }),
+      filename: readString(download, 'filename', at, { maxLength: 255 }),
+      size: readNumber(download, 'size', at, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }),
+    });
+  });
+}
+
+function readButtons(value: unknown, path: string): AttachmentButton[] {
+  const buttons = expectArray(value, path, MAX_BUTTONS, 'button').map((item, index) => readButton(item, `${path}[${index}]`));
+  // A press is reported by button id alone, so two buttons with one id could not be told apart.
+  buttons.forEach((button, index) => {
+    const first = buttons.findIndex((other) => other.id === button.id);
+    if (first !== index) {
+      const at = `${path}[${index}].id`;
+      throw new InvalidField(at, `${at} is ${JSON.stringify(button.id)}, already used by ${path}[${first}]; button ids must be unique`);
+    }
+  });
+  return buttons;
+}
+
+function readButton(value: unknown, path: string): AttachmentButton {
+  const button = expectObject(value, path, ['name', 'icon', 'id', 'action']);
+  const name = readString(button, 'name', path, { required: true, maxLength: 100 })!;
+  const icon = readWebUrl(button, 'icon', path);
+  const id = readString(button, 'id', path, { required: true, maxLength: MAX_ID_LENGTH })!;
+  if (isAbsent(button.action)) {
+    throw new InvalidField(`${path}.action`, `${path}.action is required: {type, url?, desktopType?, mobileType?, sendContext?}`);
+  }
+  return definedOnly<AttachmentButton>({ name, icon, id, action: readAction(button.action, `${path}.action`) });
+}

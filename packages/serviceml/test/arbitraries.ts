@@ -1,0 +1,92 @@
+/** fast-check generators of valid ServiceML trees, shaped exactly as the parser returns them. */
+
+import fc from 'fast-check';
+import { actionTypes, type ActionType, type ServiceMLActionAttributes, type ServiceMLNode, type ServiceMLRoot } from '../src/index.js';
+
+/** Characters XML allows, with the ones markup cares about made frequent. */
+const xmlChar = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('<', '>', '&', '"', "'", ';', '#', '/', '=', ' ', '\n', '\t', '\r', '@', ':') },
+  { weight: 5, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
+).filter((char) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(char));
+
+const xmlText = (options: { minLength?: number; maxLength?: number } = {}) => fc.string({ unit: xmlChar, ...options });
+
+export const userIdArbitrary = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz234567'), minLength: 16, maxLength: 16 }).map((id) => `u:${id}`);
+
+const webUrl = fc.webUrl({ withQueryParameters: true, withFragments: true });
+
+export const hrefArbitrary = fc.oneof(webUrl, fc.emailAddress().map((address) => `mailto:${address}`));
+
+const actionAttributes: fc.Arbitrary<ServiceMLActionAttributes> = fc
+  .record(
+    {
+      id: xmlText({ minLength: 1, maxLength: 20 }).filter((id) => id.trim() !== ''),
+      type: fc.constantFrom<ActionType>(...actionTypes),
+      url: webUrl,
+      desktopType: fc.constantFrom('modal' as const, 'sidebar' as const),
+      mobileType: fc.constant('modal' as const),
+      sendContext: fc.boolean(),
+    },
+    { requiredKeys: ['id', 'type'] },
+  )
+  .chain((attributes) =>
+    // openWidget and openBrowser need a url; give them one when the record left it out.
+    attributes.type !== 'sendEvent' && attributes.url === undefined ? webUrl.map((url) => ({ ...attributes, url })) : fc.constant(attributes),
+  );
+
+const nodesByLevel = new Map<string, fc.Arbitrary<ServiceMLNode[]>>();
+
+/** Children of an element at `depth` (root = 1); links and actions never nest (the parser rejects that). */
+function nodes(depth: number, insideInteractive: boolean): fc.Arbitrary<ServiceMLNode[]> {
+  const key = `${depth}:${insideInteractive}`;
+  const known = nodesByLevel.get(key);
+  if (known !== undefined) return known;
+  const built = buildNodes(depth, insideInteractive);
+  nodesByLevel.set(key, built);
+  return built;
+}
+
+function buildNodes(depth: number, insideInteractive: boolean): fc.Arbitrary<ServiceMLNode[]> {
+  const text = xmlText({ minLength: 1, maxLength: 12 }).map((value): ServiceMLNode => ({ type: 'text', value }));
+  if (depth >= 6) return fc.array(text, { maxLength: 2 }).map(mergeTexts);
+  const children = (interactive: boolean) => fc.constant(null).chain(() => nodes(depth + 1, interactive));
+  const element: fc.Arbitrary<ServiceMLNode>[] = [
+    fc.record({
+      name: fc.constantFrom('b' as const, 'strong' as const, 'i' as const, 'em' as const, 'u' as const),
+      children: children(insideInteractive),
+    }).map(({ name, children }) => ({ type: 'element', name, attributes: {}, children })),
+    fc.constant<ServiceMLNode>({ type: 'element', name: 'br', attributes: {}, children: [] }),
+    fc.record({ userId: userIdArbitrary, name: fc.array(text, { maxLength: 1 }) }).map(({ userId, name }) => ({
+      type: 'element',
+      name: 'user',
+      attributes: { userId },
+      children: name.filter((node) => node.type === 'text'),
+    })),
+  ];
+  if (!insideInteractive) {
+    element.push(
+      fc.record({ href: hrefArbitrary, children: children(true) }).map(({ href, children }) => ({ type: 'element', name: 'a', attributes: { href }, children })),
+      fc.record({ attributes: actionAttributes, children: children(true) }).map(({ attributes, children }) => ({
+        type: 'element',
+        name: 'action',
+        attributes,
+        children,
+      })),
+    );
+  }
+  return fc.array(fc.oneof(text, ...element), { maxLength: 4 }).map(mergeTexts);
+}
+
+/** The parser yields one text node between two tags, so adjacent generated texts are joined. */
+function mergeTexts(input: ServiceMLNode[]): ServiceMLNode[] {
+  const output: ServiceMLNode[] = [];
+  for (const node of input) {
+    const previous = output.at(-1);
+    if (node.type === 'text' && previous?.type === 'text') output[output.length - 1] = { type: 'text', value: previous.value + node.value };
+    else output.push(node);
+  }
+  return output;
+}
+
+export const serviceMLTreeArbitrary: fc.Arbitrary<ServiceMLRoot> = nodes(1, false).map((children) => ({ type: 'root', children }));
