@@ -1,0 +1,91 @@
+// npm run bench: every figure is measured in this run, against a baseline measured in the same run.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchServiceML } from '../packages/serviceml/bench/validate-render.js';
+import { startChild } from './child.js';
+import { baselineDir, seedBenchData } from './fixtures.js';
+import { formatLoad, runLoad, type LoadResult } from './load.js';
+
+const HISTORY_SIZE = Number(process.env.BENCH_HISTORY_SIZE ?? 1_000_000);
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
+const CONCURRENCY = 16;
+
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'aviary-bench-'));
+  try {
+    mkdirSync(baselineDir(dir));
+    console.log(`seeding: a channel of 10 and a direct chat of ${HISTORY_SIZE.toLocaleString('en')} messages…`);
+    const data = await seedBenchData(dir, HISTORY_SIZE);
+
+    const baselineServer = await startChild('./servers/baseline.ts', [baselineDir(dir)]);
+    await warmUp(baselineServer.url, () => ({ path: '/insert', method: 'POST', headers: form, body: 'text=hello' }));
+    const baseline = await runLoad({
+      url: baselineServer.url, concurrency: CONCURRENCY, durationMs: DURATION_MS,
+      request: (i) => ({ path: '/insert', method: 'POST', headers: form, body: `text=${encodeURIComponent(`baseline message ${i}`)}` }),
+    });
+    await baselineServer.stop();
+    console.log(`(a) baseline, Fastify + one SQLite insert: ${formatLoad(baseline)}`);
+
+    const aviary = await startChild('./servers/aviary.ts', [dir]);
+    const send = (i: number) => ({
+      path: '/v1/chat.sendMessage', method: 'POST' as const, headers: form,
+      body: new URLSearchParams({ token: data.tokens[i % data.tokens.length], to: data.channelId, text: `bench message ${i}` }).toString(),
+    });
+    await warmUp(aviary.url, send);
+    const sendMessage = await runLoad({ url: aviary.url, concurrency: CONCURRENCY, durationMs: DURATION_MS, request: send });
+    console.log(`(b) chat.sendMessage to a channel of 10: ${formatLoad(sendMessage)}`);
+
+    const page = (i: number) => ({
+      path: `/v1/chat.fetchMessages?${new URLSearchParams({ token: data.history.token, chat: data.history.chat, limit: '50', before: data.history.uids[i % data.history.uids.length] })}`,
+    });
+    await warmUp(aviary.url, page);
+    const history = await runLoad({ url: aviary.url, concurrency: 4, durationMs: DURATION_MS, request: page });
+    console.log(`(c) chat.fetchMessages history pages of 50 on a chat of ${HISTORY_SIZE.toLocaleString('en')}: ${formatLoad(history)}`);
+    await aviary.stop();
+
+    const serviceml = await benchServiceML(2000);
+    console.log(`(d) ServiceML validate + render of a 2 KiB document: ${serviceml.opsPerSec.toFixed(0)} ops/s`);
+
+    writeReport({ baseline, sendMessage, history, servicemlOps: serviceml.opsPerSec });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function warmUp(url: string, request: LoadOptionsRequest): Promise<void> {
+  await runLoad({ url, concurrency: 4, durationMs: 500, request });
+}
+type LoadOptionsRequest = Parameters<typeof runLoad>[0]['request'];
+
+function writeReport(r: { baseline: LoadResult; sendMessage: LoadResult; history: LoadResult; servicemlOps: number }): void {
+  const ratio = r.sendMessage.perSecond / r.baseline.perSecond;
+  const servicemlShare = r.sendMessage.perSecond / r.servicemlOps;
+  const row = (name: string, x: LoadResult) => `| ${name} | ${x.perSecond.toFixed(0)} | ${x.p50Ms.toFixed(2)} | ${x.p99Ms.toFixed(2)} | ${x.requests} | ${x.failures} |`;
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}.`,
+    `Each server runs in its own process; ${CONCURRENCY} requests in flight for (a) and (b), 4 for (c); ${DURATION_MS / 1000} s each.`,
+    '',
+    '| scenario | req/s | p50 ms | p99 ms | requests | failed |',
+    '|---|---|---|---|---|---|',
+    row('(a) baseline: Fastify route doing one SQLite insert', r.baseline),
+    row('(b) chat.sendMessage (form POST) to a channel of 10', r.sendMessage),
+    row(`(c) chat.fetchMessages history page of 50, chat of ${HISTORY_SIZE.toLocaleString('en')}`, r.history),
+    '',
+    '| target | figure | met |',
+    '|---|---|---|',
+    `| (b)/(a) ≥ 0.5 | ${ratio.toFixed(2)} | ${ratio >= 0.5 ? 'yes' : 'no'} |`,
+    `| (c) p99 < 5 ms | ${r.history.p99Ms.toFixed(2)} ms | ${r.history.p99Ms < 5 ? 'yes' : 'no'} |`,
+    `| ServiceML validate + render of 2 KiB, ops/s | ${r.servicemlOps.toFixed(0)} | – |`,
+    `| ServiceML share of one sendMessage's time, if every message carried such a document | ${(servicemlShare * 100).toFixed(1)} % | ${servicemlShare < 0.1 ? 'yes' : 'no'} |`,
+    '',
+  ];
+  writeFileSync(new URL('../BENCHMARKS.md', import.meta.url), lines.join('\n'));
+  console.log(`\n(b)/(a) = ${ratio.toFixed(2)}; (c) p99 = ${r.history.p99Ms.toFixed(2)} ms. Written to BENCHMARKS.md.`);
+}
+
+await main();
