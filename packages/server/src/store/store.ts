@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -55,9 +55,32 @@ function sqliteDialect(dataDir: string): SqliteDialect {
       database.pragma('foreign_keys = ON');
       // Another process (the CLI beside a running server) may hold the write lock for a moment.
       database.pragma('busy_timeout = 5000');
-      return database;
+      return withStatementCache(database);
     },
   });
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running most of ours. Kysely compiles the
+ * same query shape to the same SQL text, so statements are cached by their text (bounded, least recently
+ * used first out).
+ */
+function withStatementCache(database: SQLite.Database, capacity = 500): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (statement) {
+        statements.delete(sqlText);
+      } else {
+        statement = database.prepare(sqlText);
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(sqlText, statement);
+      return statement;
+    },
+  } as SqliteDatabase;
 }
 
 function postgresDialect(url: string, options: StoreOptions): PostgresDialect {
