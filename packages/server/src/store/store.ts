@@ -36,7 +36,7 @@ export function openStore(options: StoreOptions): Store {
   return {
     db,
     dialect,
-    migrate: () => migrateToLatest(db),
+    migrate: () => migrateToLatest(db, options.pgSchema),
     close: () => db.destroy(),
   };
 }
@@ -99,8 +99,9 @@ function postgresDialect(url: string, options: StoreOptions): PostgresDialect {
   return new PostgresDialect({ pool });
 }
 
-async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+async function migrateToLatest(db: Db, pgSchema: string | undefined): Promise<void> {
+  // Kysely looks for its migration tables in every schema unless told which one is ours.
+  const migrator = new Migrator({ db, provider: migrationProvider, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

@@ -1,0 +1,16 @@
+import { api } from '@aviary/protocol';
+import { presentPublicProfile } from '../../../core/presenters/users.js';
+import { ApiError } from '../../errors.js';
+import { defineHandler } from '../../handler.js';
+
+export default defineHandler(api.users.getPublicProfile, async (params, caller, ctx) => {
+  // Another team's user answers exactly like one that does not exist: teams never learn of each other's people.
+  const row = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'profile_image'])
+    .where('id', '=', params.userId)
+    .where('team_id', '=', caller.user.team_id)
+    .executeTakeFirst();
+  if (!row) throw new ApiError('UnknownUser', `There is no user ${params.userId} in your team.`);
+  return presentPublicProfile(row);
+});

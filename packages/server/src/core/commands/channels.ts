@@ -1,0 +1,145 @@
+import type { ChannelMemberStatusModel, MemberError } from '@aviary/protocol';
+import type { ChannelsTable, UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { newChannelId } from '../ids.js';
+import {
+  authorizeAddMembers,
+  authorizeCreateChannel,
+  authorizeRemoveMembers,
+  findVisibleChannel,
+  hasModeratorPowers,
+  whyNotAddable,
+  whyNotRemovable,
+} from '../policies/channels.js';
+
+/** What happened to each user id asked for, in the order they were asked for. */
+export type MemberStatuses = Record<string, ChannelMemberStatusModel>;
+
+export interface NewChannel {
+  name: string;
+  purpose?: string;
+  profileImage?: string;
+  type?: ChannelsTable['type'];
+  /** Users to add beside the creator. */
+  members: readonly string[];
+}
+
+/**
+ * Creates a channel (private unless asked otherwise) with `actor` as its moderator, then adds `members`
+ * as a moderator would. The actor naming themselves among `members` gets AlreadyMember, like any member.
+ */
+export async function createChannel(db: Db, actor: UsersTable, input: NewChannel, now: number): Promise<{ channel: ChannelsTable; members: MemberStatuses }> {
+  authorizeCreateChannel(actor);
+  return db.transaction().execute(async (tx) => {
+    const channel: ChannelsTable = {
+      id: newChannelId(),
+      team_id: actor.team_id,
+      name: input.name,
+      purpose: input.purpose ?? '',
+      type: input.type ?? 'private',
+      profile_image: input.profileImage ?? null,
+      created_by: actor.id,
+      created_at: now,
+    };
+    await tx.insertInto('channels').values(channel).execute();
+    await tx.insertInto('channel_members').values({ channel_id: channel.id, user_id: actor.id, affiliation: 'moderator', joined_at: now }).execute();
+    const members = await insertMembers(tx, channel, input.members, true, now);
+    return { channel, members };
+  });
+}
+
+/** Adds users to a channel `actor` can see, within the membership rules; each user gets a status. */
+export async function addChannelMembers(db: Db, actor: UsersTable, channelId: string, userIds: readonly string[], now: number): Promise<MemberStatuses> {
+  return db.transaction().execute(async (tx) => {
+    const access = await findVisibleChannel(tx, actor, channelId);
+    authorizeAddMembers(actor, access, userIds);
+    return insertMembers(tx, access.channel, userIds, hasModeratorPowers(actor, access), now);
+  });
+}
+
+/**
+ * Removes users from a channel `actor` can see, within the membership rules; each user gets a status.
+ * When the last moderator goes, the longest-standing member becomes moderator, so that a private channel
+ * never ends up with nobody allowed to manage it.
+ */
+export async function removeChannelMembers(db: Db, actor: UsersTable, channelId: string, userIds: readonly string[]): Promise<MemberStatuses> {
+  return db.transaction().execute(async (tx) => {
+    const access = await findVisibleChannel(tx, actor, channelId);
+    authorizeRemoveMembers(actor, access, userIds);
+    const wanted = [...new Set(userIds)];
+    const users = await loadUsers(tx, wanted);
+    const memberIds = await membersAmong(tx, channelId, wanted);
+    const refusals = new Map(wanted.map((id) => [id, whyNotRemovable(users.get(id), access.channel, memberIds.has(id))]));
+    const removable = wanted.filter((id) => refusals.get(id) === undefined);
+    if (removable.length > 0) {
+      await tx.deleteFrom('channel_members').where('channel_id', '=', channelId).where('user_id', 'in', removable).execute();
+      await keepAModerator(tx, channelId);
+    }
+    return statusesInOrder(wanted, (id) => {
+      const refusal = refusals.get(id);
+      return refusal ? failed(refusal) : { status: 'removed' };
+    });
+  });
+}
+
+async function insertMembers(db: Db, channel: ChannelsTable, userIds: readonly string[], withModeratorPowers: boolean, now: number): Promise<MemberStatuses> {
+  const wanted = [...new Set(userIds)];
+  const users = await loadUsers(db, wanted);
+  const refusals = new Map(wanted.map((id) => [id, whyNotAddable(users.get(id), channel, withModeratorPowers)]));
+  const addable = wanted.filter((id) => refusals.get(id) === undefined);
+  // The insert, not an earlier read, decides AlreadyMember, so that two concurrent adds cannot both claim a user.
+  const inserted = new Set(
+    addable.length === 0
+      ? []
+      : (
+          await db
+            .insertInto('channel_members')
+            .values(addable.map((id) => ({ channel_id: channel.id, user_id: id, affiliation: 'member' as const, joined_at: now })))
+            .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doNothing())
+            .returning('user_id')
+            .execute()
+        ).map((row) => row.user_id),
+  );
+  return statusesInOrder(wanted, (id) => {
+    const refusal = refusals.get(id);
+    if (refusal) return failed(refusal);
+    return inserted.has(id) ? { status: 'added' } : failed('AlreadyMember');
+  });
+}
+
+async function keepAModerator(db: Db, channelId: string): Promise<void> {
+  const moderator = await db
+    .selectFrom('channel_members')
+    .select('user_id')
+    .where('channel_id', '=', channelId)
+    .where('affiliation', '=', 'moderator')
+    .executeTakeFirst();
+  if (moderator) return;
+  const eldest = await db
+    .selectFrom('channel_members')
+    .select('user_id')
+    .where('channel_id', '=', channelId)
+    .orderBy('joined_at')
+    .orderBy('user_id')
+    .executeTakeFirst();
+  if (!eldest) return;
+  await db.updateTable('channel_members').set({ affiliation: 'moderator' }).where('channel_id', '=', channelId).where('user_id', '=', eldest.user_id).execute();
+}
+
+async function membersAmong(db: Db, channelId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('channel_members').select('user_id').where('channel_id', '=', channelId).where('user_id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.user_id));
+}
+
+async function loadUsers(db: Db, ids: readonly string[]): Promise<Map<string, UsersTable>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+const failed = (error: MemberError): ChannelMemberStatusModel => ({ status: 'failed', error });
+
+function statusesInOrder(ids: readonly string[], statusOf: (id: string) => ChannelMemberStatusModel): MemberStatuses {
+  return Object.fromEntries(ids.map((id) => [id, statusOf(id)]));
+}

@@ -1,0 +1,95 @@
+import type { MemberError } from '@aviary/protocol';
+import { ApiError } from '../../api/errors.js';
+import type { ChannelMembersTable, ChannelsTable, UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+
+/**
+ * Who may see a channel and change its members (reference §3 "Membership rules").
+ *
+ * Beyond the reference, decided here:
+ * - A team admin has a moderator's powers in every channel the admin can see, so a public channel is
+ *   never left without anyone able to manage it.
+ * - Bots are never members, so a bot may neither create a channel nor change anyone's membership.
+ * - Anyone in the team may add themselves to a public channel (join it), since they can already see it.
+ * - Guests may be added only by someone with a moderator's powers (channel moderator or team admin):
+ *   otherwise any member of a public channel could open it, and everything said in it, to outsiders.
+ * - Removing someone else takes a moderator's powers in public channels too; anyone may remove themselves.
+ */
+
+/** A channel as one user sees it: the row and the user's membership, if any. */
+export interface ChannelAccess {
+  channel: ChannelsTable;
+  membership: ChannelMembersTable | undefined;
+}
+
+const isBot = (user: UsersTable): boolean => user.bot_app_id !== null;
+
+const BOTS_ARE_NOT_MEMBERS = 'Bots cannot be channel members, so a bot token cannot create channels or change members; use a user token.';
+
+/** Public channels are visible to their whole team; private ones only to their members. */
+export function canSeeChannel(viewer: UsersTable, access: ChannelAccess): boolean {
+  return access.channel.team_id === viewer.team_id && (access.channel.type === 'public' || access.membership !== undefined);
+}
+
+/**
+ * The channel, when `viewer` may see it. A channel of another team and a private channel the viewer is not
+ * in both answer UnknownChannel, so that nobody learns which channel ids exist.
+ */
+export async function findVisibleChannel(db: Db, viewer: UsersTable, channelId: string): Promise<ChannelAccess> {
+  const channel = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
+  const membership = channel
+    ? await db.selectFrom('channel_members').selectAll().where('channel_id', '=', channelId).where('user_id', '=', viewer.id).executeTakeFirst()
+    : undefined;
+  if (!channel || !canSeeChannel(viewer, { channel, membership })) {
+    throw new ApiError('UnknownChannel', `There is no channel ${channelId} that you can see.`);
+  }
+  return { channel, membership };
+}
+
+export function hasModeratorPowers(actor: UsersTable, access: ChannelAccess): boolean {
+  return !isBot(actor) && (access.membership?.affiliation === 'moderator' || actor.role === 'admin');
+}
+
+export function authorizeCreateChannel(actor: UsersTable): void {
+  if (isBot(actor)) throw new ApiError('PermissionDenied', BOTS_ARE_NOT_MEMBERS);
+}
+
+/** Throws PermissionDenied unless `actor` may add `userIds` to the channel. */
+export function authorizeAddMembers(actor: UsersTable, access: ChannelAccess, userIds: readonly string[]): void {
+  if (isBot(actor)) throw new ApiError('PermissionDenied', BOTS_ARE_NOT_MEMBERS);
+  if (hasModeratorPowers(actor, access)) return;
+  if (access.channel.type === 'private') {
+    throw new ApiError('PermissionDenied', 'Only moderators of this private channel may add members.');
+  }
+  const joiningOnly = userIds.every((id) => id === actor.id);
+  if (!access.membership && !joiningOnly) {
+    throw new ApiError('PermissionDenied', 'Only members of this public channel may add others; add yourself first to join it.');
+  }
+}
+
+/** Throws PermissionDenied when `userIds` names anyone but the actor and the actor may not remove others. */
+export function authorizeRemoveMembers(actor: UsersTable, access: ChannelAccess, userIds: readonly string[]): void {
+  if (userIds.every((id) => id === actor.id) || hasModeratorPowers(actor, access)) return;
+  if (isBot(actor)) throw new ApiError('PermissionDenied', BOTS_ARE_NOT_MEMBERS);
+  throw new ApiError('PermissionDenied', 'Only the channel’s moderators may remove others; anyone may remove themselves.');
+}
+
+/**
+ * Why `target` (undefined when no such user exists) cannot become a member, or undefined when it can.
+ * Whether it already is one is left to the insert, which knows for certain.
+ */
+export function whyNotAddable(target: UsersTable | undefined, channel: ChannelsTable, addedWithModeratorPowers: boolean): MemberError | undefined {
+  if (!target) return 'UserNotFound';
+  if (target.team_id !== channel.team_id) return 'UserNotFromSameTeam';
+  if (isBot(target) || target.deactivated_at !== null) return 'UserRestricted';
+  if (target.role === 'guest' && !addedWithModeratorPowers) return 'UserRestricted';
+  return undefined;
+}
+
+/** Why `target` cannot be removed, or undefined when it can; `isMember` says whether it is in the channel. */
+export function whyNotRemovable(target: UsersTable | undefined, channel: ChannelsTable, isMember: boolean): MemberError | undefined {
+  if (!target) return 'UserNotFound';
+  if (target.team_id !== channel.team_id) return 'UserNotFromSameTeam';
+  if (!isMember) return 'NotMember';
+  return undefined;
+}

@@ -1,0 +1,25 @@
+import type { ChannelMemberModel, ChannelModel } from '@aviary/protocol';
+import type { ChannelMembersTable, ChannelsTable } from '../../store/schema.js';
+import { presentPublicProfile, type PublicProfileRow } from './users.js';
+
+export function presentChannel(row: ChannelsTable, memberCount: number): ChannelModel {
+  return {
+    id: row.id,
+    name: row.name,
+    purpose: row.purpose,
+    type: row.type,
+    memberCount,
+    ...(row.profile_image !== null ? { profileImage: row.profile_image } : {}),
+  };
+}
+
+export type ChannelMemberRow = Pick<ChannelMembersTable, 'user_id' | 'affiliation'> & Omit<PublicProfileRow, 'id'>;
+
+/** `withPublicProfile` answers channels.listMembers' `showPublicProfile`. */
+export function presentChannelMember(row: ChannelMemberRow, withPublicProfile: boolean): ChannelMemberModel {
+  return {
+    userId: row.user_id,
+    affiliation: row.affiliation,
+    ...(withPublicProfile ? { publicProfile: presentPublicProfile({ id: row.user_id, ...row }) } : {}),
+  };
+}
