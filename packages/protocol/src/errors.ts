@@ -22,6 +22,11 @@ export const errorRegistry = {
   UnknownChat: { status: 400, description: 'No such chat, or the caller is not a member of it.' },
   UnknownChannel: { status: 400, description: 'No such channel, or the caller cannot see it.' },
   UnknownUser: { status: 400, description: 'No such user in the caller’s team.' },
+  AppUnreachable: { status: 502, description: 'The app’s event listener did not answer in time, or answered with an error.' },
+  UnknownApp: { status: 404, description: 'No such app, or the caller may not see it.' },
+  InstallFailed: { status: 502, description: 'The app’s event listener did not accept the install; nothing was installed.' },
+  NotInstalled: { status: 409, description: 'The caller has not installed this app.' },
+  BotNotEnabled: { status: 409, description: 'The app’s bot is not enabled; enable it first.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;

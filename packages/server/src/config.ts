@@ -29,6 +29,8 @@ export interface Config {
   logLevel: string;
   /** Base URL the server is reached at, for links it hands out (widget URLs, /widget.js). */
   publicUrl?: string;
+  /** How long an app's listener has to accept `app.install` with HTTP 200 before the install fails. */
+  installTimeoutMs: number;
 }
 
 export const defaultRateLimits: RateLimitConfig = {
@@ -56,5 +58,6 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     rateLimits: { ...defaultRateLimits, ...input.rateLimits },
     logLevel: input.logLevel ?? env.AVIARY_LOG_LEVEL ?? 'info',
     publicUrl: input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined),
+    installTimeoutMs: input.installTimeoutMs ?? number(env.AVIARY_INSTALL_TIMEOUT_MS) ?? 10_000,
   };
 }

@@ -4,6 +4,10 @@ import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
+import { BackgroundWork } from './core/triggers/backgroundWork.js';
+import { EventsRuntime } from './events/runtime.js';
+import type { DeliverySettings } from './events/settings.js';
+import { startDeliveryWorker } from './events/worker.js';
 import { openStore, type Store } from './store/store.js';
 
 export interface RunningServer {
@@ -19,20 +23,23 @@ export interface StartOptions {
   now?: () => number;
   /** Skip migrating (the store is known to be current, or cannot be reached yet). */
   migrate?: boolean;
+  /** Event delivery settings (tests shorten time-outs and the poll). */
+  events?: Partial<DeliverySettings>;
 }
 
-export function createContext(config: Config, store: Store, now: () => number = Date.now): ServerContext {
+export function createContext(config: Config, store: Store, now: () => number = Date.now, events = new EventsRuntime()): ServerContext {
   const log = pino({ level: config.logLevel, redact: ['secret', '*.secret', 'token', '*.token', 'req.headers.authorization'] });
-  return { config, store, db: store.db, now, log, rateLimits: new TokenBuckets(now) };
+  return { config, store, db: store.db, now, log, rateLimits: new TokenBuckets(now), events, background: new BackgroundWork(log) };
 }
 
 /** Migrates the store, then serves the API on config.host:config.port (0 picks a free port). */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (options.migrate !== false) await store.migrate();
-  const ctx = createContext(config, store, options.now);
+  const ctx = createContext(config, store, options.now, new EventsRuntime(options.events));
   const http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
   const address = await http.app.listen({ port: config.port, host: config.host });
+  const eventWorker = startDeliveryWorker(ctx);
   let closed: Promise<void> | undefined;
   return {
     url: address,
@@ -41,6 +48,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     close: () =>
       (closed ??= (async () => {
         await http.drain();
+        await ctx.background.settled();
+        await eventWorker.stop();
+        await ctx.events.close();
         await store.close();
       })()),
   };

@@ -8,6 +8,7 @@ import type { ServerContext } from '../context.js';
 import { isStoreUnavailable } from '../store/store.js';
 import { registerDispatcher, requireMethod, UNREADABLE_BODY } from './dispatcher.js';
 import { ApiError } from './errors.js';
+import { registerOpenApiRoute } from './openapi.js';
 
 export interface HttpServerOptions {
   /** Routes other parts of the server add (client API, developer API, widget.js…). */
@@ -55,6 +56,7 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
     return reply.code(apiError.status).send(apiError.toBody());
   });
 
+  registerOpenApiRoute(app, ctx);
   registerDispatcher(app, ctx);
   for (const plugin of options.plugins ?? []) await app.register(async (scope) => plugin(scope));
 

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * Row types of every table. Both dialects return the same JavaScript values for these: text ids,
  * epoch-millisecond integers (pg's int8 parsed to number), 0/1 integers for booleans, JSON as text.
@@ -102,14 +104,77 @@ export interface AppTokensTable {
   created_at: number;
 }
 
+/** Columns the event engine (migration 0002) adds to `teams`. */
+export interface TeamEventColumns {
+  /** The team's system bot ("Aviary System"), made the first time the service must tell someone something. */
+  system_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Columns the event engine (migration 0002) adds to `apps`. */
+export interface AppDeliveryColumns {
+  /** Set when asynchronous delivery was paused after days of failures; events wait until a resume. */
+  delivery_paused_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The first failed attempt since the last success; null while the listener is healthy. */
+  delivery_failing_since: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export type EventStatus = 'pending' | 'delivered' | 'failed';
+
+/** The outbox: one row per event, asynchronous (delivered by the worker) or synchronous (recorded after the fact). */
+export interface EventsTable {
+  /** Also the event token's `jti`; a ULID, so ids sort by creation. */
+  id: string;
+  app_id: string;
+  user_id: string;
+  name: string;
+  /** The event object as sent, JSON. */
+  payload: string;
+  synchronous: number;
+  status: EventStatus;
+  /** The number of the next attempt: 0 before the first, the X-Service-Retry-Num header. */
+  retry_num: number;
+  /** When a pending event is due; null once delivered or failed. */
+  next_attempt_at: number | null;
+  /** Why the last attempt failed: X-Service-Retry-Reason of the next one. */
+  last_reason: string | null;
+  last_error: string | null;
+  delivered_at: number | null;
+  /** A worker's lease on the event; after it passes, any worker may claim the event again. */
+  claimed_until: number | null;
+  /** Which claim holds the lease, so that a late worker cannot overwrite a newer claim's outcome. */
+  claim_token: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type AttemptOutcome = 'delivered' | 'retry' | 'failed';
+
+export interface EventAttemptsTable {
+  id: string;
+  event_id: string;
+  app_id: string;
+  retry_num: number;
+  started_at: number;
+  duration_ms: number;
+  /** The listener's HTTP status; null when no answer came. */
+  status: number | null;
+  reason: string | null;
+  error: string | null;
+  /** The first 1 KiB of the answer's body. */
+  response_snippet: string | null;
+  outcome: AttemptOutcome;
+}
+
 export interface Database {
-  teams: TeamsTable;
+  teams: TeamsTable & TeamEventColumns;
   users: UsersTable;
   sessions: SessionsTable;
   channels: ChannelsTable;
   channel_members: ChannelMembersTable;
   messages: MessagesTable;
-  apps: AppsTable;
+  apps: AppsTable & AppDeliveryColumns;
   installs: InstallsTable;
   app_tokens: AppTokensTable;
+  events: EventsTable;
+  event_attempts: EventAttemptsTable;
 }

@@ -1,6 +1,7 @@
 import { AviaryClient } from '@aviary/sdk';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { loadConfig, type ConfigInput } from '../../src/config.js';
+import type { DeliverySettings } from '../../src/events/settings.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { dialects, type TestDialect } from './dialects.js';
 import { factories, type Factories } from './factories.js';
@@ -33,11 +34,18 @@ export interface CallResult {
   body: any;
 }
 
-export async function startTestServer(dialect: TestDialect, config: ConfigInput = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /** The server's clock (ctx.now), for tests of time windows; factories use it too. Defaults to Date.now. */
+  now?: () => number;
+  /** Event delivery settings: short time-outs and polls for event tests. */
+  events?: Partial<DeliverySettings>;
+}
+
+export async function startTestServer(dialect: TestDialect, config: ConfigInput = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const testStore = await createTestStore(dialect);
   const server = await startServer(
     loadConfig({ port: 0, host: '127.0.0.1', dataDir: testStore.dataDir, logLevel: 'silent', ...config }, {}),
-    { store: testStore.store },
+    { store: testStore.store, now: options.now, events: options.events },
   );
   const url = server.url;
   return {
@@ -45,7 +53,7 @@ export async function startTestServer(dialect: TestDialect, config: ConfigInput 
     url,
     server,
     testStore,
-    f: factories(testStore.store.db),
+    f: factories(testStore.store.db, options.now),
     client: (token) => new AviaryClient({ baseUrl: url, token }),
     call: (method, options = {}) => rawCall(url, method, options),
   };
@@ -86,12 +94,17 @@ export async function rawCall(baseUrl: string, method: string, options: CallOpti
  * Runs a suite once per dialect against a real server on port 0: `forEachDialect('chat', (t) => …)`,
  * where `t()` gives the running TestServer inside tests.
  */
-export function forEachDialect(name: string, suite: (server: () => TestServer) => void, config: ConfigInput = {}): void {
+export function forEachDialect(
+  name: string,
+  suite: (server: () => TestServer) => void,
+  config: ConfigInput = {},
+  options: TestServerOptions = {},
+): void {
   for (const dialect of dialects) {
     describe(`${name} [${dialect}]`, () => {
       let test: TestServer | undefined;
       beforeAll(async () => {
-        test = await startTestServer(dialect, config);
+        test = await startTestServer(dialect, config, options);
       });
       afterAll(async () => {
         if (test) await stopTestServer(test);

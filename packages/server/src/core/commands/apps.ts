@@ -1,6 +1,7 @@
 import type { AppsTable } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
+import type { Db, Tx } from '../../store/store.js';
 import { hashToken, newAppId, newSecret, newUserId } from '../ids.js';
+import { emptyIntegrations, requireValidIntegrations } from '../integrations.js';
 
 export interface NewApp {
   teamId: string;
@@ -10,8 +11,12 @@ export interface NewApp {
   icon?: string | null;
   listenerUrl?: string | null;
   configurationUrl?: string | null;
+  /** Validated here: InvalidParameter names the field (`integrations.slashCommands[0].name`). */
   integrations?: unknown;
 }
+
+/** What a developer may change on an app; absent fields stay as they are. */
+export type AppChanges = Partial<Pick<NewApp, 'name' | 'description' | 'icon' | 'listenerUrl' | 'configurationUrl' | 'integrations'>>;
 
 export async function createApp(db: Db, input: NewApp & { now: number }): Promise<AppsTable> {
   const row: AppsTable = {
@@ -24,7 +29,7 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
     secret: newSecret('as_'),
     listener_url: input.listenerUrl ?? null,
     configuration_url: input.configurationUrl ?? null,
-    integrations: JSON.stringify(input.integrations ?? {}),
+    integrations: JSON.stringify(input.integrations === undefined ? emptyIntegrations() : requireValidIntegrations(input.integrations)),
     bot_user_id: null,
     disabled_by_team: 0,
     created_at: input.now,
@@ -32,6 +37,44 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
   };
   await db.insertInto('apps').values(row).execute();
   return row;
+}
+
+export async function updateApp(db: Db, appId: string, changes: AppChanges, now: number): Promise<AppsTable> {
+  const columns = {
+    name: changes.name,
+    description: changes.description,
+    icon: changes.icon,
+    listener_url: changes.listenerUrl,
+    configuration_url: changes.configurationUrl,
+    integrations: changes.integrations === undefined ? undefined : JSON.stringify(requireValidIntegrations(changes.integrations)),
+  };
+  const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+  await db.updateTable('apps').set({ ...set, updated_at: now }).where('id', '=', appId).execute();
+  return db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirstOrThrow();
+}
+
+/** A new app secret: from now on events are signed with it, and tokens signed with the old one are history. */
+export async function rotateAppSecret(db: Db, appId: string, now: number): Promise<{ secret: string }> {
+  const secret = newSecret('as_');
+  await db.updateTable('apps').set({ secret, updated_at: now }).where('id', '=', appId).execute();
+  return { secret };
+}
+
+/**
+ * Deletes an app and everything that could still act for it or be delivered to it: every token, every
+ * install, its events and their attempts. Its bot user stays, deactivated, so that the bot's old
+ * messages keep a sender.
+ */
+export async function deleteApp(db: Db, appId: string, now: number): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const app = await tx.selectFrom('apps').select('bot_user_id').where('id', '=', appId).executeTakeFirstOrThrow();
+    await tx.deleteFrom('app_tokens').where('app_id', '=', appId).execute();
+    await tx.deleteFrom('installs').where('app_id', '=', appId).execute();
+    await tx.deleteFrom('event_attempts').where('app_id', '=', appId).execute();
+    await tx.deleteFrom('events').where('app_id', '=', appId).execute();
+    if (app.bot_user_id) await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', app.bot_user_id).execute();
+    await tx.deleteFrom('apps').where('id', '=', appId).execute();
+  });
 }
 
 /**
@@ -63,37 +106,52 @@ export async function enableBot(db: Db, appId: string, now: number): Promise<{ b
   });
 }
 
-/** Records an install and issues the user's token for the app (any earlier one is revoked). */
-export async function recordInstall(db: Db, input: { appId: string; userId: string; now: number }): Promise<{ token: string }> {
-  return db.transaction().execute(async (tx) => {
-    await tx.deleteFrom('app_tokens').where('app_id', '=', input.appId).where('user_id', '=', input.userId).where('kind', '=', 'user').execute();
+/** A new token for a user of an app; it works once `recordInstall` has stored it. */
+export const newUserToken = (): string => newSecret('au_');
+
+/**
+ * Records an install with the user's token for the app (by default a new one); any earlier token of
+ * theirs for the app is revoked, and a re-install starts enabled.
+ */
+export async function recordInstall(db: Db, input: { appId: string; userId: string; now: number; token?: string }): Promise<{ token: string }> {
+  const token = input.token ?? newUserToken();
+  await db.transaction().execute(async (tx) => {
+    await revokeUserTokens(tx, input);
     await tx.deleteFrom('installs').where('app_id', '=', input.appId).where('user_id', '=', input.userId).execute();
     await tx.insertInto('installs').values({ app_id: input.appId, user_id: input.userId, disabled_by_user: 0, created_at: input.now }).execute();
-    const token = newSecret('au_');
     await tx
       .insertInto('app_tokens')
       .values({ token_hash: hashToken(token), app_id: input.appId, user_id: input.userId, kind: 'user', created_at: input.now })
       .execute();
-    return { token };
   });
+  return { token };
 }
 
 /** Removes an install and revokes the user's token for the app. Returns whether there was one. */
 export async function removeInstall(db: Db, input: { appId: string; userId: string }): Promise<boolean> {
-  return db.transaction().execute(async (tx) => {
-    await tx.deleteFrom('app_tokens').where('app_id', '=', input.appId).where('user_id', '=', input.userId).where('kind', '=', 'user').execute();
-    const result = await tx.deleteFrom('installs').where('app_id', '=', input.appId).where('user_id', '=', input.userId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  });
+  return db.transaction().execute((tx) => removeInstallIn(tx, input));
 }
 
-export async function setInstallDisabled(db: Db, input: { appId: string; userId: string; disabled: boolean }): Promise<void> {
-  await db
+/** `removeInstall` inside a transaction the caller holds (to enqueue `app.uninstall` in the same one). */
+export async function removeInstallIn(tx: Tx, input: { appId: string; userId: string }): Promise<boolean> {
+  await revokeUserTokens(tx, input);
+  const result = await tx.deleteFrom('installs').where('app_id', '=', input.appId).where('user_id', '=', input.userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+async function revokeUserTokens(tx: Tx, input: { appId: string; userId: string }): Promise<void> {
+  await tx.deleteFrom('app_tokens').where('app_id', '=', input.appId).where('user_id', '=', input.userId).where('kind', '=', 'user').execute();
+}
+
+/** Returns whether the user had installed the app. */
+export async function setInstallDisabled(db: Db, input: { appId: string; userId: string; disabled: boolean }): Promise<boolean> {
+  const result = await db
     .updateTable('installs')
     .set({ disabled_by_user: input.disabled ? 1 : 0 })
     .where('app_id', '=', input.appId)
     .where('user_id', '=', input.userId)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function setAppDisabledForTeam(db: Db, input: { appId: string; disabled: boolean; now: number }): Promise<void> {

@@ -1,0 +1,206 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { MethodDefinition } from './define.js';
+import { commonErrors, errorRegistry, type ErrorCode } from './errors.js';
+import { methodsByName } from './methods/index.js';
+import { isIdListSchema } from './params.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: Array<{ url: string }>;
+  tags: Array<{ name: string }>;
+  paths: Record<string, { get: OpenApiOperation; post: OpenApiOperation }>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    headers: Record<string, { description: string; schema: JsonSchema }>;
+    securitySchemes: Record<string, Record<string, string>>;
+  };
+  security: Array<Record<string, string[]>>;
+}
+
+export interface OpenApiParameter {
+  name: string;
+  in: 'query';
+  required: boolean;
+  description?: string;
+  schema: JsonSchema;
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  parameters?: OpenApiParameter[];
+  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, { description: string; headers?: Record<string, { $ref: string }>; content?: Record<string, { schema: JsonSchema }> }>;
+}
+
+export interface OpenApiOptions {
+  /** Where the API is served; the default `/` means "where this document came from". */
+  serverUrl?: string;
+}
+
+const tokenDescription = 'the caller’s token; required, unless it is sent as `Authorization: Bearer <token>`';
+
+/**
+ * The OpenAPI 3.1 description of the method API, derived from the method definitions: one path per
+ * method (`/v1/<name>`, GET and POST), its parameters, its result, and every error it can answer with.
+ */
+export function buildOpenApiDocument(
+  methods: Iterable<MethodDefinition> = methodsByName.values(),
+  options: OpenApiOptions = {},
+): OpenApiDocument {
+  const list = [...methods];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Aviary method API',
+      version: 'v1',
+      description:
+        'Every method is called at /v1/<method> with GET (query string) or POST (form or JSON body). ' +
+        'Errors answer with a non-200 status and {error, description, ...context}; see docs/errors.md.',
+    },
+    servers: [{ url: options.serverUrl ?? '/' }],
+    tags: [...new Set(list.map(namespaceOf))].map((name) => ({ name })),
+    paths: Object.fromEntries(list.map((method) => [`/v1/${method.name}`, pathItem(method)])),
+    components: {
+      schemas: { Error: errorSchema() },
+      headers: {
+        'X-Request-Id': { description: 'identifies the request in the server’s logs', schema: { type: 'string' } },
+        'X-RateLimit-Limit': { description: 'the size of the caller’s bucket for this method', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { description: 'calls left in the bucket', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { description: 'seconds until the bucket is full again', schema: { type: 'integer' } },
+        'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } },
+        Allow: { description: 'the HTTP methods a method accepts', schema: { type: 'string' } },
+      },
+      securitySchemes: {
+        tokenParameter: { type: 'apiKey', in: 'query', name: 'token', description: 'the `token` parameter (query string or body)' },
+        bearer: { type: 'http', scheme: 'bearer' },
+      },
+    },
+    security: [{ tokenParameter: [] }, { bearer: [] }],
+  };
+}
+
+const namespaceOf = (method: MethodDefinition): string => method.name.split('.')[0];
+const operationIdOf = (method: MethodDefinition): string => method.name.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase());
+
+function pathItem(method: MethodDefinition): { get: OpenApiOperation; post: OpenApiOperation } {
+  const common = { summary: method.summary, tags: [namespaceOf(method)], responses: responses(method) };
+  return {
+    get: { operationId: `${operationIdOf(method)}Get`, ...common, parameters: queryParameters(method.params) },
+    post: {
+      operationId: operationIdOf(method),
+      ...common,
+      requestBody: {
+        // Only a method without required parameters may be called with no body at all (a bearer token).
+        required: (method.params.required?.length ?? 0) > 0,
+        content: {
+          'application/x-www-form-urlencoded': { schema: formBody(method.params) },
+          'application/json': { schema: withToken(toJsonSchema(method.params)) },
+        },
+      },
+    },
+  };
+}
+
+/** A TypeBox schema as plain JSON Schema: TypeBox's symbols dropped, our id-list marker as an extension. */
+export function toJsonSchema(schema: TSchema): JsonSchema {
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => {
+    if (value && typeof value === 'object' && !Array.isArray(value) && (value as JsonSchema).idList === true) {
+      const { idList: _marker, ...rest } = value as JsonSchema;
+      return { ...rest, 'x-aviary-id-list': true };
+    }
+    return value;
+  }) as JsonSchema;
+}
+
+/**
+ * How a value travels in a query string or a form, where everything is text: arrays and objects as JSON
+ * text, id lists also as comma-separated ids; scalars as themselves.
+ */
+function asText(schema: TSchema): JsonSchema {
+  const json = toJsonSchema(schema);
+  if (json.type !== 'array' && json.type !== 'object') return json;
+  const jsonText = { type: 'string', contentMediaType: 'application/json', contentSchema: json };
+  if (!isIdListSchema(schema)) return { ...jsonText, ...(json.description ? { description: json.description } : {}) };
+  return {
+    anyOf: [jsonText, { type: 'string', description: 'ids separated by commas' }],
+    ...(json.description ? { description: json.description } : {}),
+  };
+}
+
+function queryParameters(params: TObject): OpenApiParameter[] {
+  const required = new Set(params.required ?? []);
+  return [
+    { name: 'token', in: 'query', required: false, description: tokenDescription, schema: { type: 'string' } },
+    ...Object.entries(params.properties).map(([name, schema]) => {
+      const text = asText(schema);
+      return {
+        name,
+        in: 'query' as const,
+        required: required.has(name),
+        ...(typeof text.description === 'string' ? { description: text.description } : {}),
+        schema: text,
+      };
+    }),
+  ];
+}
+
+function formBody(params: TObject): JsonSchema {
+  return withToken({
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(params.properties).map(([name, schema]) => [name, asText(schema)])),
+    ...(params.required?.length ? { required: [...params.required] } : {}),
+  });
+}
+
+function withToken(schema: JsonSchema): JsonSchema {
+  return { ...schema, properties: { token: { type: 'string', description: tokenDescription }, ...(schema.properties as JsonSchema) } };
+}
+
+function responses(method: MethodDefinition): OpenApiOperation['responses'] {
+  const out: OpenApiOperation['responses'] = {
+    '200': {
+      description: 'Success',
+      headers: refs(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+      content: { 'application/json': { schema: toJsonSchema(method.result) } },
+    },
+  };
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set([...commonErrors, ...method.errors])) {
+    const status = errorRegistry[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    out[String(status)] = {
+      description: codes.map((code) => `${code}: ${errorRegistry[code].description}`).join(' '),
+      headers: refs(['X-Request-Id', ...(status === 429 || status === 503 ? ['Retry-After'] : []), ...(status === 405 ? ['Allow'] : [])]),
+      content: {
+        'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: codes } } }] } },
+      },
+    };
+  }
+  return out;
+}
+
+const refs = (names: string[]): Record<string, { $ref: string }> =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+/** The error body; the context fields appear only with the codes that carry them (docs/errors.md). */
+function errorSchema(): JsonSchema {
+  return {
+    type: 'object',
+    required: ['error', 'description'],
+    properties: {
+      error: { type: 'string', enum: Object.keys(errorRegistry) },
+      description: { type: 'string', description: 'a sentence for a person' },
+      parameter: { type: 'string', description: 'the offending parameter (MissingParameter, InvalidParameter)' },
+      disabledBy: { enum: ['user', 'team'], description: 'who disabled the app (AppDisabled)' },
+      retryAfter: { type: 'integer', description: 'seconds to wait (TooManyRequests)' },
+      requestId: { type: 'string', description: 'quote it when reporting the problem (InternalServerError)' },
+    },
+  };
+}

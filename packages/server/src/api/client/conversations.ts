@@ -1,0 +1,86 @@
+import type { ChannelModel, MessageModel, PublicProfileModel } from '@aviary/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../../context.js';
+import { displayName } from '../../core/interactions/scene.js';
+import { directChatKey } from '../../core/policies/chat.js';
+import { presentChannel } from '../../core/presenters/channels.js';
+import { presentMessage } from '../../core/presenters/messages.js';
+import { presentPublicProfile } from '../../core/presenters/users.js';
+import { fetchHistoryPage } from '../../core/queries/messages.js';
+import type { UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { signedInPerson } from '../session/auth.js';
+
+/** One entry of the client's chat list. */
+export interface Conversation {
+  /** What `to` / `chat` takes: the channel id, or the other person's id. */
+  chat: string;
+  kind: 'channel' | 'direct';
+  name: string;
+  channel?: ChannelModel;
+  user?: PublicProfileModel & { isBot?: true };
+  /** The newest message the person may see, if any. */
+  lastMessage?: MessageModel;
+}
+
+/** GET /api/client/conversations — the person's channels and direct chats, most recently active first. */
+export function registerConversationRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get('/conversations', async (request) => {
+    const person = signedInPerson(request);
+    const conversations = [...(await channelConversations(ctx.db, person)), ...(await directConversations(ctx.db, person))];
+    await Promise.all(conversations.map(async (conversation) => addLastMessage(ctx.db, person, conversation)));
+    return { conversations: conversations.sort(byRecentActivity) };
+  });
+}
+
+async function channelConversations(db: Db, person: UsersTable): Promise<Conversation[]> {
+  const rows = await db
+    .selectFrom('channels as c')
+    .innerJoin('channel_members as mine', 'mine.channel_id', 'c.id')
+    .selectAll('c')
+    .select((eb) =>
+      eb.selectFrom('channel_members as m').select(eb.fn.countAll<number>().as('count')).whereRef('m.channel_id', '=', 'c.id').as('memberCount'),
+    )
+    .where('mine.user_id', '=', person.id)
+    .execute();
+  return rows.map(({ memberCount, ...channel }) => ({
+    chat: channel.id,
+    kind: 'channel',
+    name: channel.name,
+    channel: presentChannel(channel, Number(memberCount)),
+  }));
+}
+
+/** A direct chat exists once either side has written in it. */
+async function directConversations(db: Db, person: UsersTable): Promise<Conversation[]> {
+  const keys = await db
+    .selectFrom('messages')
+    .select('chat_key')
+    .distinct()
+    .where('team_id', '=', person.team_id)
+    .where((eb) => eb.or([eb.and([eb('from_user_id', '=', person.id), eb('to_id', 'like', 'u:%')]), eb('to_id', '=', person.id)]))
+    .execute();
+  const others = keys.map(({ chat_key }) => chat_key.split('|').find((id) => id !== person.id) ?? person.id);
+  if (others.length === 0) return [];
+  const users = await db.selectFrom('users').selectAll().where('id', 'in', others).execute();
+  return users.map((user) => ({
+    chat: user.id,
+    kind: 'direct',
+    name: displayName(user),
+    user: { ...presentPublicProfile(user), ...(user.bot_app_id !== null ? { isBot: true as const } : {}) },
+  }));
+}
+
+async function addLastMessage(db: Db, person: UsersTable, conversation: Conversation): Promise<void> {
+  const chatKey = conversation.kind === 'channel' ? conversation.chat : directChatKey(person.id, conversation.chat);
+  const [last] = await fetchHistoryPage(db, chatKey, person.id, { limit: 1 });
+  if (last) conversation.lastMessage = presentMessage(last);
+}
+
+/** Newest activity first; chats without a message the person may see last, by name. */
+function byRecentActivity(a: Conversation, b: Conversation): number {
+  const aUid = a.lastMessage?.uid ?? '';
+  const bUid = b.lastMessage?.uid ?? '';
+  if (aUid !== bUid) return aUid < bUid ? 1 : -1;
+  return a.name.localeCompare(b.name) || (a.chat < b.chat ? -1 : 1);
+}

@@ -1,0 +1,29 @@
+import type { AppsTable, UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { ApiError } from '../errors.js';
+
+/** An app as the developer API lets one person reach it. */
+export interface ReachableApp {
+  app: AppsTable & { delivery_paused_at: number | null };
+  /** The app's own developer; team admins may manage the app but never receive its credentials. */
+  isDeveloper: boolean;
+}
+
+/**
+ * The app, when the person develops it or is an admin of its team. Anyone else gets the same UnknownApp
+ * as for an id that does not exist, so that app ids of other people are not confirmed.
+ */
+export async function reachableApp(db: Db, person: UsersTable, appId: string): Promise<ReachableApp> {
+  const app = await db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+  const isDeveloper = app?.developer_id === person.id;
+  const isTeamAdmin = app?.team_id === person.team_id && person.role === 'admin';
+  if (!app || !(isDeveloper || isTeamAdmin)) throw new ApiError('UnknownApp', `There is no app "${appId}" that you develop or administer.`);
+  return { app, isDeveloper };
+}
+
+/** Credentials (the secret, the bot token) are shown to the app's developer alone. */
+export function requireDeveloper(reachable: ReachableApp, what: string): void {
+  if (!reachable.isDeveloper) {
+    throw new ApiError('PermissionDenied', `Only the app's developer may ${what}: the credential it returns is shown to them alone.`);
+  }
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../../context.js';
+import { listAppEvents, listEventAttempts, replayEvent, resumeAppDelivery } from '../../events/history.js';
+import { invalidParameter } from '../errors.js';
+import { appOfRoute } from './apps.js';
+
+/** The app's event history, each event's attempts, replays and resuming paused delivery (under /api/developer). */
+export function registerDeveloperEventRoutes(scope: FastifyInstance, ctx: ServerContext): void {
+  scope.get('/apps/:id/events', async (request) => {
+    const { app } = await appOfRoute(ctx, request);
+    const query = request.query as Record<string, string | undefined>;
+    const events = await listAppEvents(ctx.db, app.id, { limit: readLimit(query.limit), before: query.before, status: query.status });
+    return { events };
+  });
+
+  scope.get('/apps/:id/events/:eventId/attempts', async (request) => {
+    const { app } = await appOfRoute(ctx, request);
+    const { eventId } = request.params as { eventId: string };
+    const event = await ctx.db.selectFrom('events').select('id').where('id', '=', eventId).where('app_id', '=', app.id).executeTakeFirst();
+    if (!event) throw invalidParameter('eventId', `The app has no event "${eventId}".`);
+    return { attempts: await listEventAttempts(ctx.db, eventId) };
+  });
+
+  scope.post('/apps/:id/events/:eventId/replay', async (request) => {
+    const { app } = await appOfRoute(ctx, request);
+    await replayEvent(ctx, app.id, (request.params as { eventId: string }).eventId);
+    return { replayed: true };
+  });
+
+  scope.post('/apps/:id/delivery/resume', async (request) => {
+    const { app } = await appOfRoute(ctx, request);
+    await resumeAppDelivery(ctx, app.id);
+    return { resumed: true };
+  });
+}
+
+function readLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9]{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 200) throw invalidParameter('limit', `limit must be a whole number from 1 to 200; got "${value.slice(0, 20)}".`);
+  return Number(value);
+}

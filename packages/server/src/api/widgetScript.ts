@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * /widget.js (reference §5.3): the script a widget page includes to call back into the client that
+ * shows it. Each call posts one message to the parent window (the format is in docs/widgets.md); the
+ * client, which knows which widget's iframe the message came from, turns it into
+ * POST /api/client/actions/widgetAction. The script holds no secret and no state, so any origin may
+ * load it and the parent filters by the sending iframe, not by origin.
+ */
+export const widgetScriptSource = `/* Aviary widget script: window.Aviary.openWidget / openBrowser / close. */
+(function () {
+  'use strict';
+  function post(message) {
+    var clean = {};
+    for (var key in message) if (message[key] !== undefined) clean[key] = message[key];
+    window.parent.postMessage(clean, '*');
+  }
+  window.Aviary = Object.freeze({
+    openWidget: function (url, desktopType, mobileType) {
+      post({ type: 'aviary:openWidget', url: String(url), desktopType: desktopType, mobileType: mobileType });
+    },
+    openBrowser: function (url, sendContext) {
+      post({ type: 'aviary:openBrowser', url: String(url), sendContext: sendContext === true });
+    },
+    close: function () {
+      post({ type: 'aviary:close' });
+    }
+  });
+})();
+`;
+
+export function registerWidgetScriptRoute(app: FastifyInstance): void {
+  app.get('/widget.js', async (_request, reply) =>
+    reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(widgetScriptSource),
+  );
+}

@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { ApiError } from '../api/errors.js';
+import type { ServerContext } from '../context.js';
+import { createApp, enableBot, updateApp } from '../core/commands/apps.js';
+import { validateIntegrations, type Integrations } from '../core/integrations.js';
+import { adminCommand, runAdminCommand, type AdminContext, type OutputFlags, type StoreFlags } from './adminCommand.js';
+import { CliError } from './errors.js';
+import { requireApp, requirePerson, requireUser } from './lookups.js';
+import { requireHttpUrl, requireText } from './validate.js';
+
+type Flags<T> = StoreFlags & OutputFlags & T;
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+export function registerAppCommands(program: Command): void {
+  const app = program.command('app').description('Manage apps: create them, enable their bot, install them for people.');
+
+  adminCommand(app, 'create', 'Create an app in its developer’s team; prints its id and secret.')
+    .requiredOption('--name <name>', 'the app name')
+    .requiredOption('--developer <userId>', 'the person who develops it; the app belongs to their team')
+    .option('--description <text>', 'what the app does')
+    .option('--listener-url <url>', 'the http(s) URL its events are POSTed to')
+    .option('--slash-command <name[:url]>', 'a slash command (repeatable): it sends an event to the listener, or with a URL opens that widget', collect, [])
+    .option('--preview-domain <domain>', 'a domain whose links the app previews, e.g. example.com or *.example.com (repeatable)', collect, [])
+    .action((flags: Flags<{ name: string; developer: string; description?: string; listenerUrl?: string; slashCommand: string[]; previewDomain: string[] }>) =>
+      runAdminCommand(flags, async ({ db, now }) => {
+        const name = requireText('--name', flags.name);
+        const listenerUrl = flags.listenerUrl === undefined ? undefined : requireHttpUrl('--listener-url', flags.listenerUrl);
+        const integrations = integrationsFromFlags(flags.slashCommand, flags.previewDomain);
+        const developer = await requirePerson(db, flags.developer);
+        const created = await createApp(db, {
+          teamId: developer.team_id, developerId: developer.id, name, description: flags.description, listenerUrl, integrations, now: now(),
+        });
+        return {
+          json: { id: created.id, secret: created.secret },
+          text: `Created app "${name}" ${created.id} in team ${developer.team_id}.\nsecret: ${created.secret}`,
+        };
+      }),
+    );
+
+  adminCommand(app, 'bot', 'Enable the app’s bot, or issue it a new token; either way an earlier bot token stops working.')
+    .requiredOption('--app <id>', 'the app')
+    .option('--enable', 'enable the bot (the first time, this creates its user "<App name> Bot")')
+    .option('--regenerate', 'issue a new token to a bot that is already enabled')
+    .action((flags: Flags<{ app: string; enable?: boolean; regenerate?: boolean }>) =>
+      runAdminCommand(flags, async ({ db, now }) => {
+        if (flags.enable === flags.regenerate) throw new CliError('InvalidUsage', 'Give exactly one of --enable and --regenerate.');
+        const found = await requireApp(db, flags.app);
+        if (flags.regenerate && found.bot_user_id === null) {
+          throw new CliError('BotNotEnabled', `The bot of "${found.name}" is not enabled; enable it with --enable.`);
+        }
+        const { botUserId, botToken } = await enableBot(db, found.id, now());
+        return { json: { botUserId, botToken }, text: `Bot of "${found.name}" is ${botUserId}.\nbot token: ${botToken}` };
+      }),
+    );
+
+  adminCommand(app, 'integrations', 'Replace the app’s integrations with the JSON object in a file (slash commands, buttons, preview domains…).')
+    .requiredOption('--app <id>', 'the app')
+    .requiredOption('--file <path>', 'a JSON file holding the whole integrations object; {} removes them all')
+    .action((flags: Flags<{ app: string; file: string }>) =>
+      runAdminCommand(flags, async ({ db, now }) => {
+        const found = await requireApp(db, flags.app);
+        const result = validateIntegrations(readJsonFile(flags.file));
+        if (!result.ok) throw new CliError('InvalidOption', `--file ${flags.file}: ${result.description}`);
+        await updateApp(db, found.id, { integrations: result.value }, now());
+        return { json: { id: found.id, integrations: result.value }, text: `Set the integrations of "${found.name}" ${found.id}.` };
+      }),
+    );
+
+  adminCommand(app, 'install', 'Install the app for a person: its listener must accept app.install (HTTP 200) with their new token, which is printed.')
+    .requiredOption('--app <id>', 'the app')
+    .requiredOption('--user <userId>', 'the person installing it')
+    .action((flags: Flags<{ app: string; user: string }>) =>
+      runAdminCommand(flags, async (admin) => {
+        const found = await requireApp(admin.db, flags.app);
+        const person = await requirePerson(admin.db, flags.user);
+        if (person.team_id !== found.team_id) {
+          throw new CliError('UnknownUser', `${person.id} is in team ${person.team_id}, not in the app’s team ${found.team_id}.`);
+        }
+        const { installApp } = await import('../core/commands/installs.js');
+        const { token } = await withServerContext(admin, (ctx) => installApp(ctx, { appId: found.id, userId: person.id }));
+        return { json: { token }, text: `Installed "${found.name}" for ${person.id}.\ntoken: ${token}` };
+      }),
+    );
+
+  adminCommand(
+    app,
+    'uninstall',
+    'Uninstall the app for a person; their token for it stops working at once. app.uninstall waits in the outbox until `aviary serve` runs on this store (this command delivers no events).',
+  )
+    .requiredOption('--app <id>', 'the app')
+    .requiredOption('--user <userId>', 'the person')
+    .action((flags: Flags<{ app: string; user: string }>) =>
+      runAdminCommand(flags, async (admin) => {
+        const found = await requireApp(admin.db, flags.app);
+        const user = await requireUser(admin.db, flags.user);
+        const { uninstallApp } = await import('../core/commands/installs.js');
+        await withServerContext(admin, (ctx) => uninstallApp(ctx, { appId: found.id, userId: user.id }));
+        return { json: { appId: found.id, userId: user.id, uninstalled: true }, text: `Uninstalled "${found.name}" for ${user.id}.` };
+      }),
+    );
+}
+
+/** The integrations `app create` builds from its flags; a bad one is named by the flag and value given. */
+function integrationsFromFlags(slashCommands: string[], previewDomains: string[]): Integrations {
+  const commands = slashCommands.map((flag) => {
+    const colon = flag.indexOf(':');
+    const [name, url] = colon === -1 ? [flag, undefined] : [flag.slice(0, colon), flag.slice(colon + 1)];
+    return { name, action: url === undefined ? { type: 'sendEvent' } : { type: 'openWidget', url } };
+  });
+  const result = validateIntegrations({ slashCommands: commands, previewDomains });
+  if (result.ok) return result.value;
+  const [, list, index] = /^(slashCommands|previewDomains)\[(\d+)\]/.exec(result.parameter) ?? [];
+  const flag = list === 'slashCommands' ? `--slash-command ${JSON.stringify(slashCommands[Number(index)])}` : `--preview-domain ${JSON.stringify(previewDomains[Number(index)])}`;
+  throw new CliError('InvalidOption', `${flag}: ${result.description}`);
+}
+
+function readJsonFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError('InvalidOption', `--file ${path} cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CliError('InvalidOption', `--file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Runs a core command that needs a ServerContext (it delivers or enqueues events) on the command's store.
+ * No delivery worker runs: enqueued events wait for a server. The core command's refusals become CLI errors.
+ */
+async function withServerContext<T>(admin: AdminContext, run: (ctx: ServerContext) => Promise<T>): Promise<T> {
+  // Loaded here: the server's modules would slow every other command's start.
+  const { createContext } = await import('../server.js');
+  const ctx = createContext(admin.config, admin.store, admin.now);
+  try {
+    return await run(ctx);
+  } catch (error) {
+    if (error instanceof ApiError && (error.code === 'InstallFailed' || error.code === 'NotInstalled')) throw new CliError(error.code, error.message);
+    throw error;
+  } finally {
+    await ctx.events.close();
+  }
+}

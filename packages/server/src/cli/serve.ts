@@ -1,0 +1,86 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { seedDemo, type DemoCredentials } from '../core/commands/seedDemo.js';
+import type { RunningServer } from '../server.js';
+import { openStore, type Db, type Store } from '../store/store.js';
+import { configFrom, withStoreOptions, type StoreFlags } from './adminCommand.js';
+import { demoCredentialsFile, formatDemoCredentials, loadDemoCredentials, saveDemoCredentials } from './demoCredentials.js';
+import { reportFailure, toCliError } from './errors.js';
+import { findTeam, hasAnyTeam } from './lookups.js';
+
+interface ServeFlags extends StoreFlags {
+  port?: number;
+  host?: string;
+  seedDemo?: boolean;
+}
+
+export function registerServeCommand(program: Command): void {
+  withStoreOptions(program.command('serve').description('Migrate the store and serve the API; SIGTERM or SIGINT drains and exits.'))
+    .option('--port <number>', 'port to listen on, 0 for any free one (env PORT; default 8080)', parsePort)
+    .option('--host <address>', 'address to listen on (env HOST; default 127.0.0.1)')
+    .option('--seed-demo', 'seed the demo team into a store that has no team yet, then print the demo logins and tokens')
+    .action((flags: ServeFlags) => serve(flags));
+}
+
+async function serve(flags: ServeFlags): Promise<void> {
+  let store: Store | undefined;
+  let server: RunningServer;
+  let demo: DemoCredentials | undefined;
+  const config = configFrom(flags, { port: flags.port, host: flags.host });
+  try {
+    store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    await store.migrate();
+    if (flags.seedDemo) demo = await demoCredentialsFor(store.db, config.dataDir);
+    // Loaded here, not at the top: the HTTP stack would slow every other command's start by about a second.
+    const { startServer } = await import('../server.js');
+    server = await startServer(config, { store });
+  } catch (error) {
+    await store?.close();
+    reportFailure(toCliError(error), false);
+    return;
+  }
+  // Before announcing: whoever reads the announcement may signal at once.
+  drainOnSignals(server);
+  // Tests and scripts read the port from this line when they ask for port 0.
+  process.stdout.write(`listening on ${server.url}\n`);
+  if (flags.seedDemo) {
+    const file = demoCredentialsFile(config.dataDir);
+    const block = demo
+      ? formatDemoCredentials(demo, { file, url: server.url })
+      : `This store already had a team when the demo was to be seeded, so there are no demo logins to print\n(none for it in ${file}).`;
+    process.stdout.write(`\n${block}\n\n`);
+  }
+}
+
+/** Seeds a store that has no team; otherwise the credentials saved when this store was seeded, if any. */
+async function demoCredentialsFor(db: Db, dataDir: string): Promise<DemoCredentials | undefined> {
+  if (!(await hasAnyTeam(db))) {
+    const credentials = await seedDemo(db, Date.now());
+    saveDemoCredentials(dataDir, credentials);
+    return credentials;
+  }
+  const saved = loadDemoCredentials(dataDir);
+  // A file left from another store (the same --data with another --database-url) names a team this one lacks.
+  return saved && (await findTeam(db, saved.teamId)) ? saved : undefined;
+}
+
+function drainOnSignals(server: RunningServer): void {
+  const drain = (signal: NodeJS.Signals) => {
+    process.stderr.write(`aviary: ${signal} received, finishing in-flight requests…\n`);
+    // The HTTP server and the store are closed by then; exiting does not wait on anything else.
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`aviary: shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', drain);
+  process.once('SIGINT', drain);
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('expected a port number from 0 to 65535.');
+  return port;
+}

@@ -1,0 +1,92 @@
+import type { AppInstallEvent, AppUninstallEvent } from '@aviary/protocol';
+import { ApiError } from '../../api/errors.js';
+import type { ServerContext } from '../../context.js';
+import { enqueueEvent } from '../../events/outbox.js';
+import { deliverSynchronously, type SyncDeliveryResult } from '../../events/sync.js';
+import type { AppsTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { newUserToken, recordInstall, removeInstallIn, setAppDisabledForTeam, setInstallDisabled } from './apps.js';
+
+interface InstallTarget {
+  appId: string;
+  userId: string;
+}
+
+/**
+ * Installs an app for a person (reference §4): the token is made first and sent in `app.install`
+ * (as `token` and `userToken`); only when the listener answers HTTP 200 in time are the install and
+ * the token stored. Otherwise nothing is, the token never works, and InstallFailed says what the
+ * listener did. A re-install replaces the earlier token. The token is returned for the admin CLI; the
+ * client API never shows it to the person.
+ */
+export async function installApp(ctx: ServerContext, input: InstallTarget): Promise<{ token: string }> {
+  const app = await appInUsersTeam(ctx.db, input);
+  if (app.listener_url === null) {
+    throw new ApiError('InstallFailed', `"${app.name}" cannot be installed yet: it has no event listener URL. Its developer must set one.`);
+  }
+  const token = newUserToken();
+  const event: AppInstallEvent = { name: 'app.install', userId: input.userId, token, userToken: token };
+  const delivery = await deliverSynchronously(ctx, { ...input, event: { ...event }, timeoutMs: ctx.config.installTimeoutMs });
+  if (!delivery.ok || delivery.status !== 200) {
+    throw new ApiError('InstallFailed', `"${app.name}" was not installed: ${whatTheListenerDid(delivery, ctx.config.installTimeoutMs)}. Nothing was installed; try again later or tell the app's developer.`);
+  }
+  return recordInstall(ctx.db, { ...input, token, now: ctx.now() });
+}
+
+/** Revokes the person's token and removes the install; `app.uninstall` commits with them, then goes out. */
+export async function uninstallApp(ctx: ServerContext, input: InstallTarget): Promise<void> {
+  const app = await appInUsersTeam(ctx.db, input);
+  const event: AppUninstallEvent = { name: 'app.uninstall', userId: input.userId };
+  await ctx.db.transaction().execute(async (tx) => {
+    if (!(await removeInstallIn(tx, input))) throw notInstalled(app);
+    await enqueueEvent(tx, { ...input, event: { ...event } }, ctx.now());
+  });
+  ctx.events.wake();
+}
+
+/** The person's own switch: while disabled, calls with their token for the app get AppDisabled (user). */
+export async function setAppDisabledByUser(ctx: ServerContext, input: InstallTarget & { disabled: boolean }): Promise<void> {
+  const app = await appInUsersTeam(ctx.db, input);
+  if (!(await setInstallDisabled(ctx.db, input))) throw notInstalled(app);
+}
+
+/** A team admin's switch for everyone: while disabled, every token of the app gets AppDisabled (team). */
+export async function setAppDisabledByTeam(ctx: ServerContext, input: { appId: string; adminId: string; disabled: boolean }): Promise<void> {
+  const admin = await ctx.db.selectFrom('users').select('role').where('id', '=', input.adminId).executeTakeFirstOrThrow();
+  await appInUsersTeam(ctx.db, { appId: input.appId, userId: input.adminId });
+  if (admin.role !== 'admin') throw new ApiError('PermissionDenied', 'Only a team admin may disable or enable an app for the whole team.');
+  await setAppDisabledForTeam(ctx.db, { appId: input.appId, disabled: input.disabled, now: ctx.now() });
+}
+
+/** The app, when it belongs to the person's team; apps of other teams do not exist for them. */
+export async function appInUsersTeam(db: Db, input: InstallTarget): Promise<AppsTable> {
+  const app = await db
+    .selectFrom('apps')
+    .innerJoin('users', 'users.team_id', 'apps.team_id')
+    .selectAll('apps')
+    .where('apps.id', '=', input.appId)
+    .where('users.id', '=', input.userId)
+    .executeTakeFirst();
+  if (!app) throw new ApiError('UnknownApp', `There is no app "${input.appId}" in your team.`);
+  return app;
+}
+
+const notInstalled = (app: AppsTable): ApiError => new ApiError('NotInstalled', `You have not installed "${app.name}"; install it first.`);
+
+function whatTheListenerDid(delivery: SyncDeliveryResult, timeoutMs: number): string {
+  if (delivery.ok) return `its event listener answered HTTP ${delivery.status} to app.install, and an install needs exactly 200`;
+  switch (delivery.reason) {
+    case 'timeout':
+      return `its event listener did not answer app.install within ${formatDuration(timeoutMs)}`;
+    case 'http_error':
+      return `its event listener answered HTTP ${delivery.status} to app.install`;
+    case 'connection_failed':
+      return delivery.description.includes('ECONNREFUSED')
+        ? 'its event listener refused the connection'
+        : `its event listener could not be reached (${delivery.description})`;
+    case 'no_listener':
+      return 'it has no event listener URL';
+  }
+}
+
+const formatDuration = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);

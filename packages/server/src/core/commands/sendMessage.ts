@@ -1,0 +1,131 @@
+import type { api, ParamsOf } from '@aviary/protocol';
+import { checkUrl, describeProblems, validateAttachments, validateServiceML, type Attachment } from '@aviary/serviceml';
+import { sql } from 'kysely';
+import { invalidParameter } from '../../api/errors.js';
+import type { ServerContext } from '../../context.js';
+import type { MessagesTable, UsersTable } from '../../store/schema.js';
+import type { DialectName, Tx } from '../../store/store.js';
+import { newMessageUid } from '../ids.js';
+import { checkOnBehalfOf, idsOutsideTeam, resolveRecipient } from '../policies/chat.js';
+import { findMessageByClientId } from '../queries/messages.js';
+
+/** The parameters of chat.sendMessage, already decoded and type-checked; the web client sends the same. */
+export type SendMessageInput = ParamsOf<typeof api.chat.sendMessage>;
+
+export type CommandContext = Pick<ServerContext, 'db' | 'store' | 'now'>;
+
+export interface SendMessageOptions {
+  /**
+   * Runs inside the message's transaction right after it is stored, for work that must commit or fail
+   * with it (outbox events for bots, URL previews, the web client's realtime fan-out). Not called for a
+   * repeated client id, as nothing new was stored.
+   */
+  afterInsert?: (tx: Tx, message: MessagesTable) => Promise<void>;
+}
+
+export interface SentMessage {
+  message: MessagesTable;
+  /** True when `id` repeated a client id of the last 24 h: `message` is the earlier one, nothing was stored. */
+  repeated: boolean;
+}
+
+/** How long a client id keeps answering with the message it first made. */
+export const CLIENT_ID_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Sends a message as `sender` (a person, or a bot for a bot token) through `appId` (null for the web
+ * client). Content is checked first, then in ONE transaction: who may be named, where the sender may post,
+ * the client-id repeat check, the insert and `afterInsert` — so no rule can change between check and write.
+ */
+export async function sendMessage(
+  ctx: CommandContext,
+  sender: UsersTable,
+  appId: string | null,
+  input: SendMessageInput,
+  options: SendMessageOptions = {},
+): Promise<SentMessage> {
+  const content = checkContent(input, appId);
+  return ctx.db.transaction().execute(async (tx) => {
+    await checkOnBehalfOf(tx, sender, input.to, input.onBehalfOf);
+    await requireTeamUsers(tx, sender.team_id, 'mentions', content.mentions);
+    await requireTeamUsers(tx, sender.team_id, 'visibleTo', content.visibleTo);
+    const recipient = await resolveRecipient(tx, sender, input.to, input.onBehalfOf);
+    const now = ctx.now();
+    if (input.id !== undefined) {
+      await lockClientId(tx, ctx.store.dialect, `${sender.id}|${appId ?? ''}|${input.id}`);
+      const earlier = await findMessageByClientId(tx, { senderId: sender.id, appId, clientId: input.id, sentAfter: now - CLIENT_ID_WINDOW_MS });
+      if (earlier) return { message: earlier, repeated: true };
+    }
+    const message: MessagesTable = {
+      uid: newMessageUid(now),
+      chat_key: recipient.chatKey,
+      team_id: sender.team_id,
+      from_user_id: sender.id,
+      to_id: recipient.toId,
+      client_id: input.id ?? null,
+      timestamp: now,
+      text: input.text,
+      serviceml: input.serviceml ?? null,
+      notification: input.notification ?? null,
+      mentions: jsonOrNull(content.mentions),
+      send_as: jsonOrNull(input.sendAs),
+      app_id: appId,
+      attachments: jsonOrNull(content.attachments),
+      visible_to: jsonOrNull(content.visibleTo),
+    };
+    await tx.insertInto('messages').values(message).execute();
+    await options.afterInsert?.(tx, message);
+    return { message, repeated: false };
+  });
+}
+
+interface CheckedContent {
+  mentions?: string[];
+  visibleTo?: string[];
+  attachments?: Attachment[];
+}
+
+/** The checks that need no database: ServiceML, attachments, sendAs, and id lists without repeats. */
+function checkContent(input: SendMessageInput, appId: string | null): CheckedContent {
+  if (input.serviceml !== undefined) {
+    const result = validateServiceML(input.serviceml);
+    if (!result.ok) throw invalidParameter('serviceml', `serviceml is not valid ServiceML: ${describeProblems(result.problems)}.`);
+  }
+  if (input.sendAs?.profileImage !== undefined) {
+    const check = checkUrl(input.sendAs.profileImage, ['http', 'https']);
+    if (!check.ok) throw invalidParameter('sendAs.profileImage', `sendAs.profileImage must be an http or https URL; ${check.reason}.`);
+  }
+  let attachments: Attachment[] | undefined;
+  if (input.attachments !== undefined) {
+    const result = validateAttachments(input.attachments);
+    if (!result.ok) throw invalidParameter(result.parameter, result.description);
+    attachments = result.value.map((attachment) => stampApp(attachment, appId));
+  }
+  return { mentions: unique(input.mentions), visibleTo: unique(input.visibleTo), attachments };
+}
+
+/** An attachment belongs to the app that sent it, whatever appId the caller wrote. */
+function stampApp(attachment: Attachment, appId: string | null): Attachment {
+  const { appId: _claimed, ...rest } = attachment;
+  return appId === null ? rest : { ...rest, appId };
+}
+
+async function requireTeamUsers(tx: Tx, teamId: string, parameter: 'mentions' | 'visibleTo', userIds: string[] | undefined): Promise<void> {
+  const [outsider] = await idsOutsideTeam(tx, teamId, userIds ?? []);
+  if (outsider !== undefined) {
+    throw invalidParameter(parameter, `${parameter} names ${outsider}, which is not an active user of your team.`);
+  }
+}
+
+/**
+ * Makes concurrent sends with one client id (a client retrying before the first answer came back) take
+ * turns, so the second finds the first's message instead of adding its own. SQLite needs nothing: the
+ * store runs one transaction at a time on its single connection.
+ */
+async function lockClientId(tx: Tx, dialect: DialectName, key: string): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(tx);
+}
+
+const unique = (ids: string[] | undefined): string[] | undefined => (ids === undefined ? undefined : [...new Set(ids)]);
+
+const jsonOrNull = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));

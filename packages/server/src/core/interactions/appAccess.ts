@@ -1,0 +1,35 @@
+import { ApiError, invalidParameter } from '../../api/errors.js';
+import type { AppsTable, UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+
+export interface UsableApp {
+  app: AppsTable;
+  installed: boolean;
+}
+
+/**
+ * An app of the person's team that is not disabled for them. Installing is not needed: anyone who sees
+ * a bot's message may press its buttons. A disabled app answers AppDisabled, as its tokens do.
+ */
+export async function findUsableApp(db: Db, person: UsersTable, appId: string, parameter = 'appId'): Promise<UsableApp> {
+  const row = await db
+    .selectFrom('apps as a')
+    .leftJoin('installs as i', (join) => join.onRef('i.app_id', '=', 'a.id').on('i.user_id', '=', person.id))
+    .selectAll('a')
+    .select(['i.app_id as installedAppId', 'i.disabled_by_user as disabledByUser'])
+    .where('a.id', '=', appId)
+    .where('a.team_id', '=', person.team_id)
+    .executeTakeFirst();
+  if (!row) throw invalidParameter(parameter, `There is no app ${appId} in your team.`);
+  const { installedAppId, disabledByUser, ...app } = row;
+  if (app.disabled_by_team) throw new ApiError('AppDisabled', `A team admin has disabled ${app.name} for the whole team.`, { disabledBy: 'team' });
+  if (disabledByUser) throw new ApiError('AppDisabled', `You have disabled ${app.name}; enable it again to use it.`, { disabledBy: 'user' });
+  return { app, installed: installedAppId !== null };
+}
+
+/** Like findUsableApp, for what only an installed app shows: its buttons, message action and commands. */
+export async function findInstalledApp(db: Db, person: UsersTable, appId: string): Promise<AppsTable> {
+  const { app, installed } = await findUsableApp(db, person, appId);
+  if (!installed) throw invalidParameter('appId', `You have not installed ${app.name} (${app.id}); its buttons and actions appear once you do.`);
+  return app;
+}

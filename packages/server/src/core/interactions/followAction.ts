@@ -1,0 +1,66 @@
+import { isWidgetEventName, maxToastLength, type ServiceClient, type ServiceWidgetType } from '@aviary/protocol';
+import type { Action, DesktopType, MobileType } from '@aviary/serviceml';
+import { ApiError } from '../../api/errors.js';
+import type { ServerContext } from '../../context.js';
+import { deliverSynchronously } from '../../events/sync.js';
+import { buildWidgetUrl } from '../../events/widgetUrl.js';
+
+/** What the client does next, after a person pressed, commanded or clicked something of an app's. */
+export type InteractionAnswer =
+  | { kind: 'none' }
+  /** The listener's `{"text"}`, shown to the person who acted. */
+  | { kind: 'toast'; text: string }
+  | { kind: 'openWidget'; url: string; desktopType: DesktopType; mobileType: MobileType }
+  | { kind: 'openBrowser'; url: string }
+  /** An attachment's widget, shown inline in the message. */
+  | { kind: 'attachmentWidget'; url: string; width?: number; height?: number };
+
+/** A `client.*` event, ready to send: `name`, `userId` and its attributes. */
+export type ClientEvent = { name: `client.${string}`; userId: string };
+
+export interface Interaction {
+  appId: string;
+  action: Action;
+  event: ClientEvent;
+  client: ServiceClient;
+}
+
+/**
+ * Carries an event where the integration's action says (reference §5.2, §5.3): `sendEvent` waits for the
+ * listener's answer (`clientEventTimeoutMs`, never retried), `openWidget` and `openBrowser` hand the
+ * client a URL carrying the event, signed. An event that platform-api §6.1 keeps from widgets
+ * (`client.messageAction`) goes to the listener whatever the action says.
+ */
+export async function followAction(ctx: ServerContext, { appId, action, event, client }: Interaction): Promise<InteractionAnswer> {
+  if (action.type === 'sendEvent' || !isWidgetEventName(event.name)) return askListener(ctx, appId, event);
+  const url = requireUrl(action);
+  if (action.type === 'openWidget') {
+    const desktopType = action.desktopType ?? 'modal';
+    const mobileType = action.mobileType ?? 'modal';
+    const widgetType: ServiceWidgetType = client === 'desktop' ? desktopType : mobileType;
+    return { kind: 'openWidget', url: await buildWidgetUrl(ctx, { appId, url, event, client, widgetType }), desktopType, mobileType };
+  }
+  // A browser tab has the whole window, as a modal does; the event goes along only when the app asked for it.
+  return { kind: 'openBrowser', url: action.sendContext ? await buildWidgetUrl(ctx, { appId, url, event, client, widgetType: 'modal' }) : url };
+}
+
+async function askListener(ctx: ServerContext, appId: string, event: ClientEvent): Promise<InteractionAnswer> {
+  const timeoutMs = ctx.events.settings.clientEventTimeoutMs;
+  const delivery = await deliverSynchronously(ctx, { appId, userId: event.userId, event, timeoutMs });
+  if (!delivery.ok) throw new ApiError('AppUnreachable', `The app did not take ${event.name}: ${delivery.description}.`);
+  const text = toastText(delivery.body);
+  return text === undefined ? { kind: 'none' } : { kind: 'toast', text };
+}
+
+/** The answer's `text`, cut to the toast's length (by characters, so no emoji is split). */
+function toastText(body: unknown): string | undefined {
+  const text = typeof body === 'object' && body !== null ? (body as { text?: unknown }).text : undefined;
+  if (typeof text !== 'string' || text.trim() === '') return undefined;
+  return Array.from(text).slice(0, maxToastLength).join('');
+}
+
+/** Validation of integrations and ServiceML makes open* actions carry a URL; a row without one is a bug. */
+function requireUrl(action: Action): string {
+  if (!action.url) throw new Error(`an ${action.type} action without a url reached followAction`);
+  return action.url;
+}

@@ -1,0 +1,43 @@
+import { maxMessageActionMessages, type ClientMessageActionEvent, type ServiceClient } from '@aviary/protocol';
+import { invalidParameter } from '../../api/errors.js';
+import type { ServerContext } from '../../context.js';
+import type { UsersTable } from '../../store/schema.js';
+import { readIntegrations } from '../integrations.js';
+import { presentMessage } from '../presenters/messages.js';
+import { findMessagesByUids } from '../queries/messages.js';
+import { findInstalledApp } from './appAccess.js';
+import { followAction, type InteractionAnswer } from './followAction.js';
+import { commonAttributes, sceneOfChat } from './scene.js';
+
+/** The most messages one message action may be run on. */
+export const maxMessageActionSelection = 100;
+
+/**
+ * `client.messageAction`: an installed app's message action on messages selected in one chat, each of
+ * which the person must be able to see. The messages themselves go along up to
+ * `maxMessageActionMessages`; beyond that only their uids (reference §5.4).
+ */
+export async function runMessageAction(
+  ctx: ServerContext,
+  person: UsersTable,
+  input: { appId: string; chat: string; messageUids: string[]; client: ServiceClient },
+): Promise<InteractionAnswer> {
+  const app = await findInstalledApp(ctx.db, person, input.appId);
+  const messageAction = readIntegrations(app).messageAction;
+  if (!messageAction) throw invalidParameter('appId', `${app.name} has no message action.`);
+  const scene = await sceneOfChat(ctx.db, person, input.chat);
+  const uids = [...new Set(input.messageUids)];
+  const rows = await findMessagesByUids(ctx.db, scene.chatKey, person.id, uids);
+  if (rows.length < uids.length) {
+    const found = new Set(rows.map((row) => row.uid));
+    const missing = uids.find((uid) => !found.has(uid));
+    throw invalidParameter('messageUids', `messageUids names ${missing}, which is not a message of ${input.chat} that you can see.`);
+  }
+  const event: ClientMessageActionEvent = {
+    name: 'client.messageAction',
+    ...commonAttributes(scene),
+    messageUids: uids,
+    ...(rows.length <= maxMessageActionMessages ? { messages: rows.map(presentMessage) } : {}),
+  };
+  return followAction(ctx, { appId: app.id, action: messageAction.action, event, client: input.client });
+}

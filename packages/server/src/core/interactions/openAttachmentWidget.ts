@@ -1,0 +1,33 @@
+import type { ClientOpenAttachmentWidgetEvent, ServiceClient } from '@aviary/protocol';
+import { invalidParameter } from '../../api/errors.js';
+import type { ServerContext } from '../../context.js';
+import { buildWidgetUrl } from '../../events/widgetUrl.js';
+import type { UsersTable } from '../../store/schema.js';
+import { findUsableApp } from './appAccess.js';
+import type { InteractionAnswer } from './followAction.js';
+import { commonAttributes } from './scene.js';
+import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
+
+/**
+ * `client.openAttachmentWidget`: the client is about to show an attachment's widget view inline, and asks
+ * for its URL, which carries the event (reference §5.4: widget only, `serviceWidgetType=attachment`).
+ */
+export async function openAttachmentWidget(
+  ctx: ServerContext,
+  person: UsersTable,
+  input: { messageUid: string; attachmentId: string; client: ServiceClient },
+): Promise<InteractionAnswer> {
+  const { row, scene } = await findVisibleMessage(ctx.db, person, input.messageUid);
+  const attachment = findAttachment(row, input.attachmentId);
+  const widget = attachment.views?.widget;
+  if (!widget) throw invalidParameter('attachmentId', `Attachment ${JSON.stringify(input.attachmentId)} has no widget view.`);
+  const { app } = await findUsableApp(ctx.db, person, appBehind(row, attachment), 'attachmentId');
+  const event: ClientOpenAttachmentWidgetEvent = {
+    name: 'client.openAttachmentWidget',
+    ...commonAttributes(scene),
+    messageUid: row.uid,
+    attachmentId: input.attachmentId,
+  };
+  const url = await buildWidgetUrl(ctx, { appId: app.id, url: widget.src, event: { ...event }, client: input.client, widgetType: 'attachment' });
+  return { kind: 'attachmentWidget', url, ...(widget.width !== undefined ? { width: widget.width } : {}), ...(widget.height !== undefined ? { height: widget.height } : {}) };
+}

@@ -1,0 +1,56 @@
+import type { ButtonKind, ClientPressButtonEvent, ServiceClient } from '@aviary/protocol';
+import { invalidParameter } from '../../api/errors.js';
+import type { ServerContext } from '../../context.js';
+import type { UsersTable } from '../../store/schema.js';
+import { readIntegrations } from '../integrations.js';
+import { findInstalledApp, findUsableApp } from './appAccess.js';
+import { followAction, type InteractionAnswer } from './followAction.js';
+import { commonAttributes, sceneOfChat } from './scene.js';
+import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
+
+/** The buttons an installed app adds to the client, by the `button` value of their event. */
+const integrationOfButton = {
+  appLauncherButton: 'launcherButton',
+  chatTabButton: 'chatTabButton',
+  attachmentPickerButton: 'attachmentPickerButton',
+} as const satisfies Record<Exclude<ButtonKind, 'attachmentButton'>, string>;
+
+export type IntegrationButton = keyof typeof integrationOfButton;
+
+export const integrationButtons = Object.keys(integrationOfButton) as IntegrationButton[];
+
+/** `client.pressButton` for an app's launcher, chat-tab or attachment-picker button, pressed in `chat`. */
+export async function pressIntegrationButton(
+  ctx: ServerContext,
+  person: UsersTable,
+  input: { appId: string; button: IntegrationButton; chat: string; client: ServiceClient },
+): Promise<InteractionAnswer> {
+  const app = await findInstalledApp(ctx.db, person, input.appId);
+  const button = readIntegrations(app)[integrationOfButton[input.button]];
+  if (!button) throw invalidParameter('button', `${app.name} has no ${input.button}.`);
+  const scene = await sceneOfChat(ctx.db, person, input.chat);
+  const event: ClientPressButtonEvent = { name: 'client.pressButton', ...commonAttributes(scene), button: input.button };
+  return followAction(ctx, { appId: app.id, action: button.action, event, client: input.client });
+}
+
+/** `client.pressButton` for a button of a message's attachment; the chat is the message's. */
+export async function pressAttachmentButton(
+  ctx: ServerContext,
+  person: UsersTable,
+  input: { messageUid: string; attachmentId: string; buttonId: string; client: ServiceClient },
+): Promise<InteractionAnswer> {
+  const { row, scene } = await findVisibleMessage(ctx.db, person, input.messageUid);
+  const attachment = findAttachment(row, input.attachmentId);
+  const button = attachment.buttons?.find((candidate) => candidate.id === input.buttonId);
+  if (!button) throw invalidParameter('buttonId', `Attachment ${JSON.stringify(input.attachmentId)} has no button with the id ${JSON.stringify(input.buttonId)}.`);
+  const { app } = await findUsableApp(ctx.db, person, appBehind(row, attachment), 'attachmentId');
+  const event: ClientPressButtonEvent = {
+    name: 'client.pressButton',
+    ...commonAttributes(scene),
+    button: 'attachmentButton',
+    messageUid: row.uid,
+    attachmentId: input.attachmentId,
+    buttonId: button.id,
+  };
+  return followAction(ctx, { appId: app.id, action: button.action, event, client: input.client });
+}

@@ -1,0 +1,47 @@
+import { isUserId, type ClientEventCommon } from '@aviary/protocol';
+import { ApiError } from '../../api/errors.js';
+import type { UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { resolveReadableChat } from '../policies/chat.js';
+
+/** Where a person acted: the chat as they name it (the other person's id for a direct chat), and its name. */
+export interface Scene {
+  person: UsersTable;
+  chat: string;
+  chatName: string;
+  chatKey: string;
+}
+
+/** How people and bots are named in events: "Pat Person", "Weather Bot". */
+export const displayName = (user: Pick<UsersTable, 'first_name' | 'last_name'>): string =>
+  `${user.first_name} ${user.last_name}`.trim();
+
+/**
+ * The scene of a chat the person may read (a channel they are in, or a direct chat with a teammate), or
+ * UnknownChat naming `parameter` — the body field the caller put the chat in.
+ */
+export async function sceneOfChat(db: Db, person: UsersTable, chat: string, parameter = 'chat'): Promise<Scene> {
+  let chatKey: string;
+  try {
+    chatKey = await resolveReadableChat(db, person, chat);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'UnknownChat') throw new ApiError('UnknownChat', error.message, { parameter });
+    throw error;
+  }
+  return { person, chat, chatName: await chatName(db, chat), chatKey };
+}
+
+/** The attributes every `client.*` event carries (reference §5.4). */
+export function commonAttributes(scene: Scene): ClientEventCommon {
+  return { userId: scene.person.id, userName: displayName(scene.person), chat: scene.chat, chatName: scene.chatName };
+}
+
+/** A channel's name, or for a direct chat the other person's name (one's own, when writing to oneself). */
+async function chatName(db: Db, chat: string): Promise<string> {
+  if (isUserId(chat)) {
+    const user = await db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', chat).executeTakeFirstOrThrow();
+    return displayName(user);
+  }
+  const channel = await db.selectFrom('channels').select('name').where('id', '=', chat).executeTakeFirstOrThrow();
+  return channel.name;
+}

@@ -1,0 +1,130 @@
+import { isUserId } from '@aviary/protocol';
+import { ApiError, invalidParameter } from '../../api/errors.js';
+import type { UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+
+/**
+ * Who may post where and read what (reference §3). Membership is read from channel_members directly:
+ * these rules must hold inside the transaction that stores a message, not only at the door.
+ */
+
+/** A direct chat is keyed by its two user ids, sorted, so both sides find the same history. */
+export const directChatKey = (a: string, b: string): string => [a, b].sort().join('|');
+
+export interface Recipient {
+  /** What the message's `to` holds: the user or channel id the sender named. */
+  toId: string;
+  chatKey: string;
+}
+
+const isBot = (user: UsersTable): boolean => user.bot_app_id !== null;
+
+const unknownRecipient = (description: string): ApiError => new ApiError('UnknownRecipient', description, { parameter: 'to' });
+
+/**
+ * Checks `onBehalfOf`: only a bot names it, only for a channel, and only an active teammate who has
+ * installed (and not disabled) the bot's app — the member whose standing lets the bot post there.
+ */
+export async function checkOnBehalfOf(db: Db, sender: UsersTable, to: string, onBehalfOf: string | undefined): Promise<void> {
+  if (onBehalfOf === undefined) return;
+  const botAppId = sender.bot_app_id;
+  if (botAppId === null) {
+    throw invalidParameter('onBehalfOf', 'onBehalfOf is only for bot tokens posting to a channel; a user token always posts as its own user.');
+  }
+  if (isUserId(to)) {
+    throw invalidParameter('onBehalfOf', 'onBehalfOf applies only to channel messages; a bot sends direct messages as itself, so leave it out.');
+  }
+  const member = await db
+    .selectFrom('users as u')
+    .leftJoin('installs as i', (join) => join.onRef('i.user_id', '=', 'u.id').on('i.app_id', '=', botAppId))
+    .select(['u.id', 'i.app_id as installedAppId', 'i.disabled_by_user as disabledByUser'])
+    .where('u.id', '=', onBehalfOf)
+    .where('u.team_id', '=', sender.team_id)
+    .where('u.deactivated_at', 'is', null)
+    .executeTakeFirst();
+  if (!member) throw invalidParameter('onBehalfOf', `onBehalfOf ${onBehalfOf} is not an active user of this bot's team.`);
+  if (member.installedAppId === null || member.disabledByUser) {
+    throw invalidParameter(
+      'onBehalfOf',
+      `onBehalfOf ${onBehalfOf} has not installed this bot's app (or has disabled it); a bot may only post on behalf of a member who installed its app.`,
+    );
+  }
+}
+
+/**
+ * Where the sender's message goes, or UnknownRecipient. A direct message may go to any active user of
+ * the sender's team, bots included. A person posts to a channel they are a member of; a bot is never a
+ * member, so it posts through `onBehalfOf` (already checked by checkOnBehalfOf), who must be one.
+ */
+export async function resolveRecipient(db: Db, sender: UsersTable, to: string, onBehalfOf: string | undefined): Promise<Recipient> {
+  if (isUserId(to)) {
+    const recipient = await db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', to)
+      .where('team_id', '=', sender.team_id)
+      .where('deactivated_at', 'is', null)
+      .executeTakeFirst();
+    if (!recipient) throw unknownRecipient(`There is no active user ${to} in your team.`);
+    return { toId: to, chatKey: directChatKey(sender.id, to) };
+  }
+  const poster = isBot(sender) ? onBehalfOf : sender.id;
+  if (poster === undefined) {
+    throw unknownRecipient(
+      `A bot is not a member of any channel: to post to ${to}, pass onBehalfOf naming a member of the channel who installed the bot's app.`,
+    );
+  }
+  if (!(await isMemberOfTeamChannel(db, sender.team_id, to, poster))) {
+    throw unknownRecipient(
+      poster === sender.id
+        ? `There is no channel ${to} in your team of which you are a member.`
+        : `There is no channel ${to} in this team of which ${poster} (onBehalfOf) is a member.`,
+    );
+  }
+  return { toId: to, chatKey: to };
+}
+
+/**
+ * The chat key of a chat the reader may read, or UnknownChat. A direct chat with any user of the
+ * reader's team (its history stays readable after they leave); a channel only while a member.
+ */
+export async function resolveReadableChat(db: Db, reader: UsersTable, chat: string): Promise<string> {
+  if (isUserId(chat)) {
+    const other = await db.selectFrom('users').select('id').where('id', '=', chat).where('team_id', '=', reader.team_id).executeTakeFirst();
+    if (!other) throw new ApiError('UnknownChat', `There is no user ${chat} in your team to have a direct chat with.`, { parameter: 'chat' });
+    return directChatKey(reader.id, chat);
+  }
+  if (!(await isMemberOfTeamChannel(db, reader.team_id, chat, reader.id))) {
+    throw new ApiError('UnknownChat', `There is no channel ${chat} in your team of which you are a member.`, { parameter: 'chat' });
+  }
+  return chat;
+}
+
+async function isMemberOfTeamChannel(db: Db, teamId: string, channelId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('channel_members as m')
+    .innerJoin('channels as c', 'c.id', 'm.channel_id')
+    .select('m.user_id')
+    .where('m.channel_id', '=', channelId)
+    .where('m.user_id', '=', userId)
+    .where('c.team_id', '=', teamId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The ids among `userIds` that are not active users of the team, for `mentions` and `visibleTo`:
+ * a message may only point at, or be shown to, people who can see it in the first place.
+ */
+export async function idsOutsideTeam(db: Db, teamId: string, userIds: readonly string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const found = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', 'in', [...new Set(userIds)])
+    .where('team_id', '=', teamId)
+    .where('deactivated_at', 'is', null)
+    .execute();
+  const known = new Set(found.map((row) => row.id));
+  return userIds.filter((id) => !known.has(id));
+}

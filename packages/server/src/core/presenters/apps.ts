@@ -1,0 +1,96 @@
+import type { AppDeliveryColumns, AppsTable, InstallsTable } from '../../store/schema.js';
+import { buttonKinds, readIntegrations, type ButtonKind, type Integrations } from '../integrations.js';
+
+type AppRow = AppsTable & Partial<{ [K in keyof AppDeliveryColumns]: number | null }>;
+
+/** An app as its developer (or a team admin) sees it in the developer API. Never a token hash. */
+export interface DeveloperAppModel {
+  id: string;
+  teamId: string;
+  developerId: string;
+  name: string;
+  description: string;
+  icon: string | null;
+  listenerUrl: string | null;
+  configurationUrl: string | null;
+  integrations: Integrations;
+  botUserId: string | null;
+  disabledByTeam: boolean;
+  /** When asynchronous delivery was paused after days of failures; null while it runs. */
+  deliveryPausedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  /** Only for the app's developer: the key its event tokens are signed with. */
+  secret?: string;
+}
+
+export function presentDeveloperApp(row: AppRow, options: { withSecret: boolean }): DeveloperAppModel {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    developerId: row.developer_id,
+    name: row.name,
+    description: row.description,
+    icon: row.icon,
+    listenerUrl: row.listener_url,
+    configurationUrl: row.configuration_url,
+    integrations: readIntegrations(row),
+    botUserId: row.bot_user_id,
+    disabledByTeam: row.disabled_by_team === 1,
+    deliveryPausedAt: row.delivery_paused_at ?? null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...(options.withSecret ? { secret: row.secret } : {}),
+  };
+}
+
+/** What the client shows of an integration: labels, never where its actions lead. */
+export interface PublicIntegrations {
+  slashCommands: Array<{ name: string; description?: string }>;
+  launcherButton?: { name: string; icon?: string };
+  chatTabButton?: { name: string; icon?: string };
+  attachmentPickerButton?: { name: string; icon?: string };
+  messageAction?: { name: string };
+}
+
+/** An app of the person's team as the client lists it, with the person's install state. */
+export interface ClientAppModel {
+  id: string;
+  name: string;
+  description: string;
+  icon?: string;
+  botUserId?: string;
+  /** False when the app has no event listener yet: installing it would fail. */
+  installable: boolean;
+  installed: boolean;
+  disabledByUser: boolean;
+  disabledByTeam: boolean;
+  integrations: PublicIntegrations;
+}
+
+export function presentClientApp(row: AppsTable, install: Pick<InstallsTable, 'disabled_by_user'> | undefined): ClientAppModel {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    ...(row.icon !== null ? { icon: row.icon } : {}),
+    ...(row.bot_user_id !== null ? { botUserId: row.bot_user_id } : {}),
+    installable: row.listener_url !== null,
+    installed: install !== undefined,
+    disabledByUser: install?.disabled_by_user === 1,
+    disabledByTeam: row.disabled_by_team === 1,
+    integrations: publicIntegrations(readIntegrations(row)),
+  };
+}
+
+function publicIntegrations(integrations: Integrations): PublicIntegrations {
+  const shown: PublicIntegrations = {
+    slashCommands: integrations.slashCommands.map(({ name, description }) => ({ name, ...(description !== undefined ? { description } : {}) })),
+  };
+  for (const kind of buttonKinds) {
+    const button = integrations[kind as ButtonKind];
+    if (button) shown[kind] = { name: button.name, ...(button.icon !== undefined ? { icon: button.icon } : {}) };
+  }
+  if (integrations.messageAction) shown.messageAction = { name: integrations.messageAction.name };
+  return shown;
+}

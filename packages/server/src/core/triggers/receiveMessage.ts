@@ -1,0 +1,25 @@
+import { isUserId, type ChatReceiveMessageEvent } from '@aviary/protocol';
+import { enqueueEvent } from '../../events/outbox.js';
+import type { MessagesTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { presentMessage } from '../presenters/messages.js';
+
+/**
+ * `chat.receiveMessage` (reference §4, §5.4): a direct message to an app's bot, from anyone in the team
+ * whether they installed the app or not, goes to the app's listener. Runs inside the message's
+ * transaction, so the event exists exactly when the message does. Returns whether an event was enqueued.
+ */
+export async function enqueueReceiveMessage(tx: Tx, message: MessagesTable, now: number): Promise<boolean> {
+  // A bot writing to itself would be told about its own words; channel messages reach no bot.
+  if (message.to_id === message.from_user_id || !isUserId(message.to_id)) return false;
+  const recipient = await tx.selectFrom('users').select('bot_app_id').where('id', '=', message.to_id).executeTakeFirst();
+  const appId = recipient?.bot_app_id;
+  if (!appId) return false;
+  const event: ChatReceiveMessageEvent = {
+    name: 'chat.receiveMessage',
+    userId: message.from_user_id,
+    message: presentMessage(message),
+  };
+  await enqueueEvent(tx, { appId, userId: message.from_user_id, event: { ...event } }, now);
+  return true;
+}

@@ -1,0 +1,71 @@
+import type { ChatGenerateUrlPreviewEvent } from '@aviary/protocol';
+import { validateUrlPreviewAnswer, type Attachment } from '@aviary/serviceml';
+import type { ServerContext } from '../../context.js';
+import { deliverSynchronously } from '../../events/sync.js';
+import type { MessagesTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { appsForPreviewDomain } from '../integrations.js';
+import { findPreviewUrls } from './previewUrls.js';
+
+/**
+ * `chat.generateUrlPreview` (reference §5.2, §5.4), run after the message was committed and answered:
+ * for each link in the text, each app whose preview domains match its host is asked in turn (one
+ * synchronous attempt, `urlPreviewTimeoutMs`), and the first valid attachment is added to the message.
+ * A message carries at most one attachment, so one that already has one is left alone.
+ */
+export async function generateUrlPreview(ctx: ServerContext, message: MessagesTable): Promise<void> {
+  if (message.attachments !== null) return;
+  for (const url of findPreviewUrls(message.text)) {
+    for (const app of await appsForPreviewDomain(ctx.db, message.team_id, url.hostname)) {
+      const attachment = await askForPreview(ctx, app.id, message, url.href);
+      if (!attachment) continue;
+      await attachPreview(ctx.db, message.uid, { ...attachment, appId: app.id });
+      return;
+    }
+  }
+}
+
+async function askForPreview(ctx: ServerContext, appId: string, message: MessagesTable, url: string): Promise<Attachment | undefined> {
+  const event: ChatGenerateUrlPreviewEvent = {
+    name: 'chat.generateUrlPreview',
+    userId: message.from_user_id,
+    url,
+    chat: message.to_id,
+    to: message.to_id,
+    messageUid: message.uid,
+  };
+  const timeoutMs = ctx.events.settings.urlPreviewTimeoutMs;
+  const delivery = await deliverSynchronously(ctx, { appId, userId: message.from_user_id, event: { ...event }, timeoutMs });
+  if (!delivery.ok) {
+    ctx.log.info({ appId, eventId: delivery.eventId, reason: delivery.reason }, 'no URL preview: the app did not answer');
+    return undefined;
+  }
+  if (declined(delivery.body)) return undefined;
+  const answer = validateUrlPreviewAnswer(delivery.body);
+  if (!answer.ok) {
+    const problem = `the answer is not a valid attachment, so no preview was added: ${answer.description}`;
+    ctx.log.warn({ appId, eventId: delivery.eventId, problem }, 'URL preview dropped');
+    // The developer reads why in the event's history, beside the answer the attempt recorded.
+    await ctx.db.updateTable('events').set({ last_error: problem }).where('id', '=', delivery.eventId).execute();
+    return undefined;
+  }
+  return answer.value;
+}
+
+/** An empty answer (`{}`, `{"attachment": null}`, no body) is how an app says it has no preview. */
+function declined(body: unknown): boolean {
+  if (body === null || body === undefined || body === '') return true;
+  if (typeof body !== 'object' || Array.isArray(body)) return false;
+  const keys = Object.keys(body);
+  return keys.length === 0 || (keys.length === 1 && keys[0] === 'attachment' && (body as { attachment: unknown }).attachment === null);
+}
+
+/** Guarded on the column still being empty, so a preview never replaces an attachment. */
+async function attachPreview(db: Db, messageUid: string, attachment: Attachment): Promise<void> {
+  await db
+    .updateTable('messages')
+    .set({ attachments: JSON.stringify([attachment]) })
+    .where('uid', '=', messageUid)
+    .where('attachments', 'is', null)
+    .execute();
+}

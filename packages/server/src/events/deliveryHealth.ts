@@ -1,0 +1,69 @@
+import { newMessageUid } from '../core/ids.js';
+import type { Tx } from '../store/store.js';
+import { pauseAfterFailingMs } from './settings.js';
+import { teamSystemUser } from './systemUser.js';
+
+export interface AppForDelivery {
+  id: string;
+  name: string;
+  team_id: string;
+  developer_id: string;
+  secret: string;
+  listener_url: string | null;
+  /** As read before the attempt; the pause itself is decided on the stored value. */
+  delivery_failing_since: number | null;
+}
+
+/**
+ * Keeps the app's failure streak after an asynchronous attempt: a success ends it; a failure starts it
+ * or, once it has lasted `pauseAfterFailingMs`, pauses the app's delivery and tells its developer.
+ * Runs in the attempt's transaction, and the pause is one conditional update, so exactly one attempt
+ * pauses the app and sends the notice, even with several servers.
+ */
+export async function trackDeliveryHealth(tx: Tx, app: AppForDelivery, attempt: { delivered: boolean; error: string; at: number }): Promise<void> {
+  if (attempt.delivered) {
+    if (app.delivery_failing_since === null) return;
+    await tx.updateTable('apps').set({ delivery_failing_since: null }).where('id', '=', app.id).execute();
+    return;
+  }
+  if (app.delivery_failing_since === null) {
+    await tx.updateTable('apps').set({ delivery_failing_since: attempt.at }).where('id', '=', app.id).where('delivery_failing_since', 'is', null).execute();
+    return;
+  }
+  const paused = await tx
+    .updateTable('apps')
+    .set({ delivery_paused_at: attempt.at })
+    .where('id', '=', app.id)
+    .where('delivery_paused_at', 'is', null)
+    .where('delivery_failing_since', '<=', attempt.at - pauseAfterFailingMs)
+    .executeTakeFirst();
+  if (Number(paused.numUpdatedRows) === 1) await tellDeveloperDeliveryPaused(tx, app, attempt.error, attempt.at);
+}
+
+/** A direct message from the team's system bot to the app's developer. */
+async function tellDeveloperDeliveryPaused(tx: Tx, app: AppForDelivery, lastError: string, now: number): Promise<void> {
+  const systemUserId = await teamSystemUser(tx, app.team_id, now);
+  const text =
+    `Aviary paused event delivery for ${app.name} after ${pauseAfterFailingMs / 86_400_000} days of failures at ${app.listener_url ?? '(no listener URL)'}; ` +
+    `last error: ${lastError.slice(0, 300)}; replay or resume from the developer dashboard.`;
+  await tx
+    .insertInto('messages')
+    .values({
+      uid: newMessageUid(now),
+      chat_key: [systemUserId, app.developer_id].sort().join('|'),
+      team_id: app.team_id,
+      from_user_id: systemUserId,
+      to_id: app.developer_id,
+      client_id: null,
+      timestamp: now,
+      text,
+      serviceml: null,
+      notification: null,
+      mentions: null,
+      send_as: null,
+      app_id: null,
+      attachments: null,
+      visible_to: null,
+    })
+    .execute();
+}

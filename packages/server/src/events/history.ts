@@ -1,0 +1,141 @@
+import type { ServerContext } from '../context.js';
+import { invalidParameter } from '../api/errors.js';
+import type { AttemptOutcome, EventsTable } from '../store/schema.js';
+import type { Db } from '../store/store.js';
+
+/** `paused`: pending, but the app's delivery is paused until its developer resumes it. */
+export const eventSummaryStatuses = ['pending', 'delivered', 'failed', 'paused'] as const;
+export type EventSummaryStatus = (typeof eventSummaryStatuses)[number];
+
+/** An event as its app's developer sees it. */
+export interface EventSummary {
+  id: string;
+  appId: string;
+  userId: string;
+  name: string;
+  /** As sent (a synchronous event's user tokens are redacted). */
+  event: Record<string, unknown>;
+  synchronous: boolean;
+  status: EventSummaryStatus;
+  /** The next attempt's number: how many have failed since the event was made or replayed. */
+  retryNum: number;
+  nextAttemptAt: number | null;
+  lastReason: string | null;
+  lastError: string | null;
+  createdAt: number;
+  updatedAt: number;
+  deliveredAt: number | null;
+}
+
+export interface AttemptRecord {
+  id: string;
+  eventId: string;
+  retryNum: number;
+  startedAt: number;
+  durationMs: number;
+  /** The listener's HTTP status; null when it did not answer. */
+  status: number | null;
+  reason: string | null;
+  error: string | null;
+  /** The first 1 KiB of the answer's body. */
+  responseSnippet: string | null;
+  outcome: AttemptOutcome;
+}
+
+const defaultPageSize = 50;
+const maxPageSize = 200;
+
+/** The app's events, newest first; `before` is an event id (the last one of the previous page). */
+export async function listAppEvents(db: Db, appId: string, options: { limit?: number; before?: string; status?: string }): Promise<EventSummary[]> {
+  const status = options.status;
+  if (status !== undefined && !(eventSummaryStatuses as readonly string[]).includes(status)) {
+    throw invalidParameter('status', `status must be one of ${eventSummaryStatuses.join(', ')}`);
+  }
+  const app = await db.selectFrom('apps').select('delivery_paused_at').where('id', '=', appId).executeTakeFirst();
+  const paused = app?.delivery_paused_at != null;
+  // While the app is paused its pending events show as paused, and none as pending.
+  if ((status === 'paused' && !paused) || (status === 'pending' && paused)) return [];
+  const storedStatus = status === 'paused' ? 'pending' : status;
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? defaultPageSize), 1), maxPageSize);
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .$if(options.before !== undefined, (query) => query.where('id', '<', options.before!))
+    .$if(storedStatus !== undefined, (query) => query.where('status', '=', storedStatus as EventsTable['status']))
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => presentEvent(row, paused));
+}
+
+export async function listEventAttempts(db: Db, eventId: string): Promise<AttemptRecord[]> {
+  const rows = await db.selectFrom('event_attempts').selectAll().where('event_id', '=', eventId).orderBy('id').execute();
+  return rows.map((row) => ({
+    id: row.id,
+    eventId: row.event_id,
+    retryNum: row.retry_num,
+    startedAt: row.started_at,
+    durationMs: row.duration_ms,
+    status: row.status,
+    reason: row.reason,
+    error: row.error,
+    responseSnippet: row.response_snippet,
+    outcome: row.outcome,
+  }));
+}
+
+/**
+ * Sends an asynchronous event again, as new: the same id (`jti`), retry number 0, due now. A paused
+ * app stays paused: the event waits with the others until `resumeAppDelivery`.
+ */
+export async function replayEvent(ctx: ServerContext, appId: string, eventId: string): Promise<void> {
+  const now = ctx.now();
+  const replayed = await ctx.db
+    .updateTable('events')
+    .set({
+      status: 'pending', retry_num: 0, next_attempt_at: now, last_reason: null, last_error: null,
+      delivered_at: null, claimed_until: null, claim_token: null, updated_at: now,
+    })
+    .where('id', '=', eventId)
+    .where('app_id', '=', appId)
+    .where('synchronous', '=', 0)
+    .executeTakeFirst();
+  if (Number(replayed.numUpdatedRows) === 0) {
+    const event = await ctx.db.selectFrom('events').select('synchronous').where('id', '=', eventId).where('app_id', '=', appId).executeTakeFirst();
+    throw invalidParameter(
+      'eventId',
+      event ? 'a synchronous event cannot be replayed: its answer was for a caller who is no longer waiting' : 'the app has no event with this id',
+    );
+  }
+  ctx.events.wake();
+}
+
+/** Ends a pause: the failure streak starts afresh and every pending event is due at once. */
+export async function resumeAppDelivery(ctx: ServerContext, appId: string): Promise<void> {
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (tx) => {
+    await tx.updateTable('apps').set({ delivery_paused_at: null, delivery_failing_since: null }).where('id', '=', appId).execute();
+    await tx.updateTable('events').set({ next_attempt_at: now, updated_at: now }).where('app_id', '=', appId).where('status', '=', 'pending').execute();
+  });
+  ctx.events.wake();
+}
+
+function presentEvent(row: EventsTable, appPaused: boolean): EventSummary {
+  return {
+    id: row.id,
+    appId: row.app_id,
+    userId: row.user_id,
+    name: row.name,
+    event: JSON.parse(row.payload) as Record<string, unknown>,
+    synchronous: row.synchronous === 1,
+    status: row.status === 'pending' && appPaused ? 'paused' : row.status,
+    retryNum: row.retry_num,
+    nextAttemptAt: row.next_attempt_at,
+    lastReason: row.last_reason,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deliveredAt: row.delivered_at,
+  };
+}

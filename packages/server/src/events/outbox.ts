@@ -1,0 +1,36 @@
+import type { Db, Tx } from '../store/store.js';
+import { newEventId } from './ids.js';
+
+/**
+ * Puts an asynchronous event in the outbox. Call it inside the transaction of the change that causes
+ * the event, so both commit or neither does; after the commit, `ctx.events.wake()` starts delivery.
+ */
+export async function enqueueEvent(
+  db: Db | Tx,
+  input: { appId: string; userId: string; event: Record<string, unknown> },
+  now: number,
+): Promise<{ eventId: string }> {
+  const eventId = newEventId(now);
+  await db
+    .insertInto('events')
+    .values({
+      id: eventId,
+      app_id: input.appId,
+      user_id: input.userId,
+      name: String(input.event.name),
+      payload: JSON.stringify(input.event),
+      synchronous: 0,
+      status: 'pending',
+      retry_num: 0,
+      next_attempt_at: now,
+      last_reason: null,
+      last_error: null,
+      delivered_at: null,
+      claimed_until: null,
+      claim_token: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return { eventId };
+}

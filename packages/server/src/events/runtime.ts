@@ -1,0 +1,38 @@
+import { Agent } from 'undici';
+import { deliverySettings, type DeliverySettings } from './settings.js';
+
+/**
+ * The event engine as the rest of the server sees it (`ctx.events`): one HTTP agent for every delivery,
+ * the settings, and `wake()`. Without a worker attached (the CLI) `wake()` does nothing: a running
+ * server's poll finds the events.
+ */
+export class EventsRuntime {
+  readonly settings: DeliverySettings;
+  /** Dedicated to listener calls, so their connection pool and time-outs are apart from anything else. */
+  readonly agent: Agent;
+  private worker: { wake(): void } | undefined;
+
+  constructor(settings: Partial<DeliverySettings> = {}) {
+    this.settings = deliverySettings(settings);
+    this.agent = new Agent({
+      connect: { timeout: this.settings.connectTimeoutMs },
+      // Each call's own deadline bounds the whole answer (synchronous events have their own limits).
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+  }
+
+  /** Call after committing a transaction that enqueued events: the worker starts on them at once. */
+  wake(): void {
+    this.worker?.wake();
+  }
+
+  attachWorker(worker: { wake(): void }): void {
+    this.worker = worker;
+  }
+
+  async close(): Promise<void> {
+    this.worker = undefined;
+    await this.agent.close();
+  }
+}

@@ -1,0 +1,94 @@
+import type { ServerContext } from '../context.js';
+import { insertAttempt, listenerHeaders, noListenerResult } from './attempts.js';
+import { newEventId } from './ids.js';
+import { callListener, type AttemptResult, type FailureReason } from './listenerCall.js';
+
+export type SyncDeliveryResult =
+  | { ok: true; status: number; body: unknown; eventId: string }
+  | { ok: false; reason: 'no_listener' | FailureReason | 'http_error'; status?: number; description: string; eventId: string };
+
+/** A synchronous answer may carry an attachment or a toast; nothing needs more than this. */
+const maxSyncAnswerBytes = 256 * 1024;
+
+/**
+ * Sends an event and waits for the listener's answer (`app.install`, `chat.generateUrlPreview`,
+ * `client.*` sent to the listener): one attempt, never retried, recorded like any other. A 2xx within
+ * `timeoutMs` is `ok`, with the body parsed as JSON when it is JSON (else its text, or null when empty).
+ */
+export async function deliverSynchronously(
+  ctx: ServerContext,
+  input: { appId: string; userId: string; event: Record<string, unknown>; timeoutMs: number },
+): Promise<SyncDeliveryResult> {
+  const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
+  const startedAt = ctx.now();
+  const eventId = newEventId(startedAt);
+  const result: AttemptResult = app.listener_url
+    ? await callListener(ctx.events.agent, {
+        url: app.listener_url,
+        body: JSON.stringify(input.event),
+        headers: await listenerHeaders({ appId: app.id, appSecret: app.secret, userId: input.userId, eventId, retryNum: 0 }, startedAt),
+        answerTimeoutMs: input.timeoutMs,
+        keepBytes: maxSyncAnswerBytes,
+      })
+    : noListenerResult;
+  const answer = syncAnswer(result, eventId, app.listener_url !== null);
+  const finishedAt = ctx.now();
+  await ctx.db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('events')
+      .values({
+        id: eventId,
+        app_id: app.id,
+        user_id: input.userId,
+        name: String(input.event.name),
+        payload: JSON.stringify(withoutTokens(input.event)),
+        synchronous: 1,
+        status: answer.ok ? 'delivered' : 'failed',
+        retry_num: 0,
+        next_attempt_at: null,
+        last_reason: answer.ok ? null : answer.reason,
+        last_error: answer.ok ? null : answer.description,
+        delivered_at: answer.ok ? finishedAt : null,
+        claimed_until: null,
+        claim_token: null,
+        created_at: startedAt,
+        updated_at: finishedAt,
+      })
+      .execute();
+    await insertAttempt(tx, {
+      eventId,
+      appId: app.id,
+      retryNum: 0,
+      startedAt,
+      result,
+      outcome: answer.ok ? 'delivered' : 'failed',
+      reason: answer.ok ? null : answer.reason,
+      error: answer.ok ? null : answer.description,
+    });
+  });
+  return answer;
+}
+
+function syncAnswer(result: AttemptResult, eventId: string, hasListener: boolean): SyncDeliveryResult {
+  if (!hasListener) return { ok: false, reason: 'no_listener', description: 'the app has no event listener URL', eventId };
+  if (result.kind === 'unanswered') return { ok: false, reason: result.reason, description: result.error, eventId };
+  if (result.status >= 200 && result.status < 300) return { ok: true, status: result.status, body: parseBody(result.body), eventId };
+  return { ok: false, reason: 'http_error', status: result.status, description: `the listener answered HTTP ${result.status}`, eventId };
+}
+
+function parseBody(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The outbox keeps what was sent for the developer to see, but never a user's token in the clear. */
+function withoutTokens(event: Record<string, unknown>): Record<string, unknown> {
+  const stored = { ...event };
+  for (const key of ['token', 'userToken']) if (key in stored) stored[key] = '[redacted]';
+  return stored;
+}

@@ -1,0 +1,24 @@
+import { buildOpenApiDocument } from '@aviary/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+
+describe('GET /v1/openapi.json', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer('sqlite', { publicUrl: 'https://chat.example' });
+  });
+  afterAll(() => stopTestServer(t));
+
+  it('serves the document generated from the protocol, with the configured public URL as its server', async () => {
+    const response = await fetch(`${t.url}/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toEqual(buildOpenApiDocument(undefined, { serverUrl: 'https://chat.example' }));
+  });
+
+  it('is a route of its own, not a method: POST gets NoSuchMethod from the dispatcher', async () => {
+    const response = await t.call('openapi.json', { form: { token: 'x' } });
+    expect(response.status).toBe(404);
+    expect(response.body.error).toBe('NoSuchMethod');
+  });
+});

@@ -1,0 +1,83 @@
+import { afterAll, expect, it } from 'vitest';
+import { forEachDialect } from '../helpers/server.js';
+import { eventually, expectError, signedInPerson, startAppListener, type AppListener } from './harness.js';
+
+const listeners: AppListener[] = [];
+afterAll(async () => {
+  for (const listener of listeners) await listener.close();
+});
+
+forEachDialect(
+  'developer API: events',
+  (t) => {
+    async function scene() {
+      const team = await t().f.team();
+      const dev = await signedInPerson(t(), team.id);
+      const listener = await startAppListener();
+      listeners.push(listener);
+      const { app } = (await dev.request('POST', '/api/developer/apps', { name: 'Audited', listenerUrl: listener.url })).body;
+      listener.useCredentials(app.id, app.secret);
+      const alice = await signedInPerson(t(), team.id);
+      return { team, dev, listener, app, alice, base: `/api/developer/apps/${app.id}` };
+    }
+
+    it('lists events newest first with their attempts, tokens redacted, and replays an asynchronous one', async () => {
+      const { dev, listener, app, alice, base } = await scene();
+      await alice.request('POST', `/api/client/apps/${app.id}/install`);
+      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      await listener.waitForVerified(2);
+      const { events } = await eventually(async () => {
+        const listed = (await dev.request('GET', `${base}/events`)).body;
+        return listed.events[0]?.status === 'delivered' && listed;
+      });
+      expect(events).toMatchObject([
+        { name: 'app.uninstall', userId: alice.user.id, synchronous: false, status: 'delivered', event: { name: 'app.uninstall', userId: alice.user.id } },
+        { name: 'app.install', synchronous: true, status: 'delivered', event: { token: '[redacted]', userToken: '[redacted]' } },
+      ]);
+      const [uninstall, install] = events;
+      expect((await dev.request('GET', `${base}/events?limit=1`)).body.events.map((e: { id: string }) => e.id)).toEqual([uninstall.id]);
+      expect((await dev.request('GET', `${base}/events?before=${uninstall.id}`)).body.events.map((e: { id: string }) => e.id)).toEqual([install.id]);
+      expect((await dev.request('GET', `${base}/events?status=failed`)).body.events).toEqual([]);
+      expectError(await dev.request('GET', `${base}/events?limit=0`), 400, 'InvalidParameter', 'limit');
+      expectError(await dev.request('GET', `${base}/events?status=lost`), 400, 'InvalidParameter', 'status');
+
+      const attempts = (await dev.request('GET', `${base}/events/${uninstall.id}/attempts`)).body.attempts;
+      expect(attempts).toMatchObject([{ eventId: uninstall.id, retryNum: 0, status: 200, outcome: 'delivered' }]);
+
+      expect((await dev.request('POST', `${base}/events/${uninstall.id}/replay`)).body).toEqual({ replayed: true });
+      const [, , replayed] = await listener.waitForVerified(3);
+      expect(replayed).toMatchObject({ eventId: uninstall.id, event: { name: 'app.uninstall' }, claims: { jti: uninstall.id } });
+      expectError(await dev.request('POST', `${base}/events/${install.id}/replay`), 400, 'InvalidParameter', 'eventId');
+    });
+
+    it('keeps another app’s events out of reach', async () => {
+      const first = await scene();
+      const second = await scene();
+      await first.alice.request('POST', `/api/client/apps/${first.app.id}/install`);
+      const [event] = (await first.dev.request('GET', `${first.base}/events`)).body.events;
+      expectError(await second.dev.request('GET', `${second.base}/events/${event.id}/attempts`), 400, 'InvalidParameter', 'eventId');
+      expectError(await second.dev.request('POST', `${second.base}/events/${event.id}/replay`), 400, 'InvalidParameter', 'eventId');
+      expectError(await second.dev.request('GET', `${first.base}/events/${event.id}/attempts`), 404, 'UnknownApp');
+      expect((await second.dev.request('GET', `${second.base}/events`)).body.events).toEqual([]);
+    });
+
+    it('resumes paused delivery: the waiting events go out', async () => {
+      const { dev, listener, app, alice, base } = await scene();
+      await alice.request('POST', `/api/client/apps/${app.id}/install`);
+      // Pausing takes three days of failures; the test starts from a paused app instead.
+      await t().testStore.store.db.updateTable('apps').set({ delivery_paused_at: Date.now() }).where('id', '=', app.id).execute();
+      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(listener.verified).toHaveLength(1);
+      expect((await dev.request('GET', `${base}/events?status=paused`)).body.events).toMatchObject([{ name: 'app.uninstall' }]);
+      expect((await dev.request('GET', base)).body.app.deliveryPausedAt).toEqual(expect.any(Number));
+
+      expect((await dev.request('POST', `${base}/delivery/resume`)).body).toEqual({ resumed: true });
+      const [, uninstall] = await listener.waitForVerified(2);
+      expect(uninstall.event).toEqual({ name: 'app.uninstall', userId: alice.user.id });
+      expect((await dev.request('GET', base)).body.app.deliveryPausedAt).toBeNull();
+    });
+  },
+  {},
+  { events: { pollIntervalMs: 50 } },
+);

@@ -1,0 +1,177 @@
+import { afterAll, expect, it } from 'vitest';
+import { forEachDialect } from '../helpers/server.js';
+import { expectError, refusingUrl, signedInPerson, startAppListener, tokenOutcome, type AppListener, type ListenerBehaviour, type Person } from './harness.js';
+
+const listeners: AppListener[] = [];
+afterAll(async () => {
+  for (const listener of listeners) await listener.close();
+});
+
+const installTimeoutMs = 300;
+
+forEachDialect(
+  'installs',
+  (t) => {
+    /** A team, the developer of an app whose listener behaves as told, and a teammate to install it. */
+    async function scene(behaviour: ListenerBehaviour = 'sdk', integrations: unknown = {}) {
+      const team = await t().f.team();
+      const dev = await signedInPerson(t(), team.id);
+      const listener = await startAppListener(behaviour);
+      listeners.push(listener);
+      const { app } = (await dev.request('POST', '/api/developer/apps', { name: 'Helper', listenerUrl: listener.url, integrations })).body;
+      listener.useCredentials(app.id, app.secret);
+      return { team, dev, listener, app, alice: await signedInPerson(t(), team.id) };
+    }
+
+    const install = (person: Person, appId: string) => person.request('POST', `/api/client/apps/${appId}/install`);
+
+    it('delivers a verified app.install carrying the token, which then acts for the person', async () => {
+      const { listener, app, alice } = await scene();
+      const answer = await install(alice, app.id);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ installed: true });
+      const [{ event, claims }] = await listener.waitForVerified(1);
+      expect(event).toEqual({ name: 'app.install', userId: alice.user.id, token: expect.stringMatching(/^au_/), userToken: expect.any(String) });
+      const { token, userToken } = event as { token: string; userToken: string };
+      expect(userToken).toBe(token);
+      expect(claims).toMatchObject({ appId: app.id, userId: alice.user.id });
+      const me = await t().call('users.getInfo', { query: { token } });
+      expect(me.body).toMatchObject({ id: alice.user.id });
+
+      // Installing again replaces the token.
+      await install(alice, app.id);
+      const [, again] = await listener.waitForVerified(2);
+      const newToken = (again.event as { token: string }).token;
+      expect(newToken).not.toBe(token);
+      expect(await tokenOutcome(t(), token)).toBe('InvalidToken');
+      expect(await tokenOutcome(t(), newToken)).toBe('ok');
+    });
+
+    async function expectNothingInstalled(app: { id: string }, alice: Person, listener: AppListener) {
+      const db = t().testStore.store.db;
+      expect(await db.selectFrom('installs').selectAll().where('app_id', '=', app.id).execute()).toEqual([]);
+      expect(await db.selectFrom('app_tokens').selectAll().where('app_id', '=', app.id).execute()).toEqual([]);
+      for (const request of listener.requests) expect(await tokenOutcome(t(), request.body.token)).toBe('InvalidToken');
+      const [listed] = (await alice.request('GET', '/api/client/apps')).body.apps;
+      expect(listed).toMatchObject({ id: app.id, installed: false });
+    }
+
+    it('stores nothing when the listener answers 500, and says so', async () => {
+      const { listener, app, alice } = await scene({ status: 500 });
+      const answer = await install(alice, app.id);
+      expectError(answer, 502, 'InstallFailed');
+      expect(answer.body.description).toMatch(/answered HTTP 500/);
+      expect(listener.requests).toHaveLength(1);
+      await expectNothingInstalled(app, alice, listener);
+    });
+
+    it('stores nothing when the listener answers another 2xx than 200', async () => {
+      const { listener, app, alice } = await scene({ status: 204 });
+      const answer = await install(alice, app.id);
+      expectError(answer, 502, 'InstallFailed');
+      expect(answer.body.description).toMatch(/answered HTTP 204 .*exactly 200/);
+      await expectNothingInstalled(app, alice, listener);
+    });
+
+    it('stores nothing when the listener does not answer within installTimeoutMs', async () => {
+      const { listener, app, alice } = await scene('hang');
+      const started = Date.now();
+      const answer = await install(alice, app.id);
+      expect(Date.now() - started).toBeLessThan(installTimeoutMs + 1500);
+      expectError(answer, 502, 'InstallFailed');
+      expect(answer.body.description).toMatch(/did not answer app\.install within 300 ms/);
+      await expectNothingInstalled(app, alice, listener);
+    });
+
+    it('stores nothing when the listener refuses the connection, or there is no listener URL', async () => {
+      const { dev, listener, app, alice } = await scene();
+      await dev.request('PATCH', `/api/developer/apps/${app.id}`, { listenerUrl: await refusingUrl() });
+      const refused = await install(alice, app.id);
+      expectError(refused, 502, 'InstallFailed');
+      expect(refused.body.description).toMatch(/refused the connection/);
+      await dev.request('PATCH', `/api/developer/apps/${app.id}`, { listenerUrl: null });
+      const none = await install(alice, app.id);
+      expectError(none, 502, 'InstallFailed');
+      expect(none.body.description).toMatch(/no event listener URL/);
+      await expectNothingInstalled(app, alice, listener);
+    });
+
+    it('installs only apps of the person’s own team', async () => {
+      const { app } = await scene();
+      const stranger = await signedInPerson(t(), (await t().f.team()).id);
+      expectError(await install(stranger, app.id), 404, 'UnknownApp');
+      expectError(await install(stranger, 'a:nosuchapp'), 404, 'UnknownApp');
+      expectError(await stranger.request('POST', `/api/client/apps/${app.id}/uninstall`), 404, 'UnknownApp');
+    });
+
+    it('uninstall revokes the token at once and sends app.uninstall through the outbox', async () => {
+      const { listener, app, alice } = await scene();
+      await install(alice, app.id);
+      const token = ((await listener.waitForVerified(1))[0].event as { token: string }).token;
+      const answer = await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      expect(answer.body).toEqual({ installed: false });
+      expect(await tokenOutcome(t(), token)).toBe('InvalidToken');
+      const [, uninstall] = await listener.waitForVerified(2);
+      expect(uninstall.event).toEqual({ name: 'app.uninstall', userId: alice.user.id });
+      expect(uninstall.claims).toMatchObject({ appId: app.id, userId: alice.user.id });
+      expectError(await alice.request('POST', `/api/client/apps/${app.id}/uninstall`), 409, 'NotInstalled');
+    });
+
+    it('disabling by the person, then by a team admin, gives AppDisabled; enabling restores the token', async () => {
+      const { team, listener, app, alice } = await scene();
+      await install(alice, app.id);
+      const token = ((await listener.waitForVerified(1))[0].event as { token: string }).token;
+      const path = (action: string) => `/api/client/apps/${app.id}/${action}`;
+
+      expect((await alice.request('POST', path('disable'))).body).toEqual({ disabledByUser: true });
+      expect(await tokenOutcome(t(), token)).toBe('AppDisabled:user');
+      expect((await alice.request('GET', '/api/client/apps')).body.apps[0]).toMatchObject({ installed: true, disabledByUser: true });
+      expect((await alice.request('POST', path('enable'))).body).toEqual({ disabledByUser: false });
+      expect(await tokenOutcome(t(), token)).toBe('ok');
+
+      expectError(await alice.request('POST', path('team-disable')), 403, 'PermissionDenied');
+      expect(await tokenOutcome(t(), token)).toBe('ok');
+      const admin = await signedInPerson(t(), team.id, 'admin');
+      expect((await admin.request('POST', path('team-disable'))).body).toEqual({ disabledByTeam: true });
+      expect(await tokenOutcome(t(), token)).toBe('AppDisabled:team');
+      expect((await alice.request('GET', '/api/client/apps')).body.apps[0]).toMatchObject({ disabledByTeam: true });
+      expect((await admin.request('POST', path('team-enable'))).body).toEqual({ disabledByTeam: false });
+      expect(await tokenOutcome(t(), token)).toBe('ok');
+
+      const bob = await signedInPerson(t(), team.id);
+      expectError(await bob.request('POST', path('disable')), 409, 'NotInstalled');
+      const outsideAdmin = await signedInPerson(t(), (await t().f.team()).id, 'admin');
+      expectError(await outsideAdmin.request('POST', path('team-disable')), 404, 'UnknownApp');
+    });
+
+    it('lists the team’s apps with the person’s state and only the public parts of integrations', async () => {
+      const integrations = {
+        slashCommands: [{ name: 'todo', description: 'Add a to-do', action: { type: 'openWidget', url: 'https://todo.example/w' } }],
+        launcherButton: { name: 'To-do', icon: 'https://todo.example/i.png', action: { type: 'openWidget', url: 'https://todo.example/l' } },
+        messageAction: { name: 'Remember', action: { type: 'sendEvent' } },
+        previewDomains: ['todo.example'],
+      };
+      const { app, alice } = await scene('sdk', integrations);
+      await install(alice, app.id);
+      const { apps } = (await alice.request('GET', '/api/client/apps')).body;
+      expect(apps).toEqual([
+        {
+          id: app.id,
+          name: 'Helper',
+          description: '',
+          installable: true,
+          installed: true,
+          disabledByUser: false,
+          disabledByTeam: false,
+          integrations: {
+            slashCommands: [{ name: 'todo', description: 'Add a to-do' }],
+            launcherButton: { name: 'To-do', icon: 'https://todo.example/i.png' },
+            messageAction: { name: 'Remember' },
+          },
+        },
+      ]);
+      expect(JSON.stringify(apps)).not.toMatch(/au_|secret|hash/);
+    });
+  },
+  { installTimeoutMs },
+);

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { setAppDisabledForTeam, setInstallDisabled } from '../../src/core/commands/apps.js';
+import { appsForPreviewDomain, findSlashCommand, previewDomainMatches, readIntegrations, validateIntegrations } from '../../src/core/integrations.js';
+import { forEachDialect } from '../helpers/server.js';
+
+const command = (name: string, url?: string) => ({ name, action: url ? { type: 'openWidget', url } : { type: 'sendEvent' } });
+
+describe('preview domain patterns', () => {
+  it('match a host exactly, or with *. its subdomains only', () => {
+    expect(previewDomainMatches('example.com', 'example.com')).toBe(true);
+    expect(previewDomainMatches('example.com', 'EXAMPLE.com.')).toBe(true);
+    expect(previewDomainMatches('example.com', 'www.example.com')).toBe(false);
+    expect(previewDomainMatches('example.com', 'badexample.com')).toBe(false);
+    expect(previewDomainMatches('*.example.com', 'sub.example.com')).toBe(true);
+    expect(previewDomainMatches('*.example.com', 'a.b.example.com')).toBe(true);
+    expect(previewDomainMatches('*.example.com', 'example.com')).toBe(false);
+    expect(previewDomainMatches('*.example.com', 'notexample.com')).toBe(false);
+  });
+
+  it('an app stored before integrations existed reads as having none', () => {
+    expect(readIntegrations({ integrations: '{}' })).toEqual({ slashCommands: [], previewDomains: [] });
+    expect(validateIntegrations({})).toEqual({ ok: true, value: { slashCommands: [], previewDomains: [] } });
+  });
+});
+
+forEachDialect('finding integrations', (t) => {
+  it('findSlashCommand: only apps the person installed and nobody disabled; the first installed wins a shared name', async () => {
+    const db = t().testStore.store.db;
+    const team = await t().f.team();
+    const alice = await t().f.person(team.id);
+    const bob = await t().f.person(team.id);
+    const first = await t().f.app(team.id, alice.id, { integrations: { slashCommands: [command('poll'), command('todo', 'https://a.example/todo')] } });
+    const second = await t().f.app(team.id, alice.id, { integrations: { slashCommands: [command('poll', 'https://b.example/poll'), command('vote')] } });
+    await t().f.install(first.id, alice.id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await t().f.install(second.id, alice.id);
+
+    expect(await findSlashCommand(db, team.id, alice.id, 'poll')).toMatchObject({ app: { id: first.id }, command: { name: 'poll', action: { type: 'sendEvent' } } });
+    expect(await findSlashCommand(db, team.id, alice.id, 'vote')).toMatchObject({ app: { id: second.id } });
+    expect(await findSlashCommand(db, team.id, alice.id, 'Vote')).toBeUndefined();
+    expect(await findSlashCommand(db, team.id, alice.id, 'nothing')).toBeUndefined();
+    expect(await findSlashCommand(db, team.id, bob.id, 'poll')).toBeUndefined();
+
+    await setInstallDisabled(db, { appId: first.id, userId: alice.id, disabled: true });
+    expect(await findSlashCommand(db, team.id, alice.id, 'poll')).toMatchObject({ app: { id: second.id }, command: { action: { url: 'https://b.example/poll' } } });
+    expect(await findSlashCommand(db, team.id, alice.id, 'todo')).toBeUndefined();
+    await setAppDisabledForTeam(db, { appId: second.id, disabled: true, now: Date.now() });
+    expect(await findSlashCommand(db, team.id, alice.id, 'poll')).toBeUndefined();
+    expect(await findSlashCommand(db, (await t().f.team()).id, alice.id, 'vote')).toBeUndefined();
+  });
+
+  it('appsForPreviewDomain: the team’s apps whose patterns cover the host, installed or not', async () => {
+    const db = t().testStore.store.db;
+    const team = await t().f.team();
+    const dev = await t().f.person(team.id);
+    const exact = await t().f.app(team.id, dev.id, { integrations: { previewDomains: ['docs.example'] } });
+    const wildcard = await t().f.app(team.id, dev.id, { integrations: { previewDomains: ['*.docs.example'] } });
+    const otherTeam = await t().f.team();
+    await t().f.app(otherTeam.id, (await t().f.person(otherTeam.id)).id, { integrations: { previewDomains: ['docs.example', '*.docs.example'] } });
+
+    const ids = async (host: string) => (await appsForPreviewDomain(db, team.id, host)).map((app) => app.id);
+    expect(await ids('docs.example')).toEqual([exact.id]);
+    expect(await ids('api.docs.example')).toEqual([wildcard.id]);
+    expect(await ids('example')).toEqual([]);
+    await setAppDisabledForTeam(db, { appId: exact.id, disabled: true, now: Date.now() });
+    expect(await ids('docs.example')).toEqual([]);
+  });
+
+  it('creating an app through the command validates its integrations too', async () => {
+    const team = await t().f.team();
+    const dev = await t().f.person(team.id);
+    await expect(t().f.app(team.id, dev.id, { integrations: { previewDomains: ['UPPER.example'] } })).rejects.toMatchObject({
+      code: 'InvalidParameter',
+      context: { parameter: 'integrations.previewDomains[0]' },
+    });
+  });
+});

@@ -1,0 +1,85 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The CLI runs as a user runs it: `node packages/server/bin/aviary.js …` from the repository root. */
+export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const entry = join(repoRoot, 'packages/server/bin/aviary.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment a command sees: none of the store settings of whoever runs the tests, quiet logs. */
+function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _url, AVIARY_DATA_DIR: _dir, PORT: _port, HOST: _host, ...rest } = process.env;
+  return { ...rest, AVIARY_LOG_LEVEL: 'warn', ...env };
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [entry, ...args], { cwd: repoRoot, env: cliEnv(env) }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs a --json command that must succeed and returns its one JSON object. */
+export async function runCliJson<T = any>(args: string[], env: Record<string, string> = {}): Promise<T> {
+  const result = await runCli([...args, '--json'], env);
+  if (result.code !== 0) throw new Error(`aviary ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+export interface CliServer {
+  url: string;
+  child: ChildProcess;
+  /** Everything printed on stdout so far. */
+  stdout(): string;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `aviary serve --port 0 …` and waits for its `listening on <url>` line. */
+export function startCliServer(args: string[], env: Record<string, string> = {}): Promise<CliServer> {
+  const child = spawn(process.execPath, [entry, 'serve', '--port', '0', ...args], { cwd: repoRoot, env: cliEnv(env) });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /^listening on (\S+)$/m.exec(stdout)?.[1];
+      // The demo block, when asked for, follows that line and ends with a blank line.
+      if (url && (!args.includes('--seed-demo') || stdout.endsWith('\n\n'))) {
+        resolve({
+          url,
+          child,
+          stdout: () => stdout,
+          stop: (signal = 'SIGTERM') => {
+            child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    void exited.then((code) => reject(new Error(`aviary serve exited ${code} before listening: ${stderr}`)));
+  });
+}
+
+export function tempDataDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'aviary-cli-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** users.getInfo with a token, over real HTTP. */
+export async function getInfo(url: string, token: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${url}/v1/users.getInfo?token=${encodeURIComponent(token)}`);
+  return { status: response.status, body: await response.json() };
+}

@@ -1,0 +1,115 @@
+import { readFileSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DemoCredentials } from '../../src/core/commands/seedDemo.js';
+import { openStore } from '../../src/store/store.js';
+import { getInfo, runCli, runCliJson, startCliServer, tempDataDir, type CliServer } from './cli.js';
+
+const readDemo = (dir: string): DemoCredentials => JSON.parse(readFileSync(join(dir, 'demo-credentials.json'), 'utf8'));
+
+async function teamCount(dataDir: string): Promise<number> {
+  const store = openStore({ dataDir });
+  try {
+    return (await store.db.selectFrom('teams').select('id').execute()).length;
+  } finally {
+    await store.close();
+  }
+}
+
+describe('aviary serve', () => {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  const dataDir = () => {
+    const data = tempDataDir();
+    cleanups.push(data.remove);
+    return data.dir;
+  };
+  const serve = async (args: string[], env: Record<string, string> = {}): Promise<CliServer> => {
+    const server = await startCliServer(args, env);
+    cleanups.push(() => server.child.exitCode === null && server.stop('SIGKILL'));
+    return server;
+  };
+
+  it('--seed-demo seeds a fresh store, prints the logins and tokens, and the tokens work; SIGTERM exits 0', async () => {
+    const dir = dataDir();
+    const server = await serve(['--seed-demo', '--data', dir]);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const demo = readDemo(dir);
+    expect(statSync(join(dir, 'demo-credentials.json')).mode & 0o777).toBe(0o600);
+    const printed = server.stdout();
+    for (const user of demo.users) {
+      expect(printed).toContain(user.email);
+      expect(printed).toContain(user.password);
+      expect(printed).toContain(user.token);
+      expect((await getInfo(server.url, user.token)).body.id).toBe(user.id);
+    }
+    expect(printed).toContain(demo.app.botToken);
+    expect(printed).toContain(join(dir, 'demo-credentials.json'));
+    expect(await server.stop('SIGTERM')).toBe(0);
+  });
+
+  it('on a later start prints the same credentials again without seeding twice; SIGINT exits 0', async () => {
+    const dir = dataDir();
+    const first = await serve(['--seed-demo'], { AVIARY_DATA_DIR: dir });
+    expect(await first.stop('SIGINT')).toBe(0);
+    const demo = readDemo(dir);
+
+    const second = await serve(['--seed-demo'], { AVIARY_DATA_DIR: dir });
+    for (const user of demo.users) expect(second.stdout()).toContain(user.token);
+    expect((await getInfo(second.url, demo.users[1].token)).body.id).toBe(demo.users[1].id);
+    expect(await second.stop('SIGINT')).toBe(0);
+    expect(await teamCount(dir)).toBe(1);
+  });
+
+  it('--seed-demo on a store that already has a team serves it and says there are no demo logins', async () => {
+    const dir = dataDir();
+    await runCliJson(['team', 'create', '--name', 'Hand made', '--data', dir]);
+    const server = await serve(['--seed-demo', '--data', dir]);
+    expect(server.stdout()).toContain('no demo logins');
+    expect(await server.stop()).toBe(0);
+    expect(await teamCount(dir)).toBe(1);
+  });
+
+  it('lets a request in flight finish after SIGTERM, then exits 0 and stops listening', async () => {
+    const dir = dataDir();
+    const server = await serve(['--seed-demo', '--data', dir]);
+    const { token } = readDemo(dir).users[0];
+    const body = `token=${encodeURIComponent(token)}`;
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let response = '';
+    socket.on('data', (chunk) => (response += chunk.toString()));
+    const answered = new Promise((resolve) => socket.on('end', resolve));
+    // Half of the body goes before the signal, the rest after: the request is in flight while the server drains.
+    socket.write(
+      `POST /v1/users.getInfo HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/x-www-form-urlencoded\r\n` +
+        `content-length: ${body.length}\r\nconnection: close\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const exited = server.stop('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.end(body.slice(10));
+    await answered;
+    expect(response).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await exited).toBe(0);
+    await expect(fetch(`${server.url}/v1/users.getInfo`)).rejects.toThrow();
+  });
+
+  it('fails with a clear message and exit 1 when the port is taken', async () => {
+    const dir = dataDir();
+    const first = await serve(['--data', dir]);
+    const result = await runCli(['serve', '--data', dir, '--port', new URL(first.url).port]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^aviary: .*EADDRINUSE/m);
+    expect(await first.stop()).toBe(0);
+  });
+
+  it('rejects a port that is not a number', async () => {
+    const result = await runCli(['serve', '--port', 'eighty']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('expected a port number');
+  });
+});

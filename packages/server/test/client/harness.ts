@@ -1,0 +1,165 @@
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AviaryEvent, EventTokenClaims } from '@aviary/protocol';
+import { createEventListener } from '@aviary/sdk';
+import { expect } from 'vitest';
+import { createChannel } from '../../src/core/commands/channels.js';
+import { SESSION_LIFETIME_MS } from '../../src/core/commands/sessions.js';
+import { hashToken, newSecret } from '../../src/core/ids.js';
+import type { AppsTable, UsersTable } from '../../src/store/schema.js';
+import type { CallResult, TestServer } from '../helpers/server.js';
+
+/** An event the app's SDK listener accepted: its token verified for this app and the event's user. */
+export interface VerifiedEvent {
+  event: AviaryEvent;
+  claims: EventTokenClaims;
+}
+
+/** A real app: an http server on loopback running @aviary/sdk's createEventListener with the app's secret. */
+export interface SdkApp {
+  app: AppsTable;
+  received: VerifiedEvent[];
+  /** What the app's handler returns (a toast, an attachment…) or throws; replace at will. */
+  answer: (event: AviaryEvent) => unknown;
+  waitFor(count: number, timeoutMs?: number): Promise<VerifiedEvent[]>;
+  close(): Promise<void>;
+}
+
+const openApps = new Set<SdkApp>();
+
+/** Closes every app listener a test file started; call it in afterAll. */
+export async function closeSdkApps(): Promise<void> {
+  await Promise.all([...openApps].map((app) => app.close()));
+}
+
+export async function startSdkApp(t: TestServer, input: { teamId: string; developerId: string; integrations?: unknown }): Promise<SdkApp> {
+  // The listener needs the app's id and secret, the app needs the listener's URL: listen first, delegate later.
+  let delegate: RequestListener | undefined;
+  const server = createServer((req, res) => delegate?.(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const app = await t.f.app(input.teamId, input.developerId, { listenerUrl: `http://127.0.0.1:${port}/events`, integrations: input.integrations });
+  const received: VerifiedEvent[] = [];
+  const sdkApp: SdkApp = {
+    app,
+    received,
+    answer: () => undefined,
+    async waitFor(count, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (Date.now() > deadline) throw new Error(`the app received ${received.length} of ${count} events in ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return received.slice(0, count);
+    },
+    async close() {
+      openApps.delete(sdkApp);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  openApps.add(sdkApp);
+  const listener = createEventListener({
+    appId: app.id,
+    appSecret: app.secret,
+    onError: () => undefined,
+    onEvent: async (event, context) => {
+      received.push({ event, claims: context.claims });
+      return (await sdkApp.answer(event)) as never;
+    },
+  });
+  delegate = listener.node;
+  return sdkApp;
+}
+
+/** A person signed in through POST /api/session, calling the client API with the session token. */
+export interface SignedIn {
+  user: UsersTable;
+  sessionToken: string;
+  get(path: string, query?: Record<string, string>): Promise<CallResult>;
+  post(path: string, json: unknown): Promise<CallResult>;
+}
+
+/** Signs in through POST /api/session, as the web client does. */
+export async function signIn(t: TestServer, user: UsersTable, password: string): Promise<SignedIn> {
+  const signedIn = await http(t.url, 'POST', '/api/session', { json: { email: user.email, password } });
+  expect(signedIn.status).toBe(200);
+  return withSession(t, user, signedIn.body.sessionToken);
+}
+
+/**
+ * A session made the way signIn makes one, minus the password check: scrypt is slow by design, and the
+ * casts of these tests need many people (signing in has its own test).
+ */
+export async function sessionFor(t: TestServer, user: UsersTable): Promise<SignedIn> {
+  const sessionToken = newSecret('as_s_');
+  const now = Date.now();
+  await t.testStore.store.db
+    .insertInto('sessions')
+    .values({ token_hash: hashToken(sessionToken), user_id: user.id, created_at: now, expires_at: now + SESSION_LIFETIME_MS })
+    .execute();
+  return withSession(t, user, sessionToken);
+}
+
+function withSession(t: TestServer, user: UsersTable, sessionToken: string): SignedIn {
+  const headers = { authorization: `Bearer ${sessionToken}` };
+  return {
+    user,
+    sessionToken,
+    get: (path, query) => http(t.url, 'GET', `/api/client${path}${query ? `?${new URLSearchParams(query)}` : ''}`, { headers }),
+    post: (path, json) => http(t.url, 'POST', `/api/client${path}`, { json, headers }),
+  };
+}
+
+export async function http(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { json?: unknown; headers?: Record<string, string> } = {},
+): Promise<CallResult> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...options.headers, ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: options.json !== undefined ? JSON.stringify(options.json) : undefined,
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON (/widget.js): the test reads the text.
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/**
+ * The cast of a client test, all new rows: Alice and Bob, signed in, in a private channel "general";
+ * an app of Alice's with `integrations`, its bot and a real SDK listener, installed by Alice only.
+ */
+export async function clientCast(t: TestServer, integrations: unknown = {}) {
+  const team = await t.f.team();
+  const alice = await t.f.person(team.id, { firstName: 'Alice', lastName: 'Archer' });
+  const bob = await t.f.person(team.id, { firstName: 'Bob', lastName: 'Baker' });
+  const sdkApp = await startSdkApp(t, { teamId: team.id, developerId: alice.id, integrations });
+  await t.f.install(sdkApp.app.id, alice.id);
+  const bot = await t.f.bot(sdkApp.app.id);
+  const { channel } = await createChannel(t.testStore.store.db, alice, { name: 'general', members: [bob.id] }, Date.now());
+  return {
+    team,
+    app: sdkApp.app,
+    sdkApp,
+    bot,
+    channel,
+    alice: await sessionFor(t, alice),
+    bob: await sessionFor(t, bob),
+    /** Another signed-in teammate, for tests that need one. */
+    person: async (firstName: string) => sessionFor(t, await t.f.person(team.id, { firstName, lastName: 'Teammate' })),
+  };
+}
+
+/** Asserts an error answer of the client API. */
+export function expectError(result: CallResult, expected: { status?: number; error: string; parameter?: string; description?: RegExp }): void {
+  expect(result.body, JSON.stringify(result.body)).toMatchObject({ error: expected.error, ...(expected.parameter ? { parameter: expected.parameter } : {}) });
+  expect(result.status).toBe(expected.status ?? 400);
+  if (expected.description) expect(result.body.description).toMatch(expected.description);
+}

@@ -1,0 +1,118 @@
+import { afterAll, expect, it } from 'vitest';
+import { forEachDialect } from '../helpers/server.js';
+import { createChannel } from '../../src/core/commands/channels.js';
+import { clientCast, closeSdkApps, expectError, http, signIn } from './harness.js';
+
+afterAll(closeSdkApps);
+
+forEachDialect('client API: conversations, history, sending', (t) => {
+  it('needs a session', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/client/conversations'],
+      ['GET', '/api/client/messages?chat=g:aaaaaaaaaaaaaaaa'],
+      ['POST', '/api/client/messages'],
+      ['POST', '/api/client/actions/pressButton'],
+    ]) {
+      const result = await http(t().url, method, path, { headers: { authorization: 'Bearer nonsense' }, json: method === 'POST' ? {} : undefined });
+      expectError(result, { status: 401, error: 'NotSignedIn' });
+    }
+  });
+
+  it('serves a person signed in with email and password, by bearer token or cookie', async () => {
+    const { channel, alice } = await clientCast(t());
+    const password = 'correct horse battery staple';
+    const carla = await t().f.person(alice.user.team_id, { firstName: 'Carla', lastName: 'Cook', password });
+    await createChannel(t().testStore.store.db, alice.user, { name: 'kitchen', members: [carla.id] }, Date.now());
+    const signedIn = await signIn(t(), carla, password);
+    const sent = await signedIn.post('/messages', { to: channel.id, text: 'not a member here' });
+    expectError(sent, { error: 'UnknownRecipient', parameter: 'to' });
+    const list = await http(t().url, 'GET', '/api/client/conversations', { headers: { cookie: `aviary_session=${signedIn.sessionToken}` } });
+    expect(list.body.conversations.map((c: { name: string }) => c.name)).toEqual(['kitchen']);
+  });
+
+  it('sends as the person, without an app, and the other side reads it through /v1', async () => {
+    const { alice, bob, channel } = await clientCast(t());
+    const sent = await alice.post('/messages', { to: channel.id, text: 'Hello all', id: 'c-1' });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toEqual({
+      message: { uid: expect.any(String), id: 'c-1', from: alice.user.id, to: channel.id, timestamp: expect.any(Number), text: 'Hello all' },
+    });
+    const seen = await bob.get('/messages', { chat: channel.id });
+    expect(seen.body).toEqual({ messages: [sent.body.message] });
+
+    // A repeated client id answers the first message instead of storing another.
+    const again = await alice.post('/messages', { to: channel.id, text: 'Hello all', id: 'c-1' });
+    expect(again.body.message.uid).toBe(sent.body.message.uid);
+  });
+
+  it('checks what it sends like chat.sendMessage does, naming the parameter', async () => {
+    const { alice, channel } = await clientCast(t());
+    expectError(await alice.post('/messages', ['to', 'text']), { error: 'InvalidRequestData' });
+    expectError(await alice.post('/messages', { to: channel.id }), { error: 'MissingParameter', parameter: 'text' });
+    expectError(await alice.post('/messages', { to: channel.id, text: 'x', serviceml: '<b>no root</b>' }), { error: 'InvalidParameter', parameter: 'serviceml' });
+    expectError(await alice.post('/messages', { to: 'g:aaaaaaaaaaaaaaaa', text: 'x' }), { error: 'UnknownRecipient', parameter: 'to' });
+    // What only apps may do is not part of the composer's message.
+    const sent = await alice.post('/messages', { to: channel.id, text: 'x', sendAs: { name: 'Someone else' } });
+    expect(sent.body.message).not.toHaveProperty('sendAs');
+  });
+
+  it('pages through history newest first, with the visibility rules of chat.fetchMessages', async () => {
+    const { alice, bob, channel } = await clientCast(t());
+    const uids: string[] = [];
+    for (const text of ['one', 'two', 'three']) uids.push((await alice.post('/messages', { to: channel.id, text })).body.message.uid);
+    const page = await bob.get('/messages', { chat: channel.id, limit: '2' });
+    expect(page.body.messages.map((m: { text: string }) => m.text)).toEqual(['three', 'two']);
+    const older = await bob.get('/messages', { chat: channel.id, before: uids[1] });
+    expect(older.body.messages.map((m: { text: string }) => m.text)).toEqual(['one']);
+
+    const outsider = (await clientCast(t())).alice;
+    expectError(await outsider.get('/messages', { chat: channel.id }), { error: 'UnknownChat', parameter: 'chat' });
+    expectError(await bob.get('/messages', { chat: channel.id, limit: '500' }), { error: 'InvalidParameter', parameter: 'limit' });
+    expectError(await bob.get('/messages', {}), { error: 'MissingParameter', parameter: 'chat' });
+  });
+
+  it('lists channels and direct chats, most recently active first, with the last message each', async () => {
+    const { alice, bob, channel, bot, app } = await clientCast(t());
+    const carol = await (await clientCast(t())).person('Carol');
+    const quiet = await http(t().url, 'GET', '/api/client/conversations', { headers: { authorization: `Bearer ${bob.sessionToken}` } });
+    expect(quiet.body.conversations).toEqual([
+      { chat: channel.id, kind: 'channel', name: 'general', channel: { id: channel.id, name: 'general', purpose: '', type: 'private', memberCount: 2 } },
+    ]);
+
+    await alice.post('/messages', { to: bob.user.id, text: 'psst' });
+    const inChannel = await alice.post('/messages', { to: channel.id, text: 'meeting at 3' });
+    const toBot = await alice.post('/messages', { to: bot.botUserId, text: 'help' });
+    const list = await alice.get('/conversations');
+    expect(list.body.conversations.map((c: { chat: string }) => c.chat)).toEqual([bot.botUserId, channel.id, bob.user.id]);
+    expect(list.body.conversations[0]).toEqual({
+      chat: bot.botUserId,
+      kind: 'direct',
+      name: `${app.name} Bot`,
+      user: { id: bot.botUserId, firstName: app.name, lastName: 'Bot', isBot: true },
+      lastMessage: toBot.body.message,
+    });
+    expect(list.body.conversations[1].lastMessage).toEqual(inChannel.body.message);
+    expect(list.body.conversations[2]).toMatchObject({ kind: 'direct', name: 'Bob Baker', lastMessage: { text: 'psst' } });
+
+    // Bob sees the direct chat Alice started; Carol, of another team, sees none of it.
+    const bobs = await bob.get('/conversations');
+    expect(bobs.body.conversations.map((c: { chat: string; name: string }) => [c.chat, c.name])).toEqual([
+      [channel.id, 'general'],
+      [alice.user.id, 'Alice Archer'],
+    ]);
+    expect((await carol.get('/conversations')).body.conversations).toEqual([]);
+  });
+
+  it('leaves a message hidden by visibleTo out of the last messages', async () => {
+    const { alice, bob, channel, person } = await clientCast(t());
+    const dave = await person('Dave');
+    const visible = await alice.post('/messages', { to: channel.id, text: 'for all' });
+    // visibleTo is not a composer field, so the restricted message comes from /v1, through Alice's install.
+    const { token } = await t().f.install((await t().f.app(alice.user.team_id, alice.user.id)).id, alice.user.id);
+    await t().client(token).chat.sendMessage({ to: channel.id, text: 'for Alice only', visibleTo: [alice.user.id] });
+    const [general] = (await bob.get('/conversations')).body.conversations;
+    expect(general.lastMessage).toEqual(visible.body.message);
+    expect((await alice.get('/conversations')).body.conversations[0].lastMessage.text).toBe('for Alice only');
+    expect((await dave.get('/conversations')).body.conversations).toEqual([]);
+  });
+});

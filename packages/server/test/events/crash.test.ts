@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { enqueueEvent } from '../../src/events/outbox.js';
+import { dialects } from '../helpers/dialects.js';
+import { factories } from '../helpers/factories.js';
+import { createTestStore, type TestStore } from '../helpers/store.js';
+import { spawnServerProcess, type ServerProcess } from './child.js';
+import { closedPortUrl, eventually, startListener, type TestListener } from './listener.js';
+
+for (const dialect of dialects) {
+  describe(`a server process killed with SIGKILL [${dialect}]`, () => {
+    const cleanups: Array<() => Promise<unknown>> = [];
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    });
+
+    async function setUp(listenerUrl: string, count: number) {
+      const testStore = await createTestStore(dialect);
+      cleanups.push(() => testStore.destroy());
+      const f = factories(testStore.store.db);
+      const team = await f.team();
+      const developer = await f.person(team.id);
+      const app = await f.app(team.id, developer.id, { listenerUrl });
+      const eventIds: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const event = { name: 'app.uninstall', userId: developer.id, n: i };
+        eventIds.push((await enqueueEvent(testStore.store.db, { appId: app.id, userId: developer.id, event }, Date.now())).eventId);
+      }
+      return { testStore, app, eventIds };
+    }
+
+    async function spawn(testStore: TestStore, extra: { clockOffsetMs?: number; leaseMs?: number; answerTimeoutMs?: number } = {}) {
+      const { clockOffsetMs, ...events } = extra;
+      const server = await spawnServerProcess({
+        dataDir: testStore.dataDir,
+        databaseUrl: testStore.databaseUrl,
+        pgSchema: testStore.pgSchema,
+        clockOffsetMs,
+        events: { pollIntervalMs: 50, ...events },
+      });
+      cleanups.push(() => server.kill('SIGKILL'));
+      return server;
+    }
+
+    function listen(listener: TestListener): TestListener {
+      cleanups.push(() => listener.close());
+      return listener;
+    }
+
+    const events = (testStore: TestStore, ids: string[]) => testStore.store.db.selectFrom('events').selectAll().where('id', 'in', ids).execute();
+
+    it('leaves failed events to a new process, which delivers them all with their ids', async () => {
+      const { testStore, app, eventIds } = await setUp(await closedPortUrl(), 12);
+      const first: ServerProcess = await spawn(testStore);
+      await eventually(async () => (await events(testStore, eventIds)).every((row) => row.retry_num === 1 && row.claim_token === null), 10_000);
+      await first.kill('SIGKILL');
+
+      const listener = listen(await startListener());
+      await testStore.store.db.updateTable('apps').set({ listener_url: listener.url }).where('id', '=', app.id).execute();
+      // Started "a minute later", so that the first retry (10 s ± 20 %) is due.
+      await spawn(testStore, { clockOffsetMs: 60_000 });
+      const received = await listener.waitFor(eventIds.length, 10_000);
+      expect(received.map((r) => r.headers['x-service-event-id']).sort()).toEqual([...eventIds].sort());
+      for (const request of received) {
+        expect(request.headers['x-service-retry-num']).toBe('1');
+        expect(request.headers['x-service-retry-reason']).toBe('connection_failed');
+      }
+      await eventually(async () => (await events(testStore, eventIds)).every((row) => row.status === 'delivered'));
+    });
+
+    it('gives a killed process’s claims to a new process once their lease runs out', async () => {
+      const listener = listen(await startListener(() => 'hang'));
+      const { testStore, eventIds } = await setUp(listener.url, 10);
+      const lease = { leaseMs: 1_500, answerTimeoutMs: 1_000 };
+      const first = await spawn(testStore, lease);
+      // The killed process's lane was full: four events in flight, leased to it.
+      await eventually(async () => listener.open() === 4, 10_000);
+      const leased = (await events(testStore, eventIds)).filter((row) => row.claim_token !== null);
+      expect(leased).toHaveLength(4);
+      await first.kill('SIGKILL');
+
+      listener.respond = () => ({ status: 200 });
+      await spawn(testStore, lease);
+      const received = (await listener.waitFor(4 + eventIds.length, 10_000)).slice(4);
+      expect(received.map((r) => r.headers['x-service-event-id']).sort()).toEqual([...eventIds].sort());
+      expect(received.every((r) => r.headers['x-service-retry-num'] === '0')).toBe(true);
+      // The leased events went out only after their lease had passed.
+      const leaseEnd = Math.max(...leased.map((row) => row.claimed_until!));
+      const deliveredRows = await eventually(async () => {
+        const rows = await events(testStore, eventIds);
+        return rows.every((row) => row.status === 'delivered') ? rows : undefined;
+      });
+      for (const row of deliveredRows.filter((r) => leased.some((l) => l.id === r.id))) expect(row.delivered_at!).toBeGreaterThanOrEqual(leaseEnd);
+    });
+  });
+}
