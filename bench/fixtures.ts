@@ -7,6 +7,9 @@ import { newMessageUid } from '../packages/server/src/core/ids.js';
 import { openStore, sqliteFile } from '../packages/server/src/store/store.js';
 
 export interface BenchData {
+  teamId: string;
+  /** The first person: the apps' developer. */
+  developerId: string;
   tokens: string[];
   channelId: string;
   /** A direct chat holding `historySize` messages: its reader's token and the other person's id. */
@@ -32,7 +35,7 @@ export async function seedBenchData(dataDir: string, historySize: number): Promi
 
   const [reader, other] = people;
   const uids = fillDirectChat(dataDir, team.id, reader.id, other.id, historySize, now);
-  return { tokens, channelId: channel.id, history: { token: tokens[0], chat: other.id, uids } };
+  return { teamId: team.id, developerId: people[0].id, tokens, channelId: channel.id, history: { token: tokens[0], chat: other.id, uids } };
 }
 
 /** Bulk insert straight into SQLite: a million messages through HTTP would measure the seeding, not the reads. */

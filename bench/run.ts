@@ -4,12 +4,16 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchServiceML } from '../packages/serviceml/bench/validate-render.js';
 import { startChild } from './child.js';
-import { baselineDir, seedBenchData } from './fixtures.js';
+import { botWithListener, queueBenchEvents } from './events.js';
+import { baselineDir, seedBenchData, type BenchData } from './fixtures.js';
 import { formatLoad, runLoad, type LoadResult } from './load.js';
 
 const HISTORY_SIZE = Number(process.env.BENCH_HISTORY_SIZE ?? 1_000_000);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONCURRENCY = 16;
+const EVENT_APPS = 8;
+const EVENTS_PER_APP = Number(process.env.BENCH_EVENTS_PER_APP ?? 2500);
+const LATENCY_SAMPLES = 500;
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -46,13 +50,54 @@ async function main(): Promise<void> {
     console.log(`(c) chat.fetchMessages history pages of 50 on a chat of ${HISTORY_SIZE.toLocaleString('en')}: ${formatLoad(history)}`);
     await aviary.stop();
 
+    const events = await measureEvents(dir, data);
+    console.log(`(e) events delivered to a loopback listener (signed, verified by the SDK): ${events.perSecond.toFixed(0)} events/s (${events.total} events, ${EVENT_APPS} apps)`);
+    console.log(`(f) chat.sendMessage → bot listener receives chat.receiveMessage: p50 ${events.latency.p50Ms.toFixed(2)} ms, p99 ${events.latency.p99Ms.toFixed(2)} ms`);
+
     const serviceml = await benchServiceML(2000);
     console.log(`(d) ServiceML validate + render of a 2 KiB document: ${serviceml.opsPerSec.toFixed(0)} ops/s`);
 
-    writeReport({ baseline, sendMessage, history, servicemlOps: serviceml.opsPerSec });
+    writeReport({ baseline, sendMessage, history, events, servicemlOps: serviceml.opsPerSec });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Throughput: events already in the outbox when the server starts. Latency: one message to a bot at a time. */
+async function measureEvents(dir: string, data: BenchData) {
+  const queued = await queueBenchEvents(dir, data.teamId, data.developerId, EVENT_APPS, EVENTS_PER_APP);
+  const bot = await botWithListener(dir, data.teamId, data.developerId);
+  let received = 0;
+  let first = 0;
+  let last = 0;
+  const allDelivered = new Promise<void>((resolve) =>
+    queued.listener.onEvent((_name, at) => {
+      if (received++ === 0) first = at;
+      last = at;
+      if (received === queued.total) resolve();
+    }),
+  );
+  const server = await startChild('./servers/aviary.ts', [dir]);
+  await allDelivered;
+  const perSecond = (queued.total - 1) / ((last - first) / 1000);
+
+  const latencies: number[] = [];
+  for (let i = 0; i < LATENCY_SAMPLES; i++) {
+    const arrived = new Promise<number>((resolve) => bot.listener.onEvent((_name, at) => resolve(at)));
+    const sentAt = performance.now();
+    const response = await fetch(`${server.url}/v1/chat.sendMessage`, {
+      method: 'POST',
+      headers: form,
+      body: new URLSearchParams({ token: data.tokens[1], to: bot.botUserId, text: `ping ${i}` }),
+    });
+    if (response.status !== 200) throw new Error(`sendMessage to the bot failed: ${await response.text()}`);
+    latencies.push((await arrived) - sentAt);
+  }
+  await server.stop();
+  await Promise.all([queued.listener.close(), bot.listener.close()]);
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.floor(q * latencies.length)];
+  return { total: queued.total, perSecond, latency: { p50Ms: at(0.5), p99Ms: at(0.99) } };
 }
 
 async function warmUp(url: string, request: LoadOptionsRequest): Promise<void> {
@@ -60,7 +105,7 @@ async function warmUp(url: string, request: LoadOptionsRequest): Promise<void> {
 }
 type LoadOptionsRequest = Parameters<typeof runLoad>[0]['request'];
 
-function writeReport(r: { baseline: LoadResult; sendMessage: LoadResult; history: LoadResult; servicemlOps: number }): void {
+function writeReport(r: { baseline: LoadResult; sendMessage: LoadResult; history: LoadResult; events: Awaited<ReturnType<typeof measureEvents>>; servicemlOps: number }): void {
   const ratio = r.sendMessage.perSecond / r.baseline.perSecond;
   const servicemlShare = r.sendMessage.perSecond / r.servicemlOps;
   const row = (name: string, x: LoadResult) => `| ${name} | ${x.perSecond.toFixed(0)} | ${x.p50Ms.toFixed(2)} | ${x.p99Ms.toFixed(2)} | ${x.requests} | ${x.failures} |`;
@@ -80,6 +125,9 @@ function writeReport(r: { baseline: LoadResult; sendMessage: LoadResult; history
     '|---|---|---|',
     `| (b)/(a) ≥ 0.5 | ${ratio.toFixed(2)} | ${ratio >= 0.5 ? 'yes' : 'no'} |`,
     `| (c) p99 < 5 ms | ${r.history.p99Ms.toFixed(2)} ms | ${r.history.p99Ms < 5 ? 'yes' : 'no'} |`,
+    `| (e) events delivered per second, loopback listener, signed | ${r.events.perSecond.toFixed(0)} | ${r.events.perSecond >= 5000 ? 'yes' : 'no'} (target ≥ 5,000) |`,
+    `| (f) sendMessage → chat.receiveMessage at the bot's listener, p50 | ${r.events.latency.p50Ms.toFixed(2)} ms | ${r.events.latency.p50Ms < 5 ? 'yes' : 'no'} (target < 5 ms) |`,
+    `| (f) the same, p99 | ${r.events.latency.p99Ms.toFixed(2)} ms | – |`,
     `| ServiceML validate + render of 2 KiB, ops/s | ${r.servicemlOps.toFixed(0)} | – |`,
     `| ServiceML share of one sendMessage's time, if every message carried such a document | ${(servicemlShare * 100).toFixed(1)} % | ${servicemlShare < 0.1 ? 'yes' : 'no'} |`,
     '',

@@ -5,7 +5,7 @@ import type { ServerContext } from '../context.js';
 import { createApp, enableBot, updateApp } from '../core/commands/apps.js';
 import { validateIntegrations, type Integrations } from '../core/integrations.js';
 import { adminCommand, runAdminCommand, type AdminContext, type OutputFlags, type StoreFlags } from './adminCommand.js';
-import { CliError } from './errors.js';
+import { CliError, cliErrorCodes, type CliErrorCode } from './errors.js';
 import { requireApp, requirePerson, requireUser } from './lookups.js';
 import { requireHttpUrl, requireText } from './validate.js';
 
@@ -141,9 +141,11 @@ async function withServerContext<T>(admin: AdminContext, run: (ctx: ServerContex
   try {
     return await run(ctx);
   } catch (error) {
-    if (error instanceof ApiError && (error.code === 'InstallFailed' || error.code === 'NotInstalled')) throw new CliError(error.code, error.message);
+    if (error instanceof ApiError && isCliErrorCode(error.code)) throw new CliError(error.code, error.message);
     throw error;
   } finally {
     await ctx.events.close();
   }
 }
+
+const isCliErrorCode = (code: string): code is CliErrorCode => (cliErrorCodes as readonly string[]).includes(code);

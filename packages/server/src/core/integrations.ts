@@ -1,5 +1,4 @@
 import { checkUrl, validateAction, type Action, type FieldResult } from '@aviary/serviceml';
-import { invalidParameter } from '../api/errors.js';
 import type { AppsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 
@@ -37,12 +36,11 @@ export interface MessageActionIntegration {
 }
 
 export const buttonKinds = ['launcherButton', 'chatTabButton', 'attachmentPickerButton'] as const;
-export type ButtonKind = (typeof buttonKinds)[number];
 
 const integrationFields = ['slashCommands', ...buttonKinds, 'messageAction', 'previewDomains'];
 
-export const slashCommandNamePattern = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
-export const maxSlashCommandNameLength = 32;
+const slashCommandNamePattern = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+const maxSlashCommandNameLength = 32;
 const maxSlashCommands = 50;
 const maxPreviewDomains = 50;
 const maxNameLength = 80;
@@ -55,7 +53,8 @@ export function readIntegrations(app: Pick<AppsTable, 'integrations'>): Integrat
   return { ...emptyIntegrations(), ...(JSON.parse(app.integrations) as Partial<Integrations>) };
 }
 
-class InvalidIntegration extends Error {
+/** What `normaliseIntegrations` throws: the path of the wrong field and what is wrong with it. */
+export class InvalidIntegration extends Error {
   constructor(
     readonly parameter: string,
     readonly description: string,
@@ -70,7 +69,7 @@ class InvalidIntegration extends Error {
  */
 export function validateIntegrations(value: unknown): FieldResult<Integrations> {
   try {
-    return { ok: true, value: readWholeObject(value) };
+    return { ok: true, value: normaliseIntegrations(value) };
   } catch (error) {
     if (error instanceof InvalidIntegration) return { ok: false, parameter: error.parameter, description: error.description };
     throw error;
@@ -78,18 +77,10 @@ export function validateIntegrations(value: unknown): FieldResult<Integrations> 
 }
 
 /**
- * The validated integrations, or InvalidParameter naming the field's path after `prefix`: with the
- * default prefix `integrations.slashCommands[0].action.url`, with '' (a body that is the object itself)
- * `slashCommands[0].action.url`.
+ * The validated integrations, for callers without an API request to answer (commands, seeds, tests);
+ * the API checks first and answers InvalidParameter. Throws InvalidIntegration naming the field.
  */
-export function requireValidIntegrations(value: unknown, prefix = 'integrations.'): Integrations {
-  const result = validateIntegrations(value);
-  if (result.ok) return result.value;
-  const parameter = result.parameter === 'integrations' ? result.parameter : `${prefix}${result.parameter}`;
-  throw invalidParameter(parameter, result.description.replace(result.parameter, parameter));
-}
-
-function readWholeObject(value: unknown): Integrations {
+export function normaliseIntegrations(value: unknown): Integrations {
   const object = expectObject(value, 'integrations', integrationFields);
   const integrations: Integrations = {
     slashCommands: absent(object.slashCommands) ? [] : readSlashCommands(object.slashCommands),

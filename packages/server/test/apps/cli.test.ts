@@ -6,7 +6,8 @@ import { runCli, runCliJson, tempDataDir } from '../cli/cli.js';
 import { refusingUrl, startAppListener, type AppListener } from './harness.js';
 
 /** Without a running server: what the CLI stores is read back from the store itself. */
-describe('aviary app: integrations, bot tokens, installs through the listener', () => {
+// Each CLI process takes a second or more to start, so the tests (which share nothing but the store) run at once.
+describe.concurrent('aviary app: integrations, bot tokens, installs through the listener', () => {
   const data = tempDataDir();
   const on = ['--data', data.dir];
   let developerId: string;
@@ -35,9 +36,13 @@ describe('aviary app: integrations, bot tokens, installs through the listener', 
   }
 
   it('create takes slash commands and preview domains, and refuses a bad one by its flag', async () => {
-    const app = await runCliJson([
-      'app', 'create', '--name', 'Poller', '--developer', developerId,
-      '--slash-command', 'poll', '--slash-command', 'vote:https://poller.example/vote', '--preview-domain', '*.poller.example', ...on,
+    const [app, badCommand, badDomain] = await Promise.all([
+      runCliJson([
+        'app', 'create', '--name', 'Poller', '--developer', developerId,
+        '--slash-command', 'poll', '--slash-command', 'vote:https://poller.example/vote', '--preview-domain', '*.poller.example', ...on,
+      ]),
+      runCli(['app', 'create', '--name', 'X', '--developer', developerId, '--slash-command', 'ok', '--slash-command', '/nope', ...on, '--json']),
+      runCli(['app', 'create', '--name', 'X', '--developer', developerId, '--preview-domain', 'Poller.example', ...on, '--json']),
     ]);
     expect((await storedApp(app.id)).integrations).toEqual({
       slashCommands: [
@@ -46,34 +51,43 @@ describe('aviary app: integrations, bot tokens, installs through the listener', 
       ],
       previewDomains: ['*.poller.example'],
     });
-    const badCommand = await runCli(['app', 'create', '--name', 'X', '--developer', developerId, '--slash-command', 'ok', '--slash-command', '/nope', ...on, '--json']);
     expect(badCommand.code).toBe(1);
     expect(JSON.parse(badCommand.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringMatching(/^--slash-command "\/nope": slashCommands\[1\]\.name must be/) });
-    const badDomain = await runCli(['app', 'create', '--name', 'X', '--developer', developerId, '--preview-domain', 'Poller.example', ...on, '--json']);
     expect(JSON.parse(badDomain.stdout)).toMatchObject({ error: 'InvalidOption', description: expect.stringMatching(/^--preview-domain "Poller\.example": .*lower case/) });
   });
 
   it('integrations --file replaces them, validated with the exact path of a wrong field', async () => {
     const app = await runCliJson(['app', 'create', '--name', 'Filed', '--developer', developerId, '--slash-command', 'old', ...on]);
-    const file = join(data.dir, 'integrations.json');
-    writeFileSync(file, JSON.stringify({ launcherButton: { name: 'Open', action: { type: 'sendToApp' } }, previewDomains: ['filed.example'] }));
-    expect(await runCliJson(['app', 'integrations', '--app', app.id, '--file', file, ...on])).toEqual({
+    const file = (name: string, text: string) => {
+      const path = join(data.dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
+    const good = file('good.json', JSON.stringify({ launcherButton: { name: 'Open', action: { type: 'sendToApp' } }, previewDomains: ['filed.example'] }));
+    const wrong = file('wrong.json', JSON.stringify({ messageAction: { name: 'M', action: { type: 'openBrowser' } } }));
+    const broken = file('broken.json', '{nope');
+    const [set, refused, unreadable] = await Promise.all([
+      runCliJson(['app', 'integrations', '--app', app.id, '--file', good, ...on]),
+      runCli(['app', 'integrations', '--app', app.id, '--file', wrong, ...on, '--json']),
+      runCli(['app', 'integrations', '--app', app.id, '--file', broken, ...on, '--json']),
+    ]);
+    expect(set).toEqual({
       id: app.id,
       integrations: { slashCommands: [], launcherButton: { name: 'Open', action: { type: 'sendEvent' } }, previewDomains: ['filed.example'] },
     });
-    writeFileSync(file, JSON.stringify({ messageAction: { name: 'M', action: { type: 'openBrowser' } } }));
-    const refused = await runCli(['app', 'integrations', '--app', app.id, '--file', file, ...on, '--json']);
     expect(JSON.parse(refused.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringMatching(/messageAction\.action\.url is required/) });
-    writeFileSync(file, '{nope');
-    expect(JSON.parse((await runCli(['app', 'integrations', '--app', app.id, '--file', file, ...on, '--json'])).stdout).description).toMatch(/not valid JSON/);
+    expect(JSON.parse(unreadable.stdout).description).toMatch(/not valid JSON/);
     expect((await storedApp(app.id)).integrations.launcherButton).toEqual({ name: 'Open', action: { type: 'sendEvent' } });
   });
 
   it('bot --regenerate needs an enabled bot and issues a new token; exactly one of --enable and --regenerate', async () => {
     const app = await runCliJson(['app', 'create', '--name', 'Botling', '--developer', developerId, ...on]);
-    const early = await runCli(['app', 'bot', '--app', app.id, '--regenerate', ...on, '--json']);
+    const [early, neither] = await Promise.all([
+      runCli(['app', 'bot', '--app', app.id, '--regenerate', ...on, '--json']),
+      runCli(['app', 'bot', '--app', app.id, ...on, '--json']),
+    ]);
     expect(JSON.parse(early.stdout)).toMatchObject({ error: 'BotNotEnabled' });
-    expect(JSON.parse((await runCli(['app', 'bot', '--app', app.id, ...on, '--json'])).stdout)).toMatchObject({ error: 'InvalidUsage' });
+    expect(JSON.parse(neither.stdout)).toMatchObject({ error: 'InvalidUsage' });
     const enabled = await runCliJson(['app', 'bot', '--app', app.id, '--enable', ...on]);
     const regenerated = await runCliJson(['app', 'bot', '--app', app.id, '--regenerate', ...on]);
     expect(regenerated.botUserId).toBe(enabled.botUserId);
@@ -81,7 +95,10 @@ describe('aviary app: integrations, bot tokens, installs through the listener', 
   });
 
   it('install delivers a verified app.install; a refusing listener installs nothing; uninstall leaves app.uninstall in the outbox', async () => {
-    const app = await runCliJson(['app', 'create', '--name', 'Hooked', '--developer', developerId, '--listener-url', listener.url, ...on]);
+    const [app, unreachable] = await Promise.all([
+      runCliJson(['app', 'create', '--name', 'Hooked', '--developer', developerId, '--listener-url', listener.url, ...on]),
+      runCliJson(['app', 'create', '--name', 'Gone', '--developer', developerId, '--listener-url', await refusingUrl(), ...on]),
+    ]);
     const store = openStore({ dataDir: data.dir });
     const secret = (await store.db.selectFrom('apps').select('secret').where('id', '=', app.id).executeTakeFirstOrThrow()).secret;
     await store.close();
@@ -96,7 +113,6 @@ describe('aviary app: integrations, bot tokens, installs through the listener', 
       events: [{ name: 'app.install', status: 'delivered' }, { name: 'app.uninstall', status: 'pending' }],
     });
 
-    const unreachable = await runCliJson(['app', 'create', '--name', 'Gone', '--developer', developerId, '--listener-url', await refusingUrl(), ...on]);
     const refused = await runCli(['app', 'install', '--app', unreachable.id, '--user', developerId, ...on, '--json']);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout)).toEqual({ error: 'InstallFailed', description: expect.stringMatching(/refused the connection/) });

@@ -66,12 +66,13 @@ forEachDialect('finding integrations', (t) => {
     expect(await ids('docs.example')).toEqual([]);
   });
 
-  it('creating an app through the command validates its integrations too', async () => {
+  it('the createApp command validates integrations too, and stores nothing invalid', async () => {
     const team = await t().f.team();
     const dev = await t().f.person(team.id);
     await expect(t().f.app(team.id, dev.id, { integrations: { previewDomains: ['UPPER.example'] } })).rejects.toMatchObject({
-      code: 'InvalidParameter',
-      context: { parameter: 'integrations.previewDomains[0]' },
+      parameter: 'previewDomains[0]',
+      message: expect.stringMatching(/lower case/),
     });
+    expect(await t().testStore.store.db.selectFrom('apps').selectAll().where('team_id', '=', team.id).execute()).toEqual([]);
   });
 });

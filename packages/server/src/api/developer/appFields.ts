@@ -1,7 +1,7 @@
 import { checkUrl } from '@aviary/serviceml';
 import type { FastifyRequest } from 'fastify';
 import type { AppChanges } from '../../core/commands/apps.js';
-import { requireValidIntegrations } from '../../core/integrations.js';
+import { validateIntegrations, type Integrations } from '../../core/integrations.js';
 import { UNREADABLE_BODY } from '../dispatcher.js';
 import { ApiError, invalidParameter, missingParameter } from '../errors.js';
 
@@ -61,4 +61,16 @@ function readOptionalUrl(field: string, value: unknown): string | null {
   const check = checkUrl(value, ['http', 'https']);
   if (!check.ok) throw invalidParameter(field, `${field} must be an http or https URL; ${check.reason}.`);
   return check.url;
+}
+
+/**
+ * The validated integrations, or InvalidParameter naming the field's path after `prefix`: with the
+ * default prefix `integrations.slashCommands[0].action.url`, with '' (a body that is the object itself)
+ * `slashCommands[0].action.url`.
+ */
+export function requireValidIntegrations(value: unknown, prefix = 'integrations.'): Integrations {
+  const result = validateIntegrations(value);
+  if (result.ok) return result.value;
+  const parameter = result.parameter === 'integrations' ? result.parameter : `${prefix}${result.parameter}`;
+  throw invalidParameter(parameter, result.description.replace(result.parameter, parameter));
 }

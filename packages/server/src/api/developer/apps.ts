@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.js';
 import { createApp, deleteApp, enableBot, rotateAppSecret, updateApp } from '../../core/commands/apps.js';
-import { requireValidIntegrations } from '../../core/integrations.js';
 import { presentDeveloperApp } from '../../core/presenters/apps.js';
 import { ApiError } from '../errors.js';
 import { signedInPerson } from '../session/auth.js';
 import { reachableApp, requireDeveloper, type ReachableApp } from './access.js';
-import { jsonObjectBody, readAppFields } from './appFields.js';
+import { jsonObjectBody, readAppFields, requireValidIntegrations } from './appFields.js';
 
 /** The app named by the route's `:id`, when the signed-in person may manage it. */
 export async function appOfRoute(ctx: ServerContext, request: FastifyRequest): Promise<ReachableApp> {

@@ -1,7 +1,7 @@
 import type { AppsTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
 import { hashToken, newAppId, newSecret, newUserId } from '../ids.js';
-import { emptyIntegrations, requireValidIntegrations } from '../integrations.js';
+import { emptyIntegrations, normaliseIntegrations } from '../integrations.js';
 
 export interface NewApp {
   teamId: string;
@@ -11,7 +11,7 @@ export interface NewApp {
   icon?: string | null;
   listenerUrl?: string | null;
   configurationUrl?: string | null;
-  /** Validated here: InvalidParameter names the field (`integrations.slashCommands[0].name`). */
+  /** Validated here too (`normaliseIntegrations`): stored only in the normalised form. */
   integrations?: unknown;
 }
 
@@ -29,7 +29,7 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
     secret: newSecret('as_'),
     listener_url: input.listenerUrl ?? null,
     configuration_url: input.configurationUrl ?? null,
-    integrations: JSON.stringify(input.integrations === undefined ? emptyIntegrations() : requireValidIntegrations(input.integrations)),
+    integrations: JSON.stringify(input.integrations === undefined ? emptyIntegrations() : normaliseIntegrations(input.integrations)),
     bot_user_id: null,
     disabled_by_team: 0,
     created_at: input.now,
@@ -46,7 +46,7 @@ export async function updateApp(db: Db, appId: string, changes: AppChanges, now:
     icon: changes.icon,
     listener_url: changes.listenerUrl,
     configuration_url: changes.configurationUrl,
-    integrations: changes.integrations === undefined ? undefined : JSON.stringify(requireValidIntegrations(changes.integrations)),
+    integrations: changes.integrations === undefined ? undefined : JSON.stringify(normaliseIntegrations(changes.integrations)),
   };
   const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
   await db.updateTable('apps').set({ ...set, updated_at: now }).where('id', '=', appId).execute();

@@ -1,5 +1,5 @@
 import type { AppDeliveryColumns, AppsTable, InstallsTable } from '../../store/schema.js';
-import { buttonKinds, readIntegrations, type ButtonKind, type Integrations } from '../integrations.js';
+import { buttonKinds, readIntegrations, type Integrations } from '../integrations.js';
 
 type AppRow = AppsTable & Partial<{ [K in keyof AppDeliveryColumns]: number | null }>;
 
@@ -88,7 +88,7 @@ function publicIntegrations(integrations: Integrations): PublicIntegrations {
     slashCommands: integrations.slashCommands.map(({ name, description }) => ({ name, ...(description !== undefined ? { description } : {}) })),
   };
   for (const kind of buttonKinds) {
-    const button = integrations[kind as ButtonKind];
+    const button = integrations[kind];
     if (button) shown[kind] = { name: button.name, ...(button.icon !== undefined ? { icon: button.icon } : {}) };
   }
   if (integrations.messageAction) shown.messageAction = { name: integrations.messageAction.name };

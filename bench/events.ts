@@ -1,0 +1,67 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createEventListener } from '../packages/sdk/src/index.js';
+import { createApp, enableBot } from '../packages/server/src/core/commands/apps.js';
+import { enqueueEvent } from '../packages/server/src/events/outbox.js';
+import { openStore } from '../packages/server/src/store/store.js';
+
+export interface ListeningApp {
+  url: string;
+  server: Server;
+  /** Called for every verified event. */
+  onEvent: (handler: (name: string, receivedAt: number) => void) => void;
+  close(): Promise<void>;
+}
+
+/** A real app listener on loopback, built with the SDK: every event's token is verified. */
+export async function startBenchListener(apps: Array<{ id: string; secret: string }>): Promise<ListeningApp> {
+  let handler: (name: string, receivedAt: number) => void = () => undefined;
+  const listeners = new Map(
+    apps.map((app) => [
+      app.id,
+      createEventListener({ appId: app.id, appSecret: app.secret, onEvent: async (event) => handler(event.name, performance.now()) }),
+    ]),
+  );
+  const server = createServer((req, res) => listeners.get(new URL(req.url!, 'http://x').searchParams.get('app')!)!.node(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return {
+    url,
+    server,
+    onEvent: (next) => {
+      handler = next;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Apps of the bench team pointing at one listener, each with `perApp` events waiting in the outbox. */
+export async function queueBenchEvents(dataDir: string, teamId: string, developerId: string, appCount: number, perApp: number) {
+  const store = openStore({ dataDir });
+  const now = Date.now();
+  const apps = [];
+  for (let i = 0; i < appCount; i++) apps.push(await createApp(store.db, { teamId, developerId, name: `Events ${i}`, now }));
+  const listener = await startBenchListener(apps);
+  for (const app of apps) {
+    await store.db.updateTable('apps').set({ listener_url: `${listener.url}?app=${encodeURIComponent(app.id)}` }).where('id', '=', app.id).execute();
+    await store.db.transaction().execute(async (tx) => {
+      for (let i = 0; i < perApp; i++) {
+        await enqueueEvent(tx, { appId: app.id, userId: developerId, event: { name: 'app.uninstall', userId: developerId } }, now);
+      }
+    });
+  }
+  await store.close();
+  return { listener, total: appCount * perApp };
+}
+
+/** The demo-like app whose bot receives `chat.receiveMessage`, listening on its own loopback listener. */
+export async function botWithListener(dataDir: string, teamId: string, developerId: string) {
+  const store = openStore({ dataDir });
+  const now = Date.now();
+  const app = await createApp(store.db, { teamId, developerId, name: 'Latency', now });
+  const listener = await startBenchListener([app]);
+  await store.db.updateTable('apps').set({ listener_url: `${listener.url}?app=${encodeURIComponent(app.id)}` }).where('id', '=', app.id).execute();
+  const { botUserId } = await enableBot(store.db, app.id, now);
+  await store.close();
+  return { listener, botUserId };
+}
