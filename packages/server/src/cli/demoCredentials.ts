@@ -44,8 +44,8 @@ export function formatDemoCredentials(credentials: DemoCredentials, where: { fil
   return [
     `Demo team ${credentials.teamId}`,
     '',
-    `Logins, email and password (${users[0].firstName} is the team admin):`,
-    ...users.map((user) => row(user.email, `${user.password}   ${user.firstName} ${user.lastName}`)),
+    `Logins: email, password, user id (${users[0].firstName} is the team admin):`,
+    ...users.map((user) => row(user.email, `${user.password}   ${user.id}   ${user.firstName} ${user.lastName}`)),
     '',
     `App "Aviary Demo" ${app.id}`,
     `  secret     ${app.secret}`,
