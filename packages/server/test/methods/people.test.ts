@@ -1,6 +1,7 @@
 import { AviaryApiError } from '@aviary/sdk';
 import { describe, expect, it } from 'vitest';
 import { deactivatePerson } from '../../src/core/commands/people.js';
+import { teamSystemUser } from '../../src/events/systemUser.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { forEachDialect } from '../helpers/server.js';
 
@@ -20,6 +21,10 @@ forEachDialect('people', (t) => {
       // A bot of an app the caller never installed is reached by messaging it, not through contacts.
       await f.bot((await f.app(team.id, zoe.id, { name: 'Other' })).id);
       await teamWithApp(db(), 2);
+      // The team's system user speaks to people (delivery notices) but is nobody's contact or channel member.
+      const systemUserId = await db().transaction().execute((tx) => teamSystemUser(tx, team.id, Date.now()));
+      const { members } = await t().client(me.token).channels.create({ name: 'no system', members: [systemUserId] });
+      expect(members[systemUserId]).toEqual({ status: 'failed', error: 'UserRestricted' });
 
       expect(await t().client(me.token).roster.listContacts()).toEqual([
         { id: amy.id, firstName: 'Amy', lastName: 'Brown' },

@@ -1,4 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
+import { setAppDisabledForTeam } from '../../src/core/commands/apps.js';
 import { listAppEvents } from '../../src/events/history.js';
 import { clientCast, closeSdkApps } from '../client/harness.js';
 import { forEachDialect } from '../helpers/server.js';
@@ -41,6 +42,13 @@ forEachDialect(
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(sdkApp.received.map(({ event }) => (event as { message: { text: string } }).message.text)).toEqual(['once']);
       expect(await listAppEvents(t().testStore.store.db, app.id, {})).toHaveLength(1);
+    });
+
+    it('stays quiet while a team admin has disabled the app', async () => {
+      const { alice, bot, app } = await clientCast(t());
+      await setAppDisabledForTeam(t().testStore.store.db, { appId: app.id, disabled: true, now: Date.now() });
+      await alice.post('/messages', { to: bot.botUserId, text: 'anyone there?' });
+      expect(await listAppEvents(t().testStore.store.db, app.id, {})).toEqual([]);
     });
   },
   {},

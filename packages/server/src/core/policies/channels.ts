@@ -23,6 +23,8 @@ export interface ChannelAccess {
 }
 
 const isBot = (user: UsersTable): boolean => user.bot_app_id !== null;
+/** Bots and the team's system user have no email: only people (who always have one) join channels. */
+const isPerson = (user: UsersTable): boolean => user.email !== null;
 
 const BOTS_ARE_NOT_MEMBERS = 'Bots cannot be channel members, so a bot token cannot create channels or change members; use a user token.';
 
@@ -81,7 +83,7 @@ export function authorizeRemoveMembers(actor: UsersTable, access: ChannelAccess,
 export function whyNotAddable(target: UsersTable | undefined, channel: ChannelsTable, addedWithModeratorPowers: boolean): MemberError | undefined {
   if (!target) return 'UserNotFound';
   if (target.team_id !== channel.team_id) return 'UserNotFromSameTeam';
-  if (isBot(target) || target.deactivated_at !== null) return 'UserRestricted';
+  if (!isPerson(target) || target.deactivated_at !== null) return 'UserRestricted';
   if (target.role === 'guest' && !addedWithModeratorPowers) return 'UserRestricted';
   return undefined;
 }

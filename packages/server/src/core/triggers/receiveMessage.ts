@@ -12,8 +12,15 @@ import { presentMessage } from '../presenters/messages.js';
 export async function enqueueReceiveMessage(tx: Tx, message: MessagesTable, now: number): Promise<boolean> {
   // A bot writing to itself would be told about its own words; channel messages reach no bot.
   if (message.to_id === message.from_user_id || !isUserId(message.to_id)) return false;
-  const recipient = await tx.selectFrom('users').select('bot_app_id').where('id', '=', message.to_id).executeTakeFirst();
-  const appId = recipient?.bot_app_id;
+  // An app a team admin disabled hears nothing from the team.
+  const recipient = await tx
+    .selectFrom('users as u')
+    .innerJoin('apps as a', 'a.id', 'u.bot_app_id')
+    .select('a.id as appId')
+    .where('u.id', '=', message.to_id)
+    .where('a.disabled_by_team', '=', 0)
+    .executeTakeFirst();
+  const appId = recipient?.appId;
   if (!appId) return false;
   const event: ChatReceiveMessageEvent = {
     name: 'chat.receiveMessage',

@@ -9,7 +9,8 @@ export default defineHandler(api.roster.listContacts, async (_params, caller, ct
     .select(['id', 'first_name', 'last_name', 'profile_image'])
     .where('team_id', '=', me.team_id)
     .where('id', '!=', me.id)
-    .where('bot_app_id', 'is', null)
+    // People only: bots come from the caller's installs below, and the team's system user has no email either.
+    .where('email', 'is not', null)
     .where('deactivated_at', 'is', null)
     .execute();
   const bots = await ctx.db
