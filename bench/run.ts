@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchServiceML } from '../packages/serviceml/bench/validate-render.js';
+import { benchServiceML, typicalDocument } from '../packages/serviceml/bench/validate-render.js';
 import { startChild } from './child.js';
 import { botWithListener, queueBenchEvents } from './events.js';
 import { baselineDir, seedBenchData, type BenchData } from './fixtures.js';
@@ -41,6 +41,13 @@ async function main(): Promise<void> {
     await warmUp(aviary.url, send);
     const sendMessage = await runLoad({ url: aviary.url, concurrency: CONCURRENCY, durationMs: DURATION_MS, request: send });
     console.log(`(b) chat.sendMessage to a channel of 10: ${formatLoad(sendMessage)}`);
+    const document = typicalDocument();
+    const sendWithServiceML = (i: number) => {
+      const request = send(i);
+      return { ...request, body: `${request.body}&${new URLSearchParams({ serviceml: document })}` };
+    };
+    const withServiceML = await runLoad({ url: aviary.url, concurrency: CONCURRENCY, durationMs: DURATION_MS, request: sendWithServiceML });
+    console.log(`(b′) the same, each message carrying a 2 KiB ServiceML document: ${formatLoad(withServiceML)}`);
 
     const page = (i: number) => ({
       path: `/v1/chat.fetchMessages?${new URLSearchParams({ token: data.history.token, chat: data.history.chat, limit: '50', before: data.history.uids[i % data.history.uids.length] })}`,
@@ -57,7 +64,7 @@ async function main(): Promise<void> {
     const serviceml = await benchServiceML(2000);
     console.log(`(d) ServiceML validate + render of a 2 KiB document: ${serviceml.opsPerSec.toFixed(0)} ops/s`);
 
-    writeReport({ baseline, sendMessage, history, events, servicemlOps: serviceml.opsPerSec });
+    writeReport({ baseline, sendMessage, withServiceML, history, events, servicemlOps: serviceml.opsPerSec });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -105,9 +112,9 @@ async function warmUp(url: string, request: LoadOptionsRequest): Promise<void> {
 }
 type LoadOptionsRequest = Parameters<typeof runLoad>[0]['request'];
 
-function writeReport(r: { baseline: LoadResult; sendMessage: LoadResult; history: LoadResult; events: Awaited<ReturnType<typeof measureEvents>>; servicemlOps: number }): void {
+function writeReport(r: { baseline: LoadResult; sendMessage: LoadResult; withServiceML: LoadResult; history: LoadResult; events: Awaited<ReturnType<typeof measureEvents>>; servicemlOps: number }): void {
   const ratio = r.sendMessage.perSecond / r.baseline.perSecond;
-  const servicemlShare = r.sendMessage.perSecond / r.servicemlOps;
+  const servicemlShare = 1 - r.withServiceML.perSecond / r.sendMessage.perSecond;
   const row = (name: string, x: LoadResult) => `| ${name} | ${x.perSecond.toFixed(0)} | ${x.p50Ms.toFixed(2)} | ${x.p99Ms.toFixed(2)} | ${x.requests} | ${x.failures} |`;
   const lines = [
     '# Benchmarks',
@@ -119,6 +126,7 @@ function writeReport(r: { baseline: LoadResult; sendMessage: LoadResult; history
     '|---|---|---|---|---|---|',
     row('(a) baseline: Fastify route doing one SQLite insert', r.baseline),
     row('(b) chat.sendMessage (form POST) to a channel of 10', r.sendMessage),
+    row('(b′) the same, each message carrying a 2 KiB ServiceML document', r.withServiceML),
     row(`(c) chat.fetchMessages history page of 50, chat of ${HISTORY_SIZE.toLocaleString('en')}`, r.history),
     '',
     '| target | figure | met |',
@@ -129,7 +137,7 @@ function writeReport(r: { baseline: LoadResult; sendMessage: LoadResult; history
     `| (f) sendMessage → chat.receiveMessage at the bot's listener, p50 | ${r.events.latency.p50Ms.toFixed(2)} ms | ${r.events.latency.p50Ms < 5 ? 'yes' : 'no'} (target < 5 ms) |`,
     `| (f) the same, p99 | ${r.events.latency.p99Ms.toFixed(2)} ms | – |`,
     `| ServiceML validate + render of 2 KiB, ops/s | ${r.servicemlOps.toFixed(0)} | – |`,
-    `| ServiceML share of one sendMessage's time, if every message carried such a document | ${(servicemlShare * 100).toFixed(1)} % | ${servicemlShare < 0.1 ? 'yes' : 'no'} |`,
+    `| ServiceML's share of a sendMessage carrying a 2 KiB document: 1 − (b′)/(b) | ${(servicemlShare * 100).toFixed(1)} % | ${servicemlShare < 0.1 ? 'yes' : 'no'} (target: not a visible share, < 10 %) |`,
     '',
   ];
   writeFileSync(new URL('../BENCHMARKS.md', import.meta.url), lines.join('\n'));

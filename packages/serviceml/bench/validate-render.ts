@@ -5,7 +5,7 @@ import { parseServiceML, renderServiceMLToHtml, renderServiceMLToText, type Rend
 const names: RenderOptions = { userName: (userId) => (userId === 'u:abcdefghijklmnop' ? 'Ada Lovelace' : undefined) };
 
 /** A build notification of about 2 KiB: text, formatting, links, mentions and actions. */
-function typicalDocument(): string {
+export function typicalDocument(): string {
   const row = (index: number): string =>
     `<b>Step ${index}</b> finished in <i>${index * 7} s</i> &amp; passed. ` +
     `Logs: <a href="https://ci.example.com/builds/1234/steps/${index}?view=full&amp;tail=200">step ${index}</a><br/>`;
