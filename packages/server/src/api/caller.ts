@@ -1,5 +1,7 @@
+import { CompiledQuery } from 'kysely';
 import type { UsersTable } from '../store/schema.js';
-import type { Db } from '../store/store.js';
+import { compiledOnce } from '../store/compiledOnce.js';
+import type { Db, Store } from '../store/store.js';
 import { hashToken } from '../core/ids.js';
 import { ApiError } from './errors.js';
 
@@ -11,18 +13,50 @@ export interface Caller {
   tokenHash: string;
 }
 
-/** Resolves a method token; InvalidToken and AppDisabled come from here, in that order. */
-export async function authenticate(db: Db, token: string): Promise<Caller> {
-  const tokenHash = hashToken(token);
-  const row = await db
+const tokenQuery = compiledOnce((db, { tokenHash }: { tokenHash: string }) =>
+  db
     .selectFrom('app_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .innerJoin('apps as a', 'a.id', 't.app_id')
     .leftJoin('installs as i', (join) => join.onRef('i.app_id', '=', 't.app_id').onRef('i.user_id', '=', 't.user_id'))
     .selectAll('u')
     .select(['t.kind', 't.app_id as appId', 'a.disabled_by_team as disabledByTeam', 'i.disabled_by_user as disabledByUser', 'i.app_id as installedAppId'])
-    .where('t.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('t.token_hash', '=', tokenHash),
+);
+
+type TokenRow = Awaited<ReturnType<typeof tokenQuery>>[number];
+
+const CREDENTIALS_VERSION = CompiledQuery.raw('select version from credentials_version');
+const MAX_CACHED_TOKENS = 10_000;
+
+/**
+ * Token rows found in a SQLite store, kept while its credentials version stands. Triggers bump the
+ * version in the same transaction as any change to tokens, users, installs or an app's team switch,
+ * whoever makes it (the CLI beside a running server too), so reading it first tells whether a kept row
+ * is still what the lookup would return. A row read after the version can only be newer than it.
+ */
+const cachedTokens = new WeakMap<Db, { version: number; rows: Map<string, TokenRow> }>();
+
+async function findToken(store: Store, tokenHash: string): Promise<TokenRow | undefined> {
+  if (store.dialect !== 'sqlite') return (await tokenQuery(store.db, { tokenHash }))[0];
+  const { rows: [{ version }] } = await store.db.executeQuery<{ version: number }>(CREDENTIALS_VERSION);
+  let cache = cachedTokens.get(store.db);
+  if (cache?.version !== version || cache.rows.size >= MAX_CACHED_TOKENS) {
+    cache = { version, rows: new Map() };
+    cachedTokens.set(store.db, cache);
+  }
+  let row = cache.rows.get(tokenHash);
+  if (!row) {
+    [row] = await tokenQuery(store.db, { tokenHash });
+    if (row) cache.rows.set(tokenHash, row);
+  }
+  return row;
+}
+
+/** Resolves a method token; InvalidToken and AppDisabled come from here, in that order. */
+export async function authenticate(store: Store, token: string): Promise<Caller> {
+  const tokenHash = hashToken(token);
+  const row = await findToken(store, tokenHash);
   // A user's token outlives nothing: uninstalling deletes the install row, and with it the token's use.
   const installed = row?.kind === 'bot' || row?.installedAppId != null;
   if (!row || row.deactivated_at !== null || !installed) {

@@ -1,11 +1,27 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { hash, randomBytes, randomFillSync } from 'node:crypto';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
+const pool = Buffer.allocUnsafe(4096);
+let poolOffset = pool.length;
+
+/**
+ * Random bytes for ids, cut from a pool refilled by one randomFillSync per 4 KiB: a randomBytes call per
+ * id costs more than the rest of making it. The bytes are a view of the pool, valid until the next call.
+ */
+function pooledRandomBytes(size: number): Buffer {
+  if (poolOffset + size > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  poolOffset += size;
+  return pool.subarray(poolOffset - size, poolOffset);
+}
+
 /** 16 base32 characters: 80 bits of randomness. */
 function randomBase32(length = 16): string {
-  const bytes = randomBytes(length);
+  const bytes = pooledRandomBytes(length);
   let out = '';
   for (const byte of bytes) out += BASE32[byte & 31];
   return out;
@@ -19,9 +35,13 @@ export const newAppId = (): string => `a:${randomBase32()}`;
 /** A secret or token: 256 bits, URL-safe. */
 export const newSecret = (prefix: string): string => `${prefix}${randomBytes(32).toString('base64url')}`;
 
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+/** The id of one HTTP request, sent back as x-request-id and quoted in error reports. */
+export const newRequestId = (): string => `req_${pooledRandomBytes(9).toString('base64url')}`;
+
+export const hashToken = (token: string): string => hash('sha256', token, 'hex');
 
 let lastTime = 0;
+let lastTimeText = '';
 let lastRandom: number[] = [];
 
 /**
@@ -30,13 +50,15 @@ let lastRandom: number[] = [];
  */
 export function newMessageUid(now: number = Date.now()): string {
   if (now <= lastTime) {
-    now = lastTime;
     incrementRandom(lastRandom);
   } else {
     lastTime = now;
-    lastRandom = Array.from({ length: 16 }, () => randomInt(32));
+    lastTimeText = encodeTime(now);
+    lastRandom = Array.from(pooledRandomBytes(16), (byte) => byte & 31);
   }
-  return encodeTime(now) + lastRandom.map((digit) => CROCKFORD[digit]).join('');
+  let uid = lastTimeText;
+  for (const digit of lastRandom) uid += CROCKFORD[digit];
+  return uid;
 }
 
 function encodeTime(time: number): string {

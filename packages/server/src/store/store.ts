@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type Dialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { groupCommitSqliteDialect, type SqliteConnection } from './sqliteGroupCommit.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -45,16 +46,22 @@ export function sqliteFile(dataDir: string): string {
   return join(dataDir, 'aviary.sqlite');
 }
 
-function sqliteDialect(dataDir: string): SqliteDialect {
+function sqliteDialect(dataDir: string): Dialect {
   mkdirSync(dataDir, { recursive: true });
-  return new SqliteDialect({
-    database: async () => {
-      const database = new SQLite(sqliteFile(dataDir));
-      database.pragma('journal_mode = WAL');
-      database.pragma('synchronous = NORMAL');
-      database.pragma('foreign_keys = ON');
-      // Another process (the CLI beside a running server) may hold the write lock for a moment.
-      database.pragma('busy_timeout = 5000');
+  const open = () => {
+    const database = new SQLite(sqliteFile(dataDir));
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    // Another process (the CLI beside a running server) may hold the write lock for a moment.
+    database.pragma('busy_timeout = 5000');
+    return database;
+  };
+  return groupCommitSqliteDialect({
+    writer: () => withStatementCache(open()),
+    reader: () => {
+      const database = open();
+      database.pragma('query_only = ON');
       return withStatementCache(database);
     },
   });
@@ -65,11 +72,14 @@ function sqliteDialect(dataDir: string): SqliteDialect {
  * same query shape to the same SQL text, so statements are cached by their text (bounded, least recently
  * used first out).
  */
-function withStatementCache(database: SQLite.Database, capacity = 500): SqliteDatabase {
+function withStatementCache(database: SQLite.Database, capacity = 500): SqliteConnection {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => database.close(),
-    prepare(sqlText: string) {
+    get inTransaction() {
+      return database.inTransaction;
+    },
+    prepare(sqlText) {
       let statement = statements.get(sqlText);
       if (statement) {
         statements.delete(sqlText);
@@ -80,7 +90,7 @@ function withStatementCache(database: SQLite.Database, capacity = 500): SqliteDa
       statements.set(sqlText, statement);
       return statement;
     },
-  } as SqliteDatabase;
+  };
 }
 
 function postgresDialect(url: string, options: StoreOptions): PostgresDialect {

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { invalidParameter } from '../../api/errors.js';
 import type { ServerContext } from '../../context.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
+import { compiledOnce } from '../../store/compiledOnce.js';
 import type { DialectName, Tx } from '../../store/store.js';
 import { newMessageUid } from '../ids.js';
 import { checkOnBehalfOf, idsOutsideTeam, resolveRecipient } from '../policies/chat.js';
@@ -73,11 +74,13 @@ export async function sendMessage(
       attachments: jsonOrNull(content.attachments),
       visible_to: jsonOrNull(content.visibleTo),
     };
-    await tx.insertInto('messages').values(message).execute();
+    await insertMessage(tx, message);
     await options.afterInsert?.(tx, message);
     return { message, repeated: false };
   });
 }
+
+const insertMessage = compiledOnce((db, message: MessagesTable) => db.insertInto('messages').values(message));
 
 interface CheckedContent {
   mentions?: string[];

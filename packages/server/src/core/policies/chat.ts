@@ -1,6 +1,7 @@
 import { isUserId } from '@aviary/protocol';
 import { ApiError, invalidParameter } from '../../api/errors.js';
 import type { UsersTable } from '../../store/schema.js';
+import { compiledOnce } from '../../store/compiledOnce.js';
 import type { Db } from '../../store/store.js';
 
 /**
@@ -100,16 +101,19 @@ export async function resolveReadableChat(db: Db, reader: UsersTable, chat: stri
   return chat;
 }
 
-async function isMemberOfTeamChannel(db: Db, teamId: string, channelId: string, userId: string): Promise<boolean> {
-  const row = await db
+const teamChannelMembership = compiledOnce((db, p: { teamId: string; channelId: string; userId: string }) =>
+  db
     .selectFrom('channel_members as m')
     .innerJoin('channels as c', 'c.id', 'm.channel_id')
     .select('m.user_id')
-    .where('m.channel_id', '=', channelId)
-    .where('m.user_id', '=', userId)
-    .where('c.team_id', '=', teamId)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where('m.channel_id', '=', p.channelId)
+    .where('m.user_id', '=', p.userId)
+    .where('c.team_id', '=', p.teamId),
+);
+
+async function isMemberOfTeamChannel(db: Db, teamId: string, channelId: string, userId: string): Promise<boolean> {
+  const rows = await teamChannelMembership(db, { teamId, channelId, userId });
+  return rows.length > 0;
 }
 
 /**

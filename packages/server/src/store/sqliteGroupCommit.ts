@@ -1,0 +1,253 @@
+import type SQLite from 'better-sqlite3';
+import {
+  CompiledQuery,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
+
+/** A database connection as this driver uses it: `prepare` may answer from a statement cache. */
+export interface SqliteConnection {
+  prepare(sqlText: string): SQLite.Statement;
+  readonly inTransaction: boolean;
+  close(): void;
+}
+
+export interface GroupCommitOptions {
+  /** Opens the connection that writes (and runs every transaction). */
+  writer: () => SqliteConnection;
+  /** Opens a second connection on the same file for reads outside transactions. */
+  reader: () => SqliteConnection;
+  /** A batch commits once it holds this many members, even if more are waiting. */
+  maxBatch?: number;
+}
+
+/**
+ * SQLite on one connection runs one transaction at a time, and each COMMIT appends to the WAL — the
+ * largest single cost of a small write. This dialect lets the transactions (and lone writes) that meet
+ * on the connection within one turn of the event loop share one BEGIN … COMMIT:
+ *
+ * - each caller's transaction is a SAVEPOINT inside the shared one; a failed caller rolls back to its
+ *   savepoint only;
+ * - the shared transaction commits once the event loop has gone round (setImmediate), so requests
+ *   that arrived together join it, or when it has `maxBatch` members;
+ * - every caller's `transaction().execute()` (and lone write) resolves only after the shared COMMIT
+ *   succeeded; if the COMMIT fails, or SQLite abandons the shared transaction, all of them reject.
+ *
+ * Reads outside a transaction go to a second connection, which sees only committed data: they neither
+ * wait for the writer nor see a batch's uncommitted rows.
+ */
+export function groupCommitSqliteDialect(options: GroupCommitOptions): Dialect {
+  return {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new GroupCommitDriver(options),
+    createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  };
+}
+
+const MEMBER = 'group_commit_member';
+
+class Batch {
+  members = 0;
+  commitDue = false;
+  /** Why SQLite rolled the shared transaction back before it could commit. */
+  failure: unknown;
+  readonly committed: Promise<void>;
+  resolve!: () => void;
+  reject!: (error: unknown) => void;
+
+  constructor() {
+    this.committed = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // Members that rolled back do not wait for the commit; a failure nobody awaits is not unhandled.
+    this.committed.catch(() => undefined);
+  }
+}
+
+/** What Kysely holds between acquiring and releasing a connection: the writer is locked lazily. */
+class Handle implements DatabaseConnection {
+  holdsLock = false;
+  /** The batch this handle's transaction is a member of, while it is open. */
+  batch: Batch | undefined;
+
+  constructor(private readonly driver: GroupCommitDriver) {}
+
+  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    return this.driver.execute<R>(this, compiledQuery);
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not supported by the group-commit SQLite driver');
+  }
+}
+
+class GroupCommitDriver implements Driver {
+  #writer!: SqliteConnection;
+  #reader!: SqliteConnection;
+  #locked = false;
+  #waiting: Array<() => void> = [];
+  #batch: Batch | undefined;
+  readonly #maxBatch: number;
+
+  constructor(private readonly options: GroupCommitOptions) {
+    this.#maxBatch = options.maxBatch ?? 100;
+  }
+
+  async init(): Promise<void> {
+    this.#writer = this.options.writer();
+    this.#reader = this.options.reader();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new Handle(this);
+  }
+
+  async releaseConnection(handle: Handle): Promise<void> {
+    if (handle.holdsLock) this.#unlock(handle);
+  }
+
+  async beginTransaction(handle: Handle): Promise<void> {
+    await this.#lock(handle);
+    const batch = this.#joinBatch();
+    this.#control(`savepoint ${MEMBER}`);
+    handle.batch = batch;
+  }
+
+  async commitTransaction(handle: Handle): Promise<void> {
+    const batch = this.#liveBatchOf(handle);
+    this.#control(`release ${MEMBER}`);
+    handle.batch = undefined;
+    // Let the next caller in before waiting: the commit happens only once the connection is free.
+    this.#unlock(handle);
+    await batch.committed;
+  }
+
+  async rollbackTransaction(handle: Handle): Promise<void> {
+    const batch = handle.batch;
+    handle.batch = undefined;
+    if (batch !== this.#batch || batch === undefined) return; // the shared transaction is gone already
+    try {
+      this.#control(`rollback to ${MEMBER}`);
+      this.#control(`release ${MEMBER}`);
+    } catch (error) {
+      this.#abandon(batch, error);
+    }
+  }
+
+  async destroy(): Promise<void> {
+    if (this.#batch && !this.#locked) this.#commit();
+    this.#reader?.close();
+    this.#writer?.close();
+  }
+
+  /** A statement: in a transaction on the writer; a read outside one on the reader; a lone write as a batch member. */
+  async execute<R>(handle: Handle, query: CompiledQuery): Promise<QueryResult<R>> {
+    if (handle.batch) {
+      this.#liveBatchOf(handle);
+      return this.#runOnWriter<R>(query);
+    }
+    if (this.#writer.prepare(query.sql).readonly) return run<R>(this.#reader.prepare(query.sql), query);
+    await this.#lock(handle);
+    let batch: Batch;
+    let result: QueryResult<R>;
+    try {
+      batch = this.#joinBatch();
+      result = this.#runOnWriter<R>(query);
+    } finally {
+      this.#unlock(handle);
+    }
+    await batch.committed;
+    return result;
+  }
+
+  #runOnWriter<R>(query: CompiledQuery): QueryResult<R> {
+    try {
+      return run<R>(this.#writer.prepare(query.sql), query);
+    } catch (error) {
+      // Some errors (I/O, a full disk) make SQLite roll back the whole transaction, not only the statement.
+      if (this.#batch && !this.#writer.inTransaction) this.#abandon(this.#batch, error);
+      throw error;
+    }
+  }
+
+  /** BEGIN, SAVEPOINT, COMMIT…: prepared once like any statement, rather than parsed on every run. */
+  #control(sqlText: string): void {
+    this.#writer.prepare(sqlText).run();
+  }
+
+  #liveBatchOf(handle: Handle): Batch {
+    const batch = handle.batch!;
+    if (batch !== this.#batch) throw batch.failure;
+    return batch;
+  }
+
+  async #lock(handle: Handle): Promise<void> {
+    if (this.#locked) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    // Handed over by #unlock without ever being free, so nobody can slip in between.
+    this.#locked = true;
+    handle.holdsLock = true;
+  }
+
+  #unlock(handle: Handle): void {
+    handle.holdsLock = false;
+    if (this.#batch?.commitDue) this.#commit();
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#locked = false;
+  }
+
+  #joinBatch(): Batch {
+    let batch = this.#batch;
+    if (!batch) {
+      // IMMEDIATE takes the write lock now, so another process's commit cannot invalidate what the batch read.
+      this.#control('begin immediate');
+      const opened = (batch = this.#batch = new Batch());
+      setImmediate(() => {
+        opened.commitDue = true;
+        if (this.#batch === opened && !this.#locked) this.#commit();
+      });
+    }
+    if (++batch.members >= this.#maxBatch) batch.commitDue = true;
+    return batch;
+  }
+
+  #commit(): void {
+    const batch = this.#batch!;
+    this.#batch = undefined;
+    try {
+      this.#control('commit');
+      batch.resolve();
+    } catch (error) {
+      this.#abandon(batch, error);
+    }
+  }
+
+  /** The shared transaction cannot commit: roll back what is left of it and fail every member. */
+  #abandon(batch: Batch, error: unknown): void {
+    if (this.#batch === batch) this.#batch = undefined;
+    batch.failure = error;
+    if (this.#writer.inTransaction) {
+      try {
+        this.#control('rollback');
+      } catch {
+        // Nothing more can be done; the next BEGIN will report the connection's state.
+      }
+    }
+    batch.reject(error);
+  }
+}
+
+function run<R>(statement: SQLite.Statement, { parameters }: CompiledQuery): QueryResult<R> {
+  if (statement.reader) return { rows: statement.all(parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+}

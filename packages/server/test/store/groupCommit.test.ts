@@ -1,0 +1,75 @@
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sqliteFile } from '../../src/store/store.js';
+import { createTestStore, type TestStore } from '../helpers/store.js';
+
+/** SQLite's group commit (src/store/sqliteGroupCommit.ts), seen from the callers' side and from another connection. */
+describe('SQLite group commit', () => {
+  let testStore: TestStore;
+  let other: SQLite.Database;
+  const db = () => testStore.store.db;
+  /** Names in `things` as another process sees them: committed rows only. */
+  const committed = () => (other.prepare('select name from things order by name').all() as Array<{ name: string }>).map((row) => row.name);
+
+  beforeEach(async () => {
+    testStore = await createTestStore('sqlite');
+    await sql`create table things (name text primary key)`.execute(db());
+    other = new SQLite(sqliteFile(testStore.dataDir), { readonly: true });
+  });
+
+  afterEach(async () => {
+    other.close();
+    await testStore.destroy();
+  });
+
+  const insert = (name: string) => db().transaction().execute((tx) => tx.insertInto('things' as never).values({ name } as never).execute());
+
+  it('commits concurrent transactions together; each resolves only once its rows are committed', async () => {
+    const seenAtResolve: string[][] = [];
+    await Promise.all(['a', 'b', 'c', 'd'].map((name) => insert(name).then(() => seenAtResolve.push(committed()))));
+    expect(seenAtResolve).toEqual(Array(4).fill(['a', 'b', 'c', 'd']));
+  });
+
+  it('rolls back only the transaction that failed, to its savepoint', async () => {
+    const outcomes = await Promise.allSettled([
+      insert('a'),
+      db().transaction().execute(async (tx) => {
+        await tx.insertInto('things' as never).values({ name: 'doomed' } as never).execute();
+        throw new Error('changed my mind');
+      }),
+      insert('a'), // a duplicate key: fails in SQLite, after the first 'a' joined the same shared transaction
+      insert('b'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(committed()).toEqual(['a', 'b']);
+  });
+
+  it('rejects every member when the shared COMMIT fails, and keeps none of their rows', async () => {
+    // A deferred foreign key is checked at COMMIT only: one orphan makes the whole shared transaction fail.
+    await sql`create table parts (thing text references things (name) deferrable initially deferred)`.execute(db());
+    const outcomes = await Promise.allSettled([
+      insert('a'),
+      db().transaction().execute((tx) => tx.insertInto('parts' as never).values({ thing: 'nothing' } as never).execute()),
+      insert('b'),
+    ]);
+    for (const outcome of outcomes) expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' } });
+    expect(committed()).toEqual([]);
+    await insert('after');
+    expect(committed()).toEqual(['after']);
+  });
+
+  it('gives a lone write the same promise: resolved once committed', async () => {
+    const write = db().insertInto('things' as never).values({ name: 'alone' } as never).execute();
+    await Promise.all([write.then(() => expect(committed()).toEqual(['alone', 'tx'])), insert('tx')]);
+  });
+
+  it('reads outside a transaction see committed rows only', async () => {
+    const count = async () => Number((await sql<{ n: number }>`select count(*) as n from things`.execute(db())).rows[0].n);
+    await db().transaction().execute(async (tx) => {
+      await tx.insertInto('things' as never).values({ name: 'pending' } as never).execute();
+      expect(await count()).toBe(0);
+    });
+    expect(await count()).toBe(1);
+  });
+});
