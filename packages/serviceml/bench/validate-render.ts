@@ -1,6 +1,6 @@
 /** Throughput of what the server does per message with ServiceML: validate, then render HTML and text. */
 
-import { parseServiceML, renderServiceMLToHtml, renderServiceMLToText, type RenderOptions } from '../src/index.js';
+import { parseServiceML, renderServiceMLToHtml, renderServiceMLToText, validateServiceML, type RenderOptions } from '../src/index.js';
 
 const names: RenderOptions = { userName: (userId) => (userId === 'u:abcdefghijklmnop' ? 'Ada Lovelace' : undefined) };
 
@@ -36,4 +36,26 @@ export async function benchServiceML(durationMs = 1_000): Promise<{ opsPerSec: n
     elapsed = Date.now() - started;
   }
   return { opsPerSec: Math.round((operations * 1_000) / elapsed) };
+}
+
+/**
+ * Throughput of validation alone, what the server pays per chat.sendMessage carrying the typical
+ * document (issue #4: it should stay well under the ~200 µs a sendMessage costs). µs per validation
+ * is 1e6 / opsPerSec.
+ */
+export async function benchValidate(durationMs = 1_000): Promise<{ opsPerSec: number; microsecondsPerOp: number }> {
+  const source = typicalDocument();
+  let operations = 0;
+  const started = Date.now();
+  let elapsed = 0;
+  while (elapsed < durationMs) {
+    for (let i = 0; i < 200; i++) {
+      const result = validateServiceML(source);
+      if (!result.ok) throw new Error(`benchmark document is invalid: ${JSON.stringify(result.problems)}`);
+    }
+    operations += 200;
+    elapsed = Date.now() - started;
+  }
+  const opsPerSec = Math.round((operations * 1_000) / elapsed);
+  return { opsPerSec, microsecondsPerOp: Math.round((1e7 * elapsed) / (operations * 1_000)) / 10 };
 }

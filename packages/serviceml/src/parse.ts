@@ -6,8 +6,8 @@
 
 import { abbreviate, formatCount, positionAt, utf8ByteLength } from './characters.js';
 import { describeValue } from './json-fields.js';
-import { buildElement, interactiveElements, readElementHead, type ElementHead } from './schema.js';
-import { ServiceMLSyntaxError, tokenize, type Token } from './tokenizer.js';
+import { buildElement, isInteractiveElement, readElementHead, type ElementHead, type ProblemSink } from './schema.js';
+import { Scanner, ServiceMLSyntaxError, type RawAttribute } from './tokenizer.js';
 import type { Problem, ServiceMLNode, ServiceMLResult } from './types.js';
 
 export const MAX_DOCUMENT_BYTES = 16 * 1024;
@@ -26,10 +26,13 @@ export function validateServiceML(source: unknown): ServiceMLResult {
   if (typeof source !== 'string') {
     return { ok: false, problems: [{ line: 1, column: 1, message: `ServiceML must be a string; got ${describeValue(source)}` }] };
   }
-  const size = utf8ByteLength(source);
-  if (size > MAX_DOCUMENT_BYTES) {
-    const message = `ServiceML document is ${formatCount(size)} bytes; the limit is ${formatCount(MAX_DOCUMENT_BYTES)}`;
-    return { ok: false, problems: [{ line: 1, column: 1, message }] };
+  // A UTF-16 unit takes at most 3 UTF-8 bytes, so a short document is within the limit without counting.
+  if (source.length * 3 > MAX_DOCUMENT_BYTES) {
+    const size = utf8ByteLength(source);
+    if (size > MAX_DOCUMENT_BYTES) {
+      const message = `ServiceML document is ${formatCount(size)} bytes; the limit is ${formatCount(MAX_DOCUMENT_BYTES)}`;
+      return { ok: false, problems: [{ line: 1, column: 1, message }] };
+    }
   }
   const builder = new TreeBuilder(source);
   try {
@@ -47,9 +50,11 @@ interface OpenElement {
   /** Undefined for the root and for elements that already have a problem. */
   head: ElementHead | undefined;
   children: ServiceMLNode[];
+  /** The outermost open link or action, this element included; kept so nesting is checked without a search. */
+  interactiveAncestor: string | undefined;
 }
 
-class TreeBuilder {
+class TreeBuilder implements ProblemSink {
   private readonly problems: { index: number; message: string }[] = [];
   private readonly stack: OpenElement[] = [];
   private rootChildren: ServiceMLNode[] | undefined;
@@ -62,10 +67,12 @@ class TreeBuilder {
   }
 
   run(): void {
-    for (const token of tokenize(this.source)) {
-      if (token.kind === 'text') this.text(token);
-      else if (token.kind === 'start') this.startTag(token);
-      else this.endTag(token);
+    const scanner = new Scanner(this.source);
+    while (!scanner.atEnd()) {
+      const kind = scanner.next();
+      if (kind === 'text') this.text(scanner.start, scanner.text);
+      else if (kind === 'start') this.startTag(scanner.name, scanner.start, scanner.attributes, scanner.selfClosing);
+      else this.endTag(scanner.name, scanner.start);
       if (this.problems.length >= MAX_PROBLEMS) return;
     }
     this.finish();
@@ -81,10 +88,17 @@ class TreeBuilder {
     return { ok: true, ast: { type: 'root', children: this.rootChildren } };
   }
 
-  private text(token: Extract<Token, { kind: 'text' }>): void {
-    const parent = this.stack.at(-1);
+  /** The innermost open element, undefined outside the root. */
+  private top(): OpenElement | undefined {
+    const depth = this.stack.length;
+    // Checked rather than reading stack[-1], which V8 treats as a lookup of the property "-1".
+    return depth === 0 ? undefined : this.stack[depth - 1];
+  }
+
+  private text(start: number, value: string): void {
+    const parent = this.top();
     if (parent === undefined) {
-      let visible = token.start;
+      let visible = start;
       while (' \t\r\n'.includes(this.source[visible] ?? '<')) visible++;
       if (visible >= this.source.length || this.source[visible] === '<') return;
       this.fail(
@@ -94,71 +108,65 @@ class TreeBuilder {
           : 'text before <serviceml>; a document is a single <serviceml> element with only whitespace around it',
       );
     }
-    if (parent.name === 'br') this.report(token.start, '<br/> must be empty');
-    parent.children.push({ type: 'text', value: token.value });
+    if (parent.name === 'br') this.report(start, '<br/> must be empty');
+    parent.children.push({ type: 'text', value });
   }
 
-  private startTag(token: Extract<Token, { kind: 'start' }>): void {
-    const name = abbreviate(token.name);
-    const parent = this.stack.at(-1);
+  private startTag(name: string, start: number, attributes: readonly RawAttribute[], selfClosing: boolean): void {
+    const parent = this.top();
     if (parent === undefined) {
-      if (this.rootSeen) this.fail(token.start, `a document has one <serviceml> root; found <${name}> after </serviceml>`);
-      if (token.name !== 'serviceml') this.fail(token.start, `the document must start with <serviceml>; found <${name}>`);
-      for (const attribute of token.attributes) {
+      if (this.rootSeen) this.fail(start, `a document has one <serviceml> root; found <${abbreviate(name)}> after </serviceml>`);
+      if (name !== 'serviceml') this.fail(start, `the document must start with <serviceml>; found <${abbreviate(name)}>`);
+      for (const attribute of attributes) {
         this.report(attribute.start, `<serviceml> takes no attributes; remove ${abbreviate(attribute.name)}`);
       }
       this.rootSeen = true;
     } else {
       const depth = this.stack.length + 1;
-      if (depth > MAX_NESTING_DEPTH) this.fail(token.start, `elements are nested ${depth} deep here; the limit is ${MAX_NESTING_DEPTH}`);
-      this.checkPlacement(token, parent);
+      if (depth > MAX_NESTING_DEPTH) this.fail(start, `elements are nested ${depth} deep here; the limit is ${MAX_NESTING_DEPTH}`);
+      this.checkPlacement(name, start, parent);
     }
-    const head =
-      parent === undefined || token.name === 'serviceml'
-        ? undefined
-        : readElementHead(token.name, token.attributes, token.start, (index, message) => this.report(index, message));
-    this.stack.push({ name: token.name, start: token.start, head, children: [] });
-    if (token.selfClosing) this.close();
+    const head = parent === undefined || name === 'serviceml' ? undefined : readElementHead(name, attributes, start, this);
+    const interactiveAncestor = parent?.interactiveAncestor ?? (isInteractiveElement(name) ? name : undefined);
+    this.stack.push({ name, start, head, children: [], interactiveAncestor });
+    if (selfClosing) this.close();
   }
 
   /** Rules about where an element may appear; they keep the rendered HTML well-formed. */
-  private checkPlacement(token: Extract<Token, { kind: 'start' }>, parent: OpenElement): void {
-    const name = abbreviate(token.name);
-    if (token.name === 'serviceml') this.report(token.start, '<serviceml> can only be the root element');
-    if (parent.name === 'br') this.report(token.start, '<br/> must be empty');
+  private checkPlacement(name: string, start: number, parent: OpenElement): void {
+    if (name === 'serviceml') this.report(start, '<serviceml> can only be the root element');
+    if (parent.name === 'br') this.report(start, '<br/> must be empty');
     if (parent.name === 'user') {
-      this.report(token.start, `<user> may only contain text (the name shown when the user is unknown); found <${name}>`);
+      this.report(start, `<user> may only contain text (the name shown when the user is unknown); found <${abbreviate(name)}>`);
     }
-    const interactiveAncestor = this.stack.find((open) => interactiveElements.includes(open.name));
-    if (interactiveElements.includes(token.name) && interactiveAncestor !== undefined) {
-      this.report(token.start, `<${name}> cannot be inside <${interactiveAncestor.name}>; links and actions cannot be nested`);
+    if (parent.interactiveAncestor !== undefined && isInteractiveElement(name)) {
+      this.report(start, `<${abbreviate(name)}> cannot be inside <${parent.interactiveAncestor}>; links and actions cannot be nested`);
     }
   }
 
-  private endTag(token: Extract<Token, { kind: 'end' }>): void {
-    const name = abbreviate(token.name);
-    const open = this.stack.at(-1);
+  private endTag(tagName: string, start: number): void {
+    const name = abbreviate(tagName);
+    const open = this.top();
     if (open === undefined) {
-      this.fail(token.start, this.rootSeen ? `</${name}> comes after the end of the document` : `</${name}> has no matching start tag`);
+      this.fail(start, this.rootSeen ? `</${name}> comes after the end of the document` : `</${name}> has no matching start tag`);
     }
-    if (open.name === token.name) return this.close();
+    if (open.name === tagName) return this.close();
     if (open.name === 'br') this.fail(open.start, '<br> is never closed; write <br/>');
-    const opened = this.stack.findLast((element) => element.name === token.name);
+    const opened = this.stack.findLast((element) => element.name === tagName);
     const openAt = `<${abbreviate(open.name)}> (opened at line ${this.where(open.start)})`;
-    if (opened === undefined) this.fail(token.start, `</${name}> has no matching start tag; the open element is ${openAt}`);
+    if (opened === undefined) this.fail(start, `</${name}> has no matching start tag; the open element is ${openAt}`);
     this.fail(
-      token.start,
+      start,
       `</${name}> closes <${name}> from line ${this.where(opened.start)}, but ${openAt} is still open; close tags in reverse order`,
     );
   }
 
   private close(): void {
     const element = this.stack.pop()!;
-    const parent = this.stack.at(-1);
+    const parent = this.top();
     if (parent === undefined) this.rootChildren = element.children;
     else if (element.head !== undefined) parent.children.push(buildElement(element.head, element.children));
   }
-
   private finish(): void {
     const unclosed = this.stack.at(-1);
     if (unclosed !== undefined) {

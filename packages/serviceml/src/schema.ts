@@ -25,7 +25,25 @@ export type ElementHead =
   | { name: 'user'; attributes: UserAttributes }
   | { name: 'action'; attributes: ServiceMLActionAttributes };
 
-export type ReportProblem = (index: number, message: string) => void;
+/**
+ * Where problems go. An object with a method rather than a callback, so that checking a tag creates
+ * no closure (under tsx, each closure creation costs an Object.defineProperty for its name).
+ */
+export interface ProblemSink {
+  report(index: number, message: string): void;
+}
+
+/** Passes problems on and counts them, so that a tag with any problem yields no head. */
+class CountingSink implements ProblemSink {
+  count = 0;
+
+  constructor(private readonly sink: ProblemSink) {}
+
+  report(index: number, message: string): void {
+    this.count++;
+    this.sink.report(index, message);
+  }
+}
 
 const elementAttributes: Readonly<Record<ServiceMLElementName, readonly string[]>> = {
   a: ['href'],
@@ -41,10 +59,16 @@ const elementAttributes: Readonly<Record<ServiceMLElementName, readonly string[]
 
 const elementNames = Object.keys(elementAttributes) as ServiceMLElementName[];
 
-/** Links and actions are interactive; HTML forbids nesting one inside another, so ServiceML does too. */
-export const interactiveElements: readonly string[] = ['a', 'action'];
+/**
+ * The same table, for looking up a tag's name. A name sliced from the source is not an internalized
+ * string, and indexing an object with one costs a string-table lookup; a Map only hashes it.
+ */
+const attributesByElement: ReadonlyMap<string, readonly string[]> = new Map(Object.entries(elementAttributes));
 
-export const isElementName = (name: string): name is ServiceMLElementName => isOneOf(elementNames, name);
+/** Links and actions are interactive; HTML forbids nesting one inside another, so ServiceML does too. */
+export const isInteractiveElement = (name: string): boolean => name === 'a' || name === 'action';
+
+export const isElementName = (name: string): name is ServiceMLElementName => attributesByElement.has(name);
 
 const LINK_SCHEMES: readonly UrlScheme[] = ['http', 'https', 'mailto'];
 const WEB_SCHEMES: readonly UrlScheme[] = ['http', 'https'];
@@ -52,70 +76,76 @@ const USER_ID = /^u:[a-z2-7]{16}$/;
 const MAX_ACTION_ID_LENGTH = 255;
 
 /** Checks a start tag against the table; undefined when it has a problem (already reported). */
-export function readElementHead(name: string, attributes: readonly RawAttribute[], tagStart: number, report: ReportProblem): ElementHead | undefined {
-  if (!isElementName(name)) {
-    report(tagStart, unknownElementMessage(name));
+export function readElementHead(name: string, attributes: readonly RawAttribute[], tagStart: number, sink: ProblemSink): ElementHead | undefined {
+  const allowed = attributesByElement.get(name);
+  if (allowed === undefined) {
+    sink.report(tagStart, unknownElementMessage(name));
     return undefined;
   }
-  const allowed = elementAttributes[name];
   if (allowed.length === 0 && attributes.length === 0) return { name: name as FormattingElementName | 'br', attributes: {} };
-  const unknown = attributes.filter((attribute) => !allowed.includes(attribute.name));
-  for (const attribute of unknown) report(attribute.start, unknownAttributeMessage(name, attribute.name, allowed));
-  const values = new Map(attributes.map((attribute) => [attribute.name, attribute] as const));
-  let problems = unknown.length;
-  const head = readTypedAttributes(name, values, tagStart, (index, message) => {
-    problems++;
-    report(index, message);
-  });
-  return problems === 0 ? head : undefined;
+  const problems = new CountingSink(sink);
+  for (const attribute of attributes) {
+    if (!allowed.includes(attribute.name)) problems.report(attribute.start, unknownAttributeMessage(name, attribute.name, allowed));
+  }
+  const head = readTypedAttributes(name as ServiceMLElementName, attributes, tagStart, problems);
+  return problems.count === 0 ? head : undefined;
+}
+
+/**
+ * The attribute called `name`, if the tag has it. A tag has a handful of attributes at most (the
+ * tokenizer rejects duplicates), so a linear search beats building a Map for every tag.
+ */
+function attributeNamed(attributes: readonly RawAttribute[], name: string): RawAttribute | undefined {
+  for (const attribute of attributes) if (attribute.name === name) return attribute;
+  return undefined;
 }
 
 function readTypedAttributes(
   name: ServiceMLElementName,
-  values: ReadonlyMap<string, RawAttribute>,
+  attributes: readonly RawAttribute[],
   tagStart: number,
-  report: ReportProblem,
+  problems: ProblemSink,
 ): ElementHead {
   switch (name) {
     case 'a':
-      return { name, attributes: { href: readUrlAttribute(name, 'href', values, tagStart, LINK_SCHEMES, report, true) ?? '' } };
+      return { name, attributes: { href: readUrlAttribute(name, 'href', attributes, tagStart, LINK_SCHEMES, problems, true) ?? '' } };
     case 'user':
-      return { name, attributes: { userId: readUserId(values, tagStart, report) } };
+      return { name, attributes: { userId: readUserId(attributes, tagStart, problems) } };
     case 'action':
-      return { name, attributes: readActionAttributes(values, tagStart, report) };
+      return { name, attributes: readActionAttributes(attributes, tagStart, problems) };
     default:
       return { name, attributes: {} };
   }
 }
 
-function readUserId(values: ReadonlyMap<string, RawAttribute>, tagStart: number, report: ReportProblem): string {
-  const attribute = values.get('userId');
-  if (attribute === undefined) report(tagStart, '<user> needs a userId attribute, e.g. <user userId="u:abcdefghijklmnop">');
+function readUserId(attributes: readonly RawAttribute[], tagStart: number, problems: ProblemSink): string {
+  const attribute = attributeNamed(attributes, 'userId');
+  if (attribute === undefined) problems.report(tagStart, '<user> needs a userId attribute, e.g. <user userId="u:abcdefghijklmnop">');
   else if (!USER_ID.test(attribute.value)) {
-    report(attribute.start, `userId must be "u:" followed by 16 lowercase base32 characters (a-z, 2-7); got ${quote(attribute.value)}`);
+    problems.report(attribute.start, `userId must be "u:" followed by 16 lowercase base32 characters (a-z, 2-7); got ${quote(attribute.value)}`);
   }
   return attribute?.value ?? '';
 }
 
-function readActionAttributes(values: ReadonlyMap<string, RawAttribute>, tagStart: number, report: ReportProblem): ServiceMLActionAttributes {
-  const id = values.get('id');
-  if (id === undefined) report(tagStart, '<action> needs an id attribute; it is sent back as actionId when the action is used');
+function readActionAttributes(given: readonly RawAttribute[], tagStart: number, problems: ProblemSink): ServiceMLActionAttributes {
+  const id = attributeNamed(given, 'id');
+  if (id === undefined) problems.report(tagStart, '<action> needs an id attribute; it is sent back as actionId when the action is used');
   else if (id.value.trim() === '' || id.value.length > MAX_ACTION_ID_LENGTH) {
-    report(id.start, `the id of <action> must be 1 to ${MAX_ACTION_ID_LENGTH} characters long`);
+    problems.report(id.start, `the id of <action> must be 1 to ${MAX_ACTION_ID_LENGTH} characters long`);
   }
-  const rawType = values.get('type');
+  const rawType = attributeNamed(given, 'type');
   const type = rawType === undefined ? undefined : normaliseActionType(rawType.value);
-  if (rawType === undefined) report(tagStart, `<action> needs a type attribute: ${listChoices(actionTypes)}`);
-  else if (type === undefined) report(rawType.start, `the type of <action> must be ${listChoices(actionTypes)}; got ${quote(rawType.value)}`);
+  if (rawType === undefined) problems.report(tagStart, `<action> needs a type attribute: ${listChoices(actionTypes)}`);
+  else if (type === undefined) problems.report(rawType.start, `the type of <action> must be ${listChoices(actionTypes)}; got ${quote(rawType.value)}`);
   const needsUrl = type !== undefined && actionTypeNeedsUrl(type);
-  const url = readUrlAttribute('action', 'url', values, tagStart, WEB_SCHEMES, report, needsUrl);
+  const url = readUrlAttribute('action', 'url', given, tagStart, WEB_SCHEMES, problems, needsUrl);
   const attributes: ServiceMLActionAttributes = { id: id?.value ?? '', type: type ?? 'sendEvent' };
   if (url !== undefined) attributes.url = url;
-  const desktopType = readChoice('desktopType', values, desktopTypes, report);
+  const desktopType = readChoice('desktopType', given, desktopTypes, problems);
   if (desktopType !== undefined) attributes.desktopType = desktopType;
-  const mobileType = readChoice('mobileType', values, mobileTypes, report);
+  const mobileType = readChoice('mobileType', given, mobileTypes, problems);
   if (mobileType !== undefined) attributes.mobileType = mobileType;
-  const sendContext = readChoice('sendContext', values, ['true', 'false'], report);
+  const sendContext = readChoice('sendContext', given, ['true', 'false'], problems);
   if (sendContext !== undefined) attributes.sendContext = sendContext === 'true';
   return attributes;
 }
@@ -123,32 +153,32 @@ function readActionAttributes(values: ReadonlyMap<string, RawAttribute>, tagStar
 function readUrlAttribute(
   element: string,
   name: string,
-  values: ReadonlyMap<string, RawAttribute>,
+  attributes: readonly RawAttribute[],
   tagStart: number,
   schemes: readonly UrlScheme[],
-  report: ReportProblem,
+  problems: ProblemSink,
   required: boolean,
 ): string | undefined {
-  const attribute = values.get(name);
+  const attribute = attributeNamed(attributes, name);
   if (attribute === undefined) {
-    if (required) report(tagStart, `<${element}> needs a ${name} attribute with ${describeSchemes(schemes)}`);
+    if (required) problems.report(tagStart, `<${element}> needs a ${name} attribute with ${describeSchemes(schemes)}`);
     return undefined;
   }
   const check = checkUrl(attribute.value, schemes);
-  if (!check.ok) report(attribute.start, `the ${name} of <${element}> must be ${describeSchemes(schemes)}; ${check.reason}`);
+  if (!check.ok) problems.report(attribute.start, `the ${name} of <${element}> must be ${describeSchemes(schemes)}; ${check.reason}`);
   return check.ok ? check.url : undefined;
 }
 
 function readChoice<T extends string>(
   name: string,
-  values: ReadonlyMap<string, RawAttribute>,
+  attributes: readonly RawAttribute[],
   choices: readonly T[],
-  report: ReportProblem,
+  problems: ProblemSink,
 ): T | undefined {
-  const attribute = values.get(name);
+  const attribute = attributeNamed(attributes, name);
   if (attribute === undefined) return undefined;
   if (isOneOf(choices, attribute.value)) return attribute.value;
-  report(attribute.start, `the ${name} of <action> must be ${listChoices(choices)}; got ${quote(attribute.value)}`);
+  problems.report(attribute.start, `the ${name} of <action> must be ${listChoices(choices)}; got ${quote(attribute.value)}`);
   return undefined;
 }
 
@@ -175,11 +205,19 @@ export function buildElement(head: ElementHead, children: ServiceMLNode[]): Serv
     case 'br':
       return { type: 'element', name: 'br', attributes: {}, children: [] };
     case 'user':
-      return { type: 'element', ...head, children: children.filter((child): child is ServiceMLText => child.type === 'text') };
+      return { type: 'element', name: 'user', attributes: head.attributes, children: textOnly(children) };
     case 'a':
+      return { type: 'element', name: 'a', attributes: head.attributes, children };
     case 'action':
-      return { type: 'element', ...head, children };
+      return { type: 'element', name: 'action', attributes: head.attributes, children };
     default:
       return { type: 'element', name: head.name, attributes: {}, children };
   }
+}
+
+/** The text children of a <user> (the parser has reported any element among them). */
+function textOnly(children: readonly ServiceMLNode[]): ServiceMLText[] {
+  const texts: ServiceMLText[] = [];
+  for (const child of children) if (child.type === 'text') texts.push(child);
+  return texts;
 }

@@ -6,9 +6,18 @@
  * The grammar is a small strict subset of XML 1.0: elements, attributes in quotes, text and the five
  * XML entities plus numeric references. Anything else (comments, CDATA, DOCTYPE, processing
  * instructions) is reported as a problem naming what to write instead.
+ *
+ * It runs on every chat.sendMessage that carries ServiceML, so it is written for speed (issue #4):
+ * delimiters are found with indexOf, forbidden characters with one search of the whole document, and
+ * runs of text are sliced whole between references, so nothing looks at one character at a time
+ * except inside tags. There are no token objects (the scanner holds the current token in its fields)
+ * and positions are UTF-16 offsets: line:column is only computed when a problem is reported, and
+ * messages are only built on the way to a failure. No closure is created per token either: the
+ * server runs under tsx, whose esbuild `keepNames` turns each closure creation into an
+ * Object.defineProperty call.
  */
 
-import { abbreviate, codePointLabel, isHighSurrogate, isLowSurrogate, isXmlChar } from './characters.js';
+import { abbreviate, codePointLabel, isXmlChar } from './characters.js';
 
 export interface RawAttribute {
   name: string;
@@ -18,10 +27,7 @@ export interface RawAttribute {
   start: number;
 }
 
-export type Token =
-  | { kind: 'text'; value: string; start: number }
-  | { kind: 'start'; name: string; attributes: RawAttribute[]; selfClosing: boolean; start: number }
-  | { kind: 'end'; name: string; start: number };
+export type TokenKind = 'text' | 'start' | 'end';
 
 /** A syntax error: the document cannot be read past `index`. */
 export class ServiceMLSyntaxError extends Error {
@@ -33,52 +39,115 @@ export class ServiceMLSyntaxError extends Error {
   }
 }
 
-const NAMED_REFERENCE = /&([A-Za-z][A-Za-z0-9]*);/y;
-const DECIMAL_REFERENCE = /&#([0-9]+);/y;
-const HEX_REFERENCE = /&#x([0-9A-Fa-f]+);/y;
-const XML_ENTITIES: ReadonlyMap<string, string> = new Map([
-  ['amp', '&'],
-  ['lt', '<'],
-  ['gt', '>'],
-  ['quot', '"'],
-  ['apos', "'"],
-]);
+// UTF-16 code units the scanner tests for.
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const DOUBLE_QUOTE = 0x22;
+const HASH = 0x23;
+const SINGLE_QUOTE = 0x27;
+const SLASH = 0x2f;
+const SEMICOLON = 0x3b;
+const LESS_THAN = 0x3c;
+const EQUALS = 0x3d;
+const GREATER_THAN = 0x3e;
+const QUESTION_MARK = 0x3f;
+const EXCLAMATION_MARK = 0x21;
+const LOWER_X = 0x78;
 
-function isSpace(char: string | undefined): boolean {
-  return char === ' ' || char === '\t' || char === '\n' || char === '\r';
-}
+/**
+ * Tags without attributes, the common case, share this array rather than allocating one each. Not
+ * frozen: a frozen array has its own elements kind, which would make every loop over attributes polymorphic.
+ */
+const NO_ATTRIBUTES: readonly RawAttribute[] = [];
 
-function isNameStart(unit: number): boolean {
-  return (unit >= 0x61 && unit <= 0x7a) || (unit >= 0x41 && unit <= 0x5a) || unit === 0x5f;
-}
-
+const isSpace = (unit: number): boolean => unit === SPACE || unit === TAB || unit === LF || unit === CR;
+const isDigit = (unit: number): boolean => unit >= 0x30 && unit <= 0x39;
+const isAsciiLetter = (unit: number): boolean => (unit >= 0x61 && unit <= 0x7a) || (unit >= 0x41 && unit <= 0x5a);
+const isHexDigit = (unit: number): boolean => isDigit(unit) || (unit >= 0x61 && unit <= 0x66) || (unit >= 0x41 && unit <= 0x46);
+const isNameStart = (unit: number): boolean => isAsciiLetter(unit) || unit === 0x5f;
 /** Name characters: letters, digits, `_`, `.`, `:`, `-`. */
-function isNameChar(unit: number): boolean {
-  return isNameStart(unit) || (unit >= 0x30 && unit <= 0x3a) || unit === 0x2e || unit === 0x2d;
+const isNameChar = (unit: number): boolean => isNameStart(unit) || (unit >= 0x30 && unit <= 0x3a) || unit === 0x2e || unit === 0x2d;
+
+/**
+ * What XML 1.0 forbids in text and attribute values: C0 controls other than tab, LF and CR, U+FFFE,
+ * U+FFFF, and surrogates that are not part of a pair. One search over the whole document finds the
+ * first (only the first matters: the scan stops there), so no character is tested one by one.
+ */
+const FORBIDDEN_CHARACTER = /[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function indexOrLength(source: string, search: string, from: number): number {
+  const index = source.indexOf(search, from);
+  return index === -1 ? source.length : index;
 }
 
-export function* tokenize(source: string): Generator<Token> {
-  const scanner = new Scanner(source);
-  while (!scanner.atEnd()) yield scanner.next();
+/** The five XML entities; any other name is rejected. */
+function entityValue(name: string): string | undefined {
+  switch (name) {
+    case 'amp':
+      return '&';
+    case 'lt':
+      return '<';
+    case 'gt':
+      return '>';
+    case 'quot':
+      return '"';
+    case 'apos':
+      return "'";
+    default:
+      return undefined;
+  }
 }
 
-class Scanner {
+/**
+ * Reads one token per `next()` call; the token's kind is returned and its details are left in the
+ * fields below, valid until the following call. Throws ServiceMLSyntaxError at the first syntax error.
+ */
+export class Scanner {
+  /** UTF-16 index where the current token starts. */
+  start = 0;
+  /** Element name of a start or end tag. */
+  name = '';
+  /** Decoded text of a text token. */
+  text = '';
+  /** Attributes of a start tag, in source order. */
+  attributes: readonly RawAttribute[] = NO_ATTRIBUTES;
+  /** Whether a start tag ended with `/>`. */
+  selfClosing = false;
+
   private pos = 0;
+  /** Index of the first forbidden character, or the length: text and values must end before it. */
+  private readonly forbiddenAt: number;
+  /** Cached results of indexOf for `<` and `&`, which text and values look for again and again. */
+  private lessThanAt = -1;
+  private ampersandAt = -1;
 
-  constructor(private readonly source: string) {}
+  constructor(private readonly source: string) {
+    const forbidden = source.search(FORBIDDEN_CHARACTER);
+    this.forbiddenAt = forbidden === -1 ? source.length : forbidden;
+  }
 
   atEnd(): boolean {
     return this.pos >= this.source.length;
   }
 
-  next(): Token {
-    const char = this.source[this.pos];
-    if (char !== '<') return this.readText();
-    const following = this.source[this.pos + 1];
-    if (following === '!' || following === '?') this.rejectDeclaration(this.pos);
-    if (following === '/') return this.readEndTag();
-    if (this.peekName(this.pos + 1) === undefined) this.fail(this.pos, 'a raw < must be written as &lt;');
-    return this.readStartTag();
+  next(): TokenKind {
+    const source = this.source;
+    this.start = this.pos;
+    if (source.charCodeAt(this.pos) !== LESS_THAN) {
+      this.text = this.readText();
+      return 'text';
+    }
+    const following = source.charCodeAt(this.pos + 1);
+    if (following === EXCLAMATION_MARK || following === QUESTION_MARK) this.rejectDeclaration(this.pos);
+    if (following === SLASH) {
+      this.readEndTag();
+      return 'end';
+    }
+    if (!isNameStart(following)) this.fail(this.pos, 'a raw < must be written as &lt;');
+    this.readStartTag();
+    return 'start';
   }
 
   /** `<!…>` and `<?…?>`: none is part of ServiceML; the message names what was found. */
@@ -93,178 +162,210 @@ class Scanner {
     return this.fail(start, 'processing instructions (<?…?>) are not allowed in ServiceML');
   }
 
-  private readText(): Token {
-    const start = this.pos;
-    let value = '';
-    let chunkStart = this.pos;
-    while (this.pos < this.source.length) {
-      const char = this.source[this.pos];
-      if (char === '<') break;
-      if (char === '&') {
-        value += this.source.slice(chunkStart, this.pos) + this.readReference();
-        chunkStart = this.pos;
-      } else {
-        this.pos += this.checkedCharWidth(this.pos);
-      }
-    }
-    return { kind: 'text', value: value + this.source.slice(chunkStart, this.pos), start };
+  /** Text up to the next `<` or the end, references decoded. */
+  private readText(): string {
+    const end = this.nextLessThan(this.pos);
+    const text = this.decode(this.pos, end);
+    this.pos = end;
+    return text;
   }
 
-  private readStartTag(): Token {
+  /**
+   * The characters between `from` and `end` (which holds no `<`), references decoded. Whole runs
+   * between references are sliced at once: indexOf finds the `&`s and the forbidden character is
+   * already known, so that nothing here looks at one character at a time.
+   */
+  private decode(from: number, end: number): string {
+    let value = '';
+    let chunkStart = from;
+    for (;;) {
+      const ampersand = this.nextAmpersand(chunkStart);
+      if (this.forbiddenAt < end && this.forbiddenAt < ampersand) this.rejectCharacter(this.forbiddenAt);
+      if (ampersand >= end) break;
+      value += this.source.slice(chunkStart, ampersand) + this.readReference(ampersand);
+      chunkStart = this.pos;
+    }
+    return chunkStart === from ? this.source.slice(from, end) : value + this.source.slice(chunkStart, end);
+  }
+
+  /** Index of the first `<` at or after `from`, or the length. */
+  private nextLessThan(from: number): number {
+    if (this.lessThanAt < from) this.lessThanAt = indexOrLength(this.source, '<', from);
+    return this.lessThanAt;
+  }
+
+  /** Index of the first `&` at or after `from`, or the length. */
+  private nextAmpersand(from: number): number {
+    if (this.ampersandAt < from) this.ampersandAt = indexOrLength(this.source, '&', from);
+    return this.ampersandAt;
+  }
+
+  private readStartTag(): void {
+    const source = this.source;
     const start = this.pos;
     this.pos++;
     const name = this.readName();
-    const attributes: RawAttribute[] = [];
+    let attributes = NO_ATTRIBUTES as RawAttribute[];
     for (;;) {
       const hadSpace = this.skipSpace();
-      const char = this.source[this.pos];
-      if (char === undefined) this.fail(start, `the <${abbreviate(name)}> tag is not closed; end it with > or />`);
-      if (char === '>') {
+      const unit = source.charCodeAt(this.pos);
+      if (unit === GREATER_THAN || unit === SLASH) {
+        if (unit === SLASH) {
+          if (source.charCodeAt(this.pos + 1) !== GREATER_THAN) this.fail(this.pos, `expected /> to end the <${abbreviate(name)}> tag`);
+          this.pos++;
+        }
         this.pos++;
-        return { kind: 'start', name, attributes, selfClosing: false, start };
+        this.name = name;
+        this.attributes = attributes;
+        this.selfClosing = unit === SLASH;
+        return;
       }
-      if (char === '/') {
-        if (this.source[this.pos + 1] !== '>') this.fail(this.pos, `expected /> to end the <${abbreviate(name)}> tag`);
-        this.pos += 2;
-        return { kind: 'start', name, attributes, selfClosing: true, start };
-      }
-      attributes.push(this.readAttribute(name, hadSpace, attributes));
+      if (this.pos >= source.length) this.fail(start, `the <${abbreviate(name)}> tag is not closed; end it with > or />`);
+      const attribute = this.readAttribute(name, hadSpace, attributes);
+      if (attributes === NO_ATTRIBUTES) attributes = [attribute];
+      else attributes.push(attribute);
     }
   }
 
   private readAttribute(tagName: string, hadSpace: boolean, earlier: readonly RawAttribute[]): RawAttribute {
+    const source = this.source;
     const start = this.pos;
-    const tag = `<${abbreviate(tagName)}>`;
-    const name = this.peekName(start);
-    if (name === undefined) {
-      this.fail(start, `unexpected ${this.describeCharAt(start)} in the ${tag} tag; attributes are written name="value"`);
+    if (!isNameStart(source.charCodeAt(start))) {
+      this.fail(start, `unexpected ${this.describeCharAt(start)} in the <${abbreviate(tagName)}> tag; attributes are written name="value"`);
     }
-    const shown = abbreviate(name);
-    if (!hadSpace) this.fail(start, `put a space before the attribute ${shown} in the ${tag} tag`);
-    this.pos += name.length;
+    const name = this.readName();
+    if (!hadSpace) this.fail(start, `put a space before the attribute ${abbreviate(name)} in the <${abbreviate(tagName)}> tag`);
     this.skipSpace();
-    if (this.source[this.pos] !== '=') this.fail(start, `the attribute ${shown} of ${tag} has no value; write ${shown}="…"`);
-    this.pos++;
-    this.skipSpace();
-    const quote = this.source[this.pos];
-    if (quote !== '"' && quote !== "'") {
-      this.fail(this.pos, `the value of the attribute ${shown} must be in double or single quotes`);
+    if (source.charCodeAt(this.pos) !== EQUALS) {
+      const shown = abbreviate(name);
+      this.fail(start, `the attribute ${shown} of <${abbreviate(tagName)}> has no value; write ${shown}="…"`);
     }
     this.pos++;
-    const value = this.readAttributeValue(quote, start, shown);
-    if (earlier.some((attribute) => attribute.name === name)) {
-      this.fail(start, `the attribute ${shown} appears twice in the ${tag} tag; give it once`);
+    this.skipSpace();
+    const quote = source.charCodeAt(this.pos);
+    if (quote !== DOUBLE_QUOTE && quote !== SINGLE_QUOTE) {
+      this.fail(this.pos, `the value of the attribute ${abbreviate(name)} must be in double or single quotes`);
+    }
+    this.pos++;
+    const value = this.readAttributeValue(quote, start, name);
+    for (const attribute of earlier) {
+      if (attribute.name === name) this.fail(start, `the attribute ${abbreviate(name)} appears twice in the <${abbreviate(tagName)}> tag; give it once`);
     }
     return { name, value, start };
   }
 
-  private readAttributeValue(quote: string, attributeStart: number, shownName: string): string {
-    let value = '';
-    let chunkStart = this.pos;
-    for (;;) {
-      const char = this.source[this.pos];
-      if (char === undefined) this.fail(attributeStart, `the value of the attribute ${shownName} is never closed; add the closing ${quote}`);
-      if (char === quote) break;
-      if (char === '<') this.fail(this.pos, 'a raw < is not allowed in an attribute value; write &lt;');
-      if (char === '&') {
-        value += this.source.slice(chunkStart, this.pos) + this.readReference();
-        chunkStart = this.pos;
-      } else {
-        this.pos += this.checkedCharWidth(this.pos);
-      }
+  /** The value after its opening quote, up to the matching quote, which it moves past. */
+  private readAttributeValue(quote: number, attributeStart: number, name: string): string {
+    const source = this.source;
+    const closing = source.indexOf(quote === DOUBLE_QUOTE ? '"' : "'", this.pos);
+    const end = closing === -1 ? source.length : closing;
+    // Problems are reported in document order: whatever comes first of a bad reference or character,
+    // a raw <, or the end of the document.
+    const lessThan = this.nextLessThan(this.pos);
+    const value = this.decode(this.pos, Math.min(end, lessThan));
+    if (lessThan < end) this.fail(lessThan, 'a raw < is not allowed in an attribute value; write &lt;');
+    if (closing === -1) {
+      this.fail(attributeStart, `the value of the attribute ${abbreviate(name)} is never closed; add the closing ${String.fromCharCode(quote)}`);
     }
-    value += this.source.slice(chunkStart, this.pos);
-    this.pos++;
+    this.pos = closing + 1;
     return value;
   }
 
-  private readEndTag(): Token {
+  private readEndTag(): void {
     const start = this.pos;
     this.pos += 2;
-    if (this.peekName(this.pos) === undefined) {
+    if (!isNameStart(this.source.charCodeAt(this.pos))) {
       this.fail(start, 'expected an element name after "</"; a raw < must be written as &lt;');
     }
     const name = this.readName();
     this.skipSpace();
-    if (this.source[this.pos] !== '>') {
+    if (this.source.charCodeAt(this.pos) !== GREATER_THAN) {
       this.fail(this.pos, `expected > to end </${abbreviate(name)}>; got ${this.describeCharAt(this.pos)}`);
     }
     this.pos++;
-    return { kind: 'end', name, start };
+    this.name = name;
   }
 
-  /** Decodes the reference at `pos` (an `&`) and moves past it. */
-  private readReference(): string {
-    const start = this.pos;
-    const named = this.matchAt(NAMED_REFERENCE);
-    if (named) {
-      const replacement = XML_ENTITIES.get(named[1]!);
-      if (replacement === undefined) {
-        this.fail(
-          start,
-          `&${abbreviate(named[1]!)}; is not a ServiceML entity; use &amp; &lt; &gt; &quot; &apos; or a numeric reference such as &#160;`,
-        );
-      }
-      this.pos += named[0].length;
-      return replacement;
+  /**
+   * Decodes the reference at `start` (an `&`) and moves past it. Accepted: `&name;` for the five XML
+   * entities, `&#digits;` and `&#xhexdigits;`.
+   */
+  private readReference(start: number): string {
+    const source = this.source;
+    const first = source.charCodeAt(start + 1);
+    if (isAsciiLetter(first)) {
+      let end = start + 2;
+      while (isAsciiLetter(source.charCodeAt(end)) || isDigit(source.charCodeAt(end))) end++;
+      if (source.charCodeAt(end) === SEMICOLON) return this.readNamedReference(start, end);
+    } else if (first === HASH) {
+      const hex = source.charCodeAt(start + 2) === LOWER_X;
+      const digitsStart = start + (hex ? 3 : 2);
+      let end = digitsStart;
+      while (hex ? isHexDigit(source.charCodeAt(end)) : isDigit(source.charCodeAt(end))) end++;
+      if (end > digitsStart && source.charCodeAt(end) === SEMICOLON) return this.readNumericReference(start, digitsStart, end, hex ? 16 : 10);
     }
-    const numeric = this.matchAt(DECIMAL_REFERENCE) ?? this.matchAt(HEX_REFERENCE);
-    if (numeric) {
-      const digits = numeric[1]!.replace(/^0+(?=.)/, '');
-      const radix = numeric[0].startsWith('&#x') ? 16 : 10;
-      const codePoint = digits.length > 7 ? Infinity : parseInt(digits, radix);
-      this.checkReferencedCodePoint(codePoint, start, abbreviate(numeric[0], 20));
-      this.pos += numeric[0].length;
-      return String.fromCodePoint(codePoint);
-    }
-    if (this.source.startsWith('&#X', start)) this.fail(start, 'write hexadecimal character references with a lowercase x, as in &#x6A;');
-    if (this.source.startsWith('&#', start)) this.fail(start, 'a character reference looks like &#106; or &#x6A; and ends with ;');
+    if (source.startsWith('&#X', start)) this.fail(start, 'write hexadecimal character references with a lowercase x, as in &#x6A;');
+    if (first === HASH) this.fail(start, 'a character reference looks like &#106; or &#x6A; and ends with ;');
     return this.fail(start, 'a raw & must be written as &amp;');
   }
 
-  private checkReferencedCodePoint(codePoint: number, start: number, written: string): void {
+  /** `&name;`, where `semicolon` is the index of the `;`. */
+  private readNamedReference(start: number, semicolon: number): string {
+    const name = this.source.slice(start + 1, semicolon);
+    const replacement = entityValue(name);
+    if (replacement === undefined) {
+      this.fail(
+        start,
+        `&${abbreviate(name)}; is not a ServiceML entity; use &amp; &lt; &gt; &quot; &apos; or a numeric reference such as &#160;`,
+      );
+    }
+    this.pos = semicolon + 1;
+    return replacement;
+  }
+
+  /** `&#…;` with at least one digit between `digitsStart` and the `;` at `semicolon`. */
+  private readNumericReference(start: number, digitsStart: number, semicolon: number, radix: number): string {
+    const source = this.source;
+    let firstSignificant = digitsStart;
+    while (firstSignificant < semicolon - 1 && source.charCodeAt(firstSignificant) === 0x30) firstSignificant++;
+    // More than 7 significant digits is beyond U+10FFFF in either radix; parseInt would lose precision.
+    const codePoint = semicolon - firstSignificant > 7 ? Infinity : parseInt(source.slice(firstSignificant, semicolon), radix);
+    if (!isXmlChar(codePoint)) this.rejectReferencedCodePoint(codePoint, start, abbreviate(source.slice(start, semicolon + 1), 20));
+    this.pos = semicolon + 1;
+    return String.fromCodePoint(codePoint);
+  }
+
+  private rejectReferencedCodePoint(codePoint: number, start: number, written: string): never {
     if (codePoint === 0) this.fail(start, `${written} does not name a character (code point 0 is not allowed)`);
     if (codePoint > 0x10ffff) this.fail(start, `${written} is beyond U+10FFFF, the last Unicode code point`);
     if (codePoint >= 0xd800 && codePoint <= 0xdfff) {
       this.fail(start, `${written} names a surrogate (${codePointLabel(codePoint)}), which is not a character`);
     }
-    if (!isXmlChar(codePoint)) this.fail(start, `${written} names ${codePointLabel(codePoint)}, which is not allowed in ServiceML`);
+    return this.fail(start, `${written} names ${codePointLabel(codePoint)}, which is not allowed in ServiceML`);
   }
 
-  /** Width in UTF-16 units of the character at `index`, after checking that XML allows it. */
-  private checkedCharWidth(index: number): number {
+  /** Reports the forbidden character at `index` (see FORBIDDEN_CHARACTER). */
+  private rejectCharacter(index: number): never {
     const unit = this.source.charCodeAt(index);
-    if (isHighSurrogate(unit) && isLowSurrogate(this.source.charCodeAt(index + 1))) return 2;
-    if (isHighSurrogate(unit) || isLowSurrogate(unit)) {
+    if (unit >= 0xd800 && unit <= 0xdfff) {
       this.fail(index, `an unpaired surrogate (${codePointLabel(unit)}) is not allowed; the text is not valid Unicode`);
     }
-    if (!isXmlChar(unit)) this.fail(index, `the character ${codePointLabel(unit)} is not allowed in ServiceML`);
-    return 1;
+    return this.fail(index, `the character ${codePointLabel(unit)} is not allowed in ServiceML`);
   }
 
+  /** The name at `pos`, [A-Za-z_][A-Za-z0-9_.:-]*, which the caller has checked starts there. */
   private readName(): string {
-    const name = this.peekName(this.pos) ?? '';
-    this.pos += name.length;
-    return name;
-  }
-
-  /** The name starting at `index`, if any: [A-Za-z_][A-Za-z0-9_.:-]*. Scanned by hand; it is the hottest path. */
-  private peekName(index: number): string | undefined {
-    if (!isNameStart(this.source.charCodeAt(index))) return undefined;
-    let end = index + 1;
+    const start = this.pos;
+    let end = start + 1;
     while (isNameChar(this.source.charCodeAt(end))) end++;
-    return this.source.slice(index, end);
-  }
-
-  private matchAt(pattern: RegExp): RegExpExecArray | null {
-    pattern.lastIndex = this.pos;
-    return pattern.exec(this.source);
+    this.pos = end;
+    return this.source.slice(start, end);
   }
 
   /** Moves past XML whitespace; says whether there was any. */
   private skipSpace(): boolean {
     const start = this.pos;
-    while (isSpace(this.source[this.pos])) this.pos++;
+    while (isSpace(this.source.charCodeAt(this.pos))) this.pos++;
     return this.pos > start;
   }
 

@@ -13,13 +13,26 @@ export type UrlCheck = { ok: true; url: string } | { ok: false; reason: string }
 
 export const MAX_URL_LENGTH = 2048;
 
-const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 /** Controls, format characters (zero-width, bidi), every Unicode space, lone surrogates. */
 const INVISIBLE_OR_SPACE = /[\p{Cc}\p{Cf}\p{Z}\p{Cs}]/u;
 
+/** An ASCII DNS label: what nearly every host name is made of. */
+const ASCII_LABEL = String.raw`[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?`;
+/**
+ * The usual link: lowercase http or https, an ASCII host name with an optional port, then printable
+ * ASCII other than `\`. Each URL it matches passes every check below unchanged (nothing to trim,
+ * nothing invisible, a valid host), so one match settles the common case; checkUrl runs for every
+ * link and action of every ServiceML document. Anything else gets the full check, which also says why.
+ */
+const PLAIN_WEB_URL = new RegExp(String.raw`^https?://${ASCII_LABEL}(?:\.${ASCII_LABEL})*\.?(?::[0-9]{1,5})?(?:[/?#][!-\[\]-~]*)?$`);
+
 /** Returns the URL trimmed of surrounding ASCII whitespace when it is acceptable, else why not. */
 export function checkUrl(value: string, schemes: readonly UrlScheme[]): UrlCheck {
-  const url = value.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
+  if (value.length <= MAX_URL_LENGTH && PLAIN_WEB_URL.test(value)) {
+    const scheme = value.charCodeAt(4) === 0x73 /* s */ ? 'https' : 'http';
+    if ((schemes as readonly string[]).includes(scheme)) return { ok: true, url: value };
+  }
+  const url = trimAsciiWhitespace(value);
   if (url === '') return { ok: false, reason: 'got an empty string' };
   if (url.length > MAX_URL_LENGTH) {
     return { ok: false, reason: `it is ${url.length} characters long; the limit is ${MAX_URL_LENGTH}` };
@@ -31,7 +44,7 @@ export function checkUrl(value: string, schemes: readonly UrlScheme[]): UrlCheck
   }
   if (url.includes('\\')) return { ok: false, reason: 'it contains a backslash; use / or percent-encode it as %5C' };
   if (url.startsWith('//')) return { ok: false, reason: 'got a protocol-relative URL (//…); write the scheme, e.g. https://' };
-  const scheme = SCHEME.exec(url)?.[1]?.toLowerCase();
+  const scheme = schemeOf(url);
   if (scheme === undefined) return { ok: false, reason: 'got a relative URL; write an absolute URL such as https://example.com/' };
   if (!(schemes as readonly string[]).includes(scheme)) return { ok: false, reason: `got a ${scheme}: URL` };
   if (scheme === 'mailto') {
@@ -50,12 +63,43 @@ const AUTHORITY = new RegExp(String.raw`^(?:[^@/?#]*@)?(?:${LABEL}(?:\.${LABEL})
  * typo. Checked by pattern rather than with the URL class so that server and browser agree exactly.
  */
 function checkWebUrl(url: string, scheme: string): UrlCheck {
-  const rest = url.slice(scheme.length + 1);
-  if (!rest.startsWith('//')) return { ok: false, reason: `got "${scheme}:" without "//"; write ${scheme}://host/path` };
-  const authority = /^[^/?#]*/.exec(rest.slice(2))![0];
+  const hostStart = scheme.length + 3;
+  if (!url.startsWith('//', hostStart - 2)) return { ok: false, reason: `got "${scheme}:" without "//"; write ${scheme}://host/path` };
+  let hostEnd = hostStart;
+  while (hostEnd < url.length && !isAuthorityEnd(url.charCodeAt(hostEnd))) hostEnd++;
+  const authority = url.slice(hostStart, hostEnd);
   if (authority === '') return { ok: false, reason: 'it has no host name' };
   if (!AUTHORITY.test(authority)) return { ok: false, reason: `its host ${JSON.stringify(authority.slice(0, 60))} is not a valid host name` };
   return { ok: true, url };
+}
+
+// The checks below are written out rather than as regular expressions: checkUrl runs for every link
+// and action of every ServiceML document, and these are cheaper than a match and its result array.
+
+/** `/`, `?` and `#` end the authority (user info, host and port) of a URL. */
+const isAuthorityEnd = (unit: number): boolean => unit === 0x2f || unit === 0x3f || unit === 0x23;
+
+/** What HTML's URL parser strips from both ends: tab, LF, FF, CR and space. */
+const isTrimmedSpace = (unit: number): boolean => unit === 0x20 || unit === 0x09 || unit === 0x0a || unit === 0x0c || unit === 0x0d;
+
+function trimAsciiWhitespace(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isTrimmedSpace(value.charCodeAt(start))) start++;
+  while (end > start && isTrimmedSpace(value.charCodeAt(end - 1))) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
+}
+
+const isAsciiLetter = (unit: number): boolean => (unit >= 0x61 && unit <= 0x7a) || (unit >= 0x41 && unit <= 0x5a);
+/** Letters, digits, `+`, `.` and `-`. */
+const isSchemeChar = (unit: number): boolean => isAsciiLetter(unit) || (unit >= 0x30 && unit <= 0x39) || unit === 0x2b || unit === 0x2e || unit === 0x2d;
+
+/** The scheme of an absolute URL, `[A-Za-z][A-Za-z0-9+.-]*` before the first `:`, lowercased. */
+function schemeOf(url: string): string | undefined {
+  if (!isAsciiLetter(url.charCodeAt(0))) return undefined;
+  let end = 1;
+  while (isSchemeChar(url.charCodeAt(end))) end++;
+  return url.charCodeAt(end) === 0x3a ? url.slice(0, end).toLowerCase() : undefined;
 }
 
 /** "an http or https URL" / "an http, https or mailto URL": the expected half of a message. */
