@@ -46,7 +46,7 @@ export async function verifyEventToken(token: string, options: VerifyEventTokenO
 
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, new TextEncoder().encode(options.appSecret), {
+    ({ payload } = await jwtVerify(token, await verificationKey(options.appSecret), {
       algorithms: [eventTokenAlgorithm],
       currentDate: new Date(now()),
       clockTolerance: tolerance,
@@ -72,6 +72,23 @@ export async function verifyEventToken(token: string, options: VerifyEventTokenO
     throw new EventTokenError('userId', `the event token is for user ${claims.userId}, but the event names ${options.userId}`);
   }
   return { appId: claims.appId, userId: claims.userId, iat: claims.iat, exp: claims.exp, jti: claims.jti };
+}
+
+const keys = new Map<string, Promise<CryptoKey>>();
+const maxKeys = 100;
+
+/**
+ * The app secret imported once as an HMAC key: importing it anew for every event costs more than the
+ * verification itself. Few secrets are in use at once (an app's, and the previous one while rotating).
+ */
+function verificationKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= maxKeys) keys.delete(keys.keys().next().value as string);
+    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 /** Reads the header before any key is used, so that `none` and other algorithms are refused by name. */

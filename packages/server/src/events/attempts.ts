@@ -4,6 +4,7 @@ import type { Tx } from '../store/store.js';
 import { newAttemptId } from './ids.js';
 import type { AttemptResult } from './listenerCall.js';
 import { responseSnippetBytes, userAgent } from './settings.js';
+import { powerOfTwoChunks } from './sqlLists.js';
 import { signEventToken } from './tokens.js';
 
 export interface AttemptTarget {
@@ -17,8 +18,8 @@ export interface AttemptTarget {
 }
 
 /** The headers of every POST to a listener (reference §5.2), with a token signed for this attempt. */
-export async function listenerHeaders(target: AttemptTarget, now: number): Promise<Record<string, string>> {
-  const token = await signEventToken(
+export function listenerHeaders(target: AttemptTarget, now: number): Record<string, string> {
+  const token = signEventToken(
     target.appSecret,
     { appId: target.appId, userId: target.userId, jti: target.eventId },
     eventTokenLifetimeSeconds.listener,
@@ -42,13 +43,40 @@ export const noListenerResult: AttemptResult = {
   durationMs: 0,
 };
 
-export async function insertAttempt(
-  tx: Tx,
-  input: { eventId: string; appId: string; retryNum: number; startedAt: number; result: AttemptResult; outcome: AttemptOutcome; reason: string | null; error: string | null },
-): Promise<void> {
+export interface AttemptToRecord {
+  /** The record's id, when it was chosen already (so that writing it twice cannot make two records). */
+  id?: string;
+  eventId: string;
+  appId: string;
+  retryNum: number;
+  startedAt: number;
+  result: AttemptResult;
+  outcome: AttemptOutcome;
+  reason: string | null;
+  error: string | null;
+}
+
+export async function insertAttempt(tx: Tx, input: AttemptToRecord): Promise<void> {
+  await insertAttempts(tx, [input]);
+}
+
+/** Rows per INSERT at most: 11 columns each, well under SQLite's 32,766 parameters; a power of two. */
+const attemptsPerInsert = 512;
+
+/**
+ * Records attempts (reference §5.2: time, status, latency, error, first 1 KiB of the answer), up to a
+ * few hundred per statement, in power-of-two chunks (see sqlLists.ts).
+ */
+export async function insertAttempts(tx: Tx, inputs: AttemptToRecord[]): Promise<void> {
+  for (const chunk of powerOfTwoChunks(inputs, attemptsPerInsert)) {
+    await tx.insertInto('event_attempts').values(chunk.map(attemptRow)).execute();
+  }
+}
+
+function attemptRow(input: AttemptToRecord): EventAttemptsTable {
   const { result } = input;
-  const row: EventAttemptsTable = {
-    id: newAttemptId(input.startedAt),
+  return {
+    id: input.id ?? newAttemptId(input.startedAt),
     event_id: input.eventId,
     app_id: input.appId,
     retry_num: input.retryNum,
@@ -60,5 +88,4 @@ export async function insertAttempt(
     response_snippet: result.kind === 'answered' && result.body.length > 0 ? result.body.subarray(0, responseSnippetBytes).toString('utf8') : null,
     outcome: input.outcome,
   };
-  await tx.insertInto('event_attempts').values(row).execute();
 }

@@ -10,7 +10,7 @@ export interface AppForDelivery {
   developer_id: string;
   secret: string;
   listener_url: string | null;
-  /** As read before the attempt; the pause itself is decided on the stored value. */
+  /** As read when the attempt is recorded; the pause itself is decided on the stored value. */
   delivery_failing_since: number | null;
 }
 
@@ -18,17 +18,17 @@ export interface AppForDelivery {
  * Keeps the app's failure streak after an asynchronous attempt: a success ends it; a failure starts it
  * or, once it has lasted `pauseAfterFailingMs`, pauses the app's delivery and tells its developer.
  * Runs in the attempt's transaction, and the pause is one conditional update, so exactly one attempt
- * pauses the app and sends the notice, even with several servers.
+ * pauses the app and sends the notice, even with several servers. Returns whether this attempt paused it.
  */
-export async function trackDeliveryHealth(tx: Tx, app: AppForDelivery, attempt: { delivered: boolean; error: string; at: number }): Promise<void> {
+export async function trackDeliveryHealth(tx: Tx, app: AppForDelivery, attempt: { delivered: boolean; error: string; at: number }): Promise<boolean> {
   if (attempt.delivered) {
-    if (app.delivery_failing_since === null) return;
+    if (app.delivery_failing_since === null) return false;
     await tx.updateTable('apps').set({ delivery_failing_since: null }).where('id', '=', app.id).execute();
-    return;
+    return false;
   }
   if (app.delivery_failing_since === null) {
     await tx.updateTable('apps').set({ delivery_failing_since: attempt.at }).where('id', '=', app.id).where('delivery_failing_since', 'is', null).execute();
-    return;
+    return false;
   }
   const paused = await tx
     .updateTable('apps')
@@ -37,7 +37,9 @@ export async function trackDeliveryHealth(tx: Tx, app: AppForDelivery, attempt: 
     .where('delivery_paused_at', 'is', null)
     .where('delivery_failing_since', '<=', attempt.at - pauseAfterFailingMs)
     .executeTakeFirst();
-  if (Number(paused.numUpdatedRows) === 1) await tellDeveloperDeliveryPaused(tx, app, attempt.error, attempt.at);
+  if (Number(paused.numUpdatedRows) !== 1) return false;
+  await tellDeveloperDeliveryPaused(tx, app, attempt.error, attempt.at);
+  return true;
 }
 
 /** A direct message from the team's system bot to the app's developer. */

@@ -7,10 +7,29 @@ export interface DeliverySettings {
   answerTimeoutMs: number;
   /** A claim's lease; longer than any attempt, so only a crashed worker's claims ever expire. */
   leaseMs: number;
-  /** Events of one app in flight at once, so one slow app holds at most this many slots. */
+  /**
+   * Events of one app in flight at once, at first and whenever its listener is slow or failing: a
+   * listener that hangs holds at most this many slots.
+   */
   laneConcurrency: number;
+  /**
+   * How wide an app's lane may grow while its listener keeps answering 2xx within `laneWidenBelowMs`:
+   * one slot more per such answer while the lane is at least half busy and more events wait; halved
+   * (never below `laneConcurrency`) at a failure worth retrying or a slower answer.
+   */
+  laneMaxConcurrency: number;
+  laneWidenBelowMs: number;
   /** Events in flight at once in this process, all apps together. */
   globalConcurrency: number;
+  /** How many due events of one app the worker reads ahead (unclaimed) in one look at the outbox. */
+  readAheadPerApp: number;
+  /**
+   * Finished attempts are recorded together, in one transaction, at most this long after the first of
+   * them (or at once when `recordBatchMax` wait), and their slots refilled at the same moment. Until
+   * recorded their events stay leased to this worker.
+   */
+  recordBatchDelayMs: number;
+  recordBatchMax: number;
   /** How long a `chat.generateUrlPreview` answer may take; the message is never held back for it. */
   urlPreviewTimeoutMs: number;
   /** How long a person's button press, command or action waits for the listener's answer. */
@@ -23,7 +42,12 @@ export const defaultDeliverySettings: DeliverySettings = {
   answerTimeoutMs: 10_000,
   leaseMs: 60_000,
   laneConcurrency: 4,
-  globalConcurrency: 64,
+  laneMaxConcurrency: 32,
+  laneWidenBelowMs: 50,
+  globalConcurrency: 512,
+  readAheadPerApp: 5_000,
+  recordBatchDelayMs: 5,
+  recordBatchMax: 500,
   urlPreviewTimeoutMs: 5_000,
   clientEventTimeoutMs: 10_000,
 };
@@ -33,6 +57,7 @@ export function deliverySettings(overrides: Partial<DeliverySettings> = {}): Del
   if (settings.leaseMs <= settings.answerTimeoutMs) {
     throw new Error(`event leaseMs (${settings.leaseMs}) must exceed answerTimeoutMs (${settings.answerTimeoutMs}), or live deliveries would be claimed twice`);
   }
+  if (settings.laneMaxConcurrency < settings.laneConcurrency) settings.laneMaxConcurrency = settings.laneConcurrency;
   return settings;
 }
 

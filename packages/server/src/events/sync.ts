@@ -26,7 +26,7 @@ export async function deliverSynchronously(
     ? await callListener(ctx.events.agent, {
         url: app.listener_url,
         body: JSON.stringify(input.event),
-        headers: await listenerHeaders({ appId: app.id, appSecret: app.secret, userId: input.userId, eventId, retryNum: 0 }, startedAt),
+        headers: listenerHeaders({ appId: app.id, appSecret: app.secret, userId: input.userId, eventId, retryNum: 0 }, startedAt),
         answerTimeoutMs: input.timeoutMs,
         keepBytes: maxSyncAnswerBytes,
       })

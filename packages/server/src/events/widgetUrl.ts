@@ -13,7 +13,7 @@ export async function buildWidgetUrl(
 ): Promise<string> {
   const app = await ctx.db.selectFrom('apps').select(['id', 'secret']).where('id', '=', input.appId).executeTakeFirstOrThrow();
   const now = ctx.now();
-  const token = await signEventToken(
+  const token = signEventToken(
     app.secret,
     { appId: app.id, userId: String(input.event.userId), jti: newEventId(now) },
     eventTokenLifetimeSeconds.widget,
