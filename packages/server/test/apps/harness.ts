@@ -6,6 +6,9 @@ import { expect } from 'vitest';
 import type { UsersTable } from '../../src/store/schema.js';
 import type { CallResult, TestServer } from '../helpers/server.js';
 
+/** A loopback URL where nothing listens: connections are refused. */
+export { closedPortUrl as refusingUrl } from '../events/listener.js';
+
 /** How the app's listener answers: through the SDK listener (verifying every token), a fixed status, or never. */
 export type ListenerBehaviour = 'sdk' | { status: number } | 'hang';
 
@@ -74,14 +77,6 @@ export async function startAppListener(behaviour: ListenerBehaviour = 'sdk'): Pr
   return listener;
 }
 
-/** A loopback URL where nothing listens: connections are refused. */
-export async function refusingUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/events`;
-}
 
 export const password = 'correct horse battery staple';
 
