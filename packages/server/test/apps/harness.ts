@@ -7,7 +7,7 @@ import type { UsersTable } from '../../src/store/schema.js';
 import type { CallResult, TestServer } from '../helpers/server.js';
 
 /** A loopback URL where nothing listens: connections are refused. */
-export { closedPortUrl as refusingUrl } from '../events/listener.js';
+export { closedPortUrl as refusingUrl, eventually } from '../events/listener.js';
 
 /** How the app's listener answers: through the SDK listener (verifying every token), a fixed status, or never. */
 export type ListenerBehaviour = 'sdk' | { status: number } | 'hang';
@@ -116,13 +116,3 @@ export async function tokenOutcome(t: TestServer, token: string): Promise<string
   return answer.status === 200 ? 'ok' : `${answer.body.error}${answer.body.disabledBy ? `:${answer.body.disabledBy}` : ''}`;
 }
 
-/** Waits until `check` holds, polling. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,21 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoCredentials } from '../../src/core/commands/seedDemo.js';
 import { openStore } from '../../src/store/store.js';
 import { dialects, postgresTestUrl } from '../helpers/dialects.js';
 import { startListener } from '../events/listener.js';
+import { adminQuery } from '../helpers/store.js';
 import { getInfo, runCli, runCliJson, startCliServer, tempDataDir } from './cli.js';
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresTestUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 // The CLI takes a plain URL (no schema of its own), so this suite makes a database for itself.
 describe.skipIf(!dialects.includes('postgres'))('the CLI on PostgreSQL', () => {
@@ -23,9 +14,9 @@ describe.skipIf(!dialects.includes('postgres'))('the CLI on PostgreSQL', () => {
   const url = Object.assign(new URL(postgresTestUrl), { pathname: `/${database}` }).toString();
   const data = tempDataDir();
 
-  beforeAll(() => admin(`create database ${database}`));
+  beforeAll(() => adminQuery(`create database ${database}`));
   afterAll(async () => {
-    await admin(`drop database if exists ${database} with (force)`);
+    await adminQuery(`drop database if exists ${database} with (force)`);
     data.remove();
   });
 

@@ -39,7 +39,8 @@ export async function createTestStore(dialect: TestDialect): Promise<TestStore> 
   };
 }
 
-async function adminQuery(sql: string): Promise<void> {
+/** Runs one statement on the test PostgreSQL as its administrator (schemas, databases). */
+export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: postgresTestUrl });
   await client.connect();
   try {
