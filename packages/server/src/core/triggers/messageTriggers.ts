@@ -2,7 +2,7 @@ import type { ServerContext } from '../../context.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { enqueueReceiveMessage } from './receiveMessage.js';
-import { generateUrlPreview } from './urlPreview.js';
+import { generateUrlPreview, previewUrlsOf } from './urlPreview.js';
 
 export interface MessageTriggers {
   /** Pass to sendMessage: runs in the message's transaction. */
@@ -28,7 +28,8 @@ export function messageTriggers(ctx: ServerContext): MessageTriggers {
       if (!stored) return;
       const message = stored;
       if (enqueued) ctx.events.wake();
-      ctx.background.run(`URL preview of message ${message.uid}`, () => generateUrlPreview(ctx, message));
+      const urls = previewUrlsOf(message);
+      if (urls.length > 0) ctx.background.run(`URL preview of message ${message.uid}`, () => generateUrlPreview(ctx, message, urls));
     },
   };
 }

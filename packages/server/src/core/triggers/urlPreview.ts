@@ -9,13 +9,11 @@ import { findPreviewUrls } from './previewUrls.js';
 
 /**
  * `chat.generateUrlPreview` (reference §5.2, §5.4), run after the message was committed and answered:
- * for each link in the text, each app whose preview domains match its host is asked in turn (one
- * synchronous attempt, `urlPreviewTimeoutMs`), and the first valid attachment is added to the message.
- * A message carries at most one attachment, so one that already has one is left alone.
+ * for each of `urls` (from `previewUrlsOf`), each app whose preview domains match its host is asked in
+ * turn (one synchronous attempt, `urlPreviewTimeoutMs`), and the first valid attachment is added.
  */
-export async function generateUrlPreview(ctx: ServerContext, message: MessagesTable): Promise<void> {
-  if (message.attachments !== null) return;
-  for (const url of findPreviewUrls(message.text)) {
+export async function generateUrlPreview(ctx: ServerContext, message: MessagesTable, urls: readonly URL[]): Promise<void> {
+  for (const url of urls) {
     for (const app of await appsForPreviewDomain(ctx.db, message.team_id, url.hostname)) {
       const attachment = await askForPreview(ctx, app.id, message, url.href);
       if (!attachment) continue;
@@ -23,6 +21,14 @@ export async function generateUrlPreview(ctx: ServerContext, message: MessagesTa
       return;
     }
   }
+}
+
+/**
+ * The links of a message that may get a preview: none when it already carries an attachment (a message
+ * carries at most one), so most messages start no background work at all.
+ */
+export function previewUrlsOf(message: MessagesTable): URL[] {
+  return message.attachments === null ? findPreviewUrls(message.text) : [];
 }
 
 async function askForPreview(ctx: ServerContext, appId: string, message: MessagesTable, url: string): Promise<Attachment | undefined> {
