@@ -21,6 +21,7 @@ export type {
   Problem,
   RenderOptions,
   ServiceMLActionAttributes,
+  ServiceMLCheck,
   ServiceMLElement,
   ServiceMLElementName,
   ServiceMLNode,

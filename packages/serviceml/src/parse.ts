@@ -8,7 +8,7 @@ import { abbreviate, formatCount, positionAt, utf8ByteLength } from './character
 import { describeValue } from './json-fields.js';
 import { buildElement, isInteractiveElement, readElementHead, type ElementHead, type ProblemSink } from './schema.js';
 import { Scanner, ServiceMLSyntaxError, type RawAttribute } from './tokenizer.js';
-import type { Problem, ServiceMLNode, ServiceMLResult } from './types.js';
+import type { Problem, ServiceMLCheck, ServiceMLNode, ServiceMLResult } from './types.js';
 
 export const MAX_DOCUMENT_BYTES = 16 * 1024;
 /** Counting the <serviceml> root as depth 1. */
@@ -16,13 +16,24 @@ export const MAX_NESTING_DEPTH = 32;
 /** Enough to fix a document in one round; more would only bloat the error response. */
 const MAX_PROBLEMS = 20;
 
-/** Parses and validates a ServiceML document (reference §6). Never throws. */
-export function parseServiceML(source: string): ServiceMLResult {
-  return validateServiceML(source);
+/**
+ * Parses and validates a ServiceML document (reference §6): its tree, or every problem found. Takes a
+ * value straight from an API request, which may not even be a string. Never throws.
+ */
+export function parseServiceML(source: unknown): ServiceMLResult {
+  return check(source, true) as ServiceMLResult;
 }
 
-/** Like parseServiceML, for a value straight from an API request, which may not even be a string. */
-export function validateServiceML(source: unknown): ServiceMLResult {
+/**
+ * The same checks as parseServiceML, with the same problems, for callers that store the document as
+ * given and need no tree (chat.sendMessage): no node is built and no text decoded, which makes it
+ * cheaper on the send path.
+ */
+export function validateServiceML(source: unknown): ServiceMLCheck {
+  return check(source, false);
+}
+
+function check(source: unknown, buildTree: boolean): ServiceMLResult | ServiceMLCheck {
   if (typeof source !== 'string') {
     return { ok: false, problems: [{ line: 1, column: 1, message: `ServiceML must be a string; got ${describeValue(source)}` }] };
   }
@@ -34,7 +45,7 @@ export function validateServiceML(source: unknown): ServiceMLResult {
       return { ok: false, problems: [{ line: 1, column: 1, message }] };
     }
   }
-  const builder = new TreeBuilder(source);
+  const builder = new TreeBuilder(source, buildTree);
   try {
     builder.run();
   } catch (error) {
@@ -56,18 +67,28 @@ interface OpenElement {
 
 class TreeBuilder implements ProblemSink {
   private readonly problems: { index: number; message: string }[] = [];
+  /** Every problem reported, those past MAX_PROBLEMS included. */
+  reported = 0;
   private readonly stack: OpenElement[] = [];
   private rootChildren: ServiceMLNode[] | undefined;
   private rootSeen = false;
 
-  constructor(private readonly source: string) {}
+  /** Without a tree, elements share this array and nothing is ever added to it. */
+  private static readonly NO_CHILDREN: ServiceMLNode[] = [];
+
+  /** `buildTree` false: check only, building no nodes and decoding no text (see validateServiceML). */
+  constructor(
+    private readonly source: string,
+    private readonly buildTree: boolean,
+  ) {}
 
   report(index: number, message: string): void {
+    this.reported++;
     if (this.problems.length < MAX_PROBLEMS) this.problems.push({ index, message });
   }
 
   run(): void {
-    const scanner = new Scanner(this.source);
+    const scanner = new Scanner(this.source, this.buildTree);
     while (!scanner.atEnd()) {
       const kind = scanner.next();
       if (kind === 'text') this.text(scanner.start, scanner.text);
@@ -78,14 +99,14 @@ class TreeBuilder implements ProblemSink {
     this.finish();
   }
 
-  result(): ServiceMLResult {
+  result(): ServiceMLResult | ServiceMLCheck {
     if (this.problems.length > 0 || this.rootChildren === undefined) {
       // Collected problems arrive grouped by kind within a tag; authors read them in document order.
       const inOrder = [...this.problems].sort((a, b) => a.index - b.index);
       const problems: Problem[] = inOrder.map(({ index, message }) => ({ ...positionAt(this.source, index), message }));
       return { ok: false, problems };
     }
-    return { ok: true, ast: { type: 'root', children: this.rootChildren } };
+    return this.buildTree ? { ok: true, ast: { type: 'root', children: this.rootChildren } } : { ok: true };
   }
 
   /** The innermost open element, undefined outside the root. */
@@ -109,7 +130,7 @@ class TreeBuilder implements ProblemSink {
       );
     }
     if (parent.name === 'br') this.report(start, '<br/> must be empty');
-    parent.children.push({ type: 'text', value });
+    if (this.buildTree) parent.children.push({ type: 'text', value });
   }
 
   private startTag(name: string, start: number, attributes: readonly RawAttribute[], selfClosing: boolean): void {
@@ -128,7 +149,8 @@ class TreeBuilder implements ProblemSink {
     }
     const head = parent === undefined || name === 'serviceml' ? undefined : readElementHead(name, attributes, start, this);
     const interactiveAncestor = parent?.interactiveAncestor ?? (isInteractiveElement(name) ? name : undefined);
-    this.stack.push({ name, start, head, children: [], interactiveAncestor });
+    const children = this.buildTree ? [] : TreeBuilder.NO_CHILDREN;
+    this.stack.push({ name, start, head, children, interactiveAncestor });
     if (selfClosing) this.close();
   }
 
@@ -165,7 +187,7 @@ class TreeBuilder implements ProblemSink {
     const element = this.stack.pop()!;
     const parent = this.top();
     if (parent === undefined) this.rootChildren = element.children;
-    else if (element.head !== undefined) parent.children.push(buildElement(element.head, element.children));
+    else if (element.head !== undefined && this.buildTree) parent.children.push(buildElement(element.head, element.children));
   }
   private finish(): void {
     const unclosed = this.stack.at(-1);

@@ -27,22 +27,12 @@ export type ElementHead =
 
 /**
  * Where problems go. An object with a method rather than a callback, so that checking a tag creates
- * no closure (under tsx, each closure creation costs an Object.defineProperty for its name).
+ * no closure. `reported` counts every problem ever reported (even past any cap on those kept), so that
+ * a check can tell whether it found any.
  */
 export interface ProblemSink {
+  readonly reported: number;
   report(index: number, message: string): void;
-}
-
-/** Passes problems on and counts them, so that a tag with any problem yields no head. */
-class CountingSink implements ProblemSink {
-  count = 0;
-
-  constructor(private readonly sink: ProblemSink) {}
-
-  report(index: number, message: string): void {
-    this.count++;
-    this.sink.report(index, message);
-  }
 }
 
 const elementAttributes: Readonly<Record<ServiceMLElementName, readonly string[]>> = {
@@ -82,14 +72,22 @@ export function readElementHead(name: string, attributes: readonly RawAttribute[
     sink.report(tagStart, unknownElementMessage(name));
     return undefined;
   }
-  if (allowed.length === 0 && attributes.length === 0) return { name: name as FormattingElementName | 'br', attributes: {} };
-  const problems = new CountingSink(sink);
+  if (allowed.length === 0 && attributes.length === 0) return plainHeads.get(name);
+  const before = sink.reported;
   for (const attribute of attributes) {
-    if (!allowed.includes(attribute.name)) problems.report(attribute.start, unknownAttributeMessage(name, attribute.name, allowed));
+    if (!allowed.includes(attribute.name)) sink.report(attribute.start, unknownAttributeMessage(name, attribute.name, allowed));
   }
-  const head = readTypedAttributes(name as ServiceMLElementName, attributes, tagStart, problems);
-  return problems.count === 0 ? head : undefined;
+  const head = readTypedAttributes(name as ServiceMLElementName, attributes, tagStart, sink);
+  return sink.reported === before ? head : undefined;
 }
+
+/**
+ * The heads of elements without attributes, made once: they are the most common tags, and a head
+ * is only read (buildElement makes the node's own attributes object).
+ */
+const plainHeads: ReadonlyMap<string, ElementHead> = new Map(
+  elementNames.filter((name) => elementAttributes[name].length === 0).map((name) => [name, { name, attributes: {} } as ElementHead]),
+);
 
 /**
  * The attribute called `name`, if the tag has it. A tag has a handful of attributes at most (the

@@ -13,6 +13,9 @@ export interface Problem {
 
 export type ServiceMLResult = { ok: true; ast: ServiceMLRoot } | { ok: false; problems: Problem[] };
 
+/** What validateServiceML answers: the same problems as parseServiceML, without a tree. */
+export type ServiceMLCheck = { ok: true } | { ok: false; problems: Problem[] };
+
 export interface ServiceMLRoot {
   type: 'root';
   children: ServiceMLNode[];

@@ -1,14 +1,19 @@
-/** The parser must return a result, never throw, whatever string it is given. */
+/**
+ * The parser must return a result, never throw, whatever string it is given; and validateServiceML,
+ * which checks without building a tree, must always agree with it.
+ */
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseServiceML, serializeServiceML, type ServiceMLResult } from '../src/index.js';
+import { parseServiceML, serializeServiceML, validateServiceML, type ServiceMLResult } from '../src/index.js';
 import { serviceMLTreeArbitrary } from './arbitraries.js';
 
 function expectWellFormedResult(source: string): void {
   let result: ServiceMLResult | undefined;
   expect(() => (result = parseServiceML(source))).not.toThrow();
   if (result === undefined) return;
+  // The send path's tree-less check must reach the same verdict, with the same problems.
+  expect(validateServiceML(source)).toEqual(result.ok ? { ok: true } : result);
   if (result.ok) {
     // Whatever was accepted must survive a round trip unchanged.
     const again = parseServiceML(serializeServiceML(result.ast));

@@ -92,6 +92,7 @@ describe('valid ServiceML documents', () => {
   it.each(valid)('%s', (_name, source, children) => {
     const result = parseServiceML(source);
     expect(result.ok ? [] : result.problems).toEqual([]);
+    expect(validateServiceML(source)).toEqual({ ok: true });
     if (result.ok && children !== undefined) expect(result.ast).toEqual({ type: 'root', children });
   });
 });
@@ -174,6 +175,7 @@ describe('invalid ServiceML documents', () => {
   it.each(invalid)('%j → %i:%i', (source, line, column, fragment) => {
     const result = parseServiceML(source);
     expect(result.ok).toBe(false);
+    expect(validateServiceML(source)).toEqual(result);
     const problems = result.ok ? [] : result.problems;
     const match = problems.find((problem) => problem.message.includes(fragment));
     expect(match, describeProblems(problems, 10)).toBeDefined();

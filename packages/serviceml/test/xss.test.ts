@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { describeProblems, parseServiceML, validateAction, validateAttachments, validateUrlPreviewAnswer } from '../src/index.js';
+import { describeProblems, parseServiceML, validateAction, validateServiceML, validateAttachments, validateUrlPreviewAnswer } from '../src/index.js';
 
 const SAFE_URL = 'https://example.com/ok';
 
@@ -196,6 +196,7 @@ describe('XSS corpus', () => {
   );
   it.each(serviceMLUrlCases)('ServiceML %s rejects %s', (_place, _url, source) => {
     expect(parseServiceML(source).ok).toBe(false);
+    expect(validateServiceML(source).ok).toBe(false);
   });
 
   const attachmentUrlCases = Object.entries(attachmentPlaces).flatMap(([place, { parameter, validate, acceptsMailto }]) =>
@@ -209,6 +210,7 @@ describe('XSS corpus', () => {
 
   it.each(markupVectors.map((source) => [source]))('ServiceML markup %j', (source) => {
     expect(parseServiceML(source).ok).toBe(false);
+    expect(validateServiceML(source).ok).toBe(false);
   });
 
   it('has at least 100 vectors', () => {
