@@ -43,12 +43,12 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.bodyLimitBytes }, (_request, _body, done) => done(null, UNREADABLE_BODY));
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: Fastify would otherwise wait on a promise for every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    if (draining) {
-      reply.header('connection', 'close');
-      throw new ApiError('ServiceUnavailable', 'The server is shutting down; retry shortly.', {}, { 'retry-after': '5' });
-    }
+    if (!draining) return done();
+    reply.header('connection', 'close');
+    done(new ApiError('ServiceUnavailable', 'The server is shutting down; retry shortly.', {}, { 'retry-after': '5' }));
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(ctx, error, request, reply));
