@@ -1,6 +1,8 @@
 import { Pool } from 'undici';
 
 export interface LoadResult {
+  /** Every request's latency in ms, sorted. */
+  latencies: number[];
   requests: number;
   seconds: number;
   perSecond: number;
@@ -39,9 +41,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
   await pool.close();
+  return summarise(latencies, seconds, failures);
+}
+
+/** Several runs of one scenario as one: every request counted, percentiles over all of them. */
+export function mergeLoads(results: readonly LoadResult[]): LoadResult {
+  const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
+  return summarise(results.flatMap((r) => r.latencies), sum((r) => r.seconds), sum((r) => r.failures));
+}
+
+function summarise(latencies: number[], seconds: number, failures: number): LoadResult {
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { requests: latencies.length, seconds, perSecond: latencies.length / seconds, p50Ms: at(0.5), p99Ms: at(0.99), failures };
+  return { latencies, requests: latencies.length, seconds, perSecond: latencies.length / seconds, p50Ms: at(0.5), p99Ms: at(0.99), failures };
 }
 
 export const formatLoad = (r: LoadResult): string =>
