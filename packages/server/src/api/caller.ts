@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type { UsersTable } from '../store/schema.js';
 import { compiledOnce } from '../store/compiledOnce.js';
+import { executeCompiled } from '../store/sqliteGroupCommit.js';
 import type { Db, Store } from '../store/store.js';
 import { hashToken } from '../core/ids.js';
 import { ApiError } from './errors.js';
@@ -39,7 +40,7 @@ const cachedTokens = new WeakMap<Db, { version: number; rows: Map<string, TokenR
 
 async function findToken(store: Store, tokenHash: string): Promise<TokenRow | undefined> {
   if (store.dialect !== 'sqlite') return (await tokenQuery(store.db, { tokenHash }))[0];
-  const { rows: [{ version }] } = await store.db.executeQuery<{ version: number }>(CREDENTIALS_VERSION);
+  const { rows: [{ version }] } = await executeCompiled<{ version: number }>(store.db, CREDENTIALS_VERSION);
   let cache = cachedTokens.get(store.db);
   if (cache?.version !== version || cache.rows.size >= MAX_CACHED_TOKENS) {
     cache = { version, rows: new Map() };

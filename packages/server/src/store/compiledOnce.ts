@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { executeCompiled } from './sqliteGroupCommit.js';
 
 interface Compiled {
   query: CompiledQuery;
@@ -27,7 +28,7 @@ export function compiledOnce<P extends object, R>(build: (db: Kysely<Database>, 
     }
     const { query, slots } = compiled;
     const parameters = slots.map((name, i) => (name === undefined ? query.parameters[i] : (params as Record<string, unknown>)[name]));
-    const result = await db.executeQuery<R>({ ...query, parameters });
+    const result = await executeCompiled<R>(db, { ...query, parameters });
     return result.rows;
   };
 }

@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { executeCompiled } from '../../src/store/sqliteGroupCommit.js';
 import { sqliteFile } from '../../src/store/store.js';
 import { createTestStore, type TestStore } from '../helpers/store.js';
 
@@ -71,5 +72,48 @@ describe('SQLite group commit', () => {
       expect(await count()).toBe(0);
     });
     expect(await count()).toBe(1);
+  });
+
+  describe('compiled queries run straight on the driver (executeCompiled)', () => {
+    const insertDirect = (db: Kysely<any>, name: string) => executeCompiled(db, CompiledQuery.raw('insert into things (name) values (?)', [name]));
+    const namesDirect = async (db: Kysely<any>) =>
+      (await executeCompiled<{ name: string }>(db, CompiledQuery.raw('select name from things order by name'))).rows.map((row) => row.name);
+
+    it('join their own transaction, which commits or rolls back with them', async () => {
+      const outcomes = await Promise.allSettled([
+        db().transaction().execute((tx) => insertDirect(tx, 'a')),
+        db().transaction().execute(async (tx) => {
+          await insertDirect(tx, 'doomed');
+          expect(await namesDirect(tx)).toContain('doomed');
+          throw new Error('changed my mind');
+        }),
+        db().transaction().execute(async (tx) => {
+          await insertDirect(tx, 'b');
+          await insertDirect(tx, 'a'); // a duplicate key: this transaction fails, its 'b' with it
+        }),
+        db().transaction().execute((tx) => insertDirect(tx, 'c')),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      expect(committed()).toEqual(['a', 'c']);
+    });
+
+    it('outside a transaction: a read sees committed rows only, a write resolves once committed', async () => {
+      await db().transaction().execute(async (tx) => {
+        await insertDirect(tx, 'pending');
+        expect(await namesDirect(db())).toEqual([]);
+      });
+      expect(await namesDirect(db())).toEqual(['pending']);
+      const write = insertDirect(db(), 'alone');
+      await Promise.all([write.then(() => expect(committed()).toEqual(['alone', 'pending', 'tx'])), insert('tx')]);
+    });
+
+    it('refuse a transaction that is over rather than run outside it', async () => {
+      let finished: Kysely<any> | undefined;
+      await db().transaction().execute(async (tx) => {
+        finished = tx;
+      });
+      await expect(insertDirect(finished!, 'late')).rejects.toThrow(/no transaction is open/);
+      expect(committed()).toEqual([]);
+    });
   });
 });
