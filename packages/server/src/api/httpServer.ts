@@ -8,6 +8,7 @@ import { newRequestId } from '../core/ids.js';
 import { isStoreUnavailable } from '../store/store.js';
 import { registerDispatcher, requireMethod, UNREADABLE_BODY } from './dispatcher.js';
 import { ApiError } from './errors.js';
+import { decodeForm } from './formDecoding.js';
 import { registerOpenApiRoute } from './openapi.js';
 
 export interface HttpServerOptions {
@@ -37,10 +38,11 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
     forceCloseConnections: false,
     serverFactory: (handler) => httpServerWithTimeouts(handler, config.requestTimeoutMs),
     clientErrorHandler: answerClientError,
+    routerOptions: { querystringParser: decodeForm },
   });
 
 
-  await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
+  await app.register(formbody, { bodyLimit: config.bodyLimitBytes, parser: decodeForm });
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.bodyLimitBytes }, (_request, _body, done) => done(null, UNREADABLE_BODY));
 
   // A callback hook, not an async one: Fastify would otherwise wait on a promise for every request.

@@ -25,6 +25,28 @@ forEachDialect('method pipeline', (t) => {
       }
     });
 
+    it('decodes forms and query strings: + as space, UTF-8 escapes, bad escapes kept as sent, repeats refused', async () => {
+      const { people } = await cast(2);
+      const [alice, bob] = people;
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      const send = async (encodedText: string, how: 'form' | 'query') => {
+        const pairs = `token=${alice.token}&to=${bob.id}&text=${encodedText}`;
+        const answer = how === 'form' ? await t().call('chat.sendMessage', { body: pairs, headers: form }) : await t().call(`chat.sendMessage?${pairs}`);
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        const fetched = await t().call('chat.fetchMessages', { query: { token: alice.token, chat: bob.id, uids: answer.body.uid } });
+        return fetched.body[0].text as string;
+      };
+      for (const how of ['form', 'query'] as const) {
+        expect(await send('caf%C3%A9+%26+cr%C3%A8me%2B1', how)).toBe('café & crème+1');
+        expect(await send('100%+sure+%E0%A4', how)).toBe('100% sure %E0%A4');
+      }
+      const repeated = await t().call('chat.sendMessage', { body: `token=${alice.token}&to=${bob.id}&text=a&text=b`, headers: form });
+      expect(repeated.status).toBe(400);
+      expect(repeated.body).toMatchObject({ error: 'InvalidParameter', parameter: 'text', description: '"text" was given 2 times; give it once.' });
+      const prototypeKey = await t().call('users.getInfo', { body: `__proto__=x&token=${alice.token}&constructor=y`, headers: form });
+      expect(prototypeKey.status).toBe(200);
+    });
+
     it('lets the body win over the query string on POST', async () => {
       const { people } = await cast();
       const answer = await t().call('users.getInfo', { query: { token: 'wrong' }, form: { token: people[0].token } });
