@@ -41,6 +41,9 @@ export interface Action {
   sendContext?: boolean;
 }
 
+/** Every way of writing an action type, aliases included. */
+export const actionTypeSpellings: readonly string[] = [...actionTypes, ...Object.keys(actionTypeAliases)];
+
 export function normaliseActionType(value: string): ActionType | undefined {
   if ((actionTypes as readonly string[]).includes(value)) return value as ActionType;
   return Object.hasOwn(actionTypeAliases, value) ? actionTypeAliases[value] : undefined;

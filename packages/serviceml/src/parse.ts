@@ -6,6 +6,7 @@
 
 import { abbreviate, formatCount, positionAt, utf8ByteLength } from './characters.js';
 import { describeValue } from './json-fields.js';
+import { isFlatValidDocument } from './quick-accept.js';
 import { buildElement, isInteractiveElement, readElementHead, type ElementHead, type ProblemSink } from './schema.js';
 import { Scanner, ServiceMLSyntaxError, type RawAttribute } from './tokenizer.js';
 import type { Problem, ServiceMLCheck, ServiceMLNode, ServiceMLResult } from './types.js';
@@ -26,8 +27,8 @@ export function parseServiceML(source: unknown): ServiceMLResult {
 
 /**
  * The same checks as parseServiceML, with the same problems, for callers that store the document as
- * given and need no tree (chat.sendMessage): no node is built and no text decoded, which makes it
- * cheaper on the send path.
+ * given and need no tree (chat.sendMessage). A flat document (quick-accept.ts) is accepted by one
+ * pattern match; any other is walked without building nodes or decoding text.
  */
 export function validateServiceML(source: unknown): ServiceMLCheck {
   return check(source, false);
@@ -45,6 +46,7 @@ function check(source: unknown, buildTree: boolean): ServiceMLResult | ServiceML
       return { ok: false, problems: [{ line: 1, column: 1, message }] };
     }
   }
+  if (!buildTree && isFlatValidDocument(source)) return { ok: true };
   const builder = new TreeBuilder(source, buildTree);
   try {
     builder.run();

@@ -49,6 +49,9 @@ const elementAttributes: Readonly<Record<ServiceMLElementName, readonly string[]
 
 const elementNames = Object.keys(elementAttributes) as ServiceMLElementName[];
 
+/** b, strong, i, em, u: the elements that only format their content. */
+export const formattingElementNames = elementNames.filter((name) => name !== 'br' && elementAttributes[name].length === 0);
+
 /**
  * The same table, for looking up a tag's name. A name sliced from the source is not an internalized
  * string, and indexing an object with one costs a string-table lookup; a Map only hashes it.
@@ -62,8 +65,9 @@ export const isElementName = (name: string): name is ServiceMLElementName => att
 
 const LINK_SCHEMES: readonly UrlScheme[] = ['http', 'https', 'mailto'];
 const WEB_SCHEMES: readonly UrlScheme[] = ['http', 'https'];
-const USER_ID = /^u:[a-z2-7]{16}$/;
-const MAX_ACTION_ID_LENGTH = 255;
+export const USER_ID_PATTERN = 'u:[a-z2-7]{16}';
+const USER_ID = new RegExp(`^${USER_ID_PATTERN}$`);
+export const MAX_ACTION_ID_LENGTH = 255;
 
 /** Checks a start tag against the table; undefined when it has a problem (already reported). */
 export function readElementHead(name: string, attributes: readonly RawAttribute[], tagStart: number, sink: ProblemSink): ElementHead | undefined {

@@ -75,7 +75,7 @@ const isNameChar = (unit: number): boolean => isNameStart(unit) || (unit >= 0x30
  * U+FFFF, and surrogates that are not part of a pair. One search over the whole document finds the
  * first (only the first matters: the scan stops there), so no character is tested one by one.
  */
-const FORBIDDEN_CHARACTER = /[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const FORBIDDEN_CHARACTER = /[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function indexOrLength(source: string, search: string, from: number): number {
   const index = source.indexOf(search, from);

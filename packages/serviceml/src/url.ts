@@ -26,6 +26,14 @@ const ASCII_LABEL = String.raw`[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?`;
  */
 const PLAIN_WEB_URL = new RegExp(String.raw`^https?://${ASCII_LABEL}(?:\.${ASCII_LABEL})*\.?(?::[0-9]{1,5})?(?:[/?#][!-\[\]-~]*)?$`);
 
+/**
+ * PLAIN_WEB_URL as written in a double-quoted ServiceML attribute, for the document pattern of
+ * quick-accept.ts: no `"` or `<`, and `&` only as `&amp;`. At most MAX_URL_LENGTH characters as
+ * written, so at most that many decoded; after `&amp;` is decoded, what it matches matches
+ * PLAIN_WEB_URL, so checkUrl accepts it unchanged for either of http and https.
+ */
+export const PLAIN_WEB_URL_IN_MARKUP = String.raw`(?=[^"]{1,${MAX_URL_LENGTH}}")https?://${ASCII_LABEL}(?:\.${ASCII_LABEL})*\.?(?::[0-9]{1,5})?(?:[/?#](?:[!#-%'-;=-\[\]-~]|&amp;)*)?`;
+
 /** Returns the URL trimmed of surrounding ASCII whitespace when it is acceptable, else why not. */
 export function checkUrl(value: string, schemes: readonly UrlScheme[]): UrlCheck {
   if (value.length <= MAX_URL_LENGTH && PLAIN_WEB_URL.test(value)) {

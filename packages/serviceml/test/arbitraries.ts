@@ -1,7 +1,7 @@
 /** fast-check generators of valid ServiceML trees, shaped exactly as the parser returns them. */
 
 import fc from 'fast-check';
-import { actionTypes, type ActionType, type ServiceMLActionAttributes, type ServiceMLNode, type ServiceMLRoot } from '../src/index.js';
+import { actionTypes, type ActionType, type ServiceMLActionAttributes, type ServiceMLNode, type ServiceMLRoot, type ServiceMLText } from '../src/index.js';
 
 /** Characters XML allows, with the ones markup cares about made frequent. */
 const xmlChar = fc.oneof(
@@ -90,3 +90,50 @@ function mergeTexts(input: ServiceMLNode[]): ServiceMLNode[] {
 }
 
 export const serviceMLTreeArbitrary: fc.Arbitrary<ServiceMLRoot> = nodes(1, false).map((children) => ({ type: 'root', children }));
+
+/** http(s) URLs of ASCII host names and printable paths, `&` included: the URLs of the flat shape. */
+const plainWebUrl = fc
+  .tuple(fc.constantFrom('http', 'https'), fc.domain(), fc.string({ unit: fc.constantFrom(...'azAZ09-._~/?#=&%+!$()*,;:@'), maxLength: 30 }))
+  .map(([scheme, host, path]) => `${scheme}://${host}/${path}`);
+
+const leafText = fc.array(xmlText({ minLength: 1, maxLength: 12 }).map((value): ServiceMLText => ({ type: 'text', value })), { maxLength: 1 });
+const br: ServiceMLNode = { type: 'element', name: 'br', attributes: {}, children: [] };
+
+/** Flat action attributes, in the reference's order, with ids of name characters. */
+const flatActionAttributes: fc.Arbitrary<ServiceMLActionAttributes> = fc
+  .record({
+    id: fc.string({ unit: fc.constantFrom(...'azAZ09_.:-'), minLength: 1, maxLength: 20 }),
+    type: fc.constantFrom<ActionType>(...actionTypes),
+    url: fc.option(plainWebUrl, { nil: undefined }),
+    desktopType: fc.option(fc.constantFrom('modal' as const, 'sidebar' as const), { nil: undefined }),
+    mobileType: fc.option(fc.constant('modal' as const), { nil: undefined }),
+    sendContext: fc.option(fc.boolean(), { nil: undefined }),
+  })
+  .chain(({ url, ...rest }) => (rest.type !== 'sendEvent' && url === undefined ? plainWebUrl : fc.constant(url)).map((url) => ({ ...rest, url })))
+  .map(({ id, type, url, desktopType, mobileType, sendContext }) => {
+    const attributes: ServiceMLActionAttributes = { id, type };
+    if (url !== undefined) attributes.url = url;
+    if (desktopType !== undefined) attributes.desktopType = desktopType;
+    if (mobileType !== undefined) attributes.mobileType = mobileType;
+    if (sendContext !== undefined) attributes.sendContext = sendContext;
+    return attributes;
+  });
+
+/**
+ * Documents of the flat shape that validateServiceML checks with one pattern (quick-accept.ts): text,
+ * `<br/>`, and elements holding only text, with attributes as the serializer writes them.
+ */
+export const flatServiceMLTreeArbitrary: fc.Arbitrary<ServiceMLRoot> = fc
+  .array(
+    fc.oneof(
+      xmlText({ minLength: 1, maxLength: 12 }).map((value): ServiceMLNode => ({ type: 'text', value })),
+      fc.constant(br),
+      fc.record({ name: fc.constantFrom('b' as const, 'strong' as const, 'i' as const, 'em' as const, 'u' as const), children: leafText })
+        .map(({ name, children }): ServiceMLNode => ({ type: 'element', name, attributes: {}, children })),
+      fc.record({ href: plainWebUrl, children: leafText }).map(({ href, children }): ServiceMLNode => ({ type: 'element', name: 'a', attributes: { href }, children })),
+      fc.record({ userId: userIdArbitrary, children: leafText }).map(({ userId, children }): ServiceMLNode => ({ type: 'element', name: 'user', attributes: { userId }, children })),
+      fc.record({ attributes: flatActionAttributes, children: leafText }).map(({ attributes, children }): ServiceMLNode => ({ type: 'element', name: 'action', attributes, children })),
+    ),
+    { maxLength: 8 },
+  )
+  .map((children) => ({ type: 'root', children: mergeTexts(children) }));

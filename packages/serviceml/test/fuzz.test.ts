@@ -6,14 +6,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseServiceML, serializeServiceML, validateServiceML, type ServiceMLResult } from '../src/index.js';
-import { serviceMLTreeArbitrary } from './arbitraries.js';
+import { isFlatValidDocument } from '../src/quick-accept.js';
+import { flatServiceMLTreeArbitrary, serviceMLTreeArbitrary } from './arbitraries.js';
 
 function expectWellFormedResult(source: string): void {
   let result: ServiceMLResult | undefined;
   expect(() => (result = parseServiceML(source))).not.toThrow();
   if (result === undefined) return;
-  // The send path's tree-less check must reach the same verdict, with the same problems.
+  // The send path's tree-less check must reach the same verdict, with the same problems; its
+  // one-pattern fast path may only ever accept what the parser accepts.
   expect(validateServiceML(source)).toEqual(result.ok ? { ok: true } : result);
+  if (isFlatValidDocument(source)) expect(result.ok).toBe(true);
   if (result.ok) {
     // Whatever was accepted must survive a round trip unchanged.
     const again = parseServiceML(serializeServiceML(result.ast));
@@ -68,6 +71,15 @@ describe('fuzz: parseServiceML never throws', () => {
   it('on 3,000 mutated valid documents', () => {
     fc.assert(
       fc.property(serviceMLTreeArbitrary, fc.array(mutation, { minLength: 1, maxLength: 4 }), (tree, edits) => {
+        expectWellFormedResult(mutate(serializeServiceML(tree), edits));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('on 3,000 mutated flat documents, the shape validateServiceML matches with one pattern', () => {
+    fc.assert(
+      fc.property(flatServiceMLTreeArbitrary, fc.array(mutation, { minLength: 1, maxLength: 4 }), (tree, edits) => {
         expectWellFormedResult(mutate(serializeServiceML(tree), edits));
       }),
       { numRuns: 3_000 },
