@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchServiceML, benchValidate, nestedDocument, typicalDocument } from '../packages/serviceml/bench/validate-render.js';
+import { benchServiceML, benchValidate, singleQuotedDocument, typicalDocument } from '../packages/serviceml/bench/validate-render.js';
 import { startChild } from './child.js';
 import { botWithListener, queueBenchEvents } from './events.js';
 import { baselineDir, seedBenchData, type BenchData } from './fixtures.js';
@@ -71,10 +71,10 @@ async function main(): Promise<void> {
 
     const serviceml = await benchServiceML(2000);
     const validation = await benchValidate(2000);
-    const nestedValidation = await benchValidate(2000, nestedDocument());
+    const singleQuotedValidation = await benchValidate(2000, singleQuotedDocument());
     console.log(`(d) ServiceML validate + render of a 2 KiB document: ${serviceml.opsPerSec.toFixed(0)} ops/s`);
 
-    writeReport({ roundRatios, baseline, sendMessage, withServiceML, history, events, servicemlOps: serviceml.opsPerSec, validateMicros: validation.microsecondsPerOp, nestedValidateMicros: nestedValidation.microsecondsPerOp });
+    writeReport({ roundRatios, baseline, sendMessage, withServiceML, history, events, servicemlOps: serviceml.opsPerSec, validateMicros: validation.microsecondsPerOp, singleQuotedValidateMicros: singleQuotedValidation.microsecondsPerOp });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -128,7 +128,7 @@ async function warmUp(url: string, request: LoadOptionsRequest): Promise<void> {
 }
 type LoadOptionsRequest = Parameters<typeof runLoad>[0]['request'];
 
-function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessage: LoadResult; withServiceML: LoadResult; history: LoadResult; events: Awaited<ReturnType<typeof measureEvents>>; servicemlOps: number; validateMicros: number; nestedValidateMicros: number }): void {
+function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessage: LoadResult; withServiceML: LoadResult; history: LoadResult; events: Awaited<ReturnType<typeof measureEvents>>; servicemlOps: number; validateMicros: number; singleQuotedValidateMicros: number }): void {
   const ratio = median(r.roundRatios);
   const servicemlShare = 1 - r.withServiceML.perSecond / r.sendMessage.perSecond;
   const validationShare = (r.validateMicros * r.sendMessage.perSecond) / 1e4;
@@ -156,7 +156,7 @@ function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessa
     `| (f) the same, p99 | ${r.events.latency.p99Ms.toFixed(2)} ms | – |`,
     `| ServiceML validate + render of 2 KiB, ops/s | ${r.servicemlOps.toFixed(0)} | – |`,
     `| ServiceML validation of that document as a share of one sendMessage (${(1e6 / r.sendMessage.perSecond).toFixed(0)} µs at (b)'s rate) | ${r.validateMicros.toFixed(1)} µs = ${validationShare.toFixed(1)} % | ${validationShare < 10 ? 'yes' : 'no'} (target: not a visible share, < 10 %) |`,
-    `| The same for that document with its formatting nested (not the flat shape checked by one pattern, so token by token) | ${r.nestedValidateMicros.toFixed(1)} µs = ${((r.nestedValidateMicros * r.sendMessage.perSecond) / 1e4).toFixed(1)} % | – |`,
+    `| The same for that document with its attributes in single quotes (outside the shape checked by one pattern, so token by token) | ${r.singleQuotedValidateMicros.toFixed(1)} µs = ${((r.singleQuotedValidateMicros * r.sendMessage.perSecond) / 1e4).toFixed(1)} % | – |`,
     `| The flat document's validation as a share of a sendMessage that carries the document (${(1e6 / r.withServiceML.perSecond).toFixed(0)} µs at (b′)'s rate) | ${((r.validateMicros * r.withServiceML.perSecond) / 1e4).toFixed(1)} % | – |`,
     `| Cost of a 2 KiB ServiceML document to sendMessage, all included (larger body and row too): 1 − (b′)/(b) | ${(servicemlShare * 100).toFixed(1)} % | – |`,
     '',

@@ -1,22 +1,24 @@
 /**
- * The fast way through validateServiceML (issue #4). Most documents apps send are flat: text, and
- * elements that hold only text — `<b>Step 1</b>`, `<a href="https://…">logs</a>`, `<user …>Ada</user>`,
- * `<action id="rerun" type="sendEvent">Re-run</action>` — with `<br/>` anywhere. That shape, written
- * the usual way (attributes in double quotes, in the order of the reference, single spaces), is one
- * regular expression, and the engine checks a whole document against it in native code several
- * times faster than the tokenizer can walk it. A document it matches is valid; one it does not
- * match may still be, and the parser (parse.ts) decides, and says what is wrong if anything is.
+ * The fast way through validateServiceML (issue #4). Most documents apps send are flat: text and
+ * `<br/>`, and elements that hold text, breaks and formatting — `<b>Step 1</b>`, `<b><i>7 s</i></b>`,
+ * `<a href="https://…"><b>logs</b></a>`, `<user …>Ada</user>`, `<action id="rerun" type="sendEvent">
+ * Re-run</action>`. That shape, written the usual way (attributes in double quotes, in the order of
+ * the reference, single spaces), is one regular expression, and the engine checks a whole document
+ * against it in native code several times faster than the tokenizer walks it. A document it matches
+ * is valid; one it does not match may still be, and the parser (parse.ts) decides, and says what is
+ * wrong if anything is.
  *
- * Why a match is always valid: each piece accepts a subset of what the parser accepts — text without
- * `<` and with `&` only in a reference; the five entities; numeric references whose code points are
- * checked below; no element inside another but `<br/>` (so no nesting rule can be broken, and
- * `<user>` holds text only); ids, types and choices of `<action>` from action.ts; user ids by the
- * schema's own pattern; URLs by url.ts's pattern for markup. Characters XML forbids are looked for
- * separately, over the whole document, by the tokenizer's own expression.
+ * Why a match is always valid: each piece accepts a subset of what the parser accepts. Text has no
+ * `<` and `&` only in a reference: the five entities, or numeric references whose code points are
+ * checked below. Elements nest at most two deep below the root, and only formatting and `<br/>` go
+ * inside another element, so links and actions never nest and `<user>` holds text only. Action ids,
+ * types and choices come from action.ts, user ids from the schema's own pattern, URLs from url.ts's
+ * pattern for markup. Characters XML forbids are looked for separately, over the whole document, by
+ * the tokenizer's own expression.
  *
- * Why it cannot be made to run long: the pattern is the unrolled loop `text (element text)*`, where
- * text and each element begin with different characters and no element holds a repeated group that
- * can match the same characters two ways, so a failed match backs out in time linear in the length.
+ * Why it cannot be made to run long: each level is the unrolled loop `text (element text)*`, where
+ * text and each element begin with different characters and nothing can match the same characters
+ * two ways, so a failed match backs out in time linear in the length.
  */
 
 import { actionTypeNeedsUrl, actionTypeSpellings, desktopTypes, mobileTypes, normaliseActionType } from './action.js';
@@ -35,13 +37,17 @@ const ACTION_ATTRIBUTES =
   String.raw` id="[A-Za-z0-9_.:-]{1,${MAX_ACTION_ID_LENGTH}}"` +
   String.raw` (?:type="${either(typesWithUrl(false))}"(?: url="${URL}")?|type="${either(typesWithUrl(true))}" url="${URL}")` +
   String.raw`(?: desktopType="${either(desktopTypes)}")?(?: mobileType="${either(mobileTypes)}")?(?: sendContext="(?:true|false)")?`;
+/** `<b>…</b>` and the like, the name captured as group number `group` so that the end tag can repeat it. */
+const formatting = (group: number, content: string) => `<(${formattingElementNames.join('|')})>${content}</\\${group}>`;
+/** Text, breaks and formatting that holds text and breaks; `group` numbers the formatting's capture. */
+const inline = (group: number) => String.raw`[^<&]*(?:(?:${REFERENCE}|<br/>|${formatting(group, TEXT_AND_BREAKS)})[^<&]*)*`;
 const ELEMENT = either([
   REFERENCE,
   '<br/>',
-  String.raw`<(${formattingElementNames.join('|')})>${TEXT_AND_BREAKS}</\1>`,
-  String.raw`<a href="${URL}">${TEXT_AND_BREAKS}</a>`,
+  formatting(1, inline(2)),
+  String.raw`<a href="${URL}">${inline(3)}</a>`,
   String.raw`<user userId="${USER_ID_PATTERN}">${TEXT}</user>`,
-  String.raw`<action${ACTION_ATTRIBUTES}>${TEXT_AND_BREAKS}</action>`,
+  String.raw`<action${ACTION_ATTRIBUTES}>${inline(4)}</action>`,
 ]);
 const FLAT_DOCUMENT = new RegExp(String.raw`^[ \t\r\n]*<serviceml>[^<&]*(?:${ELEMENT}[^<&]*)*</serviceml>[ \t\r\n]*$`);
 

@@ -96,8 +96,20 @@ const plainWebUrl = fc
   .tuple(fc.constantFrom('http', 'https'), fc.domain(), fc.string({ unit: fc.constantFrom(...'azAZ09-._~/?#=&%+!$()*,;:@'), maxLength: 30 }))
   .map(([scheme, host, path]) => `${scheme}://${host}/${path}`);
 
-const leafText = fc.array(xmlText({ minLength: 1, maxLength: 12 }).map((value): ServiceMLText => ({ type: 'text', value })), { maxLength: 1 });
 const br: ServiceMLNode = { type: 'element', name: 'br', attributes: {}, children: [] };
+const leafText = fc.array(xmlText({ minLength: 1, maxLength: 12 }).map((value): ServiceMLText => ({ type: 'text', value })), { maxLength: 1 });
+const formattingName = fc.constantFrom('b' as const, 'strong' as const, 'i' as const, 'em' as const, 'u' as const);
+/** Text, breaks and formatting holding text: what a flat document's elements other than <user> hold. */
+const inlineNodes: fc.Arbitrary<ServiceMLNode[]> = fc
+  .array(
+    fc.oneof(
+      leafText.map((texts): ServiceMLNode[] => texts),
+      fc.constant<ServiceMLNode[]>([]).map(() => [br]),
+      fc.record({ name: formattingName, children: leafText }).map(({ name, children }): ServiceMLNode[] => [{ type: 'element', name, attributes: {}, children }]),
+    ),
+    { maxLength: 3 },
+  )
+  .map((groups) => mergeTexts(groups.flat()));
 
 /** Flat action attributes, in the reference's order, with ids of name characters. */
 const flatActionAttributes: fc.Arbitrary<ServiceMLActionAttributes> = fc
@@ -121,18 +133,17 @@ const flatActionAttributes: fc.Arbitrary<ServiceMLActionAttributes> = fc
 
 /**
  * Documents of the flat shape that validateServiceML checks with one pattern (quick-accept.ts): text,
- * `<br/>`, and elements holding only text, with attributes as the serializer writes them.
+ * `<br/>`, and elements holding text, breaks and formatting, with attributes as the serializer writes them.
  */
 export const flatServiceMLTreeArbitrary: fc.Arbitrary<ServiceMLRoot> = fc
   .array(
     fc.oneof(
       xmlText({ minLength: 1, maxLength: 12 }).map((value): ServiceMLNode => ({ type: 'text', value })),
       fc.constant(br),
-      fc.record({ name: fc.constantFrom('b' as const, 'strong' as const, 'i' as const, 'em' as const, 'u' as const), children: leafText })
-        .map(({ name, children }): ServiceMLNode => ({ type: 'element', name, attributes: {}, children })),
-      fc.record({ href: plainWebUrl, children: leafText }).map(({ href, children }): ServiceMLNode => ({ type: 'element', name: 'a', attributes: { href }, children })),
+      fc.record({ name: formattingName, children: inlineNodes }).map(({ name, children }): ServiceMLNode => ({ type: 'element', name, attributes: {}, children })),
+      fc.record({ href: plainWebUrl, children: inlineNodes }).map(({ href, children }): ServiceMLNode => ({ type: 'element', name: 'a', attributes: { href }, children })),
       fc.record({ userId: userIdArbitrary, children: leafText }).map(({ userId, children }): ServiceMLNode => ({ type: 'element', name: 'user', attributes: { userId }, children })),
-      fc.record({ attributes: flatActionAttributes, children: leafText }).map(({ attributes, children }): ServiceMLNode => ({ type: 'element', name: 'action', attributes, children })),
+      fc.record({ attributes: flatActionAttributes, children: inlineNodes }).map(({ attributes, children }): ServiceMLNode => ({ type: 'element', name: 'action', attributes, children })),
     ),
     { maxLength: 8 },
   )

@@ -23,6 +23,8 @@ describe('the flat-document pattern of validateServiceML', () => {
       doc('<b>bold</b> <strong>strong</strong> <i>i</i> <em>em</em> <u>u</u><br/>'),
       doc('emoji 😀 &#x1F600; &#160; &#65; and a raw > sign'),
       doc('<a href="http://localhost:8080/a?b=1&amp;c=2#top">link<br/>with a break</a>'),
+      doc('<b><i>nested</i> formatting</b> and <a href="https://example.com/"><b>a bold</b> <em>link</em></a>'),
+      doc('<action id="x" type="sendEvent"><strong>Re-run</strong><br/></action>'),
       doc(`<a href="${longUrl(2048)}">the longest URL allowed</a>`),
       doc('<user userId="u:abcdefghijklmnop">Ada &amp; co</user>'),
       doc('<action id="a.b:c-d_1" type="sendToApp">legacy type name</action>'),
@@ -64,6 +66,9 @@ describe('the flat-document pattern of validateServiceML', () => {
       doc('<user userId="u:ABCDEFGHIJKLMNOP">Ada</user>'),
       doc('<user userId="u:abcdefghijklmnop">Ada<br/></user>'),
       doc('<b>crossed</i>'),
+      doc('<b><i>crossed</b></i>'),
+      doc('<a href="https://example.com/"><b><a href="https://example.com/">nested link</a></b></a>'),
+      doc('<user userId="u:abcdefghijklmnop"><b>Ada</b></user>'),
       doc('<b>unclosed'),
       `${doc('')}text after the root`,
       `text before the root${doc('')}`,
@@ -79,8 +84,8 @@ describe('the flat-document pattern of validateServiceML', () => {
 
   it('leaves valid documents of other shapes to the parser, which accepts them', () => {
     const otherShapes = [
-      doc('<b><i>nested</i></b>'),
-      doc('<a href="https://example.com/"><b>bold link</b></a>'),
+      doc('<b><i><u>nested three deep</u></i></b>'),
+      doc('<b><a href="https://example.com/">link inside formatting</a></b>'),
       doc('<a href="mailto:ada@example.com">mail</a>'),
       doc("<a href='https://example.com/'>single quotes</a>"),
       doc('<a  href="https://example.com/" >spaces</a>'),
