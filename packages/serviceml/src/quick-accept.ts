@@ -30,26 +30,28 @@ import { PLAIN_WEB_URL_IN_MARKUP as URL } from './url.js';
 const either = (choices: readonly string[]): string => `(?:${choices.join('|')})`;
 const typesWithUrl = (needsUrl: boolean) => actionTypeSpellings.filter((type) => actionTypeNeedsUrl(normaliseActionType(type)!) === needsUrl);
 
+/** Text, where the `elements` may appear, as the unrolled loop `text (element text)*`. */
+const textWith = (...elements: string[]): string => `[^<&]*(?:${either(elements)}[^<&]*)*`;
+
 const REFERENCE = String.raw`&(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});`;
-const TEXT = String.raw`[^<&]*(?:${REFERENCE}[^<&]*)*`;
-const TEXT_AND_BREAKS = String.raw`[^<&]*(?:(?:${REFERENCE}|<br/>)[^<&]*)*`;
+const BREAK = '<br/>';
+/** `<b>…</b>` and the like, the name captured as group number `group` so that the end tag can repeat it. */
+const formatting = (group: number, content: string) => `<(${formattingElementNames.join('|')})>${content}</\\${group}>`;
+/** What links, actions and formatting hold: text, breaks, and formatting that holds text and breaks. */
+const inline = (group: number) => textWith(REFERENCE, BREAK, formatting(group, textWith(REFERENCE, BREAK)));
 const ACTION_ATTRIBUTES =
   String.raw` id="[A-Za-z0-9_.:-]{1,${MAX_ACTION_ID_LENGTH}}"` +
   String.raw` (?:type="${either(typesWithUrl(false))}"(?: url="${URL}")?|type="${either(typesWithUrl(true))}" url="${URL}")` +
   String.raw`(?: desktopType="${either(desktopTypes)}")?(?: mobileType="${either(mobileTypes)}")?(?: sendContext="(?:true|false)")?`;
-/** `<b>…</b>` and the like, the name captured as group number `group` so that the end tag can repeat it. */
-const formatting = (group: number, content: string) => `<(${formattingElementNames.join('|')})>${content}</\\${group}>`;
-/** Text, breaks and formatting that holds text and breaks; `group` numbers the formatting's capture. */
-const inline = (group: number) => String.raw`[^<&]*(?:(?:${REFERENCE}|<br/>|${formatting(group, TEXT_AND_BREAKS)})[^<&]*)*`;
-const ELEMENT = either([
+const CONTENT = textWith(
   REFERENCE,
-  '<br/>',
+  BREAK,
   formatting(1, inline(2)),
   String.raw`<a href="${URL}">${inline(3)}</a>`,
-  String.raw`<user userId="${USER_ID_PATTERN}">${TEXT}</user>`,
+  String.raw`<user userId="${USER_ID_PATTERN}">${textWith(REFERENCE)}</user>`,
   String.raw`<action${ACTION_ATTRIBUTES}>${inline(4)}</action>`,
-]);
-const FLAT_DOCUMENT = new RegExp(String.raw`^[ \t\r\n]*<serviceml>[^<&]*(?:${ELEMENT}[^<&]*)*</serviceml>[ \t\r\n]*$`);
+);
+const FLAT_DOCUMENT = new RegExp(String.raw`^[ \t\r\n]*<serviceml>${CONTENT}</serviceml>[ \t\r\n]*$`);
 
 /** True only for a valid document of the flat shape above; false says nothing either way. */
 export function isFlatValidDocument(source: string): boolean {

@@ -18,13 +18,15 @@ const INVISIBLE_OR_SPACE = /[\p{Cc}\p{Cf}\p{Z}\p{Cs}]/u;
 
 /** An ASCII DNS label: what nearly every host name is made of. */
 const ASCII_LABEL = String.raw`[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?`;
+/** ASCII host name with an optional port. */
+const HOST_AND_PORT = String.raw`${ASCII_LABEL}(?:\.${ASCII_LABEL})*\.?(?::[0-9]{1,5})?`;
 /**
  * The usual link: lowercase http or https, an ASCII host name with an optional port, then printable
  * ASCII other than `\`. Each URL it matches passes every check below unchanged (nothing to trim,
  * nothing invisible, a valid host), so one match settles the common case; checkUrl runs for every
  * link and action of every ServiceML document. Anything else gets the full check, which also says why.
  */
-const PLAIN_WEB_URL = new RegExp(String.raw`^https?://${ASCII_LABEL}(?:\.${ASCII_LABEL})*\.?(?::[0-9]{1,5})?(?:[/?#][!-\[\]-~]*)?$`);
+const PLAIN_WEB_URL = new RegExp(String.raw`^https?://${HOST_AND_PORT}(?:[/?#][!-\[\]-~]*)?$`);
 
 /**
  * PLAIN_WEB_URL as written in a double-quoted ServiceML attribute, for the document pattern of
@@ -32,7 +34,7 @@ const PLAIN_WEB_URL = new RegExp(String.raw`^https?://${ASCII_LABEL}(?:\.${ASCII
  * written, so at most that many decoded; after `&amp;` is decoded, what it matches matches
  * PLAIN_WEB_URL, so checkUrl accepts it unchanged for either of http and https.
  */
-export const PLAIN_WEB_URL_IN_MARKUP = String.raw`(?=[^"]{1,${MAX_URL_LENGTH}}")https?://${ASCII_LABEL}(?:\.${ASCII_LABEL})*\.?(?::[0-9]{1,5})?(?:[/?#](?:[!#-%'-;=-\[\]-~]|&amp;)*)?`;
+export const PLAIN_WEB_URL_IN_MARKUP = String.raw`(?=[^"]{1,${MAX_URL_LENGTH}}")https?://${HOST_AND_PORT}(?:[/?#](?:[!#-%'-;=-\[\]-~]|&amp;)*)?`;
 
 /** Returns the URL trimmed of surrounding ASCII whitespace when it is acceptable, else why not. */
 export function checkUrl(value: string, schemes: readonly UrlScheme[]): UrlCheck {

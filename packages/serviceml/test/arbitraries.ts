@@ -14,6 +14,8 @@ const xmlText = (options: { minLength?: number; maxLength?: number } = {}) => fc
 
 export const userIdArbitrary = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz234567'), minLength: 16, maxLength: 16 }).map((id) => `u:${id}`);
 
+const formattingName = fc.constantFrom('b' as const, 'strong' as const, 'i' as const, 'em' as const, 'u' as const);
+
 const webUrl = fc.webUrl({ withQueryParameters: true, withFragments: true });
 
 export const hrefArbitrary = fc.oneof(webUrl, fc.emailAddress().map((address) => `mailto:${address}`));
@@ -53,7 +55,7 @@ function buildNodes(depth: number, insideInteractive: boolean): fc.Arbitrary<Ser
   const children = (interactive: boolean) => fc.constant(null).chain(() => nodes(depth + 1, interactive));
   const element: fc.Arbitrary<ServiceMLNode>[] = [
     fc.record({
-      name: fc.constantFrom('b' as const, 'strong' as const, 'i' as const, 'em' as const, 'u' as const),
+      name: formattingName,
       children: children(insideInteractive),
     }).map(({ name, children }) => ({ type: 'element', name, attributes: {}, children })),
     fc.constant<ServiceMLNode>({ type: 'element', name: 'br', attributes: {}, children: [] }),
@@ -98,13 +100,12 @@ const plainWebUrl = fc
 
 const br: ServiceMLNode = { type: 'element', name: 'br', attributes: {}, children: [] };
 const leafText = fc.array(xmlText({ minLength: 1, maxLength: 12 }).map((value): ServiceMLText => ({ type: 'text', value })), { maxLength: 1 });
-const formattingName = fc.constantFrom('b' as const, 'strong' as const, 'i' as const, 'em' as const, 'u' as const);
 /** Text, breaks and formatting holding text: what a flat document's elements other than <user> hold. */
 const inlineNodes: fc.Arbitrary<ServiceMLNode[]> = fc
   .array(
     fc.oneof(
       leafText.map((texts): ServiceMLNode[] => texts),
-      fc.constant<ServiceMLNode[]>([]).map(() => [br]),
+      fc.constant<ServiceMLNode[]>([br]),
       fc.record({ name: formattingName, children: leafText }).map(({ name, children }): ServiceMLNode[] => [{ type: 'element', name, attributes: {}, children }]),
     ),
     { maxLength: 3 },
