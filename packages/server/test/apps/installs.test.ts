@@ -96,6 +96,19 @@ forEachDialect(
       await expectNothingInstalled(app, alice, listener);
     });
 
+    it('takes installs of one app by one person arriving together (a double click) one after another', async () => {
+      const { listener, app, alice } = await scene();
+      const answers = await Promise.all(Array.from({ length: 5 }, () => install(alice, app.id)));
+      for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const tokens = (await listener.waitForVerified(5)).map(({ event }) => (event as { token: string }).token);
+      const outcomes = await Promise.all(tokens.map((token) => tokenOutcome(t(), token)));
+      // Each install replaces the one before, so exactly one token (the last stored) still works.
+      expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome === 'InvalidToken')).toHaveLength(4);
+      const db = t().testStore.store.db;
+      expect(await db.selectFrom('installs').select('user_id').where('app_id', '=', app.id).execute()).toHaveLength(1);
+    });
+
     it('installs only apps of the person’s own team', async () => {
       const { app } = await scene();
       const stranger = await signedInPerson(t(), (await t().f.team()).id);

@@ -111,14 +111,19 @@ export const newUserToken = (): string => newSecret('au_');
 
 /**
  * Records an install with the user's token for the app (by default a new one); any earlier token of
- * theirs for the app is revoked, and a re-install starts enabled.
+ * theirs for the app is revoked, and a re-install starts enabled. The install row is written first,
+ * as an upsert: it then holds the row's lock, so that two installs of the app by the same person at
+ * once (a double click) run one after the other, and the later one revokes the earlier one's token.
  */
 export async function recordInstall(db: Db, input: { appId: string; userId: string; now: number; token?: string }): Promise<{ token: string }> {
   const token = input.token ?? newUserToken();
   await db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('installs')
+      .values({ app_id: input.appId, user_id: input.userId, disabled_by_user: 0, created_at: input.now })
+      .onConflict((conflict) => conflict.columns(['app_id', 'user_id']).doUpdateSet({ disabled_by_user: 0, created_at: input.now }))
+      .execute();
     await revokeUserTokens(tx, input);
-    await tx.deleteFrom('installs').where('app_id', '=', input.appId).where('user_id', '=', input.userId).execute();
-    await tx.insertInto('installs').values({ app_id: input.appId, user_id: input.userId, disabled_by_user: 0, created_at: input.now }).execute();
     await tx
       .insertInto('app_tokens')
       .values({ token_hash: hashToken(token), app_id: input.appId, user_id: input.userId, kind: 'user', created_at: input.now })
