@@ -13,6 +13,10 @@ export interface RateLimitConfig {
   messagePerRecipient: RateRule;
   read: RateRule;
   channel: RateRule;
+  /** Failed sign-ins (POST /api/session) per email; while it is empty, that email cannot sign in. */
+  signInFailures: RateRule;
+  /** Failed sign-ins per client address, whatever the email. */
+  signInFailuresPerAddress: RateRule;
 }
 
 export interface Config {
@@ -38,6 +42,8 @@ export const defaultRateLimits: RateLimitConfig = {
   messagePerRecipient: { rate: 1, burst: 10 },
   read: { rate: 50, burst: 100 },
   channel: { rate: 5, burst: 20 },
+  signInFailures: { rate: 1 / 60, burst: 10 },
+  signInFailuresPerAddress: { rate: 1 / 6, burst: 50 },
 };
 
 export interface ConfigInput extends Partial<Omit<Config, 'rateLimits'>> {

@@ -11,26 +11,26 @@ export function enforceRateLimits(ctx: ServerContext, method: MethodDefinition, 
   const rules = ctx.config.rateLimits;
   const methodKey = `${caller.tokenHash}:${method.name}`;
   const decision = ctx.rateLimits.take(methodKey, rules[method.rateClass]);
-  setHeaders(reply, decision);
+  setRateLimitHeaders(reply, decision);
   if (!decision.allowed) throw tooManyRequests(decision, `${method.name} is limited to ${rules[method.rateClass].rate} calls per second per token.`);
 
   if (method.rateClass === 'message' && typeof raw.to === 'string') {
     const perRecipient = ctx.rateLimits.take(`${caller.tokenHash}:to:${raw.to}`, rules.messagePerRecipient);
     if (!perRecipient.allowed) {
       ctx.rateLimits.refund(methodKey);
-      setHeaders(reply, perRecipient);
+      setRateLimitHeaders(reply, perRecipient);
       throw tooManyRequests(perRecipient, `Messages to one recipient are limited to ${rules.messagePerRecipient.rate} per second per token.`);
     }
   }
 }
 
-function setHeaders(reply: FastifyReply, decision: RateDecision): void {
+export function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision): void {
   reply.header('x-ratelimit-limit', decision.limit);
   reply.header('x-ratelimit-remaining', decision.remaining);
   reply.header('x-ratelimit-reset', decision.resetSeconds);
 }
 
-function tooManyRequests(decision: RateDecision, why: string): ApiError {
+export function tooManyRequests(decision: RateDecision, why: string): ApiError {
   return new ApiError(
     'TooManyRequests',
     `${why} Retry after ${decision.retryAfterSeconds} s.`,

@@ -4,6 +4,7 @@ import { sessionUser, signIn, signOut } from '../../core/commands/sessions.js';
 import { presentUser } from '../../core/presenters/users.js';
 import type { UsersTable } from '../../store/schema.js';
 import { ApiError, missingParameter } from '../errors.js';
+import { tooManyRequests } from '../rateLimits.js';
 
 export const SESSION_COOKIE = 'aviary_session';
 
@@ -40,6 +41,31 @@ export function signedInPerson(request: FastifyRequest): UsersTable {
   return request.person;
 }
 
+/**
+ * Failed sign-ins are limited per email and per client address (rateLimits.signInFailures and
+ * signInFailuresPerAddress): an attempt takes a token from both buckets and gets them back (`forgive`)
+ * unless the password was wrong, so only failures count. While either bucket is empty every attempt
+ * gets TooManyRequests, the right password included, or guessing could simply go on.
+ */
+function startSignInAttempt(ctx: ServerContext, email: string, address: string): { forgive(): void } {
+  const rules = ctx.config.rateLimits;
+  const emailKey = `sign-in:email:${email}`;
+  const addressKey = `sign-in:address:${address}`;
+  const byEmail = ctx.rateLimits.take(emailKey, rules.signInFailures);
+  if (!byEmail.allowed) throw tooManyRequests(byEmail, 'Too many failed sign-ins for this email.');
+  const byAddress = ctx.rateLimits.take(addressKey, rules.signInFailuresPerAddress);
+  if (!byAddress.allowed) {
+    ctx.rateLimits.refund(emailKey);
+    throw tooManyRequests(byAddress, 'Too many failed sign-ins from this address.');
+  }
+  return {
+    forgive() {
+      ctx.rateLimits.refund(emailKey);
+      ctx.rateLimits.refund(addressKey);
+    },
+  };
+}
+
 /** POST /api/session {email, password} → {sessionToken, user} (and the cookie); DELETE /api/session signs out. */
 export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/api/session', async (request, reply) => {
@@ -47,8 +73,14 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
     for (const name of ['email', 'password']) {
       if (typeof body[name] !== 'string' || body[name] === '') throw missingParameter(name);
     }
-    const session = await signIn(ctx.db, { email: body.email as string, password: body.password as string, now: ctx.now() });
+    const email = (body.email as string).trim().toLowerCase();
+    const attempt = startSignInAttempt(ctx, email, request.ip);
+    const session = await signIn(ctx.db, { email, password: body.password as string, now: ctx.now() }).catch((error: unknown) => {
+      attempt.forgive();
+      throw error;
+    });
     if (!session) throw new ApiError('InvalidCredentials');
+    attempt.forgive();
     reply.header('set-cookie', `${SESSION_COOKIE}=${encodeURIComponent(session.sessionToken)}; Path=/; HttpOnly; SameSite=Lax`);
     return { sessionToken: session.sessionToken, user: presentUser(session.user) };
   });
