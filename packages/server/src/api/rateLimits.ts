@@ -11,20 +11,20 @@ export function enforceRateLimits(ctx: ServerContext, method: MethodDefinition, 
   const rules = ctx.config.rateLimits;
   const methodKey = `${caller.tokenHash}:${method.name}`;
   const decision = ctx.rateLimits.take(methodKey, rules[method.rateClass]);
-  setRateLimitHeaders(reply, decision);
+  setHeaders(reply, decision);
   if (!decision.allowed) throw tooManyRequests(decision, `${method.name} is limited to ${rules[method.rateClass].rate} calls per second per token.`);
 
   if (method.rateClass === 'message' && typeof raw.to === 'string') {
     const perRecipient = ctx.rateLimits.take(`${caller.tokenHash}:to:${raw.to}`, rules.messagePerRecipient);
     if (!perRecipient.allowed) {
       ctx.rateLimits.refund(methodKey);
-      setRateLimitHeaders(reply, perRecipient);
+      setHeaders(reply, perRecipient);
       throw tooManyRequests(perRecipient, `Messages to one recipient are limited to ${rules.messagePerRecipient.rate} per second per token.`);
     }
   }
 }
 
-export function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision): void {
+function setHeaders(reply: FastifyReply, decision: RateDecision): void {
   reply.header('x-ratelimit-limit', decision.limit);
   reply.header('x-ratelimit-remaining', decision.remaining);
   reply.header('x-ratelimit-reset', decision.resetSeconds);
