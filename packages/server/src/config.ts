@@ -35,6 +35,17 @@ export interface Config {
   publicUrl?: string;
   /** How long an app's listener has to accept `app.install` with HTTP 200 before the install fails. */
   installTimeoutMs: number;
+  /**
+   * Hosts that requests to URLs people gave (listeners, …) may reach even though their addresses are
+   * internal (loopback, private, link-local…): host names, IP addresses and CIDR ranges.
+   * Env `AVIARY_ALLOWED_INTERNAL_HOSTS`, a comma list. Empty by default.
+   */
+  allowedInternalHosts: string[];
+  /**
+   * The reverse proxies whose `X-Forwarded-For` is believed (IP addresses or CIDR ranges). Without it the
+   * client address is the connection's. Env `AVIARY_TRUST_PROXY`, a comma list.
+   */
+  trustProxy: string[];
 }
 
 export const defaultRateLimits: RateLimitConfig = {
@@ -65,5 +76,11 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     logLevel: input.logLevel ?? env.AVIARY_LOG_LEVEL ?? 'info',
     publicUrl: input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined),
     installTimeoutMs: input.installTimeoutMs ?? number(env.AVIARY_INSTALL_TIMEOUT_MS) ?? 10_000,
+    allowedInternalHosts: input.allowedInternalHosts ?? list(env.AVIARY_ALLOWED_INTERNAL_HOSTS),
+    trustProxy: input.trustProxy ?? list(env.AVIARY_TRUST_PROXY),
   };
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
 }

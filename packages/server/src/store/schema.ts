@@ -7,6 +7,8 @@ import type { ColumnType } from 'kysely';
 export interface TeamsTable {
   id: string;
   name: string;
+  /** Who may create apps: `members` (members and admins), `admins`, or `everyone` (guests too). */
+  app_creators: 'members' | 'admins' | 'everyone';
   created_at: number;
 }
 
@@ -83,6 +85,8 @@ export interface AppsTable {
   /** JSON: slash commands, buttons, message action, preview domains. */
   integrations: string;
   bot_user_id: string | null;
+  /** JSON array of extra origins the app's widget and browser tokens may go to. */
+  allowed_origins: string;
   disabled_by_team: number;
   created_at: number;
   updated_at: number;

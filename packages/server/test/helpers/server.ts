@@ -41,10 +41,14 @@ export interface TestServerOptions {
   events?: Partial<DeliverySettings>;
 }
 
+/** What a test server may reach of the internal addresses: its own loopback listener apps. */
+export const loopbackHosts = ['127.0.0.0/8', '::1', 'localhost'];
+
 export async function startTestServer(dialect: TestDialect, config: ConfigInput = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const testStore = await createTestStore(dialect);
   const server = await startServer(
-    loadConfig({ port: 0, host: '127.0.0.1', dataDir: testStore.dataDir, logLevel: 'silent', ...config }, {}),
+    // Listener apps in tests run on loopback, so loopback is allowed unless a test says otherwise.
+    loadConfig({ port: 0, host: '127.0.0.1', dataDir: testStore.dataDir, logLevel: 'silent', allowedInternalHosts: loopbackHosts, ...config }, {}),
     { store: testStore.store, now: options.now, events: options.events },
   );
   const url = server.url;

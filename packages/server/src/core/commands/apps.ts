@@ -31,6 +31,7 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
     configuration_url: input.configurationUrl ?? null,
     integrations: JSON.stringify(input.integrations === undefined ? emptyIntegrations() : normaliseIntegrations(input.integrations)),
     bot_user_id: null,
+    allowed_origins: '[]',
     disabled_by_team: 0,
     created_at: input.now,
     updated_at: input.now,

@@ -5,7 +5,7 @@ import { hashPassword } from '../passwords.js';
 
 export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {
   const id = newTeamId();
-  await db.insertInto('teams').values({ id, name: input.name, created_at: input.now }).execute();
+  await db.insertInto('teams').values({ id, name: input.name, app_creators: 'members', created_at: input.now }).execute();
   return { id };
 }
 

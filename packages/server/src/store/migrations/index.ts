@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_core.js';
 import * as m0002 from './0002_events.js';
 import * as m0003 from './0003_send_path.js';
+import * as m0004 from './0004_trust.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
   '0001_core': m0001,
   '0002_events': m0002,
   '0003_send_path': m0003,
+  '0004_trust': m0004,
 };
 
 export const migrationProvider: MigrationProvider = {
