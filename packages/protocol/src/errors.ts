@@ -27,6 +27,7 @@ export const errorRegistry = {
   InstallFailed: { status: 502, description: 'The app’s event listener did not accept the install; nothing was installed.' },
   NotInstalled: { status: 409, description: 'The caller has not installed this app.' },
   BotNotEnabled: { status: 409, description: 'The app’s bot is not enabled; enable it first.' },
+  OriginNotAllowed: { status: 400, description: 'The URL’s origin is not one the app’s developer registered for the app’s tokens.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;
@@ -39,6 +40,8 @@ export interface ErrorContext {
   disabledBy?: 'user' | 'team';
   retryAfter?: number;
   requestId?: string;
+  /** The origin an app's token would have gone to (OriginNotAllowed). */
+  origin?: string;
 }
 
 export interface ErrorBody extends ErrorContext {

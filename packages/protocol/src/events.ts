@@ -145,7 +145,17 @@ export const maxMessageActionMessages = 25;
 /** The longest toast text an app may answer to a synchronous `client.*` event. */
 export const maxToastLength = 100;
 
-/** Claims of the event token (a JWS, HS256, keyed with the app secret as UTF-8). */
+/**
+ * Where an event token may be used: the body of a delivery to the listener, or the `serviceEvent` of a
+ * widget URL or of a browser URL. A token for one route is refused on the others.
+ */
+export const eventTokenRoutes = ['listener', 'widget', 'browser'] as const;
+export type EventTokenRoute = (typeof eventTokenRoutes)[number];
+
+/**
+ * Claims of the event token (a JWS, HS256, keyed with the app secret as UTF-8). `route` and `sha256`
+ * were added to the original five; a verifier that knows only those still accepts the token.
+ */
 export interface EventTokenClaims {
   appId: string;
   userId: string;
@@ -154,6 +164,13 @@ export interface EventTokenClaims {
   exp: number;
   /** The event's id: the same on every retry of one event. */
   jti: string;
+  /** Which route the token is for. Absent only from tokens of servers older than these claims. */
+  route?: EventTokenRoute;
+  /**
+   * The SHA-256, base64url without padding, of the exact bytes the token vouches for: the request body
+   * of a listener delivery, or the `serviceEvent` parameter's value (UTF-8) of a widget or browser URL.
+   */
+  sha256?: string;
 }
 
 export const eventTokenAlgorithm = 'HS256';

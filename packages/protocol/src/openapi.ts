@@ -200,6 +200,7 @@ function errorSchema(): JsonSchema {
       parameter: { type: 'string', description: 'the offending parameter (MissingParameter, InvalidParameter)' },
       disabledBy: { enum: ['user', 'team'], description: 'who disabled the app (AppDisabled)' },
       retryAfter: { type: 'integer', description: 'seconds to wait (TooManyRequests)' },
+      origin: { type: 'string', description: 'the refused origin (OriginNotAllowed)' },
       requestId: { type: 'string', description: 'quote it when reporting the problem (InternalServerError)' },
     },
   };

@@ -17,11 +17,14 @@ export interface AttemptTarget {
   retryReason?: string | null;
 }
 
-/** The headers of every POST to a listener (reference §5.2), with a token signed for this attempt. */
-export function listenerHeaders(target: AttemptTarget, now: number): Record<string, string> {
+/**
+ * The headers of every POST to a listener (reference §5.2), with a token signed for this attempt: for the
+ * listener route and for exactly `body`, the bytes sent.
+ */
+export function listenerHeaders(target: AttemptTarget, body: string, now: number): Record<string, string> {
   const token = signEventToken(
     target.appSecret,
-    { appId: target.appId, userId: target.userId, jti: target.eventId },
+    { appId: target.appId, userId: target.userId, jti: target.eventId, route: 'listener', content: body },
     eventTokenLifetimeSeconds.listener,
     now,
   );

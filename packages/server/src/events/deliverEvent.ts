@@ -35,6 +35,7 @@ export async function attemptClaimedEvent(ctx: ServerContext, event: EventsTable
         body: event.payload,
         headers: listenerHeaders(
           { appId: app.id, appSecret: app.secret, userId: event.user_id, eventId: event.id, retryNum: event.retry_num, retryReason: event.last_reason },
+          event.payload,
           startedAt,
         ),
         answerTimeoutMs: ctx.events.settings.answerTimeoutMs,

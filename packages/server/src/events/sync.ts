@@ -22,11 +22,12 @@ export async function deliverSynchronously(
   const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
   const startedAt = ctx.now();
   const eventId = newEventId(startedAt);
+  const body = JSON.stringify(input.event);
   const result: AttemptResult = app.listener_url
     ? await callListener(ctx.events.agent, {
         url: app.listener_url,
-        body: JSON.stringify(input.event),
-        headers: listenerHeaders({ appId: app.id, appSecret: app.secret, userId: input.userId, eventId, retryNum: 0 }, startedAt),
+        body,
+        headers: listenerHeaders({ appId: app.id, appSecret: app.secret, userId: input.userId, eventId, retryNum: 0 }, body, startedAt),
         answerTimeoutMs: input.timeoutMs,
         keepBytes: maxSyncAnswerBytes,
       })

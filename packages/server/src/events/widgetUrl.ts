@@ -1,28 +1,70 @@
 import { eventTokenLifetimeSeconds, widgetParams, type ServiceClient, type ServiceWidgetType } from '@aviary/protocol';
+import { ApiError } from '../api/errors.js';
 import type { ServerContext } from '../context.js';
+import type { AppsTable } from '../store/schema.js';
 import { newEventId } from './ids.js';
+import { originOf, registeredOrigins } from './registeredOrigins.js';
 import { signEventToken } from './tokens.js';
 
+export type WidgetUrlInput = {
+  appId: string;
+  url: string;
+  event: Record<string, unknown>;
+  client: ServiceClient;
+  widgetType: ServiceWidgetType;
+  /** The request field the URL came from, if it came from the request: the error names it. */
+  parameter?: string;
+} & (
+  | { route: 'widget' }
+  /** A browser URL carries the event only when the app asked for it; it goes to a registered origin all the same. */
+  | { route: 'browser'; sendContext: boolean }
+);
+
 /**
- * The URL a client opens for an `openWidget` / `openBrowser` action (reference §5.3): the configured URL
- * plus the event, a token that lives 24 hours, the client and the widget type. The URL's own query stays.
+ * The URL a client opens for an `openWidget` / `openBrowser` action or an attachment widget (reference
+ * §5.3): the configured URL plus the event, a token that lives 24 hours, the client and the widget type.
+ * The URL's own query stays. The token is for `route` and for exactly the `serviceEvent` value, and only
+ * ever goes to an origin the app's developer registered: this is the one place that checks it.
  */
-export async function buildWidgetUrl(
-  ctx: ServerContext,
-  input: { appId: string; url: string; event: Record<string, unknown>; client: ServiceClient; widgetType: ServiceWidgetType },
-): Promise<string> {
-  const app = await ctx.db.selectFrom('apps').select(['id', 'secret']).where('id', '=', input.appId).executeTakeFirstOrThrow();
+export async function buildWidgetUrl(ctx: ServerContext, input: WidgetUrlInput): Promise<string> {
+  const app = await findApp(ctx, input.appId);
+  const url = requireRegisteredOrigin(app, input.url, input.parameter);
+  if (input.route === 'browser' && !input.sendContext) return input.url;
+  const serviceEvent = JSON.stringify(input.event);
   const now = ctx.now();
   const token = signEventToken(
     app.secret,
-    { appId: app.id, userId: String(input.event.userId), jti: newEventId(now) },
+    { appId: app.id, userId: String(input.event.userId), jti: newEventId(now), route: input.route, content: serviceEvent },
     eventTokenLifetimeSeconds.widget,
     now,
   );
-  const url = new URL(input.url);
-  url.searchParams.set(widgetParams.event, JSON.stringify(input.event));
+  // URLSearchParams gives back exactly this string, so the app's digest is over the same bytes.
+  url.searchParams.set(widgetParams.event, serviceEvent);
   url.searchParams.set(widgetParams.token, token);
   url.searchParams.set(widgetParams.client, input.client);
   url.searchParams.set(widgetParams.widgetType, input.widgetType);
   return url.toString();
+}
+
+type AppForWidgets = Pick<AppsTable, 'id' | 'secret' | 'listener_url' | 'configuration_url' | 'integrations' | 'allowed_origins'>;
+
+function findApp(ctx: ServerContext, appId: string): Promise<AppForWidgets> {
+  return ctx.db
+    .selectFrom('apps')
+    .select(['id', 'secret', 'listener_url', 'configuration_url', 'integrations', 'allowed_origins'])
+    .where('id', '=', appId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The URL, parsed, when its origin is one the app's developer registered; else OriginNotAllowed. */
+function requireRegisteredOrigin(app: AppForWidgets, url: string, parameter: string | undefined): URL {
+  const origin = originOf(url);
+  if (origin !== undefined && registeredOrigins(app).has(origin)) return new URL(url);
+  const shown = origin ?? url;
+  throw new ApiError(
+    'OriginNotAllowed',
+    `App ${app.id} may only open URLs on origins its developer registered (its listener, configuration and integration URLs, ` +
+      `and its allowed origins); ${shown} is not one of them. The app's developer can add ${shown} to the app's allowed origins.`,
+    { ...(parameter !== undefined ? { parameter } : {}), origin: shown },
+  );
 }

@@ -5,6 +5,7 @@ import { listAppEvents, listEventAttempts, replayEvent } from '../../src/events/
 import { deliverSynchronously } from '../../src/events/sync.js';
 import { buildWidgetUrl } from '../../src/events/widgetUrl.js';
 import { dialects } from '../helpers/dialects.js';
+import { allowOrigins } from '../helpers/origins.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { closedPortUrl, startListener, type Responder, type TestListener } from './listener.js';
 
@@ -86,8 +87,9 @@ for (const dialect of dialects) {
 
     it('builds a widget URL whose token the SDK verifies and which lives 24 hours', async () => {
       const { app: a, user } = await app(null);
+      await allowOrigins(t.server.ctx.db, a.id, ['https://widget.example.test']);
       const event = { name: 'client.pressButton', userId: user.id, userName: 'Pat', chat: user.id, chatName: 'Pat', button: 'chatTabButton' };
-      const url = await buildWidgetUrl(t.server.ctx, { appId: a.id, url: 'https://widget.example.test/panel?lang=en', event, client: 'desktop', widgetType: 'sidebar' });
+      const url = await buildWidgetUrl(t.server.ctx, { appId: a.id, url: 'https://widget.example.test/panel?lang=en', route: 'widget', event, client: 'desktop', widgetType: 'sidebar' });
       const parsed = new URL(url);
       expect(parsed.origin + parsed.pathname).toBe('https://widget.example.test/panel');
       expect(parsed.searchParams.get('lang')).toBe('en');

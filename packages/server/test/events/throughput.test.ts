@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEventListener, verifyEventToken } from '@aviary/sdk';
@@ -61,10 +62,11 @@ describe('event tokens signed with node:crypto', () => {
   it('are HS256 JWTs that the SDK accepts, and that a wrong secret does not verify', async () => {
     const now = Date.now();
     const secret = 'app-secret-0123456789abcdefghijklmnopqrstuv';
-    const token = signEventToken(secret, { appId: 'a:app0000000000001', userId: 'u:user000000000001', jti: 'ev_1' }, 600, now);
+    const body = '{"name":"app.uninstall","userId":"u:user000000000001"}';
+    const token = signEventToken(secret, { appId: 'a:app0000000000001', userId: 'u:user000000000001', jti: 'ev_1', route: 'listener', content: body }, 600, now);
     const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>);
     expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
-    expect(payload).toEqual({ appId: 'a:app0000000000001', userId: 'u:user000000000001', iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + 600, jti: 'ev_1' });
+    expect(payload).toEqual({ appId: 'a:app0000000000001', userId: 'u:user000000000001', iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + 600, jti: 'ev_1', route: 'listener', sha256: createHash('sha256').update(body).digest('base64url') });
     await expect(verifyEventToken(token, { appId: 'a:app0000000000001', appSecret: secret, userId: 'u:user000000000001' })).resolves.toMatchObject({ jti: 'ev_1' });
     await expect(verifyEventToken(token, { appId: 'a:app0000000000001', appSecret: `${secret}x` })).rejects.toMatchObject({ reason: 'signature' });
   });
@@ -76,11 +78,12 @@ describe('event tokens signed with node:crypto', () => {
     const server = createServer(listener.node);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const token = signEventToken(secret, { appId: 'a:app0000000000002', userId: 'u:user000000000002', jti: 'ev_2' }, 600, Date.now());
+      const body = JSON.stringify({ name: 'app.uninstall', userId: 'u:user000000000002' });
+      const token = signEventToken(secret, { appId: 'a:app0000000000002', userId: 'u:user000000000002', jti: 'ev_2', route: 'listener', content: body }, 600, Date.now());
       const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-service-event-token': token, 'x-service-event-id': 'ev_2' },
-        body: JSON.stringify({ name: 'app.uninstall', userId: 'u:user000000000002' }),
+        body,
       });
       expect(response.status).toBe(200);
       expect(seen).toEqual(['ev_2']);

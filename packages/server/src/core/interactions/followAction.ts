@@ -38,10 +38,10 @@ export async function followAction(ctx: ServerContext, { appId, action, event, c
     const desktopType = action.desktopType ?? 'modal';
     const mobileType = action.mobileType ?? 'modal';
     const widgetType: ServiceWidgetType = client === 'desktop' ? desktopType : mobileType;
-    return { kind: 'openWidget', url: await buildWidgetUrl(ctx, { appId, url, event, client, widgetType }), desktopType, mobileType };
+    return { kind: 'openWidget', url: await buildWidgetUrl(ctx, { appId, url, route: 'widget', event, client, widgetType, parameter: event.name === 'client.widgetAction' ? 'url' : undefined }), desktopType, mobileType };
   }
   // A browser tab has the whole window, as a modal does; the event goes along only when the app asked for it.
-  return { kind: 'openBrowser', url: action.sendContext ? await buildWidgetUrl(ctx, { appId, url, event, client, widgetType: 'modal' }) : url };
+  return { kind: 'openBrowser', url: await buildWidgetUrl(ctx, { appId, url, route: 'browser', sendContext: action.sendContext === true, event, client, widgetType: 'modal', parameter: event.name === 'client.widgetAction' ? 'url' : undefined }) };
 }
 
 async function askListener(ctx: ServerContext, appId: string, event: ClientEvent): Promise<InteractionAnswer> {

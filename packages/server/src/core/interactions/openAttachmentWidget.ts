@@ -28,6 +28,6 @@ export async function openAttachmentWidget(
     messageUid: row.uid,
     attachmentId: input.attachmentId,
   };
-  const url = await buildWidgetUrl(ctx, { appId: app.id, url: widget.src, event: { ...event }, client: input.client, widgetType: 'attachment' });
+  const url = await buildWidgetUrl(ctx, { appId: app.id, url: widget.src, route: 'widget', event: { ...event }, client: input.client, widgetType: 'attachment' });
   return { kind: 'attachmentWidget', url, ...(widget.width !== undefined ? { width: widget.width } : {}), ...(widget.height !== undefined ? { height: widget.height } : {}) };
 }
