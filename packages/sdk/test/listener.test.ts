@@ -11,7 +11,7 @@ import type {
   EventTokenClaims,
 } from '@aviary/protocol';
 import { createEventListener, NoRetryError, type EventContext } from '../src/index.js';
-import { appId, appSecret, makeEvent, otherUserId, signEventToken, userId } from './helpers/events.js';
+import { appId, appSecret, makeEvent, otherUserId, sha256Of, signEventToken, userId } from './helpers/events.js';
 
 interface Received {
   event: AviaryEvent;
@@ -22,10 +22,12 @@ interface Received {
 function listenerApp() {
   const received: Received[] = [];
   const failures: unknown[] = [];
+  const warnings: string[] = [];
   const listener = createEventListener({
     appId,
     appSecret,
     onError: (error) => failures.push(error),
+    logger: { warn: (message) => warnings.push(message) },
     on: {
       'app.install': (event, ctx) => {
         received.push({ event, ctx });
@@ -50,7 +52,7 @@ function listenerApp() {
       },
     },
   });
-  return { listener, received, failures };
+  return { listener, received, failures, warnings };
 }
 
 interface Target {
@@ -105,9 +107,11 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 /** 200 with exactly `{}`. */
 const acknowledged = { status: 200, headers: expect.any(Headers), body: {} };
 
+/** Posts the event the way the service does: its JSON, with a listener token for exactly those bytes. */
 async function deliver(url: string, event: { name: string; userId: string }, headers: Record<string, string> = {}) {
-  const token = await signEventToken({ userId: event.userId });
-  return post(url, event, { 'X-Service-Event-Token': token, ...headers });
+  const body = JSON.stringify(event);
+  const token = await signEventToken({ userId: event.userId }, { content: body });
+  return post(url, body, { 'X-Service-Event-Token': token, ...headers });
 }
 
 describe.each(Object.keys(servers))('the event listener on %s', (kind) => {
@@ -119,7 +123,7 @@ describe.each(Object.keys(servers))('the event listener on %s', (kind) => {
 
   it('dispatches an event to its handler with the verified claims and delivery headers', async () => {
     const event = makeEvent('chat.receiveMessage');
-    const token = await signEventToken({ jti: 'evt-dispatch' });
+    const token = await signEventToken({ jti: 'evt-dispatch' }, { content: JSON.stringify(event) });
     const answer = await post(target.url, event, {
       'X-Service-Event-Token': token,
       'X-Service-Event-Id': 'evt-dispatch',
@@ -140,18 +144,19 @@ describe.each(Object.keys(servers))('the event listener on %s', (kind) => {
 
   it('takes the event id from the token when the header is absent', async () => {
     const event = makeEvent('app.install');
-    const answer = await post(target.url, event, { 'X-Service-Event-Token': await signEventToken({ jti: 'evt-from-jti' }) });
+    const answer = await post(target.url, event, { 'X-Service-Event-Token': await signEventToken({ jti: 'evt-from-jti' }, { content: JSON.stringify(event) }) });
     expect(answer.status).toBe(200);
     expect(target.app.received.at(-1)!.ctx).toMatchObject({ eventId: 'evt-from-jti', retryNum: 0, retryReason: undefined });
   });
 
   it('refuses a missing, forged or mismatched token with 403 InvalidEventToken', async () => {
     const event = makeEvent('chat.receiveMessage');
+    const content = JSON.stringify(event);
     const count = target.app.received.length;
     const missing = await post(target.url, event);
-    const forged = await post(target.url, event, { 'X-Service-Event-Token': await signEventToken({}, { secret: 'guessed' }) });
-    const otherUser = await post(target.url, event, { 'X-Service-Event-Token': await signEventToken({ userId: otherUserId }) });
-    const otherApp = await post(target.url, event, { 'X-Service-Event-Token': await signEventToken({ appId: 'a:otherapp00000001' }) });
+    const forged = await post(target.url, event, { 'X-Service-Event-Token': await signEventToken({}, { secret: 'guessed', content }) });
+    const otherUser = await post(target.url, event, { 'X-Service-Event-Token': await signEventToken({ userId: otherUserId }, { content }) });
+    const otherApp = await post(target.url, event, { 'X-Service-Event-Token': await signEventToken({ appId: 'a:otherapp00000001' }, { content }) });
     for (const answer of [missing, forged, otherUser, otherApp]) {
       expect(answer.status).toBe(403);
       expect(answer.body).toEqual({ error: 'InvalidEventToken', description: expect.any(String) });
@@ -161,9 +166,8 @@ describe.each(Object.keys(servers))('the event listener on %s', (kind) => {
   });
 
   it('answers 400 to a body that is not a JSON event', async () => {
-    const token = await signEventToken();
     for (const body of ['{"name": "chat.receiveMessage",', '', '[1,2]', '{"name":"app.install"}']) {
-      const answer = await post(target.url, body, { 'X-Service-Event-Token': token });
+      const answer = await post(target.url, body, { 'X-Service-Event-Token': await signEventToken({}, { content: body }) });
       expect(answer.status, body).toBe(400);
       expect(answer.body).toEqual({ error: 'InvalidRequestData', description: expect.any(String) });
     }
@@ -247,10 +251,10 @@ describe('the event listener adapters', () => {
     }
   });
 
-  it('express: uses the body an express.json() parser already read, and passes other verbs on', async () => {
+  it('express: after express.json(), uses the raw bytes it kept as req.rawBody, and passes other verbs on', async () => {
     const app = listenerApp();
     const expressApp = express();
-    expressApp.use(express.json());
+    expressApp.use(express.json({ verify: (req, _res, buf) => void ((req as { rawBody?: Buffer }).rawBody = buf) }));
     expressApp.use('/events', app.listener.express);
     expressApp.get('/events', (_req, res) => void res.json({ page: 'settings' }));
     const server = http.createServer(expressApp);
@@ -260,6 +264,23 @@ describe('the event listener adapters', () => {
       expect(await deliver(url, event)).toMatchObject({ status: 200, body: { text: 'pressed approve' } });
       expect(app.received.at(-1)!.event).toEqual(event);
       expect(await (await fetch(url)).json()).toEqual({ page: 'settings' });
+    } finally {
+      await closeNode(server);
+    }
+  });
+
+  it('express: after a plain express.json(), refuses with 500 and says how to keep the raw bytes', async () => {
+    const app = listenerApp();
+    const expressApp = express();
+    expressApp.use(express.json());
+    expressApp.post('/events', app.listener.express);
+    const server = http.createServer(expressApp);
+    const url = `${await listenNode(server)}/events`;
+    try {
+      const answer = await deliver(url, makeEvent('client.pressButton'));
+      expect(answer).toMatchObject({ status: 500, body: { error: 'InternalServerError', description: expect.stringContaining('raw bytes') } });
+      expect(app.received).toEqual([]);
+      expect(app.warnings.at(-1)).toMatch(/mount the listener before express\.json\(\)/);
     } finally {
       await closeNode(server);
     }
@@ -295,17 +316,17 @@ describe('the event listener adapters', () => {
   it('checks token expiry against the injected clock', async () => {
     const longAgo = Date.UTC(2001, 8, 9);
     const listener = createEventListener({ appId, appSecret, now: () => longAgo + 60_000 });
-    const event = makeEvent('app.uninstall');
-    const token = await signEventToken({}, { nowMs: longAgo });
-    expect(await listener.handle({ headers: { 'x-service-event-token': token }, body: event })).toEqual({
+    const body = JSON.stringify(makeEvent('app.uninstall'));
+    const token = await signEventToken({}, { nowMs: longAgo, content: body });
+    expect(await listener.handle({ headers: { 'x-service-event-token': token }, body })).toEqual({
       status: 200,
       headers: {},
       body: {},
     });
-    const late = createEventListener({ appId, appSecret, now: () => longAgo + 3_600_000 });
-    expect(await late.handle({ headers: { 'x-service-event-token': token }, body: event })).toMatchObject({
+    const late = createEventListener({ appId, appSecret, now: () => longAgo + 3_600_000, logger: { warn: () => undefined } });
+    expect(await late.handle({ headers: { 'x-service-event-token': token }, body })).toMatchObject({
       status: 403,
-      body: { error: 'InvalidEventToken', description: 'the event token has expired' },
+      body: { error: 'InvalidEventToken', description: 'the event token has expired (expired)' },
     });
   });
 });

@@ -13,10 +13,15 @@ function widgetUrl(params: Record<string, string | undefined>, configured = 'htt
   return url;
 }
 
+/** The four parameters, with a widget token for exactly this `serviceEvent` (claims may be overridden). */
 async function serviceParams(event: WidgetEvent, claims: Record<string, unknown> = {}) {
+  const serviceEvent = JSON.stringify(event);
   return {
-    serviceEvent: JSON.stringify(event),
-    serviceEventToken: await signEventToken({ userId: event.userId, exp: issuedAt / 1000 + widgetLifetime, ...claims }, { nowMs: issuedAt }),
+    serviceEvent,
+    serviceEventToken: await signEventToken(
+      { userId: event.userId, exp: issuedAt / 1000 + widgetLifetime, route: 'widget', ...claims },
+      { nowMs: issuedAt, content: serviceEvent },
+    ),
     serviceClient: 'desktop',
     serviceWidgetType: 'modal',
   };

@@ -1,6 +1,7 @@
 /**
  * The app's event listener (reference §5.2): verifies the event token, dispatches the event to a typed
- * handler and acknowledges it. One framework-free core, `handle`, decides every answer; `node`,
+ * handler and acknowledges it. One framework-free core, `handle`, decides every answer from the headers
+ * and the raw body bytes (the token signs their digest, so they must reach it unparsed); `node`,
  * `fastify` and `express` only read the body and write that answer.
  *
  * The acknowledgement contract:
@@ -8,9 +9,11 @@
  * - 200 `{attachment}`: a `chat.generateUrlPreview` handler returned an attachment.
  * - 200 `{text}`: a `client.*` handler returned a toast.
  * - 400 / 413: the body is not a readable event (the service does not retry).
- * - 403 `InvalidEventToken`: the token is missing, forged, expired, or for another app or user.
+ * - 403 `InvalidEventToken`: the token is missing, forged, expired, for another app or user, for another
+ *   route (a widget's token), or signed for another body.
  * - 500: the handler threw, so the service retries the event; with `X-Service-No-Retry: 1` when it threw
  *   a `NoRetryError`. The body never carries the error itself; `onError` receives it.
+ * Every refusal is also told to `logger.warn` with its reason, so that a wrong secret shows at once.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginCallback } from 'fastify';
@@ -21,11 +24,14 @@ import { EventTokenError, verifyEventToken } from './verify.js';
 export interface EventContext {
   /** The verified token's claims. */
   claims: EventTokenClaims;
-  /** The event's id (`X-Service-Event-Id`, else the token's `jti`): the same on every retry, to de-duplicate on. */
+  /**
+   * The event's id, the signed `jti`: the same on every retry, to de-duplicate on. (The
+   * `X-Service-Event-Id` header carries the same value but is not signed, so it is not used.)
+   */
   eventId: string;
-  /** 0 on the first attempt. */
+  /** 0 on the first attempt (from `X-Service-Retry-Num`: unsigned, for information only). */
   retryNum: number;
-  /** Why the previous attempt failed (`timeout`, `connection_failed`, `http_error`, `rate_limited`). */
+  /** Why the previous attempt failed (`timeout`, `connection_failed`, `http_error`, `rate_limited`); unsigned too. */
   retryReason?: string;
 }
 
@@ -63,6 +69,8 @@ export interface EventListenerOptions {
   onEvent?: AnyEventHandler;
   /** Told about every handler that throws (default: `console.error`). */
   onError?: (error: unknown, event: AviaryEvent) => void;
+  /** Told why each delivery was refused (default: `console`); pino and similar loggers fit too. */
+  logger?: { warn(message: string): void };
   /** The largest body read, in bytes (default 1 MiB). */
   bodyLimit?: number;
   /** The current time in milliseconds since the epoch, for token expiry (default `Date.now`). */
@@ -78,10 +86,10 @@ export class NoRetryError extends Error {
   }
 }
 
-/** A request as `handle` needs it: the headers and the body already decoded from JSON. */
+/** A request as `handle` needs it: the headers and the raw body, exactly the bytes received (a string counts as UTF-8). */
 export interface EventRequest {
   headers: IncomingHttpHeaders;
-  body: unknown;
+  body: Uint8Array | string;
 }
 
 /** The answer `handle` decided on; adapters write it as JSON. */
@@ -104,9 +112,16 @@ export interface EventListener {
   node: (req: IncomingMessage, res: ServerResponse) => void;
   /** Registers `POST <path>`; the body parsing it sets up stays inside the plugin. */
   fastify: FastifyPluginCallback<FastifyListenerOptions>;
-  /** Middleware for `app.post(path, listener.express)`; uses `req.body` when a body parser already ran. */
-  express: (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: NextFunction) => void;
+  /**
+   * Middleware for `app.post(path, listener.express)`. Mount it before `express.json()`, or behind
+   * `express.raw()`; after a JSON parser it needs the raw bytes kept as `req.rawBody`
+   * (`express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })`).
+   */
+  express: (req: RequestWithBody, res: ServerResponse, next: NextFunction) => void;
 }
+
+/** A request a framework's body parser may have read already: its result, and the raw bytes if it kept them. */
+type RequestWithBody = IncomingMessage & { body?: unknown; rawBody?: unknown };
 
 const defaultBodyLimit = 1024 * 1024;
 const jsonContentType = 'application/json; charset=utf-8';
@@ -114,25 +129,40 @@ const jsonContentType = 'application/json; charset=utf-8';
 export function createEventListener(options: EventListenerOptions): EventListener {
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const onError = options.onError ?? ((error, event) => console.error(`aviary: the ${event.name} handler failed`, error));
+  const logger = options.logger ?? console;
 
-  async function handle({ headers, body }: EventRequest): Promise<ListenerAnswer> {
-    if (!isEventShaped(body)) {
-      return refusal(400, 'InvalidRequestData', 'the body must be an event object with a string "name" and "userId"');
-    }
+  /** A refusal, told to the logger: the developer must see why events do not arrive. */
+  function refuse(status: number, error: string, description: string): ListenerAnswer {
+    logger.warn(`aviary: refused an event delivery (${status} ${error}): ${description}`);
+    return refusal(status, error, description);
+  }
+
+  async function handle({ headers, body: raw }: EventRequest): Promise<ListenerAnswer> {
     const token = headerValue(headers, eventHeaders.token);
-    if (!token) return refusal(403, 'InvalidEventToken', `the ${eventHeaders.token} header is missing`);
+    if (!token) return refuse(403, 'InvalidEventToken', `the ${eventHeaders.token} header is missing`);
     let claims: EventTokenClaims;
     try {
+      // Over the raw bytes, before any parsing: the token vouches for exactly these.
       claims = await verifyEventToken(token, {
         appId: options.appId,
         appSecret: options.appSecret,
-        userId: body.userId,
+        route: 'listener',
+        content: raw,
         now: options.now,
         clockToleranceSeconds: options.clockToleranceSeconds,
       });
     } catch (error) {
-      if (error instanceof EventTokenError) return refusal(403, 'InvalidEventToken', error.message);
+      if (error instanceof EventTokenError) return refuse(403, 'InvalidEventToken', `${error.message} (${error.reason})`);
       throw error;
+    }
+    const parsed = parseJsonBody(raw);
+    if ('problem' in parsed) return refuse(400, 'InvalidRequestData', parsed.problem);
+    const body = parsed.value;
+    if (!isEventShaped(body)) {
+      return refuse(400, 'InvalidRequestData', 'the body must be an event object with a string "name" and "userId"');
+    }
+    if (body.userId !== claims.userId) {
+      return refuse(403, 'InvalidEventToken', `the event token is for user ${claims.userId}, but the event names ${body.userId} (userId)`);
     }
 
     if (!isEventName(body.name)) return answer(200, {});
@@ -141,7 +171,7 @@ export function createEventListener(options: EventListenerOptions): EventListene
     if (!handler) return answer(200, {});
     const ctx: EventContext = {
       claims,
-      eventId: headerValue(headers, eventHeaders.eventId) || claims.jti,
+      eventId: claims.jti,
       retryNum: Number.parseInt(headerValue(headers, eventHeaders.retryNum) ?? '0', 10) || 0,
       retryReason: headerValue(headers, eventHeaders.retryReason),
     };
@@ -155,16 +185,11 @@ export function createEventListener(options: EventListenerOptions): EventListene
     }
   }
 
-  async function handleRaw(headers: IncomingHttpHeaders, raw: Uint8Array | undefined): Promise<ListenerAnswer> {
-    const parsed = parseJsonBody(raw);
-    return 'answer' in parsed ? parsed.answer : handle({ headers, body: parsed.value });
-  }
-
-  function serveNode(req: IncomingMessage & { body?: unknown }, res: ServerResponse): void {
+  function serveNode(req: RequestWithBody, res: ServerResponse): void {
     const answered =
       req.body !== undefined
-        ? answerParsed(req.headers, req.body)
-        : readNodeBody(req, bodyLimit).then((raw) => (raw === tooLarge ? tooLargeAnswer(bodyLimit) : handleRaw(req.headers, raw)));
+        ? answerParsed(req)
+        : readNodeBody(req, bodyLimit).then((raw) => (raw === tooLarge ? tooLarge413() : handle({ headers: req.headers, body: raw })));
     answered.then(
       (result) => writeAnswer(res, result),
       (error) => {
@@ -174,11 +199,25 @@ export function createEventListener(options: EventListenerOptions): EventListene
     );
   }
 
-  /** A framework's body parser may hand over a Buffer or a string instead of a decoded value. */
-  function answerParsed(headers: IncomingHttpHeaders, body: unknown): Promise<ListenerAnswer> {
-    if (typeof body === 'string') return handleRaw(headers, new TextEncoder().encode(body));
-    if (body instanceof Uint8Array) return handleRaw(headers, body);
-    return handle({ headers, body });
+  /**
+   * A framework's body parser ran first: its Buffer or string is the raw body, and so is a `rawBody` it
+   * kept. A decoded object is not: its digest cannot be checked, so nothing is accepted until the app is
+   * set up to keep the raw bytes (500, so that the service retries once it is).
+   */
+  async function answerParsed(req: RequestWithBody): Promise<ListenerAnswer> {
+    const raw = [req.body, req.rawBody].find((body) => typeof body === 'string' || body instanceof Uint8Array) as Uint8Array | string | undefined;
+    if (raw !== undefined) return handle({ headers: req.headers, body: raw });
+    return refuse(
+      500,
+      'InternalServerError',
+      'a body parser read the request before the Aviary listener, which needs the raw bytes to check the token\'s digest: ' +
+        'mount the listener before express.json(), use express.raw({ type: "application/json" }), or keep the raw bytes as req.rawBody',
+    );
+  }
+
+  /** Closes the connection rather than read the rest of a body nobody wants. */
+  function tooLarge413(): ListenerAnswer {
+    return { ...refuse(413, 'RequestTooLarge', `the body is larger than ${bodyLimit} bytes`), headers: { connection: 'close' } };
   }
 
   const fastify: FastifyPluginCallback<FastifyListenerOptions> = (instance, pluginOptions, done) => {
@@ -188,14 +227,14 @@ export function createEventListener(options: EventListenerOptions): EventListene
     instance.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
       const result =
         error.statusCode === 413
-          ? tooLargeAnswer(bodyLimit)
+          ? tooLarge413()
           : error.statusCode !== undefined && error.statusCode < 500
-            ? refusal(400, 'InvalidRequestData', 'the request could not be read')
+            ? refuse(400, 'InvalidRequestData', 'the request could not be read')
             : refusal(500, 'InternalServerError', 'the event listener failed');
       reply.code(result.status).headers(result.headers).send(result.body);
     });
     instance.post(pluginOptions.path ?? '/', async (request, reply) => {
-      const result = await handleRaw(request.headers, request.body as Uint8Array | undefined);
+      const result = await handle({ headers: request.headers, body: (request.body as Uint8Array | undefined) ?? new Uint8Array() });
       return reply.code(result.status).headers(result.headers).send(result.body);
     });
     done();
@@ -205,7 +244,7 @@ export function createEventListener(options: EventListenerOptions): EventListene
     handle,
     node: (req, res) => {
       if (req.method !== 'POST') {
-        writeAnswer(res, { ...refusal(405, 'HTTPMethodNotAllowed', 'events are delivered with POST'), headers: { allow: 'POST' } });
+        writeAnswer(res, { ...refuse(405, 'HTTPMethodNotAllowed', 'events are delivered with POST'), headers: { allow: 'POST' } });
         return;
       }
       serveNode(req, res);
@@ -239,11 +278,6 @@ function refusal(status: number, error: string, description: string): ListenerAn
   return answer(status, { error, description });
 }
 
-/** Closes the connection rather than read the rest of a body nobody wants. */
-function tooLargeAnswer(bodyLimit: number): ListenerAnswer {
-  return { ...refusal(413, 'RequestTooLarge', `the body is larger than ${bodyLimit} bytes`), headers: { connection: 'close' } };
-}
-
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
@@ -251,18 +285,18 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function parseJsonBody(raw: Uint8Array | undefined): { value: unknown } | { answer: ListenerAnswer } {
-  if (!raw || raw.length === 0) return { answer: refusal(400, 'InvalidRequestData', 'the body is empty; an event is a JSON object') };
+function parseJsonBody(raw: Uint8Array | string): { value: unknown } | { problem: string } {
+  if (raw.length === 0) return { problem: 'the body is empty; an event is a JSON object' };
   let text: string;
   try {
-    text = utf8.decode(raw);
+    text = typeof raw === 'string' ? raw : utf8.decode(raw);
   } catch {
-    return { answer: refusal(400, 'InvalidRequestData', 'the body is not valid UTF-8') };
+    return { problem: 'the body is not valid UTF-8' };
   }
   try {
     return { value: JSON.parse(text) };
   } catch (error) {
-    return { answer: refusal(400, 'InvalidRequestData', `the body is not valid JSON: ${(error as Error).message}`) };
+    return { problem: `the body is not valid JSON: ${(error as Error).message}` };
   }
 }
 

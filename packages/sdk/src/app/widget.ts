@@ -1,7 +1,8 @@
 /**
  * Widget and browser URLs (reference §5.3): the service appends the event, its token, the client and the
  * widget type to the configured URL. Verify on the app's server, which holds the app secret; a widget
- * page must never carry the secret to the browser.
+ * page must never carry the secret to the browser. The token signs the digest of the exact
+ * `serviceEvent` value; `serviceClient` and `serviceWidgetType` are not signed (layout hints only).
  */
 import {
   isWidgetEventName,
@@ -51,20 +52,35 @@ const relativeBase = 'http://widget.invalid';
 
 /** Reads the widget parameters without checking the token; use `verifyWidgetRequest` before trusting them. */
 export function parseWidgetRequest(url: string | URL): WidgetRequest {
+  return readWidgetRequest(url).request;
+}
+
+/**
+ * Parses the URL and verifies its token (rejects with `EventTokenError`): a widget or browser token
+ * (never a listener's), signed for exactly this `serviceEvent`, whose `userId` must be the event's.
+ */
+export async function verifyWidgetRequest(url: string | URL, options: VerifyWidgetRequestOptions): Promise<VerifiedWidgetRequest> {
+  const { request, serviceEvent } = readWidgetRequest(url);
+  const claims = await verifyEventToken(request.token, {
+    ...options,
+    userId: request.event.userId,
+    route: ['widget', 'browser'],
+    content: serviceEvent,
+  });
+  return { ...request, claims };
+}
+
+/** The parameters, and `serviceEvent` as it stands in the URL: the value the token's digest is of. */
+function readWidgetRequest(url: string | URL): { request: WidgetRequest; serviceEvent: string } {
   const query = new URL(url, relativeBase).searchParams;
-  return {
-    event: readEvent(requiredParam(query, widgetParams.event)),
+  const serviceEvent = requiredParam(query, widgetParams.event);
+  const request: WidgetRequest = {
+    event: readEvent(serviceEvent),
     token: requiredParam(query, widgetParams.token),
     client: oneOf(query, widgetParams.client, serviceClients),
     widgetType: oneOf(query, widgetParams.widgetType, serviceWidgetTypes),
   };
-}
-
-/** Parses the URL and verifies its token (rejects with `EventTokenError`), whose `userId` must be the event's. */
-export async function verifyWidgetRequest(url: string | URL, options: VerifyWidgetRequestOptions): Promise<VerifiedWidgetRequest> {
-  const request = parseWidgetRequest(url);
-  const claims = await verifyEventToken(request.token, { ...options, userId: request.event.userId });
-  return { ...request, claims };
+  return { request, serviceEvent };
 }
 
 function requiredParam(query: URLSearchParams, name: string): string {

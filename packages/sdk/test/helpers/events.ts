@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { AviaryEvent, EventOf, EventName, EventTokenClaims } from '@aviary/protocol';
 
@@ -8,15 +9,25 @@ export const otherUserId = 'u:bbbbbbbbbbbbbbbb';
 
 let nextJti = 1;
 
-/** Signs the way the service does (HS256, app secret as UTF-8); every claim can be overridden or removed (`undefined`). */
+/**
+ * Signs the way the service does (HS256, app secret as UTF-8); every claim can be overridden or removed
+ * (`undefined`). `route` and `sha256` are left out unless given, or unless `content` is given: then the
+ * token is a listener's (unless `route` says otherwise) for exactly that content.
+ */
 export async function signEventToken(
   claims: Partial<Record<keyof EventTokenClaims, unknown>> = {},
-  { secret = appSecret, alg = 'HS256', nowMs = Date.now() }: { secret?: string; alg?: string; nowMs?: number } = {},
+  { secret = appSecret, alg = 'HS256', nowMs = Date.now(), content }: { secret?: string; alg?: string; nowMs?: number; content?: string } = {},
 ): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
-  const payload: Record<string, unknown> = { appId, userId, iat, exp: iat + 600, jti: `evt-${nextJti++}`, ...claims };
+  const routed = content === undefined ? {} : { route: 'listener', sha256: sha256Of(content) };
+  const payload: Record<string, unknown> = { appId, userId, iat, exp: iat + 600, jti: `evt-${nextJti++}`, ...routed, ...claims };
   for (const [key, value] of Object.entries(payload)) if (value === undefined) delete payload[key];
   return new SignJWT(payload).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret));
+}
+
+/** The `sha256` claim of a content: base64url SHA-256 of its UTF-8 bytes. */
+export function sha256Of(content: string): string {
+  return createHash('sha256').update(content).digest('base64url');
 }
 
 /** An unsigned token: header {"alg":"none"}, empty signature. */

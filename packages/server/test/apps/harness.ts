@@ -33,14 +33,15 @@ export async function startAppListener(behaviour: ListenerBehaviour = 'sdk'): Pr
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const text = raw.toString('utf8');
       const body = text ? JSON.parse(text) : undefined;
       listener.requests.push({ headers: req.headers, body });
       const mode = listener.behaviour;
       if (mode === 'hang') return void hanging.add(res);
       if (mode !== 'sdk') return void res.writeHead(mode.status, { 'content-type': 'application/json' }).end('{"error":"broken"}');
       if (!sdk) return void res.writeHead(403).end();
-      void sdk.handle({ headers: req.headers, body }).then((answer) => {
+      void sdk.handle({ headers: req.headers, body: raw }).then((answer) => {
         res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.body));
       });
     });
