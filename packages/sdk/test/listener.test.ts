@@ -165,6 +165,49 @@ describe.each(Object.keys(servers))('the event listener on %s', (kind) => {
     expect(target.app.received.length).toBe(count);
   });
 
+  it('refuses a widget or browser token, even one signed for the very body sent', async () => {
+    const count = target.app.received.length;
+    // A made-up install, carrying a user token of the sender's choice, under a token a widget URL carried.
+    const forged = JSON.stringify(makeEvent('app.install', { token: 'attacker-token', userToken: 'attacker-token' }));
+    for (const route of ['widget', 'browser']) {
+      const fromWidget = await signEventToken({ route }, { content: JSON.stringify(makeEvent('client.widgetAction')) });
+      const forMadeUpBody = await signEventToken({ route }, { content: forged });
+      for (const token of [fromWidget, forMadeUpBody]) {
+        const answer = await post(target.url, forged, { 'X-Service-Event-Token': token });
+        expect(answer).toMatchObject({ status: 403, body: { error: 'InvalidEventToken', description: expect.stringContaining(`for the ${route} route`) } });
+      }
+    }
+    expect(target.app.received.length).toBe(count);
+  });
+
+  it('refuses a listener token with a body other than the one it was signed for', async () => {
+    const count = target.app.received.length;
+    const signed = JSON.stringify(makeEvent('chat.receiveMessage'));
+    const token = await signEventToken({}, { content: signed });
+    const changed = signed.replace('hello bot', 'transfer the funds');
+    const reordered = JSON.stringify(JSON.parse(signed), null, 1);
+    for (const body of [changed, reordered]) {
+      const answer = await post(target.url, body, { 'X-Service-Event-Token': token });
+      expect(answer).toMatchObject({ status: 403, body: { error: 'InvalidEventToken', description: expect.stringContaining('sha256') } });
+    }
+    expect(target.app.received.length).toBe(count);
+    expect(target.app.warnings.at(-1)).toMatch(/^aviary: refused an event delivery \(403 InvalidEventToken\): .*sha256.*\(digest\)$/);
+  });
+
+  it('gives the handler the signed jti as the event id, whatever X-Service-Event-Id says', async () => {
+    const body = JSON.stringify(makeEvent('app.install'));
+    const token = await signEventToken({ jti: 'evt-signed' }, { content: body });
+    expect((await post(target.url, body, { 'X-Service-Event-Token': token, 'X-Service-Event-Id': 'evt-already-seen' })).status).toBe(200);
+    expect(target.app.received.at(-1)!.ctx.eventId).toBe('evt-signed');
+  });
+
+  it('logs a wrong secret so that it is obvious', async () => {
+    const body = JSON.stringify(makeEvent('app.uninstall'));
+    const answer = await post(target.url, body, { 'X-Service-Event-Token': await signEventToken({}, { secret: 'an-old-secret', content: body }) });
+    expect(answer.status).toBe(403);
+    expect(target.app.warnings.at(-1)).toContain(`signature does not match: is appSecret the secret of app ${appId}?`);
+  });
+
   it('answers 400 to a body that is not a JSON event', async () => {
     for (const body of ['{"name": "chat.receiveMessage",', '', '[1,2]', '{"name":"app.install"}']) {
       const answer = await post(target.url, body, { 'X-Service-Event-Token': await signEventToken({}, { content: body }) });

@@ -96,6 +96,29 @@ describe('verifyWidgetRequest', () => {
     await expect(verifyWidgetRequest(url, { appId, appSecret: 'guessed', now })).rejects.toBeInstanceOf(EventTokenError);
   });
 
+  it('refuses a serviceEvent edited after signing: another chat, another message', async () => {
+    const event = makeEvent('client.openAttachmentWidget');
+    const params = await serviceParams(event);
+    const now = () => issuedAt;
+    await expect(verifyWidgetRequest(widgetUrl(params), { appId, appSecret, now })).resolves.toMatchObject({ event });
+    for (const edited of [{ ...event, chat: 'g:eeeeeeeeeeeeeeee' }, { ...event, messageUid: '01JZZZZZZZZZZZZZZZZZZZZZZZ' }]) {
+      const url = widgetUrl({ ...params, serviceEvent: JSON.stringify(edited) });
+      await expect(verifyWidgetRequest(url, { appId, appSecret, now })).rejects.toMatchObject({ reason: 'digest' });
+    }
+  });
+
+  it('refuses a listener token, even one signed for the very serviceEvent', async () => {
+    const event = makeEvent('client.slashCommand');
+    const params = await serviceParams(event, { route: 'listener' });
+    await expect(verifyWidgetRequest(widgetUrl(params), { appId, appSecret, now: () => issuedAt })).rejects.toMatchObject({ reason: 'route' });
+  });
+
+  it('accepts a browser token', async () => {
+    const event = makeEvent('client.widgetAction');
+    const params = await serviceParams(event, { route: 'browser' });
+    await expect(verifyWidgetRequest(widgetUrl(params), { appId, appSecret, now: () => issuedAt })).resolves.toMatchObject({ claims: { route: 'browser' } });
+  });
+
   it('reports a malformed URL before looking at the token', async () => {
     const params = await serviceParams(makeEvent('client.widgetAction'));
     await expect(verifyWidgetRequest(widgetUrl({ ...params, serviceClient: undefined }), { appId, appSecret })).rejects.toBeInstanceOf(
