@@ -11,7 +11,7 @@ import type {
   EventTokenClaims,
 } from '@aviary/protocol';
 import { createEventListener, NoRetryError, type EventContext } from '../src/index.js';
-import { appId, appSecret, makeEvent, otherUserId, sha256Of, signEventToken, userId } from './helpers/events.js';
+import { appId, appSecret, makeEvent, otherUserId, signEventToken, userId } from './helpers/events.js';
 
 interface Received {
   event: AviaryEvent;

@@ -19,6 +19,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { FastifyPluginCallback } from 'fastify';
 import type { Attachment } from '@aviary/serviceml';
 import { eventHeaders, isEventName, type AviaryEvent, type EventName, type EventOf, type EventTokenClaims } from '@aviary/protocol';
+import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer } from './listenerHttp.js';
 import { EventTokenError, verifyEventToken } from './verify.js';
 
 export interface EventContext {
@@ -124,7 +125,6 @@ export interface EventListener {
 type RequestWithBody = IncomingMessage & { body?: unknown; rawBody?: unknown };
 
 const defaultBodyLimit = 1024 * 1024;
-const jsonContentType = 'application/json; charset=utf-8';
 
 export function createEventListener(options: EventListenerOptions): EventListener {
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
@@ -276,62 +276,4 @@ function answer(status: number, body: Record<string, unknown>): ListenerAnswer {
 
 function refusal(status: number, error: string, description: string): ListenerAnswer {
   return answer(status, { error, description });
-}
-
-function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-function parseJsonBody(raw: Uint8Array | string): { value: unknown } | { problem: string } {
-  if (raw.length === 0) return { problem: 'the body is empty; an event is a JSON object' };
-  let text: string;
-  try {
-    text = typeof raw === 'string' ? raw : utf8.decode(raw);
-  } catch {
-    return { problem: 'the body is not valid UTF-8' };
-  }
-  try {
-    return { value: JSON.parse(text) };
-  } catch (error) {
-    return { problem: `the body is not valid JSON: ${(error as Error).message}` };
-  }
-}
-
-const tooLarge = Symbol('tooLarge');
-
-function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array | typeof tooLarge> {
-  return new Promise((resolve, reject) => {
-    if (Number(req.headers['content-length']) > limit) {
-      req.resume();
-      resolve(tooLarge);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolve(tooLarge);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function writeAnswer(res: ServerResponse, result: ListenerAnswer): void {
-  const body = JSON.stringify(result.body);
-  res.writeHead(result.status, {
-    ...result.headers,
-    'content-type': jsonContentType,
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
 }
