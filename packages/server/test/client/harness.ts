@@ -7,6 +7,7 @@ import { createChannel } from '../../src/core/commands/channels.js';
 import { SESSION_LIFETIME_MS } from '../../src/core/commands/sessions.js';
 import { hashToken, newSecret } from '../../src/core/ids.js';
 import type { AppsTable, UsersTable } from '../../src/store/schema.js';
+import { allowOrigins } from '../helpers/origins.js';
 import type { CallResult, TestServer } from '../helpers/server.js';
 
 /** An event the app's SDK listener accepted: its token verified for this app and the event's user. */
@@ -134,13 +135,16 @@ export async function http(
 
 /**
  * The cast of a client test, all new rows: Alice and Bob, signed in, in a private channel "general";
- * an app of Alice's with `integrations`, its bot and a real SDK listener, installed by Alice only.
+ * an app of Alice's with `integrations`, its bot and a real SDK listener, installed by Alice only, which
+ * may open widgets on https://example.test and https://widgets.example.test.
  */
 export async function clientCast(t: TestServer, integrations: unknown = {}) {
   const team = await t.f.team();
   const alice = await t.f.person(team.id, { firstName: 'Alice', lastName: 'Archer' });
   const bob = await t.f.person(team.id, { firstName: 'Bob', lastName: 'Baker' });
   const sdkApp = await startSdkApp(t, { teamId: team.id, developerId: alice.id, integrations });
+  // Where the tests' ServiceML actions, attachment widgets and widgets' own calls lead: registered by the app's developer.
+  await allowOrigins(t.testStore.store.db, sdkApp.app.id, ['https://example.test', 'https://widgets.example.test']);
   await t.f.install(sdkApp.app.id, alice.id);
   const bot = await t.f.bot(sdkApp.app.id);
   const { channel } = await createChannel(t.testStore.store.db, alice, { name: 'general', members: [bob.id] }, Date.now());
