@@ -6,6 +6,8 @@ import { performance } from 'node:perf_hooks';
 export interface Received {
   headers: IncomingHttpHeaders;
   body: any;
+  /** The body exactly as it arrived. */
+  raw: Buffer;
   /** performance.now() when the body had arrived. */
   at: number;
 }
@@ -49,8 +51,9 @@ export async function startListener(respond: Responder = answerOk): Promise<Test
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const request: Received = { headers: req.headers, body: text ? JSON.parse(text) : undefined, at: performance.now() };
+      const raw = Buffer.concat(chunks);
+      const text = raw.toString('utf8');
+      const request: Received = { headers: req.headers, body: text ? JSON.parse(text) : undefined, raw, at: performance.now() };
       received.push(request);
       for (const wake of waiters.splice(0)) wake();
       const answer = listener.respond(request, received.length - 1);
