@@ -2,7 +2,7 @@ import { verifyWidgetRequest } from '@aviary/sdk';
 import { afterAll, expect, it } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { allowOrigins } from '../helpers/origins.js';
-import { forEachDialect, type TestServer } from '../helpers/server.js';
+import { forEachDialect, type CallResult, type TestServer } from '../helpers/server.js';
 import { closeSdkApps, expectError, sessionFor, startSdkApp } from './harness.js';
 
 afterAll(closeSdkApps);
@@ -29,7 +29,7 @@ async function originCast(t: TestServer) {
   return { app: sdkApp.app, bot, alice: await sessionFor(t, alice), bob: await sessionFor(t, bob) };
 }
 
-function expectOriginRefused(result: { status: number; body: any }, origin: string, parameter?: string): void {
+function expectOriginRefused(result: CallResult, origin: string, parameter?: string): void {
   expectError(result, { status: 400, error: 'OriginNotAllowed', parameter, description: /allowed origins/ });
   expect(result.body.origin).toBe(origin);
   if (parameter === undefined) expect(result.body).not.toHaveProperty('parameter');
