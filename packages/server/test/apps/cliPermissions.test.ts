@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
 import { runCli, runCliJson, tempDataDir } from '../cli/cli.js';
 
+// Each CLI process takes a second or more to start, several under load: a test runs up to three of them one after another.
+const cliTestTimeoutMs = 90_000;
+
 /** Without a running server: what the CLI stores is read back from the store itself. */
 describe.concurrent('aviary app create and team update: who may create apps, allowed origins', () => {
   const data = tempDataDir();
@@ -39,22 +42,21 @@ describe.concurrent('aviary app create and team update: who may create apps, all
       error: 'InvalidOption',
       description: expect.stringMatching(/^--allowed-origin "https:\/\/boards\.example\/app": must be an origin only, without a path/),
     });
-  });
+  }, cliTestTimeoutMs);
 
   it('refuses a guest developer until the team lets everyone create apps', async () => {
-    const refused = await runCli(['app', 'create', '--name', 'Guestly', '--developer', guestId, ...on, '--json']);
-    expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stdout)).toEqual({ error: 'PermissionDenied', description: expect.stringMatching(/members and admins, not guests/) });
-
-    const [badChoice, noTeam] = await Promise.all([
+    const [refused, badChoice, noTeam] = await Promise.all([
+      runCli(['app', 'create', '--name', 'Guestly', '--developer', guestId, ...on, '--json']),
       runCli(['team', 'update', '--team', teamId, '--app-creators', 'guests', ...on, '--json']),
       runCli(['team', 'update', '--team', 't:nosuchteam', '--app-creators', 'admins', ...on, '--json']),
     ]);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toEqual({ error: 'PermissionDenied', description: expect.stringMatching(/members and admins, not guests/) });
     expect(JSON.parse(badChoice.stdout)).toMatchObject({ error: 'InvalidUsage' });
     expect(JSON.parse(noTeam.stdout)).toMatchObject({ error: 'UnknownTeam' });
 
     expect(await runCliJson(['team', 'update', '--team', teamId, '--app-creators', 'everyone', ...on])).toEqual({ id: teamId, appCreators: 'everyone' });
     const app = await runCliJson(['app', 'create', '--name', 'Guestly', '--developer', guestId, ...on]);
     expect(app.id).toMatch(/^a:/);
-  });
+  }, cliTestTimeoutMs);
 });
