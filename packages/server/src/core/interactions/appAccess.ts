@@ -46,9 +46,10 @@ export async function requireWidgetAccess(db: Db, userId: string, appId: string)
     .leftJoin('installs as i', (join) => join.onRef('i.app_id', '=', 'a.id').on('i.user_id', '=', userId))
     .select(['a.name', 'a.disabled_by_team as disabledByTeam', 'i.app_id as installedAppId', 'i.disabled_by_user as disabledByUser'])
     .where('a.id', '=', appId)
-    .executeTakeFirstOrThrow();
-  if (row.installedAppId === null) {
-    throw new ApiError('NotInstalled', `You have not installed ${row.name}; install it to open its widgets and pages, which it would learn who you are from.`);
+    .executeTakeFirst();
+  // An app deleted since the caller found it is installed by nobody.
+  if (!row || row.installedAppId === null) {
+    throw new ApiError('NotInstalled', `You have not installed ${row?.name ?? appId}; install it to open its widgets and pages, which tell it who you are.`);
   }
   if (row.disabledByTeam) throw new ApiError('AppDisabled', `A team admin has disabled ${row.name} for the whole team.`, { disabledBy: 'team' });
   if (row.disabledByUser) throw new ApiError('AppDisabled', `You have disabled ${row.name}; enable it again to open its widgets.`, { disabledBy: 'user' });
