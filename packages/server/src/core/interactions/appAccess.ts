@@ -8,8 +8,9 @@ export interface UsableApp {
 }
 
 /**
- * An app of the person's team that is not disabled for them. Installing is not needed: anyone who sees
- * a bot's message may press its buttons. A disabled app answers AppDisabled, as its tokens do.
+ * An app of the person's team that is not disabled for them. Installing is not needed to send a bot's
+ * message's events to its listener: anyone who sees the message may press its buttons. Opening a widget
+ * or browser page needs the install too (requireWidgetAccess). A disabled app answers AppDisabled, as its tokens do.
  */
 export async function findUsableApp(db: Db, person: UsersTable, appId: string, parameter = 'appId'): Promise<UsableApp> {
   const row = await db
