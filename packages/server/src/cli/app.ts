@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ApiError } from '../api/errors.js';
 import type { ServerContext } from '../context.js';
+import { validateAllowedOrigins } from '../core/allowedOrigins.js';
 import { createApp, enableBot, updateApp } from '../core/commands/apps.js';
 import { validateIntegrations, type Integrations } from '../core/integrations.js';
 import { adminCommand, runAdminCommand, type AdminContext, type OutputFlags, type StoreFlags } from './adminCommand.js';
@@ -23,15 +24,19 @@ export function registerAppCommands(program: Command): void {
     .option('--listener-url <url>', 'the http(s) URL its events are POSTed to')
     .option('--slash-command <name[:url]>', 'a slash command (repeatable): it sends an event to the listener, or with a URL opens that widget', collect, [])
     .option('--preview-domain <domain>', 'a domain whose links the app previews, e.g. example.com or *.example.com (repeatable)', collect, [])
-    .action((flags: Flags<{ name: string; developer: string; description?: string; listenerUrl?: string; slashCommand: string[]; previewDomain: string[] }>) =>
+    .option('--allowed-origin <origin>', 'an origin such as https://app.example its widget and browser tokens may also go to (repeatable)', collect, [])
+    .action((flags: Flags<AppCreateFlags>) =>
       runAdminCommand(flags, async ({ db, now }) => {
         const name = requireText('--name', flags.name);
         const listenerUrl = flags.listenerUrl === undefined ? undefined : requireHttpUrl('--listener-url', flags.listenerUrl);
         const integrations = integrationsFromFlags(flags.slashCommand, flags.previewDomain);
+        const allowedOrigins = allowedOriginsFromFlags(flags.allowedOrigin);
         const developer = await requirePerson(db, flags.developer);
-        const created = await createApp(db, {
-          teamId: developer.team_id, developerId: developer.id, name, description: flags.description, listenerUrl, integrations, now: now(),
-        });
+        const created = await asCliError(() =>
+          createApp(db, {
+            teamId: developer.team_id, developerId: developer.id, name, description: flags.description, listenerUrl, integrations, allowedOrigins, now: now(),
+          }),
+        );
         return {
           json: { id: created.id, secret: created.secret },
           text: `Created app "${name}" ${created.id} in team ${developer.team_id}.\nsecret: ${created.secret}`,
@@ -102,6 +107,24 @@ export function registerAppCommands(program: Command): void {
     );
 }
 
+interface AppCreateFlags {
+  name: string;
+  developer: string;
+  description?: string;
+  listenerUrl?: string;
+  slashCommand: string[];
+  previewDomain: string[];
+  allowedOrigin: string[];
+}
+
+function allowedOriginsFromFlags(origins: string[]): string[] {
+  const result = validateAllowedOrigins(origins);
+  if (result.ok) return result.value;
+  const index = /\[(\d+)\]$/.exec(result.parameter)?.[1];
+  const flag = index === undefined ? '--allowed-origin' : `--allowed-origin ${JSON.stringify(origins[Number(index)])}`;
+  throw new CliError('InvalidOption', `${flag}: ${result.description.replace(/^allowedOrigins(\[\d+\])? /, '')}`);
+}
+
 /** The integrations `app create` builds from its flags; a bad one is named by the flag and value given. */
 function integrationsFromFlags(slashCommands: string[], previewDomains: string[]): Integrations {
   const commands = slashCommands.map((flag) => {
@@ -139,12 +162,19 @@ async function withServerContext<T>(admin: AdminContext, run: (ctx: ServerContex
   const { createContext } = await import('../server.js');
   const ctx = createContext(admin.config, admin.store, admin.now);
   try {
-    return await run(ctx);
+    return await asCliError(() => run(ctx));
+  } finally {
+    await ctx.events.close();
+  }
+}
+
+/** A core command's refusals (ApiError) become the CLI error of the same code. */
+async function asCliError<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
   } catch (error) {
     if (error instanceof ApiError && isCliErrorCode(error.code)) throw new CliError(error.code, error.message);
     throw error;
-  } finally {
-    await ctx.events.close();
   }
 }
 

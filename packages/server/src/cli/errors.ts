@@ -12,6 +12,7 @@ export const cliErrorCodes = [
   'NotInstalled',
   'InstallFailed',
   'BotNotEnabled',
+  'PermissionDenied',
   'StoreUnavailable',
   'Failed',
 ] as const;

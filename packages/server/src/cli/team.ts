@@ -1,6 +1,9 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { createTeam } from '../core/commands/people.js';
+import { setAppCreators } from '../core/commands/teams.js';
+import { appCreatorChoices, type AppCreators } from '../core/policies/apps.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
+import { requireTeam } from './lookups.js';
 import { requireText } from './validate.js';
 
 export function registerTeamCommands(program: Command): void {
@@ -12,6 +15,24 @@ export function registerTeamCommands(program: Command): void {
         const name = requireText('--name', flags.name);
         const { id } = await createTeam(db, { name, now: now() });
         return { json: { id }, text: `Created team "${name}" ${id}.` };
+      }),
+    );
+
+  adminCommand(team, 'update', 'Change a team’s settings.')
+    .requiredOption('--team <id>', 'the team')
+    .addOption(
+      new Option('--app-creators <who>', 'who may create apps: members (members and admins, the default), admins, or everyone (guests too)')
+        .choices(appCreatorChoices)
+        .makeOptionMandatory(),
+    )
+    .action((flags: StoreFlags & OutputFlags & { team: string; appCreators: AppCreators }) =>
+      runAdminCommand(flags, async ({ db }) => {
+        const found = await requireTeam(db, flags.team);
+        const updated = await setAppCreators(db, found.id, flags.appCreators);
+        return {
+          json: { id: updated.id, appCreators: updated.app_creators },
+          text: `In team "${updated.name}" ${updated.id}, ${updated.app_creators} may now create apps.`,
+        };
       }),
     );
 }

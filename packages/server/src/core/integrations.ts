@@ -240,15 +240,21 @@ export async function findSlashCommand(
   return undefined;
 }
 
-/** The team's apps (not disabled by a team admin) whose preview domains cover `hostname`, oldest first. */
-export async function appsForPreviewDomain(db: Db, teamId: string, hostname: string): Promise<AppsTable[]> {
+/**
+ * The apps that may preview a link the sender posted: those the sender installed and has not disabled,
+ * not disabled by a team admin, whose preview domains cover `hostname`; oldest app first. Nobody else's
+ * app is told about the link, which may have been posted in a private channel or a direct chat.
+ */
+export async function appsForPreviewDomain(db: Db, senderId: string, hostname: string): Promise<AppsTable[]> {
   const apps = await db
-    .selectFrom('apps')
-    .selectAll()
-    .where('team_id', '=', teamId)
-    .where('disabled_by_team', '=', 0)
-    .orderBy('created_at')
-    .orderBy('id')
+    .selectFrom('apps as a')
+    .innerJoin('installs as i', 'i.app_id', 'a.id')
+    .selectAll('a')
+    .where('i.user_id', '=', senderId)
+    .where('i.disabled_by_user', '=', 0)
+    .where('a.disabled_by_team', '=', 0)
+    .orderBy('a.created_at')
+    .orderBy('a.id')
     .execute();
   return apps.filter((app) => readIntegrations(app).previewDomains.some((pattern) => previewDomainMatches(pattern, hostname)));
 }

@@ -49,19 +49,24 @@ forEachDialect('finding integrations', (t) => {
     expect(await findSlashCommand(db, (await t().f.team()).id, alice.id, 'vote')).toBeUndefined();
   });
 
-  it('appsForPreviewDomain: the team’s apps whose patterns cover the host, installed or not', async () => {
+  it('appsForPreviewDomain: the apps the sender installed and nobody disabled whose patterns cover the host', async () => {
     const db = t().testStore.store.db;
     const team = await t().f.team();
     const dev = await t().f.person(team.id);
+    const sender = await t().f.person(team.id);
     const exact = await t().f.app(team.id, dev.id, { integrations: { previewDomains: ['docs.example'] } });
     const wildcard = await t().f.app(team.id, dev.id, { integrations: { previewDomains: ['*.docs.example'] } });
-    const otherTeam = await t().f.team();
-    await t().f.app(otherTeam.id, (await t().f.person(otherTeam.id)).id, { integrations: { previewDomains: ['docs.example', '*.docs.example'] } });
+    const notInstalled = await t().f.app(team.id, dev.id, { integrations: { previewDomains: ['docs.example', '*.docs.example'] } });
+    for (const app of [exact, wildcard]) await t().f.install(app.id, sender.id);
+    await t().f.install(notInstalled.id, dev.id);
 
-    const ids = async (host: string) => (await appsForPreviewDomain(db, team.id, host)).map((app) => app.id);
+    const ids = async (host: string, senderId = sender.id) => (await appsForPreviewDomain(db, senderId, host)).map((app) => app.id);
     expect(await ids('docs.example')).toEqual([exact.id]);
     expect(await ids('api.docs.example')).toEqual([wildcard.id]);
     expect(await ids('example')).toEqual([]);
+    expect(await ids('docs.example', dev.id)).toEqual([notInstalled.id]);
+    await setInstallDisabled(db, { appId: wildcard.id, userId: sender.id, disabled: true });
+    expect(await ids('api.docs.example')).toEqual([]);
     await setAppDisabledForTeam(db, { appId: exact.id, disabled: true, now: Date.now() });
     expect(await ids('docs.example')).toEqual([]);
   });

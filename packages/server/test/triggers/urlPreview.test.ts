@@ -122,6 +122,7 @@ forEachDialect(
     it('asks every app that covers the host, oldest first, until one answers', async () => {
       const { alice, bob, sdkApp } = await clientCast(t(), previewing);
       const second = await startSdkApp(t(), { teamId: alice.user.team_id, developerId: alice.user.id, integrations: previewing });
+      await t().f.install(second.app.id, alice.user.id);
       sdkApp.answer = () => undefined;
       second.answer = () => ({ title: 'From the second app' });
       await alice.post('/messages', { to: bob.user.id, text: 'https://preview.example.test/shared' });

@@ -4,6 +4,7 @@ import { requireSession } from '../session/auth.js';
 import { registerActionRoutes } from './actions.js';
 import { registerConversationRoutes } from './conversations.js';
 import { registerMessageRoutes } from './messages.js';
+import { registerTeamRoutes } from './team.js';
 
 /** The client API: what the web client calls for a signed-in person, under /api/client, JSON in and out. */
 export function registerClientRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -13,6 +14,7 @@ export function registerClientRoutes(app: FastifyInstance, ctx: ServerContext): 
       registerConversationRoutes(scope, ctx);
       registerMessageRoutes(scope, ctx);
       registerActionRoutes(scope, ctx);
+      registerTeamRoutes(scope, ctx);
     },
     { prefix: '/api/client' },
   );

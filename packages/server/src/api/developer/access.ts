@@ -1,3 +1,5 @@
+import type { AppChanges } from '../../core/commands/apps.js';
+import { eventRoutingFields } from '../../core/policies/apps.js';
 import type { AppsTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { ApiError } from '../errors.js';
@@ -26,4 +28,19 @@ export function requireDeveloper(reachable: ReachableApp, what: string): void {
   if (!reachable.isDeveloper) {
     throw new ApiError('PermissionDenied', `Only the app's developer may ${what}: the credential it returns is shown to them alone.`);
   }
+}
+
+/**
+ * Where the app's events and tokens go is its developer's to decide. A team admin may still rename it,
+ * describe it, change its icon, disable it for the team or delete it, but never send its events elsewhere.
+ */
+export function requireDeveloperForRouting(reachable: ReachableApp, changes: AppChanges): void {
+  if (reachable.isDeveloper) return;
+  const field = eventRoutingFields.find((name) => changes[name] !== undefined);
+  if (field === undefined) return;
+  throw new ApiError(
+    'PermissionDenied',
+    `Only the app's developer may change ${field}: it decides where the app's events and user tokens are sent. A team admin may rename, describe, disable or delete the app.`,
+    { parameter: field },
+  );
 }

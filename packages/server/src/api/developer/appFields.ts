@@ -1,11 +1,12 @@
 import { checkUrl } from '@aviary/serviceml';
 import type { FastifyRequest } from 'fastify';
+import { validateAllowedOrigins } from '../../core/allowedOrigins.js';
 import type { AppChanges } from '../../core/commands/apps.js';
 import { validateIntegrations, type Integrations } from '../../core/integrations.js';
 import { UNREADABLE_BODY } from '../dispatcher.js';
 import { ApiError, invalidParameter, missingParameter } from '../errors.js';
 
-const appFields = ['name', 'description', 'icon', 'listenerUrl', 'configurationUrl', 'integrations'] as const;
+const appFields = ['name', 'description', 'icon', 'listenerUrl', 'configurationUrl', 'integrations', 'allowedOrigins'] as const;
 const urlFields = ['icon', 'listenerUrl', 'configurationUrl'] as const;
 const maxNameLength = 80;
 const maxDescriptionLength = 1000;
@@ -35,6 +36,7 @@ export function readAppFields(body: Record<string, unknown>, mode: 'create' | 'u
     if (body[field] !== undefined) changes[field] = readOptionalUrl(field, body[field]);
   }
   if (body.integrations !== undefined && body.integrations !== null) changes.integrations = requireValidIntegrations(body.integrations);
+  if (body.allowedOrigins !== undefined) changes.allowedOrigins = readAllowedOriginsField(body.allowedOrigins);
   return changes;
 }
 
@@ -53,6 +55,13 @@ function readDescription(value: unknown): string {
     throw invalidParameter('description', `description is ${value.length} characters long; the limit is ${maxDescriptionLength}.`);
   }
   return value;
+}
+
+/** `null` or `[]` clears the list. */
+function readAllowedOriginsField(value: unknown): string[] {
+  const result = validateAllowedOrigins(value);
+  if (!result.ok) throw invalidParameter(result.parameter, `${result.description}.`);
+  return result.value;
 }
 
 function readOptionalUrl(field: string, value: unknown): string | null {

@@ -4,7 +4,7 @@ import { createApp, deleteApp, enableBot, rotateAppSecret, updateApp } from '../
 import { presentDeveloperApp } from '../../core/presenters/apps.js';
 import { ApiError } from '../errors.js';
 import { signedInPerson } from '../session/auth.js';
-import { reachableApp, requireDeveloper, type ReachableApp } from './access.js';
+import { reachableApp, requireDeveloper, requireDeveloperForRouting, type ReachableApp } from './access.js';
 import { jsonObjectBody, readAppFields, requireValidIntegrations } from './appFields.js';
 
 /** The app named by the route's `:id`, when the signed-in person may manage it. */
@@ -33,18 +33,21 @@ export function registerDeveloperAppRoutes(scope: FastifyInstance, ctx: ServerCo
   });
 
   scope.patch('/apps/:id', async (request) => {
-    const { app, isDeveloper } = await appOfRoute(ctx, request);
-    const updated = await updateApp(ctx.db, app.id, readAppFields(jsonObjectBody(request), 'update'), ctx.now());
-    return { app: presentDeveloperApp(updated, { withSecret: isDeveloper }) };
+    const reachable = await appOfRoute(ctx, request);
+    const changes = readAppFields(jsonObjectBody(request), 'update');
+    requireDeveloperForRouting(reachable, changes);
+    const updated = await updateApp(ctx.db, reachable.app.id, changes, ctx.now());
+    return { app: presentDeveloperApp(updated, { withSecret: reachable.isDeveloper }) };
   });
 
   scope.put('/apps/:id/integrations', async (request) => {
-    const { app } = await appOfRoute(ctx, request);
+    const reachable = await appOfRoute(ctx, request);
     if (request.body === undefined) {
       throw new ApiError('InvalidRequestData', 'Send the whole integrations object as JSON; {} removes every integration.');
     }
     const integrations = requireValidIntegrations(jsonObjectBody(request), '');
-    await updateApp(ctx.db, app.id, { integrations }, ctx.now());
+    requireDeveloperForRouting(reachable, { integrations });
+    await updateApp(ctx.db, reachable.app.id, { integrations }, ctx.now());
     return { integrations };
   });
 

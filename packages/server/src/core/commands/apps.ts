@@ -1,7 +1,9 @@
 import type { AppsTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
+import { normaliseAllowedOrigins } from '../allowedOrigins.js';
 import { hashToken, newAppId, newSecret, newUserId } from '../ids.js';
 import { emptyIntegrations, normaliseIntegrations } from '../integrations.js';
+import { requireMayCreateApps } from '../policies/apps.js';
 
 export interface NewApp {
   teamId: string;
@@ -13,12 +15,29 @@ export interface NewApp {
   configurationUrl?: string | null;
   /** Validated here too (`normaliseIntegrations`): stored only in the normalised form. */
   integrations?: unknown;
+  /** Extra origins its widget and browser tokens may go to; normalised here too. */
+  allowedOrigins?: readonly string[];
 }
 
 /** What a developer may change on an app; absent fields stay as they are. */
-export type AppChanges = Partial<Pick<NewApp, 'name' | 'description' | 'icon' | 'listenerUrl' | 'configurationUrl' | 'integrations'>>;
+export type AppChanges = Partial<
+  Pick<NewApp, 'name' | 'description' | 'icon' | 'listenerUrl' | 'configurationUrl' | 'integrations' | 'allowedOrigins'>
+>;
 
+/**
+ * Creates an app in its developer's team, when the team's `app_creators` setting lets the developer
+ * create apps (PermissionDenied otherwise): every way of creating an app comes through here.
+ */
 export async function createApp(db: Db, input: NewApp & { now: number }): Promise<AppsTable> {
+  const developer = await db
+    .selectFrom('users as u')
+    .innerJoin('teams as t', 't.id', 'u.team_id')
+    .select(['u.role', 't.app_creators'])
+    .where('u.id', '=', input.developerId)
+    .where('u.team_id', '=', input.teamId)
+    .executeTakeFirst();
+  if (!developer) throw new Error(`the developer ${input.developerId} of a new app is not in its team ${input.teamId}`);
+  requireMayCreateApps(developer, developer.app_creators);
   const row: AppsTable = {
     id: newAppId(),
     team_id: input.teamId,
@@ -31,7 +50,7 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
     configuration_url: input.configurationUrl ?? null,
     integrations: JSON.stringify(input.integrations === undefined ? emptyIntegrations() : normaliseIntegrations(input.integrations)),
     bot_user_id: null,
-    allowed_origins: '[]',
+    allowed_origins: JSON.stringify(normaliseAllowedOrigins(input.allowedOrigins ?? [])),
     disabled_by_team: 0,
     created_at: input.now,
     updated_at: input.now,
@@ -48,6 +67,7 @@ export async function updateApp(db: Db, appId: string, changes: AppChanges, now:
     listener_url: changes.listenerUrl,
     configuration_url: changes.configurationUrl,
     integrations: changes.integrations === undefined ? undefined : JSON.stringify(normaliseIntegrations(changes.integrations)),
+    allowed_origins: changes.allowedOrigins === undefined ? undefined : JSON.stringify(normaliseAllowedOrigins(changes.allowedOrigins)),
   };
   const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
   await db.updateTable('apps').set({ ...set, updated_at: now }).where('id', '=', appId).execute();

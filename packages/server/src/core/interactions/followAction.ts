@@ -4,6 +4,7 @@ import { ApiError } from '../../api/errors.js';
 import type { ServerContext } from '../../context.js';
 import { deliverSynchronously } from '../../events/sync.js';
 import { buildWidgetUrl } from '../../events/widgetUrl.js';
+import { requireWidgetAccess } from './appAccess.js';
 
 /** What the client does next, after a person pressed, commanded or clicked something of an app's. */
 export type InteractionAnswer =
@@ -28,11 +29,13 @@ export interface Interaction {
 /**
  * Carries an event where the integration's action says (reference §5.2, §5.3): `sendEvent` waits for the
  * listener's answer (`clientEventTimeoutMs`, never retried), `openWidget` and `openBrowser` hand the
- * client a URL carrying the event, signed. An event that platform-api §6.1 keeps from widgets
- * (`client.messageAction`) goes to the listener whatever the action says.
+ * client a URL carrying the event, signed, and only for a person who installed the app and has it
+ * enabled (the callers have checked that the person sees the chat or message). An event that
+ * platform-api §6.1 keeps from widgets (`client.messageAction`) goes to the listener whatever the action says.
  */
 export async function followAction(ctx: ServerContext, { appId, action, event, client }: Interaction): Promise<InteractionAnswer> {
   if (action.type === 'sendEvent' || !isWidgetEventName(event.name)) return askListener(ctx, appId, event);
+  await requireWidgetAccess(ctx.db, event.userId, appId);
   const url = requireUrl(action);
   if (action.type === 'openWidget') {
     const desktopType = action.desktopType ?? 'modal';

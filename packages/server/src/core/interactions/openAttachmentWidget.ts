@@ -3,7 +3,7 @@ import { invalidParameter } from '../../api/errors.js';
 import type { ServerContext } from '../../context.js';
 import { buildWidgetUrl } from '../../events/widgetUrl.js';
 import type { UsersTable } from '../../store/schema.js';
-import { findUsableApp } from './appAccess.js';
+import { findUsableApp, requireWidgetAccess } from './appAccess.js';
 import type { InteractionAnswer } from './followAction.js';
 import { commonAttributes } from './scene.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
@@ -22,6 +22,7 @@ export async function openAttachmentWidget(
   const widget = attachment.views?.widget;
   if (!widget) throw invalidParameter('attachmentId', `Attachment ${JSON.stringify(input.attachmentId)} has no widget view.`);
   const { app } = await findUsableApp(ctx.db, person, appBehind(row, attachment), 'attachmentId');
+  await requireWidgetAccess(ctx.db, person.id, app.id);
   const event: ClientOpenAttachmentWidgetEvent = {
     name: 'client.openAttachmentWidget',
     ...commonAttributes(scene),

@@ -1,4 +1,5 @@
 import type { AppDeliveryColumns, AppsTable, InstallsTable } from '../../store/schema.js';
+import { readAllowedOrigins } from '../allowedOrigins.js';
 import { buttonKinds, readIntegrations, type Integrations } from '../integrations.js';
 
 type AppRow = AppsTable & Partial<{ [K in keyof AppDeliveryColumns]: number | null }>;
@@ -14,6 +15,8 @@ export interface DeveloperAppModel {
   listenerUrl: string | null;
   configurationUrl: string | null;
   integrations: Integrations;
+  /** Origins besides the listener, configuration and integration URLs that may receive its widget and browser tokens. */
+  allowedOrigins: string[];
   botUserId: string | null;
   disabledByTeam: boolean;
   /** When asynchronous delivery was paused after days of failures; null while it runs. */
@@ -35,6 +38,7 @@ export function presentDeveloperApp(row: AppRow, options: { withSecret: boolean 
     listenerUrl: row.listener_url,
     configurationUrl: row.configuration_url,
     integrations: readIntegrations(row),
+    allowedOrigins: readAllowedOrigins(row),
     botUserId: row.bot_user_id,
     disabledByTeam: row.disabled_by_team === 1,
     deliveryPausedAt: row.delivery_paused_at ?? null,

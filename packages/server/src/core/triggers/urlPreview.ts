@@ -9,12 +9,13 @@ import { findPreviewUrls } from './previewUrls.js';
 
 /**
  * `chat.generateUrlPreview` (reference §5.2, §5.4), run after the message was committed and answered:
- * for each of `urls` (from `previewUrlsOf`), each app whose preview domains match its host is asked in
- * turn (one synchronous attempt, `urlPreviewTimeoutMs`), and the first valid attachment is added.
+ * for each of `urls` (from `previewUrlsOf`), each app the sender installed and has enabled whose preview
+ * domains match its host is asked in turn (one synchronous attempt, `urlPreviewTimeoutMs`), and the first
+ * valid attachment is added.
  */
 export async function generateUrlPreview(ctx: ServerContext, message: MessagesTable, urls: readonly URL[]): Promise<void> {
   for (const url of urls) {
-    for (const app of await appsForPreviewDomain(ctx.db, message.team_id, url.hostname)) {
+    for (const app of await appsForPreviewDomain(ctx.db, message.from_user_id, url.hostname)) {
       const attachment = await askForPreview(ctx, app.id, message, url.href);
       if (!attachment) continue;
       await attachPreview(ctx.db, message.uid, { ...attachment, appId: app.id });
