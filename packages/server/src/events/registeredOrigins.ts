@@ -1,3 +1,4 @@
+import { readAllowedOrigins } from '../core/allowedOrigins.js';
 import { readIntegrations } from '../core/integrations.js';
 import type { AppsTable } from '../store/schema.js';
 
@@ -33,9 +34,4 @@ export function originOf(url: string | null | undefined): string | undefined {
   if (!url || !URL.canParse(url)) return undefined;
   const { origin } = new URL(url);
   return origin === 'null' ? undefined : origin;
-}
-
-function readAllowedOrigins(app: AppWithOrigins): string[] {
-  const stored: unknown = JSON.parse(app.allowed_origins);
-  return Array.isArray(stored) ? stored.filter((origin): origin is string => typeof origin === 'string') : [];
 }
