@@ -28,8 +28,15 @@ export interface StartOptions {
   events?: Partial<DeliverySettings>;
 }
 
-export function createContext(config: Config, store: Store, now: () => number = Date.now, eventSettings: Partial<DeliverySettings> = {}): ServerContext {
-  const log = pino({ level: config.logLevel, redact: ['secret', '*.secret', 'token', '*.token', 'req.headers.authorization'] });
+/** `logTo`: where the log goes, stdout unless given (a CLI command keeps stdout for its answer). */
+export function createContext(
+  config: Config,
+  store: Store,
+  now: () => number = Date.now,
+  eventSettings: Partial<DeliverySettings> = {},
+  logTo: pino.DestinationStream = pino.destination(1),
+): ServerContext {
+  const log = pino({ level: config.logLevel, redact: ['secret', '*.secret', 'token', '*.token', 'req.headers.authorization'] }, logTo);
   const events = new EventsRuntime(
     {
       allowList: InternalHostsAllowList.parse(config.allowedInternalHosts),
