@@ -1,4 +1,4 @@
-// Aviary as the benchmark runs it: SQLite in the given data dir, rate limits out of the way.
+// Aviary as the benchmark runs it: SQLite in the given data dir, rate limits out of the way, loopback listeners allowed.
 import { loadConfig } from '../../packages/server/src/config.js';
 import { startServer } from '../../packages/server/src/server.js';
 
@@ -10,6 +10,8 @@ const server = await startServer(
     host: '127.0.0.1',
     logLevel: 'warn',
     rateLimits: { message: unlimited, messagePerRecipient: unlimited, read: unlimited, channel: unlimited },
+    // The bench's listener apps run on loopback.
+    allowedInternalHosts: ['127.0.0.0/8', '::1', 'localhost'],
   }),
 );
 process.stdout.write(`listening on ${server.url}\n`);

@@ -42,6 +42,11 @@ export interface Config {
    */
   allowedInternalHosts: string[];
   /**
+   * DNS servers (`address` or `address:port`) that resolve the host names of those requests instead of
+   * the system's resolver. Not read from the environment: tests point it at a DNS server of their own.
+   */
+  dnsServers?: string[];
+  /**
    * The reverse proxies whose `X-Forwarded-For` is believed (IP addresses or CIDR ranges). Without it the
    * client address is the connection's. Env `AVIARY_TRUST_PROXY`, a comma list.
    */
@@ -78,6 +83,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     installTimeoutMs: input.installTimeoutMs ?? number(env.AVIARY_INSTALL_TIMEOUT_MS) ?? 10_000,
     allowedInternalHosts: input.allowedInternalHosts ?? list(env.AVIARY_ALLOWED_INTERNAL_HOSTS),
     trustProxy: input.trustProxy ?? list(env.AVIARY_TRUST_PROXY),
+    dnsServers: input.dnsServers,
   };
 }
 

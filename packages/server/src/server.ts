@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
 import { EventsRuntime } from './events/runtime.js';
+import { InternalHostsAllowList } from './net/addressPolicy.js';
 import type { DeliverySettings } from './events/settings.js';
 import { startDeliveryWorker } from './events/worker.js';
 import { openStore, type Store } from './store/store.js';
@@ -27,8 +28,23 @@ export interface StartOptions {
   events?: Partial<DeliverySettings>;
 }
 
-export function createContext(config: Config, store: Store, now: () => number = Date.now, events = new EventsRuntime()): ServerContext {
-  const log = pino({ level: config.logLevel, redact: ['secret', '*.secret', 'token', '*.token', 'req.headers.authorization'] });
+/** `logTo`: where the log goes, stdout unless given (a CLI command keeps stdout for its answer). */
+export function createContext(
+  config: Config,
+  store: Store,
+  now: () => number = Date.now,
+  eventSettings: Partial<DeliverySettings> = {},
+  logTo: pino.DestinationStream = pino.destination(1),
+): ServerContext {
+  const log = pino({ level: config.logLevel, redact: ['secret', '*.secret', 'token', '*.token', 'req.headers.authorization'] }, logTo);
+  const events = new EventsRuntime(
+    {
+      allowList: InternalHostsAllowList.parse(config.allowedInternalHosts),
+      dnsServers: config.dnsServers,
+      onRefused: ({ host, address, kind, message }) => log.warn({ host, address, kind }, `refused a request to a URL a person gave: ${message}`),
+    },
+    eventSettings,
+  );
   return { config, store, db: store.db, now, log, rateLimits: new TokenBuckets(now), events, background: new BackgroundWork(log) };
 }
 
@@ -36,7 +52,7 @@ export function createContext(config: Config, store: Store, now: () => number = 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (options.migrate !== false) await store.migrate();
-  const ctx = createContext(config, store, options.now, new EventsRuntime(options.events));
+  const ctx = createContext(config, store, options.now, options.events);
   const http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
   const address = await http.app.listen({ port: config.port, host: config.host });
   const eventWorker = startDeliveryWorker(ctx);

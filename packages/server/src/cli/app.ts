@@ -160,7 +160,8 @@ function readJsonFile(path: string): unknown {
 async function withServerContext<T>(admin: AdminContext, run: (ctx: ServerContext) => Promise<T>): Promise<T> {
   // Loaded here: the server's modules would slow every other command's start.
   const { createContext } = await import('../server.js');
-  const ctx = createContext(admin.config, admin.store, admin.now);
+  // Its log (a refused listener address, say) on stderr: stdout carries the command's answer.
+  const ctx = createContext(admin.config, admin.store, admin.now, {}, process.stderr);
   try {
     return await asCliError(() => run(ctx));
   } finally {

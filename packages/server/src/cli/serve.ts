@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { seedDemo, type DemoCredentials } from '../core/commands/seedDemo.js';
+import { InternalHostsAllowList } from '../net/addressPolicy.js';
 import type { RunningServer } from '../server.js';
 import { openStore, type Db, type Store } from '../store/store.js';
 import { configFrom, withStoreOptions, type StoreFlags } from './adminCommand.js';
@@ -11,6 +12,7 @@ interface ServeFlags extends StoreFlags {
   port?: number;
   host?: string;
   seedDemo?: boolean;
+  allowInternalHosts?: string[];
 }
 
 export function registerServeCommand(program: Command): void {
@@ -18,6 +20,12 @@ export function registerServeCommand(program: Command): void {
     .option('--port <number>', 'port to listen on, 0 for any free one (env PORT; default 8080)', parsePort)
     .option('--host <address>', 'address to listen on (env HOST; default 127.0.0.1)')
     .option('--seed-demo', 'seed the demo team into a store that has no team yet, then print the demo logins and tokens')
+    .option(
+      '--allow-internal-hosts <list>',
+      'comma list of host names, IP addresses and CIDR ranges that app listeners may be at although they are internal, ' +
+        'e.g. 127.0.0.0/8,::1,localhost for a local demo (env AVIARY_ALLOWED_INTERNAL_HOSTS; default none)',
+      parseHostList,
+    )
     .action((flags: ServeFlags) => serve(flags));
 }
 
@@ -25,7 +33,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   let store: Store | undefined;
   let server: RunningServer;
   let demo: DemoCredentials | undefined;
-  const config = configFrom(flags, { port: flags.port, host: flags.host });
+  const config = configFrom(flags, { port: flags.port, host: flags.host, allowedInternalHosts: flags.allowInternalHosts });
   try {
     store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await store.migrate();
@@ -42,6 +50,10 @@ async function serve(flags: ServeFlags): Promise<void> {
   drainOnSignals(server);
   // Tests and scripts read the port from this line when they ask for port 0.
   process.stdout.write(`listening on ${server.url}\n`);
+  if (config.allowedInternalHosts.length > 0) {
+    // Said out loud: whoever can make an app can send requests to these hosts through the server.
+    process.stdout.write(`app listeners may be at these internal hosts: ${config.allowedInternalHosts.join(', ')} (allowed by --allow-internal-hosts or AVIARY_ALLOWED_INTERNAL_HOSTS)\n`);
+  }
   if (flags.seedDemo) {
     const file = demoCredentialsFile(config.dataDir);
     const block = demo
@@ -77,6 +89,16 @@ function drainOnSignals(server: RunningServer): void {
   };
   process.once('SIGTERM', drain);
   process.once('SIGINT', drain);
+}
+
+function parseHostList(value: string): string[] {
+  const hosts = value.split(',').map((host) => host.trim()).filter((host) => host !== '');
+  try {
+    InternalHostsAllowList.parse(hosts);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+  return hosts;
 }
 
 function parsePort(value: string): number {

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { isInternalAddressRefused } from '../net/guardedAgent.js';
 
 export interface ListenerCall {
   url: string;
@@ -18,7 +19,14 @@ export type FailureReason = 'timeout' | 'connection_failed';
 /** How an attempt ended: an answer of any status, or none. */
 export type AttemptResult =
   | { kind: 'answered'; status: number; headers: Record<string, string | undefined>; body: Buffer; durationMs: number }
-  | { kind: 'unanswered'; reason: FailureReason; error: string; durationMs: number };
+  | {
+      kind: 'unanswered';
+      reason: FailureReason;
+      error: string;
+      durationMs: number;
+      /** The listener's address is internal and not allowed: nothing was sent (a `connection_failed`). */
+      internalAddress?: true;
+    };
 
 export type ListenerCallResult = AttemptResult | { kind: 'cancelled' };
 
@@ -151,6 +159,11 @@ class ListenerCallHandler {
 
   onError(error: Error): void {
     if (this.settled) return;
+    if (isInternalAddressRefused(error)) {
+      // One sentence whatever is (or is not) listening there: nothing was sent to find out.
+      const refused = { kind: 'unanswered', reason: 'connection_failed', error: `the listener's ${error.message}`, internalAddress: true } as const;
+      return this.finish({ ...refused, durationMs: this.elapsed() });
+    }
     const timedOut = timeoutCodes.has(errorCode(error));
     this.finish(
       timedOut

@@ -1,5 +1,9 @@
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { guardedAgent, type GuardedAgentOptions } from '../net/guardedAgent.js';
 import { deliverySettings, type DeliverySettings } from './settings.js';
+
+/** Which addresses listener calls may reach: see net/guardedAgent.ts. */
+export type ListenerReach = Pick<GuardedAgentOptions, 'allowList' | 'dnsServers' | 'onRefused'>;
 
 /**
  * The event engine as the rest of the server sees it (`ctx.events`): one HTTP agent for every delivery,
@@ -8,14 +12,18 @@ import { deliverySettings, type DeliverySettings } from './settings.js';
  */
 export class EventsRuntime {
   readonly settings: DeliverySettings;
-  /** Dedicated to listener calls, so their connection pool and time-outs are apart from anything else. */
+  /**
+   * Dedicated to listener calls, so their connection pool and time-outs are apart from anything else.
+   * It refuses internal addresses (a listener URL is whatever a developer typed) unless they are allowed.
+   */
   readonly agent: Agent;
   private worker: { wake(): void } | undefined;
 
-  constructor(settings: Partial<DeliverySettings> = {}) {
+  constructor(reach: ListenerReach, settings: Partial<DeliverySettings> = {}) {
     this.settings = deliverySettings(settings);
-    this.agent = new Agent({
-      connect: { timeout: this.settings.connectTimeoutMs },
+    this.agent = guardedAgent({
+      ...reach,
+      connectTimeoutMs: this.settings.connectTimeoutMs,
       // Each call's own deadline bounds the whole answer (synchronous events have their own limits).
       headersTimeout: 0,
       bodyTimeout: 0,

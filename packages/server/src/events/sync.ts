@@ -5,7 +5,7 @@ import { callListener, type AttemptResult, type FailureReason } from './listener
 
 export type SyncDeliveryResult =
   | { ok: true; status: number; body: unknown; eventId: string }
-  | { ok: false; reason: 'no_listener' | FailureReason | 'http_error'; status?: number; description: string; eventId: string };
+  | { ok: false; reason: 'no_listener' | FailureReason | 'http_error'; status?: number; description: string; eventId: string; internalAddress?: true };
 
 /** A synchronous answer may carry an attachment or a toast; nothing needs more than this. */
 const maxSyncAnswerBytes = 256 * 1024;
@@ -72,7 +72,7 @@ export async function deliverSynchronously(
 
 function syncAnswer(result: AttemptResult, eventId: string, hasListener: boolean): SyncDeliveryResult {
   if (!hasListener) return { ok: false, reason: 'no_listener', description: 'the app has no event listener URL', eventId };
-  if (result.kind === 'unanswered') return { ok: false, reason: result.reason, description: result.error, eventId };
+  if (result.kind === 'unanswered') return { ok: false, reason: result.reason, description: result.error, eventId, internalAddress: result.internalAddress };
   if (result.status >= 200 && result.status < 300) return { ok: true, status: result.status, body: parseBody(result.body), eventId };
   return { ok: false, reason: 'http_error', status: result.status, description: `the listener answered HTTP ${result.status}`, eventId };
 }

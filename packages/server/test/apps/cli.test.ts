@@ -115,7 +115,7 @@ describe.concurrent('aviary app: integrations, bot tokens, installs through the 
 
     const refused = await runCli(['app', 'install', '--app', unreachable.id, '--user', developerId, ...on, '--json']);
     expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stdout)).toEqual({ error: 'InstallFailed', description: expect.stringMatching(/refused the connection/) });
+    expect(JSON.parse(refused.stdout)).toEqual({ error: 'InstallFailed', description: expect.stringMatching(/its event listener could not be reached\. /) });
     expect((await storedApp(unreachable.id)).installs).toEqual([]);
   });
 });

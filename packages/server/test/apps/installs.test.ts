@@ -88,7 +88,7 @@ forEachDialect(
       await dev.request('PATCH', `/api/developer/apps/${app.id}`, { listenerUrl: await refusingUrl() });
       const refused = await install(alice, app.id);
       expectError(refused, 502, 'InstallFailed');
-      expect(refused.body.description).toMatch(/refused the connection/);
+      expect(refused.body.description).toMatch(/its event listener could not be reached\. /);
       await dev.request('PATCH', `/api/developer/apps/${app.id}`, { listenerUrl: null });
       const none = await install(alice, app.id);
       expectError(none, 502, 'InstallFailed');

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loopbackHosts } from '../helpers/server.js';
 
 /** The CLI runs as a user runs it: `node packages/server/bin/aviary.js …` from the repository root. */
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -14,10 +15,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The environment a command sees: none of the store settings of whoever runs the tests, quiet logs. */
+/**
+ * The environment a command sees: none of the store settings of whoever runs the tests, quiet logs, and
+ * the test listener apps on loopback allowed (as test servers allow them) unless a test says otherwise.
+ */
 function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const { DATABASE_URL: _url, AVIARY_DATA_DIR: _dir, PORT: _port, HOST: _host, ...rest } = process.env;
-  return { ...rest, AVIARY_LOG_LEVEL: 'warn', ...env };
+  return { ...rest, AVIARY_LOG_LEVEL: 'warn', AVIARY_ALLOWED_INTERNAL_HOSTS: loopbackHosts.join(','), ...env };
 }
 
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {

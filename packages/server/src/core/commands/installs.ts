@@ -27,6 +27,10 @@ export async function installApp(ctx: ServerContext, input: InstallTarget): Prom
   const token = newUserToken();
   const event: AppInstallEvent = { name: 'app.install', userId: input.userId, token, userToken: token };
   const delivery = await deliverSynchronously(ctx, { ...input, event: { ...event }, timeoutMs: ctx.config.installTimeoutMs });
+  if (!delivery.ok && delivery.internalAddress) {
+    // The server's own policy, not the listener: an administrator can change it, nobody else.
+    throw new ApiError('InstallFailed', `"${app.name}" was not installed: ${delivery.description}. Nothing was sent to it.`);
+  }
   if (!delivery.ok || delivery.status !== 200) {
     throw new ApiError('InstallFailed', `"${app.name}" was not installed: ${whatTheListenerDid(delivery, ctx.config.installTimeoutMs)}. Nothing was installed; try again later or tell the app's developer.`);
   }
@@ -81,9 +85,8 @@ function whatTheListenerDid(delivery: SyncDeliveryResult, timeoutMs: number): st
     case 'http_error':
       return `its event listener answered HTTP ${delivery.status} to app.install`;
     case 'connection_failed':
-      return delivery.description.includes('ECONNREFUSED')
-        ? 'its event listener refused the connection'
-        : `its event listener could not be reached (${delivery.description})`;
+      // Not why (refused, reset, no such name): whoever installs should not learn which ports of a host are open.
+      return 'its event listener could not be reached';
     case 'no_listener':
       return 'it has no event listener URL';
   }
