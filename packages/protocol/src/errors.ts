@@ -27,6 +27,8 @@ export const errorRegistry = {
   InstallFailed: { status: 502, description: 'The app’s event listener did not accept the install; nothing was installed.' },
   NotInstalled: { status: 409, description: 'The caller has not installed this app.' },
   BotNotEnabled: { status: 409, description: 'The app’s bot is not enabled; enable it first.' },
+  CrossSiteRequest: { status: 403, description: 'The request came from another site; sign-in and session changes come only from this server’s own pages.' },
+  TeamRequired: { status: 409, description: 'The email and password open accounts in several teams; sign in again naming one of the teams given.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;
@@ -39,6 +41,8 @@ export interface ErrorContext {
   disabledBy?: 'user' | 'team';
   retryAfter?: number;
   requestId?: string;
+  /** TeamRequired: the teams whose account the password opened, to choose from. */
+  teams?: Array<{ id: string; name: string }>;
 }
 
 export interface ErrorBody extends ErrorContext {

@@ -201,6 +201,11 @@ function errorSchema(): JsonSchema {
       disabledBy: { enum: ['user', 'team'], description: 'who disabled the app (AppDisabled)' },
       retryAfter: { type: 'integer', description: 'seconds to wait (TooManyRequests)' },
       requestId: { type: 'string', description: 'quote it when reporting the problem (InternalServerError)' },
+      teams: {
+        type: 'array',
+        items: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
+        description: 'the teams to choose from when signing in (TeamRequired)',
+      },
     },
   };
 }

@@ -23,3 +23,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
   });
   return timingSafeEqual(key, expected);
 }
+
+/** A hash of a password nobody knows, made once with the current parameters. */
+let unknowablePasswordHash: Promise<string> | undefined;
+
+/**
+ * Spends what checking a password costs, and always fails. Sign-in calls it when there is no account to
+ * check against, so that an unknown email takes as long as a wrong password and timing does not tell
+ * which emails have accounts.
+ */
+export async function verifyAgainstNoAccount(password: string): Promise<false> {
+  unknowablePasswordHash ??= hashPassword(randomBytes(32).toString('base64url'));
+  await verifyPassword(password, await unknowablePasswordHash);
+  return false;
+}
