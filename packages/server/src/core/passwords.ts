@@ -24,8 +24,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(key, expected);
 }
 
-/** A hash of a password nobody knows, made once with the current parameters. */
-let unknowablePasswordHash: Promise<string> | undefined;
+/**
+ * A stored hash in the current format and parameters whose key is random bytes: no password matches it,
+ * and checking one against it costs exactly what checking a real hash costs.
+ */
+const NO_ACCOUNT_HASH = ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, randomBytes(16).toString('base64url'), randomBytes(KEY_LENGTH).toString('base64url')].join('$');
 
 /**
  * Spends what checking a password costs, and always fails. Sign-in calls it when there is no account to
@@ -33,7 +36,6 @@ let unknowablePasswordHash: Promise<string> | undefined;
  * which emails have accounts.
  */
 export async function verifyAgainstNoAccount(password: string): Promise<false> {
-  unknowablePasswordHash ??= hashPassword(randomBytes(32).toString('base64url'));
-  await verifyPassword(password, await unknowablePasswordHash);
+  await verifyPassword(password, NO_ACCOUNT_HASH);
   return false;
 }
