@@ -93,7 +93,8 @@ forEachDialect(
       expect((await send(t().url, 'GET', '/api/developer/apps', { headers: { cookie: victim.cookie } })).body.apps).toHaveLength(appsBefore);
 
       // The server's own pages: Origin is the server's, or Sec-Fetch-Site says same-origin.
-      for (const headers of [{ origin: t().url }, { 'sec-fetch-site': 'same-origin' }, {}]) {
+      const ownPages: Array<Record<string, string>> = [{ origin: t().url }, { 'sec-fetch-site': 'same-origin' }, {}];
+      for (const headers of ownPages) {
         const sent = await send(t().url, 'POST', '/api/client/messages', { headers: { cookie: victim.cookie, 'content-type': 'application/json', ...headers }, body: message.body });
         expect(sent.status, JSON.stringify(sent.body)).toBe(200);
       }
