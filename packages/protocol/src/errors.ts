@@ -28,6 +28,8 @@ export const errorRegistry = {
   NotInstalled: { status: 409, description: 'The caller has not installed this app.' },
   BotNotEnabled: { status: 409, description: 'The app’s bot is not enabled; enable it first.' },
   OriginNotAllowed: { status: 400, description: 'The URL’s origin is not one the app’s developer registered for the app’s tokens.' },
+  CrossSiteRequest: { status: 403, description: 'The request came from another site; sign-in and session changes come only from this server’s own pages.' },
+  TeamRequired: { status: 409, description: 'The email and password open accounts in several teams; sign in again naming one of the teams given.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;
@@ -42,6 +44,8 @@ export interface ErrorContext {
   requestId?: string;
   /** The origin an app's token would have gone to (OriginNotAllowed). */
   origin?: string;
+  /** TeamRequired: the teams whose account the password opened, to choose from. */
+  teams?: Array<{ id: string; name: string }>;
 }
 
 export interface ErrorBody extends ErrorContext {

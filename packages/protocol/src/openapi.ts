@@ -202,6 +202,11 @@ function errorSchema(): JsonSchema {
       retryAfter: { type: 'integer', description: 'seconds to wait (TooManyRequests)' },
       origin: { type: 'string', description: 'the refused origin (OriginNotAllowed)' },
       requestId: { type: 'string', description: 'quote it when reporting the problem (InternalServerError)' },
+      teams: {
+        type: 'array',
+        items: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
+        description: 'the teams to choose from when signing in (TeamRequired)',
+      },
     },
   };
 }

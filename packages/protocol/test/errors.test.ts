@@ -18,7 +18,7 @@ function tableUnder(markdown: string, heading: string): string[][] {
 const documented = tableUnder(errorsDoc, 'Error codes').map(([code, status, context, when]) => ({ code, status: Number(status), context, when }));
 
 /** The fields of ErrorContext, checked against the interface by the compiler. */
-const contextFields = { parameter: true, disabledBy: true, retryAfter: true, requestId: true, origin: true } satisfies Record<keyof ErrorContext, true>;
+const contextFields = { parameter: true, disabledBy: true, retryAfter: true, requestId: true, origin: true, teams: true } satisfies Record<keyof ErrorContext, true>;
 
 describe('docs/errors.md, errorRegistry and the SDK agree', () => {
   it('the doc lists every code of the registry with its status, and no other code', () => {

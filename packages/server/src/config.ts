@@ -13,7 +13,7 @@ export interface RateLimitConfig {
   messagePerRecipient: RateRule;
   read: RateRule;
   channel: RateRule;
-  /** Failed sign-ins (POST /api/session) per email; while it is empty, that email cannot sign in. */
+  /** Failed sign-ins (POST /api/session) per (email, client address); while it is empty, that email cannot sign in from there. */
   signInFailures: RateRule;
   /** Failed sign-ins per client address, whatever the email. */
   signInFailuresPerAddress: RateRule;

@@ -10,6 +10,7 @@ import { registerDispatcher, requireMethod, UNREADABLE_BODY } from './dispatcher
 import { ApiError } from './errors.js';
 import { decodeForm } from './formDecoding.js';
 import { registerOpenApiRoute } from './openapi.js';
+import { registerSecurityHooks } from './security/index.js';
 
 export interface HttpServerOptions {
   /** Routes other parts of the server add (client API, developer API, widget.js…). */
@@ -52,6 +53,7 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
     reply.header('connection', 'close');
     done(new ApiError('ServiceUnavailable', 'The server is shutting down; retry shortly.', {}, { 'retry-after': '5' }));
   });
+  registerSecurityHooks(app, ctx);
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(ctx, error, request, reply));
   app.setNotFoundHandler((request, reply) => {

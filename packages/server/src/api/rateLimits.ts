@@ -24,7 +24,7 @@ export function enforceRateLimits(ctx: ServerContext, method: MethodDefinition, 
   }
 }
 
-function setHeaders(reply: FastifyReply, decision: RateDecision): void {
+export function setHeaders(reply: FastifyReply, decision: RateDecision): void {
   reply.header('x-ratelimit-limit', decision.limit);
   reply.header('x-ratelimit-remaining', decision.remaining);
   reply.header('x-ratelimit-reset', decision.resetSeconds);

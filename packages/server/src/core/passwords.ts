@@ -23,3 +23,19 @@ export async function verifyPassword(password: string, stored: string): Promise<
   });
   return timingSafeEqual(key, expected);
 }
+
+/**
+ * A stored hash in the current format and parameters whose key is random bytes: no password matches it,
+ * and checking one against it costs exactly what checking a real hash costs.
+ */
+const NO_ACCOUNT_HASH = ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, randomBytes(16).toString('base64url'), randomBytes(KEY_LENGTH).toString('base64url')].join('$');
+
+/**
+ * Spends what checking a password costs, and always fails. Sign-in calls it when there is no account to
+ * check against, so that an unknown email takes as long as a wrong password and timing does not tell
+ * which emails have accounts.
+ */
+export async function verifyAgainstNoAccount(password: string): Promise<false> {
+  await verifyPassword(password, NO_ACCOUNT_HASH);
+  return false;
+}

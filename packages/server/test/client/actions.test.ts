@@ -180,4 +180,6 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
     const { uid } = await t().client(bot.botToken).chat.sendMessage({ to: alice.user.id, text: 'chart', attachments: [widgetAttachment] });
     expectError(await act({ appId: other.app.id, messageUid: uid, attachmentId: 'chart' }), { error: 'InvalidParameter', parameter: 'appId' });
   });
-});
+},
+// The first test posts 26 messages to one channel at once: more than a person's per-recipient burst.
+{ rateLimits: { messagePerRecipient: { rate: 1, burst: 30 } } });

@@ -3,10 +3,17 @@ import type { ServerContext } from '../../context.js';
 import { sessionUser, signIn, signOut } from '../../core/commands/sessions.js';
 import { presentUser } from '../../core/presenters/users.js';
 import type { UsersTable } from '../../store/schema.js';
-import { ApiError, missingParameter } from '../errors.js';
-import { tooManyRequests } from '../rateLimits.js';
+import { ApiError, invalidParameter, missingParameter } from '../errors.js';
+import { clientAddressResolver } from '../security/clientAddress.js';
+import { enforceSessionRateLimits } from './routeLimits.js';
+import { startSignInAttempt } from './signInLimits.js';
+import { sessionCookie, sessionToken } from './sessionToken.js';
 
-export const SESSION_COOKIE = 'aviary_session';
+export { SESSION_COOKIE, sessionToken } from './sessionToken.js';
+
+/** The longest email (RFC 5321's limit): a longer one is refused before it becomes part of a limiter key. */
+const MAX_EMAIL_LENGTH = 254;
+const TEAM_ID = /^t:[a-z2-7]{16}$/;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,23 +22,17 @@ declare module 'fastify' {
   }
 }
 
-/** The session token from `Authorization: Bearer` or the session cookie. */
-export function sessionToken(request: FastifyRequest): string | undefined {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-  if (bearer) return bearer;
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return decodeURIComponent(value.join('='));
-  }
-  return undefined;
-}
-
-/** Adds an onRequest hook to a route scope: every route in it needs a signed-in person. */
+/**
+ * Adds a preHandler hook to a route scope: every route in it needs a signed-in person, and counts
+ * against that person's rate limits (routeLimits.ts). Cross-site requests were refused before
+ * (security/crossSite.ts).
+ */
 export function requireSession(scope: FastifyInstance, ctx: ServerContext): void {
-  scope.addHook('preHandler', async (request) => {
+  scope.addHook('preHandler', async (request, reply) => {
     const token = sessionToken(request);
     const person = token ? await sessionUser(ctx.db, token, ctx.now()) : undefined;
     if (!person) throw new ApiError('NotSignedIn');
+    enforceSessionRateLimits(ctx, request, reply, person);
     request.person = person;
   });
 }
@@ -42,52 +43,47 @@ export function signedInPerson(request: FastifyRequest): UsersTable {
 }
 
 /**
- * Failed sign-ins are limited per email and per client address (rateLimits.signInFailures and
- * signInFailuresPerAddress): an attempt takes a token from both buckets and gets them back (`forgive`)
- * unless the password was wrong, so only failures count. While either bucket is empty every attempt
- * gets TooManyRequests, the right password included, or guessing could simply go on.
+ * POST /api/session {email, password, teamId?} → {sessionToken, user} (and the cookie). An email with
+ * accounts in several teams whose password opens more than one gets TeamRequired with those teams, and
+ * signs in again naming one. DELETE /api/session signs out.
  */
-function startSignInAttempt(ctx: ServerContext, email: string, address: string): { forgive(): void } {
-  const rules = ctx.config.rateLimits;
-  const emailKey = `sign-in:email:${email}`;
-  const addressKey = `sign-in:address:${address}`;
-  const byEmail = ctx.rateLimits.take(emailKey, rules.signInFailures);
-  if (!byEmail.allowed) throw tooManyRequests(byEmail, 'Too many failed sign-ins for this email.');
-  const byAddress = ctx.rateLimits.take(addressKey, rules.signInFailuresPerAddress);
-  if (!byAddress.allowed) {
-    ctx.rateLimits.refund(emailKey);
-    throw tooManyRequests(byAddress, 'Too many failed sign-ins from this address.');
-  }
-  return {
-    forgive() {
-      ctx.rateLimits.refund(emailKey);
-      ctx.rateLimits.refund(addressKey);
-    },
-  };
-}
-
-/** POST /api/session {email, password} → {sessionToken, user} (and the cookie); DELETE /api/session signs out. */
 export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const clientAddress = clientAddressResolver(ctx.config.trustProxy);
+
   app.post('/api/session', async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    for (const name of ['email', 'password']) {
-      if (typeof body[name] !== 'string' || body[name] === '') throw missingParameter(name);
-    }
-    const email = (body.email as string).trim().toLowerCase();
-    const attempt = startSignInAttempt(ctx, email, request.ip);
-    const session = await signIn(ctx.db, { email, password: body.password as string, now: ctx.now() }).catch((error: unknown) => {
+    const input = signInInput(request.body);
+    const attempt = startSignInAttempt(ctx, input.email, clientAddress(request));
+    const result = await signIn(ctx.db, { ...input, now: ctx.now() }).catch((error: unknown) => {
       attempt.forgive();
       throw error;
     });
-    if (!session) throw new ApiError('InvalidCredentials');
+    if (result.outcome === 'wrongCredentials') throw new ApiError('InvalidCredentials');
     attempt.forgive();
-    reply.header('set-cookie', `${SESSION_COOKIE}=${encodeURIComponent(session.sessionToken)}; Path=/; HttpOnly; SameSite=Lax`);
-    return { sessionToken: session.sessionToken, user: presentUser(session.user) };
+    if (result.outcome === 'chooseTeam') {
+      throw new ApiError('TeamRequired', 'This email and password open accounts in several teams; sign in again with teamId set to one of teams.', { teams: result.teams });
+    }
+    reply.header('set-cookie', sessionCookie(ctx.config, result.sessionToken));
+    return { sessionToken: result.sessionToken, user: presentUser(result.user) };
   });
+
   app.delete('/api/session', async (request, reply) => {
     const token = sessionToken(request);
     if (token) await signOut(ctx.db, token);
-    reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`);
+    reply.header('set-cookie', sessionCookie(ctx.config, ''));
     return {};
   });
+}
+
+function signInInput(body: unknown): { email: string; password: string; teamId?: string } {
+  const fields = (body !== null && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  for (const name of ['email', 'password']) {
+    if (typeof fields[name] !== 'string' || fields[name] === '') throw missingParameter(name);
+  }
+  const email = (fields.email as string).trim().toLowerCase();
+  const password = fields.password as string;
+  if (email.length > MAX_EMAIL_LENGTH || !email.includes('@')) throw invalidParameter('email', `email must be an email address of at most ${MAX_EMAIL_LENGTH} characters.`);
+  const teamId = fields.teamId;
+  if (teamId === undefined || teamId === null || teamId === '') return { email, password };
+  if (typeof teamId !== 'string' || !TEAM_ID.test(teamId)) throw invalidParameter('teamId', 'teamId must be a team id (t: followed by 16 base32 characters), as given by TeamRequired.');
+  return { email, password, teamId };
 }

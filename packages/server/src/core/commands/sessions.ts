@@ -1,25 +1,59 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { hashToken, newSecret } from '../ids.js';
-import { verifyPassword } from '../passwords.js';
+import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Checks a person's email and password; returns a new session token, or null when they do not match. */
-export async function signIn(db: Db, input: { email: string; password: string; now: number }): Promise<{ sessionToken: string; user: UsersTable } | null> {
-  const user = await db
+export interface SignInInput {
+  email: string;
+  password: string;
+  /** The team to sign in to, for an email that has accounts in several teams. */
+  teamId?: string;
+  now: number;
+}
+
+export type SignInResult =
+  | { outcome: 'signedIn'; sessionToken: string; user: UsersTable }
+  /** The password opened accounts in several teams: the person picks one and signs in again with its id. */
+  | { outcome: 'chooseTeam'; teams: Array<{ id: string; name: string }> }
+  | { outcome: 'wrongCredentials' };
+
+/**
+ * Checks a person's email and password. One email may have an account in several teams, each with its
+ * own password: every account of the email (or only the named team's) is checked, and only the accounts
+ * the password opens count. Without an account to check, a password is still checked against a hash
+ * nobody knows, so an unknown email costs what a wrong password costs.
+ */
+export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> {
+  let query = db
     .selectFrom('users')
     .selectAll()
     .where('email', '=', input.email.trim().toLowerCase())
     .where('deactivated_at', 'is', null)
-    .executeTakeFirst();
-  if (!user?.password_hash || !(await verifyPassword(input.password, user.password_hash))) return null;
+    .where('password_hash', 'is not', null);
+  if (input.teamId !== undefined) query = query.where('team_id', '=', input.teamId);
+  const accounts = await query.orderBy('team_id').execute();
+  if (accounts.length === 0) {
+    await verifyAgainstNoAccount(input.password);
+    return { outcome: 'wrongCredentials' };
+  }
+  const opened: UsersTable[] = [];
+  for (const account of accounts) {
+    if (await verifyPassword(input.password, account.password_hash!)) opened.push(account);
+  }
+  if (opened.length === 0) return { outcome: 'wrongCredentials' };
+  if (opened.length > 1) {
+    const teams = await db.selectFrom('teams').select(['id', 'name']).where('id', 'in', opened.map((user) => user.team_id)).orderBy('name').orderBy('id').execute();
+    return { outcome: 'chooseTeam', teams };
+  }
+  const user = opened[0];
   const sessionToken = newSecret('as_s_');
   await db
     .insertInto('sessions')
     .values({ token_hash: hashToken(sessionToken), user_id: user.id, created_at: input.now, expires_at: input.now + SESSION_LIFETIME_MS })
     .execute();
-  return { sessionToken, user };
+  return { outcome: 'signedIn', sessionToken, user };
 }
 
 export async function signOut(db: Db, sessionToken: string): Promise<void> {

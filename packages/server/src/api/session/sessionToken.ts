@@ -1,0 +1,48 @@
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+
+export const SESSION_COOKIE = 'aviary_session';
+
+/** Session tokens are 48 characters; anything much longer is not one and is not hashed or looked up. */
+const MAX_SESSION_TOKEN_LENGTH = 256;
+
+/** The token of `Authorization: Bearer <token>`, if the request has one. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined || header.length > MAX_SESSION_TOKEN_LENGTH + 16) return undefined;
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+}
+
+/**
+ * The session token from `Authorization: Bearer` or, without one, the session cookie. A value that is too
+ * long or cannot be decoded (a stray `%`) is no session at all: the caller answers NotSignedIn.
+ */
+export function sessionToken(request: FastifyRequest): string | undefined {
+  const token = bearerToken(request) ?? cookieToken(request);
+  return token !== undefined && token.length <= MAX_SESSION_TOKEN_LENGTH ? token : undefined;
+}
+
+function cookieToken(request: FastifyRequest): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name !== SESSION_COOKIE) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The Set-Cookie value for a session: never readable by scripts (HttpOnly), not sent with cross-site
+ * subrequests or form posts (SameSite=Lax), and only over TLS (Secure) when the server's public URL is https.
+ * An empty token with Max-Age=0 clears the cookie.
+ */
+export function sessionCookie(config: Config, token: string): string {
+  const attributes = ['Path=/', 'HttpOnly', 'SameSite=Lax'];
+  if (config.publicUrl?.toLowerCase().startsWith('https:')) attributes.push('Secure');
+  if (token === '') attributes.push('Max-Age=0');
+  return [`${SESSION_COOKIE}=${encodeURIComponent(token)}`, ...attributes].join('; ');
+}
