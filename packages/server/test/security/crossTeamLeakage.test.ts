@@ -8,7 +8,7 @@ import { developerRows } from './matrix/developerRows.js';
 import type { Answer } from './matrix/http.js';
 import { get, post, type Row } from './matrix/rows.js';
 import { v1Rows } from './matrix/v1Rows.js';
-import { buildWorld, roomyRateLimits, targetsOf, type Targets, type World } from './matrix/world.js';
+import { buildWorld, freshOtherTeamActor, roomyRateLimits, targetsOf, type Targets, type World } from './matrix/world.js';
 
 /**
  * An actor of another team never learns whether an id of team A exists: every refusal the matrix expects
@@ -60,7 +60,7 @@ forEachDialect(
 
     for (const probe of [...refusedRows, ...directChatProbes]) {
       it(`${probe.route}: team A's ids answer like made-up ones`, async () => {
-        const eve = w().actors.otherTeam;
+        const eve = await freshOtherTeamActor(t(), w());
         const real = probe.prepare ? { ...targetsOf(w(), eve), ...(await probe.prepare({ t: t(), w: w(), a: eve })) } : targetsOf(w(), eve);
         const { session: _fresh, ...realIds } = real as Targets & { session?: string };
         const madeUp = madeUpTargets();

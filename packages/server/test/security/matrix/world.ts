@@ -5,6 +5,7 @@ import { createChannel } from '../../../src/core/commands/channels.js';
 import { uninstallApp } from '../../../src/core/commands/installs.js';
 import type { AppsTable, UsersTable } from '../../../src/store/schema.js';
 import type { TestServer } from '../../helpers/server.js';
+import { sessionFor } from '../../client/harness.js';
 import { send } from './http.js';
 
 /**
@@ -56,6 +57,8 @@ export interface Targets {
 export interface World {
   teamA: string;
   teamB: string;
+  /** Team B's app, of which the otherTeam actor holds a token. */
+  otherTeamApp: string;
   owner: UsersTable;
   bystander: UsersTable;
   outsider: UsersTable;
@@ -105,21 +108,21 @@ export async function buildWorld(t: TestServer): Promise<World> {
   ]);
   const app = (developer: UsersTable, name: string) =>
     f.app(developer.team_id, developer.id, { name, listenerUrl: listener.url, integrations });
-  const [x, y, z, w] = [await app(owner, 'X'), await app(owner, 'Y'), await app(dave, 'Z'), await app(eve, 'W')];
+  const [appX, appY, appZ, appW] = [await app(owner, 'X'), await app(owner, 'Y'), await app(dave, 'Z'), await app(eve, 'W')];
   const tokenOf = async (appId: string, user: UsersTable) => (await f.install(appId, user.id)).token;
 
   const memberIds = [bystander.id, gina.id, frank.id, rita.id, dan.id, tess.id, dave.id];
   const { channel } = await createChannel(t.testStore.store.db, owner, { name: 'p-private', members: memberIds }, Date.now());
 
   const tokens = {
-    owner: await tokenOf(x.id, owner), carol: await tokenOf(x.id, carol), frank: await tokenOf(z.id, frank),
-    gina: await tokenOf(x.id, gina), rita: await tokenOf(x.id, rita), dan: await tokenOf(x.id, dan),
-    tess: await tokenOf(y.id, tess), dave: await tokenOf(x.id, dave), adam: await tokenOf(x.id, adam), eve: await tokenOf(w.id, eve),
+    owner: await tokenOf(appX.id, owner), carol: await tokenOf(appX.id, carol), frank: await tokenOf(appZ.id, frank),
+    gina: await tokenOf(appX.id, gina), rita: await tokenOf(appX.id, rita), dan: await tokenOf(appX.id, dan),
+    tess: await tokenOf(appY.id, tess), dave: await tokenOf(appX.id, dave), adam: await tokenOf(appX.id, adam), eve: await tokenOf(appW.id, eve),
   };
-  await tokenOf(y.id, owner);
+  await tokenOf(appY.id, owner);
   let xBotToken = '';
   const botMessageOf = new Map<string, string>();
-  for (const botApp of [x, y]) {
+  for (const botApp of [appX, appY]) {
     const { botToken } = await f.bot(botApp.id);
     const sent = await send(t.url, 'POST', '/v1/chat.sendMessage', {
       bearer: botToken,
@@ -127,7 +130,7 @@ export async function buildWorld(t: TestServer): Promise<World> {
     });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     botMessageOf.set(botApp.id, sent.body.uid);
-    if (botApp === x) xBotToken = botToken;
+    if (botApp === appX) xBotToken = botToken;
   }
 
   const sessions = Object.fromEntries(
@@ -138,16 +141,17 @@ export async function buildWorld(t: TestServer): Promise<World> {
     const answer = await send(t.url, method, path, { bearer: session });
     expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
   };
-  await act(sessions.rita, 'POST', `/api/client/apps/${x.id}/uninstall`);
+  await act(sessions.rita, 'POST', `/api/client/apps/${appX.id}/uninstall`);
   await act(sessions.rita, 'DELETE', '/api/session');
-  await act(sessions.dan, 'POST', `/api/client/apps/${x.id}/disable`);
-  await act(sessions.adam, 'POST', `/api/client/apps/${y.id}/team-disable`);
-  const event = await t.testStore.store.db.selectFrom('events').select('id').where('app_id', '=', x.id).executeTakeFirstOrThrow();
+  await act(sessions.dan, 'POST', `/api/client/apps/${appX.id}/disable`);
+  await act(sessions.adam, 'POST', `/api/client/apps/${appY.id}/team-disable`);
+  const event = await t.testStore.store.db.selectFrom('events').select('id').where('app_id', '=', appX.id).executeTakeFirstOrThrow();
 
-  const actor = (kind: ActorKind, user: UsersTable | undefined, token?: string, session?: string, concerned = x): Actor => ({ kind, user, token, session, app: concerned });
+  const actor = (kind: ActorKind, user: UsersTable | undefined, token?: string, session?: string, concerned = appX): Actor => ({ kind, user, token, session, app: concerned });
   return {
     teamA,
     teamB,
+    otherTeamApp: appW.id,
     owner,
     bystander,
     outsider,
@@ -165,7 +169,7 @@ export async function buildWorld(t: TestServer): Promise<World> {
       bot: actor('bot', undefined, xBotToken, xBotToken),
       revoked: actor('revoked', rita, tokens.rita, sessions.rita),
       userDisabled: actor('userDisabled', dan, tokens.dan, sessions.dan),
-      teamDisabled: actor('teamDisabled', tess, tokens.tess, sessions.tess, y),
+      teamDisabled: actor('teamDisabled', tess, tokens.tess, sessions.tess, appY),
       anotherDeveloper: actor('anotherDeveloper', dave, tokens.dave, sessions.dave),
       admin: actor('admin', adam, tokens.adam, sessions.adam),
       owner: actor('owner', owner, tokens.owner, sessions.owner),
@@ -209,6 +213,17 @@ export async function freshApp(t: TestServer, w: World, a: Actor, options: { ins
 export async function freshChannel(t: TestServer, w: World): Promise<string> {
   const { channel } = await createChannel(t.testStore.store.db, w.owner, { name: 'p-fresh', members: w.memberIds }, Date.now());
   return channel.id;
+}
+
+/**
+ * Another person of team B, with a token of team B's app and a session: an otherTeam actor of its own, so
+ * that many requests by "another team" never meet a per-person rate limit.
+ */
+export async function freshOtherTeamActor(t: TestServer, w: World): Promise<Actor> {
+  const user = await t.f.person(w.teamB, { firstName: 'Eve', lastName: 'Prober' });
+  const { token } = await t.f.install(w.otherTeamApp, user.id);
+  const { sessionToken } = await sessionFor(t, user);
+  return { ...w.actors.otherTeam, user, token, session: sessionToken };
 }
 
 /** A new session of the actor's person (for sign-out cells); the actor's own credential for the others. */
