@@ -70,6 +70,7 @@ forEachDialect(
             expect(outcomeOf(answer, expected), JSON.stringify(answer.body)).toEqual(expected);
             // Every refusal has the API's error shape: a code and a description a person can act on.
             if (answer.status >= 400) expect(answer.body).toMatchObject({ error: expect.any(String), description: expect.any(String) });
+            else row.reveals?.(answer.body, { a: w().actors[kind], w: w() });
           });
         }
       });

@@ -1,5 +1,6 @@
+import { expect } from 'vitest';
 import { denied, get, OK, post, sessionGate, type Outcome, type Row } from './rows.js';
-import { freshApp, widgetsOrigin } from './world.js';
+import { freshApp, membersOfP as inP, widgetsOrigin } from './world.js';
 
 /**
  * Every /api/client route × every actor, each presenting its session. The app concerned is X (Y, disabled
@@ -46,7 +47,13 @@ const teamAdminsOnly: Row['expect'] = {
 const installedFresh: Row['prepare'] = async ({ t, w, a }) => ({ app: await freshApp(t, w, a) });
 
 export const clientRows: Row[] = [
-  { route: 'GET /api/client/conversations', credential: 'session', request: () => get('/api/client/conversations'), expect: signedIn },
+  {
+    route: 'GET /api/client/conversations',
+    credential: 'session',
+    request: () => get('/api/client/conversations'),
+    expect: signedIn,
+    reveals: (body, { a, w }) => expect(body.conversations.some((conversation: { chat: string }) => conversation.chat === w.channel)).toBe(inP.has(a.kind)),
+  },
   { route: 'GET /api/client/messages', credential: 'session', request: (ids) => get('/api/client/messages', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
   {
     route: 'POST /api/client/messages',
@@ -84,7 +91,17 @@ export const clientRows: Row[] = [
     request: (ids) => post('/api/client/actions/openAttachmentWidget', { messageUid: ids.message, attachmentId: 'chart' }),
     expect: onVisibleMessage,
   },
-  { route: 'GET /api/client/apps', credential: 'session', request: () => get('/api/client/apps'), expect: signedIn },
+  {
+    route: 'GET /api/client/apps',
+    credential: 'session',
+    request: () => get('/api/client/apps'),
+    expect: signedIn,
+    // The apps of the person's own team, and nothing of where their events go or how they are signed.
+    reveals: (body, { a, w }) => {
+      expect(body.apps.some((app: { id: string }) => app.id === w.actors.owner.app.id)).toBe(a.kind !== 'otherTeam');
+      expect(JSON.stringify(body)).not.toMatch(/secret|listenerUrl|127\.0\.0\.1/i);
+    },
+  },
   {
     route: 'POST /api/client/apps/:id/install',
     credential: 'session',

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { CREATED, denied, get, OK, post, sessionGate, type Outcome, type Row } from './rows.js';
 import { freshApp } from './world.js';
 
@@ -42,10 +43,18 @@ export const developerRows: Row[] = [
     route: 'GET /api/developer/apps',
     credential: 'session',
     request: () => get('/api/developer/apps'),
-    // Each person's own apps: an empty list is an answer too.
     expect: { ...sessionGate, otherTeam: OK, nonMember: OK, nonInstaller: OK, guest: OK, userDisabled: OK, teamDisabled: OK, anotherDeveloper: OK, admin: OK, owner: OK },
+    // Each person's own apps, a team admin's too: an empty list is an answer.
+    reveals: (body, { a }) => expect(body.apps.filter((app: { developerId: string }) => app.developerId !== a.user?.id)).toEqual([]),
   },
-  { route: 'GET /api/developer/apps/:id', credential: 'session', request: (ids) => get(path(ids.app)), expect: manage },
+  {
+    route: 'GET /api/developer/apps/:id',
+    credential: 'session',
+    request: (ids) => get(path(ids.app)),
+    expect: manage,
+    // The secret is the developer's alone.
+    reveals: (body, { a }) => expect('secret' in body.app).toBe(a.kind === 'owner'),
+  },
   {
     route: 'PATCH /api/developer/apps/:id',
     credential: 'session',

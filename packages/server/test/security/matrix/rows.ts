@@ -26,6 +26,8 @@ export interface Row {
   prepare?: (cell: { t: TestServer; w: World; a: Actor }) => Promise<Prepared>;
   request: (ids: Targets, w: World) => MatrixRequest;
   expect: Record<ActorKind, Outcome>;
+  /** For a successful answer: asserts it shows the actor only what the actor may see. */
+  reveals?: (body: any, seen: { a: Actor; w: World }) => void;
 }
 
 export const OK: Outcome = { status: 200 };

@@ -1,5 +1,6 @@
+import { expect } from 'vitest';
 import { denied, OK, post, v1Gate, type Row } from './rows.js';
-import { freshChannel } from './world.js';
+import { freshChannel, membersOfP as inP } from './world.js';
 
 /**
  * Every /v1 method × every actor. The target is private channel P (the owner moderates it; nonInstaller,
@@ -31,9 +32,29 @@ const anyValidToken: Row['expect'] = {
 };
 
 export const v1Rows: Row[] = [
-  { route: 'v1 users.getInfo', credential: 'token', request: () => call('users.getInfo'), expect: anyValidToken },
-  { route: 'v1 channels.list', credential: 'token', request: () => call('channels.list'), expect: anyValidToken },
-  { route: 'v1 roster.listContacts', credential: 'token', request: () => call('roster.listContacts'), expect: anyValidToken },
+  {
+    route: 'v1 users.getInfo',
+    credential: 'token',
+    request: () => call('users.getInfo'),
+    expect: anyValidToken,
+    reveals: (user, { a, w }) => expect(user.teamId).toBe(a.kind === 'otherTeam' ? w.teamB : w.teamA),
+  },
+  {
+    route: 'v1 channels.list',
+    credential: 'token',
+    request: () => call('channels.list'),
+    expect: anyValidToken,
+    reveals: (channels, { a, w }) => expect(channels.some((channel: { id: string }) => channel.id === w.channel)).toBe(inP.has(a.kind)),
+  },
+  {
+    route: 'v1 roster.listContacts',
+    credential: 'token',
+    request: () => call('roster.listContacts'),
+    expect: anyValidToken,
+    // Teammates only (never oneself): another team's roster does not hold the owner.
+    reveals: (contacts, { a, w }) =>
+      expect(contacts.some((contact: { id: string }) => contact.id === w.owner.id)).toBe(a.kind !== 'otherTeam' && a.kind !== 'owner'),
+  },
   {
     route: 'v1 channels.create',
     credential: 'token',

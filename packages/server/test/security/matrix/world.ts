@@ -29,6 +29,9 @@ export const actorKinds = [
 
 export type ActorKind = (typeof actorKinds)[number];
 
+/** The actors whose person is a member of private channel P (the revoked one too, though nothing of theirs works). */
+export const membersOfP: ReadonlySet<ActorKind> = new Set(['nonInstaller', 'guest', 'revoked', 'userDisabled', 'teamDisabled', 'anotherDeveloper', 'owner']);
+
 /** What an actor presents: an app token for /v1, a session for /api; and the app that app routes aim at. */
 export interface Actor {
   kind: ActorKind;
