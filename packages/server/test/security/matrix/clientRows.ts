@@ -1,0 +1,138 @@
+import { expect } from 'vitest';
+import { denied, get, OK, post, sessionGate, type Outcome, type Row } from './rows.js';
+import { freshApp, membersOfP as inP, widgetsOrigin } from './world.js';
+
+/**
+ * Every /api/client route × every actor, each presenting its session. The app concerned is X (Y, disabled
+ * for the team, for teamDisabled); X's launcher button and its bot's message in P open widgets, so those
+ * cells are where widget tokens are minted (issue #9 §1): only for a person who installed the app, has not
+ * disabled it, and sees the chat or message. Install and disable cells act on a fresh app each.
+ */
+const signedIn: Row['expect'] = {
+  ...sessionGate,
+  otherTeam: OK, nonMember: OK, nonInstaller: OK, guest: OK, userDisabled: OK, teamDisabled: OK, anotherDeveloper: OK, admin: OK, owner: OK,
+};
+
+function membersOfP(refusal: Outcome): Row['expect'] {
+  return { ...signedIn, otherTeam: refusal, nonMember: refusal, admin: refusal };
+}
+
+const userDisabled = denied('AppDisabled', { disabledBy: 'user' });
+const teamDisabled = denied('AppDisabled', { disabledBy: 'team' });
+const noSuchAppHere = denied('InvalidParameter', { parameter: 'appId' });
+const chatUnseen = denied('UnknownChat', { parameter: 'chat' });
+const messageUnseen = denied('InvalidParameter', { parameter: 'messageUid' });
+
+/** An action named by app and chat: the app must be in the team, installed and enabled; the chat readable. */
+const appInChat = (notInstalled: Outcome): Row['expect'] => ({
+  ...signedIn,
+  otherTeam: noSuchAppHere, nonMember: chatUnseen, nonInstaller: notInstalled, userDisabled, teamDisabled, admin: chatUnseen,
+});
+
+/** An action named by a message: the message must be visible, its app installed and enabled. */
+const onVisibleMessage: Row['expect'] = {
+  ...signedIn,
+  otherTeam: messageUnseen, nonMember: messageUnseen, nonInstaller: denied('NotInstalled'), userDisabled, teamDisabled, admin: messageUnseen,
+};
+
+/** The person's own install of an app of their team; another team's app does not exist for them. */
+const ownInstall: Row['expect'] = { ...signedIn, otherTeam: denied('UnknownApp'), nonInstaller: denied('NotInstalled') };
+const teamAdminsOnly: Row['expect'] = {
+  ...sessionGate,
+  otherTeam: denied('UnknownApp'), nonMember: denied('PermissionDenied'), nonInstaller: denied('PermissionDenied'), guest: denied('PermissionDenied'),
+  userDisabled: denied('PermissionDenied'), teamDisabled: denied('PermissionDenied'), anotherDeveloper: denied('PermissionDenied'), admin: OK,
+  owner: denied('PermissionDenied'),
+};
+
+const installedFresh: Row['prepare'] = async ({ t, w, a }) => ({ app: await freshApp(t, w, a) });
+
+export const clientRows: Row[] = [
+  {
+    route: 'GET /api/client/conversations',
+    credential: 'session',
+    request: () => get('/api/client/conversations'),
+    expect: signedIn,
+    reveals: (body, { a, w }) => expect(body.conversations.some((conversation: { chat: string }) => conversation.chat === w.channel)).toBe(inP.has(a.kind)),
+  },
+  { route: 'GET /api/client/messages', credential: 'session', request: (ids) => get('/api/client/messages', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
+  {
+    route: 'POST /api/client/messages',
+    credential: 'session',
+    request: (ids) => post('/api/client/messages', { to: ids.channel, text: 'matrix' }),
+    expect: membersOfP(denied('UnknownRecipient', { parameter: 'to' })),
+  },
+  {
+    route: 'POST /api/client/actions/pressButton',
+    credential: 'session',
+    request: (ids) => post('/api/client/actions/pressButton', { appId: ids.app, button: 'appLauncherButton', chat: ids.channel }),
+    expect: appInChat(noSuchAppHere),
+  },
+  {
+    route: 'POST /api/client/actions/messageAction',
+    credential: 'session',
+    request: (ids) => post('/api/client/actions/messageAction', { appId: ids.app, chat: ids.channel, messageUids: [ids.message] }),
+    expect: appInChat(noSuchAppHere),
+  },
+  {
+    route: 'POST /api/client/actions/widgetAction',
+    credential: 'session',
+    request: (ids) => post('/api/client/actions/widgetAction', { appId: ids.app, kind: 'openWidget', url: `${widgetsOrigin}/next`, chat: ids.channel }),
+    expect: appInChat(denied('NotInstalled')),
+  },
+  {
+    route: 'POST /api/client/actions/servicemlAction',
+    credential: 'session',
+    request: (ids) => post('/api/client/actions/servicemlAction', { messageUid: ids.message, actionId: 'open' }),
+    expect: onVisibleMessage,
+  },
+  {
+    route: 'POST /api/client/actions/openAttachmentWidget',
+    credential: 'session',
+    request: (ids) => post('/api/client/actions/openAttachmentWidget', { messageUid: ids.message, attachmentId: 'chart' }),
+    expect: onVisibleMessage,
+  },
+  {
+    route: 'GET /api/client/apps',
+    credential: 'session',
+    request: () => get('/api/client/apps'),
+    expect: signedIn,
+    // The apps of the person's own team, and nothing of where their events go or how they are signed.
+    reveals: (body, { a, w }) => {
+      expect(body.apps.some((app: { id: string }) => app.id === w.actors.owner.app.id)).toBe(a.kind !== 'otherTeam');
+      expect(JSON.stringify(body)).not.toMatch(/secret|listenerUrl|127\.0\.0\.1/i);
+    },
+  },
+  {
+    route: 'POST /api/client/apps/:id/install',
+    credential: 'session',
+    prepare: async ({ t, w, a }) => ({ app: await freshApp(t, w, a, { installed: false }) }),
+    request: (ids) => post(`/api/client/apps/${ids.app}/install`),
+    expect: { ...signedIn, otherTeam: denied('UnknownApp') },
+  },
+  { route: 'POST /api/client/apps/:id/uninstall', credential: 'session', prepare: installedFresh, request: (ids) => post(`/api/client/apps/${ids.app}/uninstall`), expect: ownInstall },
+  { route: 'POST /api/client/apps/:id/disable', credential: 'session', prepare: installedFresh, request: (ids) => post(`/api/client/apps/${ids.app}/disable`), expect: ownInstall },
+  { route: 'POST /api/client/apps/:id/enable', credential: 'session', prepare: installedFresh, request: (ids) => post(`/api/client/apps/${ids.app}/enable`), expect: ownInstall },
+  {
+    route: 'POST /api/client/apps/:id/team-disable',
+    credential: 'session',
+    prepare: installedFresh,
+    request: (ids) => post(`/api/client/apps/${ids.app}/team-disable`),
+    expect: teamAdminsOnly,
+  },
+  {
+    route: 'POST /api/client/apps/:id/team-enable',
+    credential: 'session',
+    prepare: installedFresh,
+    request: (ids) => post(`/api/client/apps/${ids.app}/team-enable`),
+    expect: teamAdminsOnly,
+  },
+  // The team's settings (who may create apps): everyone reads their own team's, only its admins change them.
+  { route: 'GET /api/client/team', credential: 'session', request: () => get('/api/client/team'), expect: signedIn },
+  {
+    route: 'PATCH /api/client/team',
+    credential: 'session',
+    // The default value: the cell that succeeds changes nothing the other cells see.
+    request: () => ({ method: 'PATCH', path: '/api/client/team', json: { appCreators: 'members' } }),
+    expect: { ...teamAdminsOnly, otherTeam: denied('PermissionDenied') },
+  },
+];

@@ -1,0 +1,28 @@
+/** One request of the matrix: what it sends, and the answer as status and parsed body. */
+export interface MatrixRequest {
+  method: string;
+  /** The path and query, e.g. `/v1/chat.sendMessage` or `/api/client/messages?chat=g:…`. */
+  path: string;
+  json?: unknown;
+}
+
+export interface Answer {
+  status: number;
+  body: any;
+}
+
+/** Sends a request with the credential, if any, as `Authorization: Bearer` (sessions and app tokens alike). */
+export async function send(baseUrl: string, method: string, path: string, options: { json?: unknown; bearer?: string } = {}): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`;
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: options.json === undefined ? undefined : JSON.stringify(options.json) });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON (/widget.js, an empty 204): the cell compares the status.
+  }
+  return { status: response.status, body };
+}

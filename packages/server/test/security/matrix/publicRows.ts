@@ -1,0 +1,35 @@
+import { denied, everyone, get, NO_CONTENT, OK, post, type Row } from './rows.js';
+import { freshSession, password } from './world.js';
+
+/**
+ * The routes that need no credential answer every actor alike (each still presents its session, which
+ * must change nothing). `/v1/:method` with GET or POST is the method API: one row per method in v1Rows.
+ */
+export const publicRows: Row[] = [
+  { route: 'GET /v1/openapi.json', credential: 'session', request: () => get('/v1/openapi.json'), expect: everyone(OK) },
+  { route: 'GET /widget.js', credential: 'session', request: () => get('/widget.js'), expect: everyone(OK) },
+  { route: 'OPTIONS /v1/:method', credential: 'session', request: () => ({ method: 'OPTIONS', path: '/v1/users.getInfo' }), expect: everyone(NO_CONTENT) },
+  ...(['PUT', 'PATCH', 'DELETE'] as const).map(
+    (method): Row => ({
+      route: `${method} /v1/:method`,
+      credential: 'session',
+      request: () => ({ method, path: '/v1/users.getInfo' }),
+      expect: everyone(denied('HTTPMethodNotAllowed')),
+    }),
+  ),
+  {
+    route: 'POST /api/session',
+    credential: 'session',
+    // Signing in takes an email and a password; whatever credential comes along is beside the point.
+    request: (_ids, w) => post('/api/session', { email: w.owner.email, password }),
+    expect: everyone(OK),
+  },
+  {
+    route: 'DELETE /api/session',
+    credential: 'session',
+    // Signing out ends the session presented (a fresh one of the actor's, so the actor's own lives on).
+    prepare: async ({ t, a }) => ({ session: await freshSession(t, a) }),
+    request: () => ({ method: 'DELETE', path: '/api/session' }),
+    expect: everyone(OK),
+  },
+];
