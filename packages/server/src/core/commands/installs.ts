@@ -21,6 +21,10 @@ interface InstallTarget {
  */
 export async function installApp(ctx: ServerContext, input: InstallTarget): Promise<{ token: string }> {
   const app = await appInUsersTeam(ctx.db, input);
+  // Its token would only ever answer AppDisabled, and the listener would learn of a person for nothing.
+  if (app.disabled_by_team) {
+    throw new ApiError('AppDisabled', `A team admin has disabled "${app.name}" for the whole team; it cannot be installed until they enable it.`, { disabledBy: 'team' });
+  }
   if (app.listener_url === null) {
     throw new ApiError('InstallFailed', `"${app.name}" cannot be installed yet: it has no event listener URL. Its developer must set one.`);
   }

@@ -107,7 +107,8 @@ export const clientRows: Row[] = [
     credential: 'session',
     prepare: async ({ t, w, a }) => ({ app: await freshApp(t, w, a, { installed: false }) }),
     request: (ids) => post(`/api/client/apps/${ids.app}/install`),
-    expect: { ...signedIn, otherTeam: denied('UnknownApp') },
+    // A team-disabled app's token could only answer AppDisabled: it is not installed at all.
+    expect: { ...signedIn, otherTeam: denied('UnknownApp'), teamDisabled },
   },
   { route: 'POST /api/client/apps/:id/uninstall', credential: 'session', prepare: installedFresh, request: (ids) => post(`/api/client/apps/${ids.app}/uninstall`), expect: ownInstall },
   { route: 'POST /api/client/apps/:id/disable', credential: 'session', prepare: installedFresh, request: (ids) => post(`/api/client/apps/${ids.app}/disable`), expect: ownInstall },
