@@ -44,6 +44,9 @@ export function decodeParams(method: MethodDefinition, raw: RawParams): Record<s
       continue;
     }
     const value = coerce(decoder, given);
+    if (nestedDeeperThan(value, MAX_NESTING)) {
+      throw invalidParameter(decoder.name, `"${decoder.name}" is nested more than ${MAX_NESTING} levels deep.`);
+    }
     if (!decoder.check.Check(value)) {
       const first = decoder.check.Errors(value).First();
       throw invalidParameter(decoder.name, describe(decoder.name, first, value));
@@ -51,6 +54,23 @@ export function decodeParams(method: MethodDefinition, raw: RawParams): Record<s
     out[decoder.name] = value;
   }
   return out;
+}
+
+/**
+ * How deep arrays and objects may nest in one parameter. No parameter needs more than a handful of
+ * levels; checking and describing a value walk it recursively, and thousands of levels would exhaust
+ * the stack.
+ */
+export const MAX_NESTING = 32;
+
+/** Walks at most `limit` levels down, so the walk itself cannot go deep. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (limit === 0) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    if (nestedDeeperThan(item, limit - 1)) return true;
+  }
+  return false;
 }
 
 function coerce(decoder: ParamDecoder, given: unknown): unknown {
