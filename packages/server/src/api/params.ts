@@ -1,4 +1,5 @@
-import { isIdListSchema, type MethodDefinition } from '@aviary/protocol';
+import { isHttpUrlSchema, isIdListSchema, type MethodDefinition } from '@aviary/protocol';
+import { checkUrl } from '@aviary/serviceml';
 import { Kind, OptionalKind, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
@@ -50,6 +51,10 @@ export function decodeParams(method: MethodDefinition, raw: RawParams): Record<s
     if (!decoder.check.Check(value)) {
       const first = decoder.check.Errors(value).First();
       throw invalidParameter(decoder.name, describe(decoder.name, first, value));
+    }
+    if (isHttpUrlSchema(decoder.schema)) {
+      const url = checkUrl(value as string, ['http', 'https']);
+      if (!url.ok) throw invalidParameter(decoder.name, `"${decoder.name}" must be an http or https URL; ${url.reason}.`);
     }
     out[decoder.name] = value;
   }
