@@ -41,16 +41,25 @@ export function missingHost(request: FastifyRequest): ApiError | undefined {
   return new ApiError('InvalidRequestData', 'The Host header is missing; HTTP/1.1 requires it.');
 }
 
-/** A complete HTTP/1.1 error response written straight to a socket, for errors raised before Fastify. */
-export function rawErrorResponse(code: ErrorCode, description: string, extraHeaders = ''): string {
+/**
+ * A complete HTTP/1.1 error response written straight to a socket, for errors raised before Fastify.
+ * The answer to a HEAD has the headers of the body but not the body: a client would read the body as
+ * the start of a next response.
+ */
+export function rawErrorResponse(code: ErrorCode, description: string, options: { extraHeaders?: string; head?: boolean } = {}): string {
   const body = JSON.stringify({ error: code, description });
   const status = errorRegistry[code].status;
   return (
     `HTTP/1.1 ${status} ${reasonPhrases[status] ?? 'Error'}\r\n` +
     `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-    `x-content-type-options: nosniff\r\nx-request-id: ${newRequestId()}\r\n${extraHeaders}connection: close\r\n\r\n${body}`
+    `x-content-type-options: nosniff\r\nx-request-id: ${newRequestId()}\r\n${options.extraHeaders ?? ''}connection: close\r\n\r\n` +
+    (options.head ? '' : body)
   );
 }
+
+/** Whether the bytes Node could not parse are those of a HEAD request (they begin with its request line). */
+export const isHeadRequest = (error: Error & { rawPacket?: unknown }): boolean =>
+  Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
 
 const reasonPhrases: Record<number, string> = {
   400: 'Bad Request',
@@ -66,6 +75,6 @@ const reasonPhrases: Record<number, string> = {
  */
 export function refuseConnect(server: Server): void {
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
-    socket.end(rawErrorResponse('HTTPMethodNotAllowed', 'CONNECT is not allowed: this server opens no tunnels.', 'allow: GET, POST\r\n'));
+    socket.end(rawErrorResponse('HTTPMethodNotAllowed', 'CONNECT is not allowed: this server opens no tunnels.', { extraHeaders: 'allow: GET, POST\r\n' }));
   });
 }

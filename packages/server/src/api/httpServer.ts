@@ -9,7 +9,7 @@ import { isStoreUnavailable } from '../store/store.js';
 import { methodNotAllowed, registerDispatcher, requireMethod, UNREADABLE_BODY } from './dispatcher.js';
 import { ApiError } from './errors.js';
 import { decodeForm } from './formDecoding.js';
-import { answerFrameworkError, missingHost, nothingServedAt, rawErrorResponse, refuseConnect } from './frameworkErrors.js';
+import { answerFrameworkError, isHeadRequest, missingHost, nothingServedAt, rawErrorResponse, refuseConnect } from './frameworkErrors.js';
 import { registerOpenApiRoute } from './openapi.js';
 
 export interface HttpServerOptions {
@@ -113,7 +113,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     : tooLarge
       ? 'The request headers are too large.'
       : 'The request is not valid HTTP.';
-  socket.end(rawErrorResponse(code, description));
+  socket.end(rawErrorResponse(code, description, { head: isHeadRequest(error) }));
 }
 
 function sendError(ctx: ServerContext, error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -50,6 +50,20 @@ forEachDialect('framework errors answer in the API shape', (t) => {
     }
   });
 
+  it('a HEAD whose headers are too large gets the error’s headers without a body, so the next response is not garbled', async () => {
+    const connection = await RawConnection.open(t().url);
+    let received = '';
+    connection.socket.on('data', (chunk: string) => (received += chunk));
+    const closed = new Promise<void>((resolve) => connection.socket.once('close', () => resolve()));
+    connection.write(`HEAD /v1/users.getInfo?token=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await closed;
+    const [head, rest] = [received.slice(0, received.indexOf('\r\n\r\n')), received.slice(received.indexOf('\r\n\r\n') + 4)];
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(head).toMatch(/content-type: application\/json/);
+    expect(head).toMatch(/content-length: [1-9]/);
+    expect(rest).toBe('');
+  });
+
   it('CONNECT is answered with 405 instead of a closed socket', async () => {
     const answer = await rawExchange(t().url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     expectApiError(answer, 405, 'HTTPMethodNotAllowed');
