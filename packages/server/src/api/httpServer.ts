@@ -10,6 +10,7 @@ import { methodNotAllowed, registerDispatcher, requireMethod, UNREADABLE_BODY } 
 import { ApiError } from './errors.js';
 import { decodeForm } from './formDecoding.js';
 import { answerFrameworkError, isHeadRequest, missingHost, nothingServedAt, rawErrorResponse, refuseConnect } from './frameworkErrors.js';
+import { findNul } from './nulGuard.js';
 import { registerOpenApiRoute } from './openapi.js';
 
 export interface HttpServerOptions {
@@ -56,6 +57,8 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
     reply.header('connection', 'close');
     done(new ApiError('ServiceUnavailable', 'The server is shutting down; retry shortly.', {}, { 'retry-after': '5' }));
   });
+
+  app.addHook('preValidation', (request, _reply, done) => done(findNul(request)));
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(ctx, error, request, reply));
   app.setNotFoundHandler((request, reply) => {

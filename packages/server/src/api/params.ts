@@ -4,6 +4,7 @@ import { Kind, OptionalKind, type TObject, type TSchema } from '@sinclair/typebo
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { invalidParameter, missingParameter } from './errors.js';
+import { holdsNul, nulRefused } from './nulGuard.js';
 
 export type RawParams = Record<string, unknown>;
 
@@ -48,6 +49,7 @@ export function decodeParams(method: MethodDefinition, raw: RawParams): Record<s
     if (nestedDeeperThan(value, MAX_NESTING)) {
       throw invalidParameter(decoder.name, `"${decoder.name}" is nested more than ${MAX_NESTING} levels deep.`);
     }
+    if (holdsNul(value)) throw nulRefused(decoder.name);
     if (!decoder.check.Check(value)) {
       const first = decoder.check.Errors(value).First();
       throw invalidParameter(decoder.name, describe(decoder.name, first, value));
