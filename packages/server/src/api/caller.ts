@@ -76,17 +76,15 @@ function hashOf(token: string): string {
  * (`newSecret`); anything longer or with other characters cannot be one. The limit leaves room for
  * longer prefixes.
  */
-export const MAX_TOKEN_LENGTH = 128;
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
-
-/** Whether `value` could be a token at all: checked before it is hashed, cached or looked up. */
-export const isTokenShaped = (value: string): boolean => TOKEN_SHAPE.test(value);
+const MAX_TOKEN_LENGTH = 128;
+/** What could be a token at all: checked before a value is hashed, cached or looked up. */
+const TOKEN_SHAPE = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TOKEN_LENGTH}}$`);
 
 const invalidToken = () => new ApiError('InvalidToken', 'The token is unknown, revoked, or belongs to an uninstalled app.');
 
 /** Resolves a method token; InvalidToken and AppDisabled come from here, in that order. */
 export async function authenticate(store: Store, token: string): Promise<Caller> {
-  if (!isTokenShaped(token)) {
+  if (!TOKEN_SHAPE.test(token)) {
     throw new ApiError('InvalidToken', `The token is malformed: tokens are at most ${MAX_TOKEN_LENGTH} characters of A-Z, a-z, 0-9, _ and -.`);
   }
   const tokenHash = hashOf(token);
