@@ -221,29 +221,35 @@ function requestGenerator(random: ReturnType<typeof prng>, fixture: Fixture) {
   /** Percent-encoded, or as written with only what HTTP cannot carry in a request line encoded. */
   const encode = (v: unknown) => (random.int(4) ? encodeURIComponent(asText(v)) : asText(asText(v).slice(0, 2000)).replace(/[^!-~]|#/gu, (c) => encodeURIComponent(c)));
 
-  const paths = (): string => {
+  /** A path and the verb its route takes (a guess for paths no route serves). */
+  const target = (): [string, string] => {
     const id = anId();
-    switch (random.int(6)) {
+    switch (random.int(9)) {
       case 0:
       case 1:
-        return `/v1/${random.pick(methodNames)}`;
       case 2:
-        return random.pick([
-          '/api/client/conversations', '/api/client/messages', '/api/client/apps', `/api/client/apps/${id}/install`, `/api/client/apps/${id}/uninstall`,
-          `/api/client/apps/${id}/disable`, `/api/client/apps/${id}/enable`, '/api/client/actions/pressButton', '/api/client/actions/messageAction',
-          '/api/client/actions/servicemlAction', '/api/client/actions/openAttachmentWidget', '/api/client/actions/widgetAction',
-        ]);
+        return [`/v1/${random.pick(methodNames)}`, random.pick(['GET', 'POST'])];
       case 3:
-        return random.pick([
-          '/api/developer/apps', `/api/developer/apps/${id}`, `/api/developer/apps/${id}/integrations`, `/api/developer/apps/${id}/secret`,
-          `/api/developer/apps/${id}/bot`, `/api/developer/apps/${id}/bot/token`, `/api/developer/apps/${id}/events`,
-          `/api/developer/apps/${id}/events/${random.pick(['1', 'e:x', '%00', 'x'.repeat(300)])}/attempts`,
-          `/api/developer/apps/${id}/events/1/replay`, `/api/developer/apps/${id}/delivery/resume`,
-        ]);
       case 4:
-        return random.pick(['/api/session', '/widget.js', '/v1/openapi.json', '/', '/v1/', '/api/client/', '/%', '/%E0%A4%A', '/v1/%ZZ', `/v1/${'a'.repeat(3000)}`, '/..%2f..%2fetc']);
+        return random.pick<[string, string]>([
+          ['/api/client/conversations', 'GET'], ['/api/client/messages', 'GET'], ['/api/client/messages', 'POST'], ['/api/client/apps', 'GET'],
+          [`/api/client/apps/${id}/install`, 'POST'], [`/api/client/apps/${id}/uninstall`, 'POST'], [`/api/client/apps/${id}/disable`, 'POST'],
+          [`/api/client/apps/${id}/enable`, 'POST'], ['/api/client/actions/pressButton', 'POST'], ['/api/client/actions/messageAction', 'POST'],
+          ['/api/client/actions/servicemlAction', 'POST'], ['/api/client/actions/openAttachmentWidget', 'POST'], ['/api/client/actions/widgetAction', 'POST'],
+        ]);
+      case 5:
+      case 6:
+        return random.pick<[string, string]>([
+          ['/api/developer/apps', 'POST'], ['/api/developer/apps', 'GET'], [`/api/developer/apps/${id}`, 'GET'], [`/api/developer/apps/${id}`, 'PATCH'],
+          [`/api/developer/apps/${id}/integrations`, 'PUT'], [`/api/developer/apps/${id}/secret`, 'POST'], [`/api/developer/apps/${id}/bot`, 'POST'],
+          [`/api/developer/apps/${id}/bot/token`, 'POST'], [`/api/developer/apps/${id}/events`, 'GET'],
+          [`/api/developer/apps/${id}/events/${random.pick(['1', 'e:x', '%00', 'x'.repeat(300)])}/attempts`, 'GET'],
+          [`/api/developer/apps/${id}/events/1/replay`, 'POST'], [`/api/developer/apps/${id}/delivery/resume`, 'POST'],
+        ]);
+      case 7:
+        return [random.pick(['/api/session', '/widget.js', '/v1/openapi.json', '/', '/v1/', '/api/client/', '/%', '/%E0%A4%A', '/v1/%ZZ', `/v1/${'a'.repeat(3000)}`, '/..%2f..%2fetc']), 'POST'];
       default:
-        return `/${Array.from({ length: random.int(4) }, () => encode(random.pick(nasty)).slice(0, 40)).join('/')}`;
+        return [`/${Array.from({ length: random.int(4) }, () => encode(random.pick(nasty)).slice(0, 40)).join('/')}`, 'GET'];
     }
   };
 
@@ -252,14 +258,14 @@ function requestGenerator(random: ReturnType<typeof prng>, fixture: Fixture) {
     const pairs: string[] = [];
     for (let i = random.int(6); i > 0; i--) {
       const name = random.pick(fieldNames);
-      pairs.push(`${name}=${encode(value())}`);
-      if (random.int(4) === 0) pairs.push(`${name}=${encode(value())}`); // repeated name
+      pairs.push(`${name}=${encode(value()).slice(0, 3000)}`);
+      if (random.int(4) === 0) pairs.push(`${name}=${encode(value()).slice(0, 3000)}`); // repeated name
     }
     return `?${pairs.join('&')}`;
   };
 
   const authorization = (): Record<string, string> => {
-    switch (random.int(8)) {
+    switch (random.int(12)) {
       case 0: return {};
       case 1: return { authorization: `Bearer ${fixture.appToken}` };
       case 2: return { authorization: `Bearer ${'A'.repeat(random.pick([129, 4000]))}` };
@@ -270,14 +276,18 @@ function requestGenerator(random: ReturnType<typeof prng>, fixture: Fixture) {
   };
 
   return (): Generated => {
-    const path = paths() + query();
-    const method = random.pick(['GET', 'GET', 'POST', 'POST', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']);
-    const headers: Record<string, string> = { ...authorization() };
+    const [route, verb] = target();
+    const path = route + query();
+    const method = random.int(3) ? verb : random.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']);
+    // Signing the fuzz's own session out would leave the rest of the run knocking at a closed door.
+    const signOut = method === 'DELETE' && path.startsWith('/api/session');
+    const asApp = route.startsWith('/v1/') && random.int(2) === 0;
+    const headers: Record<string, string> = signOut ? {} : asApp ? { authorization: `Bearer ${fixture.appToken}` } : authorization();
     if (random.int(10) === 0) headers['x-forwarded-for'] = random.pick(['1.2.3.4', 'junk', '::1, 10.0.0.1', 'x'.repeat(2000)]);
     if (random.int(10) === 0) headers.origin = random.pick(['http://evil.example', 'null', 'http://127.0.0.1:1']);
     if (method === 'GET' || method === 'HEAD') return { path, method, headers };
     const body = fields();
-    switch (random.int(7)) {
+    switch (random.int(12)) {
       case 0:
         return { path, method, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: Object.entries(body).map(([k, v]) => `${k}=${encode(v)}`).join('&') };
       case 1:
