@@ -5,6 +5,7 @@ const idBody = '[a-z2-7]{16}';
 
 export const userIdPattern = new RegExp(`^u:${idBody}$`);
 export const channelIdPattern = new RegExp(`^g:${idBody}$`);
+export const chatIdPattern = new RegExp(`^[ug]:${idBody}$`);
 /** Message uids: 26 characters of Crockford base32, time-ordered (ULID layout). */
 export const messageUidPattern = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 

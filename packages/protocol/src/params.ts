@@ -15,8 +15,18 @@ export function isIdListSchema(schema: TSchema): boolean {
 export const NonEmptyString = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 
+/**
+ * An http or https URL. The pattern is only a first sieve: the `httpUrl` marker tells the server's
+ * decoder to run the one URL check every other URL gets (ServiceML's checkUrl, which agrees with WHATWG
+ * `URL`).
+ */
 export const HttpUrl = Type.String({
   maxLength: 2048,
   pattern: '^[hH][tT][tT][pP][sS]?://[^\\s]+$',
   description: 'an http or https URL',
+  httpUrl: true,
 });
+
+export function isHttpUrlSchema(schema: TSchema): boolean {
+  return (schema as { httpUrl?: boolean }).httpUrl === true;
+}

@@ -1,8 +1,11 @@
 /**
- * The one URL gate for every URL a message can carry (ServiceML href/url, attachment fields, actions).
+ * The one URL gate for every URL a message can carry (ServiceML href/url, attachment fields, actions),
+ * every URL an app registers, and every other URL a person or app gives (a channel's profileImage).
  * Browsers forgive a lot in URLs (they drop tabs and newlines, fold case, read `\` as `/`), and that
  * forgiveness is how `java&#9;script:` gets through naive checks. So this check is strict instead:
- * no control, format or whitespace characters and no backslash anywhere; only the given schemes.
+ * no control, format or whitespace characters and no backslash anywhere; only the given schemes. And
+ * whatever it accepts, the WHATWG URL parser (browsers', and Node's `URL`) parses, with the same scheme:
+ * a URL the server stores must never be one that code reading it later cannot parse.
  */
 
 import { codePointLabel } from './characters.js';
@@ -16,10 +19,20 @@ export const MAX_URL_LENGTH = 2048;
 /** Controls, format characters (zero-width, bidi), every Unicode space, lone surrogates. */
 const INVISIBLE_OR_SPACE = /[\p{Cc}\p{Cf}\p{Z}\p{Cs}]/u;
 
-/** An ASCII DNS label: what nearly every host name is made of. */
-const ASCII_LABEL = String.raw`[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?`;
+/**
+ * An ASCII DNS label: what nearly every host name is made of. Not one beginning with `xn--`: that is
+ * punycode, which the URL parser decodes and refuses when it is not valid.
+ */
+const ASCII_LABEL = String.raw`(?![Xx][Nn]--)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?`;
+/**
+ * The last label begins with a letter: the URL parser reads a host whose last label is a number (`a.123`,
+ * `1.2.3.4`, `0x7f`) as an IPv4 address, and refuses it when that fails. Such hosts get the full check.
+ */
+const LAST_ASCII_LABEL = String.raw`(?![Xx][Nn]--)[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?`;
+/** A port the URL parser accepts: 0 to 65535, at most five digits. */
+const PORT = String.raw`(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})`;
 /** ASCII host name with an optional port. */
-const HOST_AND_PORT = String.raw`${ASCII_LABEL}(?:\.${ASCII_LABEL})*\.?(?::[0-9]{1,5})?`;
+const HOST_AND_PORT = String.raw`(?:${ASCII_LABEL}\.)*${LAST_ASCII_LABEL}\.?(?::${PORT})?`;
 /**
  * The usual link: lowercase http or https, an ASCII host name with an optional port, then printable
  * ASCII other than `\`. Each URL it matches passes every check below unchanged (nothing to trim,
@@ -58,9 +71,22 @@ export function checkUrl(value: string, schemes: readonly UrlScheme[]): UrlCheck
   if (scheme === undefined) return { ok: false, reason: 'got a relative URL; write an absolute URL such as https://example.com/' };
   if (!(schemes as readonly string[]).includes(scheme)) return { ok: false, reason: `got a ${scheme}: URL` };
   if (scheme === 'mailto') {
-    return url.length > 'mailto:'.length ? { ok: true, url } : { ok: false, reason: 'got a mailto: URL without an address' };
+    return url.length > 'mailto:'.length ? parsesAs(url, scheme) : { ok: false, reason: 'got a mailto: URL without an address' };
   }
-  return checkWebUrl(url, scheme);
+  const web = checkWebUrl(url, scheme);
+  return web.ok ? parsesAs(url, scheme) : web;
+}
+
+/** The final word: the WHATWG URL parser must read the URL, with the scheme the check saw. */
+function parsesAs(url: string, scheme: string): UrlCheck {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, reason: 'a browser cannot parse it as a URL; check the host name' };
+  }
+  if (parsed.protocol !== `${scheme}:`) return { ok: false, reason: `a browser reads it as a ${parsed.protocol} URL` };
+  return { ok: true, url };
 }
 
 /** A DNS label: letters and digits (any script, for internationalised names), inner hyphens. */
@@ -80,6 +106,8 @@ function checkWebUrl(url: string, scheme: string): UrlCheck {
   const authority = url.slice(hostStart, hostEnd);
   if (authority === '') return { ok: false, reason: 'it has no host name' };
   if (!AUTHORITY.test(authority)) return { ok: false, reason: `its host ${JSON.stringify(authority.slice(0, 60))} is not a valid host name` };
+  const port = /:([0-9]+)$/.exec(authority)?.[1];
+  if (port !== undefined && Number(port) > 65535) return { ok: false, reason: `its port ${port} is above 65535` };
   return { ok: true, url };
 }
 

@@ -56,7 +56,8 @@ async function findToken(store: Store, tokenHash: string): Promise<TokenRow | un
 
 /**
  * SHA-256 of the tokens seen lately: an app calls with the same few tokens again and again, and a
- * lookup costs far less than hashing anew. Bounded like the token cache.
+ * lookup costs far less than hashing anew. Bounded like the token cache, and only well-formed tokens
+ * (at most MAX_TOKEN_LENGTH characters) get here, so it holds at most a few MB.
  */
 const recentHashes = new Map<string, string>();
 
@@ -70,15 +71,27 @@ function hashOf(token: string): string {
   return hash;
 }
 
+/**
+ * Every token and secret the server issues is a short prefix and 43 base64url characters
+ * (`newSecret`); anything longer or with other characters cannot be one. The limit leaves room for
+ * longer prefixes.
+ */
+const MAX_TOKEN_LENGTH = 128;
+/** What could be a token at all: checked before a value is hashed, cached or looked up. */
+const TOKEN_SHAPE = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TOKEN_LENGTH}}$`);
+
+const invalidToken = () => new ApiError('InvalidToken', 'The token is unknown, revoked, or belongs to an uninstalled app.');
+
 /** Resolves a method token; InvalidToken and AppDisabled come from here, in that order. */
 export async function authenticate(store: Store, token: string): Promise<Caller> {
+  if (!TOKEN_SHAPE.test(token)) {
+    throw new ApiError('InvalidToken', `The token is malformed: tokens are at most ${MAX_TOKEN_LENGTH} characters of A-Z, a-z, 0-9, _ and -.`);
+  }
   const tokenHash = hashOf(token);
   const row = await findToken(store, tokenHash);
   // A user's token outlives nothing: uninstalling deletes the install row, and with it the token's use.
   const installed = row?.kind === 'bot' || row?.installedAppId != null;
-  if (!row || row.deactivated_at !== null || !installed) {
-    throw new ApiError('InvalidToken', 'The token is unknown, revoked, or belongs to an uninstalled app.');
-  }
+  if (!row || row.deactivated_at !== null || !installed) throw invalidToken();
   const { kind, appId, disabledByTeam, disabledByUser, installedAppId: _install, ...user } = row;
   if (disabledByTeam) {
     throw new ApiError('AppDisabled', 'A team admin has disabled this app for the whole team.', { disabledBy: 'team' });

@@ -22,21 +22,34 @@ export function findMethod(name: string): MethodDefinition | undefined {
  * decode → token → app disabled → rate limit → validate → handler → present.
  */
 export function registerDispatcher(app: FastifyInstance, ctx: ServerContext): void {
-  app.route({ method: ['GET', 'POST'], url: '/v1/:method', handler: (request, reply) => dispatch(ctx, request, reply) });
+  // No HEAD twin of the GET route: a HEAD would run the method (send the message) and drop the answer.
+  app.route({ method: ['GET', 'POST'], url: '/v1/:method', exposeHeadRoute: false, handler: (request, reply) => dispatch(ctx, request, reply) });
   app.route({
-    method: ['PUT', 'PATCH', 'DELETE'],
+    method: ['HEAD', 'PUT', 'PATCH', 'DELETE'],
     url: '/v1/:method',
     handler: async (request) => {
       requireMethod(request);
-      throw new ApiError('HTTPMethodNotAllowed', `${request.method} is not allowed; call methods with GET or POST.`, {}, {
-        allow: 'GET, POST',
-      });
+      throw notAllowed(request.method);
     },
   });
   app.options('/v1/:method', async (request, reply) => {
     requireMethod(request);
-    return reply.code(204).header('allow', 'GET, POST, HEAD, OPTIONS').send();
+    return reply.code(204).header('allow', `${ALLOW}, OPTIONS`).send();
   });
+}
+
+const ALLOW = 'GET, POST';
+
+const notAllowed = (verb: string): ApiError =>
+  new ApiError('HTTPMethodNotAllowed', `${verb.slice(0, 20)} is not allowed; call methods with GET or POST.`, {}, { allow: ALLOW });
+
+/**
+ * Verbs no route is registered for (TRACE, PROPFIND, …) on the URL of a method get 405 like PUT, not
+ * the not-found answer: the method exists, the verb is wrong (reference §1).
+ */
+export function methodNotAllowed(request: FastifyRequest): ApiError | undefined {
+  const match = /^\/v1\/([^/?]+)(?:\?|$)/.exec(request.url);
+  return match && handlersByName.has(match[1]) ? notAllowed(request.method) : undefined;
 }
 
 export function requireMethod(request: FastifyRequest): MethodHandler {

@@ -1,14 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import formbody from '@fastify/formbody';
-import { errorRegistry, type ErrorCode } from '@aviary/protocol';
+import type { ErrorCode } from '@aviary/protocol';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { newRequestId } from '../core/ids.js';
 import { isStoreUnavailable } from '../store/store.js';
-import { registerDispatcher, requireMethod, UNREADABLE_BODY } from './dispatcher.js';
+import { methodNotAllowed, registerDispatcher, requireMethod, UNREADABLE_BODY } from './dispatcher.js';
 import { ApiError } from './errors.js';
 import { decodeForm } from './formDecoding.js';
+import { answerFrameworkError, isHeadRequest, missingHost, nothingServedAt, rawErrorResponse, refuseConnect } from './frameworkErrors.js';
+import { findNul } from './nulGuard.js';
 import { registerOpenApiRoute } from './openapi.js';
 import { registerSecurityHooks } from './security/index.js';
 
@@ -39,6 +41,7 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
     forceCloseConnections: false,
     serverFactory: (handler) => httpServerWithTimeouts(handler, config.requestTimeoutMs),
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
     routerOptions: { querystringParser: decodeForm },
   });
 
@@ -49,16 +52,21 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
   // A callback hook, not an async one: Fastify would otherwise wait on a promise for every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    const noHost = missingHost(request);
+    if (noHost) return done(noHost);
     if (!draining) return done();
     reply.header('connection', 'close');
     done(new ApiError('ServiceUnavailable', 'The server is shutting down; retry shortly.', {}, { 'retry-after': '5' }));
   });
   registerSecurityHooks(app, ctx);
 
+  app.addHook('preValidation', (request, _reply, done) => done(findNul(request)));
+
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(ctx, error, request, reply));
   app.setNotFoundHandler((request, reply) => {
-    const apiError = new ApiError('NoSuchMethod', `Nothing is served at ${request.method} ${request.url.split('?')[0].slice(0, 200)}; methods are called at /v1/<method>.`);
-    return reply.code(apiError.status).send(apiError.toBody());
+    const apiError = methodNotAllowed(request) ?? nothingServedAt(request);
+    for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
+    return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody());
   });
 
   registerOpenApiRoute(app, ctx);
@@ -80,8 +88,10 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
 }
 
 function httpServerWithTimeouts(handler: (req: IncomingMessage, res: ServerResponse) => void, requestTimeoutMs: number): Server {
-  return createServer(
+  const server = createServer(
     {
+      // Refused in the onRequest hook instead, with the API's error shape.
+      requireHostHeader: false,
       requestTimeout: requestTimeoutMs,
       headersTimeout: requestTimeoutMs,
       // Node checks request deadlines on this interval; keep it a fraction of the limit.
@@ -90,6 +100,8 @@ function httpServerWithTimeouts(handler: (req: IncomingMessage, res: ServerRespo
     },
     handler,
   );
+  refuseConnect(server);
+  return server;
 }
 
 /** Errors Node raises before a request reaches Fastify: slow clients (408) and unparsable HTTP (400). */
@@ -106,12 +118,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     : tooLarge
       ? 'The request headers are too large.'
       : 'The request is not valid HTTP.';
-  const body = JSON.stringify({ error: code, description });
-  socket.end(
-    `HTTP/1.1 ${errorRegistry[code].status} ${timedOut ? 'Request Timeout' : tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-      `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `x-request-id: ${newRequestId()}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  socket.end(rawErrorResponse(code, description, { head: isHeadRequest(error) }));
 }
 
 function sendError(ctx: ServerContext, error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -1,8 +1,10 @@
-import { isIdListSchema, type MethodDefinition } from '@aviary/protocol';
+import { isHttpUrlSchema, isIdListSchema, type MethodDefinition } from '@aviary/protocol';
+import { checkUrl } from '@aviary/serviceml';
 import { Kind, OptionalKind, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { invalidParameter, missingParameter } from './errors.js';
+import { holdsNul, nulRefused } from './nulGuard.js';
 
 export type RawParams = Record<string, unknown>;
 
@@ -44,13 +46,38 @@ export function decodeParams(method: MethodDefinition, raw: RawParams): Record<s
       continue;
     }
     const value = coerce(decoder, given);
+    if (nestedDeeperThan(value, MAX_NESTING)) {
+      throw invalidParameter(decoder.name, `"${decoder.name}" is nested more than ${MAX_NESTING} levels deep.`);
+    }
+    if (holdsNul(value)) throw nulRefused(decoder.name);
     if (!decoder.check.Check(value)) {
       const first = decoder.check.Errors(value).First();
       throw invalidParameter(decoder.name, describe(decoder.name, first, value));
     }
+    if (isHttpUrlSchema(decoder.schema)) {
+      const url = checkUrl(value as string, ['http', 'https']);
+      if (!url.ok) throw invalidParameter(decoder.name, `"${decoder.name}" must be an http or https URL; ${url.reason}.`);
+    }
     out[decoder.name] = value;
   }
   return out;
+}
+
+/**
+ * How deep arrays and objects may nest in one parameter. No parameter needs more than a handful of
+ * levels; checking and describing a value walk it recursively, and thousands of levels would exhaust
+ * the stack.
+ */
+export const MAX_NESTING = 32;
+
+/** Walks at most `limit` levels down, so the walk itself cannot go deep. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (limit === 0) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    if (nestedDeeperThan(item, limit - 1)) return true;
+  }
+  return false;
 }
 
 function coerce(decoder: ParamDecoder, given: unknown): unknown {

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { RateRule } from '../config.js';
 
 export interface RateDecision {
@@ -16,22 +17,39 @@ interface Bucket {
   rule: RateRule;
 }
 
+/** Keys longer than this are kept as their SHA-256, so that no key costs more than a few hundred bytes. */
+const MAX_KEY_LENGTH = 200;
+const DEFAULT_MAX_BUCKETS = 100_000;
+
 /**
  * Token buckets in memory, one per key (token × method, or token × recipient). A burst on one key takes
- * nothing from another. Idle full buckets are dropped so that memory follows the active keys only.
+ * nothing from another. Idle full buckets are dropped so that memory follows the active keys only, and
+ * at most `maxBuckets` are kept: past that the least recently used goes first (it starts full again if
+ * it comes back), so memory stays bounded whatever keys callers make up.
  */
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
   private lastSweep = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly maxBuckets = DEFAULT_MAX_BUCKETS,
+  ) {}
 
-  take(key: string, rule: RateRule): RateDecision {
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  take(rawKey: string, rule: RateRule): RateDecision {
+    const key = boundedKey(rawKey);
     const now = this.now();
     this.sweep(now);
     const bucket = refill(this.buckets.get(key) ?? { tokens: rule.burst, updatedAt: now, rule }, now);
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;
+    // Deleted and set again so that the map's order is least recently used first.
+    this.buckets.delete(key);
+    if (this.buckets.size >= this.maxBuckets) this.buckets.delete(this.buckets.keys().next().value as string);
     this.buckets.set(key, bucket);
     return {
       allowed,
@@ -44,7 +62,7 @@ export class TokenBuckets {
 
   /** Gives back a token taken by `take`, when a later check refused the call. */
   refund(key: string): void {
-    const bucket = this.buckets.get(key);
+    const bucket = this.buckets.get(boundedKey(key));
     if (bucket) bucket.tokens = Math.min(bucket.rule.burst, bucket.tokens + 1);
   }
 
@@ -56,6 +74,8 @@ export class TokenBuckets {
     }
   }
 }
+
+const boundedKey = (key: string): string => (key.length > MAX_KEY_LENGTH ? `#${hash('sha256', key, 'base64url')}` : key);
 
 function refill(bucket: Bucket, now: number): Bucket {
   const elapsed = Math.max(0, now - bucket.updatedAt) / 1000;

@@ -1,4 +1,4 @@
-import type { MethodDefinition } from '@aviary/protocol';
+import { chatIdPattern, type MethodDefinition } from '@aviary/protocol';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
 import type { Caller } from './caller.js';
@@ -14,7 +14,9 @@ export function enforceRateLimits(ctx: ServerContext, method: MethodDefinition, 
   setHeaders(reply, decision);
   if (!decision.allowed) throw tooManyRequests(decision, `${method.name} is limited to ${rules[method.rateClass].rate} calls per second per token.`);
 
-  if (method.rateClass === 'message' && typeof raw.to === 'string') {
+  // Limits run before the parameters are checked, so the recipient is only a key when it is a well-formed
+  // chat id; any other `to` is refused by the check right after, and must not grow the buckets.
+  if (method.rateClass === 'message' && typeof raw.to === 'string' && chatIdPattern.test(raw.to)) {
     const perRecipient = ctx.rateLimits.take(`${caller.tokenHash}:to:${raw.to}`, rules.messagePerRecipient);
     if (!perRecipient.allowed) {
       ctx.rateLimits.refund(methodKey);

@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DemoCredentials } from '../core/commands/seedDemo.js';
+import { ensurePrivateDataDir } from '../store/store.js';
 import { CliError } from './errors.js';
 
 export const demoCredentialsFile = (dataDir: string): string => join(dataDir, 'demo-credentials.json');
@@ -10,7 +11,7 @@ export const demoCredentialsFile = (dataDir: string): string => join(dataDir, 'd
  * alone, for `serve --seed-demo` to print again on later starts.
  */
 export function saveDemoCredentials(dataDir: string, credentials: DemoCredentials): string {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDataDir(dataDir);
   const file = demoCredentialsFile(dataDir);
   writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   // `mode` applies only when the file is created; a file left from an earlier store keeps its own.

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, type Dialect, type Transaction } from 'kysely';
@@ -46,8 +46,30 @@ export function sqliteFile(dataDir: string): string {
   return join(dataDir, 'aviary.sqlite');
 }
 
+/**
+ * The data directory holds the database, with every app secret and token hash in it: only the server's
+ * own user may enter it. Made 0700, and an existing one tightened to 0700 (chmod, so that no umask can
+ * loosen it).
+ */
+export function ensurePrivateDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+}
+
+/**
+ * The database file and its -wal and -shm companions are 0600. The file is made before SQLite opens it,
+ * because SQLite gives the companions it creates the database file's mode.
+ */
+function ensurePrivateDatabaseFiles(file: string): void {
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(path)) chmodSync(path, 0o600);
+  }
+}
+
 function sqliteDialect(dataDir: string): Dialect {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDataDir(dataDir);
+  ensurePrivateDatabaseFiles(sqliteFile(dataDir));
   const open = () => {
     const database = new SQLite(sqliteFile(dataDir));
     database.pragma('journal_mode = WAL');

@@ -8,8 +8,12 @@ import { appOfRoute } from './apps.js';
 export function registerDeveloperEventRoutes(scope: FastifyInstance, ctx: ServerContext): void {
   scope.get('/apps/:id/events', async (request) => {
     const { app } = await appOfRoute(ctx, request);
-    const query = request.query as Record<string, string | undefined>;
-    const events = await listAppEvents(ctx.db, app.id, { limit: readLimit(query.limit), before: query.before, status: query.status });
+    const query = request.query as Record<string, string | string[] | undefined>;
+    const events = await listAppEvents(ctx.db, app.id, {
+      limit: readLimit(single(query, 'limit')),
+      before: single(query, 'before'),
+      status: single(query, 'status'),
+    });
     return { events };
   });
 
@@ -32,6 +36,13 @@ export function registerDeveloperEventRoutes(scope: FastifyInstance, ctx: Server
     await resumeAppDelivery(ctx, app.id);
     return { resumed: true };
   });
+}
+
+/** A query parameter given at most once: a repeated one arrives as an array, which nothing here reads. */
+function single(query: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw invalidParameter(name, `${name} was given ${value.length} times; give it once.`);
+  return value;
 }
 
 function readLimit(value: string | undefined): number | undefined {
