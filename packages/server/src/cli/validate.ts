@@ -1,4 +1,5 @@
 // Checks of what a person typed; each failure names the option and says what was expected.
+import { checkUrl } from '@aviary/serviceml';
 import { CliError } from './errors.js';
 
 export function requireText(option: string, value: string, maxLength = 255): string {
@@ -30,16 +31,11 @@ export function requirePassword(value: string): string {
   return value;
 }
 
+/** The same URL check as the API's (packages/serviceml's checkUrl), worded for a command-line option. */
 export function requireHttpUrl(option: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new CliError('InvalidOption', `${option} must be an http or https URL; got "${value}".`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new CliError('InvalidOption', `${option} must be an http or https URL; got the scheme "${url.protocol}".`);
-  }
-  if (value.length > 2048) throw new CliError('InvalidOption', `${option} must be at most 2048 characters.`);
-  return value;
+  const check = checkUrl(value, ['http', 'https']);
+  if (check.ok) return check.url;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value.trim())?.[1];
+  const why = scheme && !/^https?$/i.test(scheme) ? `got the scheme "${scheme.toLowerCase()}:"` : `${check.reason}; got "${value.slice(0, 200)}"`;
+  throw new CliError('InvalidOption', `${option} must be an http or https URL; ${why}.`);
 }

@@ -107,6 +107,8 @@ describe('team, user and app commands, while `aviary serve` runs on the same SQL
       [['app', 'create', '--name', 'X', '--developer', 'u:aaaaaaaaaaaaaaaa'], 'UnknownUser', /no user "u:aaaaaaaaaaaaaaaa"/],
       [['app', 'create', '--name', 'X', '--developer', developerId, '--listener-url', 'not a url'], 'InvalidOption', /--listener-url must be an http or https URL/],
       [['app', 'create', '--name', 'X', '--developer', developerId, '--listener-url', 'ftp://127.0.0.1/x'], 'InvalidOption', /scheme "ftp:"/],
+      // The API's URL check: the WHATWG parser would quietly encode the space, the API refuses it.
+      [['app', 'create', '--name', 'X', '--developer', developerId, '--listener-url', 'http://example.com/a b'], 'InvalidOption', /percent-encode it/],
       [['app', 'bot', '--app', 'a:nosuchapp', '--enable'], 'UnknownApp', /no app "a:nosuchapp"/],
       [['app', 'install', '--app', app.id, '--user', outsider], 'UnknownUser', /not in the app’s team/],
       [['app', 'install', '--app', app.id, '--user', 'u:bbbbbbbbbbbbbbbb'], 'UnknownUser', /no user/],

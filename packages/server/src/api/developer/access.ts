@@ -24,9 +24,9 @@ export async function reachableApp(db: Db, person: UsersTable, appId: string): P
 }
 
 /** Credentials (the secret, the bot token) are shown to the app's developer alone. */
-export function requireDeveloper(reachable: ReachableApp, what: string): void {
+export function requireDeveloper(reachable: ReachableApp, what: string, why = 'the credential it returns is shown to them alone'): void {
   if (!reachable.isDeveloper) {
-    throw new ApiError('PermissionDenied', `Only the app's developer may ${what}: the credential it returns is shown to them alone.`);
+    throw new ApiError('PermissionDenied', `Only the app's developer may ${what}: ${why}.`);
   }
 }
 

@@ -5,8 +5,9 @@ import { freshApp } from './world.js';
 /**
  * Every /api/developer route × every actor, each presenting its session. The app concerned is the owner's
  * (X, or Y for teamDisabled; a fresh app of the owner's for cells that change it). Its developer does
- * everything; a team admin manages it (reads it and its events, replays, resumes, disables, deletes) but
- * neither receives its credentials nor changes where its events and tokens go (issue #9 §3); anyone else
+ * everything; a team admin manages it (reads it, renames, disables, deletes) but neither receives its
+ * credentials, nor reads its event deliveries (they carry what people sent the app), nor changes where its
+ * events and tokens go (issue #9 §3); anyone else
  * gets UnknownApp, as for an id that does not exist. Guests may not create apps (team default `members`).
  */
 const unknownApp = denied('UnknownApp');
@@ -79,13 +80,13 @@ export const developerRows: Row[] = [
     request: (ids) => post(path(ids.app, '/bot/token')),
     expect: developerOnly,
   },
-  { route: 'GET /api/developer/apps/:id/events', credential: 'session', request: (ids) => get(path(ids.app, '/events')), expect: manage },
+  { route: 'GET /api/developer/apps/:id/events', credential: 'session', request: (ids) => get(path(ids.app, '/events')), expect: developerOnly },
   {
     route: 'GET /api/developer/apps/:id/events/:eventId/attempts',
     credential: 'session',
     // X's event: for the owner and the admin the app is X; for teamDisabled (app Y) the app refuses first.
     request: (ids) => get(path(ids.app, `/events/${ids.event}/attempts`)),
-    expect: manage,
+    expect: developerOnly,
   },
   {
     route: 'POST /api/developer/apps/:id/events/:eventId/replay',
@@ -96,7 +97,7 @@ export const developerRows: Row[] = [
       return { app, event: event.id };
     },
     request: (ids) => post(path(ids.app, `/events/${ids.event}/replay`)),
-    expect: manage,
+    expect: developerOnly,
   },
-  { route: 'POST /api/developer/apps/:id/delivery/resume', credential: 'session', prepare: ownersFreshApp, request: (ids) => post(path(ids.app, '/delivery/resume')), expect: manage },
+  { route: 'POST /api/developer/apps/:id/delivery/resume', credential: 'session', prepare: ownersFreshApp, request: (ids) => post(path(ids.app, '/delivery/resume')), expect: developerOnly },
 ];
