@@ -1,5 +1,5 @@
 import { methodsByName } from '@aviary/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { forEachDialect } from '../helpers/server.js';
 import { describeOutcome, outcomeOf, runCell } from './matrix/cells.js';
 import { clientRows } from './matrix/clientRows.js';
@@ -8,7 +8,7 @@ import { publicRows } from './matrix/publicRows.js';
 import { registeredRoutes } from './matrix/routes.js';
 import type { Row } from './matrix/rows.js';
 import { v1Rows } from './matrix/v1Rows.js';
-import { actorKinds, buildWorld, roomyRateLimits, type World } from './matrix/world.js';
+import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
 
 /**
  * Issue #9's authorization matrix: every /v1 method and every route the server registers × every actor
@@ -34,15 +34,7 @@ const rows: Row[] = [...v1Rows, ...clientRows, ...developerRows, ...publicRows];
 forEachDialect(
   'authorization matrix',
   (t) => {
-    let world: World | undefined;
-    const w = (): World => {
-      if (!world) throw new Error('the matrix world was not built');
-      return world;
-    };
-    beforeAll(async () => {
-      world = await buildWorld(t());
-    }, 60_000);
-    afterAll(async () => world?.close());
+    const w = sharedWorld(t);
 
     // GET and POST /v1/:method are the method API, whose rows are its methods.
     const covered = new Set(['GET /v1/:method', 'POST /v1/:method', ...rows.filter((row) => !row.route.startsWith('v1 ')).map((row) => row.route)]);

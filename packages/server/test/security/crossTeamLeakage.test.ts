@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { newAppId, newChannelId, newMessageUid, newUserId } from '../../src/core/ids.js';
 import { newEventId } from '../../src/events/ids.js';
 import { forEachDialect } from '../helpers/server.js';
@@ -8,7 +8,7 @@ import { developerRows } from './matrix/developerRows.js';
 import type { Answer } from './matrix/http.js';
 import { get, post, type Row } from './matrix/rows.js';
 import { v1Rows } from './matrix/v1Rows.js';
-import { buildWorld, freshOtherTeamActor, roomyRateLimits, targetsOf, type Targets, type World } from './matrix/world.js';
+import { sharedWorld, freshOtherTeamActor, roomyRateLimits, targetsOf, type Targets } from './matrix/world.js';
 
 /**
  * An actor of another team never learns whether an id of team A exists: every refusal the matrix expects
@@ -48,15 +48,7 @@ function blanked(answer: Answer, ...targets: Targets[]): string {
 forEachDialect(
   'no cross-team leakage',
   (t) => {
-    let world: World | undefined;
-    const w = (): World => {
-      if (!world) throw new Error('the matrix world was not built');
-      return world;
-    };
-    beforeAll(async () => {
-      world = await buildWorld(t());
-    }, 60_000);
-    afterAll(async () => world?.close());
+    const w = sharedWorld(t);
 
     for (const probe of [...refusedRows, ...directChatProbes]) {
       it(`${probe.route}: team A's ids answer like made-up ones`, async () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createChannel } from '../../../src/core/commands/channels.js';
 import { uninstallApp } from '../../../src/core/commands/installs.js';
 import type { AppsTable, UsersTable } from '../../../src/store/schema.js';
@@ -248,4 +248,17 @@ async function startAcceptingListener(): Promise<{ url: string; server: Server }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`, server };
+}
+
+/** One world for a whole suite: built before its first test, closed after its last; `w()` reads it. */
+export function sharedWorld(t: () => TestServer): () => World {
+  let world: World | undefined;
+  beforeAll(async () => {
+    world = await buildWorld(t());
+  }, 60_000);
+  afterAll(async () => world?.close());
+  return () => {
+    if (!world) throw new Error('the matrix world was not built');
+    return world;
+  };
 }
