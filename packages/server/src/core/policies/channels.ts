@@ -4,7 +4,7 @@ import type { ChannelMembersTable, ChannelsTable, UsersTable } from '../../store
 import type { Db } from '../../store/store.js';
 
 /**
- * Who may see a channel and change its members (reference §3 "Membership rules").
+ * Who may see a channel and change its members (docs/reference/methods.md, channels.*).
  *
  * Beyond the reference, decided here:
  * - A team admin has a moderator's powers in every channel the admin can see, so a public channel is
