@@ -1,7 +1,7 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from './errors.js';
 
-/** How a method is rate limited (reference §1.2). */
+/** How a method is rate limited (docs/reference/methods.md "Rate limits"). */
 export type RateClass = 'message' | 'read' | 'channel';
 
 export interface MethodDefinition<P extends TObject = TObject, R extends TSchema = TSchema> {

@@ -1,5 +1,5 @@
 /**
- * Events the service sends to apps (reference §5): the ten event shapes, the event token's claims,
+ * Events the service sends to apps (docs/reference/events.md): the ten event shapes, the event token's claims,
  * the listener's HTTP headers and the widget URL's query parameters. The server's event engine builds
  * these; the SDK's listener and widget helpers read them.
  */
@@ -120,7 +120,7 @@ const eventNameSet: Record<EventName, true> = {
 
 export const eventNames = Object.keys(eventNameSet) as readonly EventName[];
 
-/** The events that may be delivered to a widget or browser URL instead of the listener (platform-api §6.1). */
+/** The events that may be delivered to a widget or browser URL instead of the listener (docs/reference/widgets.md). */
 export const widgetEventNames = [
   'client.pressButton',
   'client.slashCommand',
@@ -178,7 +178,7 @@ export const eventTokenAlgorithm = 'HS256';
 /** Listener tokens are signed afresh at each attempt; widget and browser URLs live longer. */
 export const eventTokenLifetimeSeconds = { listener: 10 * 60, widget: 24 * 60 * 60 } as const;
 
-/** Headers of a delivery to the event listener (reference §5.2). */
+/** Headers of a delivery to the event listener (docs/reference/events.md). */
 export const eventHeaders = {
   token: 'X-Service-Event-Token',
   eventId: 'X-Service-Event-Id',
@@ -191,7 +191,7 @@ export const eventHeaders = {
 export const retryReasons = ['timeout', 'connection_failed', 'http_error', 'rate_limited'] as const;
 export type RetryReason = (typeof retryReasons)[number];
 
-/** Query parameters appended to a widget or browser URL (reference §5.3). */
+/** Query parameters appended to a widget or browser URL (docs/reference/widgets.md). */
 export const widgetParams = {
   event: 'serviceEvent',
   token: 'serviceEventToken',

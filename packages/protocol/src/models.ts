@@ -54,7 +54,7 @@ export const SendAs = Type.Object(
 
 /** Attachments are validated field by field by @aviary/serviceml, which names the exact path of a problem. */
 export const Attachment = Type.Record(Type.String(), Type.Unknown(), {
-  description: 'an Attachment object (reference §2): id, title, description, color, url, forward, views, downloads, buttons',
+  description: 'an Attachment object (docs/reference/attachments.md): id, title, description, color, url, forward, views, downloads, buttons',
 });
 
 export const Message = Type.Object({

@@ -6,7 +6,7 @@ import { appId, appSecret, makeEvent, otherUserId, signEventToken } from './help
 const issuedAt = Date.UTC(2024, 5, 1, 9, 0, 0);
 const widgetLifetime = eventTokenLifetimeSeconds.widget;
 
-/** Builds the URL the way the service does (reference §5.3): the configured URL plus four parameters. */
+/** Builds the URL the way the service does (docs/reference/widgets.md): the configured URL plus four parameters. */
 function widgetUrl(params: Record<string, string | undefined>, configured = 'https://app.example.com/widget?board=7'): URL {
   const url = new URL(configured);
   for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);

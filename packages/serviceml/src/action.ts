@@ -1,5 +1,5 @@
 /**
- * Action (reference §2): what a button, slash command or ServiceML `<action>` does when used.
+ * Action (docs/reference/integrations.md): what a button, slash command or ServiceML `<action>` does when used.
  * The vocabulary is defined here once; the ServiceML schema and the JSON validator both use it.
  */
 

@@ -1,4 +1,4 @@
-/** `attachment.views` (reference §2): widget, html, serviceml and image, each optional. */
+/** `attachment.views` (docs/reference/attachments.md): widget, html, serviceml and image, each optional. */
 
 import { utf8ByteLength, formatCount } from './characters.js';
 import { describeProblems } from './describe.js';

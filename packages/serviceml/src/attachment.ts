@@ -1,5 +1,5 @@
 /**
- * Attachment validation (reference §2) for the `attachments` parameter and for an app's answer to
+ * Attachment validation (docs/reference/attachments.md) for the `attachments` parameter and for an app's answer to
  * `chat.generateUrlPreview`. Input is JSON-decoded but otherwise untrusted; the result is normalised
  * (numeric strings → numbers, "true" → true, colours lowercased, URLs trimmed, nulls dropped).
  */

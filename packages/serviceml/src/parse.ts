@@ -18,7 +18,7 @@ export const MAX_NESTING_DEPTH = 32;
 const MAX_PROBLEMS = 20;
 
 /**
- * Parses and validates a ServiceML document (reference §6): its tree, or every problem found. Takes a
+ * Parses and validates a ServiceML document (docs/reference/serviceml.md): its tree, or every problem found. Takes a
  * value straight from an API request, which may not even be a string. Never throws.
  */
 export function parseServiceML(source: unknown): ServiceMLResult {

@@ -3,7 +3,7 @@
  * `<br/>`, and elements that hold text, breaks and formatting — `<b>Step 1</b>`, `<b><i>7 s</i></b>`,
  * `<a href="https://…"><b>logs</b></a>`, `<user …>Ada</user>`, `<action id="rerun" type="sendEvent">
  * Re-run</action>`. That shape, written the usual way (attributes in double quotes, in the order of
- * the reference, single spaces), is one regular expression, and the engine checks a whole document
+ * docs/reference/serviceml.md, single spaces), is one regular expression, and the engine checks a whole document
  * against it in native code several times faster than the tokenizer walks it. A document it matches
  * is valid; one it does not match may still be, and the parser (parse.ts) decides, and says what is
  * wrong if anything is.

@@ -1,5 +1,5 @@
 /**
- * The element and attribute table of reference §6, and the checks that turn a start tag's raw
+ * The element and attribute table of docs/reference/serviceml.md, and the checks that turn a start tag's raw
  * attributes into typed ones. Problems are reported (not thrown) so one pass can list them all.
  */
 

@@ -1,4 +1,4 @@
-/** The ServiceML syntax tree (reference §6). Attribute types are exact: the parser only builds valid trees. */
+/** The ServiceML syntax tree (docs/reference/serviceml.md). Attribute types are exact: the parser only builds valid trees. */
 
 import type { ActionType, DesktopType, MobileType } from './action.js';
 

@@ -112,7 +112,7 @@ const inlineNodes: fc.Arbitrary<ServiceMLNode[]> = fc
   )
   .map((groups) => mergeTexts(groups.flat()));
 
-/** Flat action attributes, in the reference's order, with ids of name characters. */
+/** Flat action attributes, in the order of docs/reference/serviceml.md, with ids of name characters. */
 const flatActionAttributes: fc.Arbitrary<ServiceMLActionAttributes> = fc
   .record({
     id: fc.string({ unit: fc.constantFrom(...'azAZ09_.:-'), minLength: 1, maxLength: 20 }),

@@ -1,5 +1,5 @@
 /**
- * The app's event listener (reference §5.2): verifies the event token, dispatches the event to a typed
+ * The app's event listener (docs/reference/events.md): verifies the event token, dispatches the event to a typed
  * handler and acknowledges it. One framework-free core, `handle`, decides every answer from the headers
  * and the raw body bytes (the token signs their digest, so they must reach it unparsed); `node`,
  * `fastify` and `express` only read the body and write that answer.

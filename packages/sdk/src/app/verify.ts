@@ -1,5 +1,5 @@
 /**
- * Event token verification (reference §5.1): a pure function of the token, the app's credentials and a
+ * Event token verification (docs/reference/event-tokens.md): a pure function of the token, the app's credentials and a
  * clock, so that a test can pin every rejection without a server. Parsed by hand, strictly: every part
  * must be canonical base64url, so that no two spellings of one token are accepted.
  */

@@ -1,5 +1,5 @@
 /**
- * Widget and browser URLs (reference §5.3): the service appends the event, its token, the client and the
+ * Widget and browser URLs (docs/reference/widgets.md): the service appends the event, its token, the client and the
  * widget type to the configured URL. Verify on the app's server, which holds the app secret; a widget
  * page must never carry the secret to the browser. The token signs the digest of the exact
  * `serviceEvent` value; `serviceClient` and `serviceWidgetType` are not signed (layout hints only).

@@ -45,7 +45,7 @@ const notAllowed = (verb: string): ApiError =>
 
 /**
  * Verbs no route is registered for (TRACE, PROPFIND, …) on the URL of a method get 405 like PUT, not
- * the not-found answer: the method exists, the verb is wrong (reference §1).
+ * the not-found answer: the method exists, the verb is wrong (docs/reference/methods.md).
  */
 export function methodNotAllowed(request: FastifyRequest): ApiError | undefined {
   const match = /^\/v1\/([^/?]+)(?:\?|$)/.exec(request.url);

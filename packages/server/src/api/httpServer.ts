@@ -127,7 +127,7 @@ function sendError(ctx: ServerContext, error: FastifyError, request: FastifyRequ
   return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody());
 }
 
-/** Maps anything thrown to an API error; body-reading errors come after NoSuchMethod and 405 (reference §1). */
+/** Maps anything thrown to an API error; body-reading errors come after NoSuchMethod and 405 (docs/errors.md). */
 function toApiError(ctx: ServerContext, error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   if (error.code?.startsWith('FST_ERR_CTP_') || error.code === 'FST_ERR_BAD_URL' || error.statusCode === 400) {

@@ -8,7 +8,7 @@ import { invalidParameter, type ApiError } from './errors.js';
  * in every field's reader, so that no new field can forget it.
  */
 export function findNul(request: FastifyRequest): ApiError | undefined {
-  // /v1 checks its parameters in the reference's order (token first): params.ts looks for NUL there.
+  // /v1 checks its parameters in the order docs/errors.md gives (token first): params.ts looks for NUL there.
   // Where no route matched, nothing reads the values: the answer is that nothing is served there.
   const route = request.routeOptions.url;
   if (route === undefined || route === '/v1/:method') return undefined;

@@ -6,7 +6,7 @@ import { ApiError } from './errors.js';
 import type { RawParams } from './params.js';
 import type { RateDecision } from './rateLimit.js';
 
-/** Reference §1.2: a bucket per token and method; messages also per (token, recipient). */
+/** docs/reference/methods.md "Rate limits": a bucket per token and method; messages also per (token, recipient). */
 export function enforceRateLimits(ctx: ServerContext, method: MethodDefinition, caller: Caller, raw: RawParams, reply: FastifyReply): void {
   const rules = ctx.config.rateLimits;
   const methodKey = `${caller.tokenHash}:${method.name}`;

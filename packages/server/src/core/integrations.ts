@@ -3,7 +3,7 @@ import type { AppsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 
 /**
- * An app's integrations (reference §4): how people reach it from the client. Stored as JSON in
+ * An app's integrations (docs/reference/integrations.md): how people reach it from the client. Stored as JSON in
  * `apps.integrations`, always in the normalised form `validateIntegrations` returns (action aliases
  * resolved, URLs trimmed), so readers never validate again.
  */

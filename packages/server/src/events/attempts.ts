@@ -18,7 +18,7 @@ export interface AttemptTarget {
 }
 
 /**
- * The headers of every POST to a listener (reference §5.2), with a token signed for this attempt: for the
+ * The headers of every POST to a listener (docs/reference/events.md), with a token signed for this attempt: for the
  * listener route and for exactly `body`, the bytes sent.
  */
 export function listenerHeaders(target: AttemptTarget, body: string, now: number): Record<string, string> {
@@ -67,7 +67,7 @@ export async function insertAttempt(tx: Tx, input: AttemptToRecord): Promise<voi
 const attemptsPerInsert = 512;
 
 /**
- * Records attempts (reference §5.2: time, status, latency, error, first 1 KiB of the answer), up to a
+ * Records attempts (docs/reference/developer-api.md: time, status, latency, error, first 1 KiB of the answer), up to a
  * few hundred per statement, in power-of-two chunks (see sqlLists.ts).
  */
 export async function insertAttempts(tx: Tx, inputs: AttemptToRecord[]): Promise<void> {

@@ -4,7 +4,7 @@ const hour = 60 * minute;
 
 /**
  * Waits before retry 1, 2, 3…: about 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, then every 24 h
- * until the app's delivery is paused (reference §5.2). The first attempt goes at once.
+ * until the app's delivery is paused (docs/reference/events.md). The first attempt goes at once.
  */
 export const retryLadderMs = [10 * second, minute, 5 * minute, 30 * minute, 2 * hour, 6 * hour, 12 * hour, 24 * hour] as const;
 

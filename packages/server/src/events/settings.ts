@@ -1,4 +1,4 @@
-/** How the delivery engine behaves; the defaults follow reference §5.2, tests shorten the waits. */
+/** How the delivery engine behaves; the defaults are those of docs/reference/events.md, tests shorten the waits. */
 export interface DeliverySettings {
   /** How often the worker looks for due events it was not woken for (retries, other processes' events). */
   pollIntervalMs: number;
@@ -61,7 +61,7 @@ export function deliverySettings(overrides: Partial<DeliverySettings> = {}): Del
   return settings;
 }
 
-/** After this long of nothing but failures, an app's asynchronous delivery is paused (reference §5.2). */
+/** After this long of nothing but failures, an app's asynchronous delivery is paused (docs/reference/events.md). */
 export const pauseAfterFailingMs = 3 * 24 * 60 * 60 * 1000;
 
 /** How much of a listener's answer an attempt record keeps. */

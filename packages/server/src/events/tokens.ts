@@ -29,7 +29,7 @@ export interface EventTokenSubject {
 }
 
 /**
- * The event token (reference §5.1): a JWS in compact form, HS256 keyed with the app secret as UTF-8;
+ * The event token (docs/reference/event-tokens.md): a JWS in compact form, HS256 keyed with the app secret as UTF-8;
  * claims `appId`, `userId`, `iat`, `exp` (seconds) and `jti`, plus `route` and `sha256` (the digest of
  * the content, UTF-8), so that a token cannot be replayed with other content or on another route.
  * Signed here with node:crypto rather than a JWT library: one HMAC over

@@ -11,7 +11,7 @@ export type Verdict =
 const noRetryHeader = eventHeaders.noRetry.toLowerCase();
 
 /**
- * Reference §5.2: a 2xx is success; time-outs, connection failures, 5xx, 408 and 429 are retried
+ * docs/reference/events.md: a 2xx is success; time-outs, connection failures, 5xx, 408 and 429 are retried
  * (429 and others after `Retry-After` when given, else on the ladder); any other answer, or one with
  * `X-Service-No-Retry: 1`, fails the event for good.
  */

@@ -21,8 +21,9 @@ export type WidgetUrlInput = {
 );
 
 /**
- * The URL a client opens for an `openWidget` / `openBrowser` action or an attachment widget (reference
- * §5.3): the configured URL plus the event, a token that lives 24 hours, the client and the widget type.
+ * The URL a client opens for an `openWidget` / `openBrowser` action or an attachment widget
+ * (docs/reference/widgets.md): the configured URL plus the event, a token that lives 24 hours, the
+ * client and the widget type.
  * The URL's own query stays. The token is for `route` and for exactly the `serviceEvent` value, and only
  * ever goes to an origin the app's developer registered: this is the one place that checks it.
  */

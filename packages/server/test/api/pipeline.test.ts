@@ -61,7 +61,7 @@ forEachDialect('method pipeline', (t) => {
     });
   });
 
-  describe('errors in the order of reference §1', () => {
+  describe('errors in the order of docs/errors.md', () => {
     it('NoSuchMethod for an unknown method, also under another version or with a wrong verb', async () => {
       for (const answer of [
         await t().call('chat.nope'),

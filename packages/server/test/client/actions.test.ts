@@ -52,7 +52,7 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
     expect(sdkApp.received).toEqual([]);
   });
 
-  it('keeps client.messageAction for the listener even when its action would open a widget (platform-api §6.1)', async () => {
+  it('keeps client.messageAction for the listener even when its action would open a widget', async () => {
     const { alice, channel, sdkApp, app } = await clientCast(t(), {
       messageAction: { name: 'Open', action: { type: 'openWidget', url: 'https://widgets.example.test/m' } },
     });

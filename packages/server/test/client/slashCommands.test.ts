@@ -13,7 +13,7 @@ const integrations = {
   ],
 };
 
-it('reads /name text as reference §5.4 shapes it', () => {
+it('reads /name text as docs/reference/integrations.md shapes it', () => {
   expect(parseSlashCommand('/weather Paris tomorrow')).toEqual({ command: 'weather', text: 'Paris tomorrow' });
   expect(parseSlashCommand('/my_cmd-2   spaced\nlines')).toEqual({ command: 'my_cmd-2', text: 'spaced\nlines' });
   expect(parseSlashCommand('/9lives')).toEqual({ command: '9lives', text: '' });

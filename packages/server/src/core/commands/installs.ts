@@ -13,7 +13,7 @@ interface InstallTarget {
 }
 
 /**
- * Installs an app for a person (reference §4): the token is made first and sent in `app.install`
+ * Installs an app for a person (docs/reference/events.md, app.install): the token is made first and sent in `app.install`
  * (as `token` and `userToken`); only when the listener answers HTTP 200 in time are the install and
  * the token stored. Otherwise nothing is, the token never works, and InstallFailed says what the
  * listener did. A re-install replaces the earlier token. The token is returned for the admin CLI; the

@@ -27,11 +27,11 @@ export interface Interaction {
 }
 
 /**
- * Carries an event where the integration's action says (reference §5.2, §5.3): `sendEvent` waits for the
- * listener's answer (`clientEventTimeoutMs`, never retried), `openWidget` and `openBrowser` hand the
- * client a URL carrying the event, signed, and only for a person who installed the app and has it
- * enabled (the callers have checked that the person sees the chat or message). An event that
- * platform-api §6.1 keeps from widgets (`client.messageAction`) goes to the listener whatever the action says.
+ * Carries an event where the integration's action says (docs/reference/widgets.md): `sendEvent` waits
+ * for the listener's answer (`clientEventTimeoutMs`, never retried), `openWidget` and `openBrowser` hand
+ * the client a URL carrying the event, signed, and only for a person who installed the app and has it
+ * enabled (the callers have checked that the person sees the chat or message). An event too large for
+ * a URL (`client.messageAction`, not a widget event) goes to the listener whatever the action says.
  */
 export async function followAction(ctx: ServerContext, { appId, action, event, client }: Interaction): Promise<InteractionAnswer> {
   if (action.type === 'sendEvent' || !isWidgetEventName(event.name)) return askListener(ctx, appId, event);

@@ -15,7 +15,7 @@ export const maxMessageActionSelection = 100;
 /**
  * `client.messageAction`: an installed app's message action on messages selected in one chat, each of
  * which the person must be able to see. The messages themselves go along up to
- * `maxMessageActionMessages`; beyond that only their uids (reference §5.4).
+ * `maxMessageActionMessages`; beyond that only their uids (docs/reference/events.md).
  */
 export async function runMessageAction(
   ctx: ServerContext,

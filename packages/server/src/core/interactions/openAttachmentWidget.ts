@@ -10,7 +10,7 @@ import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.
 
 /**
  * `client.openAttachmentWidget`: the client is about to show an attachment's widget view inline, and asks
- * for its URL, which carries the event (reference §5.4: widget only, `serviceWidgetType=attachment`).
+ * for its URL, which carries the event (docs/reference/events.md: widget only, `serviceWidgetType=attachment`).
  */
 export async function openAttachmentWidget(
   ctx: ServerContext,

@@ -31,7 +31,7 @@ export async function sceneOfChat(db: Db, person: UsersTable, chat: string, para
   return { person, chat, chatName: await chatName(db, chat), chatKey };
 }
 
-/** The attributes every `client.*` event carries (reference §5.4). */
+/** The attributes every `client.*` event carries (docs/reference/events.md). */
 export function commonAttributes(scene: Scene): ClientEventCommon {
   return { userId: scene.person.id, userName: displayName(scene.person), chat: scene.chat, chatName: scene.chatName };
 }

@@ -12,7 +12,7 @@ export interface SlashCommandText {
   text: string;
 }
 
-// Reference §5.4: letters, digits, `_` and `-`, starting with a letter or digit; then whitespace before the
+// docs/reference/integrations.md: letters, digits, `_` and `-`, starting with a letter or digit; then whitespace before the
 // text. `/name` alone is a command with empty text (a command needs no argument); `/name/x` is not one.
 const slashCommandPattern = /^\/([A-Za-z0-9][A-Za-z0-9_-]*)(?:\s+([\s\S]*))?$/;
 

@@ -25,7 +25,7 @@ export interface WidgetActionInput {
 
 /**
  * `client.widgetAction`: a widget asked the client (through /widget.js) to open another widget or a
- * browser tab. The event goes in the URL that is opened (reference §5.4), signed for the widget's app.
+ * browser tab. The event goes in the URL that is opened (docs/reference/events.md), signed for the widget's app.
  */
 export async function runWidgetAction(ctx: ServerContext, person: UsersTable, input: WidgetActionInput): Promise<InteractionAnswer> {
   const action = readWidgetAction(input);

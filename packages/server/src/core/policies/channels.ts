@@ -4,9 +4,9 @@ import type { ChannelMembersTable, ChannelsTable, UsersTable } from '../../store
 import type { Db } from '../../store/store.js';
 
 /**
- * Who may see a channel and change its members (reference §3 "Membership rules").
+ * Who may see a channel and change its members (docs/reference/methods.md, channels.*).
  *
- * Beyond the reference, decided here:
+ * The rules docs/reference/methods.md states, and why:
  * - A team admin has a moderator's powers in every channel the admin can see, so a public channel is
  *   never left without anyone able to manage it.
  * - Bots are never members, so a bot may neither create a channel nor change anyone's membership.

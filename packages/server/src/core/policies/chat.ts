@@ -5,7 +5,7 @@ import { compiledOnce } from '../../store/compiledOnce.js';
 import type { Db } from '../../store/store.js';
 
 /**
- * Who may post where and read what (reference §3). Membership is read from channel_members directly:
+ * Who may post where and read what (docs/reference/methods.md). Membership is read from channel_members directly:
  * these rules must hold inside the transaction that stores a message, not only at the door.
  */
 

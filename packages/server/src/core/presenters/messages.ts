@@ -1,7 +1,7 @@
 import type { MessageModel } from '@aviary/protocol';
 import type { MessagesTable } from '../../store/schema.js';
 
-/** A stored message as the API shows it (reference §2 Message): optional fields only when set. */
+/** A stored message as the API shows it (the Message of docs/reference/methods.md): optional fields only when set. */
 export function presentMessage(row: MessagesTable): MessageModel {
   return {
     uid: row.uid,

@@ -5,7 +5,7 @@ import type { Tx } from '../../store/store.js';
 import { presentMessage } from '../presenters/messages.js';
 
 /**
- * `chat.receiveMessage` (reference §4, §5.4): a direct message to an app's bot, from anyone in the team
+ * `chat.receiveMessage` (docs/reference/events.md): a direct message to an app's bot, from anyone in the team
  * whether they installed the app or not, goes to the app's listener. Runs inside the message's
  * transaction, so the event exists exactly when the message does. Returns whether an event was enqueued.
  */

@@ -8,7 +8,7 @@ import { appsForPreviewDomain } from '../integrations.js';
 import { findPreviewUrls } from './previewUrls.js';
 
 /**
- * `chat.generateUrlPreview` (reference §5.2, §5.4), run after the message was committed and answered:
+ * `chat.generateUrlPreview` (docs/reference/events.md), run after the message was committed and answered:
  * for each of `urls` (from `previewUrlsOf`), each app the sender installed and has enabled whose preview
  * domains match its host is asked in turn (one synchronous attempt, `urlPreviewTimeoutMs`), and the first
  * valid attachment is added.
