@@ -10,3 +10,4 @@ export * from './attachment.js';
 export * from './integrations.js';
 export * from './interactions.js';
 export * from './eventAnswers.js';
+export * from './eventExamples.js';

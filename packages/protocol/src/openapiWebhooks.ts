@@ -5,6 +5,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import { eventAnswerSchemas } from './eventAnswers.js';
+import { eventExamples } from './eventExamples.js';
 import { eventHeaders, eventNames, eventSchemas, isWidgetEventName, retryReasons, type EventName } from './events.js';
 import { toJsonSchema, type JsonSchema } from './jsonSchema.js';
 
@@ -14,7 +15,7 @@ export interface OpenApiWebhook {
   description: string;
   tags: string[];
   parameters: Array<{ name: string; in: 'header'; required: boolean; description: string; schema: JsonSchema }>;
-  requestBody: { required: true; content: { 'application/json': { schema: JsonSchema } } };
+  requestBody: { required: true; content: { 'application/json': { schema: JsonSchema; example: unknown } } };
   responses: Record<string, { description: string; headers?: Record<string, { description: string; schema: JsonSchema }>; content?: Record<string, { schema: JsonSchema }> }>;
 }
 
@@ -56,7 +57,7 @@ function webhook(name: EventName): OpenApiWebhook {
     description: deliveryOf(name),
     tags: ['events'],
     parameters: headers,
-    requestBody: { required: true, content: { 'application/json': { schema } } },
+    requestBody: { required: true, content: { 'application/json': { schema, example: eventExamples[name] } } },
     responses: {
       '200': {
         description: answer ? 'Taken; the body may carry an answer the service reads' : 'Taken (any 2xx); the body is ignored',
