@@ -1,124 +1,202 @@
 /**
- * Events the service sends to apps (docs/reference/events.md): the ten event shapes, the event token's claims,
- * the listener's HTTP headers and the widget URL's query parameters. The server's event engine builds
- * these; the SDK's listener and widget helpers read them.
+ * Events the service sends to apps (docs/reference/events.md): the ten event shapes (each a TypeBox schema and its type), the
+ * event token's claims, the listener's HTTP headers and the widget URL's query parameters. The server's
+ * event engine builds these; the SDK's listener and widget helpers read them. The schemas are closed
+ * (no other attributes): a test holds every event the server sends to exactly these shapes.
  */
-import type { MessageModel } from './models.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ChatId, MessageUid, UserId } from './ids.js';
+import { maxSlashCommandNameLength, slashCommandNamePattern } from './integrations.js';
+import { Message } from './models.js';
+import { oneOf } from './params.js';
+
+/** `client.messageAction` omits `messages` beyond this many selected messages. */
+export const maxMessageActionMessages = 25;
+
+/** The most messages one message action may be run on. */
+export const maxMessageActionSelection = 100;
+
+const closed = { additionalProperties: false } as const;
+const AttachmentId = Type.String({ minLength: 1, maxLength: 255, description: 'the attachment’s id, as its app chose it' });
 
 /** Attributes every `client.*` event carries besides its own. */
-export interface ClientEventCommon {
-  userId: string;
-  userName: string;
-  /** The chat the user acted in: a user id (direct chat) or a channel id. */
-  chat: string;
-  chatName: string;
-}
+const clientEventCommon = {
+  userId: UserId,
+  /** The person's name as shown: "Ada Lovelace". */
+  userName: Type.String(),
+  /** The chat the user acted in: a user id (direct chat, the other person's) or a channel id. */
+  chat: ChatId,
+  /** The channel's name, or the other person's name in a direct chat. */
+  chatName: Type.String(),
+};
+export const ClientEventCommon = Type.Object(clientEventCommon, closed);
+export type ClientEventCommon = Static<typeof ClientEventCommon>;
 
-export interface AppInstallEvent {
-  name: 'app.install';
-  userId: string;
-  /** The user token; `userToken` carries the same value. */
-  token: string;
-  userToken: string;
-}
+export const AppInstallEvent = Type.Object(
+  {
+    name: Type.Literal('app.install'),
+    userId: UserId,
+    /** The user token; `userToken` carries the same value. */
+    token: Type.String(),
+    userToken: Type.String(),
+  },
+  { ...closed, description: 'a person installs the app; answer 200 within 10 s or the install fails' },
+);
 
-export interface AppUninstallEvent {
-  name: 'app.uninstall';
-  userId: string;
-}
+export const AppUninstallEvent = Type.Object(
+  { name: Type.Literal('app.uninstall'), userId: UserId },
+  { ...closed, description: 'a person uninstalled the app' },
+);
 
-export interface ChatReceiveMessageEvent {
-  name: 'chat.receiveMessage';
-  /** The sender. */
-  userId: string;
-  message: MessageModel;
-}
+export const ChatReceiveMessageEvent = Type.Object(
+  {
+    name: Type.Literal('chat.receiveMessage'),
+    /** The sender. */
+    userId: UserId,
+    message: Message,
+  },
+  { ...closed, description: 'a message was sent to the app’s bot' },
+);
 
-export interface ChatGenerateUrlPreviewEvent {
-  name: 'chat.generateUrlPreview';
-  userId: string;
-  url: string;
-  chat: string;
-  /** The same value as `chat`. */
-  to: string;
-  messageUid: string;
-}
+export const ChatGenerateUrlPreviewEvent = Type.Object(
+  {
+    name: Type.Literal('chat.generateUrlPreview'),
+    userId: UserId,
+    url: Type.String({ pattern: '^https?://', description: 'the link, as the URL parser writes it' }),
+    chat: ChatId,
+    /** The same value as `chat`. */
+    to: ChatId,
+    messageUid: MessageUid,
+  },
+  { ...closed, description: 'a person who installed the app posted a link of one of its preview domains; answer within 5 s' },
+);
 
-export const buttonKinds = ['appLauncherButton', 'chatTabButton', 'attachmentPickerButton', 'attachmentButton'] as const;
+/** The buttons an app adds to the client itself, as `client.pressButton` names them. */
+export const clientButtonKinds = ['appLauncherButton', 'chatTabButton', 'attachmentPickerButton'] as const;
+export const buttonKinds = [...clientButtonKinds, 'attachmentButton'] as const;
 export type ButtonKind = (typeof buttonKinds)[number];
 
 /** Only an attachment's buttons say which message, attachment and button were pressed. */
-export type ClientPressButtonEvent = ClientEventCommon & { name: 'client.pressButton' } & (
-    | { button: Exclude<ButtonKind, 'attachmentButton'> }
-    | { button: 'attachmentButton'; messageUid: string; attachmentId: string; buttonId: string }
-  );
+export const ClientPressButtonEvent = Type.Union(
+  [
+    Type.Object({ name: Type.Literal('client.pressButton'), ...clientEventCommon, button: oneOf(clientButtonKinds) }, closed),
+    Type.Object(
+      {
+        name: Type.Literal('client.pressButton'),
+        ...clientEventCommon,
+        button: Type.Literal('attachmentButton'),
+        messageUid: MessageUid,
+        attachmentId: AttachmentId,
+        buttonId: Type.String({ minLength: 1, maxLength: 255 }),
+      },
+      closed,
+    ),
+  ],
+  { description: 'a person pressed one of the app’s buttons' },
+);
 
-export interface ClientSlashCommandEvent extends ClientEventCommon {
-  name: 'client.slashCommand';
-  /** The command's name, without the slash. */
-  command: string;
-  /** What follows the command. */
-  text: string;
-}
+export const ClientSlashCommandEvent = Type.Object(
+  {
+    name: Type.Literal('client.slashCommand'),
+    ...clientEventCommon,
+    command: Type.String({ pattern: slashCommandNamePattern.source, maxLength: maxSlashCommandNameLength, description: 'the command’s name, without the slash' }),
+    /** What follows the command. */
+    text: Type.String(),
+  },
+  { ...closed, description: 'a person typed one of the app’s slash commands' },
+);
 
-export interface ClientMessageActionEvent extends ClientEventCommon {
-  name: 'client.messageAction';
-  messageUids: string[];
-  /** Omitted when more than `maxMessageActionMessages` messages are selected. */
-  messages?: MessageModel[];
-}
+export const ClientMessageActionEvent = Type.Object(
+  {
+    name: Type.Literal('client.messageAction'),
+    ...clientEventCommon,
+    messageUids: Type.Array(MessageUid, { minItems: 1, maxItems: maxMessageActionSelection }),
+    messages: Type.Optional(Type.Array(Message, { maxItems: maxMessageActionMessages, description: `omitted when more than ${maxMessageActionMessages} messages are selected` })),
+  },
+  { ...closed, description: 'a person ran the app’s message action on selected messages' },
+);
 
-export interface ClientOpenAttachmentWidgetEvent extends ClientEventCommon {
-  name: 'client.openAttachmentWidget';
-  messageUid: string;
-  attachmentId: string;
-}
+export const ClientOpenAttachmentWidgetEvent = Type.Object(
+  { name: Type.Literal('client.openAttachmentWidget'), ...clientEventCommon, messageUid: MessageUid, attachmentId: AttachmentId },
+  { ...closed, description: 'a client shows an attachment’s widget (only ever in the widget’s URL)' },
+);
 
-export interface ClientWidgetActionEvent extends ClientEventCommon {
-  name: 'client.widgetAction';
-  /** Present when the calling widget was opened from an attachment. */
-  messageUid?: string;
-  attachmentId?: string;
-}
+export const ClientWidgetActionEvent = Type.Object(
+  {
+    name: Type.Literal('client.widgetAction'),
+    ...clientEventCommon,
+    /** Present when the calling widget was opened from a message or its attachment. */
+    messageUid: Type.Optional(MessageUid),
+    attachmentId: Type.Optional(AttachmentId),
+  },
+  { ...closed, description: 'a widget asked the client to open another widget or a browser page (only ever in that URL)' },
+);
 
-export interface ClientServicemlActionEvent extends ClientEventCommon {
-  name: 'client.servicemlAction';
-  messageUid: string;
-  /** Absent when the `<action>` is in the message's own ServiceML rather than an attachment's. */
-  attachmentId?: string;
-  actionId: string;
-}
+export const ClientServicemlActionEvent = Type.Object(
+  {
+    name: Type.Literal('client.servicemlAction'),
+    ...clientEventCommon,
+    messageUid: MessageUid,
+    /** Absent when the `<action>` is in the message's own ServiceML rather than an attachment's. */
+    attachmentId: Type.Optional(AttachmentId),
+    actionId: Type.String(),
+  },
+  { ...closed, description: 'a person clicked an <action> of ServiceML the app sent' },
+);
 
-export type AviaryEvent =
-  | AppInstallEvent
-  | AppUninstallEvent
-  | ChatReceiveMessageEvent
-  | ChatGenerateUrlPreviewEvent
-  | ClientPressButtonEvent
-  | ClientSlashCommandEvent
-  | ClientMessageActionEvent
-  | ClientOpenAttachmentWidgetEvent
-  | ClientWidgetActionEvent
-  | ClientServicemlActionEvent;
+export type AppInstallEvent = Static<typeof AppInstallEvent>;
+export type AppUninstallEvent = Static<typeof AppUninstallEvent>;
+export type ChatReceiveMessageEvent = Static<typeof ChatReceiveMessageEvent>;
+export type ChatGenerateUrlPreviewEvent = Static<typeof ChatGenerateUrlPreviewEvent>;
+export type ClientPressButtonEvent = Static<typeof ClientPressButtonEvent>;
+export type ClientSlashCommandEvent = Static<typeof ClientSlashCommandEvent>;
+export type ClientMessageActionEvent = Static<typeof ClientMessageActionEvent>;
+export type ClientOpenAttachmentWidgetEvent = Static<typeof ClientOpenAttachmentWidgetEvent>;
+export type ClientWidgetActionEvent = Static<typeof ClientWidgetActionEvent>;
+export type ClientServicemlActionEvent = Static<typeof ClientServicemlActionEvent>;
 
-export type EventName = AviaryEvent['name'];
-export type EventOf<N extends EventName> = Extract<AviaryEvent, { name: N }>;
+/** Every event, told apart by `name`. */
+export const AnyEvent = Type.Union([
+  AppInstallEvent,
+  AppUninstallEvent,
+  ChatReceiveMessageEvent,
+  ChatGenerateUrlPreviewEvent,
+  ClientPressButtonEvent,
+  ClientSlashCommandEvent,
+  ClientMessageActionEvent,
+  ClientOpenAttachmentWidgetEvent,
+  ClientWidgetActionEvent,
+  ClientServicemlActionEvent,
+]);
+export type AnyEvent = Static<typeof AnyEvent>;
+/** The SDK's name for `AnyEvent`. */
+export type AviaryEvent = AnyEvent;
 
-// A record, not an array, so that the compiler insists on every name of the union, and only those.
-const eventNameSet: Record<EventName, true> = {
-  'app.install': true,
-  'app.uninstall': true,
-  'chat.receiveMessage': true,
-  'chat.generateUrlPreview': true,
-  'client.pressButton': true,
-  'client.slashCommand': true,
-  'client.messageAction': true,
-  'client.openAttachmentWidget': true,
-  'client.widgetAction': true,
-  'client.servicemlAction': true,
-};
+export type EventName = AnyEvent['name'];
+export type EventOf<N extends EventName> = Extract<AnyEvent, { name: N }>;
 
-export const eventNames = Object.keys(eventNameSet) as readonly EventName[];
+/** The events of a person's action in the client: they carry the common attributes. */
+export type ClientEventName = Extract<EventName, `client.${string}`>;
+export type ClientEvent = EventOf<ClientEventName>;
+
+/**
+ * Each event's schema by its name. The compiler insists on every name of the union, and only those,
+ * and on each schema being the one of its name.
+ */
+export const eventSchemas = {
+  'app.install': AppInstallEvent,
+  'app.uninstall': AppUninstallEvent,
+  'chat.receiveMessage': ChatReceiveMessageEvent,
+  'chat.generateUrlPreview': ChatGenerateUrlPreviewEvent,
+  'client.pressButton': ClientPressButtonEvent,
+  'client.slashCommand': ClientSlashCommandEvent,
+  'client.messageAction': ClientMessageActionEvent,
+  'client.openAttachmentWidget': ClientOpenAttachmentWidgetEvent,
+  'client.widgetAction': ClientWidgetActionEvent,
+  'client.servicemlAction': ClientServicemlActionEvent,
+} as const satisfies { [N in EventName]: TSchema & { static: { name: N } } };
+
+export const eventNames = Object.keys(eventSchemas) as readonly EventName[];
 
 /** The events that may be delivered to a widget or browser URL instead of the listener (docs/reference/widgets.md). */
 export const widgetEventNames = [
@@ -132,15 +210,14 @@ export type WidgetEventName = (typeof widgetEventNames)[number];
 export type WidgetEvent = EventOf<WidgetEventName>;
 
 export function isEventName(value: unknown): value is EventName {
-  return typeof value === 'string' && Object.hasOwn(eventNameSet, value);
+  return typeof value === 'string' && Object.hasOwn(eventSchemas, value);
 }
 
 export function isWidgetEventName(value: unknown): value is WidgetEventName {
   return typeof value === 'string' && (widgetEventNames as readonly string[]).includes(value);
 }
 
-/** `client.messageAction` omits `messages` beyond this many selected messages. */
-export const maxMessageActionMessages = 25;
+export const isWidgetEvent = (event: AnyEvent): event is WidgetEvent => isWidgetEventName(event.name);
 
 /** The longest toast text an app may answer to a synchronous `client.*` event. */
 export const maxToastLength = 100;

@@ -6,3 +6,8 @@ export * from './openapi.js';
 export * from './params.js';
 export { api, methodsByName, type MethodName } from './methods/index.js';
 export * from './events.js';
+export * from './attachment.js';
+export * from './integrations.js';
+export * from './interactions.js';
+export * from './eventAnswers.js';
+export * from './eventExamples.js';

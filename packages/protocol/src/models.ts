@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Attachment } from './attachment.js';
 import { ChannelId, MessageUid, UserId } from './ids.js';
 
 const Url = Type.String({ description: 'an http or https URL' });
@@ -52,8 +53,12 @@ export const SendAs = Type.Object(
   { additionalProperties: false, description: 'an object {name, profileImage?}' },
 );
 
-/** Attachments are validated field by field by @aviary/serviceml, which names the exact path of a problem. */
-export const Attachment = Type.Record(Type.String(), Type.Unknown(), {
+/**
+ * An attachment as a caller sends it. It is checked field by field by @aviary/serviceml, which names the
+ * exact path of a problem and accepts looser spellings (`"true"`, numeric strings, action aliases); what
+ * the server stores and sends back is an `Attachment`.
+ */
+export const AttachmentInput = Type.Record(Type.String(), Type.Unknown(), {
   description: 'an Attachment object (docs/reference/attachments.md): id, title, description, color, url, forward, views, downloads, buttons',
 });
 

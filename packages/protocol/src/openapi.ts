@@ -2,9 +2,11 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import type { MethodDefinition } from './define.js';
 import { commonErrors, errorRegistry, type ErrorCode } from './errors.js';
 import { methodsByName } from './methods/index.js';
+import { toJsonSchema, type JsonSchema } from './jsonSchema.js';
+import { eventWebhooks, type OpenApiWebhook } from './openapiWebhooks.js';
 import { isIdListSchema } from './params.js';
 
-export type JsonSchema = Record<string, unknown>;
+export { toJsonSchema, type JsonSchema } from './jsonSchema.js';
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
@@ -12,6 +14,8 @@ export interface OpenApiDocument {
   servers: Array<{ url: string }>;
   tags: Array<{ name: string }>;
   paths: Record<string, { get: OpenApiOperation; post: OpenApiOperation }>;
+  /** The events the service sends to an app's listener, widgets and browser pages. */
+  webhooks: Record<string, { post: OpenApiWebhook }>;
   components: {
     schemas: Record<string, JsonSchema>;
     headers: Record<string, { description: string; schema: JsonSchema }>;
@@ -22,7 +26,7 @@ export interface OpenApiDocument {
 
 export interface OpenApiParameter {
   name: string;
-  in: 'query';
+  in: 'query' | 'header';
   required: boolean;
   description?: string;
   schema: JsonSchema;
@@ -46,7 +50,8 @@ const tokenDescription = 'the caller’s token; required, unless it is sent as `
 
 /**
  * The OpenAPI 3.1 description of the method API, derived from the method definitions: one path per
- * method (`/v1/<name>`, GET and POST), its parameters, its result, and every error it can answer with.
+ * method (`/v1/<name>`, GET and POST), its parameters, its result, and every error it can answer with;
+ * and the ten events as webhooks, derived from their schemas.
  */
 export function buildOpenApiDocument(
   methods: Iterable<MethodDefinition> = methodsByName.values(),
@@ -60,11 +65,13 @@ export function buildOpenApiDocument(
       version: 'v1',
       description:
         'Every method is called at /v1/<method> with GET (query string) or POST (form or JSON body). ' +
-        'Errors answer with a non-200 status and {error, description, ...context}; see docs/errors.md.',
+        'Errors answer with a non-200 status and {error, description, ...context}; see docs/errors.md. ' +
+        'The webhooks are the events the service POSTs to an app’s event listener.',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
     tags: [...new Set(list.map(namespaceOf))].map((name) => ({ name })),
     paths: Object.fromEntries(list.map((method) => [`/v1/${method.name}`, pathItem(method)])),
+    webhooks: eventWebhooks(),
     components: {
       schemas: { Error: errorSchema() },
       headers: {
@@ -104,24 +111,6 @@ function pathItem(method: MethodDefinition): { get: OpenApiOperation; post: Open
       },
     },
   };
-}
-
-/**
- * A TypeBox schema as plain JSON Schema: TypeBox's symbols dropped, our id-list marker as an extension,
- * our URL marker as the standard `format: uri`.
- */
-export function toJsonSchema(schema: TSchema): JsonSchema {
-  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => {
-    if (value && typeof value === 'object' && !Array.isArray(value) && (value as JsonSchema).idList === true) {
-      const { idList: _marker, ...rest } = value as JsonSchema;
-      return { ...rest, 'x-aviary-id-list': true };
-    }
-    if (value && typeof value === 'object' && !Array.isArray(value) && (value as JsonSchema).httpUrl === true) {
-      const { httpUrl: _marker, ...rest } = value as JsonSchema;
-      return { ...rest, format: 'uri' };
-    }
-    return value;
-  }) as JsonSchema;
 }
 
 /**

@@ -1,5 +1,8 @@
 import { Type, type TSchema, type TString } from '@sinclair/typebox';
 
+/** One of a list of string constants. */
+export const oneOf = <T extends string>(values: readonly T[]) => Type.Union(values.map((value) => Type.Literal(value)));
+
 /**
  * A list of ids. Over form or query it may come as a JSON array string or as a comma-separated string;
  * the `idList` marker tells the server's decoder to accept the latter.

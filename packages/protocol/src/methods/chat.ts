@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { ChatId, MessageUid, UserId } from '../ids.js';
-import { Attachment, Message, SendAs } from '../models.js';
+import { AttachmentInput, Message, SendAs } from '../models.js';
 import { IdList, NonEmptyString } from '../params.js';
 
 export const sendMessage = defineMethod({
@@ -15,7 +15,7 @@ export const sendMessage = defineMethod({
     notification: Type.Optional(Type.String({ maxLength: 1000, description: 'the notification text' })),
     mentions: Type.Optional(IdList(UserId, { maxItems: 100, description: 'user ids mentioned by the message' })),
     sendAs: Type.Optional(SendAs),
-    attachments: Type.Optional(Type.Array(Attachment, { description: 'at most one Attachment' })),
+    attachments: Type.Optional(Type.Array(AttachmentInput, { description: 'at most one Attachment' })),
     onBehalfOf: Type.Optional(UserId),
     visibleTo: Type.Optional(IdList(UserId, { minItems: 1, maxItems: 100, description: 'the only users who see the message' })),
     id: Type.Optional(NonEmptyString(255, 'a client id; repeating it within 24 hours returns the first message’s uid')),

@@ -17,8 +17,17 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginCallback } from 'fastify';
-import type { Attachment } from '@aviary/serviceml';
-import { eventHeaders, isEventName, type AviaryEvent, type EventName, type EventOf, type EventTokenClaims } from '@aviary/protocol';
+import {
+  eventHeaders,
+  isEventName,
+  type Attachment,
+  type AviaryEvent,
+  type ClientEventName,
+  type EventName,
+  type EventOf,
+  type EventTokenClaims,
+  type ToastAnswer,
+} from '@aviary/protocol';
 import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer } from './listenerHttp.js';
 import { EventTokenError, verifyEventToken } from './verify.js';
 
@@ -36,12 +45,7 @@ export interface EventContext {
   retryReason?: string;
 }
 
-/** A short message the client shows to the user who acted (at most 100 characters). */
-export interface ToastAnswer {
-  text: string;
-}
-
-type ClientEventName = Extract<EventName, `client.${string}`>;
+export type { ToastAnswer };
 
 /** What a handler may return: an attachment to a URL preview, a toast to a `client.*` event, else nothing. */
 export type EventAnswer<N extends EventName> = N extends 'chat.generateUrlPreview'
@@ -166,6 +170,9 @@ export function createEventListener(options: EventListenerOptions): EventListene
     }
 
     if (!isEventName(body.name)) return answer(200, {});
+    // The token vouches for these exact bytes, so the service sent them: the event has its protocol
+    // shape (the service's tests hold every event to its schema). Not checked again here, so that an
+    // attribute a newer service adds reaches the handler instead of failing the delivery.
     const event = body as AviaryEvent;
     const handler = (options.on?.[event.name] as AnyEventHandler | undefined) ?? options.onEvent;
     if (!handler) return answer(200, {});

@@ -1,50 +1,31 @@
-import { checkUrl, validateAction, type Action, type FieldResult } from '@aviary/serviceml';
+import {
+  integrationButtonKeys,
+  maxIntegrationNameLength,
+  maxPreviewDomains,
+  maxSlashCommandDescriptionLength,
+  maxSlashCommandNameLength,
+  maxSlashCommands,
+  slashCommandNamePattern,
+  type Action,
+  type IntegrationButton,
+  type Integrations,
+  type SlashCommand,
+} from '@aviary/protocol';
+import { checkUrl, validateAction, type FieldResult } from '@aviary/serviceml';
 import type { AppsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 
 /**
- * An app's integrations (docs/reference/integrations.md): how people reach it from the client. Stored as JSON in
- * `apps.integrations`, always in the normalised form `validateIntegrations` returns (action aliases
- * resolved, URLs trimmed), so readers never validate again.
+ * An app's integrations (the `Integrations` of the protocol; docs/reference/integrations.md): how people reach it from the client.
+ * Stored as JSON in `apps.integrations`, always in the normalised form `validateIntegrations` returns
+ * (action aliases resolved, URLs trimmed), so readers never validate again.
  */
-export interface Integrations {
-  slashCommands: SlashCommand[];
-  launcherButton?: IntegrationButton;
-  chatTabButton?: IntegrationButton;
-  attachmentPickerButton?: IntegrationButton;
-  messageAction?: MessageActionIntegration;
-  /** `example.com` matches that host only; `*.example.com` matches its subdomains, not itself. */
-  previewDomains: string[];
-}
+export type { Integrations } from '@aviary/protocol';
 
-export interface SlashCommand {
-  /** Without the slash. */
-  name: string;
-  description?: string;
-  action: Action;
-}
-
-export interface IntegrationButton {
-  name: string;
-  icon?: string;
-  action: Action;
-}
-
-export interface MessageActionIntegration {
-  name: string;
-  action: Action;
-}
-
-export const buttonKinds = ['launcherButton', 'chatTabButton', 'attachmentPickerButton'] as const;
+/** The buttons an app adds to the client, by their key in `Integrations`. */
+export const buttonKinds = integrationButtonKeys;
 
 const integrationFields = ['slashCommands', ...buttonKinds, 'messageAction', 'previewDomains'];
-
-const slashCommandNamePattern = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
-const maxSlashCommandNameLength = 32;
-const maxSlashCommands = 50;
-const maxPreviewDomains = 50;
-const maxNameLength = 80;
-const maxDescriptionLength = 300;
 
 export const emptyIntegrations = (): Integrations => ({ slashCommands: [], previewDomains: [] });
 
@@ -112,7 +93,7 @@ function readSlashCommands(value: unknown): SlashCommand[] {
     }
     if (seen.has(name)) throw new InvalidIntegration(`${at}.name`, `${at}.name "${name}" is used by an earlier command; each command needs its own name`);
     seen.add(name);
-    const description = readOptionalText(fields, 'description', at, maxDescriptionLength);
+    const description = readOptionalText(fields, 'description', at, maxSlashCommandDescriptionLength);
     return { name, ...(description !== undefined ? { description } : {}), action: readAction(fields, at) };
   });
 }
@@ -172,7 +153,7 @@ function readAction(fields: Record<string, unknown>, at: string): Action {
 }
 
 function readName(fields: Record<string, unknown>, at: string): string {
-  const name = readOptionalText(fields, 'name', at, maxNameLength);
+  const name = readOptionalText(fields, 'name', at, maxIntegrationNameLength);
   if (name === undefined) throw new InvalidIntegration(`${at}.name`, `${at}.name is required: the label people see`);
   return name;
 }

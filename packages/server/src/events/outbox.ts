@@ -1,3 +1,4 @@
+import type { AnyEvent } from '@aviary/protocol';
 import type { Db, Tx } from '../store/store.js';
 import { newEventId } from './ids.js';
 
@@ -7,7 +8,7 @@ import { newEventId } from './ids.js';
  */
 export async function enqueueEvent(
   db: Db | Tx,
-  input: { appId: string; userId: string; event: Record<string, unknown> },
+  input: { appId: string; userId: string; event: AnyEvent },
   now: number,
 ): Promise<{ eventId: string }> {
   const eventId = newEventId(now);
@@ -17,7 +18,7 @@ export async function enqueueEvent(
       id: eventId,
       app_id: input.appId,
       user_id: input.userId,
-      name: String(input.event.name),
+      name: input.event.name,
       payload: JSON.stringify(input.event),
       synchronous: 0,
       status: 'pending',

@@ -1,3 +1,4 @@
+import type { AnyEvent } from '@aviary/protocol';
 import type { ServerContext } from '../context.js';
 import { insertAttempt, listenerHeaders, noListenerResult } from './attempts.js';
 import { newEventId } from './ids.js';
@@ -17,7 +18,7 @@ const maxSyncAnswerBytes = 256 * 1024;
  */
 export async function deliverSynchronously(
   ctx: ServerContext,
-  input: { appId: string; userId: string; event: Record<string, unknown>; timeoutMs: number },
+  input: { appId: string; userId: string; event: AnyEvent; timeoutMs: number },
 ): Promise<SyncDeliveryResult> {
   const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
   const startedAt = ctx.now();
@@ -41,7 +42,7 @@ export async function deliverSynchronously(
         id: eventId,
         app_id: app.id,
         user_id: input.userId,
-        name: String(input.event.name),
+        name: input.event.name,
         payload: JSON.stringify(withoutTokens(input.event)),
         synchronous: 1,
         status: answer.ok ? 'delivered' : 'failed',
@@ -88,8 +89,6 @@ function parseBody(body: Buffer): unknown {
 }
 
 /** The outbox keeps what was sent for the developer to see, but never a user's token in the clear. */
-function withoutTokens(event: Record<string, unknown>): Record<string, unknown> {
-  const stored = { ...event };
-  for (const key of ['token', 'userToken']) if (key in stored) stored[key] = '[redacted]';
-  return stored;
+function withoutTokens(event: AnyEvent): AnyEvent {
+  return event.name === 'app.install' ? { ...event, token: '[redacted]', userToken: '[redacted]' } : event;
 }

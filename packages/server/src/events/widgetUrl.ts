@@ -1,4 +1,4 @@
-import { eventTokenLifetimeSeconds, widgetParams, type ServiceClient, type ServiceWidgetType } from '@aviary/protocol';
+import { eventTokenLifetimeSeconds, widgetParams, type ServiceClient, type ServiceWidgetType, type WidgetEvent } from '@aviary/protocol';
 import { ApiError } from '../api/errors.js';
 import type { ServerContext } from '../context.js';
 import type { AppsTable } from '../store/schema.js';
@@ -9,7 +9,7 @@ import { signEventToken } from './tokens.js';
 export type WidgetUrlInput = {
   appId: string;
   url: string;
-  event: Record<string, unknown>;
+  event: WidgetEvent;
   client: ServiceClient;
   widgetType: ServiceWidgetType;
   /** The request field the URL came from, if it came from the request: the error names it. */
@@ -35,7 +35,7 @@ export async function buildWidgetUrl(ctx: ServerContext, input: WidgetUrlInput):
   const now = ctx.now();
   const token = signEventToken(
     app.secret,
-    { appId: app.id, userId: String(input.event.userId), jti: newEventId(now), route: input.route, content: serviceEvent },
+    { appId: app.id, userId: input.event.userId, jti: newEventId(now), route: input.route, content: serviceEvent },
     eventTokenLifetimeSeconds.widget,
     now,
   );

@@ -1,3 +1,4 @@
+import type { AnyEvent } from '@aviary/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueEvent } from '../../src/events/outbox.js';
 import { dialects } from '../helpers/dialects.js';
@@ -22,7 +23,7 @@ for (const dialect of dialects) {
       const app = await f.app(team.id, developer.id, { listenerUrl });
       const eventIds: string[] = [];
       for (let i = 0; i < count; i++) {
-        const event = { name: 'app.uninstall', userId: developer.id, n: i };
+        const event = { name: 'app.uninstall', userId: developer.id, n: i } as AnyEvent;
         eventIds.push((await enqueueEvent(testStore.store.db, { appId: app.id, userId: developer.id, event }, Date.now())).eventId);
       }
       return { testStore, app, eventIds };

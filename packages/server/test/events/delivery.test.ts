@@ -1,3 +1,4 @@
+import type { AnyEvent } from '@aviary/protocol';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEventListener, type EventContext } from '@aviary/sdk';
@@ -37,7 +38,7 @@ for (const dialect of dialects) {
     }
 
     async function enqueue(appId: string, userId: string, extra: Record<string, unknown> = {}) {
-      const event = { name: 'app.uninstall', userId, ...extra };
+      const event = { name: 'app.uninstall', userId, ...extra } as AnyEvent;
       const { eventId } = await enqueueEvent(t.server.ctx.db, { appId, userId, event }, clock.now());
       t.server.ctx.events.wake();
       return { eventId, event };
@@ -227,7 +228,7 @@ for (const dialect of dialects) {
 
     it('lets a synchronous event wait its own time-out, longer than the worker’s', async () => {
       const { app, user } = await appWithListener(() => ({ status: 200, body: '{}', delayMs: 1_500 }));
-      const result = await deliverSynchronously(t.server.ctx, { appId: app.id, userId: user.id, event: { name: 'app.install', userId: user.id }, timeoutMs: 4_000 });
+      const result = await deliverSynchronously(t.server.ctx, { appId: app.id, userId: user.id, event: { name: 'app.install', userId: user.id } as AnyEvent, timeoutMs: 4_000 });
       expect(result).toMatchObject({ ok: true, status: 200 });
     });
 

@@ -1,3 +1,4 @@
+import type { AnyEvent } from '@aviary/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDueEvents } from '../../src/events/claim.js';
 import { enqueueEvent } from '../../src/events/outbox.js';
@@ -36,7 +37,7 @@ describe.runIf(dialects.includes('postgres'))('two server processes on one Postg
     await testStore.store.db.transaction().execute(async (tx) => {
       for (let i = 0; i < 200; i++) {
         const app = apps[i % apps.length];
-        const event = { name: 'app.uninstall', userId: developer.id, n: i };
+        const event = { name: 'app.uninstall', userId: developer.id, n: i } as AnyEvent;
         eventIds.push((await enqueueEvent(tx, { appId: app.id, userId: developer.id, event }, Date.now())).eventId);
       }
     });

@@ -1,3 +1,4 @@
+import type { AnyEvent } from '@aviary/protocol';
 import { verifyWidgetRequest } from '@aviary/sdk';
 import { jwtVerify } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +38,7 @@ for (const dialect of dialects) {
 
     it('returns the listener’s answer and records the attempt, with the user token redacted', async () => {
       const { listener, app: a, user } = await appWithListener(() => ({ status: 200, body: '{"text":"done"}' }));
-      const event = { name: 'app.install', userId: user.id, token: 'au_secret', userToken: 'au_secret' };
+      const event = { name: 'app.install', userId: user.id, token: 'au_secret', userToken: 'au_secret' } as const;
       const result = await deliverSynchronously(t.server.ctx, { appId: a.id, userId: user.id, event, timeoutMs: 2_000 });
       expect(result).toEqual({ ok: true, status: 200, body: { text: 'done' }, eventId: expect.stringMatching(/^ev_/) });
       const [request] = listener.received;
@@ -56,7 +57,7 @@ for (const dialect of dialects) {
 
     it('reports an error status as http_error, without retrying', async () => {
       const { listener, app: a, user } = await appWithListener(() => ({ status: 503, body: 'down' }));
-      const result = await deliverSynchronously(t.server.ctx, { appId: a.id, userId: user.id, event: { name: 'client.pressButton', userId: user.id }, timeoutMs: 2_000 });
+      const result = await deliverSynchronously(t.server.ctx, { appId: a.id, userId: user.id, event: { name: 'client.pressButton', userId: user.id } as AnyEvent, timeoutMs: 2_000 });
       expect(result).toMatchObject({ ok: false, reason: 'http_error', status: 503 });
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(listener.received).toHaveLength(1);
@@ -66,7 +67,7 @@ for (const dialect of dialects) {
     it('gives up after timeoutMs', async () => {
       const { app: a, user } = await appWithListener(() => 'hang');
       const started = Date.now();
-      const result = await deliverSynchronously(t.server.ctx, { appId: a.id, userId: user.id, event: { name: 'chat.generateUrlPreview', userId: user.id }, timeoutMs: 200 });
+      const result = await deliverSynchronously(t.server.ctx, { appId: a.id, userId: user.id, event: { name: 'chat.generateUrlPreview', userId: user.id } as AnyEvent, timeoutMs: 200 });
       expect(result).toMatchObject({ ok: false, reason: 'timeout' });
       expect(Date.now() - started).toBeLessThan(1_500);
       expect(await listEventAttempts(t.server.ctx.db, result.eventId)).toMatchObject([{ status: null, outcome: 'failed', reason: 'timeout' }]);
@@ -74,7 +75,7 @@ for (const dialect of dialects) {
 
     it('reports a refused connection and an app without a listener', async () => {
       const refused = await app(await closedPortUrl());
-      const event = { name: 'client.slashCommand', userId: refused.user.id };
+      const event = { name: 'client.slashCommand', userId: refused.user.id } as AnyEvent;
       expect(await deliverSynchronously(t.server.ctx, { appId: refused.app.id, userId: refused.user.id, event, timeoutMs: 2_000 })).toMatchObject({
         ok: false,
         reason: 'connection_failed',
@@ -88,7 +89,7 @@ for (const dialect of dialects) {
     it('builds a widget URL whose token the SDK verifies and which lives 24 hours', async () => {
       const { app: a, user } = await app(null);
       await allowOrigins(t.server.ctx.db, a.id, ['https://widget.example.test']);
-      const event = { name: 'client.pressButton', userId: user.id, userName: 'Pat', chat: user.id, chatName: 'Pat', button: 'chatTabButton' };
+      const event = { name: 'client.pressButton', userId: user.id, userName: 'Pat', chat: user.id, chatName: 'Pat', button: 'chatTabButton' } as const;
       const url = await buildWidgetUrl(t.server.ctx, { appId: a.id, url: 'https://widget.example.test/panel?lang=en', route: 'widget', event, client: 'desktop', widgetType: 'sidebar' });
       const parsed = new URL(url);
       expect(parsed.origin + parsed.pathname).toBe('https://widget.example.test/panel');

@@ -1,3 +1,4 @@
+import type { AnyEvent } from '@aviary/protocol';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,11 +23,11 @@ for (const dialect of dialects) {
         const quick = await t.f.app(team.id, developer.id, { listenerUrl: fast.url });
         const stuck = await t.f.app(team.id, developer.id, { listenerUrl: hanging.url });
         const { ctx } = t.server;
-        const event = { name: 'app.uninstall', userId: developer.id };
+        const event = { name: 'app.uninstall', userId: developer.id } as const;
         const ids: string[] = [];
         await ctx.db.transaction().execute(async (tx) => {
           for (let i = 0; i < 20; i++) await enqueueEvent(tx, { appId: stuck.id, userId: developer.id, event }, ctx.now());
-          for (let i = 0; i < 400; i++) ids.push((await enqueueEvent(tx, { appId: quick.id, userId: developer.id, event: { ...event, n: i } }, ctx.now())).eventId);
+          for (let i = 0; i < 400; i++) ids.push((await enqueueEvent(tx, { appId: quick.id, userId: developer.id, event: { ...event, n: i } as AnyEvent }, ctx.now())).eventId);
         });
         ctx.events.wake();
 

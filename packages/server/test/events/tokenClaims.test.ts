@@ -1,3 +1,4 @@
+import type { AnyEvent } from '@aviary/protocol';
 import { createHash } from 'node:crypto';
 import { jwtVerify, type JWTPayload } from 'jose';
 import { afterEach, expect, it } from 'vitest';
@@ -44,7 +45,7 @@ forEachDialect(
     it('an asynchronous delivery carries a listener token for exactly the bytes sent', async () => {
       const { listener, app, user } = await cast(t());
       // Not ASCII, so that the digest is plainly of the UTF-8 bytes.
-      const event = { name: 'chat.receiveMessage', userId: user.id, message: { uid: 'm1', text: 'héllo ✓ 🐦' } };
+      const event = { name: 'chat.receiveMessage', userId: user.id, message: { uid: 'm1', text: 'héllo ✓ 🐦' } } as AnyEvent;
       const { eventId } = await enqueueEvent(t().server.ctx.db, { appId: app.id, userId: user.id, event }, Date.now());
       t().server.ctx.events.wake();
       const [request] = await listener.waitFor(1);
@@ -56,7 +57,7 @@ forEachDialect(
 
     it('a synchronous delivery carries a listener token for exactly the bytes sent', async () => {
       const { listener, app, user } = await cast(t());
-      const event = { name: 'client.slashCommand', userId: user.id, command: 'ship', text: 'à bientôt' };
+      const event = { name: 'client.slashCommand', userId: user.id, command: 'ship', text: 'à bientôt' } as AnyEvent;
       const result = await deliverSynchronously(t().server.ctx, { appId: app.id, userId: user.id, event, timeoutMs: 2_000 });
       const [request] = listener.received;
       const payload = await verifyLikeOfficialSdks(String(request!.headers['x-service-event-token']), app.secret, user.id);
@@ -67,7 +68,7 @@ forEachDialect(
     it('widget and browser URLs carry a token for their route and for exactly the serviceEvent value', async () => {
       const { app, user } = await cast(t());
       await allowOrigins(t().server.ctx.db, app.id, ['https://widgets.example.test']);
-      const event = { name: 'client.widgetAction', userId: user.id, userName: 'Zoë', chat: user.id, chatName: 'Zoë & co' };
+      const event = { name: 'client.widgetAction', userId: user.id, userName: 'Zoë', chat: user.id, chatName: 'Zoë & co' } as const;
       const base = { appId: app.id, url: 'https://widgets.example.test/panel?x=1', event, client: 'desktop' as const, widgetType: 'modal' as const };
       for (const [route, url] of [
         ['widget', await buildWidgetUrl(t().server.ctx, { ...base, route: 'widget' })],

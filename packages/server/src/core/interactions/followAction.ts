@@ -1,23 +1,17 @@
-import { isWidgetEventName, maxToastLength, type ServiceClient, type ServiceWidgetType } from '@aviary/protocol';
-import type { Action, DesktopType, MobileType } from '@aviary/serviceml';
+import {
+  isWidgetEvent,
+  maxToastLength,
+  type Action,
+  type ClientEvent,
+  type InteractionAnswer,
+  type ServiceClient,
+  type ServiceWidgetType,
+} from '@aviary/protocol';
 import { ApiError } from '../../api/errors.js';
 import type { ServerContext } from '../../context.js';
 import { deliverSynchronously } from '../../events/sync.js';
 import { buildWidgetUrl } from '../../events/widgetUrl.js';
 import { requireWidgetAccess } from './appAccess.js';
-
-/** What the client does next, after a person pressed, commanded or clicked something of an app's. */
-export type InteractionAnswer =
-  | { kind: 'none' }
-  /** The listener's `{"text"}`, shown to the person who acted. */
-  | { kind: 'toast'; text: string }
-  | { kind: 'openWidget'; url: string; desktopType: DesktopType; mobileType: MobileType }
-  | { kind: 'openBrowser'; url: string }
-  /** An attachment's widget, shown inline in the message. */
-  | { kind: 'attachmentWidget'; url: string; width?: number; height?: number };
-
-/** A `client.*` event, ready to send: `name`, `userId` and its attributes. */
-export type ClientEvent = { name: `client.${string}`; userId: string };
 
 export interface Interaction {
   appId: string;
@@ -34,7 +28,7 @@ export interface Interaction {
  * a URL (`client.messageAction`, not a widget event) goes to the listener whatever the action says.
  */
 export async function followAction(ctx: ServerContext, { appId, action, event, client }: Interaction): Promise<InteractionAnswer> {
-  if (action.type === 'sendEvent' || !isWidgetEventName(event.name)) return askListener(ctx, appId, event);
+  if (action.type === 'sendEvent' || !isWidgetEvent(event)) return askListener(ctx, appId, event);
   await requireWidgetAccess(ctx.db, event.userId, appId);
   const url = requireUrl(action);
   if (action.type === 'openWidget') {

@@ -1,4 +1,4 @@
-import { maxMessageActionMessages, type ClientMessageActionEvent, type ServiceClient } from '@aviary/protocol';
+import { maxMessageActionMessages, type ClientMessageActionEvent, type InteractionAnswer, type ServiceClient } from '@aviary/protocol';
 import { invalidParameter } from '../../api/errors.js';
 import type { ServerContext } from '../../context.js';
 import type { UsersTable } from '../../store/schema.js';
@@ -6,11 +6,11 @@ import { readIntegrations } from '../integrations.js';
 import { presentMessage } from '../presenters/messages.js';
 import { findMessagesByUids } from '../queries/messages.js';
 import { findInstalledApp } from './appAccess.js';
-import { followAction, type InteractionAnswer } from './followAction.js';
+import { followAction } from './followAction.js';
 import { commonAttributes, sceneOfChat } from './scene.js';
 
-/** The most messages one message action may be run on. */
-export const maxMessageActionSelection = 100;
+/** The API reads `messageUids` up to this many; the event allows no more. */
+export { maxMessageActionSelection } from '@aviary/protocol';
 
 /**
  * `client.messageAction`: an installed app's message action on messages selected in one chat, each of

@@ -1,10 +1,9 @@
-import type { ClientOpenAttachmentWidgetEvent, ServiceClient } from '@aviary/protocol';
+import type { ClientOpenAttachmentWidgetEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
 import { invalidParameter } from '../../api/errors.js';
 import type { ServerContext } from '../../context.js';
 import { buildWidgetUrl } from '../../events/widgetUrl.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp, requireWidgetAccess } from './appAccess.js';
-import type { InteractionAnswer } from './followAction.js';
 import { commonAttributes } from './scene.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 
@@ -29,6 +28,6 @@ export async function openAttachmentWidget(
     messageUid: row.uid,
     attachmentId: input.attachmentId,
   };
-  const url = await buildWidgetUrl(ctx, { appId: app.id, url: widget.src, route: 'widget', event: { ...event }, client: input.client, widgetType: 'attachment' });
+  const url = await buildWidgetUrl(ctx, { appId: app.id, url: widget.src, route: 'widget', event, client: input.client, widgetType: 'attachment' });
   return { kind: 'attachmentWidget', url, ...(widget.width !== undefined ? { width: widget.width } : {}), ...(widget.height !== undefined ? { height: widget.height } : {}) };
 }

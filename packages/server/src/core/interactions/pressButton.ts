@@ -1,10 +1,10 @@
-import type { ButtonKind, ClientPressButtonEvent, ServiceClient } from '@aviary/protocol';
+import type { ButtonKind, ClientPressButtonEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
 import { invalidParameter } from '../../api/errors.js';
 import type { ServerContext } from '../../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { readIntegrations } from '../integrations.js';
 import { findInstalledApp, findUsableApp } from './appAccess.js';
-import { followAction, type InteractionAnswer } from './followAction.js';
+import { followAction } from './followAction.js';
 import { commonAttributes, sceneOfChat } from './scene.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 

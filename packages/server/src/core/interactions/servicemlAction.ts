@@ -1,10 +1,10 @@
-import type { ClientServicemlActionEvent, ServiceClient } from '@aviary/protocol';
+import type { ClientServicemlActionEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
 import { parseServiceML, type Action, type ServiceMLNode } from '@aviary/serviceml';
 import { invalidParameter } from '../../api/errors.js';
 import type { ServerContext } from '../../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp } from './appAccess.js';
-import { followAction, type InteractionAnswer } from './followAction.js';
+import { followAction } from './followAction.js';
 import { commonAttributes } from './scene.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 

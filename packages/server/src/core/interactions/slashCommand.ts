@@ -1,8 +1,8 @@
-import type { ClientSlashCommandEvent, ServiceClient } from '@aviary/protocol';
+import type { ClientSlashCommandEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
 import type { ServerContext } from '../../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findSlashCommand } from '../integrations.js';
-import { followAction, type InteractionAnswer } from './followAction.js';
+import { followAction } from './followAction.js';
 import { commonAttributes, sceneOfChat } from './scene.js';
 
 export interface SlashCommandText {

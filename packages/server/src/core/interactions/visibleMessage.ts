@@ -1,4 +1,4 @@
-import type { Attachment } from '@aviary/serviceml';
+import type { Attachment } from '@aviary/protocol';
 import { ApiError, invalidParameter } from '../../api/errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';

@@ -1,10 +1,10 @@
-import type { ClientWidgetActionEvent, ServiceClient } from '@aviary/protocol';
+import type { ClientWidgetActionEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
 import { validateAction, type Action } from '@aviary/serviceml';
 import { invalidParameter, missingParameter } from '../../api/errors.js';
 import type { ServerContext } from '../../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp } from './appAccess.js';
-import { followAction, type InteractionAnswer } from './followAction.js';
+import { followAction } from './followAction.js';
 import { commonAttributes, sceneOfChat, type Scene } from './scene.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 

@@ -27,6 +27,6 @@ export async function enqueueReceiveMessage(tx: Tx, message: MessagesTable, now:
     userId: message.from_user_id,
     message: presentMessage(message),
   };
-  await enqueueEvent(tx, { appId, userId: message.from_user_id, event: { ...event } }, now);
+  await enqueueEvent(tx, { appId, userId: message.from_user_id, event }, now);
   return true;
 }

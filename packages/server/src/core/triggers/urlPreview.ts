@@ -42,7 +42,7 @@ async function askForPreview(ctx: ServerContext, appId: string, message: Message
     messageUid: message.uid,
   };
   const timeoutMs = ctx.events.settings.urlPreviewTimeoutMs;
-  const delivery = await deliverSynchronously(ctx, { appId, userId: message.from_user_id, event: { ...event }, timeoutMs });
+  const delivery = await deliverSynchronously(ctx, { appId, userId: message.from_user_id, event, timeoutMs });
   if (!delivery.ok) {
     ctx.log.info({ appId, eventId: delivery.eventId, reason: delivery.reason }, 'no URL preview: the app did not answer');
     return undefined;

@@ -1,0 +1,43 @@
+/**
+ * One example of each event, as the service sends it: shown in the OpenAPI webhooks and the reference,
+ * and checked against the schemas by the protocol's tests.
+ */
+import type { EventName, EventOf } from './events.js';
+
+const userId = 'u:adalovelace2c4ab';
+const chat = 'g:engineering234ab';
+const common = { userId, userName: 'Ada Lovelace', chat, chatName: 'engineering' };
+const message = {
+  uid: '01JD3ZK4Q8X7V2M9N5P6R3T1W0',
+  from: userId,
+  to: 'u:deploybot234abcd',
+  timestamp: 1_732_300_000_000,
+  text: 'deploy the docs, please',
+};
+
+export const eventExamples: { [N in EventName]: EventOf<N> } = {
+  'app.install': { name: 'app.install', userId, token: 'au_3qYQ9kN2xV7mZ4', userToken: 'au_3qYQ9kN2xV7mZ4' },
+  'app.uninstall': { name: 'app.uninstall', userId },
+  'chat.receiveMessage': { name: 'chat.receiveMessage', userId, message },
+  'chat.generateUrlPreview': {
+    name: 'chat.generateUrlPreview',
+    userId,
+    url: 'https://tracker.example.com/issues/42',
+    chat,
+    to: chat,
+    messageUid: '01JD3ZM0B4C5D6E7F8G9H0J1K2',
+  },
+  'client.pressButton': {
+    name: 'client.pressButton',
+    ...common,
+    button: 'attachmentButton',
+    messageUid: '01JD3ZM0B4C5D6E7F8G9H0J1K2',
+    attachmentId: 'deploy-42',
+    buttonId: 'approve',
+  },
+  'client.slashCommand': { name: 'client.slashCommand', ...common, command: 'deploy', text: 'docs --to production' },
+  'client.messageAction': { name: 'client.messageAction', ...common, messageUids: [message.uid], messages: [message] },
+  'client.openAttachmentWidget': { name: 'client.openAttachmentWidget', ...common, messageUid: '01JD3ZM0B4C5D6E7F8G9H0J1K2', attachmentId: 'chart' },
+  'client.widgetAction': { name: 'client.widgetAction', ...common, messageUid: '01JD3ZM0B4C5D6E7F8G9H0J1K2', attachmentId: 'chart' },
+  'client.servicemlAction': { name: 'client.servicemlAction', ...common, messageUid: '01JD3ZM0B4C5D6E7F8G9H0J1K2', actionId: 'vote-yes' },
+};

@@ -1,0 +1,36 @@
+/**
+ * What the client does next after a person pressed, commanded or clicked something of an app's: the
+ * answer of every client action (buttons, slash commands, message actions, ServiceML actions, widget
+ * calls, attachment widgets).
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { desktopTypes, mobileTypes } from './attachment.js';
+import { maxToastLength } from './events.js';
+import { oneOf } from './params.js';
+
+export const InteractionAnswer = Type.Union(
+  [
+    Type.Object({ kind: Type.Literal('none') }, { additionalProperties: false }),
+    Type.Object(
+      { kind: Type.Literal('toast'), text: Type.String({ minLength: 1, maxLength: maxToastLength, description: 'the listener’s {"text"}, cut to its first 100 characters, shown to the person who acted' }) },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { kind: Type.Literal('openWidget'), url: Type.String(), desktopType: oneOf(desktopTypes), mobileType: oneOf(mobileTypes) },
+      { additionalProperties: false },
+    ),
+    Type.Object({ kind: Type.Literal('openBrowser'), url: Type.String() }, { additionalProperties: false }),
+    Type.Object(
+      {
+        kind: Type.Literal('attachmentWidget'),
+        url: Type.String({ description: 'an attachment’s widget, shown inline in the message' }),
+        width: Type.Optional(Type.Number()),
+        height: Type.Optional(Type.Number()),
+      },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: 'what the client does next: nothing, show a toast, or open a URL that carries the signed event' },
+);
+
+export type InteractionAnswer = Static<typeof InteractionAnswer>;
