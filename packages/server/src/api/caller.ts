@@ -3,7 +3,7 @@ import type { UsersTable } from '../store/schema.js';
 import { compiledOnce } from '../store/compiledOnce.js';
 import { executeCompiled } from '../store/sqliteGroupCommit.js';
 import type { Db, Store } from '../store/store.js';
-import { hashToken } from '../core/ids.js';
+import { hashToken } from '../store/ids.js';
 import { ApiError } from './errors.js';
 
 /** Who is calling: a user acting through one app, or an app's bot. */

@@ -1,6 +1,6 @@
 import { maxMessageActionMessages, type ClientMessageActionEvent, type ServiceClient } from '@aviary/protocol';
-import { invalidParameter } from '../../api/errors.js';
-import type { ServerContext } from '../../context.js';
+import { invalidParameter } from '../../errors.js';
+import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { readIntegrations } from '../integrations.js';
 import { presentMessage } from '../presenters/messages.js';
@@ -18,7 +18,7 @@ export const maxMessageActionSelection = 100;
  * `maxMessageActionMessages`; beyond that only their uids (reference §5.4).
  */
 export async function runMessageAction(
-  ctx: ServerContext,
+  ctx: CoreContext,
   person: UsersTable,
   input: { appId: string; chat: string; messageUids: string[]; client: ServiceClient },
 ): Promise<InteractionAnswer> {

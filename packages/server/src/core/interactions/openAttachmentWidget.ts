@@ -1,7 +1,7 @@
 import type { ClientOpenAttachmentWidgetEvent, ServiceClient } from '@aviary/protocol';
-import { invalidParameter } from '../../api/errors.js';
-import type { ServerContext } from '../../context.js';
-import { buildWidgetUrl } from '../../events/widgetUrl.js';
+import { invalidParameter } from '../../errors.js';
+import type { CoreContext } from '../context.js';
+import { buildWidgetUrl } from '../widgetUrl.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp, requireWidgetAccess } from './appAccess.js';
 import type { InteractionAnswer } from './followAction.js';
@@ -13,7 +13,7 @@ import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.
  * for its URL, which carries the event (reference §5.4: widget only, `serviceWidgetType=attachment`).
  */
 export async function openAttachmentWidget(
-  ctx: ServerContext,
+  ctx: CoreContext,
   person: UsersTable,
   input: { messageUid: string; attachmentId: string; client: ServiceClient },
 ): Promise<InteractionAnswer> {
