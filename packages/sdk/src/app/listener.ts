@@ -19,8 +19,10 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { FastifyPluginCallback } from 'fastify';
 import type { Attachment } from '@aviary/serviceml';
 import { eventHeaders, isEventName, type AviaryEvent, type EventName, type EventOf, type EventTokenClaims } from '@aviary/protocol';
-import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer } from './listenerHttp.js';
+import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer, type ListenerAnswer } from './listenerHttp.js';
 import { EventTokenError, verifyEventToken } from './verify.js';
+
+export type { ListenerAnswer } from './listenerHttp.js';
 
 export interface EventContext {
   /** The verified token's claims. */
@@ -91,13 +93,6 @@ export class NoRetryError extends Error {
 export interface EventRequest {
   headers: IncomingHttpHeaders;
   body: Uint8Array | string;
-}
-
-/** The answer `handle` decided on; adapters write it as JSON. */
-export interface ListenerAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
 }
 
 export interface FastifyListenerOptions {
