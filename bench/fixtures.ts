@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import { recordInstall, createApp } from '../packages/server/src/core/commands/apps.js';
 import { createChannel } from '../packages/server/src/core/commands/channels.js';
 import { createPerson, createTeam } from '../packages/server/src/core/commands/people.js';
-import { newMessageUid } from '../packages/server/src/core/ids.js';
+import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { openStore, sqliteFile } from '../packages/server/src/store/store.js';
 
 export interface BenchData {

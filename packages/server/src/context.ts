@@ -1,20 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { TokenBuckets } from './api/rateLimit.js';
-import type { Config } from './config.js';
-import type { BackgroundWork } from './core/triggers/backgroundWork.js';
-import type { EventsRuntime } from './events/runtime.js';
-import type { Db, Store } from './store/store.js';
+import type { CoreContext } from './core/context.js';
 
-/** What every handler, command and worker receives: no module reaches for globals. */
-export interface ServerContext {
-  config: Config;
-  store: Store;
-  db: Db;
-  now: () => number;
-  log: FastifyBaseLogger;
+/**
+ * What every handler receives: no module reaches for globals. Core and events take the smaller
+ * CoreContext / EventsContext, so they never depend on what only the API holds.
+ */
+export interface ServerContext extends CoreContext {
   rateLimits: TokenBuckets;
-  /** Event delivery: `events.wake()` after committing a transaction that enqueued events. */
-  events: EventsRuntime;
-  /** Work started after a request was answered (URL previews); shutdown waits for it. */
-  background: BackgroundWork;
 }

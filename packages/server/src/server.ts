@@ -1,14 +1,13 @@
-import pino from 'pino';
 import { TokenBuckets } from './api/rateLimit.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
-import { EventsRuntime } from './events/runtime.js';
-import { InternalHostsAllowList } from './net/addressPolicy.js';
+import { eventsRuntimeFor } from './events/runtime.js';
 import type { DeliverySettings } from './events/settings.js';
 import { startDeliveryWorker } from './events/worker.js';
+import { createLog } from './log.js';
 import { openStore, type Store } from './store/store.js';
 
 export interface RunningServer {
@@ -28,23 +27,15 @@ export interface StartOptions {
   events?: Partial<DeliverySettings>;
 }
 
-/** `logTo`: where the log goes, stdout unless given (a CLI command keeps stdout for its answer). */
+/** The context the API's handlers receive, over an open store. */
 export function createContext(
   config: Config,
   store: Store,
   now: () => number = Date.now,
   eventSettings: Partial<DeliverySettings> = {},
-  logTo: pino.DestinationStream = pino.destination(1),
 ): ServerContext {
-  const log = pino({ level: config.logLevel, redact: ['secret', '*.secret', 'token', '*.token', 'req.headers.authorization'] }, logTo);
-  const events = new EventsRuntime(
-    {
-      allowList: InternalHostsAllowList.parse(config.allowedInternalHosts),
-      dnsServers: config.dnsServers,
-      onRefused: ({ host, address, kind, message }) => log.warn({ host, address, kind }, `refused a request to a URL a person gave: ${message}`),
-    },
-    eventSettings,
-  );
+  const log = createLog(config);
+  const events = eventsRuntimeFor(config, log, eventSettings);
   return { config, store, db: store.db, now, log, rateLimits: new TokenBuckets(now), events, background: new BackgroundWork(log) };
 }
 

@@ -28,8 +28,10 @@ import {
   type EventTokenClaims,
   type ToastAnswer,
 } from '@aviary/protocol';
-import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer } from './listenerHttp.js';
+import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer, type ListenerAnswer } from './listenerHttp.js';
 import { EventTokenError, verifyEventToken } from './verify.js';
+
+export type { ListenerAnswer } from './listenerHttp.js';
 
 export interface EventContext {
   /** The verified token's claims. */
@@ -95,13 +97,6 @@ export class NoRetryError extends Error {
 export interface EventRequest {
   headers: IncomingHttpHeaders;
   body: Uint8Array | string;
-}
-
-/** The answer `handle` decided on; adapters write it as JSON. */
-export interface ListenerAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
 }
 
 export interface FastifyListenerOptions {

@@ -3,7 +3,13 @@
  * decode them first), JSON parsed only after the token is checked, answers written as JSON.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { ListenerAnswer } from './listener.js';
+
+/** The answer `handle` decided on; adapters write it as JSON. */
+export interface ListenerAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
 
 const jsonContentType = 'application/json; charset=utf-8';
 

@@ -1,9 +1,7 @@
-import { CompiledQuery } from 'kysely';
 import type { UsersTable } from '../store/schema.js';
 import { compiledOnce } from '../store/compiledOnce.js';
-import { executeCompiled } from '../store/sqliteGroupCommit.js';
 import type { Db, Store } from '../store/store.js';
-import { hashToken } from '../core/ids.js';
+import { hashToken } from '../store/ids.js';
 import { ApiError } from './errors.js';
 
 /** Who is calling: a user acting through one app, or an app's bot. */
@@ -27,7 +25,6 @@ const tokenQuery = compiledOnce((db, { tokenHash }: { tokenHash: string }) =>
 
 type TokenRow = Awaited<ReturnType<typeof tokenQuery>>[number];
 
-const CREDENTIALS_VERSION = CompiledQuery.raw('select version from credentials_version');
 const MAX_CACHED_TOKENS = 10_000;
 
 /**
@@ -39,8 +36,8 @@ const MAX_CACHED_TOKENS = 10_000;
 const cachedTokens = new WeakMap<Db, { version: number; rows: Map<string, TokenRow> }>();
 
 async function findToken(store: Store, tokenHash: string): Promise<TokenRow | undefined> {
-  if (store.dialect !== 'sqlite') return (await tokenQuery(store.db, { tokenHash }))[0];
-  const { rows: [{ version }] } = await executeCompiled<{ version: number }>(store.db, CREDENTIALS_VERSION);
+  const version = await store.credentialsVersion();
+  if (version === undefined) return (await tokenQuery(store.db, { tokenHash }))[0];
   let cache = cachedTokens.get(store.db);
   if (cache?.version !== version || cache.rows.size >= MAX_CACHED_TOKENS) {
     cache = { version, rows: new Map() };

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorRegistry, type ErrorCode } from '@aviary/protocol';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { newRequestId } from '../core/ids.js';
+import { newRequestId } from '../store/ids.js';
 import { ApiError } from './errors.js';
 
 /**

@@ -4,7 +4,7 @@ import formbody from '@fastify/formbody';
 import type { ErrorCode } from '@aviary/protocol';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
-import { newRequestId } from '../core/ids.js';
+import { newRequestId } from '../store/ids.js';
 import { isStoreUnavailable } from '../store/store.js';
 import { methodNotAllowed, registerDispatcher, requireMethod, UNREADABLE_BODY } from './dispatcher.js';
 import { ApiError } from './errors.js';

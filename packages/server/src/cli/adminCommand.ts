@@ -15,8 +15,6 @@ export interface OutputFlags {
 
 export interface AdminContext {
   db: Db;
-  /** The open store, for commands that need a whole ServerContext (installing an app delivers an event). */
-  store: Store;
   config: Config;
   now: () => number;
 }
@@ -55,7 +53,7 @@ export async function runAdminCommand(
     const config = configFrom(flags);
     store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await store.migrate();
-    const output = await command({ db: store.db, store, config, now: Date.now });
+    const output = await command({ db: store.db, config, now: Date.now });
     process.stdout.write(flags.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
   } catch (error) {
     reportFailure(toCliError(error), flags.json === true);

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ApiError } from '../api/errors.js';
-import type { ServerContext } from '../context.js';
 import { validateAllowedOrigins } from '../core/allowedOrigins.js';
 import { createApp, enableBot, updateApp } from '../core/commands/apps.js';
+import type { InstallContext } from '../core/commands/installs.js';
 import { validateIntegrations, type Integrations } from '../core/integrations.js';
+import { ApiError } from '../errors.js';
 import { adminCommand, runAdminCommand, type AdminContext, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { CliError, cliErrorCodes, type CliErrorCode } from './errors.js';
 import { requireApp, requirePerson, requireUser } from './lookups.js';
@@ -84,7 +84,7 @@ export function registerAppCommands(program: Command): void {
           throw new CliError('UnknownUser', `${person.id} is in team ${person.team_id}, not in the app’s team ${found.team_id}.`);
         }
         const { installApp } = await import('../core/commands/installs.js');
-        const { token } = await withServerContext(admin, (ctx) => installApp(ctx, { appId: found.id, userId: person.id }));
+        const { token } = await withEventDelivery(admin, (ctx) => installApp(ctx, { appId: found.id, userId: person.id }));
         return { json: { token }, text: `Installed "${found.name}" for ${person.id}.\ntoken: ${token}` };
       }),
     );
@@ -101,7 +101,7 @@ export function registerAppCommands(program: Command): void {
         const found = await requireApp(admin.db, flags.app);
         const user = await requireUser(admin.db, flags.user);
         const { uninstallApp } = await import('../core/commands/installs.js');
-        await withServerContext(admin, (ctx) => uninstallApp(ctx, { appId: found.id, userId: user.id }));
+        await withEventDelivery(admin, (ctx) => uninstallApp(ctx, { appId: found.id, userId: user.id }));
         return { json: { appId: found.id, userId: user.id, uninstalled: true }, text: `Uninstalled "${found.name}" for ${user.id}.` };
       }),
     );
@@ -154,18 +154,18 @@ function readJsonFile(path: string): unknown {
 }
 
 /**
- * Runs a core command that needs a ServerContext (it delivers or enqueues events) on the command's store.
- * No delivery worker runs: enqueued events wait for a server. The core command's refusals become CLI errors.
+ * Runs a core command that calls a listener or enqueues events on the command's store. No delivery worker
+ * runs: enqueued events wait for a server. The core command's refusals become CLI errors.
  */
-async function withServerContext<T>(admin: AdminContext, run: (ctx: ServerContext) => Promise<T>): Promise<T> {
-  // Loaded here: the server's modules would slow every other command's start.
-  const { createContext } = await import('../server.js');
+async function withEventDelivery<T>(admin: AdminContext, run: (ctx: InstallContext) => Promise<T>): Promise<T> {
+  // Loaded here: listener calls need an HTTP agent, which would slow every other command's start.
+  const [{ createLog }, { eventsRuntimeFor }] = await Promise.all([import('../log.js'), import('../events/runtime.js')]);
   // Its log (a refused listener address, say) on stderr: stdout carries the command's answer.
-  const ctx = createContext(admin.config, admin.store, admin.now, {}, process.stderr);
+  const events = eventsRuntimeFor(admin.config, createLog(admin.config, process.stderr));
   try {
-    return await asCliError(() => run(ctx));
+    return await asCliError(() => run({ ...admin, events }));
   } finally {
-    await ctx.events.close();
+    await events.close();
   }
 }
 

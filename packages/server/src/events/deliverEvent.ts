@@ -1,4 +1,4 @@
-import type { ServerContext } from '../context.js';
+import type { EventsContext } from './context.js';
 import type { EventsTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { insertAttempts, listenerHeaders, noListenerResult, type AttemptToRecord } from './attempts.js';
@@ -27,7 +27,7 @@ export interface FinishedAttempt {
  * `cancel` abandoned the attempt at shutdown: the caller gives the claim back and records nothing, so
  * the event goes again at once elsewhere.
  */
-export async function attemptClaimedEvent(ctx: ServerContext, event: EventsTable, app: AppForDelivery, cancel: CallCanceller): Promise<FinishedAttempt | undefined> {
+export async function attemptClaimedEvent(ctx: EventsContext, event: EventsTable, app: AppForDelivery, cancel: CallCanceller): Promise<FinishedAttempt | undefined> {
   const startedAt = ctx.now();
   const result = app.listener_url
     ? await callListener(ctx.events.agent, {
@@ -55,7 +55,7 @@ export async function attemptClaimedEvent(ctx: ServerContext, event: EventsTable
  * fails, nothing is recorded and the events' leases run out, so they are attempted again (at least
  * once). Returns the apps whose delivery this batch paused.
  */
-export async function recordAttempts(ctx: ServerContext, attempts: FinishedAttempt[]): Promise<Set<string>> {
+export async function recordAttempts(ctx: EventsContext, attempts: FinishedAttempt[]): Promise<Set<string>> {
   const pausedAppIds = new Set<string>();
   if (attempts.length === 0) return pausedAppIds;
   await ctx.db.transaction().execute(async (tx) => {

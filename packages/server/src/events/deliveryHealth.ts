@@ -1,4 +1,4 @@
-import { newMessageUid } from '../core/ids.js';
+import { newMessageUid } from '../store/ids.js';
 import type { Tx } from '../store/store.js';
 import { pauseAfterFailingMs } from './settings.js';
 import { teamSystemUser } from './systemUser.js';

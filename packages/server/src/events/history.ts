@@ -1,5 +1,5 @@
-import type { ServerContext } from '../context.js';
-import { invalidParameter } from '../api/errors.js';
+import type { EventsContext } from './context.js';
+import { invalidParameter } from '../errors.js';
 import type { AttemptOutcome, EventsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 
@@ -89,7 +89,7 @@ export async function listEventAttempts(db: Db, eventId: string): Promise<Attemp
  * Sends an asynchronous event again, as new: the same id (`jti`), retry number 0, due now. A paused
  * app stays paused: the event waits with the others until `resumeAppDelivery`.
  */
-export async function replayEvent(ctx: ServerContext, appId: string, eventId: string): Promise<void> {
+export async function replayEvent(ctx: EventsContext, appId: string, eventId: string): Promise<void> {
   const now = ctx.now();
   const replayed = await ctx.db
     .updateTable('events')
@@ -112,7 +112,7 @@ export async function replayEvent(ctx: ServerContext, appId: string, eventId: st
 }
 
 /** Ends a pause: the failure streak starts afresh and every pending event is due at once. */
-export async function resumeAppDelivery(ctx: ServerContext, appId: string): Promise<void> {
+export async function resumeAppDelivery(ctx: EventsContext, appId: string): Promise<void> {
   const now = ctx.now();
   await ctx.db.transaction().execute(async (tx) => {
     await tx.updateTable('apps').set({ delivery_paused_at: null, delivery_failing_since: null }).where('id', '=', appId).execute();

@@ -1,4 +1,4 @@
-import { newMessageUid } from '../core/ids.js';
+import { newMessageUid } from '../store/ids.js';
 
 /** Event ids (the token's `jti`) are ULIDs like message uids, so a listing by id is a listing by time. */
 export const newEventId = (now: number): string => `ev_${newMessageUid(now)}`;

@@ -1,4 +1,4 @@
-import type { ServerContext } from '../context.js';
+import type { EventsContext } from './context.js';
 import { recordAttempts, type FinishedAttempt } from './deliverEvent.js';
 
 /**
@@ -15,7 +15,7 @@ export class AttemptRecorder {
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly ctx: ServerContext,
+    private readonly ctx: EventsContext,
     /** Told which apps a batch paused, after it committed. */
     private readonly onPaused: (appIds: Set<string>) => void,
   ) {}

@@ -1,4 +1,7 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Agent } from 'undici';
+import type { Config } from '../config.js';
+import { InternalHostsAllowList } from '../net/addressPolicy.js';
 import { guardedAgent, type GuardedAgentOptions } from '../net/guardedAgent.js';
 import { deliverySettings, type DeliverySettings } from './settings.js';
 
@@ -43,4 +46,20 @@ export class EventsRuntime {
     this.worker = undefined;
     await this.agent.close();
   }
+}
+
+/** The runtime a configuration asks for: listener calls reach the internal hosts it allows, and each refusal is logged. */
+export function eventsRuntimeFor(
+  config: Pick<Config, 'allowedInternalHosts' | 'dnsServers'>,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  settings: Partial<DeliverySettings> = {},
+): EventsRuntime {
+  return new EventsRuntime(
+    {
+      allowList: InternalHostsAllowList.parse(config.allowedInternalHosts),
+      dnsServers: config.dnsServers,
+      onRefused: ({ host, address, kind, message }) => log.warn({ host, address, kind }, `refused a request to a URL a person gave: ${message}`),
+    },
+    settings,
+  );
 }

@@ -1,5 +1,5 @@
 import type { AnyEvent } from '@aviary/protocol';
-import type { ServerContext } from '../context.js';
+import type { EventsContext } from './context.js';
 import { insertAttempt, listenerHeaders, noListenerResult } from './attempts.js';
 import { newEventId } from './ids.js';
 import { callListener, type AttemptResult, type FailureReason } from './listenerCall.js';
@@ -17,7 +17,7 @@ const maxSyncAnswerBytes = 256 * 1024;
  * `timeoutMs` is `ok`, with the body parsed as JSON when it is JSON (else its text, or null when empty).
  */
 export async function deliverSynchronously(
-  ctx: ServerContext,
+  ctx: Pick<EventsContext, 'db' | 'now' | 'events'>,
   input: { appId: string; userId: string; event: AnyEvent; timeoutMs: number },
 ): Promise<SyncDeliveryResult> {
   const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();

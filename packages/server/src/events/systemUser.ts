@@ -1,4 +1,4 @@
-import { newUserId } from '../core/ids.js';
+import { newUserId } from '../store/ids.js';
 import type { Tx } from '../store/store.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ServerContext } from '../context.js';
+import type { EventsContext } from './context.js';
 import type { EventsTable } from '../store/schema.js';
 import { claimEventsById, findDueEvents, releaseClaims } from './claim.js';
 import { attemptClaimedEvent, type FinishedAttempt } from './deliverEvent.js';
@@ -57,7 +57,7 @@ export class DeliveryWorker {
   private stopped = false;
   private poll: NodeJS.Timeout | undefined;
 
-  constructor(private readonly ctx: ServerContext) {
+  constructor(private readonly ctx: EventsContext) {
     this.recorder = new AttemptRecorder(ctx, (appIds) => {
       // Their remaining events wait for a resume; the claim would refuse them anyway.
       for (const appId of appIds) this.forgetQueue(appId);
@@ -315,7 +315,7 @@ export class DeliveryWorker {
 }
 
 /** Starts delivering with the server; `stop()` before the store closes. */
-export function startDeliveryWorker(ctx: ServerContext): DeliveryWorker {
+export function startDeliveryWorker(ctx: EventsContext): DeliveryWorker {
   const worker = new DeliveryWorker(ctx);
   ctx.events.attachWorker(worker);
   worker.start();

@@ -1,11 +1,11 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, type Dialect, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, type Dialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
-import { groupCommitSqliteDialect, type SqliteConnection } from './sqliteGroupCommit.js';
+import { executeCompiled, groupCommitSqliteDialect, type SqliteConnection } from './sqliteGroupCommit.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -25,9 +25,16 @@ export interface Store {
   dialect: DialectName;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * A number that changes in the same transaction as any change to tokens, users, installs or an app's
+   * team switch, whoever makes it (the CLI beside a running server too); undefined where the store keeps
+   * none (PostgreSQL). While it stands, a token lookup read after it still holds.
+   */
+  credentialsVersion(): Promise<number | undefined>;
 }
 
 const INT8_OID = 20;
+const CREDENTIALS_VERSION = CompiledQuery.raw('select version from credentials_version');
 
 export function openStore(options: StoreOptions): Store {
   const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
@@ -39,6 +46,11 @@ export function openStore(options: StoreOptions): Store {
     dialect,
     migrate: () => migrateToLatest(db, options.pgSchema),
     close: () => db.destroy(),
+    credentialsVersion: async () => {
+      if (dialect !== 'sqlite') return undefined;
+      const { rows } = await executeCompiled<{ version: number }>(db, CREDENTIALS_VERSION);
+      return rows[0].version;
+    },
   };
 }
 

@@ -5,7 +5,7 @@ import { createEventListener } from '@aviary/sdk';
 import { expect } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { SESSION_LIFETIME_MS } from '../../src/core/commands/sessions.js';
-import { hashToken, newSecret } from '../../src/core/ids.js';
+import { hashToken, newSecret } from '../../src/store/ids.js';
 import type { AppsTable, UsersTable } from '../../src/store/schema.js';
 import { allowOrigins } from '../helpers/origins.js';
 import type { CallResult, TestServer } from '../helpers/server.js';

@@ -4,7 +4,7 @@ import { jwtVerify } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listAppEvents, listEventAttempts, replayEvent } from '../../src/events/history.js';
 import { deliverSynchronously } from '../../src/events/sync.js';
-import { buildWidgetUrl } from '../../src/events/widgetUrl.js';
+import { buildWidgetUrl } from '../../src/core/widgetUrl.js';
 import { dialects } from '../helpers/dialects.js';
 import { allowOrigins } from '../helpers/origins.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';

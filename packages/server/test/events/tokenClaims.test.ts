@@ -4,7 +4,7 @@ import { jwtVerify, type JWTPayload } from 'jose';
 import { afterEach, expect, it } from 'vitest';
 import { enqueueEvent } from '../../src/events/outbox.js';
 import { deliverSynchronously } from '../../src/events/sync.js';
-import { buildWidgetUrl } from '../../src/events/widgetUrl.js';
+import { buildWidgetUrl } from '../../src/core/widgetUrl.js';
 import { allowOrigins } from '../helpers/origins.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 import { startListener, type TestListener } from './listener.js';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { newAppId, newChannelId, newMessageUid, newUserId } from '../../src/core/ids.js';
+import { newAppId, newChannelId, newMessageUid, newUserId } from '../../src/store/ids.js';
 import { newEventId } from '../../src/events/ids.js';
 import { forEachDialect } from '../helpers/server.js';
 import { runCell } from './matrix/cells.js';

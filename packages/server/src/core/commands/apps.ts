@@ -1,7 +1,7 @@
 import type { AppsTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
 import { normaliseAllowedOrigins } from '../allowedOrigins.js';
-import { hashToken, newAppId, newSecret, newUserId } from '../ids.js';
+import { hashToken, newAppId, newSecret, newUserId } from '../../store/ids.js';
 import { emptyIntegrations, normaliseIntegrations } from '../integrations.js';
 import { requireMayCreateApps } from '../policies/apps.js';
 

@@ -1,7 +1,7 @@
 import type { ChannelMemberStatusModel, MemberError } from '@aviary/protocol';
 import type { ChannelsTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import { newChannelId } from '../ids.js';
+import { newChannelId } from '../../store/ids.js';
 import {
   authorizeAddMembers,
   authorizeCreateChannel,

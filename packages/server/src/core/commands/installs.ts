@@ -1,11 +1,15 @@
 import type { AppInstallEvent, AppUninstallEvent } from '@aviary/protocol';
-import { ApiError } from '../../api/errors.js';
-import type { ServerContext } from '../../context.js';
+import type { Config } from '../../config.js';
+import { ApiError } from '../../errors.js';
 import { enqueueEvent } from '../../events/outbox.js';
 import { deliverSynchronously, type SyncDeliveryResult } from '../../events/sync.js';
 import type { AppsTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
+import type { CoreContext } from '../context.js';
 import { newUserToken, recordInstall, removeInstallIn, setAppDisabledForTeam, setInstallDisabled } from './apps.js';
+
+/** Installing calls the listener and enqueues events; the CLI gives exactly this, without a server. */
+export type InstallContext = Pick<CoreContext, 'db' | 'now' | 'events'> & { config: Pick<Config, 'installTimeoutMs'> };
 
 interface InstallTarget {
   appId: string;
@@ -19,7 +23,7 @@ interface InstallTarget {
  * listener did. A re-install replaces the earlier token. The token is returned for the admin CLI; the
  * client API never shows it to the person.
  */
-export async function installApp(ctx: ServerContext, input: InstallTarget): Promise<{ token: string }> {
+export async function installApp(ctx: InstallContext, input: InstallTarget): Promise<{ token: string }> {
   const app = await appInUsersTeam(ctx.db, input);
   // Its token would only ever answer AppDisabled, and the listener would learn of a person for nothing.
   if (app.disabled_by_team) {
@@ -42,7 +46,7 @@ export async function installApp(ctx: ServerContext, input: InstallTarget): Prom
 }
 
 /** Revokes the person's token and removes the install; `app.uninstall` commits with them, then goes out. */
-export async function uninstallApp(ctx: ServerContext, input: InstallTarget): Promise<void> {
+export async function uninstallApp(ctx: InstallContext, input: InstallTarget): Promise<void> {
   const app = await appInUsersTeam(ctx.db, input);
   const event: AppUninstallEvent = { name: 'app.uninstall', userId: input.userId };
   await ctx.db.transaction().execute(async (tx) => {
@@ -53,13 +57,13 @@ export async function uninstallApp(ctx: ServerContext, input: InstallTarget): Pr
 }
 
 /** The person's own switch: while disabled, calls with their token for the app get AppDisabled (user). */
-export async function setAppDisabledByUser(ctx: ServerContext, input: InstallTarget & { disabled: boolean }): Promise<void> {
+export async function setAppDisabledByUser(ctx: CoreContext, input: InstallTarget & { disabled: boolean }): Promise<void> {
   const app = await appInUsersTeam(ctx.db, input);
   if (!(await setInstallDisabled(ctx.db, input))) throw notInstalled(app);
 }
 
 /** A team admin's switch for everyone: while disabled, every token of the app gets AppDisabled (team). */
-export async function setAppDisabledByTeam(ctx: ServerContext, input: { appId: string; adminId: string; disabled: boolean }): Promise<void> {
+export async function setAppDisabledByTeam(ctx: CoreContext, input: { appId: string; adminId: string; disabled: boolean }): Promise<void> {
   const admin = await ctx.db.selectFrom('users').select('role').where('id', '=', input.adminId).executeTakeFirstOrThrow();
   await appInUsersTeam(ctx.db, { appId: input.appId, userId: input.adminId });
   if (admin.role !== 'admin') throw new ApiError('PermissionDenied', 'Only a team admin may disable or enable an app for the whole team.');

@@ -1,6 +1,6 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import { newTeamId, newUserId } from '../ids.js';
+import { newTeamId, newUserId } from '../../store/ids.js';
 import { hashPassword } from '../passwords.js';
 
 export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {

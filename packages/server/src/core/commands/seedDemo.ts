@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
-import { newChannelId, newMessageUid } from '../ids.js';
+import { newChannelId, newMessageUid } from '../../store/ids.js';
 import { createApp, enableBot, recordInstall } from './apps.js';
 import { createPerson, createTeam } from './people.js';
 import {

@@ -1,19 +1,19 @@
 import type { api, ParamsOf } from '@aviary/protocol';
 import { checkUrl, describeProblems, validateAttachments, validateServiceML, type Attachment } from '@aviary/serviceml';
 import { sql } from 'kysely';
-import { invalidParameter } from '../../api/errors.js';
-import type { ServerContext } from '../../context.js';
+import { invalidParameter } from '../../errors.js';
+import type { CoreContext } from '../context.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import { compiledOnce } from '../../store/compiledOnce.js';
 import type { DialectName, Tx } from '../../store/store.js';
-import { newMessageUid } from '../ids.js';
+import { newMessageUid } from '../../store/ids.js';
 import { checkOnBehalfOf, idsOutsideTeam, resolveRecipient } from '../policies/chat.js';
 import { findMessageByClientId } from '../queries/messages.js';
 
 /** The parameters of chat.sendMessage, already decoded and type-checked; the web client sends the same. */
 export type SendMessageInput = ParamsOf<typeof api.chat.sendMessage>;
 
-export type CommandContext = Pick<ServerContext, 'db' | 'store' | 'now'>;
+export type CommandContext = Pick<CoreContext, 'db' | 'store' | 'now'>;
 
 export interface SendMessageOptions {
   /**

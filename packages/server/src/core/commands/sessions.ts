@@ -1,6 +1,6 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import { hashToken, newSecret } from '../ids.js';
+import { hashToken, newSecret } from '../../store/ids.js';
 import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import { ApiError, invalidParameter } from '../../api/errors.js';
+import { ApiError, invalidParameter } from '../../errors.js';
 import type { AppsTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 

@@ -7,10 +7,10 @@ import {
   type ServiceClient,
   type ServiceWidgetType,
 } from '@aviary/protocol';
-import { ApiError } from '../../api/errors.js';
-import type { ServerContext } from '../../context.js';
+import { ApiError } from '../../errors.js';
+import type { CoreContext } from '../context.js';
 import { deliverSynchronously } from '../../events/sync.js';
-import { buildWidgetUrl } from '../../events/widgetUrl.js';
+import { buildWidgetUrl } from '../widgetUrl.js';
 import { requireWidgetAccess } from './appAccess.js';
 
 export interface Interaction {
@@ -27,7 +27,7 @@ export interface Interaction {
  * enabled (the callers have checked that the person sees the chat or message). An event too large for
  * a URL (`client.messageAction`, not a widget event) goes to the listener whatever the action says.
  */
-export async function followAction(ctx: ServerContext, { appId, action, event, client }: Interaction): Promise<InteractionAnswer> {
+export async function followAction(ctx: CoreContext, { appId, action, event, client }: Interaction): Promise<InteractionAnswer> {
   if (action.type === 'sendEvent' || !isWidgetEvent(event)) return askListener(ctx, appId, event);
   await requireWidgetAccess(ctx.db, event.userId, appId);
   const url = requireUrl(action);
@@ -41,7 +41,7 @@ export async function followAction(ctx: ServerContext, { appId, action, event, c
   return { kind: 'openBrowser', url: await buildWidgetUrl(ctx, { appId, url, route: 'browser', sendContext: action.sendContext === true, event, client, widgetType: 'modal', parameter: event.name === 'client.widgetAction' ? 'url' : undefined }) };
 }
 
-async function askListener(ctx: ServerContext, appId: string, event: ClientEvent): Promise<InteractionAnswer> {
+async function askListener(ctx: CoreContext, appId: string, event: ClientEvent): Promise<InteractionAnswer> {
   const timeoutMs = ctx.events.settings.clientEventTimeoutMs;
   const delivery = await deliverSynchronously(ctx, { appId, userId: event.userId, event, timeoutMs });
   if (!delivery.ok) throw new ApiError('AppUnreachable', `The app did not take ${event.name}: ${delivery.description}.`);

@@ -1,6 +1,6 @@
 import { maxMessageActionMessages, type ClientMessageActionEvent, type InteractionAnswer, type ServiceClient } from '@aviary/protocol';
-import { invalidParameter } from '../../api/errors.js';
-import type { ServerContext } from '../../context.js';
+import { invalidParameter } from '../../errors.js';
+import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { readIntegrations } from '../integrations.js';
 import { presentMessage } from '../presenters/messages.js';
@@ -18,7 +18,7 @@ export { maxMessageActionSelection } from '@aviary/protocol';
  * `maxMessageActionMessages`; beyond that only their uids (docs/reference/events.md).
  */
 export async function runMessageAction(
-  ctx: ServerContext,
+  ctx: CoreContext,
   person: UsersTable,
   input: { appId: string; chat: string; messageUids: string[]; client: ServiceClient },
 ): Promise<InteractionAnswer> {

@@ -1,7 +1,7 @@
 import type { ClientOpenAttachmentWidgetEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
-import { invalidParameter } from '../../api/errors.js';
-import type { ServerContext } from '../../context.js';
-import { buildWidgetUrl } from '../../events/widgetUrl.js';
+import { invalidParameter } from '../../errors.js';
+import type { CoreContext } from '../context.js';
+import { buildWidgetUrl } from '../widgetUrl.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp, requireWidgetAccess } from './appAccess.js';
 import { commonAttributes } from './scene.js';
@@ -12,7 +12,7 @@ import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.
  * for its URL, which carries the event (docs/reference/events.md: widget only, `serviceWidgetType=attachment`).
  */
 export async function openAttachmentWidget(
-  ctx: ServerContext,
+  ctx: CoreContext,
   person: UsersTable,
   input: { messageUid: string; attachmentId: string; client: ServiceClient },
 ): Promise<InteractionAnswer> {

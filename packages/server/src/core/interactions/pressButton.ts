@@ -1,6 +1,6 @@
 import type { ButtonKind, ClientPressButtonEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
-import { invalidParameter } from '../../api/errors.js';
-import type { ServerContext } from '../../context.js';
+import { invalidParameter } from '../../errors.js';
+import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { readIntegrations } from '../integrations.js';
 import { findInstalledApp, findUsableApp } from './appAccess.js';
@@ -21,7 +21,7 @@ export const integrationButtons = Object.keys(integrationOfButton) as Integratio
 
 /** `client.pressButton` for an app's launcher, chat-tab or attachment-picker button, pressed in `chat`. */
 export async function pressIntegrationButton(
-  ctx: ServerContext,
+  ctx: CoreContext,
   person: UsersTable,
   input: { appId: string; button: IntegrationButton; chat: string; client: ServiceClient },
 ): Promise<InteractionAnswer> {
@@ -35,7 +35,7 @@ export async function pressIntegrationButton(
 
 /** `client.pressButton` for a button of a message's attachment; the chat is the message's. */
 export async function pressAttachmentButton(
-  ctx: ServerContext,
+  ctx: CoreContext,
   person: UsersTable,
   input: { messageUid: string; attachmentId: string; buttonId: string; client: ServiceClient },
 ): Promise<InteractionAnswer> {

@@ -1,5 +1,5 @@
 import { isUserId, type ClientEventCommon } from '@aviary/protocol';
-import { ApiError } from '../../api/errors.js';
+import { ApiError } from '../../errors.js';
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { resolveReadableChat } from '../policies/chat.js';

@@ -1,7 +1,7 @@
 import type { ClientServicemlActionEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
 import { parseServiceML, type Action, type ServiceMLNode } from '@aviary/serviceml';
-import { invalidParameter } from '../../api/errors.js';
-import type { ServerContext } from '../../context.js';
+import { invalidParameter } from '../../errors.js';
+import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp } from './appAccess.js';
 import { followAction } from './followAction.js';
@@ -13,7 +13,7 @@ import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.
  * of its attachment's `views.serviceml`. The element's own type decides where the event goes.
  */
 export async function runServicemlAction(
-  ctx: ServerContext,
+  ctx: CoreContext,
   person: UsersTable,
   input: { messageUid: string; actionId: string; attachmentId?: string; client: ServiceClient },
 ): Promise<InteractionAnswer> {

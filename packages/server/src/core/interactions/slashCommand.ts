@@ -1,5 +1,5 @@
 import type { ClientSlashCommandEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
-import type { ServerContext } from '../../context.js';
+import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findSlashCommand } from '../integrations.js';
 import { followAction } from './followAction.js';
@@ -33,7 +33,7 @@ export interface SlashCommandRun {
  * composer's `to`). Undefined when no such app has it: the text is then an ordinary message.
  */
 export async function runSlashCommand(
-  ctx: ServerContext,
+  ctx: CoreContext,
   person: UsersTable,
   input: SlashCommandText & { chat: string; client: ServiceClient },
 ): Promise<SlashCommandRun | undefined> {

@@ -1,5 +1,5 @@
 import type { Attachment } from '@aviary/protocol';
-import { ApiError, invalidParameter } from '../../api/errors.js';
+import { ApiError, invalidParameter } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { findMessagesByUids } from '../queries/messages.js';

@@ -1,7 +1,7 @@
 import type { ClientWidgetActionEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
 import { validateAction, type Action } from '@aviary/serviceml';
-import { invalidParameter, missingParameter } from '../../api/errors.js';
-import type { ServerContext } from '../../context.js';
+import { invalidParameter, missingParameter } from '../../errors.js';
+import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp } from './appAccess.js';
 import { followAction } from './followAction.js';
@@ -27,7 +27,7 @@ export interface WidgetActionInput {
  * `client.widgetAction`: a widget asked the client (through /widget.js) to open another widget or a
  * browser tab. The event goes in the URL that is opened (docs/reference/events.md), signed for the widget's app.
  */
-export async function runWidgetAction(ctx: ServerContext, person: UsersTable, input: WidgetActionInput): Promise<InteractionAnswer> {
+export async function runWidgetAction(ctx: CoreContext, person: UsersTable, input: WidgetActionInput): Promise<InteractionAnswer> {
   const action = readWidgetAction(input);
   const { app } = await findUsableApp(ctx.db, person, input.appId);
   const scene = await sceneOfCallingWidget(ctx, person, input);
@@ -50,7 +50,7 @@ function readWidgetAction(input: WidgetActionInput): Action {
 }
 
 /** A widget opened from an attachment belongs to the attachment's app, in the message's chat. */
-async function sceneOfCallingWidget(ctx: ServerContext, person: UsersTable, input: WidgetActionInput): Promise<Scene> {
+async function sceneOfCallingWidget(ctx: CoreContext, person: UsersTable, input: WidgetActionInput): Promise<Scene> {
   if (input.messageUid === undefined) {
     if (input.attachmentId !== undefined) throw missingParameter('messageUid');
     if (input.chat === undefined) throw missingParameter('chat');

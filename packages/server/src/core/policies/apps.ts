@@ -1,4 +1,4 @@
-import { ApiError } from '../../api/errors.js';
+import { ApiError } from '../../errors.js';
 import type { TeamsTable, UsersTable } from '../../store/schema.js';
 
 /**

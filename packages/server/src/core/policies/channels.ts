@@ -1,5 +1,5 @@
 import type { MemberError } from '@aviary/protocol';
-import { ApiError } from '../../api/errors.js';
+import { ApiError } from '../../errors.js';
 import type { ChannelMembersTable, ChannelsTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 

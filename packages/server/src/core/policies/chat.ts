@@ -1,5 +1,5 @@
 import { isUserId } from '@aviary/protocol';
-import { ApiError, invalidParameter } from '../../api/errors.js';
+import { ApiError, invalidParameter } from '../../errors.js';
 import type { UsersTable } from '../../store/schema.js';
 import { compiledOnce } from '../../store/compiledOnce.js';
 import type { Db } from '../../store/store.js';

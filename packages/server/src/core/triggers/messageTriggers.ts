@@ -1,4 +1,4 @@
-import type { ServerContext } from '../../context.js';
+import type { CoreContext } from '../context.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { enqueueReceiveMessage } from './receiveMessage.js';
@@ -16,7 +16,7 @@ export interface MessageTriggers {
  * `chat.receiveMessage` for a bot, enqueued with the message, then woken after the commit; and URL
  * previews, started in the background so that the send is answered without waiting for any app.
  */
-export function messageTriggers(ctx: ServerContext): MessageTriggers {
+export function messageTriggers(ctx: CoreContext): MessageTriggers {
   let stored: MessagesTable | undefined;
   let enqueued = false;
   return {

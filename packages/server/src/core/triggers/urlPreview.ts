@@ -1,6 +1,6 @@
 import type { ChatGenerateUrlPreviewEvent } from '@aviary/protocol';
 import { validateUrlPreviewAnswer, type Attachment } from '@aviary/serviceml';
-import type { ServerContext } from '../../context.js';
+import type { CoreContext } from '../context.js';
 import { deliverSynchronously } from '../../events/sync.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
@@ -13,7 +13,7 @@ import { findPreviewUrls } from './previewUrls.js';
  * domains match its host is asked in turn (one synchronous attempt, `urlPreviewTimeoutMs`), and the first
  * valid attachment is added.
  */
-export async function generateUrlPreview(ctx: ServerContext, message: MessagesTable, urls: readonly URL[]): Promise<void> {
+export async function generateUrlPreview(ctx: CoreContext, message: MessagesTable, urls: readonly URL[]): Promise<void> {
   for (const url of urls) {
     for (const app of await appsForPreviewDomain(ctx.db, message.from_user_id, url.hostname)) {
       const attachment = await askForPreview(ctx, app.id, message, url.href);
@@ -32,7 +32,7 @@ export function previewUrlsOf(message: MessagesTable): URL[] {
   return message.attachments === null ? findPreviewUrls(message.text) : [];
 }
 
-async function askForPreview(ctx: ServerContext, appId: string, message: MessagesTable, url: string): Promise<Attachment | undefined> {
+async function askForPreview(ctx: CoreContext, appId: string, message: MessagesTable, url: string): Promise<Attachment | undefined> {
   const event: ChatGenerateUrlPreviewEvent = {
     name: 'chat.generateUrlPreview',
     userId: message.from_user_id,

@@ -1,5 +1,5 @@
-import { readAllowedOrigins } from '../core/allowedOrigins.js';
-import { readIntegrations } from '../core/integrations.js';
+import { readAllowedOrigins } from './allowedOrigins.js';
+import { readIntegrations } from './integrations.js';
 import type { AppsTable } from '../store/schema.js';
 
 export type AppWithOrigins = Pick<AppsTable, 'listener_url' | 'configuration_url' | 'integrations' | 'allowed_origins'>;

@@ -1,10 +1,10 @@
 import { eventTokenLifetimeSeconds, widgetParams, type ServiceClient, type ServiceWidgetType, type WidgetEvent } from '@aviary/protocol';
-import { ApiError } from '../api/errors.js';
-import type { ServerContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { newEventId } from '../events/ids.js';
+import { signEventToken } from '../events/tokens.js';
 import type { AppsTable } from '../store/schema.js';
-import { newEventId } from './ids.js';
+import type { CoreContext } from './context.js';
 import { originOf, registeredOrigins } from './registeredOrigins.js';
-import { signEventToken } from './tokens.js';
 
 export type WidgetUrlInput = {
   appId: string;
@@ -27,7 +27,7 @@ export type WidgetUrlInput = {
  * The URL's own query stays. The token is for `route` and for exactly the `serviceEvent` value, and only
  * ever goes to an origin the app's developer registered: this is the one place that checks it.
  */
-export async function buildWidgetUrl(ctx: ServerContext, input: WidgetUrlInput): Promise<string> {
+export async function buildWidgetUrl(ctx: CoreContext, input: WidgetUrlInput): Promise<string> {
   const app = await findApp(ctx, input.appId);
   const url = requireRegisteredOrigin(app, input.url, input.parameter);
   if (input.route === 'browser' && !input.sendContext) return input.url;
@@ -49,7 +49,7 @@ export async function buildWidgetUrl(ctx: ServerContext, input: WidgetUrlInput):
 
 type AppForWidgets = Pick<AppsTable, 'id' | 'secret' | 'listener_url' | 'configuration_url' | 'integrations' | 'allowed_origins'>;
 
-function findApp(ctx: ServerContext, appId: string): Promise<AppForWidgets> {
+function findApp(ctx: CoreContext, appId: string): Promise<AppForWidgets> {
   return ctx.db
     .selectFrom('apps')
     .select(['id', 'secret', 'listener_url', 'configuration_url', 'integrations', 'allowed_origins'])
