@@ -1,9 +1,10 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, type Dialect, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, type Dialect, type PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
+import { OwnSchemaPostgresDialect } from './ownSchemaIntrospector.js';
 import type { Database } from './schema.js';
 import { executeCompiled, groupCommitSqliteDialect, type SqliteConnection } from './sqliteGroupCommit.js';
 
@@ -140,7 +141,7 @@ function postgresDialect(url: string, options: StoreOptions): PostgresDialect {
   });
   // An idle client's connection error must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
-  return new PostgresDialect({ pool });
+  return new OwnSchemaPostgresDialect({ pool }, options.pgSchema);
 }
 
 async function migrateToLatest(db: Db, pgSchema: string | undefined): Promise<void> {
