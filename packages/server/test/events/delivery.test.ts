@@ -8,7 +8,7 @@ import { listAppEvents, listEventAttempts, replayEvent } from '../../src/events/
 import { deliverSynchronously } from '../../src/events/sync.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { closedPortUrl, eventually, fakeClock, startListener, type Responder, type TestListener } from './listener.js';
+import { closedPortUrl, eventually, fakeClock, startListener, type Responder, type TestListener } from '../helpers/listener.js';
 
 for (const dialect of dialects) {
   describe(`asynchronous event delivery [${dialect}]`, () => {

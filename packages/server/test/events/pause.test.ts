@@ -3,7 +3,7 @@ import { enqueueEvent } from '../../src/events/outbox.js';
 import { listAppEvents, resumeAppDelivery } from '../../src/events/history.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { eventually, fakeClock, startListener, type TestListener } from './listener.js';
+import { eventually, fakeClock, startListener, type TestListener } from '../helpers/listener.js';
 
 const day = 24 * 3600_000;
 

@@ -7,7 +7,7 @@ import { buildWidgetUrl } from '../../src/events/widgetUrl.js';
 import { dialects } from '../helpers/dialects.js';
 import { allowOrigins } from '../helpers/origins.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { closedPortUrl, startListener, type Responder, type TestListener } from './listener.js';
+import { closedPortUrl, startListener, type Responder, type TestListener } from '../helpers/listener.js';
 
 for (const dialect of dialects) {
   describe(`synchronous delivery and widget URLs [${dialect}]`, () => {

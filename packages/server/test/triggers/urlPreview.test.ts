@@ -2,7 +2,7 @@ import { afterAll, expect, it } from 'vitest';
 import { findPreviewUrls } from '../../src/core/triggers/previewUrls.js';
 import { listAppEvents } from '../../src/events/history.js';
 import { clientCast, closeSdkApps, startSdkApp } from '../client/harness.js';
-import { startListener } from '../events/listener.js';
+import { startListener } from '../helpers/listener.js';
 import { forEachDialect } from '../helpers/server.js';
 
 afterAll(closeSdkApps);
