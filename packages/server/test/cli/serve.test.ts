@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DemoCredentials } from '../../src/core/commands/seedDemo.js';
 import { openStore } from '../../src/store/store.js';
-import { getInfo, runCli, runCliJson, startCliServer, tempDataDir, type CliServer } from './cli.js';
+import { getInfo, runCli, runCliProcess, startCliServer, tempDataDir, type CliServer } from './cli.js';
 
 const readDemo = (dir: string): DemoCredentials => JSON.parse(readFileSync(join(dir, 'demo-credentials.json'), 'utf8'));
 
@@ -66,7 +66,10 @@ describe('aviary serve', () => {
 
   it('--seed-demo on a store that already has a team serves it and says there are no demo logins', async () => {
     const dir = dataDir();
-    await runCliJson(['team', 'create', '--name', 'Hand made', '--data', dir]);
+    // The other commands are tested in-process; this one runs as a user runs it, in a process of its own.
+    const made = await runCliProcess(['team', 'create', '--name', 'Hand made', '--data', dir, '--json']);
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout)).toEqual({ id: expect.stringMatching(/^t:/) });
     const server = await serve(['--seed-demo', '--data', dir]);
     expect(server.stdout()).toContain('no demo logins');
     expect(await server.stop()).toBe(0);
