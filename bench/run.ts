@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchServiceML, benchValidate, singleQuotedDocument, typicalDocument } from '../packages/serviceml/bench/validate-render.js';
+import { benchNearMisses, benchServiceML, benchValidate, singleQuotedDocument, typicalDocument } from '../packages/serviceml/bench/validate-render.js';
 import { startChild } from './child.js';
 import { botWithListener, queueBenchEvents } from './events.js';
 import { baselineDir, seedBenchData, type BenchData } from './fixtures.js';
@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     const validation = await benchValidate(2000);
     const singleQuotedValidation = await benchValidate(2000, singleQuotedDocument());
     console.log(`(d) ServiceML validate + render of a 2 KiB document: ${serviceml.opsPerSec.toFixed(0)} ops/s`);
+    console.log(`(d) ServiceML quick-accept gives up on the slowest 16 KiB near miss in ${benchNearMisses().worstMs.toFixed(3)} ms`);
 
     writeReport({ roundRatios, baseline, sendMessage, withServiceML, history, events, servicemlOps: serviceml.opsPerSec, validateMicros: validation.microsecondsPerOp, singleQuotedValidateMicros: singleQuotedValidation.microsecondsPerOp });
   } finally {

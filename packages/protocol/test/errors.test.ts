@@ -47,6 +47,8 @@ describe('docs/errors.md, errorRegistry and the SDK agree', () => {
       expect(error.message).toBe(`${code}: ${description}`);
     }
     expectTypeOf<ErrorCode>().toExtend<AviaryApiError['code']>();
+    // `ErrorCode | string` is just `string`: the line above would hold for it and editors would offer no codes.
+    expectTypeOf<AviaryApiError['code']>().not.toEqualTypeOf<string>();
     expectTypeOf<ErrorBody['error']>().toEqualTypeOf<ErrorCode>();
   });
 });

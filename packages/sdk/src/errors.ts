@@ -2,7 +2,8 @@ import type { ErrorBody, ErrorCode } from '@aviary/protocol';
 
 /** Every failed call throws this: the error body's fields, plus the HTTP status. */
 export class AviaryApiError extends Error {
-  readonly code: ErrorCode | string;
+  /** A registry code; `string & {}` keeps codes of a newer server without collapsing the union to `string`. */
+  readonly code: ErrorCode | (string & {});
   readonly status: number;
   readonly parameter?: string;
   readonly body: ErrorBody | Record<string, unknown>;

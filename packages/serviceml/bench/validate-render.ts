@@ -1,6 +1,7 @@
 /** Throughput of what the server does per message with ServiceML: validate, then render HTML and text. */
 
 import { parseServiceML, renderServiceMLToHtml, renderServiceMLToText, validateServiceML, type RenderOptions } from '../src/index.js';
+import { isFlatValidDocument } from '../src/quick-accept.js';
 
 const names: RenderOptions = { userName: (userId) => (userId === 'u:abcdefghijklmnop' ? 'Ada Lovelace' : undefined) };
 
@@ -65,4 +66,33 @@ export async function benchValidate(durationMs = 1_000, source = typicalDocument
   }
   const opsPerSec = Math.round((operations * 1_000) / elapsed);
   return { opsPerSec, microsecondsPerOp: Math.round((1e7 * elapsed) / (operations * 1_000)) / 10 };
+}
+
+/** Documents of up to 16 KiB that almost match the quick-accept pattern: where a backtracking pattern would blow up. */
+export function longNearMisses(): string[] {
+  const doc = (body: string) => `<serviceml>${body}</serviceml>`;
+  return [
+    doc('<b>x</b>'.repeat(2_000)).replace(/<\/serviceml>$/, '<b>'),
+    `<serviceml>${'&amp;'.repeat(3_000)}&amp`,
+    `<serviceml><a href="https://${'a-'.repeat(5_000)}">`,
+    `<serviceml><a href="https://${'a.'.repeat(5_000)}/${'&amp;'.repeat(500)}<">x</a></serviceml>`,
+    `<serviceml>${'text '.repeat(3_000)}<br>`,
+    `<serviceml>${'<br/>'.repeat(3_000)}`,
+  ];
+}
+
+/**
+ * The slowest long near miss, in ms per rejection: a linear scan of 16 KiB stays well under a
+ * millisecond, backtracking would take seconds.
+ */
+export function benchNearMisses(repeats = 50): { worstMs: number } {
+  let worstMs = 0;
+  for (const source of longNearMisses()) {
+    const started = Date.now();
+    for (let i = 0; i < repeats; i++) {
+      if (isFlatValidDocument(source)) throw new Error('a near miss was accepted');
+    }
+    worstMs = Math.max(worstMs, (Date.now() - started) / repeats);
+  }
+  return { worstMs };
 }

@@ -1,12 +1,12 @@
 /**
  * validateServiceML answers most documents with one pattern match (src/quick-accept.ts). These tests
  * hold the pattern to its promise: everything it matches is valid, the documents it is written for do
- * match (or the fast path would silently stop being taken), and a long near miss fails fast.
+ * match (or the fast path would silently stop being taken), and a long near miss is rejected (how fast: npm run bench).
  */
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { typicalDocument } from '../bench/validate-render.js';
+import { longNearMisses, typicalDocument } from '../bench/validate-render.js';
 import { parseServiceML, serializeServiceML, validateServiceML } from '../src/index.js';
 import { isFlatValidDocument } from '../src/quick-accept.js';
 import { flatServiceMLTreeArbitrary } from './arbitraries.js';
@@ -99,20 +99,8 @@ describe('the flat-document pattern of validateServiceML', () => {
     }
   });
 
-  it('gives up on a long near miss at once rather than backtracking', () => {
-    const longNearMisses = [
-      doc('<b>x</b>'.repeat(2_000)).replace(/<\/serviceml>$/, '<b>'),
-      `<serviceml>${'&amp;'.repeat(3_000)}&amp`,
-      `<serviceml><a href="https://${'a-'.repeat(5_000)}">`,
-      `<serviceml><a href="https://${'a.'.repeat(5_000)}/${'&amp;'.repeat(500)}<">x</a></serviceml>`,
-      `<serviceml>${'text '.repeat(3_000)}<br>`,
-      `<serviceml>${'<br/>'.repeat(3_000)}`,
-    ];
-    for (const source of longNearMisses) {
-      const started = performance.now();
-      expect(isFlatValidDocument(source)).toBe(false);
-      // A linear scan of 16 KiB takes well under a millisecond; backtracking would take seconds.
-      expect(performance.now() - started).toBeLessThan(100);
-    }
+  // How fast a near miss is given up on is measured by `npm run bench` (benchNearMisses), not asserted here.
+  it('rejects a long near miss', () => {
+    for (const source of longNearMisses()) expect(isFlatValidDocument(source)).toBe(false);
   });
 });

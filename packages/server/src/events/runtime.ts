@@ -20,7 +20,7 @@ export class EventsRuntime {
    * It refuses internal addresses (a listener URL is whatever a developer typed) unless they are allowed.
    */
   readonly agent: Agent;
-  private worker: { wake(): void } | undefined;
+  private worker: { wake(): void; idle(): Promise<void> } | undefined;
 
   constructor(reach: ListenerReach, settings: Partial<DeliverySettings> = {}) {
     this.settings = deliverySettings(settings);
@@ -38,7 +38,12 @@ export class EventsRuntime {
     this.worker?.wake();
   }
 
-  attachWorker(worker: { wake(): void }): void {
+  /** Resolves when the worker has sent everything due now and recorded it (see DeliveryWorker.idle). */
+  async idle(): Promise<void> {
+    await this.worker?.idle();
+  }
+
+  attachWorker(worker: { wake(): void; idle(): Promise<void> }): void {
     this.worker = worker;
   }
 

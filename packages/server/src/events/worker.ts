@@ -56,6 +56,7 @@ export class DeliveryWorker {
   private lastLookMs = 0;
   private stopped = false;
   private poll: NodeJS.Timeout | undefined;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly ctx: EventsContext) {
     this.recorder = new AttemptRecorder(ctx, (appIds) => {
@@ -81,6 +82,18 @@ export class DeliveryWorker {
     this.schedule();
   }
 
+  /**
+   * Resolves once the worker has looked at the outbox after this call and has nothing left to do for
+   * now: no look, claim or attempt under way, every finished attempt recorded. What it would send at the
+   * current `now()` has been sent; a test waits on this to show that nothing (more) goes out.
+   */
+  async idle(): Promise<void> {
+    const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    this.wake();
+    await idle;
+    await this.recorder.flush();
+  }
+
   /** Stops claiming and abandons attempts in flight (their claims are given back, nothing is recorded); records finished ones. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -90,6 +103,7 @@ export class DeliveryWorker {
     await this.filling;
     await Promise.all(this.deliveries);
     await this.recorder.flush();
+    this.notifyIdle();
   }
 
   /**
@@ -115,7 +129,15 @@ export class DeliveryWorker {
     this.filling = this.fillWhileWanted().finally(() => {
       this.filling = undefined;
       if (this.wanted) this.schedule();
+      // Every attempt's end leads here through `tickSoon`, so this is where the worker falls idle.
+      else if (this.deliveries.size === 0 && !this.tick) this.notifyIdle();
     });
+  }
+
+  private notifyIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   /**

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { AviaryClient } from '@aviary/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
@@ -47,11 +49,13 @@ describe('graceful shutdown', () => {
     const body = `token=${encodeURIComponent(people[0].token)}`;
 
     const connection = await RawConnection.open(test.url);
-    connection.write(request('/v1/users.getInfo', body).slice(0, -5)); // in flight: all but the body's last bytes
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // In flight once the server has read the headers: all but the body's last bytes are sent.
+    const inFlight = once(test.server.http.app.server, 'request');
+    connection.write(request('/v1/users.getInfo', body).slice(0, -5));
+    await inFlight;
 
+    // close() starts draining before it returns: whatever arrives from now on meets a draining server.
     const closing = test.server.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
     // The in-flight request completes; a new request on the same kept-alive socket arrives during the drain.
     connection.write(body.slice(-5) + request('/v1/users.getInfo', body));
 
@@ -93,11 +97,22 @@ describe('rate limits', () => {
   it('the SDK client waits out a 429 and retries', async () => {
     const test = await serve({ rateLimits: { read: { rate: 2, burst: 1 } } });
     const { people } = await teamWithApp(test.testStore.store.db, 1);
-    const client = test.client(people[0].token);
-    const started = Date.now();
+    // What the client saw: a 429 asking for a second's wait, then the retry's answer.
+    const statuses: Array<{ status: number; retryAfter: string | null }> = [];
+    const client = new AviaryClient({
+      baseUrl: test.url,
+      token: people[0].token,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        statuses.push({ status: response.status, retryAfter: response.headers.get('retry-after') });
+        return response;
+      },
+    });
     const answers = await Promise.all([client.users.getInfo(), client.users.getInfo()]);
     expect(answers.map((answer) => answer.id)).toEqual([people[0].id, people[0].id]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    // Had the client retried before the bucket refilled, it would have met a second 429.
+    expect(statuses.map((seen) => seen.status).sort()).toEqual([200, 200, 429]);
+    expect(statuses.find((seen) => seen.status === 429)?.retryAfter).toBe('1');
   });
 });
 

@@ -33,9 +33,13 @@ export class RawConnection {
     const deadline = Date.now() + timeoutMs;
     while (parseResponses(this.received).length < count && !this.socket.destroyed && this.socket.readyState !== 'closed') {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} responses; got: ${this.received}`);
+      // Woken by the next chunk or the socket's close; the timer only bounds the wait.
       await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        setTimeout(resolve, 50);
+        const timer = setTimeout(resolve, deadline - Date.now());
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
     return parseResponses(this.received);

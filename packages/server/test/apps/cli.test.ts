@@ -6,8 +6,7 @@ import { runCli, runCliJson, tempDataDir } from '../cli/cli.js';
 import { refusingUrl, startAppListener, type AppListener } from './harness.js';
 
 /** Without a running server: what the CLI stores is read back from the store itself. */
-// Each CLI process takes a second or more to start, so the tests (which share nothing but the store) run at once.
-describe.concurrent('aviary app: integrations, bot tokens, installs through the listener', () => {
+describe('aviary app: integrations, bot tokens, installs through the listener', () => {
   const data = tempDataDir();
   const on = ['--data', data.dir];
   let developerId: string;

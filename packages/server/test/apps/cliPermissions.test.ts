@@ -2,11 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
 import { runCli, runCliJson, tempDataDir } from '../cli/cli.js';
 
-// Each CLI process takes a second or more to start, several under load: a test runs up to three of them one after another.
-const cliTestTimeoutMs = 90_000;
-
 /** Without a running server: what the CLI stores is read back from the store itself. */
-describe.concurrent('aviary app create and team update: who may create apps, allowed origins', () => {
+describe('aviary app create and team update: who may create apps, allowed origins', () => {
   const data = tempDataDir();
   const on = ['--data', data.dir];
   let teamId: string;
@@ -42,7 +39,7 @@ describe.concurrent('aviary app create and team update: who may create apps, all
       error: 'InvalidOption',
       description: expect.stringMatching(/^--allowed-origin "https:\/\/boards\.example\/app": must be an origin only, without a path/),
     });
-  }, cliTestTimeoutMs);
+  });
 
   it('refuses a guest developer until the team lets everyone create apps', async () => {
     const [refused, badChoice, noTeam] = await Promise.all([
@@ -58,5 +55,5 @@ describe.concurrent('aviary app create and team update: who may create apps, all
     expect(await runCliJson(['team', 'update', '--team', teamId, '--app-creators', 'everyone', ...on])).toEqual({ id: teamId, appCreators: 'everyone' });
     const app = await runCliJson(['app', 'create', '--name', 'Guestly', '--developer', guestId, ...on]);
     expect(app.id).toMatch(/^a:/);
-  }, cliTestTimeoutMs);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setAppDisabledForTeam, setInstallDisabled } from '../../src/core/commands/apps.js';
 import { appsForPreviewDomain, findSlashCommand, previewDomainMatches, readIntegrations, validateIntegrations } from '../../src/core/integrations.js';
+import { increasingClock } from '../helpers/clock.js';
 import { forEachDialect } from '../helpers/server.js';
 
 const command = (name: string, url?: string) => ({ name, action: url ? { type: 'openWidget', url } : { type: 'sendEvent' } });
@@ -23,6 +24,7 @@ describe('preview domain patterns', () => {
   });
 });
 
+// Install times are in milliseconds; the clock never reads the same twice, so the order of installs shows in them.
 forEachDialect('finding integrations', (t) => {
   it('findSlashCommand: only apps the person installed and nobody disabled; the first installed wins a shared name', async () => {
     const db = t().testStore.store.db;
@@ -32,7 +34,6 @@ forEachDialect('finding integrations', (t) => {
     const first = await t().f.app(team.id, alice.id, { integrations: { slashCommands: [command('poll'), command('todo', 'https://a.example/todo')] } });
     const second = await t().f.app(team.id, alice.id, { integrations: { slashCommands: [command('poll', 'https://b.example/poll'), command('vote')] } });
     await t().f.install(first.id, alice.id);
-    await new Promise((resolve) => setTimeout(resolve, 5));
     await t().f.install(second.id, alice.id);
 
     expect(await findSlashCommand(db, team.id, alice.id, 'poll')).toMatchObject({ app: { id: first.id }, command: { name: 'poll', action: { type: 'sendEvent' } } });
@@ -80,4 +81,4 @@ forEachDialect('finding integrations', (t) => {
     });
     expect(await t().testStore.store.db.selectFrom('apps').selectAll().where('team_id', '=', team.id).execute()).toEqual([]);
   });
-});
+}, {}, { now: increasingClock() });

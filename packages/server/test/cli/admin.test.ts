@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
-import { startListener, type TestListener } from '../events/listener.js';
+import { startListener, type TestListener } from '../helpers/listener.js';
 import { getInfo, runCli, runCliJson, startCliServer, tempDataDir, type CliServer } from './cli.js';
 
 describe('team, user and app commands, while `aviary serve` runs on the same SQLite store', () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCli as runCommandLine } from '../../src/cli/program.js';
 import { loopbackHosts } from '../helpers/server.js';
 
 /** The CLI runs as a user runs it: `node packages/server/bin/aviary.js …` from the repository root. */
@@ -24,7 +25,48 @@ function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...rest, AVIARY_LOG_LEVEL: 'warn', AVIARY_ALLOWED_INTERNAL_HOSTS: loopbackHosts.join(','), ...env };
 }
 
+/**
+ * Runs a command in this process, as `aviary …` would: the same program, the command's own environment
+ * (see cliEnv) and what it prints on stdout and stderr captured. Calls made at once run one after the
+ * other: a command has process.env and the output streams to itself while it runs.
+ */
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const result = running.then(() => runAlone(args, env));
+  running = result.then(() => undefined);
+  return result;
+}
+
+let running: Promise<void> = Promise.resolve();
+
+async function runAlone(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const savedEnv = process.env;
+  const output = { stdout: '', stderr: '' };
+  const capture = (stream: NodeJS.WriteStream, into: 'stdout' | 'stderr') => {
+    const write = stream.write;
+    stream.write = ((chunk: string | Uint8Array) => {
+      output[into] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+      return true;
+    }) as typeof stream.write;
+    return () => void (stream.write = write);
+  };
+  const restoreStdout = capture(process.stdout, 'stdout');
+  const restoreStderr = capture(process.stderr, 'stderr');
+  process.env = cliEnv(env);
+  try {
+    const code = await runCommandLine([process.execPath, 'aviary', ...args]);
+    return { code, ...output };
+  } catch (error) {
+    // What node prints for an error nothing caught, and its exit code.
+    return { code: 1, stdout: output.stdout, stderr: `${output.stderr}${String(error)}\n` };
+  } finally {
+    process.env = savedEnv;
+    restoreStdout();
+    restoreStderr();
+  }
+}
+
+/** Runs a command as a user does, in a process of its own (`node packages/server/bin/aviary.js …`). */
+export function runCliProcess(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(process.execPath, [entry, ...args], { cwd: repoRoot, env: cliEnv(env) }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -45,6 +87,8 @@ export interface CliServer {
   child: ChildProcess;
   /** Everything printed on stdout so far. */
   stdout(): string;
+  /** Resolves once the server has printed `text` on stderr. */
+  printedOnStderr(text: string): Promise<void>;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -54,6 +98,7 @@ export function startCliServer(args: string[], env: Record<string, string> = {})
   const child = spawn(process.execPath, [entry, 'serve', '--port', '0', ...args], { cwd: repoRoot, env: cliEnv(env) });
   let stdout = '';
   let stderr = '';
+  const stderrWaiters: Array<() => void> = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
@@ -65,6 +110,12 @@ export function startCliServer(args: string[], env: Record<string, string> = {})
           url,
           child,
           stdout: () => stdout,
+          printedOnStderr: (text) =>
+            new Promise<void>((resolve, reject) => {
+              const check = () => (stderr.includes(text) ? resolve() : stderrWaiters.push(check));
+              void exited.then(() => reject(new Error(`aviary serve exited without printing ${JSON.stringify(text)}: ${stderr}`)));
+              check();
+            }),
           stop: (signal = 'SIGTERM') => {
             child.kill(signal);
             return exited;
@@ -72,7 +123,10 @@ export function startCliServer(args: string[], env: Record<string, string> = {})
         });
       }
     });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      for (const check of stderrWaiters.splice(0)) check();
+    });
     void exited.then((code) => reject(new Error(`aviary serve exited ${code} before listening: ${stderr}`)));
   });
 }

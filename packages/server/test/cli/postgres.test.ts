@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoCredentials } from '../../src/core/commands/seedDemo.js';
 import { openStore } from '../../src/store/store.js';
 import { dialects, postgresTestUrl } from '../helpers/dialects.js';
-import { startListener } from '../events/listener.js';
+import { startListener } from '../helpers/listener.js';
 import { adminQuery } from '../helpers/store.js';
 import { getInfo, runCli, runCliJson, startCliServer, tempDataDir } from './cli.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DemoCredentials } from '../../src/core/commands/seedDemo.js';
 import { openStore } from '../../src/store/store.js';
-import { getInfo, runCli, runCliJson, startCliServer, tempDataDir, type CliServer } from './cli.js';
+import { getInfo, runCli, runCliProcess, startCliServer, tempDataDir, type CliServer } from './cli.js';
 
 const readDemo = (dir: string): DemoCredentials => JSON.parse(readFileSync(join(dir, 'demo-credentials.json'), 'utf8'));
 
@@ -66,7 +66,10 @@ describe('aviary serve', () => {
 
   it('--seed-demo on a store that already has a team serves it and says there are no demo logins', async () => {
     const dir = dataDir();
-    await runCliJson(['team', 'create', '--name', 'Hand made', '--data', dir]);
+    // The other commands are tested in-process; this one runs as a user runs it, in a process of its own.
+    const made = await runCliProcess(['team', 'create', '--name', 'Hand made', '--data', dir, '--json']);
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout)).toEqual({ id: expect.stringMatching(/^t:/) });
     const server = await serve(['--seed-demo', '--data', dir]);
     expect(server.stdout()).toContain('no demo logins');
     expect(await server.stop()).toBe(0);
@@ -83,17 +86,22 @@ describe('aviary serve', () => {
     let response = '';
     socket.on('data', (chunk) => (response += chunk.toString()));
     const answered = new Promise((resolve) => socket.on('end', resolve));
-    // Half of the body goes before the signal, the rest after: the request is in flight while the server drains.
+    // With Expect: 100-continue, node answers "100 Continue" once it has read the headers: from then on
+    // the request is in flight. Half of the body goes before the signal, the rest once the server says
+    // it is draining.
+    const continueLine = 'HTTP/1.1 100 Continue\r\n\r\n';
+    const inFlight = new Promise<void>((resolve) => socket.on('data', () => response.startsWith(continueLine) && resolve()));
     socket.write(
       `POST /v1/users.getInfo HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/x-www-form-urlencoded\r\n` +
-        `content-length: ${body.length}\r\nconnection: close\r\n\r\n${body.slice(0, 10)}`,
+        `content-length: ${body.length}\r\nconnection: close\r\nexpect: 100-continue\r\n\r\n${body.slice(0, 10)}`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await inFlight;
+    const draining = server.printedOnStderr('SIGTERM received, finishing in-flight requests');
     const exited = server.stop('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await draining;
     socket.end(body.slice(10));
     await answered;
-    expect(response).toMatch(/^HTTP\/1\.1 200 /);
+    expect(response.slice(continueLine.length)).toMatch(/^HTTP\/1\.1 200 /);
     expect(await exited).toBe(0);
     await expect(fetch(`${server.url}/v1/users.getInfo`)).rejects.toThrow();
   });

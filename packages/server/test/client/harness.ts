@@ -1,22 +1,17 @@
-import { createServer, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { AviaryEvent, EventTokenClaims } from '@aviary/protocol';
-import { createEventListener } from '@aviary/sdk';
+import type { AviaryEvent } from '@aviary/protocol';
 import { expect } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { SESSION_LIFETIME_MS } from '../../src/core/commands/sessions.js';
 import { hashToken, newSecret } from '../../src/store/ids.js';
 import type { AppsTable, UsersTable } from '../../src/store/schema.js';
+import { answerWithSdk, startListener, type VerifiedEvent } from '../helpers/listener.js';
 import { allowOrigins } from '../helpers/origins.js';
 import type { CallResult, TestServer } from '../helpers/server.js';
 
 /** An event the app's SDK listener accepted: its token verified for this app and the event's user. */
-export interface VerifiedEvent {
-  event: AviaryEvent;
-  claims: EventTokenClaims;
-}
+export type { VerifiedEvent } from '../helpers/listener.js';
 
-/** A real app: an http server on loopback running @aviary/sdk's createEventListener with the app's secret. */
+/** A real app: the test listener (helpers/listener.ts) answering through @aviary/sdk's createEventListener with the app's secret. */
 export interface SdkApp {
   app: AppsTable;
   received: VerifiedEvent[];
@@ -34,42 +29,21 @@ export async function closeSdkApps(): Promise<void> {
 }
 
 export async function startSdkApp(t: TestServer, input: { teamId: string; developerId: string; integrations?: unknown }): Promise<SdkApp> {
-  // The listener needs the app's id and secret, the app needs the listener's URL: listen first, delegate later.
-  let delegate: RequestListener | undefined;
-  const server = createServer((req, res) => delegate?.(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const app = await t.f.app(input.teamId, input.developerId, { listenerUrl: `http://127.0.0.1:${port}/events`, integrations: input.integrations });
-  const received: VerifiedEvent[] = [];
+  // The listener needs the app's id and secret, the app needs the listener's URL: listen first, verify later.
+  const listener = await startListener(answerWithSdk);
+  const app = await t.f.app(input.teamId, input.developerId, { listenerUrl: listener.url, integrations: input.integrations });
   const sdkApp: SdkApp = {
     app,
-    received,
+    received: listener.verified,
     answer: () => undefined,
-    async waitFor(count, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`the app received ${received.length} of ${count} events in ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      return received.slice(0, count);
-    },
+    waitFor: (count, timeoutMs) => listener.waitForVerified(count, timeoutMs),
     async close() {
       openApps.delete(sdkApp);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listener.close();
     },
   };
   openApps.add(sdkApp);
-  const listener = createEventListener({
-    appId: app.id,
-    appSecret: app.secret,
-    onError: () => undefined,
-    onEvent: async (event, context) => {
-      received.push({ event, claims: context.claims });
-      return (await sdkApp.answer(event)) as never;
-    },
-  });
-  delegate = listener.node;
+  listener.verifyAs(app.id, app.secret, { onError: () => undefined, onEvent: async (event) => (await sdkApp.answer(event)) as never });
   return sdkApp;
 }
 

@@ -5,7 +5,7 @@ import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
 import { createTestStore, type TestStore } from '../helpers/store.js';
 import { spawnServerProcess, type ServerProcess } from './child.js';
-import { closedPortUrl, eventually, startListener, type TestListener } from './listener.js';
+import { closedPortUrl, eventually, startListener, type TestListener } from '../helpers/listener.js';
 
 for (const dialect of dialects) {
   describe(`a server process killed with SIGKILL [${dialect}]`, () => {

@@ -1,14 +1,14 @@
-import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { enqueueEvent } from '../../src/events/outbox.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer } from '../helpers/server.js';
-import { eventually, startListener } from './listener.js';
+import { eventually, startListener } from '../helpers/listener.js';
 
 for (const dialect of dialects) {
   describe(`one app's hanging listener [${dialect}]`, () => {
     it('holds only its own lane: another app’s events still arrive at once, and shutdown gives the hung claims back', async () => {
-      const t = await startTestServer(dialect, {}, { events: { answerTimeoutMs: 8_000, leaseMs: 20_000, laneConcurrency: 4, pollIntervalMs: 50 } });
+      // The hung attempts would time out only after ten minutes: whatever happens in this test happens while they hang.
+      const t = await startTestServer(dialect, {}, { events: { answerTimeoutMs: 600_000, leaseMs: 1_200_000, laneConcurrency: 4, pollIntervalMs: 50 } });
       const hanging = await startListener(() => 'hang');
       const healthy = await startListener();
       try {
@@ -25,22 +25,20 @@ for (const dialect of dialects) {
         for (let i = 0; i < 20; i++) await enqueue(stuck.id);
         await eventually(async () => hanging.open() === 4);
 
-        const latencies: number[] = [];
+        // Each of the other app's events arrives while the hung app's lane is still full. (How soon:
+        // npm run bench measures delivery latency.)
         for (let i = 0; i < 10; i++) {
-          const sent = performance.now();
           await enqueue(fine.id);
-          const [arrived] = (await healthy.waitFor(i + 1, 1_000)).slice(i);
-          latencies.push(arrived.at - sent);
+          await healthy.waitFor(i + 1);
+          expect(hanging.open()).toBe(4);
         }
-        expect(Math.max(...latencies)).toBeLessThan(1_000);
         // The hung app never has more than its lane's worth in flight, and the rest wait unclaimed.
         expect(hanging.maxOpen()).toBe(4);
         const claimed = await ctx.db.selectFrom('events').select('id').where('app_id', '=', stuck.id).where('claim_token', 'is not', null).execute();
         expect(claimed).toHaveLength(4);
 
-        const closing = performance.now();
+        // Closing abandons the hung attempts: it returns although they would hang for ten minutes more.
         await t.server.close();
-        expect(performance.now() - closing).toBeLessThan(2_000);
         const reopened = t.testStore.reopen();
         try {
           const rows = await reopened.db.selectFrom('events').selectAll().where('app_id', '=', stuck.id).execute();

@@ -6,7 +6,7 @@ import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
 import { createTestStore, type TestStore } from '../helpers/store.js';
 import { spawnServerProcess, type ServerProcess } from './child.js';
-import { eventually, startListener, type TestListener } from './listener.js';
+import { eventually, startListener, type TestListener } from '../helpers/listener.js';
 
 // Several server processes share one outbox only on PostgreSQL; SQLite serves one process.
 describe.runIf(dialects.includes('postgres'))('two server processes on one PostgreSQL outbox', () => {
@@ -47,8 +47,10 @@ describe.runIf(dialects.includes('postgres'))('two server processes on one Postg
       const pending = await testStore.store.db.selectFrom('events').select('id').where('status', '!=', 'delivered').execute();
       return pending.length === 0;
     }, 10_000);
-    // Time for any duplicate to show up.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Both processes stop (an attempt still in flight would be abandoned, not hidden), and every
+    // connection to the listener is closed: whatever they sent has been read, duplicates included.
+    for (const server of servers.splice(0)) await server.kill('SIGTERM');
+    await listener.allConnectionsClosed();
     const ids = listener.received.map((r) => String(r.headers['x-service-event-id']));
     expect(ids).toHaveLength(200);
     expect(new Set(ids).size).toBe(200);

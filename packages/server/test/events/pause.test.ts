@@ -3,7 +3,7 @@ import { enqueueEvent } from '../../src/events/outbox.js';
 import { listAppEvents, resumeAppDelivery } from '../../src/events/history.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { eventually, fakeClock, startListener, type TestListener } from './listener.js';
+import { eventually, fakeClock, startListener, type TestListener } from '../helpers/listener.js';
 
 const day = 24 * 3600_000;
 
@@ -80,7 +80,7 @@ for (const dialect of dialects) {
       // Paused: kept, shown as paused, and nothing more is sent, even for new events.
       const later = await enqueue(apps[0].id, developer.id);
       advance(2 * day);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await t.server.ctx.events.idle();
       expect(listener.received).toHaveLength(4);
       expect((await listAppEvents(db(), apps[0].id, { status: 'paused' })).map((e) => e.id)).toEqual([later, first[0]]);
       expect(await listAppEvents(db(), apps[0].id, { status: 'pending' })).toEqual([]);

@@ -9,7 +9,7 @@ import { paddedList, powerOfTwoChunks } from '../../src/events/sqlLists.js';
 import { signEventToken } from '../../src/events/tokens.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer } from '../helpers/server.js';
-import { eventually, startListener } from './listener.js';
+import { eventually, startListener } from '../helpers/listener.js';
 
 for (const dialect of dialects) {
   describe(`delivering a backlog [${dialect}]`, () => {

@@ -7,7 +7,7 @@ import { deliverSynchronously } from '../../src/events/sync.js';
 import { buildWidgetUrl } from '../../src/core/widgetUrl.js';
 import { allowOrigins } from '../helpers/origins.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
-import { startListener, type TestListener } from './listener.js';
+import { startListener, type TestListener } from '../helpers/listener.js';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('base64url');
 

@@ -38,8 +38,9 @@ forEachDialect(
       await alice.post('/messages', { to: bot.botUserId, text: 'once', id: 'same' });
       await alice.post('/messages', { to: bot.botUserId, text: 'once', id: 'same' });
       await sdkApp.waitFor(1);
-      // Give a wrongly enqueued event time to arrive.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Everything enqueued by now has been delivered: a wrongly enqueued event would be among them.
+      await t().server.ctx.background.settled();
+      await t().server.ctx.events.idle();
       expect(sdkApp.received.map(({ event }) => (event as { message: { text: string } }).message.text)).toEqual(['once']);
       expect(await listAppEvents(t().testStore.store.db, app.id, {})).toHaveLength(1);
     });

@@ -1,3 +1,4 @@
+import type { MethodDefinition, MethodName } from '@aviary/protocol';
 import type { MethodHandler } from '../handler.js';
 import channelsAddMembers from './channels/addMembers.js';
 import channelsCreate from './channels/create.js';
@@ -11,17 +12,26 @@ import rosterListContacts from './roster/listContacts.js';
 import usersGetInfo from './users/getInfo.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
 
-/** Every method's handler; a test checks that each method of @aviary/protocol has exactly one. */
-export const handlers: MethodHandler[] = [
-  usersGetInfo,
-  channelsCreate,
-  channelsAddMembers,
-  channelsRemoveMembers,
-  channelsGetInfo,
-  channelsList,
-  channelsListMembers,
-  rosterListContacts,
-  usersGetPublicProfile,
-  chatSendMessage,
-  chatFetchMessages,
-] as MethodHandler[];
+/**
+ * One handler for each protocol method, under the method's name. A method of @aviary/protocol without a
+ * handler here, or a handler filed under another method's name, is a type error
+ * (test/api/handlerTable.test.ts shows both and checks the table at run time too).
+ */
+export type HandlerTable = { readonly [N in MethodName]: MethodHandler<MethodDefinition & { name: N }> };
+
+export const handlersByMethod = {
+  'channels.addMembers': channelsAddMembers,
+  'channels.create': channelsCreate,
+  'channels.getInfo': channelsGetInfo,
+  'channels.list': channelsList,
+  'channels.listMembers': channelsListMembers,
+  'channels.removeMembers': channelsRemoveMembers,
+  'chat.fetchMessages': chatFetchMessages,
+  'chat.sendMessage': chatSendMessage,
+  'roster.listContacts': rosterListContacts,
+  'users.getInfo': usersGetInfo,
+  'users.getPublicProfile': usersGetPublicProfile,
+} as const satisfies HandlerTable;
+
+/** The same handlers as a list, for lookups by the name a request carries. */
+export const handlers: readonly MethodHandler[] = Object.values(handlersByMethod);

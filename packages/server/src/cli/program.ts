@@ -1,0 +1,44 @@
+import { Command, CommanderError } from 'commander';
+import { registerAppCommands } from './app.js';
+import type { CliErrorCode } from './errors.js';
+import { registerSeedCommand } from './seed.js';
+import { registerServeCommand } from './serve.js';
+import { registerTeamCommands } from './team.js';
+import { registerUserCommands } from './user.js';
+
+function buildProgram(): Command {
+  const program = new Command('aviary')
+    .description('Aviary: serve the platform, seed a demo, and manage teams, people and apps in its store.')
+    // Set before the commands are added, which inherit it: usage errors come back here instead of exiting.
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)');
+  registerServeCommand(program);
+  registerSeedCommand(program);
+  registerTeamCommands(program);
+  registerUserCommands(program);
+  registerAppCommands(program);
+  return program;
+}
+
+/**
+ * Runs one command line (`argv` as in process.argv) and resolves with its exit code. Commands report a
+ * failure through `process.exitCode`; it is read here and put back as it was, so that a test can run
+ * commands in its own process. (`serve` keeps running until a signal, and then exits the process.)
+ */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const exitCodeBefore = process.exitCode;
+  process.exitCode = undefined;
+  try {
+    await buildProgram().parseAsync([...argv]);
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    // Commander has already explained the problem (or shown the help) on stderr.
+    if (error.exitCode !== 0 && argv.includes('--json')) {
+      process.stdout.write(`${JSON.stringify({ error: 'InvalidUsage' satisfies CliErrorCode, description: error.message.replace(/^error: /, '') })}\n`);
+    }
+    process.exitCode = error.exitCode;
+  }
+  const exitCode = Number(process.exitCode ?? 0);
+  process.exitCode = exitCodeBefore;
+  return exitCode;
+}
