@@ -3,24 +3,10 @@ import { expect, it } from 'vitest';
 import { teamWithApp } from '../helpers/factories.js';
 import { forEachDialect } from '../helpers/server.js';
 import { RawConnection } from './rawHttp.js';
+import { prng } from '../helpers/prng.js';
 
 const REQUESTS = 2000;
 const LONE_SURROGATE = /(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])/g;
-
-/** A small seeded generator, so a failure can be replayed by its seed. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  return { next, int, pick };
-}
 
 const nasty = [
   "' OR 1=1 --", "'; DROP TABLE messages; --", '../../../../etc/passwd', '..\\..\\windows\\win.ini', '%00', '\u0000',

@@ -4,6 +4,7 @@ import { errorRegistry, methodsByName } from '@aviary/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { teamWithApp } from '../helpers/factories.js';
 import { forEachDialect } from '../helpers/server.js';
+import { prng } from '../helpers/prng.js';
 
 /**
  * Hostile input must cost neither a 5xx nor an answer outside the API's error shape. 10,000 generated
@@ -15,21 +16,6 @@ import { forEachDialect } from '../helpers/server.js';
 const REQUESTS = 10_000;
 const CONCURRENCY = 32;
 const huge = 1_000_000;
-
-/** A small seeded generator, so that a failure can be replayed by its seed. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  return { next, int, pick };
-}
 
 const nasty = [
   "' OR 1=1 --", '../../etc/passwd', '%00', '\u0000', '\uFEFF', '\uD800', '\u202E', '𝔘𝔫𝔦', '<script>alert(1)</script>', '{{7*7}}',
