@@ -90,12 +90,13 @@ export async function http(
   baseUrl: string,
   method: string,
   path: string,
-  options: { json?: unknown; headers?: Record<string, string> } = {},
+  options: { json?: unknown; body?: string; headers?: Record<string, string> } = {},
 ): Promise<CallResult> {
+  // A JSON body is sent as JSON; a raw body exactly as given, with only the headers the test chose.
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { ...options.headers, ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: options.json !== undefined ? JSON.stringify(options.json) : undefined,
+    body: options.json !== undefined ? JSON.stringify(options.json) : options.body,
   });
   const text = await response.text();
   let body: unknown = text;

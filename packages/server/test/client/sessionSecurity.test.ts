@@ -1,24 +1,11 @@
 import { expect, it } from 'vitest';
-import type { CallResult, TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { forEachDialect } from '../helpers/server.js';
 import { expectError, http, sessionFor } from './harness.js';
 
 /** The servers' clock: rate-limit buckets refill only when a test moves it. */
 let clock = Date.now();
 const password = 'correct horse battery staple';
-
-/** Any request, with the body and headers exactly as given (a form, text/plain, a cookie, an Origin…). */
-async function send(baseUrl: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<CallResult> {
-  const response = await fetch(`${baseUrl}${path}`, { method, headers: options.headers, body: options.body });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: the test reads the text.
-  }
-  return { status: response.status, headers: response.headers, body };
-}
 
 const json = (value: unknown) => ({ 'content-type': 'application/json', body: JSON.stringify(value) });
 
@@ -44,14 +31,14 @@ forEachDialect(
     it('sets the session cookie HttpOnly, SameSite=Lax, Path=/ and not Secure over http; an undecodable or over-long cookie is no session', async () => {
       const { cookie, setCookie } = await signedInWithCookie(t());
       expect(setCookie.split('; ').slice(1).sort()).toEqual(['HttpOnly', 'Path=/', 'SameSite=Lax']);
-      expect((await send(t().url, 'GET', '/api/client/conversations', { headers: { cookie } })).status).toBe(200);
+      expect((await http(t().url, 'GET', '/api/client/conversations', { headers: { cookie } })).status).toBe(200);
       for (const bad of ['aviary_session=%', 'aviary_session=%E0%A4%A', `aviary_session=as_s_${'x'.repeat(5000)}`, 'aviary_session=']) {
-        expectError(await send(t().url, 'GET', '/api/client/conversations', { headers: { cookie: bad } }), { status: 401, error: 'NotSignedIn' });
+        expectError(await http(t().url, 'GET', '/api/client/conversations', { headers: { cookie: bad } }), { status: 401, error: 'NotSignedIn' });
       }
-      const signedOut = await send(t().url, 'DELETE', '/api/session', { headers: { cookie } });
+      const signedOut = await http(t().url, 'DELETE', '/api/session', { headers: { cookie } });
       expect(signedOut.status).toBe(200);
       expect(signedOut.headers.get('set-cookie')).toBe('aviary_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0');
-      expectError(await send(t().url, 'GET', '/api/client/conversations', { headers: { cookie } }), { status: 401, error: 'NotSignedIn' });
+      expectError(await http(t().url, 'GET', '/api/client/conversations', { headers: { cookie } }), { status: 401, error: 'NotSignedIn' });
     });
 
     it('refuses cookie-authenticated changes from another origin or without JSON; the server’s own pages and bearer tokens get through', async () => {
@@ -69,7 +56,7 @@ forEachDialect(
         { 'sec-fetch-site': 'cross-site' },
       ];
       for (const headers of crossSite) {
-        const refused = await send(t().url, 'POST', '/api/client/messages', { headers: { cookie: victim.cookie, 'content-type': message['content-type'], ...headers }, body: message.body });
+        const refused = await http(t().url, 'POST', '/api/client/messages', { headers: { cookie: victim.cookie, 'content-type': message['content-type'], ...headers }, body: message.body });
         expectError(refused, { status: 403, error: 'CrossSiteRequest' });
       }
       // What a form or a no-cors fetch can send without an Origin (older browsers): not JSON, so refused.
@@ -78,28 +65,28 @@ forEachDialect(
         ['text/plain', message.body],
         ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="text"\r\n\r\nforged\r\n--x--\r\n`],
       ]) {
-        const refused = await send(t().url, 'POST', '/api/client/messages', { headers: { cookie: victim.cookie, 'content-type': contentType }, body });
+        const refused = await http(t().url, 'POST', '/api/client/messages', { headers: { cookie: victim.cookie, 'content-type': contentType }, body });
         expectError(refused, { status: 400, error: 'InvalidRequestData', description: /send application\/json/ });
       }
       expect(await messagesIn(t(), friend, victim.user.id)).toEqual([]);
 
       // Developer API and sign-out: the same rule; nothing is created, the session lives on.
-      const appsBefore = (await send(t().url, 'GET', '/api/developer/apps', { headers: { cookie: victim.cookie } })).body.apps.length;
+      const appsBefore = (await http(t().url, 'GET', '/api/developer/apps', { headers: { cookie: victim.cookie } })).body.apps.length;
       expectError(
-        await send(t().url, 'POST', '/api/developer/apps', { headers: { cookie: victim.cookie, origin: sameSitePort, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Forged' }) }),
+        await http(t().url, 'POST', '/api/developer/apps', { headers: { cookie: victim.cookie, origin: sameSitePort, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Forged' }) }),
         { status: 403, error: 'CrossSiteRequest' },
       );
-      expectError(await send(t().url, 'DELETE', '/api/session', { headers: { cookie: victim.cookie, origin: sameSitePort } }), { status: 403, error: 'CrossSiteRequest' });
-      expect((await send(t().url, 'GET', '/api/developer/apps', { headers: { cookie: victim.cookie } })).body.apps).toHaveLength(appsBefore);
+      expectError(await http(t().url, 'DELETE', '/api/session', { headers: { cookie: victim.cookie, origin: sameSitePort } }), { status: 403, error: 'CrossSiteRequest' });
+      expect((await http(t().url, 'GET', '/api/developer/apps', { headers: { cookie: victim.cookie } })).body.apps).toHaveLength(appsBefore);
 
       // The server's own pages: Origin is the server's, or Sec-Fetch-Site says same-origin.
       const ownPages: Array<Record<string, string>> = [{ origin: t().url }, { 'sec-fetch-site': 'same-origin' }, {}];
       for (const headers of ownPages) {
-        const sent = await send(t().url, 'POST', '/api/client/messages', { headers: { cookie: victim.cookie, 'content-type': 'application/json', ...headers }, body: message.body });
+        const sent = await http(t().url, 'POST', '/api/client/messages', { headers: { cookie: victim.cookie, 'content-type': 'application/json', ...headers }, body: message.body });
         expect(sent.status, JSON.stringify(sent.body)).toBe(200);
       }
       // A bearer token is never added by a browser on its own, so it needs no Origin check.
-      const bearer = await send(t().url, 'POST', '/api/client/messages', {
+      const bearer = await http(t().url, 'POST', '/api/client/messages', {
         headers: { authorization: `Bearer ${victim.sessionToken}`, origin: 'https://elsewhere.example', 'content-type': 'application/json' },
         body: message.body,
       });
@@ -110,16 +97,16 @@ forEachDialect(
     it('refuses a cross-site sign-in (login CSRF) before looking at the credentials', async () => {
       const user = await t().f.person((await t().f.team()).id, { password });
       const body = JSON.stringify({ email: user.email, password });
-      const refused = await send(t().url, 'POST', '/api/session', { headers: { origin: 'http://127.0.0.1:1', 'content-type': 'application/json' }, body });
+      const refused = await http(t().url, 'POST', '/api/session', { headers: { origin: 'http://127.0.0.1:1', 'content-type': 'application/json' }, body });
       expectError(refused, { status: 403, error: 'CrossSiteRequest' });
       expect(refused.headers.get('set-cookie')).toBeNull();
-      const form = await send(t().url, 'POST', '/api/session', {
+      const form = await http(t().url, 'POST', '/api/session', {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ email: user.email!, password }).toString(),
       });
       expectError(form, { status: 400, error: 'InvalidRequestData' });
       expect(form.headers.get('set-cookie')).toBeNull();
-      const own = await send(t().url, 'POST', '/api/session', { headers: { origin: t().url, 'content-type': 'application/json' }, body });
+      const own = await http(t().url, 'POST', '/api/session', { headers: { origin: t().url, 'content-type': 'application/json' }, body });
       expect(own.status).toBe(200);
     });
 
@@ -127,12 +114,12 @@ forEachDialect(
       const { cookie } = await signedInWithCookie(t());
       const answers = {
         signIn: await http(t().url, 'POST', '/api/session', { json: { email: 'nobody@example.test', password } }),
-        client: await send(t().url, 'GET', '/api/client/conversations', { headers: { cookie } }),
-        notSignedIn: await send(t().url, 'GET', '/api/developer/apps'),
-        method: await send(t().url, 'GET', '/v1/chat.sendMessage'),
-        openapi: await send(t().url, 'GET', '/v1/openapi.json'),
-        notFound: await send(t().url, 'GET', '/nothing/here'),
-        crossSite: await send(t().url, 'POST', '/api/client/messages', { headers: { cookie, origin: 'https://attacker.example' } }),
+        client: await http(t().url, 'GET', '/api/client/conversations', { headers: { cookie } }),
+        notSignedIn: await http(t().url, 'GET', '/api/developer/apps'),
+        method: await http(t().url, 'GET', '/v1/chat.sendMessage'),
+        openapi: await http(t().url, 'GET', '/v1/openapi.json'),
+        notFound: await http(t().url, 'GET', '/nothing/here'),
+        crossSite: await http(t().url, 'POST', '/api/client/messages', { headers: { cookie, origin: 'https://attacker.example' } }),
       };
       for (const [name, answer] of Object.entries(answers)) {
         expect(answer.headers.get('x-content-type-options'), name).toBe('nosniff');
@@ -140,7 +127,7 @@ forEachDialect(
         expect(answer.headers.get('cache-control'), name).toBe('no-store');
         expect(answer.headers.get('content-security-policy'), name).toBeNull();
       }
-      const script = await send(t().url, 'GET', '/widget.js');
+      const script = await http(t().url, 'GET', '/widget.js');
       expect(script.headers.get('x-content-type-options')).toBe('nosniff');
       expect(script.headers.get('cache-control')).toBe('public, max-age=300');
     });
@@ -188,7 +175,7 @@ forEachDialect(
       const { cookie, setCookie } = await signedInWithCookie(t());
       expect(setCookie.split('; ')).toContain('Secure');
       const create = (origin: string) =>
-        send(t().url, 'POST', '/api/developer/apps', { headers: { cookie, origin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Behind TLS' }) });
+        http(t().url, 'POST', '/api/developer/apps', { headers: { cookie, origin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Behind TLS' }) });
       expectError(await create(t().url), { status: 403, error: 'CrossSiteRequest', description: /only pages of https:\/\/chat\.example\.test may/ });
       expect((await create('https://chat.example.test')).status).toBe(201);
     });
