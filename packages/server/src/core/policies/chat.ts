@@ -3,14 +3,13 @@ import { ApiError, invalidParameter } from '../../errors.js';
 import type { UsersTable } from '../../store/schema.js';
 import { compiledOnce } from '../../store/compiledOnce.js';
 import type { Db } from '../../store/store.js';
+import { directChatKey } from '../../store/rows/messages.js';
 
 /**
  * Who may post where and read what (docs/reference/methods.md). Membership is read from channel_members directly:
  * these rules must hold inside the transaction that stores a message, not only at the door.
  */
 
-/** A direct chat is keyed by its two user ids, sorted, so both sides find the same history. */
-export const directChatKey = (a: string, b: string): string => [a, b].sort().join('|');
 
 export interface Recipient {
   /** What the message's `to` holds: the user or channel id the sender named. */
