@@ -2,6 +2,7 @@ import type { UsersTable } from '../store/schema.js';
 import { compiledOnce } from '../store/compiledOnce.js';
 import type { Db, Store } from '../store/store.js';
 import { hashToken } from '../store/ids.js';
+import { appDisabledBy, appDisabledError, appUseRefusal } from '../core/policies/apps.js';
 import { ApiError } from './errors.js';
 
 /** Who is calling: a user acting through one app, or an app's bot. */
@@ -86,15 +87,13 @@ export async function authenticate(store: Store, token: string): Promise<Caller>
   }
   const tokenHash = hashOf(token);
   const row = await findToken(store, tokenHash);
-  // A user's token outlives nothing: uninstalling deletes the install row, and with it the token's use.
-  const installed = row?.kind === 'bot' || row?.installedAppId != null;
-  if (!row || row.deactivated_at !== null || !installed) throw invalidToken();
-  const { kind, appId, disabledByTeam, disabledByUser, installedAppId: _install, ...user } = row;
-  if (disabledByTeam) {
-    throw new ApiError('AppDisabled', 'A team admin has disabled this app for the whole team.', { disabledBy: 'team' });
-  }
-  if (disabledByUser) {
-    throw new ApiError('AppDisabled', 'You have disabled this app; enable it again to use its token.', { disabledBy: 'user' });
-  }
+  if (!row || row.deactivated_at !== null) throw invalidToken();
+  const { kind, appId, disabledByTeam, disabledByUser, installedAppId, ...user } = row;
+  // A bot acts for its own app, without an install. A user's token outlives nothing: uninstalling
+  // deletes the install row, and with it the token's use.
+  const use = { disabledByTeam, installed: installedAppId != null, disabledByUser };
+  const refusal = kind === 'bot' ? appDisabledBy(use) : appUseRefusal(use);
+  if (refusal === 'notInstalled') throw invalidToken();
+  if (refusal) throw appDisabledError(refusal, 'this app', 'use its token');
   return { kind, appId, tokenHash, user };
 }

@@ -14,6 +14,7 @@ import {
 import { checkUrl, validateAction, type FieldResult } from '@aviary/serviceml';
 import type { AppsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
+import { usableInstalledApp } from './policies/apps.js';
 
 /**
  * An app's integrations (the `Integrations` of the protocol; docs/reference/integrations.md): how people reach it from the client.
@@ -208,9 +209,8 @@ export async function findSlashCommand(
     .innerJoin('installs as i', 'i.app_id', 'a.id')
     .selectAll('a')
     .where('a.team_id', '=', teamId)
-    .where('a.disabled_by_team', '=', 0)
     .where('i.user_id', '=', userId)
-    .where('i.disabled_by_user', '=', 0)
+    .where(usableInstalledApp)
     .orderBy('i.created_at')
     .orderBy('a.id')
     .execute();
@@ -232,8 +232,7 @@ export async function appsForPreviewDomain(db: Db, senderId: string, hostname: s
     .innerJoin('installs as i', 'i.app_id', 'a.id')
     .selectAll('a')
     .where('i.user_id', '=', senderId)
-    .where('i.disabled_by_user', '=', 0)
-    .where('a.disabled_by_team', '=', 0)
+    .where(usableInstalledApp)
     .orderBy('a.created_at')
     .orderBy('a.id')
     .execute();

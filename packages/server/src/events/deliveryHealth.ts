@@ -1,5 +1,6 @@
 import { newMessageUid } from '../store/ids.js';
 import type { Tx } from '../store/store.js';
+import { directChatKey, insertMessages, messageRow } from '../store/rows/messages.js';
 import { pauseAfterFailingMs } from './settings.js';
 import { teamSystemUser } from './systemUser.js';
 
@@ -48,24 +49,8 @@ async function tellDeveloperDeliveryPaused(tx: Tx, app: AppForDelivery, lastErro
   const text =
     `Aviary paused event delivery for ${app.name} after ${pauseAfterFailingMs / 86_400_000} days of failures at ${app.listener_url ?? '(no listener URL)'}; ` +
     `last error: ${lastError.slice(0, 300)}; replay or resume from the developer dashboard.`;
-  await tx
-    .insertInto('messages')
-    .values({
-      uid: newMessageUid(now),
-      chat_key: [systemUserId, app.developer_id].sort().join('|'),
-      team_id: app.team_id,
-      from_user_id: systemUserId,
-      to_id: app.developer_id,
-      client_id: null,
-      timestamp: now,
-      text,
-      serviceml: null,
-      notification: null,
-      mentions: null,
-      send_as: null,
-      app_id: null,
-      attachments: null,
-      visible_to: null,
-    })
-    .execute();
+  await insertMessages(tx, [messageRow({
+    uid: newMessageUid(now), chat_key: directChatKey(systemUserId, app.developer_id), team_id: app.team_id,
+    from_user_id: systemUserId, to_id: app.developer_id, timestamp: now, text,
+  })]);
 }

@@ -1,5 +1,6 @@
 import type { AnyEvent } from '@aviary/protocol';
 import type { Db, Tx } from '../store/store.js';
+import { insertEvent } from '../store/rows/events.js';
 import { newEventId } from './ids.js';
 
 /**
@@ -12,9 +13,7 @@ export async function enqueueEvent(
   now: number,
 ): Promise<{ eventId: string }> {
   const eventId = newEventId(now);
-  await db
-    .insertInto('events')
-    .values({
+  await insertEvent(db, {
       id: eventId,
       app_id: input.appId,
       user_id: input.userId,
@@ -31,7 +30,6 @@ export async function enqueueEvent(
       claim_token: null,
       created_at: now,
       updated_at: now,
-    })
-    .execute();
+    });
   return { eventId };
 }

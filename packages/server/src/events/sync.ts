@@ -1,6 +1,7 @@
 import type { AnyEvent } from '@aviary/protocol';
 import type { EventsContext } from './context.js';
 import { insertAttempt, listenerHeaders, noListenerResult } from './attempts.js';
+import { insertEvent } from '../store/rows/events.js';
 import { newEventId } from './ids.js';
 import { callListener, type AttemptResult, type FailureReason } from './listenerCall.js';
 
@@ -36,9 +37,7 @@ export async function deliverSynchronously(
   const answer = syncAnswer(result, eventId, app.listener_url !== null);
   const finishedAt = ctx.now();
   await ctx.db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('events')
-      .values({
+    await insertEvent(tx, {
         id: eventId,
         app_id: app.id,
         user_id: input.userId,
@@ -55,8 +54,7 @@ export async function deliverSynchronously(
         claim_token: null,
         created_at: startedAt,
         updated_at: finishedAt,
-      })
-      .execute();
+      });
     await insertAttempt(tx, {
       eventId,
       appId: app.id,

@@ -1,5 +1,6 @@
 import { newUserId } from '../store/ids.js';
 import type { Tx } from '../store/store.js';
+import { insertUser } from '../store/rows/users.js';
 
 /**
  * The team's system bot, "Aviary System", through which the service itself tells people things.
@@ -9,13 +10,7 @@ export async function teamSystemUser(tx: Tx, teamId: string, now: number): Promi
   const existing = await systemUserIdOf(tx, teamId);
   if (existing) return existing;
   const id = newUserId();
-  await tx
-    .insertInto('users')
-    .values({
-      id, team_id: teamId, email: null, first_name: 'Aviary', last_name: 'System', role: 'user', timezone: '+00:00',
-      profile_image: null, password_hash: null, bot_app_id: null, deactivated_at: null, created_at: now,
-    })
-    .execute();
+  await insertUser(tx, { id, team_id: teamId, first_name: 'Aviary', last_name: 'System', created_at: now });
   const claimed = await tx.updateTable('teams').set({ system_user_id: id }).where('id', '=', teamId).where('system_user_id', 'is', null).executeTakeFirst();
   if (Number(claimed.numUpdatedRows) === 1) return id;
   // Another server made the team's system user first: use that one, leave no second.

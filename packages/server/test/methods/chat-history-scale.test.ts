@@ -1,7 +1,7 @@
 import type { MessageModel } from '@aviary/protocol';
 import { CompiledQuery, sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { directChatKey } from '../../src/core/policies/chat.js';
+import { directChatKey } from '../../src/store/rows/messages.js';
 import { historyPageQuery } from '../../src/core/queries/messages.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast } from './chat-cast.js';

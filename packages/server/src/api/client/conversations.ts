@@ -2,7 +2,7 @@ import type { ChannelModel, MessageModel, PublicProfileModel } from '@aviary/pro
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../../context.js';
 import { displayName } from '../../core/interactions/scene.js';
-import { directChatKey } from '../../core/policies/chat.js';
+import { directChatKey } from '../../store/rows/messages.js';
 import { presentChannel } from '../../core/presenters/channels.js';
 import { presentMessage } from '../../core/presenters/messages.js';
 import { presentPublicProfile } from '../../core/presenters/users.js';

@@ -2,6 +2,7 @@ import type { AppsTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
 import { normaliseAllowedOrigins } from '../allowedOrigins.js';
 import { hashToken, newAppId, newSecret, newUserId } from '../../store/ids.js';
+import { insertUser } from '../../store/rows/users.js';
 import { emptyIntegrations, normaliseIntegrations } from '../integrations.js';
 import { requireMayCreateApps } from '../policies/apps.js';
 
@@ -108,13 +109,7 @@ export async function enableBot(db: Db, appId: string, now: number): Promise<{ b
     let botUserId = app.bot_user_id;
     if (!botUserId) {
       botUserId = newUserId();
-      await tx
-        .insertInto('users')
-        .values({
-          id: botUserId, team_id: app.team_id, email: null, first_name: app.name, last_name: 'Bot', role: 'user',
-          timezone: '+00:00', profile_image: app.icon, password_hash: null, bot_app_id: app.id, deactivated_at: null, created_at: now,
-        })
-        .execute();
+      await insertUser(tx, { id: botUserId, team_id: app.team_id, first_name: app.name, last_name: 'Bot', profile_image: app.icon, bot_app_id: app.id, created_at: now });
       await tx.updateTable('apps').set({ bot_user_id: botUserId, updated_at: now }).where('id', '=', appId).execute();
     }
     await tx.deleteFrom('app_tokens').where('app_id', '=', appId).where('kind', '=', 'bot').execute();

@@ -6,6 +6,7 @@ import { deliverSynchronously, type SyncDeliveryResult } from '../../events/sync
 import type { AppsTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
+import { appDisabledBy } from '../policies/apps.js';
 import { newUserToken, recordInstall, removeInstallIn, setAppDisabledForTeam, setInstallDisabled } from './apps.js';
 
 /** Installing calls the listener and enqueues events; the CLI gives exactly this, without a server. */
@@ -26,7 +27,8 @@ interface InstallTarget {
 export async function installApp(ctx: InstallContext, input: InstallTarget): Promise<{ token: string }> {
   const app = await appInUsersTeam(ctx.db, input);
   // Its token would only ever answer AppDisabled, and the listener would learn of a person for nothing.
-  if (app.disabled_by_team) {
+  // Only the team's switch counts: a re-install starts enabled for the person.
+  if (appDisabledBy({ disabledByTeam: app.disabled_by_team, disabledByUser: null })) {
     throw new ApiError('AppDisabled', `A team admin has disabled "${app.name}" for the whole team; it cannot be installed until they enable it.`, { disabledBy: 'team' });
   }
   if (app.listener_url === null) {

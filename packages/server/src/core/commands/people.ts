@@ -1,6 +1,7 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { newTeamId, newUserId } from '../../store/ids.js';
+import { insertUser } from '../../store/rows/users.js';
 import { hashPassword } from '../passwords.js';
 
 export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {
@@ -21,7 +22,7 @@ export interface NewPerson {
 }
 
 export async function createPerson(db: Db, input: NewPerson & { now: number }): Promise<UsersTable> {
-  const row: UsersTable = {
+  return insertUser(db, {
     id: newUserId(),
     team_id: input.teamId,
     email: input.email.trim().toLowerCase(),
@@ -31,12 +32,8 @@ export async function createPerson(db: Db, input: NewPerson & { now: number }): 
     timezone: input.timezone ?? '+00:00',
     profile_image: input.profileImage ?? null,
     password_hash: input.password ? await hashPassword(input.password) : null,
-    bot_app_id: null,
-    deactivated_at: null,
     created_at: input.now,
-  };
-  await db.insertInto('users').values(row).execute();
-  return row;
+  });
 }
 
 export async function deactivatePerson(db: Db, userId: string, now: number): Promise<void> {

@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
 import { newChannelId, newMessageUid } from '../../store/ids.js';
+import { directChatKey, insertMessages, messageRow } from '../../store/rows/messages.js';
 import { createApp, enableBot, recordInstall } from './apps.js';
 import { createPerson, createTeam } from './people.js';
 import {
@@ -35,7 +36,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const HISTORY_DAYS = 14;
-const INSERT_BATCH = 100;
 
 type DraftMessage = Pick<MessagesTable, 'chat_key' | 'from_user_id' | 'to_id' | 'timestamp' | 'text' | 'app_id'>;
 
@@ -92,7 +92,7 @@ export async function seedDemo(db: Db, now: number): Promise<DemoCredentials> {
 
   await db.transaction().execute(async (tx) => {
     await insertChannels(tx, team.id, channels, foundedAt);
-    await insertMessages(tx, team.id, drafts);
+    await insertDemoMessages(tx, team.id, drafts);
   });
 
   return { teamId: team.id, users, channels, app: { id: app.id, secret: app.secret, botUserId: bot.botUserId, botToken: bot.botToken } };
@@ -112,8 +112,6 @@ function spreadOverPastDays(spec: DemoChatSpec, now: number): Array<{ speaker: n
   }
   return lines;
 }
-
-const directChatKey = (a: string, b: string): string => [a, b].sort().join('|');
 
 async function insertChannels(tx: Tx, teamId: string, channels: DemoCredentials['channels'], createdAt: number): Promise<void> {
   for (const [i, channel] of channels.entries()) {
@@ -135,14 +133,9 @@ async function insertChannels(tx: Tx, teamId: string, channels: DemoCredentials[
 }
 
 /** Uids are made in timestamp order, so that they ascend with time as every uid does. */
-async function insertMessages(tx: Tx, teamId: string, drafts: DraftMessage[]): Promise<void> {
-  const rows: MessagesTable[] = [...drafts]
+async function insertDemoMessages(tx: Tx, teamId: string, drafts: DraftMessage[]): Promise<void> {
+  const rows = [...drafts]
     .sort((a, b) => a.timestamp - b.timestamp)
-    .map((draft) => ({
-      ...draft, uid: newMessageUid(draft.timestamp), team_id: teamId, client_id: null, serviceml: null, notification: null,
-      mentions: null, send_as: null, attachments: null, visible_to: null,
-    }));
-  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-    await tx.insertInto('messages').values(rows.slice(start, start + INSERT_BATCH)).execute();
-  }
+    .map((draft) => messageRow({ ...draft, uid: newMessageUid(draft.timestamp), team_id: teamId }));
+  await insertMessages(tx, rows);
 }

@@ -4,9 +4,9 @@ import { sql } from 'kysely';
 import { invalidParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
-import { compiledOnce } from '../../store/compiledOnce.js';
 import type { DialectName, Tx } from '../../store/store.js';
 import { newMessageUid } from '../../store/ids.js';
+import { insertMessages } from '../../store/rows/messages.js';
 import { checkOnBehalfOf, idsOutsideTeam, resolveRecipient } from '../policies/chat.js';
 import { findMessageByClientId } from '../queries/messages.js';
 
@@ -74,13 +74,11 @@ export async function sendMessage(
       attachments: jsonOrNull(content.attachments),
       visible_to: jsonOrNull(content.visibleTo),
     };
-    await insertMessage(tx, message);
+    await insertMessages(tx, [message]);
     await options.afterInsert?.(tx, message);
     return { message, repeated: false };
   });
 }
-
-const insertMessage = compiledOnce((db, message: MessagesTable) => db.insertInto('messages').values(message));
 
 interface CheckedContent {
   mentions?: string[];

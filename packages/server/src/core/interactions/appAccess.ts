@@ -1,6 +1,7 @@
 import { ApiError, invalidParameter } from '../../errors.js';
 import type { AppsTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
+import { appDisabledBy, appDisabledError, appUseRefusal } from '../policies/apps.js';
 
 export interface UsableApp {
   app: AppsTable;
@@ -23,9 +24,10 @@ export async function findUsableApp(db: Db, person: UsersTable, appId: string, p
     .executeTakeFirst();
   if (!row) throw invalidParameter(parameter, `There is no app ${appId} in your team.`);
   const { installedAppId, disabledByUser, ...app } = row;
-  if (app.disabled_by_team) throw new ApiError('AppDisabled', `A team admin has disabled ${app.name} for the whole team.`, { disabledBy: 'team' });
-  if (disabledByUser) throw new ApiError('AppDisabled', `You have disabled ${app.name}; enable it again to use it.`, { disabledBy: 'user' });
-  return { app, installed: installedAppId !== null };
+  const installed = installedAppId !== null;
+  const refusal = appDisabledBy({ disabledByTeam: app.disabled_by_team, disabledByUser });
+  if (refusal) throw appDisabledError(refusal, app.name, 'use it');
+  return { app, installed };
 }
 
 /** Like findUsableApp, for what only an installed app shows: its buttons, message action and commands. */
@@ -49,9 +51,9 @@ export async function requireWidgetAccess(db: Db, userId: string, appId: string)
     .where('a.id', '=', appId)
     .executeTakeFirst();
   // An app deleted since the caller found it is installed by nobody.
-  if (!row || row.installedAppId === null) {
+  const refusal = row ? appUseRefusal({ ...row, installed: row.installedAppId !== null }) : 'notInstalled';
+  if (!row || refusal === 'notInstalled') {
     throw new ApiError('NotInstalled', `You have not installed ${row?.name ?? appId}; install it to open its widgets and pages, which tell it who you are.`);
   }
-  if (row.disabledByTeam) throw new ApiError('AppDisabled', `A team admin has disabled ${row.name} for the whole team.`, { disabledBy: 'team' });
-  if (row.disabledByUser) throw new ApiError('AppDisabled', `You have disabled ${row.name}; enable it again to open its widgets.`, { disabledBy: 'user' });
+  if (refusal) throw appDisabledError(refusal, row.name, 'open its widgets');
 }

@@ -3,14 +3,14 @@ import { ApiError, invalidParameter } from '../../errors.js';
 import type { UsersTable } from '../../store/schema.js';
 import { compiledOnce } from '../../store/compiledOnce.js';
 import type { Db } from '../../store/store.js';
+import { directChatKey } from '../../store/rows/messages.js';
+import { appUseRefusal } from './apps.js';
 
 /**
  * Who may post where and read what (docs/reference/methods.md). Membership is read from channel_members directly:
  * these rules must hold inside the transaction that stores a message, not only at the door.
  */
 
-/** A direct chat is keyed by its two user ids, sorted, so both sides find the same history. */
-export const directChatKey = (a: string, b: string): string => [a, b].sort().join('|');
 
 export interface Recipient {
   /** What the message's `to` holds: the user or channel id the sender named. */
@@ -44,7 +44,8 @@ export async function checkOnBehalfOf(db: Db, sender: UsersTable, to: string, on
     .where('u.deactivated_at', 'is', null)
     .executeTakeFirst();
   if (!member) throw invalidParameter('onBehalfOf', `onBehalfOf ${onBehalfOf} is not an active user of this bot's team.`);
-  if (member.installedAppId === null || member.disabledByUser) {
+  // A team admin's switch was checked with the bot's token, which it would have refused.
+  if (appUseRefusal({ disabledByTeam: false, installed: member.installedAppId !== null, disabledByUser: member.disabledByUser })) {
     throw invalidParameter(
       'onBehalfOf',
       `onBehalfOf ${onBehalfOf} has not installed this bot's app (or has disabled it); a bot may only post on behalf of a member who installed its app.`,

@@ -1,0 +1,18 @@
+import type { UsersTable } from '../schema.js';
+import type { Db, Tx } from '../store.js';
+
+/** Who the user is; a person adds email, role and password, a bot its app. */
+export type UserFields = Pick<UsersTable, 'id' | 'team_id' | 'first_name' | 'last_name' | 'created_at'> & Partial<UsersTable>;
+
+/**
+ * The one writer of user rows (people, app bots, the team's system bot). Unless given, a user has no
+ * email, password or image, is a plain member in UTC, and is active.
+ */
+export async function insertUser(db: Db | Tx, fields: UserFields): Promise<UsersTable> {
+  const row: UsersTable = {
+    email: null, role: 'user', timezone: '+00:00', profile_image: null, password_hash: null, bot_app_id: null, deactivated_at: null,
+    ...fields,
+  };
+  await db.insertInto('users').values(row).execute();
+  return row;
+}
