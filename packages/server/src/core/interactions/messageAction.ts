@@ -6,8 +6,8 @@ import { readIntegrations } from '../integrations.js';
 import { presentMessage } from '../presenters/messages.js';
 import { findMessagesByUids } from '../queries/messages.js';
 import { findInstalledApp } from './appAccess.js';
-import { followAction } from './followAction.js';
-import { commonAttributes, sceneOfChat } from './scene.js';
+import { followAction } from './carryInteraction.js';
+import { commonAttributes, sceneOfChat } from './interactionChat.js';
 
 /** The API reads `messageUids` up to this many; the event allows no more. */
 export { maxMessageActionSelection } from '@aviary/protocol';

@@ -4,7 +4,7 @@ import type { CoreContext } from '../context.js';
 import { buildWidgetUrl } from '../widgetUrl.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp, requireWidgetAccess } from './appAccess.js';
-import { commonAttributes } from './scene.js';
+import { commonAttributes } from './interactionChat.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 
 /**

@@ -4,8 +4,8 @@ import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { readIntegrations } from '../integrations.js';
 import { findInstalledApp, findUsableApp } from './appAccess.js';
-import { followAction } from './followAction.js';
-import { commonAttributes, sceneOfChat } from './scene.js';
+import { followAction } from './carryInteraction.js';
+import { commonAttributes, sceneOfChat } from './interactionChat.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 
 /** The buttons an installed app adds to the client, by the `button` value of their event. */

@@ -4,8 +4,8 @@ import { invalidParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp } from './appAccess.js';
-import { followAction } from './followAction.js';
-import { commonAttributes } from './scene.js';
+import { followAction } from './carryInteraction.js';
+import { commonAttributes } from './interactionChat.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 
 /**

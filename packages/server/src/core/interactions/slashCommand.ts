@@ -2,8 +2,8 @@ import type { ClientSlashCommandEvent, InteractionAnswer, ServiceClient } from '
 import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findSlashCommand } from '../integrations.js';
-import { followAction } from './followAction.js';
-import { commonAttributes, sceneOfChat } from './scene.js';
+import { followAction } from './carryInteraction.js';
+import { commonAttributes, sceneOfChat } from './interactionChat.js';
 
 export interface SlashCommandText {
   /** The name, without the slash. */

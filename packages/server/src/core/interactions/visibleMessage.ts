@@ -3,7 +3,7 @@ import { ApiError, invalidParameter } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { findMessagesByUids } from '../queries/messages.js';
-import { sceneOfChat, type Scene } from './scene.js';
+import { sceneOfChat, type Scene } from './interactionChat.js';
 
 /** A message the person may see, and the chat it is in as they name it. */
 export interface VisibleMessage {

@@ -4,8 +4,8 @@ import { invalidParameter, missingParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp } from './appAccess.js';
-import { followAction } from './followAction.js';
-import { commonAttributes, sceneOfChat, type Scene } from './scene.js';
+import { followAction } from './carryInteraction.js';
+import { commonAttributes, sceneOfChat, type Scene } from './interactionChat.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 
 export interface WidgetActionInput {

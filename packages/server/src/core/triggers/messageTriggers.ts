@@ -2,7 +2,7 @@ import type { CoreContext } from '../context.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { enqueueReceiveMessage } from './receiveMessage.js';
-import { generateUrlPreview, previewUrlsOf } from './urlPreview.js';
+import { generateUrlPreview, previewUrlsOf } from './requestUrlPreviews.js';
 
 export interface MessageTriggers {
   /** Pass to sendMessage: runs in the message's transaction. */

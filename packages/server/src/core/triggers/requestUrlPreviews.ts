@@ -1,11 +1,11 @@
 import type { ChatGenerateUrlPreviewEvent } from '@aviary/protocol';
 import { validateUrlPreviewAnswer, type Attachment } from '@aviary/serviceml';
 import type { CoreContext } from '../context.js';
-import { deliverSynchronously } from '../../events/sync.js';
+import { deliverSynchronously } from '../../events/delivery/sync.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { appsForPreviewDomain } from '../integrations.js';
-import { findPreviewUrls } from './previewUrls.js';
+import { findPreviewUrls } from './findPreviewUrls.js';
 
 /**
  * `chat.generateUrlPreview` (docs/reference/events.md), run after the message was committed and answered:

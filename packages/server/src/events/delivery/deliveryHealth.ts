@@ -1,5 +1,5 @@
-import { newMessageUid } from '../store/ids.js';
-import type { Tx } from '../store/store.js';
+import { newMessageUid } from '../../store/ids.js';
+import type { Tx } from '../../store/store.js';
 import { pauseAfterFailingMs } from './settings.js';
 import { teamSystemUser } from './systemUser.js';
 

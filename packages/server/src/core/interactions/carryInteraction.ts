@@ -9,7 +9,7 @@ import {
 } from '@aviary/protocol';
 import { ApiError } from '../../errors.js';
 import type { CoreContext } from '../context.js';
-import { deliverSynchronously } from '../../events/sync.js';
+import { deliverSynchronously } from '../../events/delivery/sync.js';
 import { buildWidgetUrl } from '../widgetUrl.js';
 import { requireWidgetAccess } from './appAccess.js';
 

@@ -1,11 +1,11 @@
-import type { EventsContext } from './context.js';
-import type { EventsTable } from '../store/schema.js';
-import { claimEventsById, findDueEvents, releaseClaims } from './claim.js';
-import { attemptClaimedEvent, type FinishedAttempt } from './deliverEvent.js';
+import type { EventsContext } from '../context.js';
+import type { EventsTable } from '../../store/schema.js';
+import { claimEventsById, findDueEvents, releaseClaims } from '../outbox/claim.js';
+import { attemptClaimedEvent, type FinishedAttempt } from './attemptDelivery.js';
 import type { AppForDelivery } from './deliveryHealth.js';
 import { CallCanceller } from './listenerCall.js';
 import { AttemptRecorder } from './recorder.js';
-import { paddedList } from './sqlLists.js';
+import { paddedList } from '../outbox/sqlLists.js';
 
 /** One app's lane: its attempts in flight, how many it may have, and its next due events read ahead. */
 interface Lane {

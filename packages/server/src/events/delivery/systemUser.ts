@@ -1,5 +1,5 @@
-import { newUserId } from '../store/ids.js';
-import type { Tx } from '../store/store.js';
+import { newUserId } from '../../store/ids.js';
+import type { Tx } from '../../store/store.js';
 
 /**
  * The team's system bot, "Aviary System", through which the service itself tells people things.
