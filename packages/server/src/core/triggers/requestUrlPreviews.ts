@@ -13,7 +13,7 @@ import { findPreviewUrls } from './findPreviewUrls.js';
  * domains match its host is asked in turn (one synchronous attempt, `urlPreviewTimeoutMs`), and the first
  * valid attachment is added.
  */
-export async function generateUrlPreview(ctx: CoreContext, message: MessagesTable, urls: readonly URL[]): Promise<void> {
+export async function requestUrlPreviews(ctx: CoreContext, message: MessagesTable, urls: readonly URL[]): Promise<void> {
   for (const url of urls) {
     for (const app of await appsForPreviewDomain(ctx.db, message.from_user_id, url.hostname)) {
       const attachment = await askForPreview(ctx, app.id, message, url.href);
