@@ -46,6 +46,15 @@ module.exports = {
       to: { path: [server + 'store/'] },
     },
     {
+      name: 'events-parts-stay-apart',
+      comment:
+        'In events/, delivery uses the outbox and signing; the outbox, signing and the history use none of ' +
+        'the other parts, only the shared context and ids (docs/ARCHITECTURE.md "Events").',
+      severity: 'error',
+      from: { path: server + 'events/(outbox|signing|history)/' },
+      to: { path: server + 'events/(outbox|delivery|signing|history)/', pathNot: server + 'events/$1/' },
+    },
+    {
       name: 'config-imports-nothing-of-ours',
       comment: 'Every module may read the configuration, so it depends on no other module of the server.',
       severity: 'error',

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEventListener } from '../packages/sdk/src/index.js';
 import { createApp, enableBot } from '../packages/server/src/core/commands/apps.js';
-import { enqueueEvent } from '../packages/server/src/events/outbox.js';
+import { enqueueEvent } from '../packages/server/src/events/outbox/enqueue.js';
 import { openStore } from '../packages/server/src/store/store.js';
 
 export interface ListeningApp {

@@ -1,4 +1,4 @@
-import type { TokenBuckets } from './api/rateLimit.js';
+import type { TokenBuckets } from './api/tokenBuckets.js';
 import type { CoreContext } from './core/context.js';
 
 /**

@@ -1,12 +1,12 @@
-import { TokenBuckets } from './api/rateLimit.js';
+import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
-import { eventsRuntimeFor } from './events/runtime.js';
-import type { DeliverySettings } from './events/settings.js';
-import { startDeliveryWorker } from './events/worker.js';
+import { eventsRuntimeFor } from './events/delivery/runtime.js';
+import type { DeliverySettings } from './events/delivery/settings.js';
+import { startDeliveryWorker } from './events/delivery/worker.js';
 import { createLog } from './log.js';
 import { openStore, type Store } from './store/store.js';
 

@@ -6,7 +6,7 @@ import { ApiError, missingParameter } from './errors.js';
 import type { MethodHandler } from './handler.js';
 import { handlers } from './methods/index.js';
 import { decodeParams, type RawParams } from './params.js';
-import { enforceRateLimits } from './rateLimits.js';
+import { enforceRateLimits } from './methodRateLimits.js';
 
 /** Marks a body the server could not read (unsupported content type); reported after NoSuchMethod and 405. */
 export const UNREADABLE_BODY = Symbol('unreadable body');

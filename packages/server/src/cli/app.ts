@@ -159,7 +159,7 @@ function readJsonFile(path: string): unknown {
  */
 async function withEventDelivery<T>(admin: AdminContext, run: (ctx: InstallContext) => Promise<T>): Promise<T> {
   // Loaded here: listener calls need an HTTP agent, which would slow every other command's start.
-  const [{ createLog }, { eventsRuntimeFor }] = await Promise.all([import('../log.js'), import('../events/runtime.js')]);
+  const [{ createLog }, { eventsRuntimeFor }] = await Promise.all([import('../log.js'), import('../events/delivery/runtime.js')]);
   // Its log (a refused listener address, say) on stderr: stdout carries the command's answer.
   const events = eventsRuntimeFor(admin.config, createLog(admin.config, process.stderr));
   try {

@@ -1,7 +1,7 @@
 import { eventTokenLifetimeSeconds, widgetParams, type ServiceClient, type ServiceWidgetType, type WidgetEvent } from '@aviary/protocol';
 import { ApiError } from '../errors.js';
 import { newEventId } from '../events/ids.js';
-import { signEventToken } from '../events/tokens.js';
+import { signEventToken } from '../events/signing/tokens.js';
 import type { AppsTable } from '../store/schema.js';
 import type { CoreContext } from './context.js';
 import { originOf, registeredOrigins } from './registeredOrigins.js';

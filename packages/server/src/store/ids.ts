@@ -46,9 +46,10 @@ let lastRandom: number[] = [];
 
 /**
  * A ULID: 48-bit millisecond time then 80 random bits, in Crockford base32. Within one millisecond the
- * random part is incremented, so uids from one process sort in the order they were made.
+ * random part is incremented, so ULIDs from one process sort in the order they were made. Message uids
+ * are ULIDs, and event and attempt ids are built from them (events/ids.ts).
  */
-export function newMessageUid(now: number = Date.now()): string {
+export function newUlid(now: number = Date.now()): string {
   if (now <= lastTime) {
     incrementRandom(lastRandom);
   } else {
@@ -60,6 +61,9 @@ export function newMessageUid(now: number = Date.now()): string {
   for (const digit of lastRandom) uid += CROCKFORD[digit];
   return uid;
 }
+
+/** A message's uid: a ULID, so that a listing by uid is a listing by time. */
+export const newMessageUid = (now: number = Date.now()): string => newUlid(now);
 
 function encodeTime(time: number): string {
   let out = '';

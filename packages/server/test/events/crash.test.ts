@@ -1,6 +1,6 @@
 import type { AnyEvent } from '@aviary/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { enqueueEvent } from '../../src/events/outbox.js';
+import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
 import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
 import { createTestStore, type TestStore } from '../helpers/store.js';

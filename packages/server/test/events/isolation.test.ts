@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enqueueEvent } from '../../src/events/outbox.js';
+import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer } from '../helpers/server.js';
 import { eventually, startListener } from '../helpers/listener.js';

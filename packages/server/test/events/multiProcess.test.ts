@@ -1,7 +1,7 @@
 import type { AnyEvent } from '@aviary/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimDueEvents } from '../../src/events/claim.js';
-import { enqueueEvent } from '../../src/events/outbox.js';
+import { claimDueEvents } from '../../src/events/outbox/claim.js';
+import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
 import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
 import { createTestStore, type TestStore } from '../helpers/store.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueEvent } from '../../src/events/outbox.js';
-import { listAppEvents, resumeAppDelivery } from '../../src/events/history.js';
+import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
+import { listAppEvents, resumeAppDelivery } from '../../src/events/history/eventHistory.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { eventually, fakeClock, startListener, type TestListener } from '../helpers/listener.js';

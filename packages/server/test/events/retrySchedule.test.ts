@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryAfterMs, retryDelayMs, retryLadderMs } from '../../src/events/retrySchedule.js';
+import { retryAfterMs, retryDelayMs, retryLadderMs } from '../../src/events/delivery/retrySchedule.js';
 
 const minute = 60_000;
 const hour = 60 * minute;

@@ -1,7 +1,7 @@
 import { AviaryClient } from '@aviary/sdk';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { loadConfig, type ConfigInput } from '../../src/config.js';
-import type { DeliverySettings } from '../../src/events/settings.js';
+import type { DeliverySettings } from '../../src/events/delivery/settings.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { dialects, type TestDialect } from './dialects.js';
 import { factories, type Factories } from './factories.js';

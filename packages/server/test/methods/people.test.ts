@@ -1,7 +1,7 @@
 import { AviaryApiError } from '@aviary/sdk';
 import { describe, expect, it } from 'vitest';
 import { deactivatePerson } from '../../src/core/commands/people.js';
-import { teamSystemUser } from '../../src/events/systemUser.js';
+import { teamSystemUser } from '../../src/events/delivery/systemUser.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { forEachDialect } from '../helpers/server.js';
 

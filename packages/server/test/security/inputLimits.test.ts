@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBuckets } from '../../src/api/rateLimit.js';
+import { TokenBuckets } from '../../src/api/tokenBuckets.js';
 import { expectError, http } from '../client/harness.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';

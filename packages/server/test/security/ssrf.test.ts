@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listEventAttempts } from '../../src/events/history.js';
-import { enqueueEvent } from '../../src/events/outbox.js';
+import { listEventAttempts } from '../../src/events/history/eventHistory.js';
+import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
 import { signedInPerson } from '../apps/harness.js';
 import { closedPortUrl, eventually, startListener, type Responder, type TestListener } from '../events/listener.js';
 import { dialects } from '../helpers/dialects.js';

@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { setAppDisabledForTeam } from '../../src/core/commands/apps.js';
-import { listAppEvents } from '../../src/events/history.js';
+import { listAppEvents } from '../../src/events/history/eventHistory.js';
 import { clientCast, closeSdkApps } from '../client/harness.js';
 import { forEachDialect } from '../helpers/server.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
-import { findPreviewUrls } from '../../src/core/triggers/previewUrls.js';
-import { listAppEvents } from '../../src/events/history.js';
+import { findPreviewUrls } from '../../src/core/triggers/findPreviewUrls.js';
+import { listAppEvents } from '../../src/events/history/eventHistory.js';
 import { clientCast, closeSdkApps, startSdkApp } from '../client/harness.js';
 import { startListener } from '../helpers/listener.js';
 import { forEachDialect } from '../helpers/server.js';

@@ -1,7 +1,7 @@
 import type { ChannelModel, MessageModel, PublicProfileModel } from '@aviary/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../../context.js';
-import { displayName } from '../../core/interactions/scene.js';
+import { displayName } from '../../core/interactions/interactionChat.js';
 import { directChatKey } from '../../store/rows/messages.js';
 import { presentChannel } from '../../core/presenters/channels.js';
 import { presentMessage } from '../../core/presenters/messages.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.js';
 import type { AppsTable } from '../../store/schema.js';
-import { listAppEvents, listEventAttempts, replayEvent, resumeAppDelivery } from '../../events/history.js';
+import { listAppEvents, listEventAttempts, replayEvent, resumeAppDelivery } from '../../events/history/eventHistory.js';
 import { invalidParameter } from '../errors.js';
 import { requireDeveloper } from './access.js';
 import { appOfRoute } from './apps.js';

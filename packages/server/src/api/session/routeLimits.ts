@@ -2,7 +2,7 @@ import { isChannelId, isUserId, type RateClass } from '@aviary/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.js';
 import type { UsersTable } from '../../store/schema.js';
-import { setHeaders, tooManyRequests } from '../rateLimits.js';
+import { setHeaders, tooManyRequests } from '../methodRateLimits.js';
 
 const SEND_MESSAGE_ROUTE = '/api/client/messages';
 

@@ -1,5 +1,5 @@
 import type { ServerContext } from '../../context.js';
-import { tooManyRequests } from '../rateLimits.js';
+import { tooManyRequests } from '../methodRateLimits.js';
 
 /**
  * Failed sign-ins are limited per (email, client address) (rateLimits.signInFailures) and per client

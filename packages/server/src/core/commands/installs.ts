@@ -1,8 +1,8 @@
 import type { AppInstallEvent, AppUninstallEvent } from '@aviary/protocol';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
-import { enqueueEvent } from '../../events/outbox.js';
-import { deliverSynchronously, type SyncDeliveryResult } from '../../events/sync.js';
+import { enqueueEvent } from '../../events/outbox/enqueue.js';
+import { deliverSynchronously, type SyncDeliveryResult } from '../../events/delivery/sync.js';
 import type { AppsTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';

@@ -6,8 +6,8 @@ import { readIntegrations } from '../integrations.js';
 import { presentMessage } from '../presenters/messages.js';
 import { findMessagesByUids } from '../queries/messages.js';
 import { findInstalledApp } from './appAccess.js';
-import { followAction } from './followAction.js';
-import { commonAttributes, sceneOfChat } from './scene.js';
+import { carryInteraction } from './carryInteraction.js';
+import { commonAttributes, interactionChatOf } from './interactionChat.js';
 
 /** The API reads `messageUids` up to this many; the event allows no more. */
 export { maxMessageActionSelection } from '@aviary/protocol';
@@ -25,9 +25,9 @@ export async function runMessageAction(
   const app = await findInstalledApp(ctx.db, person, input.appId);
   const messageAction = readIntegrations(app).messageAction;
   if (!messageAction) throw invalidParameter('appId', `${app.name} has no message action.`);
-  const scene = await sceneOfChat(ctx.db, person, input.chat);
+  const interactionChat = await interactionChatOf(ctx.db, person, input.chat);
   const uids = [...new Set(input.messageUids)];
-  const rows = await findMessagesByUids(ctx.db, scene.chatKey, person.id, uids);
+  const rows = await findMessagesByUids(ctx.db, interactionChat.chatKey, person.id, uids);
   if (rows.length < uids.length) {
     const found = new Set(rows.map((row) => row.uid));
     const missing = uids.find((uid) => !found.has(uid));
@@ -35,9 +35,9 @@ export async function runMessageAction(
   }
   const event: ClientMessageActionEvent = {
     name: 'client.messageAction',
-    ...commonAttributes(scene),
+    ...commonAttributes(interactionChat),
     messageUids: uids,
     ...(rows.length <= maxMessageActionMessages ? { messages: rows.map(presentMessage) } : {}),
   };
-  return followAction(ctx, { appId: app.id, action: messageAction.action, event, client: input.client });
+  return carryInteraction(ctx, { appId: app.id, action: messageAction.action, event, client: input.client });
 }

@@ -4,7 +4,7 @@ import type { CoreContext } from '../context.js';
 import { buildWidgetUrl } from '../widgetUrl.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp, requireWidgetAccess } from './appAccess.js';
-import { commonAttributes } from './scene.js';
+import { commonAttributes } from './interactionChat.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 
 /**
@@ -16,7 +16,7 @@ export async function openAttachmentWidget(
   person: UsersTable,
   input: { messageUid: string; attachmentId: string; client: ServiceClient },
 ): Promise<InteractionAnswer> {
-  const { row, scene } = await findVisibleMessage(ctx.db, person, input.messageUid);
+  const { row, interactionChat } = await findVisibleMessage(ctx.db, person, input.messageUid);
   const attachment = findAttachment(row, input.attachmentId);
   const widget = attachment.views?.widget;
   if (!widget) throw invalidParameter('attachmentId', `Attachment ${JSON.stringify(input.attachmentId)} has no widget view.`);
@@ -24,7 +24,7 @@ export async function openAttachmentWidget(
   await requireWidgetAccess(ctx.db, person.id, app.id);
   const event: ClientOpenAttachmentWidgetEvent = {
     name: 'client.openAttachmentWidget',
-    ...commonAttributes(scene),
+    ...commonAttributes(interactionChat),
     messageUid: row.uid,
     attachmentId: input.attachmentId,
   };

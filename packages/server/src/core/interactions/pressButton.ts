@@ -4,8 +4,8 @@ import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { readIntegrations } from '../integrations.js';
 import { findInstalledApp, findUsableApp } from './appAccess.js';
-import { followAction } from './followAction.js';
-import { commonAttributes, sceneOfChat } from './scene.js';
+import { carryInteraction } from './carryInteraction.js';
+import { commonAttributes, interactionChatOf } from './interactionChat.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 
 /** The buttons an installed app adds to the client, by the `button` value of their event. */
@@ -28,9 +28,9 @@ export async function pressIntegrationButton(
   const app = await findInstalledApp(ctx.db, person, input.appId);
   const button = readIntegrations(app)[integrationOfButton[input.button]];
   if (!button) throw invalidParameter('button', `${app.name} has no ${input.button}.`);
-  const scene = await sceneOfChat(ctx.db, person, input.chat);
-  const event: ClientPressButtonEvent = { name: 'client.pressButton', ...commonAttributes(scene), button: input.button };
-  return followAction(ctx, { appId: app.id, action: button.action, event, client: input.client });
+  const interactionChat = await interactionChatOf(ctx.db, person, input.chat);
+  const event: ClientPressButtonEvent = { name: 'client.pressButton', ...commonAttributes(interactionChat), button: input.button };
+  return carryInteraction(ctx, { appId: app.id, action: button.action, event, client: input.client });
 }
 
 /** `client.pressButton` for a button of a message's attachment; the chat is the message's. */
@@ -39,18 +39,18 @@ export async function pressAttachmentButton(
   person: UsersTable,
   input: { messageUid: string; attachmentId: string; buttonId: string; client: ServiceClient },
 ): Promise<InteractionAnswer> {
-  const { row, scene } = await findVisibleMessage(ctx.db, person, input.messageUid);
+  const { row, interactionChat } = await findVisibleMessage(ctx.db, person, input.messageUid);
   const attachment = findAttachment(row, input.attachmentId);
   const button = attachment.buttons?.find((candidate) => candidate.id === input.buttonId);
   if (!button) throw invalidParameter('buttonId', `Attachment ${JSON.stringify(input.attachmentId)} has no button with the id ${JSON.stringify(input.buttonId)}.`);
   const { app } = await findUsableApp(ctx.db, person, appBehind(row, attachment), 'attachmentId');
   const event: ClientPressButtonEvent = {
     name: 'client.pressButton',
-    ...commonAttributes(scene),
+    ...commonAttributes(interactionChat),
     button: 'attachmentButton',
     messageUid: row.uid,
     attachmentId: input.attachmentId,
     buttonId: button.id,
   };
-  return followAction(ctx, { appId: app.id, action: button.action, event, client: input.client });
+  return carryInteraction(ctx, { appId: app.id, action: button.action, event, client: input.client });
 }

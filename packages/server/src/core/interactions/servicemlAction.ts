@@ -4,8 +4,8 @@ import { invalidParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp } from './appAccess.js';
-import { followAction } from './followAction.js';
-import { commonAttributes } from './scene.js';
+import { carryInteraction } from './carryInteraction.js';
+import { commonAttributes } from './interactionChat.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 
 /**
@@ -17,7 +17,7 @@ export async function runServicemlAction(
   person: UsersTable,
   input: { messageUid: string; actionId: string; attachmentId?: string; client: ServiceClient },
 ): Promise<InteractionAnswer> {
-  const { row, scene } = await findVisibleMessage(ctx.db, person, input.messageUid);
+  const { row, interactionChat } = await findVisibleMessage(ctx.db, person, input.messageUid);
   const attachment = input.attachmentId === undefined ? undefined : findAttachment(row, input.attachmentId);
   const source = attachment ? attachment.views?.serviceml : (row.serviceml ?? undefined);
   const where = attachment ? `attachment ${JSON.stringify(input.attachmentId)}` : `message ${row.uid}`;
@@ -26,12 +26,12 @@ export async function runServicemlAction(
   const { app } = await findUsableApp(ctx.db, person, appBehind(row, attachment), attachment ? 'attachmentId' : 'messageUid');
   const event: ClientServicemlActionEvent = {
     name: 'client.servicemlAction',
-    ...commonAttributes(scene),
+    ...commonAttributes(interactionChat),
     messageUid: row.uid,
     ...(input.attachmentId !== undefined ? { attachmentId: input.attachmentId } : {}),
     actionId: input.actionId,
   };
-  return followAction(ctx, { appId: app.id, action, event, client: input.client });
+  return carryInteraction(ctx, { appId: app.id, action, event, client: input.client });
 }
 
 /** The first `<action>` with this id, depth first. Stored ServiceML was validated when it was sent. */

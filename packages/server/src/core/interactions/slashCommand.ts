@@ -2,8 +2,8 @@ import type { ClientSlashCommandEvent, InteractionAnswer, ServiceClient } from '
 import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findSlashCommand } from '../integrations.js';
-import { followAction } from './followAction.js';
-import { commonAttributes, sceneOfChat } from './scene.js';
+import { carryInteraction } from './carryInteraction.js';
+import { commonAttributes, interactionChatOf } from './interactionChat.js';
 
 export interface SlashCommandText {
   /** The name, without the slash. */
@@ -39,8 +39,8 @@ export async function runSlashCommand(
 ): Promise<SlashCommandRun | undefined> {
   const found = await findSlashCommand(ctx.db, person.team_id, person.id, input.command);
   if (!found) return undefined;
-  const scene = await sceneOfChat(ctx.db, person, input.chat, 'to');
-  const event: ClientSlashCommandEvent = { name: 'client.slashCommand', ...commonAttributes(scene), command: input.command, text: input.text };
-  const answer = await followAction(ctx, { appId: found.app.id, action: found.command.action, event, client: input.client });
+  const interactionChat = await interactionChatOf(ctx.db, person, input.chat, 'to');
+  const event: ClientSlashCommandEvent = { name: 'client.slashCommand', ...commonAttributes(interactionChat), command: input.command, text: input.text };
+  const answer = await carryInteraction(ctx, { appId: found.app.id, action: found.command.action, event, client: input.client });
   return { appId: found.app.id, command: input.command, answer };
 }

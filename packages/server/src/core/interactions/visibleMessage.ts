@@ -3,12 +3,12 @@ import { ApiError, invalidParameter } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { findMessagesByUids } from '../queries/messages.js';
-import { sceneOfChat, type Scene } from './scene.js';
+import { interactionChatOf, type InteractionChat } from './interactionChat.js';
 
 /** A message the person may see, and the chat it is in as they name it. */
 export interface VisibleMessage {
   row: MessagesTable;
-  scene: Scene;
+  interactionChat: InteractionChat;
 }
 
 const noSuchMessage = (uid: string): ApiError =>
@@ -23,16 +23,16 @@ export async function findVisibleMessage(db: Db, person: UsersTable, uid: string
   const row = await db.selectFrom('messages').select('chat_key').where('uid', '=', uid).where('team_id', '=', person.team_id).executeTakeFirst();
   const chat = row ? chatAsSeenBy(person.id, row.chat_key) : undefined;
   if (chat === undefined) throw noSuchMessage(uid);
-  let scene: Scene;
+  let interactionChat: InteractionChat;
   try {
-    scene = await sceneOfChat(db, person, chat);
+    interactionChat = await interactionChatOf(db, person, chat);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'UnknownChat') throw noSuchMessage(uid);
     throw error;
   }
-  const [visible] = await findMessagesByUids(db, scene.chatKey, person.id, [uid]);
+  const [visible] = await findMessagesByUids(db, interactionChat.chatKey, person.id, [uid]);
   if (!visible) throw noSuchMessage(uid);
-  return { row: visible, scene };
+  return { row: visible, interactionChat };
 }
 
 /** A channel is named by its id; a direct chat by the other person's id, or undefined when the person is not in it. */

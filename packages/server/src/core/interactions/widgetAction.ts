@@ -4,8 +4,8 @@ import { invalidParameter, missingParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp } from './appAccess.js';
-import { followAction } from './followAction.js';
-import { commonAttributes, sceneOfChat, type Scene } from './scene.js';
+import { carryInteraction } from './carryInteraction.js';
+import { commonAttributes, interactionChatOf, type InteractionChat } from './interactionChat.js';
 import { appBehind, findAttachment, findVisibleMessage } from './visibleMessage.js';
 
 export interface WidgetActionInput {
@@ -30,14 +30,14 @@ export interface WidgetActionInput {
 export async function runWidgetAction(ctx: CoreContext, person: UsersTable, input: WidgetActionInput): Promise<InteractionAnswer> {
   const action = readWidgetAction(input);
   const { app } = await findUsableApp(ctx.db, person, input.appId);
-  const scene = await sceneOfCallingWidget(ctx, person, input);
+  const interactionChat = await chatOfCallingWidget(ctx, person, input);
   const event: ClientWidgetActionEvent = {
     name: 'client.widgetAction',
-    ...commonAttributes(scene),
+    ...commonAttributes(interactionChat),
     ...(input.messageUid !== undefined ? { messageUid: input.messageUid } : {}),
     ...(input.attachmentId !== undefined ? { attachmentId: input.attachmentId } : {}),
   };
-  return followAction(ctx, { appId: app.id, action, event, client: input.client });
+  return carryInteraction(ctx, { appId: app.id, action, event, client: input.client });
 }
 
 /** The same rules as an integration's action, with the errors named after this request's fields. */
@@ -50,14 +50,14 @@ function readWidgetAction(input: WidgetActionInput): Action {
 }
 
 /** A widget opened from an attachment belongs to the attachment's app, in the message's chat. */
-async function sceneOfCallingWidget(ctx: CoreContext, person: UsersTable, input: WidgetActionInput): Promise<Scene> {
+async function chatOfCallingWidget(ctx: CoreContext, person: UsersTable, input: WidgetActionInput): Promise<InteractionChat> {
   if (input.messageUid === undefined) {
     if (input.attachmentId !== undefined) throw missingParameter('messageUid');
     if (input.chat === undefined) throw missingParameter('chat');
-    return sceneOfChat(ctx.db, person, input.chat);
+    return interactionChatOf(ctx.db, person, input.chat);
   }
-  const { row, scene } = await findVisibleMessage(ctx.db, person, input.messageUid);
+  const { row, interactionChat } = await findVisibleMessage(ctx.db, person, input.messageUid);
   const owner = appBehind(row, input.attachmentId === undefined ? undefined : findAttachment(row, input.attachmentId));
   if (owner !== input.appId) throw invalidParameter('appId', `The widget of this message belongs to ${owner}, not ${input.appId}.`);
-  return scene;
+  return interactionChat;
 }

@@ -2,7 +2,7 @@ import type { CoreContext } from '../context.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { enqueueReceiveMessage } from './receiveMessage.js';
-import { generateUrlPreview, previewUrlsOf } from './urlPreview.js';
+import { requestUrlPreviews, previewUrlsOf } from './requestUrlPreviews.js';
 
 export interface MessageTriggers {
   /** Pass to sendMessage: runs in the message's transaction. */
@@ -29,7 +29,7 @@ export function messageTriggers(ctx: CoreContext): MessageTriggers {
       const message = stored;
       if (enqueued) ctx.events.wake();
       const urls = previewUrlsOf(message);
-      if (urls.length > 0) ctx.background.run(`URL preview of message ${message.uid}`, () => generateUrlPreview(ctx, message, urls));
+      if (urls.length > 0) ctx.background.run(`URL preview of message ${message.uid}`, () => requestUrlPreviews(ctx, message, urls));
     },
   };
 }

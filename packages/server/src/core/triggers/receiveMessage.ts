@@ -1,5 +1,5 @@
 import { isUserId, type ChatReceiveMessageEvent } from '@aviary/protocol';
-import { enqueueEvent } from '../../events/outbox.js';
+import { enqueueEvent } from '../../events/outbox/enqueue.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { presentMessage } from '../presenters/messages.js';

@@ -1,8 +1,8 @@
 import type { AnyEvent } from '@aviary/protocol';
-import type { EventsContext } from './context.js';
+import type { EventsContext } from '../context.js';
 import { insertAttempt, listenerHeaders, noListenerResult } from './attempts.js';
-import { insertEvent } from '../store/rows/events.js';
-import { newEventId } from './ids.js';
+import { insertEvent } from '../../store/rows/events.js';
+import { newEventId } from '../ids.js';
 import { callListener, type AttemptResult, type FailureReason } from './listenerCall.js';
 
 export type SyncDeliveryResult =

@@ -1,12 +1,12 @@
-import type { EventsContext } from './context.js';
-import type { EventsTable } from '../store/schema.js';
-import type { Tx } from '../store/store.js';
+import type { EventsContext } from '../context.js';
+import type { EventsTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
 import { insertAttempts, listenerHeaders, noListenerResult, type AttemptToRecord } from './attempts.js';
 import { trackDeliveryHealth, type AppForDelivery } from './deliveryHealth.js';
-import { newAttemptId } from './ids.js';
+import { newAttemptId } from '../ids.js';
 import { callListener, type AttemptResult, type CallCanceller } from './listenerCall.js';
 import { responseSnippetBytes } from './settings.js';
-import { paddedList } from './sqlLists.js';
+import { paddedList } from '../outbox/sqlLists.js';
 import { judgeAttempt, type Verdict } from './verdict.js';
 
 /** An attempt made, to be recorded with the event's next state. */

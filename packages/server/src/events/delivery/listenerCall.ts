@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import { isInternalAddressRefused } from '../net/guardedAgent.js';
+import { isInternalAddressRefused } from '../../net/guardedAgent.js';
 
 export interface ListenerCall {
   url: string;

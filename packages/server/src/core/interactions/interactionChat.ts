@@ -5,7 +5,7 @@ import type { Db } from '../../store/store.js';
 import { resolveReadableChat } from '../policies/chat.js';
 
 /** Where a person acted: the chat as they name it (the other person's id for a direct chat), and its name. */
-export interface Scene {
+export interface InteractionChat {
   person: UsersTable;
   chat: string;
   chatName: string;
@@ -17,10 +17,10 @@ export const displayName = (user: Pick<UsersTable, 'first_name' | 'last_name'>):
   `${user.first_name} ${user.last_name}`.trim();
 
 /**
- * The scene of a chat the person may read (a channel they are in, or a direct chat with a teammate), or
- * UnknownChat naming `parameter` — the body field the caller put the chat in.
+ * The chat of an interaction, when the person may read it (a channel they are in, or a direct chat with a
+ * teammate), or UnknownChat naming `parameter` — the body field the caller put the chat in.
  */
-export async function sceneOfChat(db: Db, person: UsersTable, chat: string, parameter = 'chat'): Promise<Scene> {
+export async function interactionChatOf(db: Db, person: UsersTable, chat: string, parameter = 'chat'): Promise<InteractionChat> {
   let chatKey: string;
   try {
     chatKey = await resolveReadableChat(db, person, chat);
@@ -32,8 +32,8 @@ export async function sceneOfChat(db: Db, person: UsersTable, chat: string, para
 }
 
 /** The attributes every `client.*` event carries (docs/reference/events.md). */
-export function commonAttributes(scene: Scene): ClientEventCommon {
-  return { userId: scene.person.id, userName: displayName(scene.person), chat: scene.chat, chatName: scene.chatName };
+export function commonAttributes({ person, chat, chatName }: InteractionChat): ClientEventCommon {
+  return { userId: person.id, userName: displayName(person), chat, chatName };
 }
 
 /** A channel's name, or for a direct chat the other person's name (one's own, when writing to oneself). */

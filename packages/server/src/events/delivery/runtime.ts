@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Agent } from 'undici';
-import type { Config } from '../config.js';
-import { InternalHostsAllowList } from '../net/addressPolicy.js';
-import { guardedAgent, type GuardedAgentOptions } from '../net/guardedAgent.js';
+import type { Config } from '../../config.js';
+import { InternalHostsAllowList } from '../../net/addressPolicy.js';
+import { guardedAgent, type GuardedAgentOptions } from '../../net/guardedAgent.js';
 import { deliverySettings, type DeliverySettings } from './settings.js';
 
 /** Which addresses listener calls may reach: see net/guardedAgent.ts. */

@@ -1,7 +1,7 @@
 import type { AnyEvent } from '@aviary/protocol';
-import type { Db, Tx } from '../store/store.js';
-import { insertEvent } from '../store/rows/events.js';
-import { newEventId } from './ids.js';
+import type { Db, Tx } from '../../store/store.js';
+import { insertEvent } from '../../store/rows/events.js';
+import { newEventId } from '../ids.js';
 
 /**
  * Puts an asynchronous event in the outbox. Call it inside the transaction of the change that causes

@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.js';
 import type { Caller } from './caller.js';
 import { ApiError } from './errors.js';
 import type { RawParams } from './params.js';
-import type { RateDecision } from './rateLimit.js';
+import type { RateDecision } from './tokenBuckets.js';
 
 /** docs/reference/methods.md "Rate limits": a bucket per token and method; messages also per (token, recipient). */
 export function enforceRateLimits(ctx: ServerContext, method: MethodDefinition, caller: Caller, raw: RawParams, reply: FastifyReply): void {

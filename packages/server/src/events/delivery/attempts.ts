@@ -1,11 +1,11 @@
 import { eventHeaders, eventTokenLifetimeSeconds } from '@aviary/protocol';
-import type { AttemptOutcome, EventAttemptsTable } from '../store/schema.js';
-import type { Tx } from '../store/store.js';
-import { newAttemptId } from './ids.js';
+import type { AttemptOutcome, EventAttemptsTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { newAttemptId } from '../ids.js';
 import type { AttemptResult } from './listenerCall.js';
 import { responseSnippetBytes, userAgent } from './settings.js';
-import { powerOfTwoChunks } from './sqlLists.js';
-import { signEventToken } from './tokens.js';
+import { powerOfTwoChunks } from '../outbox/sqlLists.js';
+import { signEventToken } from '../signing/tokens.js';
 
 export interface AttemptTarget {
   appId: string;

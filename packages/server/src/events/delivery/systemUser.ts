@@ -1,6 +1,6 @@
-import { newUserId } from '../store/ids.js';
-import type { Tx } from '../store/store.js';
-import { insertUser } from '../store/rows/users.js';
+import { newUserId } from '../../store/ids.js';
+import type { Tx } from '../../store/store.js';
+import { insertUser } from '../../store/rows/users.js';
 
 /**
  * The team's system bot, "Aviary System", through which the service itself tells people things.

@@ -9,7 +9,7 @@ import {
 } from '@aviary/protocol';
 import { ApiError } from '../../errors.js';
 import type { CoreContext } from '../context.js';
-import { deliverSynchronously } from '../../events/sync.js';
+import { deliverSynchronously } from '../../events/delivery/sync.js';
 import { buildWidgetUrl } from '../widgetUrl.js';
 import { requireWidgetAccess } from './appAccess.js';
 
@@ -27,7 +27,7 @@ export interface Interaction {
  * enabled (the callers have checked that the person sees the chat or message). An event too large for
  * a URL (`client.messageAction`, not a widget event) goes to the listener whatever the action says.
  */
-export async function followAction(ctx: CoreContext, { appId, action, event, client }: Interaction): Promise<InteractionAnswer> {
+export async function carryInteraction(ctx: CoreContext, { appId, action, event, client }: Interaction): Promise<InteractionAnswer> {
   if (action.type === 'sendEvent' || !isWidgetEvent(event)) return askListener(ctx, appId, event);
   await requireWidgetAccess(ctx.db, event.userId, appId);
   const url = requireUrl(action);
@@ -58,6 +58,6 @@ function toastText(body: unknown): string | undefined {
 
 /** Validation of integrations and ServiceML makes open* actions carry a URL; a row without one is a bug. */
 function requireUrl(action: Action): string {
-  if (!action.url) throw new Error(`an ${action.type} action without a url reached followAction`);
+  if (!action.url) throw new Error(`an ${action.type} action without a url reached carryInteraction`);
   return action.url;
 }

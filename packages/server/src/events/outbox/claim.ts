@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Database, EventsTable } from '../store/schema.js';
-import type { Store } from '../store/store.js';
+import type { Database, EventsTable } from '../../store/schema.js';
+import type { Store } from '../../store/store.js';
 import { paddedList } from './sqlLists.js';
 
 export interface FindRequest {

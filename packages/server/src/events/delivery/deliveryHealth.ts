@@ -1,6 +1,6 @@
-import { newMessageUid } from '../store/ids.js';
-import type { Tx } from '../store/store.js';
-import { directChatKey, insertMessages, messageRow } from '../store/rows/messages.js';
+import { newMessageUid } from '../../store/ids.js';
+import type { Tx } from '../../store/store.js';
+import { directChatKey, insertMessages, messageRow } from '../../store/rows/messages.js';
 import { pauseAfterFailingMs } from './settings.js';
 import { teamSystemUser } from './systemUser.js';
 

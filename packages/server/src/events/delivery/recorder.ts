@@ -1,5 +1,5 @@
-import type { EventsContext } from './context.js';
-import { recordAttempts, type FinishedAttempt } from './deliverEvent.js';
+import type { EventsContext } from '../context.js';
+import { recordAttempts, type FinishedAttempt } from './attemptDelivery.js';
 
 /**
  * Records finished attempts a few at a time: one transaction for all the attempts that finished since

@@ -1,7 +1,7 @@
-import type { EventsContext } from './context.js';
-import { invalidParameter } from '../errors.js';
-import type { AttemptOutcome, EventsTable } from '../store/schema.js';
-import type { Db } from '../store/store.js';
+import type { EventsContext } from '../context.js';
+import { invalidParameter } from '../../errors.js';
+import type { AttemptOutcome, EventsTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
 
 /** `paused`: pending, but the app's delivery is paused until its developer resumes it. */
 export const eventSummaryStatuses = ['pending', 'delivered', 'failed', 'paused'] as const;

@@ -1,11 +1,11 @@
 import type { ChatGenerateUrlPreviewEvent } from '@aviary/protocol';
 import { validateUrlPreviewAnswer, type Attachment } from '@aviary/serviceml';
 import type { CoreContext } from '../context.js';
-import { deliverSynchronously } from '../../events/sync.js';
+import { deliverSynchronously } from '../../events/delivery/sync.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { appsForPreviewDomain } from '../integrations.js';
-import { findPreviewUrls } from './previewUrls.js';
+import { findPreviewUrls } from './findPreviewUrls.js';
 
 /**
  * `chat.generateUrlPreview` (docs/reference/events.md), run after the message was committed and answered:
@@ -13,7 +13,7 @@ import { findPreviewUrls } from './previewUrls.js';
  * domains match its host is asked in turn (one synchronous attempt, `urlPreviewTimeoutMs`), and the first
  * valid attachment is added.
  */
-export async function generateUrlPreview(ctx: CoreContext, message: MessagesTable, urls: readonly URL[]): Promise<void> {
+export async function requestUrlPreviews(ctx: CoreContext, message: MessagesTable, urls: readonly URL[]): Promise<void> {
   for (const url of urls) {
     for (const app of await appsForPreviewDomain(ctx.db, message.from_user_id, url.hostname)) {
       const attachment = await askForPreview(ctx, app.id, message, url.href);

@@ -1,24 +1,12 @@
-import type { EventsContext } from './context.js';
-import type { EventsTable } from '../store/schema.js';
-import { claimEventsById, findDueEvents, releaseClaims } from './claim.js';
-import { attemptClaimedEvent, type FinishedAttempt } from './deliverEvent.js';
+import type { EventsContext } from '../context.js';
+import type { EventsTable } from '../../store/schema.js';
+import { claimEventsById, findDueEvents, releaseClaims } from '../outbox/claim.js';
+import { attemptClaimedEvent } from './attemptDelivery.js';
 import type { AppForDelivery } from './deliveryHealth.js';
 import { CallCanceller } from './listenerCall.js';
+import { LaneScheduler } from './laneScheduler.js';
 import { AttemptRecorder } from './recorder.js';
-import { paddedList } from './sqlLists.js';
-
-/** One app's lane: its attempts in flight, how many it may have, and its next due events read ahead. */
-interface Lane {
-  appId: string;
-  inFlight: number;
-  /** Between `laneConcurrency` and `laneMaxConcurrency`: wider while the listener answers fast. */
-  limit: number;
-  /** Ids of due events read ahead, oldest first, not yet claimed. */
-  queue: string[];
-  /** The outbox may hold more due events of this app than `queue`. */
-  mayHaveMore: boolean;
-  lastActiveAt: number;
-}
+import { paddedList } from '../outbox/sqlLists.js';
 
 /** At most this many due events are read ahead in one look, all apps together. */
 const readAheadLimit = 50_000;
@@ -34,10 +22,11 @@ const idleLaneMs = 60_000;
  * flowing. The worker looks at the outbox when woken (after each commit that enqueued events, and by a
  * poll timer for retries and for events other processes enqueued), reads each app's next due events
  * ahead, then claims them as its lanes free up, a statement per batch rather than a scan per event.
+ * Which known events go out next is the `LaneScheduler`'s decision; the worker does the I/O around it.
  * Finished attempts are recorded in batches (`AttemptRecorder`).
  */
 export class DeliveryWorker {
-  private readonly lanes = new Map<string, Lane>();
+  private readonly lanes: LaneScheduler;
   private inFlight = 0;
   private readonly deliveries = new Set<Promise<void>>();
   private readonly shutdown = new CallCanceller();
@@ -50,7 +39,6 @@ export class DeliveryWorker {
   private outboxChanged = true;
   /** The last look stopped at `readAheadLimit`. */
   private lookTruncated = false;
-  private rotation = 0;
   /** performance.now() when the last look started, and how long it took. */
   private lastLookAt = Number.NEGATIVE_INFINITY;
   private lastLookMs = 0;
@@ -59,16 +47,17 @@ export class DeliveryWorker {
   private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly ctx: EventsContext) {
+    this.lanes = new LaneScheduler(ctx.events.settings);
     this.recorder = new AttemptRecorder(ctx, (appIds) => {
       // Their remaining events wait for a resume; the claim would refuse them anyway.
-      for (const appId of appIds) this.forgetQueue(appId);
+      for (const appId of appIds) this.lanes.forget(appId);
     });
   }
 
   start(): void {
     const { pollIntervalMs } = this.ctx.events.settings;
     this.poll = setInterval(() => {
-      this.pruneIdleLanes();
+      this.lanes.pruneIdle(Date.now(), idleLaneMs);
       // A look since the last poll found whatever was due then; and while the outbox is long (a look
       // takes long) polls space out, so that looking costs at most a few per cent of the time.
       if (performance.now() - this.lastLookAt >= Math.max(pollIntervalMs / 2, 30 * this.lastLookMs)) this.wake();
@@ -173,7 +162,7 @@ export class DeliveryWorker {
     if (free <= 0) return;
     if (this.needsLook()) await this.look();
 
-    const picked = this.pick(free);
+    const picked = this.lanes.pick(free);
     if (picked.length === 0) return;
     // The apps are read beside the claim (a read does not wait for the claim's write).
     const [claimed, apps] = await Promise.all([
@@ -198,62 +187,23 @@ export class DeliveryWorker {
   }
 
   private needsLook(): boolean {
-    if (this.outboxChanged || this.lookTruncated) return true;
-    for (const lane of this.lanes.values()) {
-      if (lane.queue.length === 0 && lane.mayHaveMore && lane.inFlight < lane.limit) return true;
-    }
-    return false;
+    return this.outboxChanged || this.lookTruncated || this.lanes.wantsLook();
   }
 
-  /**
-   * Reads ahead the due events of every app whose next events are not known yet; apps with events
-   * still queued are left out (their rows are only filtered, not ranked) and looked at again once their
-   * queue is empty.
-   */
+  /** Reads ahead the due events of every app whose next events are not known yet (see `appsToSkip`). */
   private async look(): Promise<void> {
     this.outboxChanged = false;
     this.lastLookAt = performance.now();
-    const { readAheadPerApp } = this.ctx.events.settings;
-    const skipped: Lane[] = [];
-    for (const lane of this.lanes.values()) {
-      if (lane.queue.length > 0 && skipped.length < maxSkippedApps) skipped.push(lane);
-    }
+    const skipped = this.lanes.appsToSkip(maxSkippedApps);
     const due = await findDueEvents(this.ctx.store, {
       now: this.ctx.now(),
       limit: readAheadLimit,
-      perAppLimit: readAheadPerApp,
-      skipAppIds: skipped.map((lane) => lane.appId),
+      perAppLimit: this.ctx.events.settings.readAheadPerApp,
+      skipAppIds: skipped,
     });
     this.lastLookMs = performance.now() - this.lastLookAt;
     this.lookTruncated = due.length === readAheadLimit;
-    const skippedIds = new Set(skipped.map((lane) => lane.appId));
-    // Whatever the look covered is now known exactly; a skipped app may have had events since.
-    for (const lane of this.lanes.values()) {
-      if (skippedIds.has(lane.appId)) {
-        lane.mayHaveMore = true;
-      } else {
-        lane.queue = [];
-        lane.mayHaveMore = false;
-      }
-    }
-    for (const event of due) this.lane(event.app_id).queue.push(event.id);
-    for (const lane of this.lanes.values()) {
-      if (!skippedIds.has(lane.appId) && lane.queue.length >= readAheadPerApp) lane.mayHaveMore = true;
-    }
-  }
-
-  /** Due events for the lanes with room, `free` at most, taking turns among the apps. */
-  private pick(free: number): Array<{ id: string; app_id: string }> {
-    const lanes = [...this.lanes.values()].filter((lane) => lane.queue.length > 0 && lane.inFlight < lane.limit);
-    const picked: Array<{ id: string; app_id: string }> = [];
-    if (lanes.length === 0) return picked;
-    const start = this.rotation++ % lanes.length;
-    for (let i = 0; i < lanes.length && picked.length < free; i++) {
-      const lane = lanes[(start + i) % lanes.length];
-      const take = Math.min(lane.limit - lane.inFlight, free - picked.length);
-      for (const id of lane.queue.splice(0, take)) picked.push({ id, app_id: lane.appId });
-    }
-    return picked;
+    this.lanes.learn(due, skipped, Date.now());
   }
 
   private async appsOf(events: Array<{ app_id: string }>): Promise<Map<string, AppForDelivery>> {
@@ -266,33 +216,8 @@ export class DeliveryWorker {
     return new Map(rows.map((row) => [row.id, row]));
   }
 
-  private lane(appId: string): Lane {
-    let lane = this.lanes.get(appId);
-    if (!lane) {
-      lane = { appId, inFlight: 0, limit: this.ctx.events.settings.laneConcurrency, queue: [], mayHaveMore: false, lastActiveAt: Date.now() };
-      this.lanes.set(appId, lane);
-    }
-    return lane;
-  }
-
-  private forgetQueue(appId: string): void {
-    const lane = this.lanes.get(appId);
-    if (lane) {
-      lane.queue = [];
-      lane.mayHaveMore = false;
-    }
-  }
-
-  private pruneIdleLanes(): void {
-    const now = Date.now();
-    for (const [appId, lane] of this.lanes) {
-      if (lane.inFlight === 0 && lane.queue.length === 0 && !lane.mayHaveMore && now - lane.lastActiveAt > idleLaneMs) this.lanes.delete(appId);
-    }
-  }
-
   private startDelivery(event: EventsTable, app: AppForDelivery): void {
-    const lane = this.lane(event.app_id);
-    lane.inFlight++;
+    const lane = this.lanes.started(event.app_id, Date.now());
     this.inFlight++;
     const delivery = attemptClaimedEvent(this.ctx, event, app, this.shutdown)
       .then(async (attempt) => {
@@ -300,7 +225,7 @@ export class DeliveryWorker {
           await releaseClaims(this.ctx.store, [event]);
           return;
         }
-        this.adjustLane(lane, attempt);
+        this.lanes.adjust(lane, { outcome: attempt.verdict.outcome, durationMs: attempt.result.durationMs });
         this.recorder.add(attempt);
       })
       .catch((error: unknown) => {
@@ -308,31 +233,12 @@ export class DeliveryWorker {
         this.ctx.log.error({ err: error, eventId: event.id }, 'event delivery: an attempt failed unexpectedly');
       })
       .finally(() => {
-        lane.inFlight--;
+        this.lanes.finished(lane, Date.now());
         this.inFlight--;
-        lane.lastActiveAt = Date.now();
         this.deliveries.delete(delivery);
         this.tickSoon();
       });
     this.deliveries.add(delivery);
-  }
-
-  /**
-   * Widens a busy lane by one slot after each fast 2xx while the app has events waiting (so a lane that
-   * keeps up doubles about every round trip, up to `laneMaxConcurrency`); halves it (to no less than
-   * `laneConcurrency`) after a failure worth retrying or a slow answer. A listener that hangs never
-   * answers, so its lane never widens.
-   */
-  private adjustLane(lane: Lane, attempt: FinishedAttempt): void {
-    const { laneConcurrency, laneMaxConcurrency, laneWidenBelowMs } = this.ctx.events.settings;
-    const { result, verdict } = attempt;
-    const fast = result.durationMs < laneWidenBelowMs;
-    if (verdict.outcome === 'delivered' && fast) {
-      const busy = lane.inFlight * 2 >= lane.limit;
-      if (busy && (lane.queue.length > 0 || lane.mayHaveMore)) lane.limit = Math.min(lane.limit + 1, laneMaxConcurrency);
-    } else if (verdict.outcome === 'retry' || !fast) {
-      lane.limit = Math.max(Math.floor(lane.limit / 2), laneConcurrency);
-    }
   }
 }
 
