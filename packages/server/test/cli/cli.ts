@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import { runCli as runCommandLine } from '../../src/cli/program.js';
 import { loopbackHosts } from '../helpers/server.js';
 
@@ -134,6 +135,30 @@ export function startCliServer(args: string[], env: Record<string, string> = {})
 export function tempDataDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'aviary-cli-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * What a test of `aviary serve` makes and must undo: data directories and server processes, removed and
+ * killed after each test, last made first. `after` adds anything else to undo.
+ */
+export function serveScratch(defaultEnv: Record<string, string> = {}) {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    after: (cleanup: () => unknown) => cleanups.push(cleanup),
+    dataDir(): string {
+      const data = tempDataDir();
+      cleanups.push(data.remove);
+      return data.dir;
+    },
+    async serve(args: string[], env: Record<string, string> = defaultEnv): Promise<CliServer> {
+      const server = await startCliServer(args, env);
+      cleanups.push(() => server.child.exitCode === null && server.stop('SIGKILL'));
+      return server;
+    },
+  };
 }
 
 /** users.getInfo with a token, over real HTTP. */

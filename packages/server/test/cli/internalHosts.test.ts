@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DemoCredentials } from '../../src/core/commands/seedDemo.js';
 import { startAppListener, type AppListener } from '../apps/harness.js';
-import { repoRoot, runCli, runCliJson, startCliServer, tempDataDir, type CliServer } from './cli.js';
+import { repoRoot, runCli, runCliJson, serveScratch } from './cli.js';
 
 /** `npm start`'s arguments to `aviary serve`, read from the root package.json so that the test follows the script. */
 const startScriptArgs = (): string[] => {
@@ -17,23 +17,10 @@ const startScriptArgs = (): string[] => {
 const noAllowance = { AVIARY_ALLOWED_INTERNAL_HOSTS: '' };
 
 describe('internal hosts for the local demo', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-  const dataDir = () => {
-    const data = tempDataDir();
-    cleanups.push(data.remove);
-    return data.dir;
-  };
-  const serve = async (args: string[]): Promise<CliServer> => {
-    const server = await startCliServer(args, noAllowance);
-    cleanups.push(() => server.child.exitCode === null && server.stop('SIGKILL'));
-    return server;
-  };
+  const { dataDir, serve, after } = serveScratch(noAllowance);
   const listen = async (): Promise<AppListener> => {
     const listener = await startAppListener();
-    cleanups.push(() => listener.close());
+    after(() => listener.close());
     return listener;
   };
 

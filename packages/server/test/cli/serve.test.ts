@@ -1,10 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DemoCredentials } from '../../src/core/commands/seedDemo.js';
 import { openStore } from '../../src/store/store.js';
-import { getInfo, runCli, runCliProcess, startCliServer, tempDataDir, type CliServer } from './cli.js';
+import { getInfo, runCli, runCliProcess, serveScratch } from './cli.js';
 
 const readDemo = (dir: string): DemoCredentials => JSON.parse(readFileSync(join(dir, 'demo-credentials.json'), 'utf8'));
 
@@ -18,20 +18,7 @@ async function teamCount(dataDir: string): Promise<number> {
 }
 
 describe('aviary serve', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-  const dataDir = () => {
-    const data = tempDataDir();
-    cleanups.push(data.remove);
-    return data.dir;
-  };
-  const serve = async (args: string[], env: Record<string, string> = {}): Promise<CliServer> => {
-    const server = await startCliServer(args, env);
-    cleanups.push(() => server.child.exitCode === null && server.stop('SIGKILL'));
-    return server;
-  };
+  const { dataDir, serve } = serveScratch();
 
   it('--seed-demo seeds a fresh store, prints the logins and tokens, and the tokens work; SIGTERM exits 0', async () => {
     const dir = dataDir();
