@@ -1,5 +1,6 @@
 import { chatIdPattern, type MethodDefinition } from '@aviary/protocol';
 import type { FastifyReply } from 'fastify';
+import type { RateRule } from '../config.js';
 import type { ServerContext } from '../context.js';
 import type { Caller } from './caller.js';
 import { ApiError } from './errors.js';
@@ -8,25 +9,47 @@ import type { RateDecision } from './tokenBuckets.js';
 
 /** docs/reference/methods.md "Rate limits": a bucket per token and method; messages also per (token, recipient). */
 export function enforceRateLimits(ctx: ServerContext, method: MethodDefinition, caller: Caller, raw: RawParams, reply: FastifyReply): void {
-  const rules = ctx.config.rateLimits;
-  const methodKey = `${caller.tokenHash}:${method.name}`;
-  const decision = ctx.rateLimits.take(methodKey, rules[method.rateClass]);
-  setHeaders(reply, decision);
-  if (!decision.allowed) throw tooManyRequests(decision, `${method.name} is limited to ${rules[method.rateClass].rate} calls per second per token.`);
+  const rule = ctx.config.rateLimits[method.rateClass];
+  takeRateLimits(ctx, reply, {
+    key: `${caller.tokenHash}:${method.name}`,
+    rule,
+    limited: `${method.name} is limited to ${rule.rate} calls per second per token.`,
+    ...(method.rateClass === 'message' ? { message: { owner: caller.tokenHash, to: raw.to, per: 'token' } } : {}),
+  });
+}
 
-  // Limits run before the parameters are checked, so the recipient is only a key when it is a well-formed
-  // chat id; any other `to` is refused by the check right after, and must not grow the buckets.
-  if (method.rateClass === 'message' && typeof raw.to === 'string' && chatIdPattern.test(raw.to)) {
-    const perRecipient = ctx.rateLimits.take(`${caller.tokenHash}:to:${raw.to}`, rules.messagePerRecipient);
-    if (!perRecipient.allowed) {
-      ctx.rateLimits.refund(methodKey);
-      setHeaders(reply, perRecipient);
-      throw tooManyRequests(perRecipient, `Messages to one recipient are limited to ${rules.messagePerRecipient.rate} per second per token.`);
-    }
+/** One limited call: its own bucket and, for a message, whose per-recipient bucket it also takes from. */
+export interface LimitedCall {
+  key: string;
+  rule: RateRule;
+  /** What the 429 says is limited. */
+  limited: string;
+  message?: { owner: string; to: unknown; per: 'token' | 'person' };
+}
+
+/**
+ * Takes from a call's bucket and, for a message, from the (owner, recipient) bucket too, giving the first
+ * back when the second refuses; sets the X-RateLimit-* headers and throws TooManyRequests. Limits run
+ * before the parameters are checked, so the recipient is only a key when it is a well-formed chat id: any
+ * other `to` is refused by the check right after, and must not grow the buckets.
+ */
+export function takeRateLimits(ctx: ServerContext, reply: FastifyReply, call: LimitedCall): void {
+  const decision = ctx.rateLimits.take(call.key, call.rule);
+  setHeaders(reply, decision);
+  if (!decision.allowed) throw tooManyRequests(decision, call.limited);
+
+  const { message } = call;
+  if (!message || typeof message.to !== 'string' || !chatIdPattern.test(message.to)) return;
+  const rule = ctx.config.rateLimits.messagePerRecipient;
+  const perRecipient = ctx.rateLimits.take(`${message.owner}:to:${message.to}`, rule);
+  if (!perRecipient.allowed) {
+    ctx.rateLimits.refund(call.key);
+    setHeaders(reply, perRecipient);
+    throw tooManyRequests(perRecipient, `Messages to one recipient are limited to ${rule.rate} per second per ${message.per}.`);
   }
 }
 
-export function setHeaders(reply: FastifyReply, decision: RateDecision): void {
+function setHeaders(reply: FastifyReply, decision: RateDecision): void {
   reply.header('x-ratelimit-limit', decision.limit);
   reply.header('x-ratelimit-remaining', decision.remaining);
   reply.header('x-ratelimit-reset', decision.resetSeconds);

@@ -1,8 +1,8 @@
-import { isChannelId, isUserId, type RateClass } from '@aviary/protocol';
+import type { RateClass } from '@aviary/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.js';
 import type { UsersTable } from '../../store/schema.js';
-import { setHeaders, tooManyRequests } from '../methodRateLimits.js';
+import { takeRateLimits } from '../methodRateLimits.js';
 
 const SEND_MESSAGE_ROUTE = '/api/client/messages';
 
@@ -24,22 +24,14 @@ export function routeRateClass(method: string, route: string): RateClass {
  * and a recipient that has the shape of a chat id; never from anything else the request says.
  */
 export function enforceSessionRateLimits(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, person: UsersTable): void {
-  const rules = ctx.config.rateLimits;
   const route = request.routeOptions.url ?? '';
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  const rule = rules[routeRateClass(method, route)];
-  const routeKey = `session:${person.id}:${method} ${route}`;
-  const decision = ctx.rateLimits.take(routeKey, rule);
-  setHeaders(reply, decision);
-  if (!decision.allowed) throw tooManyRequests(decision, `${method} ${route} is limited to ${rule.rate} calls per second per person.`);
-
-  const to = method === 'POST' && route === SEND_MESSAGE_ROUTE ? (request.body as { to?: unknown } | undefined)?.to : undefined;
-  if (typeof to === 'string' && (isUserId(to) || isChannelId(to))) {
-    const perRecipient = ctx.rateLimits.take(`session:${person.id}:to:${to}`, rules.messagePerRecipient);
-    if (!perRecipient.allowed) {
-      ctx.rateLimits.refund(routeKey);
-      setHeaders(reply, perRecipient);
-      throw tooManyRequests(perRecipient, `Messages to one recipient are limited to ${rules.messagePerRecipient.rate} per second per person.`);
-    }
-  }
+  const rule = ctx.config.rateLimits[routeRateClass(method, route)];
+  const sendsMessage = method === 'POST' && route === SEND_MESSAGE_ROUTE;
+  takeRateLimits(ctx, reply, {
+    key: `session:${person.id}:${method} ${route}`,
+    rule,
+    limited: `${method} ${route} is limited to ${rule.rate} calls per second per person.`,
+    ...(sendsMessage ? { message: { owner: `session:${person.id}`, to: (request.body as { to?: unknown } | undefined)?.to, per: 'person' as const } } : {}),
+  });
 }
