@@ -6,6 +6,7 @@ import { ApiError, missingParameter } from './errors.js';
 import type { MethodHandler } from './handler.js';
 import { handlers } from './methods/index.js';
 import { decodeParams, type RawParams } from './params.js';
+import { bearerToken } from './session/sessionToken.js';
 import { enforceRateLimits } from './methodRateLimits.js';
 
 /** Marks a body the server could not read (unsupported content type); reported after NoSuchMethod and 405. */
@@ -80,10 +81,4 @@ function readParams(request: FastifyRequest): RawParams {
     throw new ApiError('InvalidRequestData', 'A JSON body must be an object of named parameters.');
   }
   return { ...(request.query as RawParams), ...(body as RawParams | undefined) };
-}
-
-function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  return match?.[1];
 }

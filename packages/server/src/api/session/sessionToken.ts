@@ -6,11 +6,13 @@ export const SESSION_COOKIE = 'aviary_session';
 /** Session tokens are 48 characters; anything much longer is not one and is not hashed or looked up. */
 const MAX_SESSION_TOKEN_LENGTH = 256;
 
-/** The token of `Authorization: Bearer <token>`, if the request has one. */
+/**
+ * The token of `Authorization: Bearer <token>`, if the request has one: a session token here, a method
+ * token on /v1. Its length is for the caller to judge (headers are bounded by the server's header limit).
+ */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
-  if (header === undefined || header.length > MAX_SESSION_TOKEN_LENGTH + 16) return undefined;
-  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  return header === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
 }
 
 /**
