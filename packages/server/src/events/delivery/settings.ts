@@ -30,6 +30,11 @@ export interface DeliverySettings {
    */
   recordBatchDelayMs: number;
   recordBatchMax: number;
+  /**
+   * How often the worker tries a bare connection to each listener that could not be reached (nothing
+   * is sent): once one connects, its oldest waiting event goes at once instead of at its retry time.
+   */
+  listenerProbeIntervalMs: number;
   /** How long a `chat.generateUrlPreview` answer may take; the message is never held back for it. */
   urlPreviewTimeoutMs: number;
   /** How long a person's button press, command or action waits for the listener's answer. */
@@ -48,6 +53,7 @@ export const defaultDeliverySettings: DeliverySettings = {
   readAheadPerApp: 5_000,
   recordBatchDelayMs: 5,
   recordBatchMax: 500,
+  listenerProbeIntervalMs: 5_000,
   urlPreviewTimeoutMs: 5_000,
   clientEventTimeoutMs: 10_000,
 };
