@@ -7,7 +7,7 @@ import { BackgroundWork } from './core/triggers/backgroundWork.js';
 import { eventsRuntimeFor } from './events/delivery/runtime.js';
 import type { DeliverySettings } from './events/delivery/settings.js';
 import { startDeliveryWorker } from './events/delivery/worker.js';
-import { createLog } from './log.js';
+import { createLog, type LogDestination } from './log.js';
 import { openStore, type Store } from './store/store.js';
 
 export interface RunningServer {
@@ -25,6 +25,8 @@ export interface StartOptions {
   migrate?: boolean;
   /** Event delivery settings (tests shorten time-outs and the poll). */
   events?: Partial<DeliverySettings>;
+  /** Where the JSON log lines go; stdout by default (tests read them). */
+  logTo?: LogDestination;
 }
 
 /** The context the API's handlers receive, over an open store. */
@@ -33,8 +35,9 @@ export function createContext(
   store: Store,
   now: () => number = Date.now,
   eventSettings: Partial<DeliverySettings> = {},
+  logTo?: LogDestination,
 ): ServerContext {
-  const log = createLog(config);
+  const log = createLog(config, logTo);
   const events = eventsRuntimeFor(config, log, eventSettings);
   return { config, store, db: store.db, now, log, rateLimits: new TokenBuckets(now), events, background: new BackgroundWork(log) };
 }
@@ -43,7 +46,7 @@ export function createContext(
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (options.migrate !== false) await store.migrate();
-  const ctx = createContext(config, store, options.now, options.events);
+  const ctx = createContext(config, store, options.now, options.events, options.logTo);
   const http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
   const address = await http.app.listen({ port: config.port, host: config.host });
   const eventWorker = startDeliveryWorker(ctx);

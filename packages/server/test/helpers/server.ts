@@ -2,6 +2,7 @@ import { AviaryClient } from '@aviary/sdk';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { loadConfig, type ConfigInput } from '../../src/config.js';
 import type { DeliverySettings } from '../../src/events/delivery/settings.js';
+import type { LogDestination } from '../../src/log.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { dialects, type TestDialect } from './dialects.js';
 import { factories, type Factories } from './factories.js';
@@ -39,6 +40,8 @@ export interface TestServerOptions {
   now?: () => number;
   /** Event delivery settings: short time-outs and polls for event tests. */
   events?: Partial<DeliverySettings>;
+  /** Where the server's log lines go (with `logLevel` in the config, for tests that read them). */
+  logTo?: LogDestination;
 }
 
 /** What a test server may reach of the internal addresses: its own loopback listener apps. */
@@ -49,7 +52,7 @@ export async function startTestServer(dialect: TestDialect, config: ConfigInput 
   const server = await startServer(
     // Listener apps in tests run on loopback, so loopback is allowed unless a test says otherwise.
     loadConfig({ port: 0, host: '127.0.0.1', dataDir: testStore.dataDir, logLevel: 'silent', allowedInternalHosts: loopbackHosts, ...config }, {}),
-    { store: testStore.store, now: options.now, events: options.events },
+    { store: testStore.store, now: options.now, events: options.events, logTo: options.logTo },
   );
   const url = server.url;
   return {

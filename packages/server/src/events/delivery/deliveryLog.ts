@@ -34,6 +34,8 @@ function logListenerNews(log: FastifyBaseLogger, news: ListenerNews): void {
     const retryAt = new Date(news.retryAt).toISOString();
     return log.info({ appId, eventId, retryAt, step: news.step }, `listener retry scheduled for ${retryAt}: its oldest waiting event goes then`);
   }
-  if (news.kind === 'recovered') return log.info({ appId, eventId, released: news.released }, `listener answered again: ${news.released} waiting events released`);
+  if (news.kind === 'recovered') return log.info({ appId, eventId, released: news.released }, `listener answered again: ${waitingEvents(news.released)} released`);
   log.info({ appId, eventId }, 'event delivery paused after 3 days of failures; the developer was told');
 }
+
+export const waitingEvents = (count: number): string => `${count} waiting event${count === 1 ? '' : 's'}`;

@@ -4,7 +4,7 @@ import type { Tx } from '../../store/store.js';
 import { insertAttempts, type AttemptToRecord } from './attempts.js';
 import { couldNotConnect, type FinishedAttempt } from './attemptDelivery.js';
 import { trackDeliveryHealth } from './deliveryHealth.js';
-import { afterAttempt, lockListenerStates, releaseHeldEvents, saveListenerState, type ListenerState, type StoredListenerState } from './listenerBackoff.js';
+import { afterAttempt, answeringListener, lockListenerStates, releaseHeldEvents, saveListenerState, type ListenerState, type StoredListenerState } from './listenerBackoff.js';
 import { paddedList } from '../outbox/sqlLists.js';
 
 export type EventFate = 'delivered' | 'held' | 'failed';
@@ -54,14 +54,14 @@ export async function recordAttempts(ctx: EventsContext, attempts: FinishedAttem
     const appIds = [...byApp.keys()].sort();
     const stored = await lockListenerStates(tx, ctx.store.dialect, appIds);
     for (const appId of appIds) {
-      const state = stored.get(appId);
-      // An app deleted meanwhile has nothing left to back off; its events are still recorded.
-      if (state) changes.push(...(await applyAppAttempts(tx, state, byApp.get(appId)!, batch, random)));
+      // An app gone meanwhile has no state to keep: its attempts are judged as by an answering listener.
+      const state = stored.get(appId) ?? { appId, failingSince: null, ...answeringListener };
+      changes.push(...(await applyAppAttempts(tx, state, byApp.get(appId)!, batch, random)));
     }
     await updateEvents(tx, changes);
   });
   const fates = new Map(changes.map((change) => [change.attempt, change.fate]));
-  batch.attempts = attempts.map((attempt) => ({ attempt, fate: fates.get(attempt) ?? 'held' }));
+  batch.attempts = attempts.map((attempt) => ({ attempt, fate: fates.get(attempt)! }));
   return batch;
 }
 
@@ -86,16 +86,17 @@ async function applyAppAttempts(tx: Tx, stored: StoredListenerState, attempts: F
       batch.news.push({ kind: 'recovered', appId, eventId: event.id, released });
     }
     if (step.fate === 'held') heldInBatch.push(change);
-    if (step.scheduled) batch.news.push({ kind: 'scheduled', appId, eventId: event.id, retryAt: state.retryAt!, step: state.step });
 
     const delivered = verdict.outcome === 'delivered';
-    if (delivered && failingSince === null) continue;
-    const paused = await trackDeliveryHealth(tx, { ...attempt.app, delivery_failing_since: failingSince }, { delivered, error: delivered ? '' : verdict.error, at });
+    const streak = { delivered, error: delivered ? '' : verdict.error, at };
+    const paused = delivered && failingSince === null ? false : await trackDeliveryHealth(tx, { ...attempt.app, delivery_failing_since: failingSince }, streak);
+    failingSince = delivered ? null : (failingSince ?? at);
     if (paused) {
       batch.pausedAppIds.add(appId);
       batch.news.push({ kind: 'paused', appId, eventId: event.id });
+    } else if (step.scheduled) {
+      batch.news.push({ kind: 'scheduled', appId, eventId: event.id, retryAt: state.retryAt!, step: state.step });
     }
-    failingSince = delivered ? null : (failingSince ?? at);
   }
   if (!sameState(state, stored)) await saveListenerState(tx, appId, state);
   return changes;

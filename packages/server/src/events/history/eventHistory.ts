@@ -127,7 +127,7 @@ export async function resumeAppDelivery(ctx: EventsContext, appId: string): Prom
     const due = await tx.updateTable('events').set({ next_attempt_at: now, updated_at: now }).where('app_id', '=', appId).where('status', '=', 'pending').executeTakeFirst();
     return Number(due.numUpdatedRows);
   });
-  ctx.log.info({ appId, released }, `event delivery resumed by the developer: ${released} waiting events released`);
+  ctx.log.info({ appId, released }, `event delivery resumed by the developer: ${released} waiting event${released === 1 ? '' : 's'} released`);
   ctx.events.wake();
 }
 
