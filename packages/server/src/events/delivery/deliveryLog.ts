@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FinishedAttempt } from './attemptDelivery.js';
 import type { EventFate, ListenerNews, RecordedBatch } from './recordAttempts.js';
 
+const infoLevels = new Set(['trace', 'debug', 'info']);
+
 /** How much of a refusing listener's answer a log line quotes. */
 const quotedAnswerBytes = 200;
 
@@ -18,6 +20,8 @@ export function logRecordedBatch(log: FastifyBaseLogger, batch: RecordedBatch): 
 
 function logAttempt(log: FastifyBaseLogger, attempt: FinishedAttempt, fate: EventFate): void {
   const { event, result, verdict } = attempt;
+  // The commonest line: not even its fields are made when info is not logged.
+  if (verdict.outcome === 'delivered' && !infoLevels.has(log.level)) return;
   const fields = { appId: event.app_id, eventId: event.id, attemptId: attempt.id, retryNum: event.retry_num, latencyMs: result.durationMs };
   if (verdict.outcome === 'delivered') return log.info({ ...fields, status: result.kind === 'answered' ? result.status : undefined }, 'event delivered');
   const then = fate === 'failed' ? 'failed for good' : 'waits for the listener';

@@ -18,6 +18,11 @@ export interface DeliverySettings {
    * (never below `laneConcurrency`) at a failure worth retrying or a slower answer.
    */
   laneMaxConcurrency: number;
+  /**
+   * A 2xx within this is fast. 200 ms: a listener across an ocean answers in 100–200 ms, and the time is
+   * measured by this process, so it also holds this process's own lag when it is busy (at 50 ms, a
+   * loaded server took its own slowness for the listener's and kept every lane narrow).
+   */
   laneWidenBelowMs: number;
   /** Events in flight at once in this process, all apps together. */
   globalConcurrency: number;
@@ -48,7 +53,7 @@ export const defaultDeliverySettings: DeliverySettings = {
   leaseMs: 60_000,
   laneConcurrency: 4,
   laneMaxConcurrency: 32,
-  laneWidenBelowMs: 50,
+  laneWidenBelowMs: 200,
   globalConcurrency: 512,
   readAheadPerApp: 5_000,
   recordBatchDelayMs: 5,
