@@ -27,7 +27,7 @@ export async function outboxStats(db: Db, now: number, maxApps: number): Promise
     db
       .selectFrom('events')
       .select(['app_id', 'status', (eb) => eb.fn.countAll<number>().as('count')])
-      .groupBy(['app_id', 'status'])
+      .groupBy(['status', 'app_id'])
       .execute(),
     db
       .selectFrom('events')
