@@ -12,6 +12,6 @@ export interface ServerContext extends CoreContext {
   rateLimits: RateLimiter;
   /** What GET /metrics reports; the stream gateway tells it how many WebSockets are open. */
   metrics: ServerMetrics;
-  /** This process's one Redis connection when config.redisUrl is set (src/redis.ts): share it, never open another. */
+  /** This process's one Redis connection when config.redisUrl is set (src/redis.ts); a subscriber takes `redis.duplicate()`. */
   redis?: Redis;
 }

@@ -69,18 +69,24 @@ export interface RedisRateLimiterOptions {
   fallback: TokenBuckets;
 }
 
+/** While Redis fails, one take in this long still asks it (to notice it is back); the others go to memory at once. */
+const PROBE_INTERVAL_MS = 1_000;
+
 /**
  * Buckets in Redis. When Redis does not answer, calls are limited by this process's own buckets
  * instead (failing open to per-process limits, docs/operations.md says why), with a warning when that
- * starts and a note when Redis answers again.
+ * starts and a note when Redis answers again. Meanwhile only a probe a second waits on Redis, so a
+ * Redis that hangs costs one call a second its command time-out, not every call.
  */
 export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
   const { redis, keyPrefix, now, log, fallback } = options;
   redis.defineCommand(TAKE_COMMAND, { numberOfKeys: 1, lua: TAKE_SCRIPT });
   const command = (redis as unknown as Record<string, TakeCommand>)[TAKE_COMMAND].bind(redis);
   let sharing = true;
+  let nextProbeAt = 0;
 
   const run = async (key: string, rule: RateRule, cost: 1 | -1): Promise<RateDecision | undefined> => {
+    if (!sharing && now() < nextProbeAt) return undefined;
     try {
       const [allowed, tokens] = await command(`${keyPrefix}ratelimit:${boundedKey(key)}`, now(), rule.rate, rule.burst, cost);
       if (!sharing) log.info('Redis answers rate-limit takes again: rate limits are shared between processes again');
@@ -89,6 +95,7 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
     } catch (error) {
       if (sharing) log.warn({ err: error }, 'Redis did not answer a rate-limit take: each process limits calls on its own until it does');
       sharing = false;
+      nextProbeAt = now() + PROBE_INTERVAL_MS;
       return undefined;
     }
   };
