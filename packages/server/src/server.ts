@@ -3,6 +3,8 @@ import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
+import { LocalBus } from './bus/localBus.js';
+import { carryOutEffects } from './core/effects/carryOut.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
 import { eventsRuntimeFor } from './events/delivery/runtime.js';
 import type { DeliverySettings } from './events/delivery/settings.js';
@@ -36,7 +38,14 @@ export function createContext(
 ): ServerContext {
   const log = createLog(config);
   const events = eventsRuntimeFor(config, log, eventSettings);
-  return { config, store, db: store.db, now, log, rateLimits: new TokenBuckets(now), events, background: new BackgroundWork(log) };
+  const ctx: ServerContext = {
+    config, store, db: store.db, now, log, events,
+    rateLimits: new TokenBuckets(now),
+    background: new BackgroundWork(log),
+    afterCommit: (effects) => carryOutEffects(ctx, effects),
+    bus: new LocalBus(),
+  };
+  return ctx;
 }
 
 /** Migrates the store, then serves the API on config.host:config.port (0 picks a free port). */
@@ -58,6 +67,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await ctx.background.settled();
         await eventWorker.stop();
         await ctx.events.close();
+        await ctx.bus.close();
         await store.close();
       })()),
   };
