@@ -6,6 +6,8 @@ import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
+import { LocalBus } from './bus/localBus.js';
+import { carryOutEffects } from './core/effects/carryOut.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
 import { eventsRuntimeFor } from './events/delivery/runtime.js';
 import type { DeliverySettings } from './events/delivery/settings.js';
@@ -51,10 +53,16 @@ export function createContext(
   const { redis } = resources;
   const events = eventsRuntimeFor(config, log, eventSettings);
   const buckets = new TokenBuckets(now);
-  const rateLimits = redis
-    ? redisRateLimiter({ redis, keyPrefix: config.redisKeyPrefix, now, log, fallback: buckets })
-    : memoryRateLimiter(buckets);
-  return { config, store, db: store.db, now, log, rateLimits, metrics: createServerMetrics(), redis, events, background: new BackgroundWork(log) };
+  const ctx: ServerContext = {
+    config, store, db: store.db, now, log, events,
+    rateLimits: redis ? redisRateLimiter({ redis, keyPrefix: config.redisKeyPrefix, now, log, fallback: buckets }) : memoryRateLimiter(buckets),
+    metrics: createServerMetrics(),
+    redis,
+    background: new BackgroundWork(log),
+    afterCommit: (effects) => carryOutEffects(ctx, effects),
+    bus: new LocalBus(),
+  };
+  return ctx;
 }
 
 /** Migrates the store, then serves the API on config.host:config.port (0 picks a free port). */
@@ -86,6 +94,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await ctx.background.settled();
         await eventWorker.stop();
         await ctx.events.close();
+        await ctx.bus.close();
         await store.close();
         if (redis) await closeRedis(redis);
       })()),
