@@ -23,9 +23,8 @@
 
 import { desktopTypes, mobileTypes, userIdShape } from '@aviary/protocol';
 import { actionTypeNeedsUrl, actionTypeSpellings, normaliseActionType } from './action.js';
-import { isXmlChar } from './characters.js';
+import { FORBIDDEN_CHARACTER, isXmlChar } from './characters.js';
 import { formattingElementNames, MAX_ACTION_ID_LENGTH } from './schema.js';
-import { FORBIDDEN_CHARACTER } from './tokenizer.js';
 import { PLAIN_WEB_URL_IN_MARKUP as URL } from './url.js';
 
 const either = (choices: readonly string[]): string => `(?:${choices.join('|')})`;
