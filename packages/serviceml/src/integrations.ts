@@ -21,19 +21,8 @@ import {
   slashCommandNamePattern,
 } from '@aviary/protocol';
 import { readAction } from './action.js';
-import {
-  catchInvalidField,
-  definedOnly,
-  describeValue,
-  expectArray,
-  expectObject,
-  InvalidField,
-  isAbsent,
-  readString,
-  readWebUrl,
-  type FieldResult,
-  type JsonObject,
-} from './json-fields.js';
+import { catchInvalidField, definedOnly, describeValue, expectArray, expectObject, InvalidField, isAbsent, readString, readWebUrl } from './json-fields.js';
+import type { FieldResult, JsonObject } from './json-fields.js';
 
 /**
  * Validates a whole integrations object. A failure names the exact path of the one field to fix
