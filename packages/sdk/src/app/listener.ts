@@ -17,17 +17,8 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginCallback } from 'fastify';
-import {
-  eventHeaders,
-  isEventName,
-  type Attachment,
-  type AviaryEvent,
-  type ClientEventName,
-  type EventName,
-  type EventOf,
-  type EventTokenClaims,
-  type ToastAnswer,
-} from '@aviary/protocol';
+import { eventHeaders, isEventName } from '@aviary/protocol';
+import type { Attachment, AviaryEvent, ClientEventName, EventName, EventOf, EventTokenClaims, ToastAnswer } from '../types.js';
 import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer, type ListenerAnswer } from './listenerHttp.js';
 import { EventTokenError, verifyEventToken } from './verify.js';
 
@@ -46,8 +37,6 @@ export interface EventContext {
   /** Why the previous attempt failed (`timeout`, `connection_failed`, `http_error`, `rate_limited`); unsigned too. */
   retryReason?: string;
 }
-
-export type { ToastAnswer };
 
 /** What a handler may return: an attachment to a URL preview, a toast to a `client.*` event, else nothing. */
 export type EventAnswer<N extends EventName> = N extends 'chat.generateUrlPreview'
@@ -126,6 +115,12 @@ type RequestWithBody = IncomingMessage & { body?: unknown; rawBody?: unknown };
 const defaultBodyLimit = 1024 * 1024;
 
 export function createEventListener(options: EventListenerOptions): EventListener {
+  // Without them every delivery would be refused as forged: fail at start-up, where the mistake is.
+  for (const name of ['appId', 'appSecret'] as const) {
+    if (typeof options?.[name] !== 'string' || options[name] === '') {
+      throw new TypeError(`createEventListener needs ${name}: the app's ${name === 'appId' ? 'id (a:…)' : 'secret'}, as \`aviary app create\` printed it`);
+    }
+  }
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const onError = options.onError ?? ((error, event) => console.error(`aviary: the ${event.name} handler failed`, error));
   const logger = options.logger ?? console;

@@ -1,3 +1,4 @@
+import type { PlainIds } from '@aviary/protocol';
 import { AviaryClient } from '@aviary/sdk';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { loadConfig, type ConfigInput } from '../../src/config.js';
@@ -13,8 +14,8 @@ export interface TestServer {
   server: RunningServer;
   testStore: TestStore;
   f: Factories;
-  /** A typed client for a token. */
-  client(token: string): AviaryClient;
+  /** A typed client for a token; ids are plain strings, as the factories make them. */
+  client(token: string): AviaryClient<PlainIds>;
   /** Raw HTTP: `call('chat.sendMessage', {query, form, json, headers, method})`. */
   call(method: string, options?: CallOptions): Promise<CallResult>;
 }
@@ -58,7 +59,7 @@ export async function startTestServer(dialect: TestDialect, config: ConfigInput 
     server,
     testStore,
     f: factories(testStore.store.db, options.now),
-    client: (token) => new AviaryClient({ baseUrl: url, token }),
+    client: (token) => new AviaryClient<PlainIds>({ baseUrl: url, token }),
     call: (method, options = {}) => rawCall(url, method, options),
   };
 }
