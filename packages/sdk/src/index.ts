@@ -37,6 +37,7 @@ export {
   type EventListenerOptions,
   type EventRequest,
   type FastifyListenerOptions,
+  type FastifyListenerPlugin,
   type ListenerAnswer,
 } from './app/listener.js';
 export { createApp, type ActionEvent, type AppContext, type AppHandler, type AppOptions, type AviaryApp } from './app/app.js';

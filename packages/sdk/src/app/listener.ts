@@ -16,13 +16,14 @@
  * Every refusal is also told to `logger.warn` with its reason, so that a wrong secret shows at once.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyPluginCallback } from 'fastify';
 import { eventHeaders, isEventName } from '@aviary/protocol';
 import type { Attachment, AviaryEvent, ClientEventName, EventName, EventOf, EventTokenClaims, ToastAnswer } from '../types.js';
+import { fastifyPlugin, type FastifyListenerPlugin } from './listenerFastify.js';
 import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer, type ListenerAnswer } from './listenerHttp.js';
 import { EventTokenError, verifyEventToken } from './verify.js';
 
 export type { ListenerAnswer } from './listenerHttp.js';
+export type { FastifyInstanceLike, FastifyListenerOptions, FastifyListenerPlugin, FastifyReplyLike } from './listenerFastify.js';
 
 export interface EventContext {
   /** The verified token's claims. */
@@ -88,11 +89,6 @@ export interface EventRequest {
   body: Uint8Array | string;
 }
 
-export interface FastifyListenerOptions {
-  /** Where the plugin registers its POST route (default '/'). */
-  path?: string;
-}
-
 type NextFunction = (error?: unknown) => void;
 
 export interface EventListener {
@@ -100,7 +96,7 @@ export interface EventListener {
   /** A request listener for `http.createServer`; answers 405 to anything but POST. */
   node: (req: IncomingMessage, res: ServerResponse) => void;
   /** Registers `POST <path>`; the body parsing it sets up stays inside the plugin. */
-  fastify: FastifyPluginCallback<FastifyListenerOptions>;
+  fastify: FastifyListenerPlugin;
   /**
    * Middleware for `app.post(path, listener.express)`. Mount it before `express.json()`, or behind
    * `express.raw()`; after a JSON parser it needs the raw bytes kept as `req.rawBody`
@@ -217,25 +213,16 @@ export function createEventListener(options: EventListenerOptions): EventListene
     return { ...refuse(413, 'RequestTooLarge', `the body is larger than ${bodyLimit} bytes`), headers: { connection: 'close' } };
   }
 
-  const fastify: FastifyPluginCallback<FastifyListenerOptions> = (instance, pluginOptions, done) => {
-    // Encapsulated: the host app's own parsers and error handler are untouched.
-    instance.removeAllContentTypeParsers();
-    instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, raw, parsed) => parsed(null, raw));
-    instance.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
-      const result =
-        error.statusCode === 413
-          ? tooLarge413()
-          : error.statusCode !== undefined && error.statusCode < 500
-            ? refuse(400, 'InvalidRequestData', 'the request could not be read')
-            : refusal(500, 'InternalServerError', 'the event listener failed');
-      reply.code(result.status).headers(result.headers).send(result.body);
-    });
-    instance.post(pluginOptions.path ?? '/', async (request, reply) => {
-      const result = await handle({ headers: request.headers, body: (request.body as Uint8Array | undefined) ?? new Uint8Array() });
-      return reply.code(result.status).headers(result.headers).send(result.body);
-    });
-    done();
-  };
+  const fastify = fastifyPlugin({
+    handle,
+    bodyLimit,
+    answerReadFailure: (statusCode) =>
+      statusCode === 413
+        ? tooLarge413()
+        : statusCode !== undefined && statusCode < 500
+          ? refuse(400, 'InvalidRequestData', 'the request could not be read')
+          : refusal(500, 'InternalServerError', 'the event listener failed'),
+  });
 
   return {
     handle,
