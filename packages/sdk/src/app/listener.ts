@@ -15,14 +15,14 @@
  *   a `NoRetryError`. The body never carries the error itself; `onError` receives it.
  * Every refusal is also told to `logger.warn` with its reason, so that a wrong secret shows at once.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { eventHeaders, isEventName } from '@aviary/protocol';
 import type { Attachment, AviaryEvent, ClientEventName, EventName, EventOf, EventTokenClaims, ToastAnswer } from '../types.js';
 import { fastifyPlugin, type FastifyListenerPlugin } from './listenerFastify.js';
-import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer, type ListenerAnswer } from './listenerHttp.js';
+import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer, type EventRequest, type ListenerAnswer } from './listenerHttp.js';
 import { EventTokenError, verifyEventToken } from './verify.js';
 
-export type { ListenerAnswer } from './listenerHttp.js';
+export type { EventRequest, ListenerAnswer } from './listenerHttp.js';
 export type { FastifyInstanceLike, FastifyListenerOptions, FastifyListenerPlugin, FastifyReplyLike } from './listenerFastify.js';
 
 export interface EventContext {
@@ -81,12 +81,6 @@ export class NoRetryError extends Error {
     super(message, options);
     this.name = 'NoRetryError';
   }
-}
-
-/** A request as `handle` needs it: the headers and the raw body, exactly the bytes received (a string counts as UTF-8). */
-export interface EventRequest {
-  headers: IncomingHttpHeaders;
-  body: Uint8Array | string;
 }
 
 type NextFunction = (error?: unknown) => void;

@@ -4,8 +4,7 @@
  * a real Fastify instance has.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { EventRequest } from './listener.js';
-import type { ListenerAnswer } from './listenerHttp.js';
+import type { EventRequest, ListenerAnswer } from './listenerHttp.js';
 
 export interface FastifyListenerOptions {
   /** Where the plugin registers its POST route (default '/'). */
