@@ -3,7 +3,10 @@ import { Type, type TString } from '@sinclair/typebox';
 /** `<prefix>:` followed by 16 lowercase base32 characters (RFC 4648 alphabet). */
 const idBody = '[a-z2-7]{16}';
 
-export const userIdPattern = new RegExp(`^u:${idBody}$`);
+/** A user id's pattern without anchors, for patterns that hold one (ServiceML's `<user userId="…">`). */
+export const userIdShape = `u:${idBody}`;
+
+export const userIdPattern = new RegExp(`^${userIdShape}$`);
 export const channelIdPattern = new RegExp(`^g:${idBody}$`);
 export const chatIdPattern = new RegExp(`^[ug]:${idBody}$`);
 /** Message uids: 26 characters of Crockford base32, time-ordered (ULID layout). */
@@ -41,7 +44,7 @@ export interface TId<Branded extends string> extends TString {
 
 const id = <Branded extends string>(options: Parameters<typeof Type.String>[0]) => Type.String(options) as TId<Branded>;
 
-export const UserId = id<UserId>({ pattern: `^u:${idBody}$`, description: 'a user id (u: followed by 16 base32 characters)' });
+export const UserId = id<UserId>({ pattern: `^${userIdShape}$`, description: 'a user id (u: followed by 16 base32 characters)' });
 export const ChannelId = id<ChannelId>({ pattern: `^g:${idBody}$`, description: 'a channel id (g: followed by 16 base32 characters)' });
 export const ChatId = id<ChatId>({
   pattern: `^[ug]:${idBody}$`,
@@ -51,7 +54,8 @@ export const MessageUid = id<MessageUid>({
   pattern: '^[0-9A-HJKMNP-TV-Z]{26}$',
   description: 'a message uid (26 characters, as returned by chat.sendMessage)',
 });
-export const AppId = (description: string) => id<AppId>({ maxLength: 255, description });
+/** App ids have no fixed shape in the protocol, only a length limit (255 unless a schema says less). */
+export const AppId = (description: string, maxLength = 255) => id<AppId>({ maxLength, description });
 
 export const isUserId = (value: string): value is UserId => userIdPattern.test(value);
 export const isChannelId = (value: string): value is ChannelId => channelIdPattern.test(value);
