@@ -1,3 +1,4 @@
+import { checkUrl } from '@aviary/serviceml';
 import { useEffect, useRef, useState } from 'react';
 import { api, type Attachment, type Message } from '../api/client';
 import { ImageView } from './ImageView';
@@ -19,13 +20,18 @@ export function AttachmentCard({ attachment, message, chat }: CardProps) {
   const workspace = useWorkspace();
   const views = attachment.views ?? {};
   const origin = { appId: attachment.appId ?? message.appId, chat, messageUid: message.uid, attachmentId: attachment.id };
+  const link = safeUrl(attachment.url);
+  const downloads = (attachment.downloads ?? []).flatMap((download) => {
+    const src = safeUrl(download.src);
+    return src ? [{ ...download, src }] : [];
+  });
   const barStyle = attachment.color ? { borderInlineStartColor: attachment.color } : undefined;
 
   return (
     <section className="attachment" style={barStyle} aria-label={attachment.title ?? 'Attachment'}>
       {attachment.title &&
-        (attachment.url ? (
-          <a className="attachment-title" href={attachment.url} target="_blank" rel="noopener noreferrer">
+        (link ? (
+          <a className="attachment-title" href={link} target="_blank" rel="noopener noreferrer">
             {attachment.title}
           </a>
         ) : (
@@ -45,12 +51,12 @@ export function AttachmentCard({ attachment, message, chat }: CardProps) {
         />
       ) : views.serviceml ? (
         <ServiceMLView source={views.serviceml} fallback={attachment.description ?? ''} messageUid={message.uid} attachmentId={attachment.id} appId={origin.appId} chat={chat} />
-      ) : views.image ? (
+      ) : views.image && safeUrl(views.image.original.src) ? (
         <ImageView image={views.image} alt={attachment.title ?? views.image.filename ?? 'Attached image'} />
       ) : null}
-      {attachment.downloads && attachment.downloads.length > 0 && (
+      {downloads.length > 0 && (
         <ul className="downloads" aria-label="Downloads">
-          {attachment.downloads.map((download) => (
+          {downloads.map((download) => (
             <li key={download.src}>
               <a href={download.src} download={download.filename ?? true} target="_blank" rel="noopener noreferrer" className="download">
                 ⬇ {download.filename ?? new URL(download.src).pathname.split('/').pop() ?? 'Download'}
@@ -103,6 +109,16 @@ function AttachmentWidget({ messageUid, attachmentId, origin }: { messageUid: st
       height={widget.height ?? 240}
     />
   );
+}
+
+/**
+ * The server stores only URLs its checks passed; the page checks again before making a link, so a row
+ * written some other way (an older version, a restored backup) cannot become a javascript: link.
+ */
+function safeUrl(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const checked = checkUrl(url, ['http', 'https']);
+  return checked.ok ? checked.url : undefined;
 }
 
 function formatBytes(bytes: number): string {

@@ -111,6 +111,7 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
         <textarea
           ref={input}
           rows={1}
+          autoFocus
           value={text}
           placeholder={placeholder}
           aria-label={placeholder}

@@ -1,3 +1,4 @@
+import { checkUrl } from '@aviary/serviceml';
 import { useRef } from 'react';
 import type { Attachment } from '../api/client';
 
@@ -6,7 +7,8 @@ type ImageViewData = NonNullable<NonNullable<Attachment['views']>['image']>;
 /** The thumbnail (or the original, scaled) in the message; a press opens the original in a viewer. */
 export function ImageView({ image, alt }: { image: ImageViewData; alt: string }) {
   const viewer = useRef<HTMLDialogElement>(null);
-  const preview = image.thumbnail ?? image.original;
+  // The caller checked the original's URL; a thumbnail that fails the same check is not used.
+  const preview = image.thumbnail && checkUrl(image.thumbnail.src, ['http', 'https']).ok ? image.thumbnail : image.original;
   return (
     <>
       <button type="button" className="image-button" onClick={() => viewer.current?.showModal()} aria-label={`View ${alt}`}>

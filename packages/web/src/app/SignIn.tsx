@@ -55,7 +55,14 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
             <legend>This account is in several teams. Which one?</legend>
             {teams.map((team) => (
               <label key={team.id} className="radio">
-                <input type="radio" name="team" value={team.id} checked={teamId === team.id} onChange={() => setTeamId(team.id)} />
+                <input
+                  type="radio"
+                  name="team"
+                  value={team.id}
+                  checked={teamId === team.id}
+                  onChange={() => setTeamId(team.id)}
+                  autoFocus={team.id === teams[0]?.id}
+                />
                 {team.name}
               </label>
             ))}

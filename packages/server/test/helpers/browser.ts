@@ -1,0 +1,56 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/**
+ * The one way tests drive a real browser: Debian's Chromium through playwright-core. Without Chromium
+ * a browser test file is skipped, except under CI, where a missing browser is a failure.
+ */
+export const CHROMIUM = '/usr/bin/chromium';
+if (process.env.CI === 'true' && !existsSync(CHROMIUM)) throw new Error(`Chromium is required under CI=true but ${CHROMIUM} is missing (apt-get install -y chromium).`);
+export const noBrowser = !existsSync(CHROMIUM);
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A page whose console errors and uncaught errors are collected: a test ends with `expectNoErrors()`. */
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  errors: string[];
+  expectNoErrors(): void;
+}
+
+export async function openWatchedPage(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+  return { page, context, errors, expectNoErrors: () => expect(errors).toEqual([]) };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core run in the page: the serious and critical violations, as `rule: target` lines. */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Array<{ id: string; impact?: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  });
+}
