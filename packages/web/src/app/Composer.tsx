@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { api, type Message } from '../api/client';
 import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
 import { useWorkspace } from './workspaceContext';
@@ -19,6 +19,9 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
   const input = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
 
+  // A conversation opens ready to type in, as people expect of a chat.
+  useEffect(() => input.current?.focus(), [chat]);
+
   const token = dismissed ? undefined : tokenAtCaret(text, caret);
   const suggestions = token ? suggestionsFor(token, workspace.people, workspace.apps) : [];
   const open = suggestions.length > 0;
@@ -38,8 +41,16 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
     const next = text.slice(0, token.start) + insert + text.slice(caret);
     const at = token.start + insert.length;
     edit(next, at);
-    requestAnimationFrame(() => input.current?.setSelectionRange(at, at));
+    pendingCaret.current = at;
   };
+
+  // After a pick, the caret goes right after what was inserted, before the next key is typed.
+  const pendingCaret = useRef<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (pendingCaret.current === undefined) return;
+    input.current?.setSelectionRange(pendingCaret.current, pendingCaret.current);
+    pendingCaret.current = undefined;
+  });
 
   const send = async () => {
     const body = text.trim();
@@ -111,7 +122,6 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
         <textarea
           ref={input}
           rows={1}
-          autoFocus
           value={text}
           placeholder={placeholder}
           aria-label={placeholder}
