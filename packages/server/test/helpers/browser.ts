@@ -49,6 +49,8 @@ export async function openWatchedPage(browser: Browser, options: { width?: numbe
  * person must pick a team. Any other is an error.
  */
 function expectedRefusal(text: string, url: string): boolean {
+  // A script inside a sandboxed `html` attachment (about:srcdoc) that the sandbox refused: the sandbox at work.
+  if (url === 'about:srcdoc' || /^Blocked script execution in 'about:srcdoc'/.test(text)) return true;
   return new URL(url, 'http://x').pathname === '/api/session' && /status of (401|409) /.test(text);
 }
 

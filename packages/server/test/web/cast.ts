@@ -14,7 +14,7 @@ export async function webCast(t: TestServer) {
   const team = await t.f.team('Northwind');
   const otherTeam = await t.f.team('Southwind');
   const alice = await t.f.person(team.id, { firstName: 'Alice', lastName: 'Archer', password: PASSWORD, timezone: '+01:00' });
-  await t.f.person(otherTeam.id, { email: alice.email, firstName: 'Alice', lastName: 'Elsewhere', password: PASSWORD });
+  await t.f.person(otherTeam.id, { email: alice.email!, firstName: 'Alice', lastName: 'Elsewhere', password: PASSWORD });
   const bob = await t.f.person(team.id, { firstName: 'Bob', lastName: 'Baker', password: PASSWORD });
   const db = t.testStore.store.db;
   const { channel } = await createChannel(db, alice, { name: 'general', purpose: 'Company-wide announcements and chatter', type: 'public', members: [bob.id] }, Date.now());

@@ -38,12 +38,22 @@ export function HistoryList({ history, chat }: { history: History; chat: string 
     firstKey.current = rows[0]?.key;
     if (rows.length === 0) return;
     if (previousFirst === undefined || atBottom.current) {
-      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+      // Straight to the bottom, not scrollToIndex: that one aims with estimated heights, and a scroll
+      // event on the way would read as the person leaving the bottom.
+      atBottom.current = true;
+      if (scroller.current) scroller.current.scrollTop = scroller.current.scrollHeight;
       return;
     }
     const kept = rows.findIndex((row) => row.key === previousFirst);
     if (kept > 0) virtualizer.scrollToIndex(kept, { align: 'start' });
   }, [rows, virtualizer]);
+
+  // Rows measured taller than estimated grow the list below the view: while at the bottom, stay there.
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element && atBottom.current) element.scrollTop = element.scrollHeight;
+  }, [totalSize]);
 
   const firstShown = items[0]?.index;
   useEffect(() => {
@@ -62,7 +72,7 @@ export function HistoryList({ history, chat }: { history: History; chat: string 
           {history.error}
         </p>
       )}
-      <div role="list" aria-busy={history.loading} className="history-rows" style={{ height: virtualizer.getTotalSize() }}>
+      <div role="list" aria-busy={history.loading} className="history-rows" style={{ height: totalSize }}>
         {items.map((item) => {
           const row = rows[item.index]!;
           return (

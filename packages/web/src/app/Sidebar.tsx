@@ -122,9 +122,19 @@ export function ConversationIcon({ conversation }: { conversation: Conversation 
   if (conversation.kind === 'channel') {
     return (
       <span className="sidebar-icon" aria-hidden="true">
-        {conversation.channel?.type === 'private' ? '🔒' : '#'}
+        {conversation.channel?.type === 'private' ? <LockIcon /> : '#'}
       </span>
     );
   }
   return <Avatar name={conversation.name} image={conversation.user?.profileImage} small />;
+}
+
+/** Drawn, not an emoji: emoji fonts are missing on many systems. */
+function LockIcon() {
+  return (
+    <svg className="lock-icon" viewBox="0 0 16 16" width="13" height="13" aria-hidden="true" focusable="false">
+      <rect x="3" y="7" width="10" height="7" rx="1.5" fill="currentColor" />
+      <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" fill="none" stroke="currentColor" strokeWidth="1.6" />
+    </svg>
+  );
 }
