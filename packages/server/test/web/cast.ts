@@ -22,11 +22,18 @@ export async function webCast(t: TestServer) {
 }
 
 /**
- * Writes history straight into the store, oldest first, one message every `gapMs` ending now: fast for
- * long histories, and the only way to store rows no API would accept (the XSS corpus).
+ * Writes history straight into the store, oldest first, one message every `gapMs` ending at `endAt`
+ * (now): fast for long histories, and the only way to store rows no API would accept (the XSS corpus).
  */
-export async function writeHistory(t: TestServer, chat: { id: string; team_id: string }, from: UsersTable, messages: Array<Partial<MessageFields> & { text: string }>, gapMs = 60_000) {
-  const start = Date.now() - messages.length * gapMs;
+export async function writeHistory(
+  t: TestServer,
+  chat: { id: string; team_id: string },
+  from: UsersTable,
+  messages: Array<Partial<MessageFields> & { text: string }>,
+  gapMs = 60_000,
+  endAt = Date.now(),
+) {
+  const start = endAt - messages.length * gapMs;
   const rows = messages.map((message, index) =>
     messageRow({
       uid: newMessageUid(start + index * gapMs),

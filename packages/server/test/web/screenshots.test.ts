@@ -40,14 +40,16 @@ async function demoTeam() {
   await createChannel(db, maya, { name: 'design', purpose: 'Reviews and critique', type: 'public', members: [lucas.id] }, Date.now());
   await createChannel(db, maya, { name: 'leadership', type: 'private', members: [priya.id] }, Date.now());
   const chat = { id: channel.id, team_id: team.id };
-  await writeHistory(t, chat, lucas, [{ text: 'Morning! The 2.4 branch is cut; release candidate builds are running.' }, { text: 'I will watch the canary dashboards until noon.' }], 3 * 3_600_000);
+  // A fixed day, so that the pictures change only when the page does.
+  const day = Date.UTC(2026, 2, 12);
+  await writeHistory(t, chat, lucas, [{ text: 'Morning! The 2.4 branch is cut; release candidate builds are running.' }, { text: 'I will watch the canary dashboards until noon.' }], 45 * 60_000, day + 9 * 3_600_000);
   await writeHistory(t, chat, priya, [
     { text: 'Thanks Lucas. The migration for the audit log is in this one too, so expect a slower first boot.' },
     {
       text: 'Maya, can you check the release notes?',
       serviceml: `<serviceml><user userId="${maya.id}">@Maya</user>, can you check the <b>release notes</b> before we tag? Draft: <a href="https://example.com/notes">notes</a></serviceml>`,
     },
-  ], 40 * 60_000);
+  ], 40 * 60_000, day + 10 * 3_600_000);
   await writeHistory(t, chat, bot, [
     {
       text: 'Build 2.4.0-rc.1 passed',
@@ -68,8 +70,8 @@ async function demoTeam() {
         },
       ]),
     },
-  ], 60_000);
-  await writeHistory(t, chat, maya, [{ text: 'Looks good. Promoting after lunch.\nPriya, notes are fine by me.' }], 60_000);
+  ], 60_000, day + 10.5 * 3_600_000);
+  await writeHistory(t, chat, maya, [{ text: 'Looks good. Promoting after lunch.\nPriya, notes are fine by me.' }], 60_000, day + 10.6 * 3_600_000);
   return { maya };
 }
 
