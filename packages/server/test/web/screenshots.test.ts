@@ -89,21 +89,21 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
     const wide = await openWatchedPage(browser, { colorScheme });
     await wide.page.goto(`${t.url}/signin`);
     await wide.page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await wide.page.screenshot({ path: `${SCREENSHOTS}signin-${colorScheme}.png` });
+    await wide.page.screenshot({ path: `${SCREENSHOTS}signin-${colorScheme}.png`, animations: 'disabled' });
     await signIn(wide.page, maya.email!);
     await wide.page.getByRole('link', { name: 'engineering' }).click();
     await wide.page.getByRole('button', { name: 'Promote to canary' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${SCREENSHOTS}conversation-1280-${colorScheme}.png` });
+    await wide.page.screenshot({ path: `${SCREENSHOTS}conversation-1280-${colorScheme}.png`, animations: 'disabled' });
     await wide.page.keyboard.press('Control+k');
     await wide.page.getByRole('combobox', { name: 'Conversation name' }).fill('de');
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${SCREENSHOTS}switcher-${colorScheme}.png` });
+    await wide.page.screenshot({ path: `${SCREENSHOTS}switcher-${colorScheme}.png`, animations: 'disabled' });
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('link', { name: 'App directory' }).click();
     await wide.page.getByRole('heading', { name: 'Deploybot' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${SCREENSHOTS}apps-${colorScheme}.png` });
+    await wide.page.screenshot({ path: `${SCREENSHOTS}apps-${colorScheme}.png`, animations: 'disabled' });
     wide.expectNoErrors();
     await wide.context.close();
 
@@ -112,9 +112,9 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
     await narrow.page.goto(`${t.url}/`);
     await narrow.page.getByRole('region', { name: 'Message history' }).getByText('Promoting after lunch').waitFor();
     expect(await seriousAccessibilityViolations(narrow.page)).toEqual([]);
-    await narrow.page.screenshot({ path: `${SCREENSHOTS}conversation-360-${colorScheme}.png` });
+    await narrow.page.screenshot({ path: `${SCREENSHOTS}conversation-360-${colorScheme}.png`, animations: 'disabled' });
     await narrow.page.getByRole('button', { name: 'Show conversations' }).click();
-    await narrow.page.screenshot({ path: `${SCREENSHOTS}sidebar-360-${colorScheme}.png` });
+    await narrow.page.screenshot({ path: `${SCREENSHOTS}sidebar-360-${colorScheme}.png`, animations: 'disabled' });
     narrow.expectNoErrors();
     await narrow.context.close();
   }
