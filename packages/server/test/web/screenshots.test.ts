@@ -75,6 +75,29 @@ async function demoTeam() {
   return { maya };
 }
 
+/**
+ * The history has settled at its newest message (measured rows, scrolled to the end), and nothing has
+ * the focus: a blinking caret would make each run's picture differ.
+ */
+async function settledAtBottom(page: Page) {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.getByRole('region', { name: 'Message history' }).evaluate(
+    (element) =>
+      new Promise<void>((resolve) => {
+        let steady = 0;
+        let last = -1;
+        const check = () => {
+          const atEnd = element.scrollHeight - element.scrollTop - element.clientHeight < 2;
+          steady = atEnd && element.scrollHeight === last ? steady + 1 : 0;
+          last = element.scrollHeight;
+          if (steady >= 3) resolve();
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
+}
+
 async function signIn(page: Page, email: string) {
   await page.goto(`${t.url}/`);
   await page.getByLabel('Email').fill(email);
@@ -94,6 +117,7 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
     await wide.page.getByRole('link', { name: 'engineering' }).click();
     await wide.page.getByRole('button', { name: 'Promote to canary' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
+    await settledAtBottom(wide.page);
     await wide.page.screenshot({ path: `${SCREENSHOTS}conversation-1280-${colorScheme}.png`, animations: 'disabled' });
     await wide.page.keyboard.press('Control+k');
     await wide.page.getByRole('combobox', { name: 'Conversation name' }).fill('de');
@@ -112,6 +136,7 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
     await narrow.page.goto(`${t.url}/`);
     await narrow.page.getByRole('region', { name: 'Message history' }).getByText('Promoting after lunch').waitFor();
     expect(await seriousAccessibilityViolations(narrow.page)).toEqual([]);
+    await settledAtBottom(narrow.page);
     await narrow.page.screenshot({ path: `${SCREENSHOTS}conversation-360-${colorScheme}.png`, animations: 'disabled' });
     await narrow.page.getByRole('button', { name: 'Show conversations' }).click();
     await narrow.page.screenshot({ path: `${SCREENSHOTS}sidebar-360-${colorScheme}.png`, animations: 'disabled' });
