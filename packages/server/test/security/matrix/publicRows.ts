@@ -19,6 +19,8 @@ export const publicRows: Row[] = [
     (path): Row => ({ route: `GET ${path}`, credential: 'session', request: () => get(path.replace(':chat', 'g%3Aabcdefghijklmnop')), expect: everyone(OK) }),
   ),
   { route: 'GET /assets/:name', credential: 'session', request: () => get(`/assets/${builtAsset}`), expect: everyone(OK) },
+  // What operators and load balancers call (docs/operations.md); /metrics takes a token only when one is configured.
+  ...['/healthz', '/readyz', '/metrics'].map((path): Row => ({ route: `GET ${path}`, credential: 'session', request: () => get(path), expect: everyone(OK) })),
   { route: 'OPTIONS /v1/:method', credential: 'session', request: () => ({ method: 'OPTIONS', path: '/v1/users.getInfo' }), expect: everyone(NO_CONTENT) },
   ...(['PUT', 'PATCH', 'DELETE'] as const).map(
     (method): Row => ({
