@@ -122,7 +122,7 @@ export interface AppDeliveryColumns {
   delivery_failing_since: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
-/** The app's listener backoff (migration 0005): see events/delivery/listenerBackoff.ts. */
+/** The app's listener backoff (migration 0006): see events/delivery/listenerBackoff.ts. */
 export interface AppListenerColumns {
   /** While the listener is failing, when its oldest waiting event is tried again; null while it answers. */
   listener_retry_at: ColumnType<number | null, number | null | undefined, number | null>;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumeAppDelivery } from '../../src/events/history/eventHistory.js';
 import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
+import { createLog } from '../../src/log.js';
 import { closedPortUrl, fakeClock, startListener, type Responder, type TestListener } from '../helpers/listener.js';
 import { captureLog, logLevels, type LogLine } from '../helpers/logs.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
@@ -17,8 +18,8 @@ describe('the delivery log', () => {
   beforeAll(async () => {
     t = await startTestServer(
       'sqlite',
-      { logLevel: 'info' },
-      { now: clock.now, logTo: log.destination, events: { answerTimeoutMs: 300, leaseMs: 5_000, pollIntervalMs: 50, listenerProbeIntervalMs: 60_000 } },
+      {},
+      { now: clock.now, log: createLog({ logLevel: 'info' }, log.destination), events: { answerTimeoutMs: 300, leaseMs: 5_000, pollIntervalMs: 50, listenerProbeIntervalMs: 60_000 } },
     );
   });
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import type { LogDestination } from '../../src/log.js';
+import type pino from 'pino';
 
 /** One JSON log line as the server wrote it. */
 export type LogLine = Record<string, any> & { level: number; msg: string };
@@ -10,7 +10,7 @@ export function captureLog() {
   const lines: LogLine[] = [];
   const raw: string[] = [];
   let waiters: Array<() => void> = [];
-  const destination: LogDestination = {
+  const destination: pino.DestinationStream = {
     write(line: string) {
       raw.push(line);
       lines.push(JSON.parse(line) as LogLine);

@@ -6,7 +6,6 @@ import { parseSlashCommand, runSlashCommand } from '../../core/interactions/slas
 import { resolveReadableChat } from '../../core/policies/chat.js';
 import { presentMessage } from '../../core/presenters/messages.js';
 import { DEFAULT_PAGE_SIZE, fetchHistoryPage } from '../../core/queries/messages.js';
-import { messageTriggers } from '../../core/triggers/messageTriggers.js';
 import type { UsersTable } from '../../store/schema.js';
 import { decodeParams } from '../params.js';
 import { signedInPerson } from '../session/auth.js';
@@ -40,9 +39,7 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: ServerContext):
     const command = await trySlashCommand(ctx, person, fields);
     if (command) return { slashCommand: { appId: command.appId, command: command.command }, answer: command.answer };
     const params = decodeParams(api.chat.sendMessage, pick(fields, composerFields)) as SendMessageInput;
-    const triggers = messageTriggers(ctx);
-    const { message } = await sendMessage(ctx, person, null, params, triggers);
-    triggers.afterCommit();
+    const { message } = await sendMessage(ctx, person, null, params);
     return { message: presentMessage(message) };
   });
 }
