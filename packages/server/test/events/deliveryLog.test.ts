@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumeAppDelivery } from '../../src/events/history/eventHistory.js';
-import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
 import { createLog } from '../../src/log.js';
-import { closedPortUrl, fakeClock, startListener, type Responder, type TestListener } from '../helpers/listener.js';
+import { closedPortUrl, fakeClock, type Responder, type TestListener } from '../helpers/listener.js';
 import { captureLog, logLevels, type LogLine } from '../helpers/logs.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { appAtListener } from './appAtListener.js';
 
 const day = 24 * 3600_000;
 
@@ -28,17 +28,8 @@ describe('the delivery log', () => {
   });
 
   async function appAt(respond: Responder | string) {
-    const listener = typeof respond === 'string' ? undefined : await startListener(respond);
-    if (listener) listeners.push(listener);
-    const team = await t.f.team();
-    const developer = await t.f.person(team.id);
-    const app = await t.f.app(team.id, developer.id, { listenerUrl: listener?.url ?? (respond as string) });
-    const send = async () => {
-      const { eventId } = await enqueueEvent(t.server.ctx.db, { appId: app.id, userId: developer.id, event: { name: 'app.uninstall', userId: developer.id } }, clock.now());
-      t.server.ctx.events.wake();
-      return eventId;
-    };
-    return { app, listener: listener!, send };
+    const { app, listener, send } = await appAtListener(t, listeners, respond);
+    return { app, listener, send: async () => (await send(1))[0] };
   }
 
   const about = (appId: string, msg: RegExp) => (line: LogLine) => line.appId === appId && msg.test(line.msg);

@@ -1,4 +1,3 @@
-import type { AnyEvent } from '@aviary/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
@@ -6,21 +5,13 @@ import { startServer } from '../../src/server.js';
 import type { Db } from '../../src/store/store.js';
 import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
+import { appAtListener, enqueueMany } from './appAtListener.js';
 import { answerOk, closedPortUrl, eventually, fakeClock, startListener, type Received, type Responder, type TestListener } from '../helpers/listener.js';
 import { loopbackHosts, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { createTestStore } from '../helpers/store.js';
 
 const events = { answerTimeoutMs: 300, leaseMs: 5_000, pollIntervalMs: 50, listenerProbeIntervalMs: 50 };
 const idsOf = (received: Received[]) => received.map((request) => String(request.headers['x-service-event-id']));
-
-/** `count` events of the app in one commit, oldest first. */
-async function enqueueMany(db: Db, appId: string, userId: string, count: number, now: number): Promise<string[]> {
-  const ids: string[] = [];
-  await db.transaction().execute(async (tx) => {
-    for (let n = 0; n < count; n++) ids.push((await enqueueEvent(tx, { appId, userId, event: { name: 'app.uninstall', userId, n } as AnyEvent }, now)).eventId);
-  });
-  return ids;
-}
 
 /** The ids of the events whose delivery succeeded, in the order their successful attempts started. */
 async function deliveredInOrder(db: Db, appId: string): Promise<string[]> {
@@ -54,23 +45,11 @@ for (const dialect of dialects) {
     const appRow = (id: string) => db().selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const eventRows = (ids: string[]) => db().selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id').execute();
 
-    async function appListening(respond: Responder | string) {
-      const listener = typeof respond === 'string' ? undefined : await startListener(respond);
-      if (listener) listeners.push(listener);
-      const team = await t.f.team();
-      const developer = await t.f.person(team.id);
-      const app = await t.f.app(team.id, developer.id, { listenerUrl: listener?.url ?? (respond as string) });
-      const enqueue = async (count: number) => {
-        const ids = await enqueueMany(db(), app.id, developer.id, count, clock.now());
-        t.server.ctx.events.wake();
-        return ids;
-      };
-      return { listener: listener!, app, enqueue };
-    }
+    const appListening = (respond: Responder | string) => appAtListener(t, listeners, respond);
 
     it('holds what fails, tries the listener again with its oldest event alone on the ladder, then sends the rest at once, oldest first', async () => {
       let up = false;
-      const { listener, app, enqueue } = await appListening(() => ({ status: up ? 200 : 503 }));
+      const { listener, app, send: enqueue } = await appListening(() => ({ status: up ? 200 : 503 }));
       const ids = await enqueue(5);
       await listener.waitFor(5);
       await nothingMoreDue();
@@ -100,7 +79,7 @@ for (const dialect of dialects) {
 
     it('sends the waiting events as soon as a new event gets a 2xx, long before the retry time', async () => {
       let up = false;
-      const { listener, app, enqueue } = await appListening(() => ({ status: up ? 200 : 500 }));
+      const { listener, app, send: enqueue } = await appListening(() => ({ status: up ? 200 : 500 }));
       const waiting = await enqueue(3);
       await listener.waitFor(3);
       await nothingMoreDue();
@@ -118,7 +97,7 @@ for (const dialect of dialects) {
     it('lets the next waiting event probe at once when the listener refuses a probe for good', async () => {
       let up = false;
       const refusedFirst: Responder = (request) => (!up ? { status: 503 } : request.body.n === 0 ? { status: 400 } : { status: 200 });
-      const { listener, enqueue } = await appListening(refusedFirst);
+      const { listener, send: enqueue } = await appListening(refusedFirst);
       const ids = await enqueue(3);
       await listener.waitFor(3);
       await nothingMoreDue();
@@ -134,7 +113,7 @@ for (const dialect of dialects) {
 
     it('brings back a listener that could not be reached as soon as it accepts connections, without waiting for its retry time', async () => {
       const url = await closedPortUrl();
-      const { app, enqueue } = await appListening(url);
+      const { app, send: enqueue } = await appListening(url);
       const ids = await enqueue(4);
       await nothingMoreDue();
       const down = await appRow(app.id);
@@ -153,9 +132,9 @@ for (const dialect of dialects) {
     it('never holds up another app: its events go at once while one app’s listener backs off', async () => {
       const failing = await appListening(() => ({ status: 500 }));
       const healthy = await appListening(answerOk);
-      await failing.enqueue(3);
+      await failing.send(3);
       await failing.listener.waitFor(3);
-      const ids = await healthy.enqueue(3);
+      const ids = await healthy.send(3);
       expect(idsOf(await healthy.listener.waitFor(3)).sort()).toEqual(ids);
     });
   });

@@ -9,7 +9,7 @@ export const logLevels = { info: 30, warn: 40, error: 50 } as const;
 export function captureLog() {
   const lines: LogLine[] = [];
   const raw: string[] = [];
-  let waiters: Array<() => void> = [];
+  const waiters: Array<() => void> = [];
   const destination: pino.DestinationStream = {
     write(line: string) {
       raw.push(line);
@@ -29,10 +29,6 @@ export function captureLog() {
         if (found) return found;
         await new Promise<void>((resolve) => waiters.push(resolve));
       }
-    },
-    /** Forgets the waiters (a test's end). */
-    reset() {
-      waiters = [];
     },
   };
 }
