@@ -1,5 +1,7 @@
+import type { AnyEvent } from '@aviary/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { deliverSynchronously } from '../../src/events/delivery/sync.js';
 import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
 import { startServer } from '../../src/server.js';
 import type { Db } from '../../src/store/store.js';
@@ -92,6 +94,20 @@ for (const dialect of dialects) {
       await nothingMoreDue();
       expect(await deliveredInOrder(db(), app.id)).toEqual([fresh, ...waiting]);
       expect((await eventRows(waiting)).map((row) => row.status)).toEqual(['delivered', 'delivered', 'delivered']);
+    });
+
+    it('sends the waiting events as soon as the listener answers a synchronous event with a 2xx', async () => {
+      let up = false;
+      const { listener, app, developer, send } = await appListening(() => ({ status: up ? 200 : 500, body: '{}' }));
+      const waiting = await send(2);
+      await listener.waitFor(2);
+      await nothingMoreDue();
+
+      up = true;
+      const pressed = { name: 'client.pressButton', userId: developer.id, userName: 'Pat', chat: developer.id, chatName: 'Pat', button: 'appLauncherButton' } as AnyEvent;
+      expect(await deliverSynchronously(t.server.ctx, { appId: app.id, userId: developer.id, event: pressed, timeoutMs: 2_000 })).toMatchObject({ ok: true });
+      expect(idsOf((await listener.waitFor(5)).slice(3)).sort()).toEqual(waiting);
+      expect(await appRow(app.id)).toMatchObject({ listener_retry_at: null, listener_retry_step: 0 });
     });
 
     it('lets the next waiting event probe at once when the listener refuses a probe for good', async () => {

@@ -32,7 +32,7 @@ function logAttempt(log: FastifyBaseLogger, attempt: FinishedAttempt, fate: Even
   log.warn({ ...fields, reason: result.reason, error: result.error, fate }, `listener unreachable (${result.reason}); ${then}`);
 }
 
-function logListenerNews(log: FastifyBaseLogger, news: ListenerNews): void {
+export function logListenerNews(log: FastifyBaseLogger, news: ListenerNews): void {
   const { appId, eventId } = news;
   if (news.kind === 'scheduled') {
     const retryAt = new Date(news.retryAt).toISOString();

@@ -112,3 +112,18 @@ export async function releaseHeldEvents(tx: Tx, appId: string, at: number): Prom
     .executeTakeFirst();
   return Number(released.numUpdatedRows);
 }
+
+/**
+ * A 2xx to a synchronous event (an install, a button press) shows that the listener answers too: if the
+ * app was backing off, the backoff ends and its held events are released. Returns how many, or
+ * undefined when the app was not backing off.
+ */
+export async function endBackoffAfter2xx(tx: Tx, appId: string, at: number): Promise<number | undefined> {
+  const ended = await tx
+    .updateTable('apps')
+    .set({ listener_retry_at: null, listener_retry_step: 0, listener_unreachable: 0 })
+    .where('id', '=', appId)
+    .where('listener_retry_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(ended.numUpdatedRows) === 0 ? undefined : releaseHeldEvents(tx, appId, at);
+}
