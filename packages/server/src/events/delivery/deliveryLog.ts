@@ -42,4 +42,4 @@ export function logListenerNews(log: FastifyBaseLogger, news: ListenerNews): voi
   log.info({ appId, eventId }, 'event delivery paused after 3 days of failures; the developer was told');
 }
 
-export const waitingEvents = (count: number): string => `${count} waiting event${count === 1 ? '' : 's'}`;
+const waitingEvents = (count: number): string => `${count} waiting event${count === 1 ? '' : 's'}`;
