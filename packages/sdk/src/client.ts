@@ -1,5 +1,4 @@
-import { api, type ParamsOf, type ResultOf } from '@aviary/protocol';
-import { AviaryApiError } from './errors.js';
+import { api, AviaryApiError, readJsonAnswer, type ParamsOf, type ResultOf } from '@aviary/protocol';
 
 type Api = typeof api;
 type Call<M> = {} extends ParamsOf<M> ? (params?: ParamsOf<M>) => Promise<ResultOf<M>> : (params: ParamsOf<M>) => Promise<ResultOf<M>>;
@@ -46,7 +45,7 @@ export class AviaryClient {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
         body: JSON.stringify(params),
       });
-      const body = await readJson(response);
+      const body = await readJsonAnswer(response);
       if (response.status === 200) return body;
       const retryAfter = Number(response.headers.get('retry-after'));
       if (response.status === 429 && attempt < this.options.maxRateLimitRetries && retryAfter <= this.options.maxRetryAfterSeconds) {
@@ -55,14 +54,5 @@ export class AviaryClient {
       }
       throw new AviaryApiError(response.status, (body && typeof body === 'object' ? body : {}) as Record<string, unknown>);
     }
-  }
-}
-
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { error: `HTTP${response.status}`, description: text.slice(0, 200) };
   }
 }
