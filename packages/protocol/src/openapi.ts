@@ -11,10 +11,7 @@ export { toJsonSchema, type JsonSchema } from './jsonSchema.js';
 export type { OpenApiOperation, OpenApiParameter, OpenApiResponses } from './openapiParts.js';
 
 /** A method's path: GET and POST. */
-export interface MethodPathItem {
-  get: OpenApiOperation;
-  post: OpenApiOperation;
-}
+export type MethodPathItem = { get: OpenApiOperation; post: OpenApiOperation };
 
 /** `PathItem` is a method's for the method API's own document; the whole document's paths hold routes too. */
 export interface OpenApiDocument<PathItem = MethodPathItem> {
