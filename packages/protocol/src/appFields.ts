@@ -1,11 +1,11 @@
 /**
  * What a developer says about an app (docs/reference/developer-api.md "The app object"), defined once:
  * the developer API's bodies, the CLI's options and the server's createApp/updateApp all follow these
- * limits, and the server's one check of them (core/appFields.ts) adds what a schema cannot say (URLs as
- * a browser parses them, integrations and origins in their normal form).
+ * limits. The server checks them with one function (core/appFields.ts), which also checks what a schema
+ * cannot say: URLs as a browser parses them, integrations and origins in their normal form.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Clearable, HttpUrl } from './params.js';
+import { checkedByServer, Clearable, HttpUrl } from './params.js';
 
 export const maxAppNameLength = 80;
 export const maxAppDescriptionLength = 1000;
@@ -19,6 +19,7 @@ export const eventRoutingFields = ['listenerUrl', 'configurationUrl', 'integrati
  * path of a problem and accepts the action aliases; what it stores and shows is an `Integrations`.
  */
 export const IntegrationsInput = Type.Record(Type.String(), Type.Unknown(), {
+  ...checkedByServer,
   description: 'the integrations object (docs/reference/integrations.md): slashCommands, launcherButton, chatTabButton, attachmentPickerButton, messageAction, previewDomains',
 });
 
@@ -28,11 +29,12 @@ const appFieldSchemas = {
     clearable: true,
     description: `what the app does, up to ${maxAppDescriptionLength} characters; null clears it`,
   }),
-  icon: Clearable(HttpUrl, 'an http or https URL of its icon; null or "" clears it'),
-  listenerUrl: Clearable(HttpUrl, 'the http or https URL its events are POSTed to; null or "" clears it'),
-  configurationUrl: Clearable(HttpUrl, 'an http or https URL of its settings page; null or "" clears it'),
+  icon: Clearable(HttpUrl, 'an http or https URL of its icon; null or "" clears it', checkedByServer),
+  listenerUrl: Clearable(HttpUrl, 'the http or https URL its events are POSTed to; null or "" clears it', checkedByServer),
+  configurationUrl: Clearable(HttpUrl, 'an http or https URL of its settings page; null or "" clears it', checkedByServer),
   integrations: IntegrationsInput,
   allowedOrigins: Type.Union([Type.Array(Type.String(), { maxItems: maxAllowedOrigins }), Type.Null()], {
+    ...checkedByServer,
     clearable: true,
     description: `up to ${maxAllowedOrigins} origins such as https://widgets.example that its widget and browser URLs may also lead to; null or [] clears the list`,
   }),

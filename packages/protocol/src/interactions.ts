@@ -12,7 +12,12 @@ export const InteractionAnswer = Type.Union(
   [
     Type.Object({ kind: Type.Literal('none') }, { additionalProperties: false }),
     Type.Object(
-      { kind: Type.Literal('toast'), text: Type.String({ minLength: 1, maxLength: maxToastLength, description: 'the listener’s {"text"}, cut to its first 100 characters, shown to the person who acted' }) },
+      {
+        kind: Type.Literal('toast'),
+        // No maxLength: JSON Schema counts characters, as the cut does, but TypeBox's check counts UTF-16
+        // units, in which a character outside the Basic Multilingual Plane (an emoji) counts twice.
+        text: Type.String({ minLength: 1, description: `the listener’s {"text"}, cut to its first ${maxToastLength} characters, shown to the person who acted` }),
+      },
       { additionalProperties: false },
     ),
     Type.Object(

@@ -7,11 +7,12 @@ const markers: Record<string, JsonSchema> = {
   idList: { 'x-aviary-id-list': true },
   clearable: { 'x-aviary-clearable': true },
   httpUrl: { format: 'uri' },
+  checkedByServer: {},
 };
 
 /**
  * A TypeBox schema as plain JSON Schema: TypeBox's symbols dropped, our id-list and clearable markers as
- * extensions, our URL marker as the standard `format: uri`.
+ * extensions, our URL marker as the standard `format: uri`, the server's own marker dropped.
  */
 export function toJsonSchema(schema: TSchema): JsonSchema {
   return JSON.parse(JSON.stringify(schema), (_key, value: unknown) => {

@@ -1,4 +1,4 @@
-import { Type, type TSchema, type TString } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type TSchema, type TString } from '@sinclair/typebox';
 
 /** One of a list of string constants. */
 export const oneOf = <T extends string>(values: readonly T[], description?: string) =>
@@ -39,10 +39,22 @@ export function isHttpUrlSchema(schema: TSchema): boolean {
  * An optional field a change may also clear: `null` or `""` clears it. The `clearable` marker tells the
  * server's decoder to keep that `null` (or `""`, as `null`) rather than read it as "not given".
  */
-export function Clearable<T extends TSchema>(inner: T, description: string) {
-  return Type.Union([inner, Type.Literal(''), Type.Null()], { clearable: true, description });
+export function Clearable<T extends TSchema>(inner: T, description: string, options: SchemaOptions = {}) {
+  return Type.Union([inner, Type.Literal(''), Type.Null()], { ...options, clearable: true, description });
 }
 
 export function isClearableSchema(schema: TSchema): boolean {
   return (schema as { clearable?: boolean }).clearable === true;
+}
+
+/**
+ * Schema options for a field the server checks with a function of its own, which words the problem and
+ * names its exact path (`allowedOrigins[2]`, `integrations.slashCommands[0].name`) and is shared with
+ * the CLI: the schema describes the field to clients and in OpenAPI, and the server's decoder leaves
+ * the checking to that function rather than checking the same thing twice in other words.
+ */
+export const checkedByServer = { checkedByServer: true } as const;
+
+export function isCheckedByServer(schema: TSchema): boolean {
+  return (schema as { checkedByServer?: boolean }).checkedByServer === true;
 }

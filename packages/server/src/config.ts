@@ -51,6 +51,11 @@ export interface Config {
    * client address is the connection's. Env `AVIARY_TRUST_PROXY`, a comma list.
    */
   trustProxy: string[];
+  /**
+   * Check every handler's result against the schema its method or route promises, answering 500 when
+   * one does not match. On in tests, off by default. Env `AVIARY_CHECK_RESULTS=1`.
+   */
+  checkResults: boolean;
 }
 
 export const defaultRateLimits: RateLimitConfig = {
@@ -84,6 +89,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     allowedInternalHosts: input.allowedInternalHosts ?? list(env.AVIARY_ALLOWED_INTERNAL_HOSTS),
     trustProxy: input.trustProxy ?? list(env.AVIARY_TRUST_PROXY),
     dnsServers: input.dnsServers,
+    checkResults: input.checkResults ?? env.AVIARY_CHECK_RESULTS === '1',
   };
 }
 

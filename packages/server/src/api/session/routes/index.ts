@@ -1,0 +1,8 @@
+import signIn from './signIn.js';
+import signOut from './signOut.js';
+
+/** Signing in and out, under their routes' names (the table is checked in api/routeHandlers.ts). */
+export const sessionHandlers = {
+  'session.signIn': signIn,
+  'session.signOut': signOut,
+} as const;
