@@ -1,5 +1,6 @@
 export { AviaryClient, type AviaryClientOptions } from './client.js';
 export { AviaryApiError } from './errors.js';
+export { AviaryDeveloperApi, AviaryPeopleApi, type SessionApiOptions } from './sessionApis.js';
 export { verifyEventToken, EventTokenError, type EventTokenErrorReason, type VerifyEventTokenOptions } from './app/verify.js';
 export {
   createEventListener,
