@@ -80,7 +80,7 @@ export function buildOpenApiDocument(
   };
 }
 
-const namespaceOf = (method: MethodDefinition): string => method.name.split('.')[0];
+const namespaceOf = (method: MethodDefinition): string => method.name.slice(0, method.name.indexOf('.'));
 /** `chat.sendMessage` → `chatSendMessage`. */
 export const operationIdOf = (named: { name: string }): string => named.name.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase());
 

@@ -51,20 +51,23 @@ export function routePaths(routes: Iterable<RouteDefinition>): Record<string, Ro
   return paths;
 }
 
-const groupOf = (route: RouteDefinition): string => route.name.split('.')[0];
+const groupOf = (route: RouteDefinition): string => route.name.slice(0, route.name.indexOf('.'));
 
 function operation(route: RouteDefinition): OpenApiOperation {
   const inPath = new Set(pathParamNames(route.path));
   const params = toJsonSchema(route.params);
   const properties = params.properties as Record<string, JsonSchema>;
   const required = new Set((params.required as string[] | undefined) ?? []);
-  const parameter = (name: string, where: 'path' | 'query'): OpenApiParameter => ({
-    name,
-    in: where,
-    required: where === 'path' || required.has(name),
-    ...(typeof properties[name].description === 'string' ? { description: properties[name].description } : {}),
-    schema: properties[name],
-  });
+  const parameter = (name: string, where: 'path' | 'query'): OpenApiParameter => {
+    const schema = properties[name] ?? {};
+    return {
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+      schema,
+    };
+  };
   const others = Object.keys(properties).filter((name) => !inPath.has(name));
   const parameters = [...[...inPath].map((name) => parameter(name, 'path')), ...(readsBody(route) ? [] : others.map((name) => parameter(name, 'query')))];
   return {
@@ -88,7 +91,8 @@ function operation(route: RouteDefinition): OpenApiOperation {
 /** The JSON body: the named fields besides the path's, or the one parameter that is the whole body. */
 function requestBody(route: RouteDefinition, params: JsonSchema, fields: string[], required: Set<string>): NonNullable<OpenApiOperation['requestBody']> {
   const properties = params.properties as Record<string, JsonSchema>;
-  if (route.bodyParam !== undefined) return { required: true, content: { 'application/json': { schema: properties[route.bodyParam] } } };
+  const whole = route.bodyParam === undefined ? undefined : properties[route.bodyParam];
+  if (whole !== undefined) return { required: true, content: { 'application/json': { schema: whole } } };
   const requiredFields = fields.filter((name) => required.has(name));
   const schema: JsonSchema = {
     type: 'object',

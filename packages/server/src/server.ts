@@ -1,20 +1,26 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { createServerMetrics } from './api/ops/metrics.js';
+import { memoryRateLimiter, redisRateLimiter } from './api/rateLimiter.js';
 import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
+import { LocalBus } from './bus/localBus.js';
+import { carryOutEffects } from './core/effects/carryOut.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
 import { eventsRuntimeFor } from './events/delivery/runtime.js';
 import type { DeliverySettings } from './events/delivery/settings.js';
 import { startDeliveryWorker } from './events/delivery/worker.js';
 import { createLog } from './log.js';
+import { closeRedis, openRedis, type Redis } from './redis.js';
 import { openStore, type Store } from './store/store.js';
 
 export interface RunningServer {
   url: string;
   ctx: ServerContext;
   http: HttpServer;
-  /** Graceful: drain HTTP, then close the store. */
+  /** Graceful: drain HTTP, then close the store and the Redis connection. */
   close(): Promise<void>;
 }
 
@@ -25,6 +31,14 @@ export interface StartOptions {
   migrate?: boolean;
   /** Event delivery settings (tests shorten time-outs and the poll). */
   events?: Partial<DeliverySettings>;
+  /** Where the server logs; by default JSON lines on stdout at config.logLevel (tests read what it warns). */
+  log?: FastifyBaseLogger;
+}
+
+/** What a context shares with the rest of the process: the log and the Redis connection, when there is one. */
+export interface ContextResources {
+  log?: FastifyBaseLogger;
+  redis?: Redis;
 }
 
 /** The context the API's handlers receive, over an open store. */
@@ -33,19 +47,41 @@ export function createContext(
   store: Store,
   now: () => number = Date.now,
   eventSettings: Partial<DeliverySettings> = {},
+  resources: ContextResources = {},
 ): ServerContext {
-  const log = createLog(config);
+  const log = resources.log ?? createLog(config);
+  const { redis } = resources;
   const events = eventsRuntimeFor(config, log, eventSettings);
-  return { config, store, db: store.db, now, log, rateLimits: new TokenBuckets(now), events, background: new BackgroundWork(log) };
+  const buckets = new TokenBuckets(now);
+  const ctx: ServerContext = {
+    config, store, db: store.db, now, log, events,
+    rateLimits: redis ? redisRateLimiter({ redis, keyPrefix: config.redisKeyPrefix, now, log, fallback: buckets }) : memoryRateLimiter(buckets),
+    metrics: createServerMetrics(),
+    redis,
+    background: new BackgroundWork(log),
+    afterCommit: (effects) => carryOutEffects(ctx, effects),
+    bus: new LocalBus(),
+  };
+  return ctx;
 }
 
 /** Migrates the store, then serves the API on config.host:config.port (0 picks a free port). */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (options.migrate !== false) await store.migrate();
-  const ctx = createContext(config, store, options.now, options.events);
-  const http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
-  const address = await http.app.listen({ port: config.port, host: config.host });
+  const log = options.log ?? createLog(config);
+  // One connection per process, for whatever needs Redis (ctx.redis).
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, log) : undefined;
+  const ctx = createContext(config, store, options.now, options.events, { log, redis });
+  let http: HttpServer;
+  let address: string;
+  try {
+    http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
+    address = await http.app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    if (redis) await closeRedis(redis);
+    throw error;
+  }
   const eventWorker = startDeliveryWorker(ctx);
   let closed: Promise<void> | undefined;
   return {
@@ -58,7 +94,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await ctx.background.settled();
         await eventWorker.stop();
         await ctx.events.close();
+        await ctx.bus.close();
         await store.close();
+        if (redis) await closeRedis(redis);
       })()),
   };
 }

@@ -51,7 +51,7 @@ export function defineRoute<const N extends string, const A extends RouteAuth, P
 
 /** The `:name` segments of a route's path, in order. */
 export function pathParamNames(path: string): string[] {
-  return [...path.matchAll(/:(\w+)/g)].map((match) => match[1]);
+  return [...path.matchAll(/:(\w+)/g)].flatMap((match) => match[1] ?? []);
 }
 
 /** Whether the route reads a JSON body (its verb changes something) rather than the query string. */

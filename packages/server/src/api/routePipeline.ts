@@ -34,7 +34,7 @@ async function runRoute(
 ): Promise<FastifyReply> {
   const { route } = handler;
   const person = route.auth === 'session' ? await signedInPerson(ctx, request) : undefined;
-  if (person) enforceRouteRateLimits(ctx, reply, route, person, recipientOf(request.body));
+  if (person) await enforceRouteRateLimits(ctx, reply, route, person, recipientOf(request.body));
   const params = decodeRouteParams(route, readRouteInput(route, request));
   const exchange: RouteExchange = {
     sessionToken: () => sessionToken(request),

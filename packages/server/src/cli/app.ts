@@ -173,7 +173,8 @@ async function withEventDelivery<T>(admin: AdminContext, run: (ctx: InstallConte
   // Its log (a refused listener address, say) on stderr: stdout carries the command's answer.
   const events = eventsRuntimeFor(admin.config, createLog(admin.config, process.stderr));
   try {
-    return await asCliError(() => run({ ...admin, events }));
+    // Events the command enqueues wait in the outbox for a running server's worker: nothing to wake here.
+    return await asCliError(() => run({ ...admin, events, afterCommit: () => undefined }));
   } finally {
     await events.close();
   }

@@ -1,5 +1,7 @@
+import type { Bus } from '../bus/bus.js';
 import type { Config } from '../config.js';
 import type { EventsContext } from '../events/context.js';
+import type { AfterCommit } from './effects/effects.js';
 import type { BackgroundWork } from './triggers/backgroundWork.js';
 
 /** What commands, policies and interactions take: the event code's needs, the configuration, background work. */
@@ -7,4 +9,8 @@ export interface CoreContext extends EventsContext {
   config: Config;
   /** Work started after a request was answered (URL previews); shutdown waits for it. */
   background: BackgroundWork;
+  /** Carries out what a committed change recorded (core/effects.ts). */
+  afterCommit: AfterCommit;
+  /** Notices between server processes (in memory for one process, Redis for several). */
+  bus: Bus;
 }

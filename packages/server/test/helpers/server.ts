@@ -1,4 +1,5 @@
 import { AviaryClient } from '@aviary/sdk';
+import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { loadConfig, type ConfigInput } from '../../src/config.js';
 import type { DeliverySettings } from '../../src/events/delivery/settings.js';
@@ -39,6 +40,8 @@ export interface TestServerOptions {
   now?: () => number;
   /** Event delivery settings: short time-outs and polls for event tests. */
   events?: Partial<DeliverySettings>;
+  /** Where the server logs (a test that reads its warnings); silent by default. */
+  log?: FastifyBaseLogger;
 }
 
 /** What a test server may reach of the internal addresses: its own loopback listener apps. */
@@ -50,7 +53,7 @@ export async function startTestServer(dialect: TestDialect, config: ConfigInput 
     // Listener apps in tests run on loopback, so loopback is allowed unless a test says otherwise; every
     // handler's result is checked against its schema (config.checkResults).
     loadConfig({ port: 0, host: '127.0.0.1', dataDir: testStore.dataDir, logLevel: 'silent', allowedInternalHosts: loopbackHosts, checkResults: true, ...config }, {}),
-    { store: testStore.store, now: options.now, events: options.events },
+    { store: testStore.store, now: options.now, events: options.events, log: options.log },
   );
   const url = server.url;
   return {

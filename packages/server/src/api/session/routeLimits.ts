@@ -11,11 +11,11 @@ import { takeRateLimits } from '../methodRateLimits.js';
  * takes from the (person, recipient) bucket too. Keys are built from the person's id, the route's name
  * and a recipient that has the shape of a chat id; never from anything else the request says.
  */
-export function enforceRouteRateLimits(ctx: ServerContext, reply: FastifyReply, route: RouteDefinition, person: UsersTable, to: unknown): void {
+export async function enforceRouteRateLimits(ctx: ServerContext, reply: FastifyReply, route: RouteDefinition, person: UsersTable, to: unknown): Promise<void> {
   const rateClass = routeRateClass(route);
   const rule = ctx.config.rateLimits[rateClass];
   const toRecipient = rateClass === 'message' && 'to' in route.params.properties;
-  takeRateLimits(ctx, reply, {
+  await takeRateLimits(ctx, reply, {
     key: `session:${person.id}:${route.name}`,
     rule,
     limited: `${route.verb} ${route.path} is limited to ${rule.rate} calls per second per person.`,

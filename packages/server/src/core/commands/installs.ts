@@ -6,11 +6,12 @@ import { deliverSynchronously, type SyncDeliveryResult } from '../../events/deli
 import type { AppsTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
 import { appDisabledBy } from '../policies/apps.js';
 import { newUserToken, recordInstall, removeInstallIn, setAppDisabledForTeam, setInstallDisabled } from './apps.js';
 
 /** Installing calls the listener and enqueues events; the CLI gives exactly this, without a server. */
-export type InstallContext = Pick<CoreContext, 'db' | 'now' | 'events'> & { config: Pick<Config, 'installTimeoutMs'> };
+export type InstallContext = Pick<CoreContext, 'db' | 'now' | 'events' | 'afterCommit'> & { config: Pick<Config, 'installTimeoutMs'> };
 
 interface InstallTarget {
   appId: string;
@@ -51,11 +52,11 @@ export async function installApp(ctx: InstallContext, input: InstallTarget): Pro
 export async function uninstallApp(ctx: InstallContext, input: InstallTarget): Promise<void> {
   const app = await appInUsersTeam(ctx.db, input);
   const event: AppUninstallEvent = { name: 'app.uninstall', userId: input.userId };
-  await ctx.db.transaction().execute(async (tx) => {
+  await runChange(ctx, async (tx, effects) => {
     if (!(await removeInstallIn(tx, input))) throw notInstalled(app);
     await enqueueEvent(tx, { ...input, event: { ...event } }, ctx.now());
+    effects.add({ kind: 'deliverEvents' });
   });
-  ctx.events.wake();
 }
 
 /** The person's own switch: while disabled, calls with their token for the app get AppDisabled (user). */

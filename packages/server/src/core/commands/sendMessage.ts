@@ -5,6 +5,8 @@ import { invalidParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { DialectName, Tx } from '../../store/store.js';
+import { runChange } from '../effects/effects.js';
+import { recordMessageEffects } from '../triggers/messageEffects.js';
 import { newMessageUid } from '../../store/ids.js';
 import { insertMessages } from '../../store/rows/messages.js';
 import { checkOnBehalfOf, idsOutsideTeam, resolveRecipient } from '../policies/chat.js';
@@ -12,17 +14,6 @@ import { findMessageByClientId } from '../queries/messages.js';
 
 /** The parameters of chat.sendMessage, already decoded and type-checked; the web client sends the same. */
 export type SendMessageInput = ParamsOf<typeof api.chat.sendMessage>;
-
-export type CommandContext = Pick<CoreContext, 'db' | 'store' | 'now'>;
-
-export interface SendMessageOptions {
-  /**
-   * Runs inside the message's transaction right after it is stored, for work that must commit or fail
-   * with it (outbox events for bots, URL previews, the web client's realtime fan-out). Not called for a
-   * repeated client id, as nothing new was stored.
-   */
-  afterInsert?: (tx: Tx, message: MessagesTable) => Promise<void>;
-}
 
 export interface SentMessage {
   message: MessagesTable;
@@ -36,17 +27,12 @@ export const CLIENT_ID_WINDOW_MS = 24 * 60 * 60 * 1000;
 /**
  * Sends a message as `sender` (a person, or a bot for a bot token) through `appId` (null for the web
  * client). Content is checked first, then in ONE transaction: who may be named, where the sender may post,
- * the client-id repeat check, the insert and `afterInsert` — so no rule can change between check and write.
+ * the client-id repeat check, the insert and what the message sets off (`recordMessageEffects`) — so no
+ * rule can change between check and write, and the bot's event exists exactly when the message does.
  */
-export async function sendMessage(
-  ctx: CommandContext,
-  sender: UsersTable,
-  appId: string | null,
-  input: SendMessageInput,
-  options: SendMessageOptions = {},
-): Promise<SentMessage> {
+export async function sendMessage(ctx: CoreContext, sender: UsersTable, appId: string | null, input: SendMessageInput): Promise<SentMessage> {
   const content = checkContent(input, appId);
-  return ctx.db.transaction().execute(async (tx) => {
+  return runChange(ctx, async (tx, effects) => {
     await checkOnBehalfOf(tx, sender, input.to, input.onBehalfOf);
     await requireTeamUsers(tx, sender.team_id, 'mentions', content.mentions);
     await requireTeamUsers(tx, sender.team_id, 'visibleTo', content.visibleTo);
@@ -75,7 +61,7 @@ export async function sendMessage(
       visible_to: jsonOrNull(content.visibleTo),
     };
     await insertMessages(tx, [message]);
-    await options.afterInsert?.(tx, message);
+    await recordMessageEffects(tx, effects, message, now);
     return { message, repeated: false };
   });
 }

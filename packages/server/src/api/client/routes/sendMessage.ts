@@ -2,7 +2,6 @@ import { clientRoutes } from '@aviary/protocol';
 import { sendMessage } from '../../../core/commands/sendMessage.js';
 import { parseSlashCommand, runSlashCommand } from '../../../core/interactions/slashCommand.js';
 import { presentMessage } from '../../../core/presenters/messages.js';
-import { messageTriggers } from '../../../core/triggers/messageTriggers.js';
 import { defineRouteHandler } from '../../routeHandler.js';
 
 /**
@@ -15,8 +14,6 @@ export default defineRouteHandler(clientRoutes.sendMessage, async (params, perso
   const called = content.serviceml === undefined && content.attachments === undefined ? parseSlashCommand(content.text) : undefined;
   const command = called && (await runSlashCommand(ctx, person, { ...called, chat: content.to, client }));
   if (command) return { slashCommand: { appId: command.appId, command: command.command }, answer: command.answer };
-  const triggers = messageTriggers(ctx);
-  const { message } = await sendMessage(ctx, person, null, content, triggers);
-  triggers.afterCommit();
+  const { message } = await sendMessage(ctx, person, null, content);
   return { message: presentMessage(message) };
 });

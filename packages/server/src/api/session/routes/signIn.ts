@@ -15,13 +15,13 @@ export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, p
   const email = given.trim().toLowerCase();
   // The email becomes part of a limiter key: checked before anything else is done with it.
   if (!email.includes('@')) throw invalidParameter('email', `email must be an email address of at most ${maxEmailLength} characters.`);
-  const attempt = startSignInAttempt(ctx, email, exchange.clientAddress());
-  const result = await signIn(ctx.db, { email, password, teamId, now: ctx.now() }).catch((error: unknown) => {
-    attempt.forgive();
+  const attempt = await startSignInAttempt(ctx, email, exchange.clientAddress());
+  const result = await signIn(ctx.db, { email, password, teamId, now: ctx.now() }).catch(async (error: unknown) => {
+    await attempt.forgive();
     throw error;
   });
   if (result.outcome === 'wrongCredentials') throw new ApiError('InvalidCredentials');
-  attempt.forgive();
+  await attempt.forgive();
   if (result.outcome === 'chooseTeam') {
     throw new ApiError('TeamRequired', 'This email and password open accounts in several teams; sign in again with teamId set to one of teams.', { teams: result.teams });
   }

@@ -1,0 +1,16 @@
+import type { Effects } from '../effects/effects.js';
+import type { MessagesTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { enqueueReceiveMessage } from './receiveMessage.js';
+import { previewUrlsOf } from './requestUrlPreviews.js';
+
+/**
+ * What a new message sets off, whichever way it was sent (the /v1 method or the web client), recorded in
+ * the message's transaction: `chat.receiveMessage` for a bot, enqueued with the message; and URL previews,
+ * started after the commit in the background so that the send is answered without waiting for any app.
+ */
+export async function recordMessageEffects(tx: Tx, effects: Effects, message: MessagesTable, now: number): Promise<void> {
+  if (await enqueueReceiveMessage(tx, message, now)) effects.add({ kind: 'deliverEvents' });
+  const urls = previewUrlsOf(message);
+  if (urls.length > 0) effects.add({ kind: 'previewUrls', message, urls });
+}
