@@ -81,6 +81,6 @@ describe('createRouteClient', () => {
     expect(error).toBeInstanceOf(AviaryApiError);
     expect(error).toMatchObject({ code: 'InvalidParameter', status: 400, parameter: 'limit' });
     const proxy = createRouteClient(clientRoutes, { fetch: answering(502, '<html>Bad gateway</html>').fetch });
-    expect(await proxy.listApps().catch((thrown: unknown) => thrown)).toMatchObject({ code: 'HTTP502', status: 502 });
+    expect(await proxy.listApps().catch((thrown: unknown) => thrown)).toMatchObject({ code: 'UnknownError', rawCode: 'HTTP502', status: 502 });
   });
 });

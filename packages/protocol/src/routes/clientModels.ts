@@ -4,6 +4,9 @@ import { ChatId, UserId } from '../ids.js';
 import { Channel, Message, PublicProfile } from '../models.js';
 import { oneOf } from '../params.js';
 
+/** A person as the client shows them in its lists, with `isBot` on bots. */
+export const Contact = Type.Object({ ...PublicProfile.properties, isBot: Type.Optional(Type.Literal(true)) }, { additionalProperties: false });
+
 /** One entry of a person's chat list. */
 export const Conversation = Type.Object(
   {
@@ -12,7 +15,7 @@ export const Conversation = Type.Object(
     kind: oneOf(['channel', 'direct'] as const),
     name: Type.String(),
     channel: Type.Optional(Channel),
-    user: Type.Optional(Type.Object({ ...PublicProfile.properties, isBot: Type.Optional(Type.Literal(true)) }, { additionalProperties: false })),
+    user: Type.Optional(Contact),
     /** The newest message the person may see, if any. */
     lastMessage: Type.Optional(Message),
   },
@@ -60,6 +63,7 @@ export const Team = Type.Object(
   { additionalProperties: false },
 );
 
+export type Contact = Static<typeof Contact>;
 export type Conversation = Static<typeof Conversation>;
 export type PublicIntegrations = Static<typeof PublicIntegrations>;
 export type ClientApp = Static<typeof ClientApp>;

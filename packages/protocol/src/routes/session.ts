@@ -21,6 +21,17 @@ export const signIn = defineRoute({
   errors: ['InvalidCredentials', 'TeamRequired', 'TooManyRequests'],
 });
 
+export const getSession = defineRoute({
+  name: 'session.getSession',
+  summary: 'Who the session belongs to, and their team: the web client asks on load, as it cannot read the cookie.',
+  verb: 'GET',
+  path: '/api/session',
+  auth: 'session',
+  params: Type.Object({}),
+  result: Type.Object({ user: User, team: Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false }) }, { additionalProperties: false }),
+  errors: [],
+});
+
 export const signOut = defineRoute({
   name: 'session.signOut',
   summary: 'Sign the session out, when there is one, and clear the cookie.',

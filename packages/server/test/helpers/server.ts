@@ -1,3 +1,4 @@
+import type { PlainIds } from '@aviary/protocol';
 import { AviaryClient } from '@aviary/sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
@@ -14,8 +15,8 @@ export interface TestServer {
   server: RunningServer;
   testStore: TestStore;
   f: Factories;
-  /** A typed client for a token. */
-  client(token: string): AviaryClient;
+  /** A typed client for a token; ids are plain strings, as the factories make them. */
+  client(token: string): AviaryClient<PlainIds>;
   /** Raw HTTP: `call('chat.sendMessage', {query, form, json, headers, method})`. */
   call(method: string, options?: CallOptions): Promise<CallResult>;
 }
@@ -62,7 +63,7 @@ export async function startTestServer(dialect: TestDialect, config: ConfigInput 
     server,
     testStore,
     f: factories(testStore.store.db, options.now),
-    client: (token) => new AviaryClient({ baseUrl: url, token }),
+    client: (token) => new AviaryClient<PlainIds>({ baseUrl: url, token }),
     call: (method, options = {}) => rawCall(url, method, options),
   };
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { api } from '../../methods/index.js';
 import { InteractionAnswer } from '../../interactions.js';
 import { Message } from '../../models.js';
-import { Conversation } from '../clientModels.js';
+import { Contact, Conversation } from '../clientModels.js';
 import { defineRoute } from '../define.js';
 import { AppIdParam, ServiceClientParam } from '../fields.js';
 
@@ -17,6 +17,17 @@ export const listConversations = defineRoute({
   auth: 'session',
   params: Type.Object({}),
   result: Type.Object({ conversations: Type.Array(Conversation) }),
+  errors: [],
+});
+
+export const listRoster = defineRoute({
+  name: 'client.listRoster',
+  summary: 'The people the person may write to and mention (as roster.listContacts), bots marked isBot.',
+  verb: 'GET',
+  path: '/api/client/roster',
+  auth: 'session',
+  params: Type.Object({}),
+  result: Type.Object({ people: Type.Array(Contact) }, { additionalProperties: false }),
   errors: [],
 });
 

@@ -5,6 +5,7 @@ import getTeam from './getTeam.js';
 import installApp from './installApp.js';
 import listApps from './listApps.js';
 import listConversations from './listConversations.js';
+import listRoster from './listRoster.js';
 import messageAction from './messageAction.js';
 import openAttachmentWidget from './openAttachmentWidget.js';
 import pressButton from './pressButton.js';
@@ -19,6 +20,7 @@ import widgetAction from './widgetAction.js';
 /** The client API's handlers, under their routes' names (the table is checked in api/routeHandlers.ts). */
 export const clientHandlers = {
   'client.listConversations': listConversations,
+  'client.listRoster': listRoster,
   'client.fetchMessages': fetchMessages,
   'client.sendMessage': sendMessage,
   'client.pressButton': pressButton,
