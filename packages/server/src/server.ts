@@ -4,6 +4,8 @@ import { memoryRateLimiter, redisRateLimiter } from './api/rateLimiter.js';
 import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
+import { ListenGateway } from './api/listen/gateway.js';
+import { listenUpgradeListener } from './api/listen/upgrade.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import { LocalBus } from './bus/localBus.js';
@@ -82,6 +84,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (redis) await closeRedis(redis);
     throw error;
   }
+  // `aviary listen`: an app's events over a WebSocket instead of its listener URL.
+  const listen = new ListenGateway(ctx);
+  http.app.server.on('upgrade', listenUpgradeListener(ctx, listen));
   const eventWorker = startDeliveryWorker(ctx);
   let closed: Promise<void> | undefined;
   return {
@@ -90,6 +95,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     http,
     close: () =>
       (closed ??= (async () => {
+        listen.close();
         await http.drain();
         await ctx.background.settled();
         await eventWorker.stop();
