@@ -22,7 +22,7 @@ export function registerListenCommand(program: Command): void {
     .option('--token <token>', "the app developer's session token (env AVIARY_TOKEN)")
     .option('--secret <secret>', "the app's secret instead of a session (env AVIARY_APP_SECRET)")
     .action(async (options: { app: string; forwardTo: string; server?: string; token?: string; secret?: string }) => {
-      const credential = options.token ?? options.secret ?? process.env.AVIARY_TOKEN ?? process.env.AVIARY_APP_SECRET;
+      const credential = options.token || options.secret || process.env.AVIARY_TOKEN || process.env.AVIARY_APP_SECRET;
       if (!credential) {
         process.stderr.write("aviary listen needs --token (the developer's session token) or --secret (the app's secret).\n");
         process.exitCode = 2;

@@ -111,5 +111,18 @@ forEachDialect('aviary listen', (t) => {
     expect(await tryOpen(t(), 'A000000000', `Bearer ${app.secret}`)).toMatchObject({ body: { error: 'NotSignedIn' } });
     expect(await tryOpen(t(), app.id, `Bearer ${app.secret}`)).toBe('open');
     expect(await tryOpen(t(), app.id, `Bearer ${alice.sessionToken}`)).toBe('open');
+    const refused = new ListenClient({ appId: app.id, server: t().url, credential: 'wrong', forwardTo: 'http://127.0.0.1:9/events', print: () => undefined });
+    opened.push(refused);
+    await expect(refused.connected).rejects.toThrow(/NotSignedIn/);
   });
+});
+
+it('aviary listen explains a missing credential or a forward URL that is not http(s), and stops on a refused credential', async () => {
+  const { runCli } = await import('../cli/cli.js');
+  const noCredential = await runCli(['listen', '--app', 'a:x', '--forward-to', 'http://localhost:3000/events'], { AVIARY_TOKEN: '', AVIARY_APP_SECRET: '' });
+  expect(noCredential.code).toBe(2);
+  expect(noCredential.stderr).toMatch(/--token .* or --secret/);
+  const badUrl = await runCli(['listen', '--app', 'a:x', '--forward-to', 'ftp://localhost/events', '--secret', 's']);
+  expect(badUrl.code).not.toBe(0);
+  expect(badUrl.stderr).toMatch(/"ftp:\/\/localhost\/events" must be an http:\/\/ or https:\/\/ URL/);
 });
