@@ -11,3 +11,4 @@ export * from './integrations.js';
 export * from './interactions.js';
 export * from './eventAnswers.js';
 export * from './eventExamples.js';
+export * from './stream.js';

@@ -22,7 +22,7 @@ forEachDialect('client API: conversations, history, sending', (t) => {
     const { channel, alice } = await clientCast(t());
     const password = 'correct horse battery staple';
     const carla = await t().f.person(alice.user.team_id, { firstName: 'Carla', lastName: 'Cook', password });
-    await createChannel(t().testStore.store.db, alice.user, { name: 'kitchen', members: [carla.id] }, Date.now());
+    await createChannel(t().server.ctx, alice.user, { name: 'kitchen', members: [carla.id] }, Date.now());
     const signedIn = await signIn(t(), carla, password);
     const sent = await signedIn.post('/messages', { to: channel.id, text: 'not a member here' });
     expectError(sent, { error: 'UnknownRecipient', parameter: 'to' });

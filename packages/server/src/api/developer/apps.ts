@@ -53,7 +53,7 @@ export function registerDeveloperAppRoutes(scope: FastifyInstance, ctx: ServerCo
 
   scope.delete('/apps/:id', async (request) => {
     const { app } = await appOfRoute(ctx, request);
-    await deleteApp(ctx.db, app.id, ctx.now());
+    await deleteApp(ctx, app.id, ctx.now());
     return { deleted: true };
   });
 
