@@ -93,7 +93,16 @@ export const ReconnectFrame = Type.Object(
   { ...closed, description: 'this server is shutting down: reconnect (to another) with the last cursor' },
 );
 
-export const StreamControlFrame = Type.Union([HelloFrame, ResyncFrame, ReconnectFrame]);
+/**
+ * Sent now and then (with the heartbeat) when entries passed that were not for this person: the client
+ * stores it like any cursor, so that it never falls behind by entries it never saw.
+ */
+export const CursorFrame = Type.Object(
+  { type: Type.Literal('cursor'), cursor: StreamCursor },
+  { ...closed, description: 'nothing for this person up to `cursor`' },
+);
+
+export const StreamControlFrame = Type.Union([HelloFrame, CursorFrame, ResyncFrame, ReconnectFrame]);
 export const StreamFrame = Type.Union([StreamDataFrame, StreamControlFrame]);
 
 export type StreamDataFrame = Static<typeof StreamDataFrame>;

@@ -1,6 +1,8 @@
 import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
+import { StreamGateway } from './api/stream/gateway.js';
+import { streamUpgradeListener } from './api/stream/upgrade.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import { LocalBus } from './bus/localBus.js';
@@ -16,7 +18,9 @@ export interface RunningServer {
   url: string;
   ctx: ServerContext;
   http: HttpServer;
-  /** Graceful: drain HTTP, then close the store. */
+  /** The real-time stream's WebSockets in this process (`openConnections()` for the metrics). */
+  gateway: StreamGateway;
+  /** Graceful: tell the streams to reconnect elsewhere, drain HTTP, then close the store. */
   close(): Promise<void>;
 }
 
@@ -54,6 +58,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (options.migrate !== false) await store.migrate();
   const ctx = createContext(config, store, options.now, options.events);
   const http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
+  const gateway = new StreamGateway(ctx);
+  http.app.server.on('upgrade', streamUpgradeListener(ctx, gateway));
   const address = await http.app.listen({ port: config.port, host: config.host });
   const eventWorker = startDeliveryWorker(ctx);
   let closed: Promise<void> | undefined;
@@ -61,8 +67,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url: address,
     ctx,
     http,
+    gateway,
     close: () =>
       (closed ??= (async () => {
+        await gateway.close();
         await http.drain();
         await ctx.background.settled();
         await eventWorker.stop();

@@ -4,11 +4,13 @@ import { registerClientAppRoutes } from './client/apps.js';
 import { registerClientRoutes } from './client/index.js';
 import { registerDeveloperRoutes } from './developer/routes.js';
 import { registerSessionRoutes } from './session/auth.js';
+import { registerStreamPlainRequestRoute } from './stream/plainRequest.js';
 import { registerWidgetScriptRoute } from './widgetScript.js';
 
 /**
  * Everything served besides the /v1 method API: sessions for people, the client API (what the web client
- * calls), the developer API (the dashboard), /widget.js. Each part registers its own routes here.
+ * calls), the developer API (the dashboard), /widget.js, and what a plain GET of the stream gets (its
+ * WebSocket upgrade is the HTTP server's, api/stream/upgrade.ts). Each part registers its own routes here.
  */
 export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerSessionRoutes(app, ctx);
@@ -16,4 +18,5 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerClientAppRoutes(app, ctx);
   registerDeveloperRoutes(app, ctx);
   registerWidgetScriptRoute(app);
+  registerStreamPlainRequestRoute(app);
 }

@@ -7,6 +7,7 @@ import { presentChannel } from '../../core/presenters/channels.js';
 import { presentMessage } from '../../core/presenters/messages.js';
 import { presentPublicProfile } from '../../core/presenters/users.js';
 import { fetchHistoryPage } from '../../core/queries/messages.js';
+import { readMarkers, unreadCounts } from '../../core/queries/unread.js';
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { signedInPerson } from '../session/auth.js';
@@ -21,6 +22,12 @@ export interface Conversation {
   user?: PublicProfileModel & { isBot?: true };
   /** The newest message the person may see, if any. */
   lastMessage?: MessageModel;
+  /** How far the person has read (POST /api/client/conversations/read), if they ever marked it. */
+  readUpTo?: string;
+  /** Messages from others after `readUpTo` (all, without it), counted up to 1000. */
+  unread: number;
+  /** Of those, the ones that mention the person. */
+  mentions: number;
 }
 
 /** GET /api/client/conversations — the person's channels and direct chats, most recently active first. */
@@ -28,7 +35,8 @@ export function registerConversationRoutes(app: FastifyInstance, ctx: ServerCont
   app.get('/conversations', async (request) => {
     const person = signedInPerson(request);
     const conversations = [...(await channelConversations(ctx.db, person)), ...(await directConversations(ctx.db, person))];
-    await Promise.all(conversations.map(async (conversation) => addLastMessage(ctx.db, person, conversation)));
+    const markers = await readMarkers(ctx.db, person.id);
+    await Promise.all(conversations.map(async (conversation) => addActivity(ctx.db, person, conversation, markers)));
     return { conversations: conversations.sort(byRecentActivity) };
   });
 }
@@ -48,6 +56,8 @@ async function channelConversations(db: Db, person: UsersTable): Promise<Convers
     kind: 'channel',
     name: channel.name,
     channel: presentChannel(channel, Number(memberCount)),
+    unread: 0,
+    mentions: 0,
   }));
 }
 
@@ -68,13 +78,19 @@ async function directConversations(db: Db, person: UsersTable): Promise<Conversa
     kind: 'direct',
     name: displayName(user),
     user: { ...presentPublicProfile(user), ...(user.bot_app_id !== null ? { isBot: true as const } : {}) },
+    unread: 0,
+    mentions: 0,
   }));
 }
 
-async function addLastMessage(db: Db, person: UsersTable, conversation: Conversation): Promise<void> {
+/** The newest message and the unread counts of a conversation. */
+async function addActivity(db: Db, person: UsersTable, conversation: Conversation, markers: Map<string, string>): Promise<void> {
   const chatKey = conversation.kind === 'channel' ? conversation.chat : directChatKey(person.id, conversation.chat);
   const [last] = await fetchHistoryPage(db, chatKey, person.id, { limit: 1 });
   if (last) conversation.lastMessage = presentMessage(last);
+  const readUpTo = markers.get(chatKey);
+  if (readUpTo !== undefined) conversation.readUpTo = readUpTo;
+  Object.assign(conversation, await unreadCounts(db, chatKey, person.id, readUpTo));
 }
 
 /** Newest activity first; chats without a message the person may see last, by name. */

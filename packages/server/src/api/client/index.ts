@@ -4,6 +4,8 @@ import { requireSession } from '../session/auth.js';
 import { registerActionRoutes } from './actions.js';
 import { registerConversationRoutes } from './conversations.js';
 import { registerMessageRoutes } from './messages.js';
+import { registerReadMarkerRoute } from './readMarkers.js';
+import { registerStreamTicketRoute } from './streamTicket.js';
 import { registerTeamRoutes } from './team.js';
 
 /** The client API: what the web client calls for a signed-in person, under /api/client, JSON in and out. */
@@ -15,6 +17,8 @@ export function registerClientRoutes(app: FastifyInstance, ctx: ServerContext): 
       registerMessageRoutes(scope, ctx);
       registerActionRoutes(scope, ctx);
       registerTeamRoutes(scope, ctx);
+      registerStreamTicketRoute(scope, ctx);
+      registerReadMarkerRoute(scope, ctx);
     },
     { prefix: '/api/client' },
   );
