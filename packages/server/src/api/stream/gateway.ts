@@ -40,6 +40,8 @@ export class StreamGateway {
   readonly wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false, clientTracking: false });
   private readonly feeds = new Map<string, TeamFeed>();
   private readonly connections = new Set<StreamConnection>();
+  /** Every socket not yet closed, streaming or not (shutdown cuts those that linger). */
+  private readonly sockets = new Set<WebSocket>();
   /** Open and opening streams per person. */
   private readonly perPerson = new Map<string, number>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -72,7 +74,9 @@ export class StreamGateway {
   open(socket: WebSocket, opener: StreamOpener): void {
     const userId = opener.person.id;
     this.perPerson.set(userId, this.connectionsOf(userId) + 1);
+    this.sockets.add(socket);
     socket.once('close', () => {
+      this.sockets.delete(socket);
       const left = this.connectionsOf(userId) - 1;
       if (left > 0) this.perPerson.set(userId, left);
       else this.perPerson.delete(userId);
@@ -98,10 +102,8 @@ export class StreamGateway {
       return;
     }
     const from = cursor ?? start.seq;
-    const connection = new StreamConnection(socket, person.id, person.team_id, sessionHash, { ...start, from }, {
-      maxBufferedBytes: config.stream.maxBufferedBytes,
-      maxPending: config.stream.maxReplayEntries,
-    });
+    const limits = { maxBufferedBytes: config.stream.maxBufferedBytes, maxPending: config.stream.maxReplayEntries };
+    const connection = new StreamConnection(socket, person.id, person.team_id, sessionHash, { ...start, from }, limits, (closed) => this.detach(closed));
     this.attach(socket, connection, start.seq);
     connection.sendControl({ type: 'hello', cursor: String(from), userId: person.id });
     const refusal = await this.resumeRefusal(person.team_id, from, start.seq);
@@ -123,11 +125,9 @@ export class StreamGateway {
     }
     feed.connections.add(connection);
     socket.on('pong', () => (connection.alive = true));
-    socket.on('close', () => this.detach(connection));
   }
 
   private detach(connection: StreamConnection): void {
-    connection.markClosed();
     this.connections.delete(connection);
     const feed = this.feeds.get(connection.teamId);
     if (!feed) return;
@@ -216,10 +216,10 @@ export class StreamGateway {
   async close(): Promise<void> {
     this.accepting = false;
     for (const timer of this.timers) clearInterval(timer);
-    const closing = [...this.connections].map((connection) => connection.socketClosed);
+    const closing = [...this.sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve)));
     for (const connection of this.connections) connection.reconnect();
     const grace = setTimeout(() => {
-      for (const connection of this.connections) connection.terminate();
+      for (const socket of this.sockets) socket.terminate();
     }, Math.min(this.ctx.config.shutdownGraceMs, 5000));
     await Promise.all(closing);
     // A stream still starting sees that the gateway no longer accepts, and closes itself.

@@ -32,8 +32,6 @@ export class StreamConnection implements Reader {
   private cursorSent: number;
   private pending: StreamEntry[] | undefined = [];
   private closed = false;
-  /** Resolves when the socket has closed, whoever closed it. */
-  readonly socketClosed: Promise<void>;
 
   constructor(
     private readonly socket: WebSocket,
@@ -43,12 +41,14 @@ export class StreamConnection implements Reader {
     readonly sessionHash: string,
     start: StreamStart & { from: number },
     private readonly limits: ConnectionLimits,
+    /** Called once, as soon as the connection stops taking entries (before its socket has finished closing). */
+    private readonly onClosed: (connection: StreamConnection) => void,
   ) {
     this.channels = new Set(start.channels);
     this.membershipFrom = start.seq;
     this.position = start.from;
     this.cursorSent = start.from;
-    this.socketClosed = new Promise((resolve) => socket.once('close', () => resolve()));
+    socket.once('close', () => this.markClosed());
   }
 
   get isClosed(): boolean {
@@ -153,17 +153,19 @@ export class StreamConnection implements Reader {
 
   close(code: number, reason: string): void {
     if (this.closed) return;
-    this.closed = true;
+    this.markClosed();
     this.socket.close(code, reason);
   }
 
   terminate(): void {
-    this.closed = true;
+    this.markClosed();
     this.socket.terminate();
   }
 
-  /** The socket closed, whoever closed it. */
-  markClosed(): void {
+  private markClosed(): void {
+    if (this.closed) return;
     this.closed = true;
+    this.pending = undefined;
+    this.onClosed(this);
   }
 }
