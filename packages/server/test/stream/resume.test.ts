@@ -54,6 +54,24 @@ forEachDialect(
       expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
     });
 
+    it('orders what concurrent senders commit the same live and on replay, each position once', async () => {
+      const { team, people } = await streamCast(t(), ['Ann', 'Ben', 'Cy', 'Dee', 'Eve']);
+      const [ann, ...senders] = people;
+      const { channel } = await createChannel(t().server.ctx, ann.user, { name: 'crowd', members: senders.map((who) => who.user.id) }, Date.now());
+      const live = await openStream(t(), ann);
+      await Promise.all(senders.map((sender, s) => sendAll(sender, channel.id, numbered(1, 15).map((label) => `${s}-${label}`))));
+      await fence(t(), team.id, ann.user.id, [live]);
+      const hello = live.frames[0].type === 'hello' ? live.frames[0].cursor : '';
+      const replayed = await openStream(t(), ann, { cursor: hello });
+      await fence(t(), team.id, ann.user.id, [replayed]);
+
+      expect(texts(live)).toHaveLength(60);
+      expect(new Set(texts(live)).size).toBe(60);
+      expect(texts(replayed)).toEqual(texts(live));
+      const cursors = live.data().map((frame) => Number(frame.cursor));
+      expect(cursors.every((cursor, i) => i === 0 || cursor > cursors[i - 1])).toBe(true);
+    });
+
     it('answers a cursor the team never reached with one resync frame, then closes 4000', async () => {
       const { people } = await streamCast(t(), ['Ann']);
       const fresh = await openStream(t(), people[0]);

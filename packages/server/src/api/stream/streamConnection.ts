@@ -2,6 +2,7 @@ import { streamCloseCodes, type ResyncReason, type StreamControlFrame } from '@a
 import type { WebSocket } from 'ws';
 import { mayReceive, type Reader } from '../../core/stream/audience.js';
 import type { StreamStart } from '../../core/queries/stream.js';
+import { EntryOrder } from './entryOrder.js';
 import type { StreamEntry } from './streamEntry.js';
 
 export interface ConnectionLimits {
@@ -17,20 +18,17 @@ const SLOW_REASON = 'too slow to keep up: reload, then reconnect without a curso
 
 /**
  * One person's open stream. It starts by replaying what it missed (the gateway reads it from the store)
- * while the team's live entries wait in `pending`; then it goes live. Entries are handed to it in position
- * order, from the replay and from the feed alike; each position is handled once (`position`), so the two
- * sources overlap without a duplicate. The channels it keeps in memory are those of `membershipFrom`, and
- * later membership entries update them.
+ * while the team's live entries are held; then it goes live (EntryOrder: each position once, in order).
+ * The channels it keeps in memory are those of `membershipFrom`, and later membership entries update them.
  */
 export class StreamConnection implements Reader {
   readonly channels: Set<string>;
   /** Answered the last ping (the heartbeat cuts off a peer that did not). */
   alive = true;
-  private position: number;
+  private readonly order: EntryOrder<StreamEntry>;
   private readonly membershipFrom: number;
   /** The last cursor the client was sent; the heartbeat sends a newer one when entries passed unseen. */
   private cursorSent: number;
-  private pending: StreamEntry[] | undefined = [];
   private closed = false;
 
   constructor(
@@ -46,7 +44,7 @@ export class StreamConnection implements Reader {
   ) {
     this.channels = new Set(start.channels);
     this.membershipFrom = start.seq;
-    this.position = start.from;
+    this.order = new EntryOrder(start.from, (entry) => this.handle(entry), limits.maxPending);
     this.cursorSent = start.from;
     socket.once('close', () => this.markClosed());
   }
@@ -57,33 +55,20 @@ export class StreamConnection implements Reader {
 
   /** From the team's feed: held while the replay runs, handled at once afterwards. */
   hand(entry: StreamEntry): void {
-    if (this.pending === undefined) {
-      this.handle(entry);
-      return;
-    }
-    this.pending.push(entry);
-    if (this.pending.length > this.limits.maxPending) this.resync('tooFarBehind');
+    if (!this.order.fromFeed(entry)) this.resync('tooFarBehind');
   }
 
   /** From the replay, in order. */
   replay(entry: StreamEntry): void {
-    this.handle(entry);
+    this.order.fromReplay(entry);
   }
 
   /** The replay is done: what the feed handed meanwhile follows, minus what the replay already covered. */
   goLive(): void {
-    const pending = this.pending ?? [];
-    this.pending = undefined;
-    for (const entry of pending) this.handle(entry);
-  }
-
-  get lastPosition(): number {
-    return this.position;
+    this.order.goLive();
   }
 
   private handle(entry: StreamEntry): void {
-    if (this.closed || entry.seq <= this.position) return;
-    this.position = entry.seq;
     const change = entry.membership;
     if (change && entry.seq > this.membershipFrom) {
       if ('joined' in change) {
@@ -109,8 +94,8 @@ export class StreamConnection implements Reader {
    */
   flushed(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    this.cursorSent = this.position;
-    const frame = Buffer.from(JSON.stringify({ type: 'cursor', cursor: String(this.position) }));
+    this.cursorSent = this.order.position;
+    const frame = Buffer.from(JSON.stringify({ type: 'cursor', cursor: String(this.order.position) }));
     return new Promise((resolve) => this.socket.send(frame, { binary: false }, () => resolve()));
   }
 
@@ -147,7 +132,7 @@ export class StreamConnection implements Reader {
       return;
     }
     this.alive = false;
-    if (this.pending === undefined && this.position > this.cursorSent) this.sendControl({ type: 'cursor', cursor: String(this.position) });
+    if (!this.order.replaying && this.order.position > this.cursorSent) this.sendControl({ type: 'cursor', cursor: String(this.order.position) });
     if (!this.closed) this.socket.ping();
   }
 
@@ -165,7 +150,7 @@ export class StreamConnection implements Reader {
   private markClosed(): void {
     if (this.closed) return;
     this.closed = true;
-    this.pending = undefined;
+    this.order.stop();
     this.onClosed(this);
   }
 }
