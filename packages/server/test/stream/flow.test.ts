@@ -1,6 +1,8 @@
 import type { Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
+import { deleteApp } from '../../src/core/commands/apps.js';
 import { createChannel } from '../../src/core/commands/channels.js';
+import { tellNobody } from '../../src/core/effects/effects.js';
 import { http } from '../client/harness.js';
 import { forEachDialect } from '../helpers/server.js';
 import { closeStreams, messageWithText, openStream, streamCast } from './harness.js';
@@ -79,4 +81,18 @@ forEachDialect(
     });
   },
   { stream: { sessionCheckMs: 50 } },
+);
+
+forEachDialect(
+  'the stream’s catch-up',
+  (t) => {
+    it('delivers a change that no notice announced (made as the CLI makes it) from the store', async () => {
+      const { team, people } = await streamCast(t(), ['Ann']);
+      const stream = await openStream(t(), people[0]);
+      const app = await t().f.app(team.id, people[0].user.id);
+      await deleteApp({ db: t().testStore.store.db, afterCommit: tellNobody }, app.id, Date.now());
+      expect(await stream.waitFor((frame) => frame.type === 'app.deleted')).toMatchObject({ appId: app.id });
+    });
+  },
+  { stream: { catchUpMs: 50 } },
 );
