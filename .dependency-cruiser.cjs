@@ -7,14 +7,15 @@ const server = '^packages/server/src/';
 // every layer together, so only they sit above it. `context.ts` (ServerContext, which adds the API's rate
 // limits) belongs to the API layer: core and events take their own CoreContext and EventsContext. At the
 // bottom, used by every layer: the store, `net/` (guarded requests to URLs people gave), `config.ts`,
-// `errors.ts` (the error values every layer throws) and `log.ts`.
+// `errors.ts` (the error values every layer throws), `log.ts`, `bus/` (messages between processes) and
+// `redis.ts` (the process's Redis connection, for shared rate limits and a Redis bus).
 const layers = [
   { name: 'entry', paths: ['cli/', 'index\\.ts$'] },
   { name: 'wiring', paths: ['server\\.ts$'] },
   { name: 'api', paths: ['api/', 'context\\.ts$'] },
   { name: 'core', paths: ['core/'] },
   { name: 'events', paths: ['events/'] },
-  { name: 'foundation', paths: ['store/', 'net/', 'bus/', 'config\\.ts$', 'errors\\.ts$', 'log\\.ts$'] },
+  { name: 'foundation', paths: ['store/', 'net/', 'bus/', 'config\\.ts$', 'errors\\.ts$', 'log\\.ts$', 'redis\\.ts$'] },
 ];
 
 const inLayers = (list) => list.flatMap((layer) => layer.paths.map((path) => server + path));
@@ -73,6 +74,21 @@ module.exports = {
       },
     },
     {
+      name: 'web-runs-in-the-browser',
+      comment:
+        'The web client talks to the server over HTTP only: it may use the pure packages (protocol, serviceml) ' +
+        'and its npm dependencies, never server, SDK or Node code. The server reads its build output as files.',
+      severity: 'error',
+      from: { path: '^packages/web/src/' },
+      to: { path: ['^packages/(server|sdk)/', '^node:'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'server-imports-no-web-source',
+      severity: 'error',
+      from: { path: '^packages/(server|sdk|protocol|serviceml)/src/' },
+      to: { path: '^packages/web/' },
+    },
+    {
       name: 'no-circular',
       comment: 'An import cycle makes the load order decide what a module sees; break it by moving the shared part down.',
       severity: 'error',
@@ -95,7 +111,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
     },
   },
 };

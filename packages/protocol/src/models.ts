@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Attachment } from './attachment.js';
-import { ChannelId, MessageUid, UserId } from './ids.js';
+import { AppId, ChannelId, MessageUid, UserId, type ChatId, type TId } from './ids.js';
 
 const Url = Type.String({ description: 'an http or https URL' });
 
@@ -15,6 +15,7 @@ export const User = Type.Object({
   profileImage: Type.Optional(Url),
   isBot: Type.Optional(Type.Boolean()),
 });
+export type UserModel = Static<typeof User>;
 
 export const PublicProfile = Type.Object({
   id: UserId,
@@ -22,6 +23,7 @@ export const PublicProfile = Type.Object({
   lastName: Type.String(),
   profileImage: Type.Optional(Url),
 });
+export type PublicProfileModel = Static<typeof PublicProfile>;
 
 export const Channel = Type.Object({
   id: ChannelId,
@@ -31,12 +33,14 @@ export const Channel = Type.Object({
   memberCount: Type.Integer(),
   profileImage: Type.Optional(Url),
 });
+export type ChannelModel = Static<typeof Channel>;
 
 export const ChannelMember = Type.Object({
   userId: UserId,
   affiliation: Type.Union([Type.Literal('moderator'), Type.Literal('member')]),
   publicProfile: Type.Optional(PublicProfile),
 });
+export type ChannelMemberModel = Static<typeof ChannelMember>;
 
 export const memberErrors = ['UserNotFound', 'UserNotFromSameTeam', 'UserRestricted', 'AlreadyMember', 'NotMember'] as const;
 export type MemberError = (typeof memberErrors)[number];
@@ -45,6 +49,7 @@ export const ChannelMemberStatus = Type.Object({
   status: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('failed')]),
   error: Type.Optional(Type.Union(memberErrors.map((code) => Type.Literal(code)))),
 });
+export type ChannelMemberStatusModel = Static<typeof ChannelMemberStatus>;
 
 export const MemberStatuses = Type.Record(Type.String(), ChannelMemberStatus);
 
@@ -66,21 +71,15 @@ export const Message = Type.Object({
   uid: MessageUid,
   id: Type.Optional(Type.String()),
   from: UserId,
-  to: Type.String(),
+  to: Type.String({ description: 'the chat: the recipient’s user id or the channel id' }) as TId<ChatId>,
   timestamp: Type.Integer({ description: 'milliseconds since the epoch' }),
   text: Type.String(),
   serviceml: Type.Optional(Type.String()),
   notification: Type.Optional(Type.String()),
   mentions: Type.Optional(Type.Array(UserId)),
   sendAs: Type.Optional(SendAs),
-  appId: Type.Optional(Type.String()),
+  appId: Type.Optional(AppId('the app that sent the message')),
   attachments: Type.Optional(Type.Array(Attachment)),
   visibleTo: Type.Optional(Type.Array(UserId)),
 });
-
-export type UserModel = Static<typeof User>;
-export type PublicProfileModel = Static<typeof PublicProfile>;
-export type ChannelModel = Static<typeof Channel>;
-export type ChannelMemberModel = Static<typeof ChannelMember>;
-export type ChannelMemberStatusModel = Static<typeof ChannelMemberStatus>;
 export type MessageModel = Static<typeof Message>;

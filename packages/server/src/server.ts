@@ -1,3 +1,6 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { createServerMetrics } from './api/ops/metrics.js';
+import { memoryRateLimiter, redisRateLimiter } from './api/rateLimiter.js';
 import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
@@ -12,6 +15,7 @@ import { eventsRuntimeFor } from './events/delivery/runtime.js';
 import type { DeliverySettings } from './events/delivery/settings.js';
 import { startDeliveryWorker } from './events/delivery/worker.js';
 import { createLog } from './log.js';
+import { closeRedis, openRedis, type Redis } from './redis.js';
 import { openStore, type Store } from './store/store.js';
 
 export interface RunningServer {
@@ -20,7 +24,7 @@ export interface RunningServer {
   http: HttpServer;
   /** The real-time stream's WebSockets in this process (`openConnections()` for the metrics). */
   gateway: StreamGateway;
-  /** Graceful: tell the streams to reconnect elsewhere, drain HTTP, then close the store. */
+  /** Graceful: tell the streams to reconnect elsewhere, drain HTTP, then close the store and the Redis connection. */
   close(): Promise<void>;
 }
 
@@ -31,6 +35,14 @@ export interface StartOptions {
   migrate?: boolean;
   /** Event delivery settings (tests shorten time-outs and the poll). */
   events?: Partial<DeliverySettings>;
+  /** Where the server logs; by default JSON lines on stdout at config.logLevel (tests read what it warns). */
+  log?: FastifyBaseLogger;
+}
+
+/** What a context shares with the rest of the process: the log and the Redis connection, when there is one. */
+export interface ContextResources {
+  log?: FastifyBaseLogger;
+  redis?: Redis;
 }
 
 /** The context the API's handlers receive, over an open store. */
@@ -39,12 +51,17 @@ export function createContext(
   store: Store,
   now: () => number = Date.now,
   eventSettings: Partial<DeliverySettings> = {},
+  resources: ContextResources = {},
 ): ServerContext {
-  const log = createLog(config);
+  const log = resources.log ?? createLog(config);
+  const { redis } = resources;
   const events = eventsRuntimeFor(config, log, eventSettings);
+  const buckets = new TokenBuckets(now);
   const ctx: ServerContext = {
     config, store, db: store.db, now, log, events,
-    rateLimits: new TokenBuckets(now),
+    rateLimits: redis ? redisRateLimiter({ redis, keyPrefix: config.redisKeyPrefix, now, log, fallback: buckets }) : memoryRateLimiter(buckets),
+    metrics: createServerMetrics(),
+    redis,
     background: new BackgroundWork(log),
     afterCommit: (effects) => carryOutEffects(ctx, effects),
     bus: new LocalBus(),
@@ -56,11 +73,23 @@ export function createContext(
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (options.migrate !== false) await store.migrate();
-  const ctx = createContext(config, store, options.now, options.events);
-  const http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
+  const log = options.log ?? createLog(config);
+  // One connection per process, for whatever needs Redis (ctx.redis).
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, log) : undefined;
+  const ctx = createContext(config, store, options.now, options.events, { log, redis });
   const gateway = new StreamGateway(ctx);
-  http.app.server.on('upgrade', streamUpgradeListener(ctx, gateway));
-  const address = await http.app.listen({ port: config.port, host: config.host });
+  ctx.metrics.countOpenWebSockets(() => gateway.openConnections());
+  let http: HttpServer;
+  let address: string;
+  try {
+    http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
+    http.app.server.on('upgrade', streamUpgradeListener(ctx, gateway));
+    address = await http.app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await gateway.close();
+    if (redis) await closeRedis(redis);
+    throw error;
+  }
   const eventWorker = startDeliveryWorker(ctx);
   let closed: Promise<void> | undefined;
   return {
@@ -77,6 +106,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await ctx.events.close();
         await ctx.bus.close();
         await store.close();
+        if (redis) await closeRedis(redis);
       })()),
   };
 }

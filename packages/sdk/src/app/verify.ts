@@ -4,7 +4,8 @@
  * must be canonical base64url, so that no two spellings of one token are accepted.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { eventTokenAlgorithm, eventTokenRoutes, type EventTokenClaims, type EventTokenRoute } from '@aviary/protocol';
+import { eventTokenAlgorithm, eventTokenRoutes, type EventTokenRoute } from '@aviary/protocol';
+import type { EventTokenClaims } from '../types.js';
 
 export type EventTokenErrorReason =
   | 'malformed'
@@ -20,12 +21,13 @@ export type EventTokenErrorReason =
 
 /** Why an event token was refused; `reason` is stable, the message is for people. */
 export class EventTokenError extends Error {
-  readonly reason: EventTokenErrorReason;
+  override readonly name = 'EventTokenError';
 
-  constructor(reason: EventTokenErrorReason, message: string) {
+  constructor(
+    readonly reason: EventTokenErrorReason,
+    message: string,
+  ) {
     super(message);
-    this.name = 'EventTokenError';
-    this.reason = reason;
   }
 }
 

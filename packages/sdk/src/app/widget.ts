@@ -10,11 +10,10 @@ import {
   serviceWidgetTypes,
   widgetEventNames,
   widgetParams,
-  type EventTokenClaims,
   type ServiceClient,
   type ServiceWidgetType,
-  type WidgetEvent,
 } from '@aviary/protocol';
+import type { EventTokenClaims, WidgetEvent } from '../types.js';
 import { verifyEventToken } from './verify.js';
 
 export interface WidgetRequest {
@@ -38,12 +37,13 @@ export interface VerifyWidgetRequestOptions {
 
 /** A widget URL lacks a parameter or carries one that cannot be read; `parameter` names it. */
 export class WidgetRequestError extends Error {
-  readonly parameter: string;
+  override readonly name = 'WidgetRequestError';
 
-  constructor(parameter: string, message: string) {
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
     super(message);
-    this.name = 'WidgetRequestError';
-    this.parameter = parameter;
   }
 }
 

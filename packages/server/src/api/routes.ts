@@ -5,12 +5,14 @@ import { registerClientRoutes } from './client/index.js';
 import { registerDeveloperRoutes } from './developer/routes.js';
 import { registerSessionRoutes } from './session/auth.js';
 import { registerStreamPlainRequestRoute } from './stream/plainRequest.js';
+import { registerWebClientRoutes } from './webClient.js';
 import { registerWidgetScriptRoute } from './widgetScript.js';
 
 /**
  * Everything served besides the /v1 method API: sessions for people, the client API (what the web client
- * calls), the developer API (the dashboard), /widget.js, and what a plain GET of the stream gets (its
- * WebSocket upgrade is the HTTP server's, api/stream/upgrade.ts). Each part registers its own routes here.
+ * calls), the developer API (the dashboard), /widget.js, the web client's page and assets, and what a plain
+ * GET of the stream gets (its WebSocket upgrade is the HTTP server's, api/stream/upgrade.ts). Each part
+ * registers its own routes here.
  */
 export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerSessionRoutes(app, ctx);
@@ -19,4 +21,5 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerDeveloperRoutes(app, ctx);
   registerWidgetScriptRoute(app);
   registerStreamPlainRequestRoute(app);
+  registerWebClientRoutes(app);
 }

@@ -96,3 +96,12 @@ forEachDialect(
   },
   { stream: { catchUpMs: 50 } },
 );
+
+forEachDialect('the stream in the metrics', (t) => {
+  it('counts the open streams in aviary_open_websockets', async () => {
+    const { people } = await streamCast(t(), ['Ann', 'Ben']);
+    await Promise.all(people.map((who) => openStream(t(), who)));
+    const metrics = await http(t().url, 'GET', '/metrics');
+    expect(/^aviary_open_websockets (\d+)$/m.exec(String(metrics.body))?.[1]).toBe('2');
+  });
+});

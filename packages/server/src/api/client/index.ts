@@ -6,6 +6,7 @@ import { registerConversationRoutes } from './conversations.js';
 import { registerMessageRoutes } from './messages.js';
 import { registerReadMarkerRoute } from './readMarkers.js';
 import { registerStreamTicketRoute } from './streamTicket.js';
+import { registerRosterRoutes } from './roster.js';
 import { registerTeamRoutes } from './team.js';
 
 /** The client API: what the web client calls for a signed-in person, under /api/client, JSON in and out. */
@@ -19,6 +20,7 @@ export function registerClientRoutes(app: FastifyInstance, ctx: ServerContext): 
       registerTeamRoutes(scope, ctx);
       registerStreamTicketRoute(scope, ctx);
       registerReadMarkerRoute(scope, ctx);
+      registerRosterRoutes(scope, ctx);
     },
     { prefix: '/api/client' },
   );
