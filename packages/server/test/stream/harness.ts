@@ -1,7 +1,6 @@
 import type { StreamDataFrame, StreamFrame } from '@aviary/protocol';
 import { WebSocket, type ClientOptions } from 'ws';
 import { deleteApp } from '../../src/core/commands/apps.js';
-import type { UsersTable } from '../../src/store/schema.js';
 import { sessionFor, type SignedIn } from '../client/harness.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -120,6 +119,3 @@ export async function streamCast(t: TestServer, names: readonly string[]) {
   for (const name of names) people.push(await sessionFor(t, await t.f.person(team.id, { firstName: name, lastName: 'Streamer' })));
   return { team, people };
 }
-
-export type { SignedIn };
-export const idOf = (who: SignedIn | UsersTable): string => ('user' in who ? who.user.id : who.id);

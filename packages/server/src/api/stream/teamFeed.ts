@@ -69,10 +69,6 @@ export class TeamFeed {
     }
   }
 
-  get position(): number {
-    return this.lastRead;
-  }
-
   /** Stops hearing the team; resolves when a read under way has finished. */
   async stop(): Promise<void> {
     this.unsubscribe();
