@@ -21,13 +21,13 @@ describe('one writer per row kind', () => {
     ['messages', 'store/rows/messages.ts'],
     ['users', 'store/rows/users.ts'],
     ['events', 'store/rows/events.ts'],
-    ['stream_entries', 'store/rows/streamEntries.ts'],
   ])('only its writer inserts %s rows', (table, writer) => {
     expect(filesMatching(new RegExp(`insertInto\\(\\s*'${table}'`))).toEqual([writer]);
   });
 
-  it('takes stream positions in one place', () => {
-    expect(filesMatching(/stream_seq:/)).toEqual(['store/rows/streamEntries.ts', 'store/schema.ts']);
+  it('appends stream entries and moves the team’s position in one place (and SQLite’s trigger)', () => {
+    expect(filesMatching(/insertInto\(\s*'stream_entries'|insert into stream_entries/)).toEqual(['store/rows/streamEntries.ts']);
+    expect(filesMatching(/set\s*\(?\s*(\{\s*)?stream_seq/)).toEqual(['store/migrations/0006_stream.ts', 'store/rows/streamEntries.ts']);
   });
 
   it('defines the direct chat key once', () => {

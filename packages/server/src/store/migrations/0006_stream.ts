@@ -1,11 +1,12 @@
-import type { Kysely } from 'kysely';
+import { sql, SqliteAdapter, type Kysely } from 'kysely';
 
 /**
  * The real-time stream (docs/reference/stream.md) and unread counts.
  *
  * - `teams.stream_seq`: the team's last stream position. A change takes the next ones by incrementing it
  *   in its own transaction; on PostgreSQL the row lock holds until commit, so a team's positions commit
- *   in order and a reader never sees position N+1 before N.
+ *   in order and a reader never sees position N+1 before N. On SQLite a trigger moves it up to each new
+ *   entry's position, so that appending is one statement there too (store/rows/streamEntries.ts).
  * - `stream_entries`: what each position holds (a frame's type and payload, JSON) and who may receive it
  *   (`audience`, JSON). Kept for a retention period, then pruned; replayed to clients that resume.
  * - `stream_tickets`: short-lived, single-use tickets to open the stream without the cookie, stored
@@ -25,8 +26,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('stream_entries_pk', ['team_id', 'seq'])
     .execute();
-  // Pruning's question: which entries are older than the retention?
-  await db.schema.createIndex('stream_entries_created').on('stream_entries').column('created_at').execute();
+  // No index on created_at: it would cost every message a third B-tree write, for an hourly question
+  // (which entries are past the retention) that a scan on the read connection answers.
+  if (db.getExecutor().adapter instanceof SqliteAdapter) {
+    await sql`create trigger stream_entries_position after insert on stream_entries begin update teams set stream_seq = new.seq where id = new.team_id; end`.execute(db);
+  }
 
   await db.schema
     .createTable('stream_tickets')
