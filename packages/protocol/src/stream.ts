@@ -49,16 +49,19 @@ export const AppUninstalledFrame = dataFrame('app.uninstalled', { appId: AppId }
 export const AppDisabledFrame = dataFrame('app.disabled', { appId: AppId, by: oneOf(appSwitches) }, 'an app was disabled, by the person or for the whole team');
 export const AppEnabledFrame = dataFrame('app.enabled', { appId: AppId, by: oneOf(appSwitches) }, 'the switch named by `by` was turned back on');
 export const AppDeletedFrame = dataFrame('app.deleted', { appId: AppId }, 'an app of the team was deleted by its developer');
-export const ChatReadFrame = dataFrame(
-  'chat.read',
+/** How far a person has read a chat, and what is left: the answer of client.markChatRead and the chat.read frame. */
+export const ChatReadState = Type.Object(
   {
+    /** What `to` takes: the channel id, or the other person's id. */
     chat: ChatId,
     readUpTo: MessageUid,
-    unread: Type.Integer({ minimum: 0, description: 'messages after readUpTo from others, counted up to the unread cap' }),
+    unread: Type.Integer({ minimum: 0, description: 'messages after readUpTo from others, counted up to 1,000' }),
     mentions: Type.Integer({ minimum: 0, description: 'of those, the ones that mention the person' }),
   },
-  'the person marked a chat read (on any of their devices)',
+  closed,
 );
+
+export const ChatReadFrame = dataFrame('chat.read', ChatReadState.properties, 'the person marked a chat read (on any of their devices)');
 
 export const StreamDataFrame = Type.Union([
   MessageCreatedFrame,
@@ -105,6 +108,7 @@ export const CursorFrame = Type.Object(
 export const StreamControlFrame = Type.Union([HelloFrame, CursorFrame, ResyncFrame, ReconnectFrame]);
 export const StreamFrame = Type.Union([StreamDataFrame, StreamControlFrame]);
 
+export type ChatReadState = Static<typeof ChatReadState>;
 export type StreamDataFrame = Static<typeof StreamDataFrame>;
 export type StreamControlFrame = Static<typeof StreamControlFrame>;
 export type StreamFrame = Static<typeof StreamFrame>;

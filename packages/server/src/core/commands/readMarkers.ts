@@ -1,5 +1,4 @@
-import { isUserId, type ChatReadFrame } from '@aviary/protocol';
-import type { Static } from '@sinclair/typebox';
+import { isUserId, type ChatReadState } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import type { UsersTable } from '../../store/schema.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
@@ -8,8 +7,6 @@ import { findMessagesByUids } from '../queries/messages.js';
 import { unreadCounts } from '../queries/unread.js';
 import { chatRead } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-
-export type ChatReadState = Omit<Static<typeof ChatReadFrame>, 'type' | 'cursor'>;
 
 /**
  * Marks `chat` read up to message `uid`, which must be a message of the chat the person can see. A marker

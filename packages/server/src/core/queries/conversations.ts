@@ -1,0 +1,81 @@
+import type { Conversation } from '@aviary/protocol';
+import { directChatKey } from '../../store/rows/messages.js';
+import type { UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { displayName } from '../interactions/interactionChat.js';
+import { presentChannel } from '../presenters/channels.js';
+import { presentMessage } from '../presenters/messages.js';
+import { presentPublicProfile } from '../presenters/users.js';
+import { fetchHistoryPage } from './messages.js';
+import { readMarkers, unreadCounts } from './unread.js';
+
+/**
+ * The person's channels and direct chats, most recently active first, each with the newest message the
+ * person may see (chats without one come last, by name) and how much of it they have not read.
+ */
+export async function listConversations(db: Db, person: UsersTable): Promise<Conversation[]> {
+  const conversations = [...(await channelConversations(db, person)), ...(await directConversations(db, person))];
+  const markers = await readMarkers(db, person.id);
+  await Promise.all(conversations.map(async (conversation) => addActivity(db, person, conversation, markers)));
+  return conversations.sort(byRecentActivity);
+}
+
+async function channelConversations(db: Db, person: UsersTable): Promise<Conversation[]> {
+  const rows = await db
+    .selectFrom('channels as c')
+    .innerJoin('channel_members as mine', 'mine.channel_id', 'c.id')
+    .selectAll('c')
+    .select((eb) =>
+      eb.selectFrom('channel_members as m').select(eb.fn.countAll<number>().as('count')).whereRef('m.channel_id', '=', 'c.id').as('memberCount'),
+    )
+    .where('mine.user_id', '=', person.id)
+    .execute();
+  return rows.map(({ memberCount, ...channel }) => ({
+    chat: channel.id,
+    kind: 'channel',
+    name: channel.name,
+    channel: presentChannel(channel, Number(memberCount)),
+    unread: 0,
+    mentions: 0,
+  }));
+}
+
+/** A direct chat exists once either side has written in it. */
+async function directConversations(db: Db, person: UsersTable): Promise<Conversation[]> {
+  const keys = await db
+    .selectFrom('messages')
+    .select('chat_key')
+    .distinct()
+    .where('team_id', '=', person.team_id)
+    .where((eb) => eb.or([eb.and([eb('from_user_id', '=', person.id), eb('to_id', 'like', 'u:%')]), eb('to_id', '=', person.id)]))
+    .execute();
+  const others = keys.map(({ chat_key }) => chat_key.split('|').find((id) => id !== person.id) ?? person.id);
+  if (others.length === 0) return [];
+  const users = await db.selectFrom('users').selectAll().where('id', 'in', others).execute();
+  return users.map((user) => ({
+    chat: user.id,
+    kind: 'direct',
+    name: displayName(user),
+    user: { ...presentPublicProfile(user), ...(user.bot_app_id !== null ? { isBot: true as const } : {}) },
+    unread: 0,
+    mentions: 0,
+  }));
+}
+
+/** The newest message and the unread counts of a conversation. */
+async function addActivity(db: Db, person: UsersTable, conversation: Conversation, markers: Map<string, string>): Promise<void> {
+  const chatKey = conversation.kind === 'channel' ? conversation.chat : directChatKey(person.id, conversation.chat);
+  const [last] = await fetchHistoryPage(db, chatKey, person.id, { limit: 1 });
+  if (last) conversation.lastMessage = presentMessage(last);
+  const readUpTo = markers.get(chatKey);
+  if (readUpTo !== undefined) conversation.readUpTo = readUpTo;
+  Object.assign(conversation, await unreadCounts(db, chatKey, person.id, readUpTo));
+}
+
+/** Newest activity first; chats without a message the person may see last, by name. */
+function byRecentActivity(a: Conversation, b: Conversation): number {
+  const aUid = a.lastMessage?.uid ?? '';
+  const bUid = b.lastMessage?.uid ?? '';
+  if (aUid !== bUid) return aUid < bUid ? 1 : -1;
+  return a.name.localeCompare(b.name) || (a.chat < b.chat ? -1 : 1);
+}
