@@ -9,7 +9,7 @@ export type StreamEntryDraft = Pick<StreamEntriesTable, 'type' | 'audience' | 'p
 /**
  * One statement per entry, on the path of every message sent. PostgreSQL increments the team's position
  * and inserts the entry in one statement (a data-modifying CTE); SQLite inserts at the next position and a
- * trigger (migration 0006) moves the team's position up to it.
+ * trigger (migration 0007) moves the team's position up to it.
  */
 const APPEND = {
   postgres:
