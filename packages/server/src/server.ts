@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { createServerMetrics } from './api/ops/metrics.js';
 import { memoryRateLimiter, redisRateLimiter } from './api/rateLimiter.js';
@@ -5,7 +7,9 @@ import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
 import { ListenGateway } from './api/listen/gateway.js';
-import { listenUpgradeListener } from './api/listen/upgrade.js';
+import { isListenUpgrade, listenUpgradeListener } from './api/listen/upgrade.js';
+import { StreamGateway } from './api/stream/gateway.js';
+import { streamUpgradeListener } from './api/stream/upgrade.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import { LocalBus } from './bus/localBus.js';
@@ -22,7 +26,9 @@ export interface RunningServer {
   url: string;
   ctx: ServerContext;
   http: HttpServer;
-  /** Graceful: drain HTTP, then close the store and the Redis connection. */
+  /** The real-time stream's WebSockets in this process (`openConnections()` for the metrics). */
+  gateway: StreamGateway;
+  /** Graceful: tell the streams to reconnect elsewhere, drain HTTP, then close the store and the Redis connection. */
   close(): Promise<void>;
 }
 
@@ -75,27 +81,32 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // One connection per process, for whatever needs Redis (ctx.redis).
   const redis = config.redisUrl ? await openRedis(config.redisUrl, log) : undefined;
   const ctx = createContext(config, store, options.now, options.events, { log, redis });
+  const gateway = new StreamGateway(ctx);
+  // `aviary listen`: an app's events over a WebSocket instead of its listener URL.
+  const listen = new ListenGateway(ctx);
+  ctx.metrics.countOpenWebSockets(() => gateway.openConnections() + ctx.events.tunnels.count());
   let http: HttpServer;
   let address: string;
   try {
     http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
+    http.app.server.on('upgrade', upgradeListener(ctx, gateway, listen));
     address = await http.app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await gateway.close();
     if (redis) await closeRedis(redis);
     throw error;
   }
-  // `aviary listen`: an app's events over a WebSocket instead of its listener URL.
-  const listen = new ListenGateway(ctx);
-  http.app.server.on('upgrade', listenUpgradeListener(ctx, listen));
   const eventWorker = startDeliveryWorker(ctx);
   let closed: Promise<void> | undefined;
   return {
     url: address,
     ctx,
     http,
+    gateway,
     close: () =>
       (closed ??= (async () => {
         listen.close();
+        await gateway.close();
         await http.drain();
         await ctx.background.settled();
         await eventWorker.stop();
@@ -105,4 +116,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (redis) await closeRedis(redis);
       })()),
   };
+}
+
+/** The one `upgrade` listener: listen connections at their path, the stream (and its refusals of anything else) for the rest. */
+function upgradeListener(ctx: ServerContext, stream: StreamGateway, listen: ListenGateway) {
+  const toStream = streamUpgradeListener(ctx, stream);
+  const toListen = listenUpgradeListener(ctx, listen);
+  return (request: IncomingMessage, socket: Duplex, head: Buffer): void =>
+    isListenUpgrade(request) ? toListen(request, socket, head) : toStream(request, socket, head);
 }

@@ -43,7 +43,7 @@ forEachDialect('examples', (t) => {
       slashCommands: [{ name: 'poll', description: 'Ask the channel', action: { type: 'sendEvent' } }],
     });
     served.serve(pollApp({ appId: app.id, appSecret: app.secret, botToken: bot.botToken, baseUrl: t().url }));
-    const { channel } = await createChannel(t().server.ctx.db, alice.user, { name: `lunch-${app.id.slice(2, 8)}`, members: [bob.user.id] }, Date.now());
+    const { channel } = await createChannel(t().server.ctx, alice.user, { name: `lunch-${app.id.slice(2, 8)}`, members: [bob.user.id] }, Date.now());
 
     const usage = await alice.post('/messages', { to: channel.id, text: '/poll Lunch?' });
     expect(usage.body.answer).toEqual({ kind: 'toast', text: expect.stringMatching(/^Usage: \/poll/) });

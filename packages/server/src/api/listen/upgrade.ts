@@ -13,10 +13,25 @@ import type { ListenGateway } from './gateway.js';
 /** `GET /api/developer/apps/:id/listen`: the path a listen connection upgrades on. */
 export const LISTEN_PATH = /^\/api\/developer\/apps\/([^/]{1,64})\/listen$/;
 
+function appIdOf(request: IncomingMessage): string | undefined {
+  const match = LISTEN_PATH.exec((request.url ?? '/').split('?')[0]);
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return match[1];
+  }
+}
+
+/** Whether an upgrade request is for a listen connection (server.ts gives the others to the stream). */
+export function isListenUpgrade(request: IncomingMessage): boolean {
+  return appIdOf(request) !== undefined;
+}
+
 /**
- * The HTTP server's `upgrade` listener for listen connections (`aviary listen`). Who: `Authorization:
- * Bearer` with the app developer's session token, or with the app's secret. Requests for other paths
- * are left to the other upgrade listeners. A refusal is the API's error shape, before any WebSocket exists.
+ * The HTTP server's `upgrade` listener for listen connections (`aviary listen`), given only requests
+ * `isListenUpgrade` picked. Who: `Authorization: Bearer` with the app developer's session token, or
+ * with the app's secret. A refusal is the API's error shape, before any WebSocket exists.
  */
 export function listenUpgradeListener(ctx: ServerContext, gateway: ListenGateway) {
   async function authenticate(request: IncomingMessage, appId: string): Promise<AppsTable> {
@@ -41,11 +56,10 @@ export function listenUpgradeListener(ctx: ServerContext, gateway: ListenGateway
   }
 
   return (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const path = (request.url ?? '/').split('?')[0];
-    const match = LISTEN_PATH.exec(path);
-    if (!match) return;
+    const appId = appIdOf(request);
+    if (appId === undefined) return;
     socket.on('error', () => undefined);
-    upgrade(request, socket, head, decodeURIComponent(match[1])).catch((error: unknown) => {
+    upgrade(request, socket, head, appId).catch((error: unknown) => {
       const refused = refusal(ctx, error);
       if (socket.writable) socket.end(rawErrorResponse(refused.code, refused.message));
       else socket.destroy();

@@ -30,16 +30,16 @@ export async function attemptClaimedEvent(ctx: EventsContext, event: EventsTable
   const startedAt = ctx.now();
   const id = newAttemptId(startedAt);
   const result = await callAppListener(ctx.events, app, {
-        body: event.payload,
-        headers: listenerHeaders(
-          { appId: app.id, appSecret: app.secret, userId: event.user_id, eventId: event.id, retryNum: event.retry_num, retryReason: event.last_reason },
-          event.payload,
-          startedAt,
-        ),
-        answerTimeoutMs: ctx.events.settings.answerTimeoutMs,
-        keepBytes: responseSnippetBytes,
-        cancel,
-      });
+    body: event.payload,
+    headers: listenerHeaders(
+      { appId: app.id, appSecret: app.secret, userId: event.user_id, eventId: event.id, retryNum: event.retry_num, retryReason: event.last_reason },
+      event.payload,
+      startedAt,
+    ),
+    answerTimeoutMs: ctx.events.settings.answerTimeoutMs,
+    keepBytes: responseSnippetBytes,
+    cancel,
+  });
   if (result.kind === 'cancelled') return undefined;
   const finishedAt = ctx.now();
   return { id, event, app, startedAt, finishedAt, result, verdict: judgeAttempt(result, finishedAt) };

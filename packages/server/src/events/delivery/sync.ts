@@ -30,11 +30,11 @@ export async function deliverSynchronously(
   const eventId = newEventId(startedAt);
   const body = JSON.stringify(input.event);
   const result: AttemptResult = await callAppListener(ctx.events, app, {
-        body,
-        headers: listenerHeaders({ appId: app.id, appSecret: app.secret, userId: input.userId, eventId, retryNum: 0 }, body, startedAt),
-        answerTimeoutMs: input.timeoutMs,
-        keepBytes: maxSyncAnswerBytes,
-      });
+    body,
+    headers: listenerHeaders({ appId: app.id, appSecret: app.secret, userId: input.userId, eventId, retryNum: 0 }, body, startedAt),
+    answerTimeoutMs: input.timeoutMs,
+    keepBytes: maxSyncAnswerBytes,
+  });
   const answer = syncAnswer(result, eventId, result !== noListenerResult);
   const finishedAt = ctx.now();
   const released = await ctx.db.transaction().execute(async (tx) => {
