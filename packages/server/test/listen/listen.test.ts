@@ -101,6 +101,23 @@ forEachDialect('aviary listen', (t) => {
     expect(local.received).toEqual([]);
   });
 
+  it("sends at once, through listen, the events that were waiting out the listener URL's backoff", async () => {
+    const { alice, sdkApp, app } = await clientCast(t(), integrations);
+    sdkApp.answer = () => {
+      throw new Error('the URL is broken');
+    };
+    await enqueueMany(t().server.ctx.db, app.id, alice.user.id, 1, t().server.ctx.now());
+    t().server.ctx.events.wake();
+    await sdkApp.waitFor(1);
+    await t().server.ctx.events.idle();
+    const waiting = await t().server.ctx.db.selectFrom('apps').select('listener_retry_at').where('id', '=', app.id).executeTakeFirstOrThrow();
+    expect(waiting.listener_retry_at).toBeGreaterThan(t().server.ctx.now());
+    const { local } = await laptop(t(), app, app.secret);
+    local.verifyAs(app.id, app.secret, { onError: () => undefined });
+    const [delivered] = await local.waitForVerified(1);
+    expect(delivered.event.name).toBe('app.uninstall');
+  });
+
   it("refuses anyone but the app's developer or a holder of its secret", async () => {
     const { alice, bob, app, team } = await clientCast(t(), integrations);
     const admin = await sessionFor(t(), await t().f.person(team.id, { role: 'admin' }));

@@ -2,6 +2,7 @@ import { ListenReplyFrame, listenMaxReplyBytes } from '@aviary/protocol';
 import { Value } from '@sinclair/typebox/value';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerContext } from '../../context.js';
+import { endBackoffAfter2xx } from '../../events/delivery/listenerBackoff.js';
 import type { ListenTunnel } from '../../events/delivery/listenTunnels.js';
 
 /** Close code for a reply frame that is not JSON or not one of the protocol's reply frames. */
@@ -18,7 +19,7 @@ export class ListenGateway {
   private readonly sockets = new Set<WebSocket>();
   private accepting = true;
 
-  constructor(private readonly ctx: Pick<ServerContext, 'events' | 'log'>) {}
+  constructor(private readonly ctx: Pick<ServerContext, 'events' | 'log' | 'db' | 'now'>) {}
 
   get isAccepting(): boolean {
     return this.accepting;
@@ -40,7 +41,19 @@ export class ListenGateway {
       detach();
       this.ctx.log.info({ appId }, 'a listen connection closed');
     });
-    // Events that waited while nothing listened may go now.
+    void this.releaseWaiting(appId);
+  }
+
+  /**
+   * Events waiting out the listener URL's backoff go at once: they will go to the listen connection,
+   * which has not failed. (A paused app stays paused until its developer resumes it.)
+   */
+  private async releaseWaiting(appId: string): Promise<void> {
+    try {
+      await this.ctx.db.transaction().execute((tx) => endBackoffAfter2xx(tx, appId, this.ctx.now()));
+    } catch (error) {
+      this.ctx.log.warn({ err: error, appId }, 'could not release the events waiting for a listen connection');
+    }
     this.ctx.events.wake();
   }
 
