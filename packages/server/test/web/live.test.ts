@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { launchBrowser, noBrowser, openWatchedPage, type WatchedPage } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { restartOnSameStore, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD, webCast } from './cast.js';
 
 /**
@@ -9,6 +9,8 @@ import { PASSWORD, webCast } from './cast.js';
  * other's page without a reload, in a channel and in a direct chat, and the unread badge follows.
  */
 let t: TestServer;
+/** The server started on t's store and port by the restart test, closed at the end. */
+let restarted: TestServer | undefined;
 let browser: Browser;
 let cast: Awaited<ReturnType<typeof webCast>>;
 
@@ -20,6 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  if (restarted) await restarted.server.close();
   if (t) await stopTestServer(t);
 });
 
@@ -86,6 +89,33 @@ describe.skipIf(noBrowser)('the web client live', () => {
 
     alice.expectNoErrors();
     bob.expectNoErrors();
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('a server restart under an open page loses nothing and doubles nothing; "Reconnecting…" shows meanwhile', async () => {
+    const alice = await signInAs(cast.alice.email!, 'Northwind');
+    const bob = await signInAs(cast.bob.email!);
+    await alice.page.getByRole('link', { name: 'general' }).click();
+    await bob.page.getByRole('link', { name: 'general' }).click();
+    await send(bob.page, /Message #general/, 'Before the restart');
+    await history(alice.page).getByText('Before the restart').waitFor();
+
+    const status = alice.page.getByRole('status').filter({ hasText: 'Reconnecting…' });
+    await t.server.close();
+    await status.waitFor();
+    restarted = await restartOnSameStore(t, { port: Number(new URL(t.url).port) });
+    // Sent on the new server before or after the page is back: either way it comes once, over the stream.
+    for (const text of ['After the restart, one', 'After the restart, two']) {
+      const answer = await bob.context.request.post(`${restarted.url}/api/client/messages`, { headers: { origin: restarted.url }, data: { to: cast.channel.id, text } });
+      if (!answer.ok()) throw new Error(`send failed: ${answer.status()} ${await answer.text()}`);
+    }
+    await history(alice.page).getByText('After the restart, two').waitFor();
+    await status.waitFor({ state: 'detached' });
+    for (const text of ['Before the restart', 'After the restart, one', 'After the restart, two']) {
+      const count = await history(alice.page).getByText(text).count();
+      if (count !== 1) throw new Error(`"${text}" shown ${count} times`);
+    }
     await alice.context.close();
     await bob.context.close();
   });
