@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { closeSdkApps, startSdkApp } from '../client/harness.js';
 import { launchBrowser, noBrowser, openWatchedPage, type WatchedPage } from '../helpers/browser.js';
 import { restartOnSameStore, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD, webCast } from './cast.js';
@@ -22,6 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  await closeSdkApps();
   if (restarted) await restarted.server.close();
   if (t) await stopTestServer(t);
 });
@@ -87,6 +89,23 @@ describe.skipIf(noBrowser)('the web client live', () => {
     await send(alice.page, /Message Bob Baker/, 'Ping');
     await bob.page.getByRole('link', { name: /Alice Archer/ }).getByLabel('1 unread').waitFor();
 
+    alice.expectNoErrors();
+    bob.expectNoErrors();
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('a preview attached by a real SDK listener app appears live in both pages', async () => {
+    const previews = await startSdkApp(t, { teamId: cast.team.id, developerId: cast.alice.id, integrations: { previewDomains: ['tickets.example.test'] } });
+    previews.answer = () => ({ title: 'Ticket 7: the build is red', description: 'Opened by Bob' });
+    await t.f.install(previews.app.id, cast.alice.id);
+    const alice = await signInAs(cast.alice.email!, 'Northwind');
+    const bob = await signInAs(cast.bob.email!);
+    await alice.page.getByRole('link', { name: 'general' }).click();
+    await bob.page.getByRole('link', { name: 'general' }).click();
+    await send(alice.page, /Message #general/, 'See https://tickets.example.test/7');
+    await history(bob.page).getByText('Ticket 7: the build is red').waitFor();
+    await history(alice.page).getByText('Ticket 7: the build is red').waitFor();
     alice.expectNoErrors();
     bob.expectNoErrors();
     await alice.context.close();
