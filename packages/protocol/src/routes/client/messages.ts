@@ -29,7 +29,7 @@ export const markChatRead = defineRoute({
   path: '/api/client/conversations/read',
   auth: 'session',
   params: Type.Object(
-    { chat: ChatId, uid: { ...MessageUid, description: 'a message of the chat that the person can see' } },
+    { chat: ChatId, uid: MessageUid },
     { additionalProperties: false },
   ),
   result: ChatReadState,
