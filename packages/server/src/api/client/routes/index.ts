@@ -1,3 +1,9 @@
+import createChannel from './createChannel.js';
+import browseChannels from './browseChannels.js';
+import joinChannel from './joinChannel.js';
+import listChannelMembers from './listChannelMembers.js';
+import addChannelMembers from './addChannelMembers.js';
+import removeChannelMembers from './removeChannelMembers.js';
 import createStreamTicket from './createStreamTicket.js';
 import disableApp from './disableApp.js';
 import enableApp from './enableApp.js';
@@ -41,4 +47,10 @@ export const clientHandlers = {
   'client.getTeam': getTeam,
   'client.updateTeam': updateTeam,
   'client.createStreamTicket': createStreamTicket,
+  'client.createChannel': createChannel,
+  'client.browseChannels': browseChannels,
+  'client.joinChannel': joinChannel,
+  'client.listChannelMembers': listChannelMembers,
+  'client.addChannelMembers': addChannelMembers,
+  'client.removeChannelMembers': removeChannelMembers,
 } as const;
