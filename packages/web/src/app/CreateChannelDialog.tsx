@@ -33,7 +33,7 @@ export function CreateChannelDialog({ onClose }: { onClose: () => void }) {
       <form className="modal-form" onSubmit={submit}>
         <label>
           Name
-          <input value={name} onChange={(event) => setName(event.target.value)} maxLength={255} required autoFocus placeholder="e.g. design" />
+          <input value={name} onChange={(event) => setName(event.target.value)} maxLength={255} required data-autofocus placeholder="e.g. design" />
         </label>
         <label>
           Purpose <span className="optional">(optional)</span>
