@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
-import { clientCast, closeSdkApps, expectError } from './harness.js';
+import { clientCast, closeSdkApps, expectError, http } from './harness.js';
 
 afterAll(closeSdkApps);
 
@@ -38,6 +38,19 @@ forEachDialect('client API: channels and their members', (t) => {
     expect((await carla.get('/channels/public')).body.channels).toEqual([]);
     expectError(await carla.post(`/channels/${secret.body.channel.id}/join`, {}), { error: 'UnknownChannel', parameter: 'channelId' });
     expectError(await carla.get(`/channels/${secret.body.channel.id}/members`), { error: 'UnknownChannel', parameter: 'channelId' });
+    // A member joining the private channel they are in: no change, not a refusal.
+    expect((await bob.post(`/channels/${secret.body.channel.id}/join`, {})).body.channel).toMatchObject({ memberCount: 2 });
+  });
+
+  it('lets a person change their own name and timezone, checked like a new person’s fields', async () => {
+    const { bob } = await clientCast(t());
+    const patch = (json: unknown) => http(t().url, 'PATCH', '/api/client/profile', { json, headers: { authorization: `Bearer ${bob.sessionToken}` } });
+    const changed = await patch({ firstName: '  Robert ', timezone: '-05:30' });
+    expect(changed.body.user).toMatchObject({ id: bob.user.id, firstName: 'Robert', lastName: 'Baker', timezone: '-05:30' });
+    expect((await bob.get('/roster')).status).toBe(200);
+    expectError(await patch({ firstName: '   ' }), { error: 'MissingParameter', parameter: 'firstName' });
+    expectError(await patch({ timezone: 'Europe/Paris' }), { error: 'InvalidParameter', parameter: 'timezone' });
+    expectError(await patch({ email: 'x@example.com' }), { error: 'InvalidParameter', parameter: 'email' });
   });
 
   it('lists members with what the person may do, and adds and removes as the channel rules allow', async () => {

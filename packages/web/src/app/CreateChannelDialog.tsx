@@ -36,7 +36,9 @@ export function CreateChannelDialog({ onClose }: { onClose: () => void }) {
           <input value={name} onChange={(event) => setName(event.target.value)} maxLength={255} required data-autofocus placeholder="e.g. design" />
         </label>
         <label>
-          Purpose <span className="optional">(optional)</span>
+          <span>
+            Purpose <span className="optional">(optional)</span>
+          </span>
           <input value={purpose} onChange={(event) => setPurpose(event.target.value)} maxLength={1024} placeholder="What is this channel about?" />
         </label>
         <fieldset>

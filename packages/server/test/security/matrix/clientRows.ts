@@ -157,6 +157,7 @@ export const clientRows: Row[] = [
   },
   // Channels: the same rules as /v1 channels.*; P is private, so only its members see it.
   { route: 'POST /api/client/channels', credential: 'session', request: () => post('/api/client/channels', { name: 'matrix-made' }), expect: signedIn },
+  { route: 'PATCH /api/client/profile', credential: 'session', request: () => ({ method: 'PATCH', path: '/api/client/profile', json: {} }), expect: signedIn },
   { route: 'GET /api/client/channels/public', credential: 'session', request: () => get('/api/client/channels/public'), expect: signedIn },
   { route: 'POST /api/client/channels/:channelId/join', credential: 'session', request: (ids) => post(`/api/client/channels/${ids.channel}/join`), expect: membersOfP(channelUnseen) },
   { route: 'GET /api/client/channels/:channelId/members', credential: 'session', request: (ids) => get(`/api/client/channels/${ids.channel}/members`), expect: membersOfP(channelUnseen) },

@@ -22,6 +22,7 @@ import servicemlAction from './servicemlAction.js';
 import teamDisableApp from './teamDisableApp.js';
 import teamEnableApp from './teamEnableApp.js';
 import uninstallApp from './uninstallApp.js';
+import updateProfile from './updateProfile.js';
 import updateTeam from './updateTeam.js';
 import widgetAction from './widgetAction.js';
 
@@ -46,6 +47,7 @@ export const clientHandlers = {
   'client.teamEnableApp': teamEnableApp,
   'client.getTeam': getTeam,
   'client.updateTeam': updateTeam,
+  'client.updateProfile': updateProfile,
   'client.createStreamTicket': createStreamTicket,
   'client.createChannel': createChannel,
   'client.browseChannels': browseChannels,
