@@ -1,4 +1,4 @@
-import type { MouseEvent } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { api, type Conversation } from '../api/client';
 import { Avatar } from './Avatar';
 import { fullName } from './format';
@@ -12,10 +12,12 @@ interface SidebarProps {
   onNavigate: () => void;
   onOpenSwitcher: () => void;
   onSignOut: () => void;
+  onCreateChannel: () => void;
+  onBrowseChannels: () => void;
 }
 
 /** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
-export function Sidebar({ conversations, selected, appsSelected, onNavigate, onOpenSwitcher, onSignOut }: SidebarProps) {
+export function Sidebar({ conversations, selected, appsSelected, onNavigate, onOpenSwitcher, onSignOut, onCreateChannel, onBrowseChannels }: SidebarProps) {
   const workspace = useWorkspace();
   const channels = conversations?.filter((conversation) => conversation.kind === 'channel') ?? [];
   const directs = conversations?.filter((conversation) => conversation.kind === 'direct') ?? [];
@@ -41,7 +43,20 @@ export function Sidebar({ conversations, selected, appsSelected, onNavigate, onO
         </button>
       </header>
       <div className="sidebar-scroll">
-        <ConversationList title="Channels" items={channels} selected={selected} go={go} />
+        <ConversationList
+          title="Channels"
+          items={channels}
+          selected={selected}
+          go={go}
+          action={
+            <button type="button" className="sidebar-add" aria-label="Create a channel" title="Create a channel" onClick={onCreateChannel}>
+              +
+            </button>
+          }
+        />
+        <button type="button" className="sidebar-item sidebar-browse" onClick={onBrowseChannels}>
+          Browse channels
+        </button>
         <ConversationList title="Direct messages" items={directs} selected={selected} go={go} />
         <section aria-labelledby="sidebar-apps">
           <h2 id="sidebar-apps" className="sidebar-title">
@@ -88,13 +103,25 @@ export function Sidebar({ conversations, selected, appsSelected, onNavigate, onO
   );
 }
 
-function ConversationList({ title, items, selected, go }: { title: string; items: Conversation[]; selected?: string; go: (path: string) => (event: MouseEvent) => void }) {
+interface ConversationListProps {
+  title: string;
+  items: Conversation[];
+  selected?: string;
+  go: (path: string) => (event: MouseEvent) => void;
+  /** A button beside the heading (the channels' "+"). */
+  action?: ReactNode;
+}
+
+function ConversationList({ title, items, selected, go, action }: ConversationListProps) {
   const id = `sidebar-${title.replace(/\s+/g, '-').toLowerCase()}`;
   return (
     <section aria-labelledby={id}>
-      <h2 id={id} className="sidebar-title">
-        {title}
-      </h2>
+      <div className="sidebar-title-row">
+        <h2 id={id} className="sidebar-title">
+          {title}
+        </h2>
+        {action}
+      </div>
       {items.length === 0 ? (
         <p className="sidebar-empty">None yet</p>
       ) : (

@@ -2,6 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
 import type { Session } from './session';
 import { AppsDirectory } from './AppsDirectory';
+import { BrowseChannelsDialog } from './BrowseChannelsDialog';
+import { CreateChannelDialog } from './CreateChannelDialog';
 import { ConversationView } from './ConversationView';
 import { fullName } from './format';
 import { QuickSwitcher } from './QuickSwitcher';
@@ -22,6 +24,7 @@ export function Workspace({ session, route, onSignOut }: { session: Session; rou
   const [widget, setWidget] = useState<OpenWidget>();
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [navOpen, setNavOpen] = useState(false);
+  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels'>();
   const toasts = useToasts();
 
   const refreshConversations = useCallback(() => api.conversations().then((answer) => setConversations(answer.conversations)), []);
@@ -112,6 +115,8 @@ export function Workspace({ session, route, onSignOut }: { session: Session; rou
           onNavigate={() => setNavOpen(false)}
           onOpenSwitcher={() => setSwitcherOpen(true)}
           onSignOut={onSignOut}
+          onCreateChannel={() => setDialog('createChannel')}
+          onBrowseChannels={() => setDialog('browseChannels')}
         />
         <main className="main" id="main">
           {route.page === 'apps' ? (
@@ -126,6 +131,8 @@ export function Workspace({ session, route, onSignOut }: { session: Session; rou
       </div>
       {switcherOpen && conversations && <QuickSwitcher conversations={conversations} onClose={() => setSwitcherOpen(false)} />}
       <ConnectionBanner state={connection} />
+      {dialog === 'createChannel' && <CreateChannelDialog onClose={() => setDialog(undefined)} />}
+      {dialog === 'browseChannels' && <BrowseChannelsDialog onClose={() => setDialog(undefined)} />}
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>
   );
