@@ -2,7 +2,7 @@
 // the store at an interval: events made since a point, and the outcome of those still pending.
 import type { DeliveredEvent, DeliveryAttempt } from '@aviary/protocol';
 import { listEventAttempts, presentEvent } from '../events/history/eventHistory.js';
-import { newEventId } from '../events/ids.js';
+import { eventIdFloor } from '../events/ids.js';
 import type { EventsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { CliError } from './errors.js';
@@ -30,8 +30,7 @@ const maxFollowed = 500;
 
 /** Prints each event once seen and again at each change of state; resolves with how many settled. */
 export async function followEvents(db: Db, appId: string, options: FollowOptions): Promise<number> {
-  // Event ids are ULIDs: `ev_` and ten characters of time sort before every id made from that time on.
-  let cursor = typeof options.since === 'string' ? options.since : newEventId(options.since).slice(0, 13);
+  let cursor = typeof options.since === 'string' ? options.since : eventIdFloor(options.since);
   const shown = new Map<string, DeliveredEvent['status']>();
   let settled = 0;
   while (!options.signal.aborted) {
