@@ -1,6 +1,7 @@
 // `aviary app list|show|update|delete`: apps as the developer API presents them, changed through core.
 import type { Command } from 'commander';
 import { deleteApp, updateApp } from '../core/commands/apps.js';
+import { tellNobody } from '../core/effects/effects.js';
 import { presentDeveloperApp, type DeveloperAppModel } from '../core/presenters/apps.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { allowedOriginWording, asCliError, optionsNamed } from './coreRefusals.js';
@@ -78,7 +79,8 @@ export function registerAppAdminCommands(app: Command): void {
       runAdminCommand(flags, async ({ db, now }) => {
         const found = await requireApp(db, flags.app);
         if (!flags.yes) throw new CliError('InvalidUsage', `Deleting "${found.name}" ${found.id} cannot be undone; add --yes to confirm.`);
-        await deleteApp(db, found.id, now());
+        // Nobody to tell at once: a running server's stream finds the deletion in the store.
+        await deleteApp({ db, afterCommit: tellNobody }, found.id, now());
         return { json: { id: found.id, deleted: true }, text: `Deleted "${found.name}" ${found.id}.` };
       }),
     );

@@ -34,13 +34,13 @@ export async function followEvents(db: Db, appId: string, options: FollowOptions
   const shown = new Map<string, DeliveredEvent['status']>();
   let settled = 0;
   while (!options.signal.aborted) {
-    const app = await db.selectFrom('apps').select('delivery_paused_at').where('id', '=', appId).executeTakeFirst();
+    const app = await db.selectFrom('apps').select(['delivery_paused_at', 'listener_retry_at']).where('id', '=', appId).executeTakeFirst();
     if (!app) throw new CliError('UnknownApp', `The app "${appId}" was deleted while it was followed.`);
     const fresh = await db.selectFrom('events').selectAll().where('app_id', '=', appId).where('id', '>', cursor).orderBy('id').limit(pageSize).execute();
     const followed = [...shown.keys()];
     const known = followed.length === 0 ? [] : await db.selectFrom('events').selectAll().where('id', 'in', followed).orderBy('id').execute();
     for (const row of [...known, ...fresh]) {
-      const event = presentEvent(row, app.delivery_paused_at != null);
+      const event = presentEvent(row, app.delivery_paused_at != null, app.listener_retry_at);
       if (shown.get(row.id) === event.status) continue;
       const attempts = await listEventAttempts(db, row.id);
       options.print({ event, lastAttempt: attempts.at(-1) ?? null });
