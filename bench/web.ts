@@ -20,7 +20,7 @@ const PASSWORD = 'bench password for the web client';
 const WEB = join(import.meta.dirname, '..', 'packages', 'web');
 const SECTION = '## Web client';
 
-execFileSync(process.execPath, [join(WEB, 'scripts', 'build-if-stale.mjs')], { stdio: 'inherit' });
+execFileSync(process.execPath, [join(WEB, '..', '..', 'scripts', 'build-if-stale.mjs')], { stdio: 'inherit' });
 
 /** Every script index.html loads before anything else: the initial JavaScript. */
 function initialJavaScriptGzipBytes(): number {

@@ -24,12 +24,12 @@ export const listConversations = defineRoute({
 
 export const markChatRead = defineRoute({
   name: 'client.markChatRead',
-  summary: 'The person has read a chat up to a message of it: markers only move forward; the person’s streams get chat.read.',
+  summary: 'The person has read a chat up to `uid`, a message of it that they can see: markers only move forward; the person’s streams get chat.read.',
   verb: 'POST',
   path: '/api/client/conversations/read',
   auth: 'session',
   params: Type.Object(
-    { chat: ChatId, uid: { ...MessageUid, description: 'a message of the chat that the person can see' } },
+    { chat: ChatId, uid: MessageUid },
     { additionalProperties: false },
   ),
   result: ChatReadState,
