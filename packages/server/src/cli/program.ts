@@ -5,6 +5,7 @@ import { registerEventCommands } from './events.js';
 import { registerChannelCommands, registerUserListCommand } from './listings.js';
 import { registerManifestCommands } from './manifest.js';
 import type { CliErrorCode } from './errors.js';
+import { registerListenCommand } from './listen.js';
 import { registerSeedCommand } from './seed.js';
 import { registerServeCommand } from './serve.js';
 import { registerTeamCommands } from './team.js';
@@ -27,6 +28,7 @@ function buildProgram(): Command {
   registerManifestCommands(app);
   registerEventCommands(program);
   registerTriggerCommand(program);
+  registerListenCommand(program);
   return program;
 }
 
