@@ -22,6 +22,10 @@ export interface Conversation {
   channel?: ChannelModel;
   user?: PublicProfileModel & { isBot?: boolean };
   lastMessage?: Message;
+  /** The last message the person read, and the messages from others after it (mentions among them). */
+  readUpTo?: string;
+  unread?: number;
+  mentions?: number;
 }
 
 export type Person = PublicProfileModel & { isBot?: boolean };
@@ -112,6 +116,8 @@ export const api = {
   conversations: () => request<{ conversations: Conversation[] }>('GET', '/api/client/conversations'),
   history: (chat: string, page: { before?: string; limit?: number } = {}) =>
     request<{ messages: Message[] }>('GET', `/api/client/messages?${query({ chat, ...page })}`),
+  markRead: (chat: string, uid: string) =>
+    post<{ chat: string; readUpTo: string; unread: number; mentions: number }>('/api/client/conversations/read', { chat, uid }),
   send: (to: string, text: string, serviceml?: string) => post<SendResult>('/api/client/messages', { to, text, serviceml }),
   apps: () => request<{ apps: App[] }>('GET', '/api/client/apps'),
   install: (appId: string) => post<{ installed: boolean }>(`/api/client/apps/${encodeURIComponent(appId)}/install`),

@@ -109,6 +109,7 @@ function ConversationList({ title, items, selected, go }: { title: string; items
               >
                 <ConversationIcon conversation={conversation} />
                 <span className="sidebar-label">{conversation.name}</span>
+                <UnreadBadge conversation={conversation} />
               </a>
             </li>
           ))}
@@ -136,5 +137,19 @@ function LockIcon() {
       <rect x="3" y="7" width="10" height="7" rx="1.5" fill="currentColor" />
       <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" fill="none" stroke="currentColor" strokeWidth="1.6" />
     </svg>
+  );
+}
+
+/** Unread messages from others; "@" first when some mention the person. */
+function UnreadBadge({ conversation }: { conversation: Conversation }) {
+  const unread = conversation.unread ?? 0;
+  if (unread === 0) return null;
+  const mentions = conversation.mentions ?? 0;
+  const label = `${unread} unread${mentions > 0 ? `, ${mentions} mentioning you` : ''}`;
+  return (
+    <span className={`unread-badge${mentions > 0 ? ' mention' : ''}`} aria-label={label} title={label}>
+      {mentions > 0 ? '@' : ''}
+      {unread > 999 ? '999+' : unread}
+    </span>
   );
 }
