@@ -78,7 +78,7 @@ export type ButtonPress =
   | { appId: string; button: 'appLauncherButton' | 'chatTabButton' | 'attachmentPickerButton'; chat: string }
   | { messageUid: string; attachmentId: string; buttonId: string };
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -99,7 +99,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 }
 
 const post = <T>(path: string, body: unknown = {}) => request<T>('POST', path, body);
-const query = (fields: Record<string, string | number | undefined>) =>
+export const query = (fields: Record<string, string | number | undefined>) =>
   new URLSearchParams(Object.entries(fields).filter((entry): entry is [string, string | number] => entry[1] !== undefined).map(([k, v]) => [k, String(v)]));
 
 export const api = {

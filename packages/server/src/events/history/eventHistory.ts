@@ -8,7 +8,7 @@ const defaultPageSize = 50;
 const maxPageSize = 200;
 
 /** The app's events, newest first; `before` is an event id (the last one of the previous page). */
-export async function listAppEvents(db: Db, appId: string, options: { limit?: number; before?: string; status?: string }): Promise<DeliveredEvent[]> {
+export async function listAppEvents(db: Db, appId: string, options: { limit?: number; before?: string; status?: string; name?: string }): Promise<DeliveredEvent[]> {
   const status = options.status;
   if (status !== undefined && !(deliveryStatuses as readonly string[]).includes(status)) {
     throw invalidParameter('status', `status must be one of ${deliveryStatuses.join(', ')}`);
@@ -24,6 +24,7 @@ export async function listAppEvents(db: Db, appId: string, options: { limit?: nu
     .selectAll()
     .where('app_id', '=', appId)
     .$if(options.before !== undefined, (query) => query.where('id', '<', options.before!))
+    .$if(options.name !== undefined, (query) => query.where('name', '=', options.name!))
     .$if(storedStatus !== undefined, (query) => query.where('status', '=', storedStatus as EventsTable['status']))
     .orderBy('id', 'desc')
     .limit(limit)
