@@ -73,7 +73,7 @@ export function BotAndSecret({ app, onChanged }: { app: DeveloperApp; onChanged:
         </button>
       </section>
       <section aria-labelledby="dev-secret-title">
-        <h2 id="dev-secret-title">App secret</h2>
+        <h2 id="dev-secret-title">The app secret</h2>
         <p className="dev-hint">Events to the listener are signed with it; the SDK’s listener verifies them.</p>
         {secretShown && app.secret ? (
           <Secret label="App secret" value={app.secret} />

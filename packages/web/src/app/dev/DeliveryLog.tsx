@@ -73,24 +73,24 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
         </div>
       )}
       <div className="dev-filters">
-        <label>
-          Event
-          <select value={name} onChange={(e) => setName(e.target.value as EventName | '')}>
+        <div className="dev-filter">
+          <label htmlFor="dev-filter-event">Event</label>
+          <select id="dev-filter-event" value={name} onChange={(e) => setName(e.target.value as EventName | '')}>
             <option value="">Every event</option>
             {EVENT_NAMES.map((eventName) => (
               <option key={eventName}>{eventName}</option>
             ))}
           </select>
-        </label>
-        <label>
-          Status
-          <select value={status} onChange={(e) => setStatus(e.target.value as DeliveryStatus | '')}>
+        </div>
+        <div className="dev-filter">
+          <label htmlFor="dev-filter-status">Status</label>
+          <select id="dev-filter-status" value={status} onChange={(e) => setStatus(e.target.value as DeliveryStatus | '')}>
             <option value="">Any status</option>
             {deliveryStatuses.map((value) => (
               <option key={value}>{value}</option>
             ))}
           </select>
-        </label>
+        </div>
         <button type="button" className="secondary" onClick={() => void refresh()}>
           Refresh
         </button>

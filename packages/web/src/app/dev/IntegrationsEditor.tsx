@@ -27,6 +27,10 @@ function renderedPaths(draft: Integrations): string[] {
   return paths;
 }
 
+/** The PUT's body is the integrations object, so its refusals name paths inside it (`slashCommands[0].name`). */
+const inIntegrations = (problem: Problem): Problem =>
+  problem.parameter === undefined || problem.parameter === 'integrations' ? problem : { ...problem, parameter: `integrations.${problem.parameter}` };
+
 /** Slash commands, buttons, the message action and preview domains, saved whole; refusals shown in place. */
 export function IntegrationsEditor({ app, onSaved }: { app: DeveloperApp; onSaved: (integrations: Integrations) => void }) {
   const [draft, setDraft] = useState<Integrations>(app.integrations);
@@ -47,7 +51,7 @@ export function IntegrationsEditor({ app, onSaved }: { app: DeveloperApp; onSave
       setSaved(true);
       onSaved(answer.integrations);
     } catch (error) {
-      setProblem(problemOf(error));
+      setProblem(inIntegrations(problemOf(error)));
     }
   };
 
