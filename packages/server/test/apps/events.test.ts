@@ -50,6 +50,20 @@ forEachDialect(
       expectError(await dev.request('POST', `${base}/events/${install.id}/replay`), 400, 'InvalidParameter', 'eventId');
     });
 
+    it('filters events by name, with or without a status; an unknown name is refused', async () => {
+      const { dev, listener, app, alice, base } = await scene();
+      await alice.request('POST', `/api/client/apps/${app.id}/install`);
+      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      await listener.waitForVerified(2);
+      const ids = async (query: string) => (await dev.request('GET', `${base}/events?${query}`)).body.events.map((e: { name: string }) => e.name);
+      await eventually(async () => (await ids('name=app.uninstall&status=delivered')).length === 1);
+      expect(await ids('name=app.install')).toEqual(['app.install']);
+      expect(await ids('name=app.uninstall')).toEqual(['app.uninstall']);
+      expect(await ids('name=app.install&status=failed')).toEqual([]);
+      expect(await ids('name=client.slashCommand')).toEqual([]);
+      expectError(await dev.request('GET', `${base}/events?name=app.explode`), 400, 'InvalidParameter', 'name');
+    });
+
     it('keeps another app’s events out of reach', async () => {
       const first = await scene();
       const second = await scene();

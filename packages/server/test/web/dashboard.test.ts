@@ -52,7 +52,7 @@ async function openDashboard(path = '/dev') {
 
 const check = async (page: Page, screenshot?: string) => {
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
-  if (screenshot) await page.screenshot({ path: `${SCREENSHOTS}${screenshot}.png`, fullPage: true });
+  if (screenshot) await page.screenshot({ path: `${SCREENSHOTS}${screenshot}.png` });
 };
 
 describe.skipIf(noBrowser)('the developer dashboard', () => {
@@ -106,6 +106,7 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     const url = command.getByLabel('URL');
     await expect.poll(() => url.getAttribute('aria-invalid')).toBe('true');
     await expect(command.getByRole('alert').textContent()).resolves.toBeTruthy();
+    await url.scrollIntoViewIfNeeded();
     await check(page, 'dashboard-integrations-error');
 
     await url.fill('https://polls.example/widget');

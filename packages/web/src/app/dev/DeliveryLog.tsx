@@ -133,7 +133,8 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
                   </td>
                   <td>{event.retryNum}</td>
                   <td className="dev-error-cell">{event.lastError ?? ''}</td>
-                  <td className="dev-row-actions">
+                  <td>
+                    <div className="dev-row-actions">
                     <button type="button" className="quiet" aria-expanded={open === event.id} onClick={() => setOpen(open === event.id ? undefined : event.id)}>
                       Attempts<span className="visually-hidden"> of {event.name} {event.id}</span>
                     </button>
@@ -142,6 +143,7 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
                         Replay<span className="visually-hidden"> {event.name} {event.id}</span>
                       </button>
                     )}
+                    </div>
                   </td>
                 </tr>
                 {open === event.id && (
