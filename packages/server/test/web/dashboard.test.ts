@@ -193,6 +193,14 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     await page.getByRole('status').getByText('1 failed event sent again.').waitFor();
     const verified = await listener.waitForVerified(2);
     expect(verified.map((event) => event.event.name)).toEqual(['chat.receiveMessage', 'app.uninstall']);
+
+    await page.getByRole('button', { name: 'Pause delivery' }).click();
+    await page.getByRole('region', { name: 'Delivery paused' }).waitFor();
+    await expect.poll(async () => (await ctx.db.selectFrom('apps').select('delivery_paused_at').where('id', '=', app.id).executeTakeFirstOrThrow()).delivery_paused_at).not.toBeNull();
+    await check(page, 'dashboard-delivery-paused');
+    await page.getByRole('button', { name: 'Resume delivery' }).click();
+    await page.getByRole('button', { name: 'Pause delivery' }).waitFor();
+    await expect(ctx.db.selectFrom('apps').select('delivery_paused_at').where('id', '=', app.id).executeTakeFirstOrThrow()).resolves.toEqual({ delivery_paused_at: null });
     expect(expectedRefusals(errors)).toEqual([]);
     await context.close();
   });

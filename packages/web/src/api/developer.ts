@@ -31,5 +31,6 @@ export const developerApi = {
     request<{ events: DeliveredEvent[] }>('GET', appPath(id, `/events?${query(filter)}`)),
   listAttempts: (id: string, eventId: string) => request<{ attempts: DeliveryAttempt[] }>('GET', appPath(id, `/events/${encodeURIComponent(eventId)}/attempts`)),
   replayEvent: (id: string, eventId: string) => request<{ replayed: true }>('POST', appPath(id, `/events/${encodeURIComponent(eventId)}/replay`), {}),
+  pauseDelivery: (id: string) => request<{ paused: true }>('POST', appPath(id, '/delivery/pause'), {}),
   resumeDelivery: (id: string) => request<{ resumed: true }>('POST', appPath(id, '/delivery/resume'), {}),
 };

@@ -51,6 +51,17 @@ export const replayEvent = defineRoute({
   errors: developerOnly,
 });
 
+export const pauseDelivery = defineRoute({
+  name: 'developer.pauseDelivery',
+  summary: 'Pause asynchronous delivery: events wait (shown as paused) until resumeDelivery; pausing a paused app keeps its first pause time.',
+  verb: 'POST',
+  path: '/api/developer/apps/:id/delivery/pause',
+  auth: 'session',
+  params: Type.Object({ id: AppIdParam }),
+  result: Type.Object({ paused: Type.Literal(true) }, { additionalProperties: false }),
+  errors: developerOnly,
+});
+
 export const resumeDelivery = defineRoute({
   name: 'developer.resumeDelivery',
   summary: 'End a pause: the failure streak starts afresh and every waiting event is due at once.',

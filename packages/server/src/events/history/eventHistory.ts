@@ -75,6 +75,11 @@ export async function replayEvent(ctx: EventsContext, appId: string, eventId: st
 }
 
 /** Ends a pause: the failure streak starts afresh and every pending event is due at once. */
+/** Pauses the app's asynchronous delivery by hand, as days of failures do: claims skip a paused app. */
+export async function pauseAppDelivery(ctx: EventsContext, appId: string): Promise<void> {
+  await ctx.db.updateTable('apps').set({ delivery_paused_at: ctx.now() }).where('id', '=', appId).where('delivery_paused_at', 'is', null).execute();
+}
+
 export async function resumeAppDelivery(ctx: EventsContext, appId: string): Promise<void> {
   const now = ctx.now();
   await ctx.db.transaction().execute(async (tx) => {

@@ -13,7 +13,7 @@ const time = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle:
 
 /**
  * The app's events with their status, filtered by name and status; each one's attempts on demand;
- * replay one or every failed one; resume a paused delivery. Refreshed by its button (no live updates yet).
+ * replay one or every failed one; pause and resume delivery. Refreshed by its button (no live updates yet).
  */
 export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: (change: Partial<DeveloperApp>) => void }) {
   const [name, setName] = useState<EventName | ''>('');
@@ -56,7 +56,7 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
     <div className="dev-log">
       {app.deliveryPausedAt !== null && (
         <div className="dev-paused" role="region" aria-label="Delivery paused">
-          <p>Delivery has been paused since {time(app.deliveryPausedAt)} after days of failures; waiting events show as paused.</p>
+          <p>Delivery has been paused since {time(app.deliveryPausedAt)} (by hand, or after days of failures); waiting events show as paused.</p>
           <button
             type="button"
             className="primary"
@@ -97,6 +97,21 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
         <button type="button" className="secondary" disabled={failed.length === 0} onClick={replayFailed}>
           Replay all failed
         </button>
+        {app.deliveryPausedAt === null && (
+          <button
+            type="button"
+            className="secondary danger"
+            onClick={() =>
+              act(async () => {
+                await developerApi.pauseDelivery(app.id);
+                onChanged({ deliveryPausedAt: Date.now() });
+                return 'Delivery paused: events wait until you resume it.';
+              })
+            }
+          >
+            Pause delivery
+          </button>
+        )}
       </div>
       {problem && (
         <p className="form-error" role="alert">
