@@ -16,8 +16,13 @@ export const publicRows: Row[] = [
   { route: 'GET /openapi.json', credential: 'session', request: () => get('/openapi.json'), expect: everyone(OK) },
   { route: 'GET /widget.js', credential: 'session', request: () => get('/widget.js'), expect: everyone(OK) },
   // The web client's page and files: the same for everyone, signed in or not (the page asks who is).
-  ...['/', '/signin', '/apps', '/c/:chat'].map(
-    (path): Row => ({ route: `GET ${path}`, credential: 'session', request: () => get(path.replace(':chat', 'g%3Aabcdefghijklmnop')), expect: everyone(OK) }),
+  ...['/', '/signin', '/apps', '/c/:chat', '/dev', '/dev/:app'].map(
+    (path): Row => ({
+      route: `GET ${path}`,
+      credential: 'session',
+      request: () => get(path.replace(':chat', 'g%3Aabcdefghijklmnop').replace(':app', 'a%3Aabcdefghijklmnop')),
+      expect: everyone(OK),
+    }),
   ),
   { route: 'GET /assets/:name', credential: 'session', request: () => get(`/assets/${builtAsset}`), expect: everyone(OK) },
   // What operators and load balancers call (docs/operations.md); /metrics takes a token only when one is configured.
