@@ -147,6 +147,7 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     await expect.poll(() => page.getByLabel('App secret', { exact: true }).textContent()).not.toBe(bot.secret);
     const rotated = await t.testStore.store.db.selectFrom('apps').select('secret').where('id', '=', app.id).executeTakeFirstOrThrow();
     await expect(page.getByLabel('App secret', { exact: true }).textContent()).resolves.toBe(rotated.secret);
+    await page.getByRole('status').getByText(/also carry a token signed with the previous secret/).waitFor();
     await check(page, 'dashboard-bot-secret');
     expectNoErrors();
     await context.close();

@@ -21,7 +21,7 @@ export async function deliverSynchronously(
   ctx: Pick<EventsContext, 'db' | 'now' | 'events'>,
   input: { appId: string; userId: string; event: AnyEvent; timeoutMs: number },
 ): Promise<SyncDeliveryResult> {
-  const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
+  const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
   const startedAt = ctx.now();
   const eventId = newEventId(startedAt);
   const body = JSON.stringify(input.event);
@@ -29,7 +29,7 @@ export async function deliverSynchronously(
     ? await callListener(ctx.events.agent, {
         url: app.listener_url,
         body,
-        headers: listenerHeaders({ appId: app.id, appSecret: app.secret, userId: input.userId, eventId, retryNum: 0 }, body, startedAt),
+        headers: listenerHeaders({ appId: app.id, appSecret: app.secret, previousSecret: app.previous_secret, previousSecretUntil: app.previous_secret_until, userId: input.userId, eventId, retryNum: 0 }, body, startedAt),
         answerTimeoutMs: input.timeoutMs,
         keepBytes: maxSyncAnswerBytes,
       })

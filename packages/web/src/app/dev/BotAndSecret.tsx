@@ -28,11 +28,13 @@ function Secret({ label, value }: { label: string; value: string }) {
 
 /**
  * The bot (enable it, then a fresh token on demand: only its hash is kept, so a token is shown once) and
- * the app secret (hidden until asked for; rotating it shows the new one).
+ * the app secret (hidden until asked for; rotating it shows the new one and how long the old one still
+ * verifies).
  */
 export function BotAndSecret({ app, onChanged }: { app: DeveloperApp; onChanged: (change: Partial<DeveloperApp>) => void }) {
   const [botToken, setBotToken] = useState<string>();
   const [secretShown, setSecretShown] = useState(false);
+  const [graceUntil, setGraceUntil] = useState<number>();
   const [problem, setProblem] = useState<Problem>();
 
   const run = async (action: () => Promise<void>) => {
@@ -51,9 +53,10 @@ export function BotAndSecret({ app, onChanged }: { app: DeveloperApp; onChanged:
     });
   const rotate = () =>
     run(async () => {
-      if (!window.confirm('Rotate the app secret? Events are signed with the new secret from now on.')) return;
-      const { secret } = await developerApi.rotateSecret(app.id);
+      if (!window.confirm('Rotate the app secret? Events are signed with the new secret, and for a grace period also with the old one.')) return;
+      const { secret, previousSecretUntil } = await developerApi.rotateSecret(app.id);
       setSecretShown(true);
+      setGraceUntil(previousSecretUntil);
       onChanged({ secret });
     });
 
@@ -81,6 +84,12 @@ export function BotAndSecret({ app, onChanged }: { app: DeveloperApp; onChanged:
           <button type="button" className="secondary" onClick={() => setSecretShown(true)}>
             Show the secret
           </button>
+        )}
+        {graceUntil !== undefined && (
+          <p role="status">
+            Until {new Date(graceUntil).toLocaleString()}, events also carry a token signed with the previous secret, so a listener still holding it
+            keeps working: give it the new secret before then.
+          </p>
         )}
         <button type="button" className="secondary danger" onClick={rotate}>
           Rotate the secret
