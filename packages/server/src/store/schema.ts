@@ -125,6 +125,16 @@ export interface AppDeliveryColumns {
   delivery_failing_since: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
+/** The app's listener backoff (migration 0006): see events/delivery/listenerBackoff.ts. */
+export interface AppListenerColumns {
+  /** While the listener is failing, when its oldest waiting event is tried again; null while it answers. */
+  listener_retry_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Failed probes in a row: the rung of the retry ladder the next wait is taken from. */
+  listener_retry_step: ColumnType<number, number | undefined, number>;
+  /** 1 when the last failure was a connection that could not be made, which a bare connection may disprove. */
+  listener_unreachable: ColumnType<number, number | undefined, number>;
+}
+
 export type EventStatus = 'pending' | 'delivered' | 'failed';
 
 /** The outbox: one row per event, asynchronous (delivered by the worker) or synchronous (recorded after the fact). */
@@ -140,7 +150,10 @@ export interface EventsTable {
   status: EventStatus;
   /** The number of the next attempt: 0 before the first, the X-Service-Retry-Num header. */
   retry_num: number;
-  /** When a pending event is due; null once delivered or failed. */
+  /**
+   * When a pending event is due; null once delivered or failed, and null for a pending event that failed
+   * and now waits for its app's listener (held: the probe takes the oldest, a 2xx releases them all).
+   */
   next_attempt_at: number | null;
   /** Why the last attempt failed: X-Service-Retry-Reason of the next one. */
   last_reason: string | null;
@@ -172,16 +185,57 @@ export interface EventAttemptsTable {
   outcome: AttemptOutcome;
 }
 
+/** Columns the stream (migration 0007) adds to `teams`. */
+export interface TeamStreamColumns {
+  /** The team's last stream position; a change takes the next ones in its transaction. */
+  stream_seq: ColumnType<number, number | undefined, number>;
+}
+
+/** One position of a team's stream: a frame, and who may receive it. */
+export interface StreamEntriesTable {
+  team_id: string;
+  seq: number;
+  /** The frame's type (`message.created`, …). */
+  type: string;
+  /** JSON: who may receive it (core/stream/audience.ts). */
+  audience: string;
+  /** JSON object: the frame's fields besides `type` and `cursor`. */
+  payload: string;
+  created_at: number;
+}
+
+/** A single-use ticket to open the stream, made by a signed-in session. */
+export interface StreamTicketsTable {
+  token_hash: string;
+  user_id: string;
+  /** The session that asked for it: the stream closes when that session ends. */
+  session_hash: string;
+  expires_at: number;
+}
+
+/** How far a person has read a chat. */
+export interface ChatReadsTable {
+  user_id: string;
+  /** The channel id, or the direct chat's key. */
+  chat_key: string;
+  /** Everything up to and including this message uid is read. */
+  read_uid: string;
+  updated_at: number;
+}
+
 export interface Database {
-  teams: TeamsTable & TeamEventColumns;
+  teams: TeamsTable & TeamEventColumns & TeamStreamColumns;
   users: UsersTable;
   sessions: SessionsTable;
   channels: ChannelsTable;
   channel_members: ChannelMembersTable;
   messages: MessagesTable;
-  apps: AppsTable & AppDeliveryColumns;
+  apps: AppsTable & AppDeliveryColumns & AppListenerColumns;
   installs: InstallsTable;
   app_tokens: AppTokensTable;
   events: EventsTable;
   event_attempts: EventAttemptsTable;
+  stream_entries: StreamEntriesTable;
+  stream_tickets: StreamTicketsTable;
+  chat_reads: ChatReadsTable;
 }
