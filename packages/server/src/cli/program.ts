@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAppCommands } from './app.js';
 import type { CliErrorCode } from './errors.js';
+import { registerListenCommand } from './listen.js';
 import { registerSeedCommand } from './seed.js';
 import { registerServeCommand } from './serve.js';
 import { registerTeamCommands } from './team.js';
@@ -17,6 +18,7 @@ function buildProgram(): Command {
   registerTeamCommands(program);
   registerUserCommands(program);
   registerAppCommands(program);
+  registerListenCommand(program);
   return program;
 }
 
