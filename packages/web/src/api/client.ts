@@ -103,7 +103,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
 }
 
 export const post = <T>(path: string, body: unknown = {}) => request<T>('POST', path, body);
-const query = (fields: Record<string, string | number | undefined>) =>
+export const query = (fields: Record<string, string | number | undefined>) =>
   new URLSearchParams(Object.entries(fields).filter((entry): entry is [string, string | number] => entry[1] !== undefined).map(([k, v]) => [k, String(v)]));
 
 export const api = {

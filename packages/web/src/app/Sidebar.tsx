@@ -9,6 +9,7 @@ interface SidebarProps {
   conversations: Conversation[] | undefined;
   selected: string | undefined;
   appsSelected: boolean;
+  developerSelected: boolean;
   onNavigate: () => void;
   onOpenSwitcher: () => void;
   onSignOut: () => void;
@@ -17,7 +18,7 @@ interface SidebarProps {
 }
 
 /** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
-export function Sidebar({ conversations, selected, appsSelected, onNavigate, onOpenSwitcher, onSignOut, onCreateChannel, onBrowseChannels }: SidebarProps) {
+export function Sidebar({ conversations, selected, appsSelected, developerSelected, onNavigate, onOpenSwitcher, onSignOut, onCreateChannel, onBrowseChannels }: SidebarProps) {
   const workspace = useWorkspace();
   const channels = conversations?.filter((conversation) => conversation.kind === 'channel') ?? [];
   const directs = conversations?.filter((conversation) => conversation.kind === 'direct') ?? [];
@@ -69,6 +70,14 @@ export function Sidebar({ conversations, selected, appsSelected, onNavigate, onO
                   ▦
                 </span>
                 App directory
+              </a>
+            </li>
+            <li>
+              <a href="/dev" className={`sidebar-item${developerSelected ? ' selected' : ''}`} aria-current={developerSelected ? 'page' : undefined} onClick={go('/dev')}>
+                <span className="sidebar-icon" aria-hidden="true">
+                  ⚙
+                </span>
+                Developer
               </a>
             </li>
             {launchers.map((app) => (

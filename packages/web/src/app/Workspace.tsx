@@ -5,6 +5,7 @@ import { AppsDirectory } from './AppsDirectory';
 import { BrowseChannelsDialog } from './BrowseChannelsDialog';
 import { CreateChannelDialog } from './CreateChannelDialog';
 import { ConversationView } from './ConversationView';
+import { DeveloperArea } from './dev/DeveloperArea';
 import { fullName } from './format';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, navigate, type Route } from './route';
@@ -112,6 +113,7 @@ export function Workspace({ session, route, onSignOut }: { session: Session; rou
           conversations={conversations}
           selected={route.page === 'chat' ? route.chat : undefined}
           appsSelected={route.page === 'apps'}
+          developerSelected={route.page === 'dev'}
           onNavigate={() => setNavOpen(false)}
           onOpenSwitcher={() => setSwitcherOpen(true)}
           onSignOut={onSignOut}
@@ -121,6 +123,8 @@ export function Workspace({ session, route, onSignOut }: { session: Session; rou
         <main className="main" id="main">
           {route.page === 'apps' ? (
             <AppsDirectory onMenu={() => setNavOpen(true)} />
+          ) : route.page === 'dev' ? (
+            <DeveloperArea appId={route.app} onMenu={() => setNavOpen(true)} />
           ) : route.page === 'chat' ? (
             <ConversationView key={`${route.chat}:${resyncs}`} chat={route.chat} conversation={current} onMenu={() => setNavOpen(true)} onSent={refreshConversations} />
           ) : (

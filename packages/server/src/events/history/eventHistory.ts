@@ -94,6 +94,11 @@ export async function replayFailedEvents(ctx: ReplayContext, appId: string): Pro
   return Number(replayed.numUpdatedRows);
 }
 
+/** Pauses the app's asynchronous delivery by hand, as days of failures do: claims skip a paused app. */
+export async function pauseAppDelivery(ctx: EventsContext, appId: string): Promise<void> {
+  await ctx.db.updateTable('apps').set({ delivery_paused_at: ctx.now() }).where('id', '=', appId).where('delivery_paused_at', 'is', null).execute();
+}
+
 /** Ends a pause: the failure streak and the listener's backoff start afresh, and every pending event is due at once. */
 export async function resumeAppDelivery(ctx: EventsContext, appId: string): Promise<void> {
   const now = ctx.now();
