@@ -51,6 +51,13 @@ export interface Config {
    * client address is the connection's. Env `AVIARY_TRUST_PROXY`, a comma list.
    */
   trustProxy: string[];
+  /**
+   * Redis, shared by every server process: with it, the processes hear each other through Redis pub/sub
+   * (src/bus/); without it, the server is one process. Env `REDIS_URL` (redis:// or rediss://).
+   */
+  redisUrl?: string;
+  /** What every key and channel this server uses in Redis starts with, so that deployments can share one. Env `AVIARY_REDIS_KEY_PREFIX`. */
+  redisKeyPrefix: string;
 }
 
 export const defaultRateLimits: RateLimitConfig = {
@@ -84,6 +91,8 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     allowedInternalHosts: input.allowedInternalHosts ?? list(env.AVIARY_ALLOWED_INTERNAL_HOSTS),
     trustProxy: input.trustProxy ?? list(env.AVIARY_TRUST_PROXY),
     dnsServers: input.dnsServers,
+    redisUrl: input.redisUrl ?? (env.REDIS_URL || undefined),
+    redisKeyPrefix: input.redisKeyPrefix ?? (env.AVIARY_REDIS_KEY_PREFIX || 'aviary:'),
   };
 }
 

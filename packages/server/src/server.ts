@@ -4,6 +4,7 @@ import { registerRoutes } from './api/routes.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import { LocalBus } from './bus/localBus.js';
+import { RedisBus } from './bus/redisBus.js';
 import { carryOutEffects } from './core/effects/carryOut.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
 import { eventsRuntimeFor } from './events/delivery/runtime.js';
@@ -29,15 +30,11 @@ export interface StartOptions {
   events?: Partial<DeliverySettings>;
 }
 
-/** The context the API's handlers receive, over an open store. */
-export function createContext(
-  config: Config,
-  store: Store,
-  now: () => number = Date.now,
-  eventSettings: Partial<DeliverySettings> = {},
-): ServerContext {
+/** The context the API's handlers receive, over an open store, with the bus of a single process. */
+export function createContext(config: Config, store: Store, options: Pick<StartOptions, 'now' | 'events'> = {}): ServerContext {
+  const { now = Date.now } = options;
   const log = createLog(config);
-  const events = eventsRuntimeFor(config, log, eventSettings);
+  const events = eventsRuntimeFor(config, log, options.events);
   const ctx: ServerContext = {
     config, store, db: store.db, now, log, events,
     rateLimits: new TokenBuckets(now),
@@ -52,9 +49,18 @@ export function createContext(
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (options.migrate !== false) await store.migrate();
-  const ctx = createContext(config, store, options.now, options.events);
-  const http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
-  const address = await http.app.listen({ port: config.port, host: config.host });
+  const ctx = createContext(config, store, options);
+  // With Redis, the processes behind one load balancer hear each other through it.
+  if (config.redisUrl) ctx.bus = await RedisBus.open({ url: config.redisUrl, channelPrefix: `${config.redisKeyPrefix}bus:`, log: ctx.log });
+  let http: HttpServer;
+  let address: string;
+  try {
+    http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
+    address = await http.app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await ctx.bus.close();
+    throw error;
+  }
   const eventWorker = startDeliveryWorker(ctx);
   let closed: Promise<void> | undefined;
   return {
