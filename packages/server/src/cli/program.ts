@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerAppCommands } from './app.js';
+import { registerMigrateCommand } from './migrate.js';
 import type { CliErrorCode } from './errors.js';
 import { registerSeedCommand } from './seed.js';
 import { registerServeCommand } from './serve.js';
@@ -13,6 +14,7 @@ function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError('(add --help for usage)');
   registerServeCommand(program);
+  registerMigrateCommand(program);
   registerSeedCommand(program);
   registerTeamCommands(program);
   registerUserCommands(program);
