@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll } from 'vitest';
+import { startLocalDeployment, type LocalDeployment } from '../../../../deploy/local/deployment.js';
+import { findNginx } from '../../../../deploy/local/nginx.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { dialects, postgresTestUrl } from '../helpers/dialects.js';
+import { factories } from '../helpers/factories.js';
+import { startListener, type TestListener } from '../helpers/listener.js';
+import { redisAvailable, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis.js';
+import { loopbackHosts, rawCall } from '../helpers/server.js';
+import { adminQuery } from '../helpers/store.js';
+
+const nginx = findNginx();
+// CI installs nginx (.ci/run); only a developer's machine may lack it.
+if (!nginx && process.env.CI === 'true') throw new Error('nginx is required under CI=true (apt-get install -y nginx) but was not found; set NGINX to its path.');
+
+/** Whether the deployment suites can run here: PostgreSQL and Redis (always under CI), and nginx. */
+export const deploymentRunnable = dialects.includes('postgres') && redisAvailable && nginx !== undefined;
+export const whyNotRunnable = !nginx
+  ? 'nginx is not installed (apt-get install nginx, or set NGINX)'
+  : !dialects.includes('postgres')
+    ? 'PostgreSQL is unreachable'
+    : 'Redis is unreachable';
+
+/** The people who write to the bot: enough tokens that no per-token or per-recipient limit is reached. */
+const writerCount = 20;
+
+export interface DeployedCast {
+  deployment: LocalDeployment;
+  /** A store on the deployment's database, for the test to look at what the processes wrote. */
+  store: Store;
+  /** The bot's app's listener: it answers 200 to every event. */
+  listener: TestListener;
+  botUserId: string;
+  /** Tokens of people (through an app of theirs), each good for a few messages to the bot. */
+  writerTokens: string[];
+}
+
+/**
+ * Runs the suite against the deployment of docs/deploy.md: a database of its own (the processes take a
+ * plain URL), a Redis key prefix of its own, `processes` × `aviary serve` and nginx, all stopped and
+ * removed after the suite whether it passed or not. `cast()` gives them to the tests.
+ */
+export function withDeployment(processes: number): () => DeployedCast {
+  const database = `aviary_deploy_${randomBytes(6).toString('hex')}`;
+  const databaseUrl = Object.assign(new URL(postgresTestUrl), { pathname: `/${database}` }).toString();
+  let cast: DeployedCast | undefined;
+  let deployment: LocalDeployment | undefined;
+  let store: Store | undefined;
+  let listener: TestListener | undefined;
+
+  beforeAll(async () => {
+    await adminQuery(`create database ${database}`);
+    listener = await startListener();
+    deployment = await startLocalDeployment({
+      processes,
+      databaseUrl,
+      redisUrl: redisTestUrl,
+      env: { AVIARY_LOG_LEVEL: 'warn', AVIARY_ALLOWED_INTERNAL_HOSTS: loopbackHosts.join(','), AVIARY_REDIS_KEY_PREFIX: uniqueRedisPrefix() },
+    });
+    // A PostgreSQL store keeps nothing in its data directory.
+    store = openStore({ databaseUrl, dataDir: tmpdir() });
+    const f = factories(store.db);
+    const team = await f.team();
+    const developer = await f.person(team.id);
+    const helper = await f.app(team.id, developer.id, { listenerUrl: listener.url });
+    const { botUserId } = await f.bot(helper.id);
+    const writer = await f.app(team.id, developer.id);
+    const writerTokens: string[] = [];
+    for (let i = 0; i < writerCount; i++) writerTokens.push((await f.install(writer.id, (await f.person(team.id)).id)).token);
+    cast = { deployment, store, listener, botUserId, writerTokens };
+  });
+  afterAll(async () => {
+    await deployment?.stop();
+    await listener?.close();
+    await store?.close();
+    await adminQuery(`drop database if exists ${database} with (force)`);
+  });
+  return () => {
+    if (!cast) throw new Error('the deployment did not start');
+    return cast;
+  };
+}
+
+/** chat.sendMessage to the bot through `baseUrl`; the message's uid when the answer was 200, else why not. */
+export async function sendToBot(cast: DeployedCast, baseUrl: string, n: number): Promise<{ uid: string } | { failure: string }> {
+  try {
+    const token = cast.writerTokens[n % cast.writerTokens.length];
+    const answer = await rawCall(baseUrl, 'chat.sendMessage', { form: { token, to: cast.botUserId, text: `message ${n}` } });
+    return answer.status === 200 ? { uid: answer.body.uid } : { failure: `HTTP ${answer.status}: ${JSON.stringify(answer.body)}` };
+  } catch (error) {
+    return { failure: String(error) };
+  }
+}
+
+/** The uids of the messages whose chat.receiveMessage the listener received, once per event id. */
+export function deliveredMessageUids(listener: TestListener): { uids: string[]; eventIds: Set<string> } {
+  const events = listener.received.filter((request) => request.body?.name === 'chat.receiveMessage');
+  return { uids: events.map((request) => request.body.message.uid), eventIds: new Set(events.map((request) => String(request.headers['x-service-event-id']))) };
+}
+
+/** Resolves once the listener has received the event of every message in `uids`; bounded by `timeoutMs`. */
+export async function waitForEventsOf(listener: TestListener, uids: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const missing = () => {
+    const seen = new Set(deliveredMessageUids(listener).uids);
+    return uids.filter((uid) => !seen.has(uid));
+  };
+  while (missing().length > 0) {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`the events of ${missing().length} of ${uids.length} messages did not arrive in ${timeoutMs} ms`);
+    // Wakes at the next request the listener receives.
+    await listener.waitFor(listener.received.length + 1, left).catch(() => undefined);
+  }
+}
