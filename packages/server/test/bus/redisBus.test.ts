@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LocalBus } from '../../src/bus/localBus.js';
 import { RedisBus, type RedisBusOptions } from '../../src/bus/redisBus.js';
@@ -206,17 +205,31 @@ describe.runIf(redisAvailable)('the Redis bus', () => {
     ]);
   });
 
-  it('starts without Redis, loses what is published meanwhile without throwing, and logs the outage once', async () => {
+  it('starts without Redis, loses what is published meanwhile without throwing, and is at work once Redis is there', async () => {
     const { lines, log } = capturingLog();
-    const bus = await openBus(uniqueRedisPrefix(), log, `redis://127.0.0.1:${await closedPort()}`);
-    const stop = bus.subscribe('team', () => undefined);
+    const port = await closedPort();
+    const bus = await openBus(uniqueRedisPrefix(), log, `redis://127.0.0.1:${port}`);
+    const listener = heard();
+    bus.subscribe('team', listener.add);
     await bus.whenSubscribed();
     for (let i = 0; i < 10; i++) expect(() => bus.publish('team', `lost ${i}`)).not.toThrow();
     await eventually(async () => lines.some((line) => line.message.includes('could not publish')));
-    stop();
-    await bus.close();
     expect(lines.filter((line) => line.message.includes('could not publish'))).toHaveLength(1);
-    expect(lines.filter((line) => line.message.includes('is down'))).toHaveLength(2);
+    expect(lines.filter((line) => line.message.includes('connection to Redis is down'))).toHaveLength(2);
+
+    // Redis appears at that address: the bus connects, subscribes to what its listeners want, and publishes.
+    const redis = await forwardToRedis(port);
+    try {
+      await eventually(async () => lines.filter((line) => line.message.includes('connection to Redis is back')).length === 2, 10_000);
+      await eventually(async () => {
+        bus.publish('team', 'now heard');
+        return listener.payloads.length > 0;
+      }, 10_000);
+      expect(listener.payloads[0]).toBe('now heard');
+    } finally {
+      await bus.close();
+      await redis.close();
+    }
   });
 });
 
@@ -246,6 +259,29 @@ describe.runIf(redisAvailable)('the bus a server process uses', () => {
     await eventually(async () => ((await admin.pubsub('NUMSUB', `${redisKeyPrefix}bus:team`)) as [string, number])[1] === 0);
   });
 });
+
+/** A TCP forwarder on `port` to the test Redis: Redis appearing at an address where it was not. */
+async function forwardToRedis(port: number): Promise<{ close(): Promise<void> }> {
+  const target = new URL(redisTestUrl);
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => (sockets.add(socket), socket.once('close', () => sockets.delete(socket)));
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    track(client);
+    track(upstream);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 /** A loopback port where nothing listens. */
 async function closedPort(): Promise<number> {
