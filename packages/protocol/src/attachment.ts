@@ -25,14 +25,31 @@ export const Action = Type.Object(
   { additionalProperties: false, description: 'what using a button, command or action does: send an event, open a widget or a browser page' },
 );
 
-/** Widths and heights, in CSS pixels. */
-const Dimension = Type.Number({ exclusiveMinimum: 0, maximum: 10_000 });
+/**
+ * The limits of an attachment's fields (docs/reference/attachments.md): the schemas below and serviceml's
+ * validation both read them here, so the two cannot drift apart.
+ */
+export const attachmentLimits = {
+  /** Attachments a message carries. */
+  perMessage: 1,
+  idLength: 255,
+  titleLength: 1024,
+  descriptionLength: 4096,
+  /** Third-party inline HTML, in UTF-8 bytes. */
+  inlineHtmlBytes: 64 * 1024,
+  /** Widths and heights, in CSS pixels: more than 0, at most this. */
+  dimension: 10_000,
+  downloads: 10,
+  buttons: 10,
+  buttonNameLength: 100,
+  /** A download's or an image's file name, and a download's MIME type. */
+  fileNameLength: 255,
+} as const;
+
+const Dimension = Type.Number({ exclusiveMinimum: 0, maximum: attachmentLimits.dimension });
 const size = { width: Type.Optional(Dimension), height: Type.Optional(Dimension) };
 
-const ImageSource = Type.Object({ src: HttpUrl, ...size }, { additionalProperties: false });
-
-/** Third-party inline HTML is limited to this many UTF-8 bytes. */
-export const maxInlineHtmlBytes = 64 * 1024;
+export const ImageSource = Type.Object({ src: HttpUrl, ...size }, { additionalProperties: false });
 
 export const AttachmentViews = Type.Object(
   {
@@ -40,14 +57,14 @@ export const AttachmentViews = Type.Object(
     widget: Type.Optional(Type.Object({ src: HttpUrl, ...size }, { additionalProperties: false })),
     html: Type.Optional(
       Type.Object(
-        { inline: Type.String({ minLength: 1, description: `third-party HTML of at most ${maxInlineHtmlBytes} UTF-8 bytes, shown only in a sandboxed iframe` }), ...size },
+        { inline: Type.String({ minLength: 1, description: `third-party HTML of at most ${attachmentLimits.inlineHtmlBytes} UTF-8 bytes, shown only in a sandboxed iframe` }), ...size },
         { additionalProperties: false },
       ),
     ),
     serviceml: Type.Optional(Type.String({ description: 'a valid ServiceML document' })),
     image: Type.Optional(
       Type.Object(
-        { original: ImageSource, thumbnail: Type.Optional(ImageSource), filename: Type.Optional(Type.String({ maxLength: 255 })) },
+        { original: ImageSource, thumbnail: Type.Optional(ImageSource), filename: Type.Optional(Type.String({ maxLength: attachmentLimits.fileNameLength })) },
         { additionalProperties: false },
       ),
     ),
@@ -58,8 +75,8 @@ export const AttachmentViews = Type.Object(
 export const AttachmentDownload = Type.Object(
   {
     src: HttpUrl,
-    mime: Type.Optional(Type.String({ maxLength: 255 })),
-    filename: Type.Optional(Type.String({ maxLength: 255 })),
+    mime: Type.Optional(Type.String({ maxLength: attachmentLimits.fileNameLength })),
+    filename: Type.Optional(Type.String({ maxLength: attachmentLimits.fileNameLength })),
     size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'bytes' })),
   },
   { additionalProperties: false },
@@ -68,9 +85,9 @@ export const AttachmentDownload = Type.Object(
 /** A press sends `client.pressButton` with `button: "attachmentButton"` and the button's `id`. */
 export const AttachmentButton = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: Type.String({ minLength: 1, maxLength: attachmentLimits.buttonNameLength }),
     icon: Type.Optional(HttpUrl),
-    id: Type.String({ minLength: 1, maxLength: 255, description: 'unique among the attachment’s buttons' }),
+    id: Type.String({ minLength: 1, maxLength: attachmentLimits.idLength, description: 'unique among the attachment’s buttons' }),
     action: Action,
   },
   { additionalProperties: false },
@@ -78,22 +95,23 @@ export const AttachmentButton = Type.Object(
 
 export const Attachment = Type.Object(
   {
-    id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'chosen by the app; echoed back as attachmentId' })),
-    appId: Type.Optional(Type.String({ maxLength: 255, description: 'the app behind the attachment, set by the server' })),
-    title: Type.Optional(Type.String({ maxLength: 1024 })),
-    description: Type.Optional(Type.String({ maxLength: 4096 })),
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: attachmentLimits.idLength, description: 'chosen by the app; echoed back as attachmentId' })),
+    appId: Type.Optional(Type.String({ maxLength: attachmentLimits.idLength, description: 'the app behind the attachment, set by the server' })),
+    title: Type.Optional(Type.String({ maxLength: attachmentLimits.titleLength })),
+    description: Type.Optional(Type.String({ maxLength: attachmentLimits.descriptionLength })),
     color: Type.Optional(Type.String({ pattern: '^#[0-9a-f]{6}$', description: '#rrggbb, lowercase' })),
     url: Type.Optional(HttpUrl),
     forward: Type.Optional(Type.Boolean()),
     views: Type.Optional(AttachmentViews),
-    downloads: Type.Optional(Type.Array(AttachmentDownload, { maxItems: 10 })),
-    buttons: Type.Optional(Type.Array(AttachmentButton, { maxItems: 10 })),
+    downloads: Type.Optional(Type.Array(AttachmentDownload, { maxItems: attachmentLimits.downloads })),
+    buttons: Type.Optional(Type.Array(AttachmentButton, { maxItems: attachmentLimits.buttons })),
   },
   { additionalProperties: false, description: 'an Attachment: a card under a message (docs/reference/attachments.md)' },
 );
 
 export type Action = Static<typeof Action>;
 export type AttachmentViews = Static<typeof AttachmentViews>;
+export type ImageSource = Static<typeof ImageSource>;
 export type AttachmentDownload = Static<typeof AttachmentDownload>;
 export type AttachmentButton = Static<typeof AttachmentButton>;
 export type Attachment = Static<typeof Attachment>;

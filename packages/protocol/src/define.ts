@@ -1,4 +1,4 @@
-import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from './errors.js';
 
 /** How a method is rate limited (docs/reference/methods.md "Rate limits"). */
@@ -14,10 +14,17 @@ export interface MethodDefinition<P extends TObject = TObject, R extends TSchema
   errors: readonly ErrorCode[];
 }
 
-export function defineMethod<const N extends string, P extends TObject, R extends TSchema>(
-  definition: MethodDefinition<P, R> & { name: N },
+/**
+ * A method's definition as written: a method without parameters may leave `params` out, and one
+ * without errors of its own `errors`.
+ */
+export type MethodInput<P extends TObject, R extends TSchema> = Omit<MethodDefinition<P, R>, 'params' | 'errors'> &
+  Partial<Pick<MethodDefinition<P, R>, 'params' | 'errors'>>;
+
+export function defineMethod<const N extends string, R extends TSchema, P extends TObject = TObject<{}>>(
+  definition: MethodInput<P, R> & { name: N },
 ): MethodDefinition<P, R> & { name: N } {
-  return definition;
+  return { params: Type.Object({}) as TObject as P, errors: [], ...definition };
 }
 
 /** The parameters a caller passes; `token` is not among them (it travels beside them). */

@@ -5,6 +5,7 @@
  * (no other attributes): a test holds every event the server sends to exactly these shapes.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { attachmentLimits } from './attachment.js';
 import { ChatId, MessageUid, UserId } from './ids.js';
 import { maxSlashCommandNameLength, slashCommandNamePattern } from './integrations.js';
 import { Message } from './models.js';
@@ -17,7 +18,7 @@ export const maxMessageActionMessages = 25;
 export const maxMessageActionSelection = 100;
 
 const closed = { additionalProperties: false } as const;
-const AttachmentId = Type.String({ minLength: 1, maxLength: 255, description: 'the attachment’s id, as its app chose it' });
+const AttachmentId = Type.String({ minLength: 1, maxLength: attachmentLimits.idLength, description: 'the attachment’s id, as its app chose it' });
 
 /** Attributes every `client.*` event carries besides its own. */
 const clientEventCommon = {
@@ -42,11 +43,13 @@ export const AppInstallEvent = Type.Object(
   },
   { ...closed, description: 'a person installs the app; answer 200 within 10 s or the install fails' },
 );
+export type AppInstallEvent = Static<typeof AppInstallEvent>;
 
 export const AppUninstallEvent = Type.Object(
   { name: Type.Literal('app.uninstall'), userId: UserId },
   { ...closed, description: 'a person uninstalled the app' },
 );
+export type AppUninstallEvent = Static<typeof AppUninstallEvent>;
 
 export const ChatReceiveMessageEvent = Type.Object(
   {
@@ -57,6 +60,7 @@ export const ChatReceiveMessageEvent = Type.Object(
   },
   { ...closed, description: 'a message was sent to the app’s bot' },
 );
+export type ChatReceiveMessageEvent = Static<typeof ChatReceiveMessageEvent>;
 
 export const ChatGenerateUrlPreviewEvent = Type.Object(
   {
@@ -70,6 +74,7 @@ export const ChatGenerateUrlPreviewEvent = Type.Object(
   },
   { ...closed, description: 'a person who installed the app posted a link of one of its preview domains; answer within 5 s' },
 );
+export type ChatGenerateUrlPreviewEvent = Static<typeof ChatGenerateUrlPreviewEvent>;
 
 /** The buttons an app adds to the client itself, as `client.pressButton` names them. */
 export const clientButtonKinds = ['appLauncherButton', 'chatTabButton', 'attachmentPickerButton'] as const;
@@ -94,6 +99,7 @@ export const ClientPressButtonEvent = Type.Union(
   ],
   { description: 'a person pressed one of the app’s buttons' },
 );
+export type ClientPressButtonEvent = Static<typeof ClientPressButtonEvent>;
 
 export const ClientSlashCommandEvent = Type.Object(
   {
@@ -105,6 +111,7 @@ export const ClientSlashCommandEvent = Type.Object(
   },
   { ...closed, description: 'a person typed one of the app’s slash commands' },
 );
+export type ClientSlashCommandEvent = Static<typeof ClientSlashCommandEvent>;
 
 export const ClientMessageActionEvent = Type.Object(
   {
@@ -115,11 +122,13 @@ export const ClientMessageActionEvent = Type.Object(
   },
   { ...closed, description: 'a person ran the app’s message action on selected messages' },
 );
+export type ClientMessageActionEvent = Static<typeof ClientMessageActionEvent>;
 
 export const ClientOpenAttachmentWidgetEvent = Type.Object(
   { name: Type.Literal('client.openAttachmentWidget'), ...clientEventCommon, messageUid: MessageUid, attachmentId: AttachmentId },
   { ...closed, description: 'a client shows an attachment’s widget (only ever in the widget’s URL)' },
 );
+export type ClientOpenAttachmentWidgetEvent = Static<typeof ClientOpenAttachmentWidgetEvent>;
 
 export const ClientWidgetActionEvent = Type.Object(
   {
@@ -131,6 +140,7 @@ export const ClientWidgetActionEvent = Type.Object(
   },
   { ...closed, description: 'a widget asked the client to open another widget or a browser page (only ever in that URL)' },
 );
+export type ClientWidgetActionEvent = Static<typeof ClientWidgetActionEvent>;
 
 export const ClientServicemlActionEvent = Type.Object(
   {
@@ -143,16 +153,6 @@ export const ClientServicemlActionEvent = Type.Object(
   },
   { ...closed, description: 'a person clicked an <action> of ServiceML the app sent' },
 );
-
-export type AppInstallEvent = Static<typeof AppInstallEvent>;
-export type AppUninstallEvent = Static<typeof AppUninstallEvent>;
-export type ChatReceiveMessageEvent = Static<typeof ChatReceiveMessageEvent>;
-export type ChatGenerateUrlPreviewEvent = Static<typeof ChatGenerateUrlPreviewEvent>;
-export type ClientPressButtonEvent = Static<typeof ClientPressButtonEvent>;
-export type ClientSlashCommandEvent = Static<typeof ClientSlashCommandEvent>;
-export type ClientMessageActionEvent = Static<typeof ClientMessageActionEvent>;
-export type ClientOpenAttachmentWidgetEvent = Static<typeof ClientOpenAttachmentWidgetEvent>;
-export type ClientWidgetActionEvent = Static<typeof ClientWidgetActionEvent>;
 export type ClientServicemlActionEvent = Static<typeof ClientServicemlActionEvent>;
 
 /** Every event, told apart by `name`. */

@@ -1,7 +1,7 @@
 /**
  * An app's integrations (docs/reference/integrations.md): how people reach it from the client. This is the stored and
- * presented form, as the server's one validation (`validateIntegrations`) leaves it: action aliases
- * resolved, URLs trimmed, every list present.
+ * presented form, as the one validation (`validateIntegrations` of @aviary/serviceml) leaves it: action
+ * aliases resolved, URLs trimmed, every list present.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Action } from './attachment.js';
@@ -34,12 +34,13 @@ export const IntegrationButton = Type.Object(
 
 export const MessageActionIntegration = Type.Object({ name: IntegrationName, action: Action }, { additionalProperties: false });
 
-const dnsLabel = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+/** One lower-case DNS label of a preview domain: letters, digits and inner hyphens, at most 63 characters. */
+export const previewDomainLabel = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 
 /** `example.com` matches that host only; `*.example.com` matches its subdomains (at least two labels after `*.`), not itself. */
 export const PreviewDomain = Type.String({
   maxLength: 255,
-  pattern: `^(?:\\*\\.(?=${dnsLabel}\\.))?(?:${dnsLabel}\\.)*${dnsLabel}$`,
+  pattern: `^(?:\\*\\.(?=${previewDomainLabel}\\.))?(?:${previewDomainLabel}\\.)*${previewDomainLabel}$`,
   description: 'a lower-case host name, or *. followed by one to cover its subdomains',
 });
 

@@ -15,6 +15,7 @@ export const User = Type.Object({
   profileImage: Type.Optional(Url),
   isBot: Type.Optional(Type.Boolean()),
 });
+export type UserModel = Static<typeof User>;
 
 export const PublicProfile = Type.Object({
   id: UserId,
@@ -22,6 +23,7 @@ export const PublicProfile = Type.Object({
   lastName: Type.String(),
   profileImage: Type.Optional(Url),
 });
+export type PublicProfileModel = Static<typeof PublicProfile>;
 
 export const Channel = Type.Object({
   id: ChannelId,
@@ -31,12 +33,14 @@ export const Channel = Type.Object({
   memberCount: Type.Integer(),
   profileImage: Type.Optional(Url),
 });
+export type ChannelModel = Static<typeof Channel>;
 
 export const ChannelMember = Type.Object({
   userId: UserId,
   affiliation: Type.Union([Type.Literal('moderator'), Type.Literal('member')]),
   publicProfile: Type.Optional(PublicProfile),
 });
+export type ChannelMemberModel = Static<typeof ChannelMember>;
 
 export const memberErrors = ['UserNotFound', 'UserNotFromSameTeam', 'UserRestricted', 'AlreadyMember', 'NotMember'] as const;
 export type MemberError = (typeof memberErrors)[number];
@@ -45,6 +49,7 @@ export const ChannelMemberStatus = Type.Object({
   status: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('failed')]),
   error: Type.Optional(Type.Union(memberErrors.map((code) => Type.Literal(code)))),
 });
+export type ChannelMemberStatusModel = Static<typeof ChannelMemberStatus>;
 
 export const MemberStatuses = Type.Record(Type.String(), ChannelMemberStatus);
 
@@ -77,10 +82,4 @@ export const Message = Type.Object({
   attachments: Type.Optional(Type.Array(Attachment)),
   visibleTo: Type.Optional(Type.Array(UserId)),
 });
-
-export type UserModel = Static<typeof User>;
-export type PublicProfileModel = Static<typeof PublicProfile>;
-export type ChannelModel = Static<typeof Channel>;
-export type ChannelMemberModel = Static<typeof ChannelMember>;
-export type ChannelMemberStatusModel = Static<typeof ChannelMemberStatus>;
 export type MessageModel = Static<typeof Message>;

@@ -91,7 +91,7 @@ export function buildOpenApiDocument(
   };
 }
 
-const namespaceOf = (method: MethodDefinition): string => method.name.split('.')[0];
+const namespaceOf = (method: MethodDefinition): string => method.name.slice(0, method.name.indexOf('.'));
 const operationIdOf = (method: MethodDefinition): string => method.name.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase());
 
 function pathItem(method: MethodDefinition): { get: OpenApiOperation; post: OpenApiOperation } {

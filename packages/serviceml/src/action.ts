@@ -1,8 +1,9 @@
 /**
  * Action (docs/reference/integrations.md): what a button, slash command or ServiceML `<action>` does when used.
- * The vocabulary is defined here once; the ServiceML schema and the JSON validator both use it.
+ * The vocabulary is the protocol's; the ServiceML schema and the JSON validator both read it from here.
  */
 
+import { Action, actionTypes, desktopTypes, mobileTypes } from '@aviary/protocol';
 import {
   catchInvalidField,
   definedOnly,
@@ -16,8 +17,9 @@ import {
   type JsonObject,
 } from './json-fields.js';
 
-export const actionTypes = ['sendEvent', 'openWidget', 'openBrowser'] as const;
-export type ActionType = (typeof actionTypes)[number];
+export type ActionType = Action['type'];
+export type DesktopType = NonNullable<Action['desktopType']>;
+export type MobileType = NonNullable<Action['mobileType']>;
 
 /** Older SDKs name sendEvent after the service that receives it. */
 const actionTypeAliases: Readonly<Record<string, ActionType>> = {
@@ -25,27 +27,11 @@ const actionTypeAliases: Readonly<Record<string, ActionType>> = {
   sendToApp: 'sendEvent',
 };
 
-export const desktopTypes = ['modal', 'sidebar'] as const;
-export type DesktopType = (typeof desktopTypes)[number];
-
-export const mobileTypes = ['modal'] as const;
-export type MobileType = (typeof mobileTypes)[number];
-
-export interface Action {
-  type: ActionType;
-  /** Present for openWidget and openBrowser: the page to open. */
-  url?: string;
-  desktopType?: DesktopType;
-  mobileType?: MobileType;
-  /** openBrowser: append the event parameters to the URL. */
-  sendContext?: boolean;
-}
-
 /** Every way of writing an action type, aliases included. */
 export const actionTypeSpellings: readonly string[] = [...actionTypes, ...Object.keys(actionTypeAliases)];
 
 export function normaliseActionType(value: string): ActionType | undefined {
-  if ((actionTypes as readonly string[]).includes(value)) return value as ActionType;
+  if (isOneOf(actionTypes, value)) return value;
   return Object.hasOwn(actionTypeAliases, value) ? actionTypeAliases[value] : undefined;
 }
 
@@ -61,7 +47,7 @@ export function listChoices(choices: readonly string[]): string {
   return choices.length === 1 ? choices[0]! : `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}`;
 }
 
-const actionFields = ['type', 'url', 'desktopType', 'mobileType', 'sendContext'] as const;
+const actionFields = Object.keys(Action.properties);
 
 /** Validates one JSON Action; `path` names it in errors (e.g. `attachments[0].buttons[1].action`). */
 export function validateAction(value: unknown, path: string): FieldResult<Action> {

@@ -1,5 +1,6 @@
 /** `attachment.views` (docs/reference/attachments.md): widget, html, serviceml and image, each optional. */
 
+import { attachmentLimits, type AttachmentViews, type ImageSource } from '@aviary/protocol';
 import { utf8ByteLength, formatCount } from './characters.js';
 import { describeProblems } from './describe.js';
 import {
@@ -15,24 +16,7 @@ import {
 } from './json-fields.js';
 import { validateServiceML } from './parse.js';
 
-export interface AttachmentViews {
-  /** An iframe showing the app's page. */
-  widget?: { src: string; width?: number; height?: number };
-  /** Third-party HTML, shown only in a sandboxed iframe without same-origin rights. */
-  html?: { inline: string; width?: number; height?: number };
-  /** A ServiceML document, already validated. */
-  serviceml?: string;
-  image?: { original: ImageSource; thumbnail?: ImageSource; filename?: string };
-}
-
-export interface ImageSource {
-  src: string;
-  width?: number;
-  height?: number;
-}
-
-export const MAX_INLINE_HTML_BYTES = 64 * 1024;
-const dimension = { min: 0, exclusive: true, max: 10_000 } as const;
+const dimension = { min: 0, exclusive: true, max: attachmentLimits.dimension } as const;
 
 export function readViews(value: unknown, path: string): AttachmentViews {
   const views = expectObject(value, path, ['widget', 'html', 'serviceml', 'image']);
@@ -53,8 +37,8 @@ function readHtml(value: unknown, path: string): AttachmentViews['html'] {
   const html = expectObject(value, path, ['inline', 'width', 'height']);
   const inline = readString(html, 'inline', path, { required: true, maxLength: Infinity })!;
   const bytes = utf8ByteLength(inline);
-  if (bytes > MAX_INLINE_HTML_BYTES) {
-    throw new InvalidField(`${path}.inline`, `${path}.inline is ${formatCount(bytes)} bytes; the limit is ${formatCount(MAX_INLINE_HTML_BYTES)}`);
+  if (bytes > attachmentLimits.inlineHtmlBytes) {
+    throw new InvalidField(`${path}.inline`, `${path}.inline is ${formatCount(bytes)} bytes; the limit is ${formatCount(attachmentLimits.inlineHtmlBytes)}`);
   }
   return definedOnly({ inline, ...readSize(html, path) });
 }
@@ -75,7 +59,7 @@ function readImage(value: unknown, path: string): AttachmentViews['image'] {
   return definedOnly({
     original: readImageSource(image.original, `${path}.original`),
     thumbnail: isAbsent(image.thumbnail) ? undefined : readImageSource(image.thumbnail, `${path}.thumbnail`),
-    filename: readString(image, 'filename', path, { maxLength: 255 }),
+    filename: readString(image, 'filename', path, { maxLength: attachmentLimits.fileNameLength }),
   });
 }
 

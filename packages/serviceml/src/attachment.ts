@@ -4,8 +4,9 @@
  * (numeric strings → numbers, "true" → true, colours lowercased, URLs trimmed, nulls dropped).
  */
 
-import { readAction, type Action } from './action.js';
-import { readViews, type AttachmentViews } from './attachment-views.js';
+import { Attachment, AttachmentButton, AttachmentDownload, attachmentLimits as limits } from '@aviary/protocol';
+import { readAction } from './action.js';
+import { readViews } from './attachment-views.js';
 import {
   catchInvalidField,
   definedOnly,
@@ -22,49 +23,13 @@ import {
   type JsonObject,
 } from './json-fields.js';
 
-export interface Attachment {
-  /** Chosen by the app; echoed back as `attachmentId` when a button is pressed. */
-  id?: string;
-  /** Set by the server to the sending app; whatever the caller gives is overwritten. */
-  appId?: string;
-  title?: string;
-  description?: string;
-  /** `#rrggbb`, lowercase. */
-  color?: string;
-  url?: string;
-  forward?: boolean;
-  views?: AttachmentViews;
-  downloads?: AttachmentDownload[];
-  buttons?: AttachmentButton[];
-}
-
-export interface AttachmentDownload {
-  src: string;
-  mime?: string;
-  filename?: string;
-  /** Bytes. */
-  size?: number;
-}
-
-export interface AttachmentButton {
-  name: string;
-  icon?: string;
-  id: string;
-  action: Action;
-}
-
-const MAX_ATTACHMENTS = 1;
-const MAX_DOWNLOADS = 10;
-const MAX_BUTTONS = 10;
-const MAX_ID_LENGTH = 255;
-
-const attachmentFields = ['id', 'appId', 'title', 'description', 'color', 'url', 'forward', 'views', 'downloads', 'buttons'];
+const attachmentFields = Object.keys(Attachment.properties);
 
 /** Validates the `attachments` parameter: an array holding at most one Attachment. */
 export function validateAttachments(value: unknown, parameter = 'attachments'): FieldResult<Attachment[]> {
   return catchInvalidField(() => {
     if (!Array.isArray(value)) throw new InvalidField(parameter, `${parameter} must be an array of attachments; got ${describeValue(value)}`);
-    if (value.length > MAX_ATTACHMENTS) {
+    if (value.length > limits.perMessage) {
       throw new InvalidField(parameter, `a message carries at most one attachment; ${parameter} has ${value.length}`);
     }
     return value.map((item, index) => readAttachment(item, `${parameter}[${index}]`));
@@ -83,10 +48,10 @@ export function validateUrlPreviewAnswer(body: unknown): FieldResult<Attachment>
 function readAttachment(value: unknown, path: string): Attachment {
   const attachment = expectObject(value, path, attachmentFields);
   return definedOnly<Attachment>({
-    id: readString(attachment, 'id', path, { maxLength: MAX_ID_LENGTH, nonEmpty: true }),
-    appId: readString(attachment, 'appId', path, { maxLength: MAX_ID_LENGTH }),
-    title: readString(attachment, 'title', path, { maxLength: 1024 }),
-    description: readString(attachment, 'description', path, { maxLength: 4096 }),
+    id: readString(attachment, 'id', path, { maxLength: limits.idLength, nonEmpty: true }),
+    appId: readString(attachment, 'appId', path, { maxLength: limits.idLength }),
+    title: readString(attachment, 'title', path, { maxLength: limits.titleLength }),
+    description: readString(attachment, 'description', path, { maxLength: limits.descriptionLength }),
     color: readColor(attachment, path),
     url: readWebUrl(attachment, 'url', path),
     forward: readBoolean(attachment, 'forward', path),
@@ -105,20 +70,20 @@ function readColor(attachment: JsonObject, path: string): string | undefined {
 }
 
 function readDownloads(value: unknown, path: string): AttachmentDownload[] {
-  return expectArray(value, path, MAX_DOWNLOADS, 'download').map((item, index) => {
+  return expectArray(value, path, limits.downloads, 'download').map((item, index) => {
     const at = `${path}[${index}]`;
-    const download = expectObject(item, at, ['src', 'mime', 'filename', 'size']);
+    const download = expectObject(item, at, Object.keys(AttachmentDownload.properties));
     return definedOnly<AttachmentDownload>({
       src: readWebUrl(download, 'src', at, true)!,
-      mime: readString(download, 'mime', at, { maxLength: 255 }),
-      filename: readString(download, 'filename', at, { maxLength: 255 }),
+      mime: readString(download, 'mime', at, { maxLength: limits.fileNameLength }),
+      filename: readString(download, 'filename', at, { maxLength: limits.fileNameLength }),
       size: readNumber(download, 'size', at, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }),
     });
   });
 }
 
 function readButtons(value: unknown, path: string): AttachmentButton[] {
-  const buttons = expectArray(value, path, MAX_BUTTONS, 'button').map((item, index) => readButton(item, `${path}[${index}]`));
+  const buttons = expectArray(value, path, limits.buttons, 'button').map((item, index) => readButton(item, `${path}[${index}]`));
   // A press is reported by button id alone, so two buttons with one id could not be told apart.
   buttons.forEach((button, index) => {
     const first = buttons.findIndex((other) => other.id === button.id);
@@ -131,10 +96,10 @@ function readButtons(value: unknown, path: string): AttachmentButton[] {
 }
 
 function readButton(value: unknown, path: string): AttachmentButton {
-  const button = expectObject(value, path, ['name', 'icon', 'id', 'action']);
-  const name = readString(button, 'name', path, { required: true, maxLength: 100 })!;
+  const button = expectObject(value, path, Object.keys(AttachmentButton.properties));
+  const name = readString(button, 'name', path, { required: true, maxLength: limits.buttonNameLength })!;
   const icon = readWebUrl(button, 'icon', path);
-  const id = readString(button, 'id', path, { required: true, maxLength: MAX_ID_LENGTH })!;
+  const id = readString(button, 'id', path, { required: true, maxLength: limits.idLength })!;
   if (isAbsent(button.action)) {
     throw new InvalidField(`${path}.action`, `${path}.action is required: {type, url?, desktopType?, mobileType?, sendContext?}`);
   }

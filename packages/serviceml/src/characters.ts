@@ -1,4 +1,4 @@
-/** Character-level helpers shared by the tokenizer, the URL check and the attachment limits. */
+/** Character- and string-level helpers shared by the tokenizer, the URL check and the attachment limits. */
 
 /** UTF-8 size of a JS string; an unpaired surrogate counts 3 bytes, as TextEncoder would encode U+FFFD. */
 export function utf8ByteLength(text: string): number {
@@ -15,6 +15,10 @@ export function utf8ByteLength(text: string): number {
   return bytes;
 }
 
+export const isDigit = (unit: number): boolean => unit >= 0x30 && unit <= 0x39;
+export const isAsciiLetter = (unit: number): boolean => (unit >= 0x61 && unit <= 0x7a) || (unit >= 0x41 && unit <= 0x5a);
+export const isHexDigit = (unit: number): boolean => isDigit(unit) || (unit >= 0x61 && unit <= 0x66) || (unit >= 0x41 && unit <= 0x46);
+
 export const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
 export const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
 
@@ -29,6 +33,13 @@ export function isXmlChar(codePoint: number): boolean {
   if (codePoint === 0xfffe || codePoint === 0xffff) return false;
   return codePoint <= 0x10ffff;
 }
+
+/**
+ * What XML 1.0 forbids in text and attribute values: C0 controls other than tab, LF and CR, U+FFFE,
+ * U+FFFF, and surrogates that are not part of a pair. One search over the whole document finds the
+ * first (only the first matters: the scan stops there), so no character is tested one by one.
+ */
+export const FORBIDDEN_CHARACTER = /[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** `U+0009`: how messages name a character that may not be printable. */
 export function codePointLabel(codePoint: number): string {
@@ -59,6 +70,16 @@ export function positionAt(source: string, index: number): { line: number; colum
     }
   }
   return { line, column };
+}
+
+/**
+ * A string built by concatenation is a rope until something flattens it, and regular expressions run
+ * about twice as slowly on one (the URL check runs on decoded attribute values). Converting it to a
+ * number makes V8 flatten it in place; the number itself is of no interest.
+ */
+export function flattened(text: string): string {
+  void Number(text);
+  return text;
 }
 
 /** Keeps messages short when they quote something the author wrote (a 10 KB element name, say). */

@@ -8,7 +8,8 @@ import { abbreviate, formatCount, positionAt, utf8ByteLength } from './character
 import { describeValue } from './json-fields.js';
 import { isFlatValidDocument } from './quick-accept.js';
 import { buildElement, isInteractiveElement, readElementHead, type ElementHead, type ProblemSink } from './schema.js';
-import { Scanner, ServiceMLSyntaxError, type RawAttribute } from './tokenizer.js';
+import { failAt, ServiceMLSyntaxError } from './syntax-error.js';
+import { Scanner, type RawAttribute } from './tokenizer.js';
 import type { Problem, ServiceMLCheck, ServiceMLNode, ServiceMLResult } from './types.js';
 
 export const MAX_DOCUMENT_BYTES = 16 * 1024;
@@ -206,6 +207,6 @@ class TreeBuilder implements ProblemSink {
   }
 
   private fail(index: number, message: string): never {
-    throw new ServiceMLSyntaxError(index, message);
+    return failAt(index, message);
   }
 }

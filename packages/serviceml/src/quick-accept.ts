@@ -21,10 +21,10 @@
  * two ways, so a failed match backs out in time linear in the length.
  */
 
-import { actionTypeNeedsUrl, actionTypeSpellings, desktopTypes, mobileTypes, normaliseActionType } from './action.js';
-import { isXmlChar } from './characters.js';
-import { formattingElementNames, MAX_ACTION_ID_LENGTH, USER_ID_PATTERN } from './schema.js';
-import { FORBIDDEN_CHARACTER } from './tokenizer.js';
+import { desktopTypes, mobileTypes, userIdShape } from '@aviary/protocol';
+import { actionTypeNeedsUrl, actionTypeSpellings, normaliseActionType } from './action.js';
+import { FORBIDDEN_CHARACTER, isXmlChar } from './characters.js';
+import { formattingElementNames, MAX_ACTION_ID_LENGTH } from './schema.js';
 import { PLAIN_WEB_URL_IN_MARKUP as URL } from './url.js';
 
 const either = (choices: readonly string[]): string => `(?:${choices.join('|')})`;
@@ -48,7 +48,7 @@ const CONTENT = textWith(
   BREAK,
   formatting(1, inline(2)),
   String.raw`<a href="${URL}">${inline(3)}</a>`,
-  String.raw`<user userId="${USER_ID_PATTERN}">${textWith(REFERENCE)}</user>`,
+  String.raw`<user userId="${userIdShape}">${textWith(REFERENCE)}</user>`,
   String.raw`<action${ACTION_ATTRIBUTES}>${inline(4)}</action>`,
 );
 const FLAT_DOCUMENT = new RegExp(String.raw`^[ \t\r\n]*<serviceml>${CONTENT}</serviceml>[ \t\r\n]*$`);

@@ -3,7 +3,8 @@
  * attributes into typed ones. Problems are reported (not thrown) so one pass can list them all.
  */
 
-import { actionTypeNeedsUrl, actionTypes, desktopTypes, isOneOf, listChoices, mobileTypes, normaliseActionType } from './action.js';
+import { Action, actionTypes, desktopTypes, isUserId, mobileTypes } from '@aviary/protocol';
+import { actionTypeNeedsUrl, isOneOf, listChoices, normaliseActionType } from './action.js';
 import { abbreviate } from './characters.js';
 import type { RawAttribute } from './tokenizer.js';
 import type {
@@ -44,7 +45,8 @@ const elementAttributes: Readonly<Record<ServiceMLElementName, readonly string[]
   u: [],
   br: [],
   user: ['userId'],
-  action: ['id', 'type', 'url', 'desktopType', 'mobileType', 'sendContext'],
+  /** An Action's fields, and the id sent back as `actionId`. */
+  action: ['id', ...Object.keys(Action.properties)],
 };
 
 const elementNames = Object.keys(elementAttributes) as ServiceMLElementName[];
@@ -65,8 +67,6 @@ export const isElementName = (name: string): name is ServiceMLElementName => att
 
 const LINK_SCHEMES: readonly UrlScheme[] = ['http', 'https', 'mailto'];
 const WEB_SCHEMES: readonly UrlScheme[] = ['http', 'https'];
-export const USER_ID_PATTERN = 'u:[a-z2-7]{16}';
-const USER_ID = new RegExp(`^${USER_ID_PATTERN}$`);
 export const MAX_ACTION_ID_LENGTH = 255;
 
 /** Checks a start tag against the table; undefined when it has a problem (already reported). */
@@ -123,7 +123,7 @@ function readTypedAttributes(
 function readUserId(attributes: readonly RawAttribute[], tagStart: number, problems: ProblemSink): string {
   const attribute = attributeNamed(attributes, 'userId');
   if (attribute === undefined) problems.report(tagStart, '<user> needs a userId attribute, e.g. <user userId="u:abcdefghijklmnop">');
-  else if (!USER_ID.test(attribute.value)) {
+  else if (!isUserId(attribute.value)) {
     problems.report(attribute.start, `userId must be "u:" followed by 16 lowercase base32 characters (a-z, 2-7); got ${quote(attribute.value)}`);
   }
   return attribute?.value ?? '';

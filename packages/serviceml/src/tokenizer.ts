@@ -17,7 +17,9 @@
  * Object.defineProperty call.
  */
 
-import { abbreviate, codePointLabel, isXmlChar } from './characters.js';
+import { abbreviate, codePointLabel, flattened, FORBIDDEN_CHARACTER, isAsciiLetter } from './characters.js';
+import { decodeReference } from './references.js';
+import { failAt } from './syntax-error.js';
 
 export interface RawAttribute {
   name: string;
@@ -29,32 +31,19 @@ export interface RawAttribute {
 
 export type TokenKind = 'text' | 'start' | 'end';
 
-/** A syntax error: the document cannot be read past `index`. */
-export class ServiceMLSyntaxError extends Error {
-  constructor(
-    readonly index: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 // UTF-16 code units the scanner tests for.
 const TAB = 0x09;
 const LF = 0x0a;
 const CR = 0x0d;
 const SPACE = 0x20;
 const DOUBLE_QUOTE = 0x22;
-const HASH = 0x23;
 const SINGLE_QUOTE = 0x27;
 const SLASH = 0x2f;
-const SEMICOLON = 0x3b;
 const LESS_THAN = 0x3c;
 const EQUALS = 0x3d;
 const GREATER_THAN = 0x3e;
 const QUESTION_MARK = 0x3f;
 const EXCLAMATION_MARK = 0x21;
-const LOWER_X = 0x78;
 
 /**
  * Tags without attributes, the common case, share this array rather than allocating one each. Not
@@ -63,51 +52,13 @@ const LOWER_X = 0x78;
 const NO_ATTRIBUTES: readonly RawAttribute[] = [];
 
 const isSpace = (unit: number): boolean => unit === SPACE || unit === TAB || unit === LF || unit === CR;
-const isDigit = (unit: number): boolean => unit >= 0x30 && unit <= 0x39;
-const isAsciiLetter = (unit: number): boolean => (unit >= 0x61 && unit <= 0x7a) || (unit >= 0x41 && unit <= 0x5a);
-const isHexDigit = (unit: number): boolean => isDigit(unit) || (unit >= 0x61 && unit <= 0x66) || (unit >= 0x41 && unit <= 0x46);
 const isNameStart = (unit: number): boolean => isAsciiLetter(unit) || unit === 0x5f;
 /** Name characters: letters, digits, `_`, `.`, `:`, `-`. */
 const isNameChar = (unit: number): boolean => isNameStart(unit) || (unit >= 0x30 && unit <= 0x3a) || unit === 0x2e || unit === 0x2d;
 
-/**
- * What XML 1.0 forbids in text and attribute values: C0 controls other than tab, LF and CR, U+FFFE,
- * U+FFFF, and surrogates that are not part of a pair. One search over the whole document finds the
- * first (only the first matters: the scan stops there), so no character is tested one by one.
- */
-export const FORBIDDEN_CHARACTER = /[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 function indexOrLength(source: string, search: string, from: number): number {
   const index = source.indexOf(search, from);
   return index === -1 ? source.length : index;
-}
-
-/**
- * A string built by concatenation is a rope until something flattens it, and regular expressions run
- * about twice as slowly on one (the URL check runs on decoded attribute values). Converting it to a
- * number makes V8 flatten it in place; the number itself is of no interest.
- */
-function flattened(text: string): string {
-  void Number(text);
-  return text;
-}
-
-/** The five XML entities; any other name is rejected. */
-function entityValue(name: string): string | undefined {
-  switch (name) {
-    case 'amp':
-      return '&';
-    case 'lt':
-      return '<';
-    case 'gt':
-      return '>';
-    case 'quot':
-      return '"';
-    case 'apos':
-      return "'";
-    default:
-      return undefined;
-  }
 }
 
 /**
@@ -197,9 +148,9 @@ export class Scanner {
       const ampersand = this.nextAmpersand(chunkStart);
       if (this.forbiddenAt < end && this.forbiddenAt < ampersand) this.rejectCharacter(this.forbiddenAt);
       if (ampersand >= end) break;
-      const replacement = this.readReference(ampersand);
+      const replacement = decodeReference(this.source, ampersand);
       if (keep) value += this.source.slice(chunkStart, ampersand) + replacement;
-      chunkStart = this.pos;
+      chunkStart = this.source.indexOf(';', ampersand) + 1;
     }
     if (!keep) return '';
     return chunkStart === from ? this.source.slice(from, end) : flattened(value + this.source.slice(chunkStart, end));
@@ -303,64 +254,6 @@ export class Scanner {
     this.name = name;
   }
 
-  /**
-   * Decodes the reference at `start` (an `&`) and moves past it. Accepted: `&name;` for the five XML
-   * entities, `&#digits;` and `&#xhexdigits;`.
-   */
-  private readReference(start: number): string {
-    const source = this.source;
-    const first = source.charCodeAt(start + 1);
-    if (isAsciiLetter(first)) {
-      let end = start + 2;
-      while (isAsciiLetter(source.charCodeAt(end)) || isDigit(source.charCodeAt(end))) end++;
-      if (source.charCodeAt(end) === SEMICOLON) return this.readNamedReference(start, end);
-    } else if (first === HASH) {
-      const hex = source.charCodeAt(start + 2) === LOWER_X;
-      const digitsStart = start + (hex ? 3 : 2);
-      let end = digitsStart;
-      while (hex ? isHexDigit(source.charCodeAt(end)) : isDigit(source.charCodeAt(end))) end++;
-      if (end > digitsStart && source.charCodeAt(end) === SEMICOLON) return this.readNumericReference(start, digitsStart, end, hex ? 16 : 10);
-    }
-    if (source.startsWith('&#X', start)) this.fail(start, 'write hexadecimal character references with a lowercase x, as in &#x6A;');
-    if (first === HASH) this.fail(start, 'a character reference looks like &#106; or &#x6A; and ends with ;');
-    return this.fail(start, 'a raw & must be written as &amp;');
-  }
-
-  /** `&name;`, where `semicolon` is the index of the `;`. */
-  private readNamedReference(start: number, semicolon: number): string {
-    const name = this.source.slice(start + 1, semicolon);
-    const replacement = entityValue(name);
-    if (replacement === undefined) {
-      this.fail(
-        start,
-        `&${abbreviate(name)}; is not a ServiceML entity; use &amp; &lt; &gt; &quot; &apos; or a numeric reference such as &#160;`,
-      );
-    }
-    this.pos = semicolon + 1;
-    return replacement;
-  }
-
-  /** `&#…;` with at least one digit between `digitsStart` and the `;` at `semicolon`. */
-  private readNumericReference(start: number, digitsStart: number, semicolon: number, radix: number): string {
-    const source = this.source;
-    let firstSignificant = digitsStart;
-    while (firstSignificant < semicolon - 1 && source.charCodeAt(firstSignificant) === 0x30) firstSignificant++;
-    // More than 7 significant digits is beyond U+10FFFF in either radix; parseInt would lose precision.
-    const codePoint = semicolon - firstSignificant > 7 ? Infinity : parseInt(source.slice(firstSignificant, semicolon), radix);
-    if (!isXmlChar(codePoint)) this.rejectReferencedCodePoint(codePoint, start, abbreviate(source.slice(start, semicolon + 1), 20));
-    this.pos = semicolon + 1;
-    return String.fromCodePoint(codePoint);
-  }
-
-  private rejectReferencedCodePoint(codePoint: number, start: number, written: string): never {
-    if (codePoint === 0) this.fail(start, `${written} does not name a character (code point 0 is not allowed)`);
-    if (codePoint > 0x10ffff) this.fail(start, `${written} is beyond U+10FFFF, the last Unicode code point`);
-    if (codePoint >= 0xd800 && codePoint <= 0xdfff) {
-      this.fail(start, `${written} names a surrogate (${codePointLabel(codePoint)}), which is not a character`);
-    }
-    return this.fail(start, `${written} names ${codePointLabel(codePoint)}, which is not allowed in ServiceML`);
-  }
-
   /** Reports the forbidden character at `index` (see FORBIDDEN_CHARACTER). */
   private rejectCharacter(index: number): never {
     const unit = this.source.charCodeAt(index);
@@ -393,6 +286,6 @@ export class Scanner {
   }
 
   private fail(index: number, message: string): never {
-    throw new ServiceMLSyntaxError(index, message);
+    return failAt(index, message);
   }
 }

@@ -8,7 +8,7 @@
  * a URL the server stores must never be one that code reading it later cannot parse.
  */
 
-import { codePointLabel } from './characters.js';
+import { codePointLabel, isAsciiLetter, isDigit } from './characters.js';
 
 export type UrlScheme = 'http' | 'https' | 'mailto';
 
@@ -128,9 +128,8 @@ function trimAsciiWhitespace(value: string): string {
   return start === 0 && end === value.length ? value : value.slice(start, end);
 }
 
-const isAsciiLetter = (unit: number): boolean => (unit >= 0x61 && unit <= 0x7a) || (unit >= 0x41 && unit <= 0x5a);
 /** Letters, digits, `+`, `.` and `-`. */
-const isSchemeChar = (unit: number): boolean => isAsciiLetter(unit) || (unit >= 0x30 && unit <= 0x39) || unit === 0x2b || unit === 0x2e || unit === 0x2d;
+const isSchemeChar = (unit: number): boolean => isAsciiLetter(unit) || isDigit(unit) || unit === 0x2b || unit === 0x2e || unit === 0x2d;
 
 /** The scheme of an absolute URL, `[A-Za-z][A-Za-z0-9+.-]*` before the first `:`, lowercased. */
 function schemeOf(url: string): string | undefined {

@@ -1,7 +1,8 @@
 /** fast-check generators of valid ServiceML trees, shaped exactly as the parser returns them. */
 
 import fc from 'fast-check';
-import { actionTypes, checkUrl, type ActionType, type ServiceMLActionAttributes, type ServiceMLNode, type ServiceMLRoot, type ServiceMLText } from '../src/index.js';
+import { actionTypes } from '@aviary/protocol';
+import { checkUrl, type ActionType, type ServiceMLActionAttributes, type ServiceMLNode, type ServiceMLRoot, type ServiceMLText } from '../src/index.js';
 
 /** Characters XML allows, with the ones markup cares about made frequent. */
 const xmlChar = fc.oneof(

@@ -19,26 +19,21 @@ export const create = defineMethod({
     members,
   }),
   result: Type.Object({ id: ChannelId, members: MemberStatuses }),
-  errors: [],
 });
 
-export const addMembers = defineMethod({
-  name: 'channels.addMembers',
-  summary: 'Add people to a channel.',
-  rateClass: 'channel',
-  params: Type.Object({ channelId, members: IdList(UserId, { minItems: 1, maxItems: 1000, description: 'user ids' }) }),
-  result: Type.Object({ members: MemberStatuses }),
-  errors: ['UnknownChannel', 'PermissionDenied'],
-});
+/** channels.addMembers and channels.removeMembers: the same parameters, answered per member. */
+const memberChange = <const N extends string>(name: N, summary: string) =>
+  defineMethod({
+    name,
+    summary,
+    rateClass: 'channel',
+    params: Type.Object({ channelId, members: IdList(UserId, { minItems: 1, maxItems: 1000, description: 'user ids' }) }),
+    result: Type.Object({ members: MemberStatuses }),
+    errors: ['UnknownChannel', 'PermissionDenied'],
+  });
 
-export const removeMembers = defineMethod({
-  name: 'channels.removeMembers',
-  summary: 'Remove people from a channel (anyone may remove themselves).',
-  rateClass: 'channel',
-  params: Type.Object({ channelId, members: IdList(UserId, { minItems: 1, maxItems: 1000, description: 'user ids' }) }),
-  result: Type.Object({ members: MemberStatuses }),
-  errors: ['UnknownChannel', 'PermissionDenied'],
-});
+export const addMembers = memberChange('channels.addMembers', 'Add people to a channel.');
+export const removeMembers = memberChange('channels.removeMembers', 'Remove people from a channel (anyone may remove themselves).');
 
 export const getInfo = defineMethod({
   name: 'channels.getInfo',
@@ -53,9 +48,7 @@ export const list = defineMethod({
   name: 'channels.list',
   summary: 'The channels the caller is a member of.',
   rateClass: 'read',
-  params: Type.Object({}),
   result: Type.Array(Channel),
-  errors: [],
 });
 
 export const listMembers = defineMethod({

@@ -7,18 +7,14 @@ export const listContacts = defineMethod({
   name: 'roster.listContacts',
   summary: 'The caller’s active teammates and the bots of apps the caller installed.',
   rateClass: 'read',
-  params: Type.Object({}),
   result: Type.Array(PublicProfile),
-  errors: [],
 });
 
 export const getInfo = defineMethod({
   name: 'users.getInfo',
   summary: 'The token’s own user.',
   rateClass: 'read',
-  params: Type.Object({}),
   result: User,
-  errors: [],
 });
 
 export const getPublicProfile = defineMethod({

@@ -20,12 +20,13 @@ export type EventTokenErrorReason =
 
 /** Why an event token was refused; `reason` is stable, the message is for people. */
 export class EventTokenError extends Error {
-  readonly reason: EventTokenErrorReason;
+  override readonly name = 'EventTokenError';
 
-  constructor(reason: EventTokenErrorReason, message: string) {
+  constructor(
+    readonly reason: EventTokenErrorReason,
+    message: string,
+  ) {
     super(message);
-    this.name = 'EventTokenError';
-    this.reason = reason;
   }
 }
 

@@ -38,12 +38,13 @@ export interface VerifyWidgetRequestOptions {
 
 /** A widget URL lacks a parameter or carries one that cannot be read; `parameter` names it. */
 export class WidgetRequestError extends Error {
-  readonly parameter: string;
+  override readonly name = 'WidgetRequestError';
 
-  constructor(parameter: string, message: string) {
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
     super(message);
-    this.name = 'WidgetRequestError';
-    this.parameter = parameter;
   }
 }
 

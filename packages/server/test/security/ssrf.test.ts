@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEventAttempts } from '../../src/events/history/eventHistory.js';
 import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
 import { signedInPerson } from '../apps/harness.js';
-import { closedPortUrl, eventually, startListener, type Responder, type TestListener } from '../events/listener.js';
+import { closedPortUrl, startListener, type Responder, type TestListener } from '../events/listener.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { startDnsServer, type DnsAnswers, type TestDnsServer } from './dnsServer.js';
@@ -63,14 +63,12 @@ for (const dialect of dialects) {
     return { app, person, answer };
   }
 
-  /** Enqueues an event and waits for its first attempt to be recorded. */
+  /** Enqueues an event and waits until the worker has made (and recorded) its first attempt; a retry is seconds away. */
   async function firstAttempt(t: TestServer, app: { id: string; developer_id: string }) {
-    const { eventId } = await enqueueEvent(t.server.ctx.db, { appId: app.id, userId: app.developer_id, event: { name: 'app.uninstall', userId: app.developer_id } }, Date.now());
-    t.server.ctx.events.wake();
-    const [attempt] = await eventually(async () => {
-      const attempts = await listEventAttempts(t.server.ctx.db, eventId);
-      return attempts.length > 0 && attempts;
-    });
+    const { ctx } = t.server;
+    const { eventId } = await enqueueEvent(ctx.db, { appId: app.id, userId: app.developer_id, event: { name: 'app.uninstall', userId: app.developer_id } }, ctx.now());
+    await ctx.events.idle();
+    const [attempt] = await listEventAttempts(ctx.db, eventId);
     return attempt;
   }
 
@@ -124,9 +122,8 @@ for (const dialect of dialects) {
         const { app, answer } = await install(t, `http://${host}/latest/meta-data/`);
         expect(answer.body.description, host).toBe(`"${app.name}" was not installed: ${addressRefused(address, kind)}. Nothing was sent to it.`);
         const attempt = await firstAttempt(t, app);
+        // The policy's refusal, not the time-out or failure a connection to an unreachable address would end in.
         expect(attempt, host).toMatchObject({ reason: 'connection_failed', error: addressRefused(address, kind) });
-        // Far below the 2 s the connection would have been given: nothing was tried.
-        expect(attempt.durationMs, host).toBeLessThan(500);
       }
     });
 

@@ -14,22 +14,22 @@ export async function enqueueEvent(
 ): Promise<{ eventId: string }> {
   const eventId = newEventId(now);
   await insertEvent(db, {
-      id: eventId,
-      app_id: input.appId,
-      user_id: input.userId,
-      name: input.event.name,
-      payload: JSON.stringify(input.event),
-      synchronous: 0,
-      status: 'pending',
-      retry_num: 0,
-      next_attempt_at: now,
-      last_reason: null,
-      last_error: null,
-      delivered_at: null,
-      claimed_until: null,
-      claim_token: null,
-      created_at: now,
-      updated_at: now,
-    });
+    id: eventId,
+    app_id: input.appId,
+    user_id: input.userId,
+    name: input.event.name,
+    payload: JSON.stringify(input.event),
+    synchronous: 0,
+    status: 'pending',
+    retry_num: 0,
+    next_attempt_at: now,
+    last_reason: null,
+    last_error: null,
+    delivered_at: null,
+    claimed_until: null,
+    claim_token: null,
+    created_at: now,
+    updated_at: now,
+  });
   return { eventId };
 }
