@@ -7,14 +7,15 @@ const server = '^packages/server/src/';
 // every layer together, so only they sit above it. `context.ts` (ServerContext, which adds the API's rate
 // limits) belongs to the API layer: core and events take their own CoreContext and EventsContext. At the
 // bottom, used by every layer: the store, `net/` (guarded requests to URLs people gave), `config.ts`,
-// `errors.ts` (the error values every layer throws) and `log.ts`.
+// `errors.ts` (the error values every layer throws), `log.ts`, `bus/` (messages between processes) and
+// `redis.ts` (the process's Redis connection, for shared rate limits and a Redis bus).
 const layers = [
   { name: 'entry', paths: ['cli/', 'index\\.ts$'] },
   { name: 'wiring', paths: ['server\\.ts$'] },
   { name: 'api', paths: ['api/', 'context\\.ts$'] },
   { name: 'core', paths: ['core/'] },
   { name: 'events', paths: ['events/'] },
-  { name: 'foundation', paths: ['store/', 'net/', 'bus/', 'config\\.ts$', 'errors\\.ts$', 'log\\.ts$'] },
+  { name: 'foundation', paths: ['store/', 'net/', 'bus/', 'config\\.ts$', 'errors\\.ts$', 'log\\.ts$', 'redis\\.ts$'] },
 ];
 
 const inLayers = (list) => list.flatMap((layer) => layer.paths.map((path) => server + path));

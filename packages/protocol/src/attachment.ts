@@ -5,6 +5,7 @@
  * names the exact path of a problem. These schemas describe the result, which every reader may rely on.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { AppId } from './ids.js';
 import { HttpUrl, oneOf } from './params.js';
 
 export const actionTypes = ['sendEvent', 'openWidget', 'openBrowser'] as const;
@@ -96,7 +97,7 @@ export const AttachmentButton = Type.Object(
 export const Attachment = Type.Object(
   {
     id: Type.Optional(Type.String({ minLength: 1, maxLength: attachmentLimits.idLength, description: 'chosen by the app; echoed back as attachmentId' })),
-    appId: Type.Optional(Type.String({ maxLength: attachmentLimits.idLength, description: 'the app behind the attachment, set by the server' })),
+    appId: Type.Optional(AppId('the app behind the attachment, set by the server', attachmentLimits.idLength)),
     title: Type.Optional(Type.String({ maxLength: attachmentLimits.titleLength })),
     description: Type.Optional(Type.String({ maxLength: attachmentLimits.descriptionLength })),
     color: Type.Optional(Type.String({ pattern: '^#[0-9a-f]{6}$', description: '#rrggbb, lowercase' })),

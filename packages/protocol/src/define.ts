@@ -27,6 +27,9 @@ export function defineMethod<const N extends string, R extends TSchema, P extend
   return { params: Type.Object({}) as TObject as P, errors: [], ...definition };
 }
 
-/** The parameters a caller passes; `token` is not among them (it travels beside them). */
-export type ParamsOf<M> = M extends MethodDefinition<infer P, TSchema> ? Static<P> : never;
-export type ResultOf<M> = M extends MethodDefinition<TObject, infer R> ? Static<R> : never;
+/**
+ * The parameters a caller passes; `token` is not among them (it travels beside them). `Ids` is `[]` for
+ * plain string ids, `[BrandedIds]` for the SDK's branded ones (ids.ts).
+ */
+export type ParamsOf<M, Ids extends unknown[] = []> = M extends MethodDefinition<infer P, TSchema> ? Static<P, Ids> : never;
+export type ResultOf<M, Ids extends unknown[] = []> = M extends MethodDefinition<TObject, infer R> ? Static<R, Ids> : never;

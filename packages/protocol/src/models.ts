@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Attachment } from './attachment.js';
-import { ChannelId, MessageUid, UserId } from './ids.js';
+import { AppId, ChannelId, MessageUid, UserId, type ChatId, type TId } from './ids.js';
 
 const Url = Type.String({ description: 'an http or https URL' });
 
@@ -71,14 +71,14 @@ export const Message = Type.Object({
   uid: MessageUid,
   id: Type.Optional(Type.String()),
   from: UserId,
-  to: Type.String(),
+  to: Type.String({ description: 'the chat: the recipient’s user id or the channel id' }) as TId<ChatId>,
   timestamp: Type.Integer({ description: 'milliseconds since the epoch' }),
   text: Type.String(),
   serviceml: Type.Optional(Type.String()),
   notification: Type.Optional(Type.String()),
   mentions: Type.Optional(Type.Array(UserId)),
   sendAs: Type.Optional(SendAs),
-  appId: Type.Optional(Type.String()),
+  appId: Type.Optional(AppId('the app that sent the message')),
   attachments: Type.Optional(Type.Array(Attachment)),
   visibleTo: Type.Optional(Type.Array(UserId)),
 });

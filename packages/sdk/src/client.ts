@@ -1,61 +1,108 @@
-import { api, type ParamsOf, type ResultOf } from '@aviary/protocol';
-import { AviaryApiError } from './errors.js';
+import { api, type BrandedIds, type ParamsOf, type PlainIds, type ResultOf } from '@aviary/protocol';
+import { AviaryApiError, AviaryTimeoutError } from './errors.js';
+import { parseRetryAfter, retryDelay, sleep } from './retry.js';
 
 type Api = typeof api;
-type Call<M> = {} extends ParamsOf<M> ? (params?: ParamsOf<M>) => Promise<ResultOf<M>> : (params: ParamsOf<M>) => Promise<ResultOf<M>>;
-type Namespaces = { [N in keyof Api]: { [M in keyof Api[N]]: Call<Api[N][M]> } };
+/** Per call: a signal of the caller's own, besides the client's timeout. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+/** Branded ids (the default), or plain strings for code that makes ids itself. */
+export type IdTyping = BrandedIds | PlainIds;
+type Call<M, Ids extends IdTyping> = {} extends ParamsOf<M, [Ids]>
+  ? (params?: ParamsOf<M, [Ids]>, options?: CallOptions) => Promise<ResultOf<M, [Ids]>>
+  : (params: ParamsOf<M, [Ids]>, options?: CallOptions) => Promise<ResultOf<M, [Ids]>>;
+type Namespaces<Ids extends IdTyping> = { [N in keyof Api]: { [M in keyof Api[N]]: Call<Api[N][M], Ids> } };
 
 export interface AviaryClientOptions {
   /** The server's base URL, e.g. http://localhost:8080 */
   baseUrl: string;
   /** A user token (from app.install) or a bot token. */
   token: string;
-  /** How many times a 429 is retried after its Retry-After (default 3). */
-  maxRateLimitRetries?: number;
-  /** The longest Retry-After the client is willing to wait, in seconds (default 60). */
+  /** How many times a 429 or a 503 is retried (default 3). */
+  maxRetries?: number;
+  /** The longest wait before a retry the client accepts, in seconds (default 60); a longer `Retry-After` is thrown at once. */
   maxRetryAfterSeconds?: number;
+  /** How long one attempt may take, in milliseconds, before it fails with `AviaryTimeoutError` (default 30 000). */
+  timeoutMs?: number;
   fetch?: typeof fetch;
+  /** Waits before a retry (default: a timer); tests pass one that resolves at once and records the wait. */
+  delay?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** A number in [0, 1) for the jitter (default `Math.random`). */
+  random?: () => number;
 }
 
-export interface AviaryClient extends Namespaces {}
+export interface AviaryClient<Ids extends IdTyping = BrandedIds> extends Namespaces<Ids> {}
+
+const defaults = { maxRetries: 3, maxRetryAfterSeconds: 60, timeoutMs: 30_000 };
 
 /** A typed client for the method API: `await client.chat.sendMessage({ to, text })`. */
-export class AviaryClient {
-  private readonly options: Required<Omit<AviaryClientOptions, 'fetch'>> & { fetch: typeof fetch };
+export class AviaryClient<Ids extends IdTyping = BrandedIds> {
+  private readonly options: Required<Omit<AviaryClientOptions, 'baseUrl' | 'token'>> & { baseUrl: string; token: string };
 
   constructor(options: AviaryClientOptions) {
+    if (!options.baseUrl) throw new TypeError('AviaryClient needs baseUrl, the server’s URL (such as http://localhost:8080)');
+    if (!options.token) throw new TypeError('AviaryClient needs a token: a user token from app.install, or the bot’s token');
     this.options = {
-      maxRateLimitRetries: 3,
-      maxRetryAfterSeconds: 60,
+      ...defaults,
       fetch: globalThis.fetch,
-      ...options,
+      delay: sleep,
+      random: Math.random,
+      ...withoutUndefined(options),
+      token: options.token,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
     for (const [namespace, methods] of Object.entries(api)) {
-      const bound: Record<string, (params?: Record<string, unknown>) => Promise<unknown>> = {};
-      for (const [name, method] of Object.entries(methods)) bound[name] = (params) => this.call(method.name, params ?? {});
+      const bound: Record<string, (params?: Record<string, unknown>, callOptions?: CallOptions) => Promise<unknown>> = {};
+      for (const [name, method] of Object.entries(methods)) bound[name] = (params, callOptions) => this.call(method.name, params ?? {}, callOptions);
       (this as unknown as Record<string, unknown>)[namespace] = bound;
     }
   }
 
   /** Calls any method by name; the namespaced functions are typed shortcuts for this. */
-  async call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+  async call(method: string, params: Record<string, unknown> = {}, callOptions: CallOptions = {}): Promise<unknown> {
+    const { maxRetries, maxRetryAfterSeconds, delay, random } = this.options;
     for (let attempt = 0; ; attempt++) {
+      const response = await this.attempt(method, params, callOptions.signal);
+      if (response.status === 200) return response.body;
+      const wait = retryDelay({
+        status: response.status,
+        retryAfterMs: parseRetryAfter(response.retryAfter, Date.now()),
+        attempt,
+        maxRetries,
+        maxRetryAfterMs: maxRetryAfterSeconds * 1000,
+        random,
+      });
+      if (wait === undefined) throw new AviaryApiError(response.status, asObject(response.body));
+      await delay(wait, callOptions.signal);
+    }
+  }
+
+  /** One request, bounded by the timeout, read whole (so that the timeout covers the body too). */
+  private async attempt(method: string, params: Record<string, unknown>, callerSignal: AbortSignal | undefined) {
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    try {
       const response = await this.options.fetch(`${this.options.baseUrl}/v1/${method}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
         body: JSON.stringify(params),
+        signal,
       });
-      const body = await readJson(response);
-      if (response.status === 200) return body;
-      const retryAfter = Number(response.headers.get('retry-after'));
-      if (response.status === 429 && attempt < this.options.maxRateLimitRetries && retryAfter <= this.options.maxRetryAfterSeconds) {
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, retryAfter) * 1000));
-        continue;
-      }
-      throw new AviaryApiError(response.status, (body && typeof body === 'object' ? body : {}) as Record<string, unknown>);
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await readJson(response) };
+    } catch (error) {
+      if (timeout.aborted && !callerSignal?.aborted) throw new AviaryTimeoutError(method, this.options.timeoutMs);
+      throw error;
     }
   }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}
+
+function asObject(body: unknown): Record<string, unknown> {
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
 async function readJson(response: Response): Promise<unknown> {

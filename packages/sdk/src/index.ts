@@ -1,5 +1,29 @@
-export { AviaryClient, type AviaryClientOptions } from './client.js';
-export { AviaryApiError } from './errors.js';
+export { AviaryClient, type AviaryClientOptions, type CallOptions, type IdTyping } from './client.js';
+export { AviaryApiError, AviaryTimeoutError, type AviaryErrorCode } from './errors.js';
+export { toAppId, toChannelId, toChatId, toMessageUid, toUserId } from './ids.js';
+export type {
+  AppId,
+  Attachment,
+  AviaryEvent,
+  Branded,
+  ChannelId,
+  ChatId,
+  ClientEventName,
+  ErrorBody,
+  ErrorCode,
+  EventName,
+  EventOf,
+  EventTokenClaims,
+  EventTokenRoute,
+  Message,
+  MessageUid,
+  ServiceClient,
+  ServiceWidgetType,
+  ToastAnswer,
+  UserId,
+  WidgetEvent,
+  WidgetEventName,
+} from './types.js';
 export { verifyEventToken, EventTokenError, type EventTokenErrorReason, type VerifyEventTokenOptions } from './app/verify.js';
 export {
   createEventListener,
@@ -13,9 +37,11 @@ export {
   type EventListenerOptions,
   type EventRequest,
   type FastifyListenerOptions,
+  type FastifyListenerPlugin,
   type ListenerAnswer,
-  type ToastAnswer,
 } from './app/listener.js';
+export { createApp, type ActionEvent, type AppContext, type AppHandler, type AppOptions, type AviaryApp } from './app/app.js';
+export { fileInstallationStore, memoryInstallationStore, type Installation, type InstallationStore } from './app/installations.js';
 export {
   parseWidgetRequest,
   verifyWidgetRequest,

@@ -1,4 +1,4 @@
-import type { AnyEvent, Attachment, EventName, EventOf, ToastAnswer } from '@aviary/protocol';
+import type { Attachment, AviaryEvent, EventName, EventOf, ToastAnswer } from '../src/index.js';
 import { describe, expectTypeOf, it } from 'vitest';
 import { createEventListener, type EventAnswer, type EventHandler, type EventHandlers } from '../src/index.js';
 
@@ -44,8 +44,8 @@ describe('the listener’s handlers are typed by the protocol', () => {
     void [misspelt, badPreview, installAnswer, unknownEvent];
   });
 
-  it('AnyEvent is the union of the ten events, told apart by name', () => {
-    expectTypeOf<AnyEvent['name']>().toEqualTypeOf<EventName>();
+  it('AviaryEvent is the union of the ten events, told apart by name', () => {
+    expectTypeOf<AviaryEvent['name']>().toEqualTypeOf<EventName>();
     expectTypeOf<EventName>().toEqualTypeOf<
       | 'app.install'
       | 'app.uninstall'

@@ -3,14 +3,15 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import type {
-  AviaryEvent,
-  ChatReceiveMessageEvent,
-  ClientPressButtonEvent,
-  EventName,
-  EventTokenClaims,
-} from '@aviary/protocol';
-import { createEventListener, NoRetryError, type EventContext } from '../src/index.js';
+import {
+  createEventListener,
+  NoRetryError,
+  type AviaryEvent,
+  type EventContext,
+  type EventName,
+  type EventOf,
+  type EventTokenClaims,
+} from '../src/index.js';
 import { appId, appSecret, makeEvent, otherUserId, signEventToken, userId } from './helpers/events.js';
 
 interface Received {
@@ -33,7 +34,7 @@ function listenerApp() {
         received.push({ event, ctx });
       },
       'chat.receiveMessage': async (event, ctx) => {
-        expectTypeOf(event).toEqualTypeOf<ChatReceiveMessageEvent>();
+        expectTypeOf(event).toEqualTypeOf<EventOf<'chat.receiveMessage'>>();
         received.push({ event, ctx });
       },
       'chat.generateUrlPreview': async (event) => ({
@@ -41,7 +42,7 @@ function listenerApp() {
         views: { widget: { src: 'https://app.example.com/preview', width: 400, height: 200 } },
       }),
       'client.pressButton': async (event, ctx) => {
-        expectTypeOf(event).toEqualTypeOf<ClientPressButtonEvent>();
+        expectTypeOf(event).toEqualTypeOf<EventOf<'client.pressButton'>>();
         received.push({ event, ctx });
         return event.button === 'attachmentButton' ? { text: `pressed ${event.buttonId}` } : undefined;
       },

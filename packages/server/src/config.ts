@@ -52,12 +52,25 @@ export interface Config {
    */
   trustProxy: string[];
   /**
-   * Redis, shared by every server process: with it, the processes hear each other through Redis pub/sub
-   * (src/bus/); without it, the server is one process. Env `REDIS_URL` (redis:// or rediss://).
+   * Redis, shared by every server process: with it, rate limits are counted there (one bucket for all
+   * processes) and the processes hear each other through Redis pub/sub (src/bus/); without it, each
+   * process counts in its own memory and is alone. Env `REDIS_URL` (redis:// or rediss://).
    */
   redisUrl?: string;
   /** What every key and channel this server uses in Redis starts with, so that deployments can share one. Env `AVIARY_REDIS_KEY_PREFIX`. */
   redisKeyPrefix: string;
+  /** When set, `GET /metrics` wants `Authorization: Bearer <this>`. Env `AVIARY_METRICS_TOKEN`. */
+  metricsToken?: string;
+}
+
+/** A setting whose value the server cannot use; the message names the setting (the environment variable). */
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`${setting}: ${message}`);
+  }
 }
 
 export const defaultRateLimits: RateLimitConfig = {
@@ -73,27 +86,92 @@ export interface ConfigInput extends Partial<Omit<Config, 'rateLimits'>> {
   rateLimits?: Partial<RateLimitConfig>;
 }
 
-/** The one place that reads the environment; everything else receives a Config. */
+/**
+ * The one place that reads the environment; everything else receives a Config. A value it cannot use
+ * throws ConfigError naming the variable, so that the server stops before it starts with a wrong limit.
+ */
 export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const number = (value: string | undefined): number | undefined => (value === undefined || value === '' ? undefined : Number(value));
+  const number = (name: string): number | undefined => wholeNumber(env, name);
   return {
     dataDir: resolve(input.dataDir ?? env.AVIARY_DATA_DIR ?? './data'),
     databaseUrl: input.databaseUrl ?? (env.DATABASE_URL || undefined),
-    port: input.port ?? number(env.PORT) ?? 8080,
+    port: input.port ?? number('PORT') ?? 8080,
     host: input.host ?? env.HOST ?? '127.0.0.1',
-    requestTimeoutMs: input.requestTimeoutMs ?? number(env.AVIARY_REQUEST_TIMEOUT_MS) ?? 30_000,
+    requestTimeoutMs: input.requestTimeoutMs ?? number('AVIARY_REQUEST_TIMEOUT_MS') ?? 30_000,
     bodyLimitBytes: input.bodyLimitBytes ?? 1024 * 1024,
-    shutdownGraceMs: input.shutdownGraceMs ?? number(env.AVIARY_SHUTDOWN_GRACE_MS) ?? 10_000,
-    rateLimits: { ...defaultRateLimits, ...input.rateLimits },
+    shutdownGraceMs: input.shutdownGraceMs ?? number('AVIARY_SHUTDOWN_GRACE_MS') ?? 10_000,
+    rateLimits: { ...defaultRateLimits, ...rateLimitsFromEnv(env), ...input.rateLimits },
     logLevel: input.logLevel ?? env.AVIARY_LOG_LEVEL ?? 'info',
     publicUrl: input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined),
-    installTimeoutMs: input.installTimeoutMs ?? number(env.AVIARY_INSTALL_TIMEOUT_MS) ?? 10_000,
+    installTimeoutMs: input.installTimeoutMs ?? number('AVIARY_INSTALL_TIMEOUT_MS') ?? 10_000,
     allowedInternalHosts: input.allowedInternalHosts ?? list(env.AVIARY_ALLOWED_INTERNAL_HOSTS),
     trustProxy: input.trustProxy ?? list(env.AVIARY_TRUST_PROXY),
     dnsServers: input.dnsServers,
-    redisUrl: input.redisUrl ?? (env.REDIS_URL || undefined),
+    redisUrl: redisUrl(input.redisUrl ?? (env.REDIS_URL || undefined)),
     redisKeyPrefix: input.redisKeyPrefix ?? (env.AVIARY_REDIS_KEY_PREFIX || 'aviary:'),
+    metricsToken: input.metricsToken ?? (env.AVIARY_METRICS_TOKEN || undefined),
   };
+}
+
+/** The environment variable of each bucket: AVIARY_RATE_LIMIT_ and the bucket's name in capitals (MESSAGE_PER_RECIPIENT). */
+export const rateLimitVariables = Object.fromEntries(
+  Object.keys(defaultRateLimits).map((bucket) => [bucket, `AVIARY_RATE_LIMIT_${bucket.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`]),
+) as Record<keyof RateLimitConfig, string>;
+
+const RATE_LIMIT_PREFIX = 'AVIARY_RATE_LIMIT_';
+const SECONDS_PER_UNIT: Record<string, number> = { s: 1, min: 60, h: 3600 };
+/** No rule needs more: past it a number is a typo, and an unbounded one would only mean "unlimited" badly. */
+const MAX_RATE_NUMBER = 1e9;
+const RATE_RULE = /^(?:(\d+(?:\.\d+)?)\/(s|min|h))?\s*(?:burst\s+(\d+))?$/;
+
+/**
+ * Rules from `AVIARY_RATE_LIMIT_<BUCKET>="<calls>/<s|min|h> burst <calls>"`, e.g. `10/s burst 30` or
+ * `1/min burst 10`; either half may be left out and keeps the default. A variable with the prefix that
+ * names no bucket is refused too: a misspelt name must not leave the default in place unnoticed.
+ */
+function rateLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<RateLimitConfig> {
+  const buckets = Object.entries(rateLimitVariables) as Array<[keyof RateLimitConfig, string]>;
+  for (const name of Object.keys(env)) {
+    if (name.startsWith(RATE_LIMIT_PREFIX) && !buckets.some(([, variable]) => variable === name)) {
+      throw new ConfigError(name, `names no rate limit; the rate-limit variables are ${buckets.map(([, variable]) => variable).join(', ')}.`);
+    }
+  }
+  const rules: Partial<RateLimitConfig> = {};
+  for (const [bucket, variable] of buckets) {
+    const value = env[variable];
+    if (value !== undefined && value.trim() !== '') rules[bucket] = rateRule(variable, value.trim(), defaultRateLimits[bucket]);
+  }
+  return rules;
+}
+
+function rateRule(variable: string, value: string, fallback: RateRule): RateRule {
+  const match = RATE_RULE.exec(value);
+  const shape = `expected "<calls>/<s|min|h> burst <calls>" such as "10/s burst 30" (either half may be left out); got "${value.slice(0, 100)}".`;
+  if (!match || (match[1] === undefined && match[3] === undefined)) throw new ConfigError(variable, shape);
+  const rate = match[1] === undefined ? fallback.rate : Number(match[1]) / SECONDS_PER_UNIT[match[2]];
+  const burst = match[3] === undefined ? fallback.burst : Number(match[3]);
+  if (!(rate > 0) || Number(match[1] ?? 1) > MAX_RATE_NUMBER) throw new ConfigError(variable, `the rate must be more than 0 and at most ${MAX_RATE_NUMBER} calls; ${shape}`);
+  if (burst < 1 || burst > MAX_RATE_NUMBER) throw new ConfigError(variable, `the burst must be a whole number from 1 to ${MAX_RATE_NUMBER}; ${shape}`);
+  return { rate, burst };
+}
+
+function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,15}$/.test(value.trim())) throw new ConfigError(name, `expected a whole number; got "${value.slice(0, 100)}".`);
+  return Number(value.trim());
+}
+
+function redisUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    // Reported below, without echoing the value: a Redis URL may carry a password.
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') throw new ConfigError('REDIS_URL', 'expected a redis:// or rediss:// URL, such as redis://127.0.0.1:6379.');
+  return value;
 }
 
 function list(value: string | undefined): string[] {

@@ -1,8 +1,12 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { createServerMetrics } from './api/ops/metrics.js';
+import { memoryRateLimiter, redisRateLimiter } from './api/rateLimiter.js';
 import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
+import type { Bus } from './bus/bus.js';
 import { LocalBus } from './bus/localBus.js';
 import { RedisBus } from './bus/redisBus.js';
 import { carryOutEffects } from './core/effects/carryOut.js';
@@ -11,13 +15,14 @@ import { eventsRuntimeFor } from './events/delivery/runtime.js';
 import type { DeliverySettings } from './events/delivery/settings.js';
 import { startDeliveryWorker } from './events/delivery/worker.js';
 import { createLog } from './log.js';
+import { closeRedis, openRedis, type Redis } from './redis.js';
 import { openStore, type Store } from './store/store.js';
 
 export interface RunningServer {
   url: string;
   ctx: ServerContext;
   http: HttpServer;
-  /** Graceful: drain HTTP, then close the store. */
+  /** Graceful: drain HTTP, then close the store and the Redis connection. */
   close(): Promise<void>;
 }
 
@@ -28,19 +33,38 @@ export interface StartOptions {
   migrate?: boolean;
   /** Event delivery settings (tests shorten time-outs and the poll). */
   events?: Partial<DeliverySettings>;
+  /** Where the server logs; by default JSON lines on stdout at config.logLevel (tests read what it warns). */
+  log?: FastifyBaseLogger;
 }
 
-/** The context the API's handlers receive, over an open store, with the bus of a single process. */
-export function createContext(config: Config, store: Store, options: Pick<StartOptions, 'now' | 'events'> = {}): ServerContext {
-  const { now = Date.now } = options;
-  const log = createLog(config);
-  const events = eventsRuntimeFor(config, log, options.events);
+/** What a context shares with the rest of the process: the log, the Redis connection when there is one, the bus. */
+export interface ContextResources {
+  log?: FastifyBaseLogger;
+  redis?: Redis;
+  /** In memory (one process) unless given. */
+  bus?: Bus;
+}
+
+/** The context the API's handlers receive, over an open store. */
+export function createContext(
+  config: Config,
+  store: Store,
+  now: () => number = Date.now,
+  eventSettings: Partial<DeliverySettings> = {},
+  resources: ContextResources = {},
+): ServerContext {
+  const log = resources.log ?? createLog(config);
+  const { redis } = resources;
+  const events = eventsRuntimeFor(config, log, eventSettings);
+  const buckets = new TokenBuckets(now);
   const ctx: ServerContext = {
     config, store, db: store.db, now, log, events,
-    rateLimits: new TokenBuckets(now),
+    rateLimits: redis ? redisRateLimiter({ redis, keyPrefix: config.redisKeyPrefix, now, log, fallback: buckets }) : memoryRateLimiter(buckets),
+    metrics: createServerMetrics(),
+    redis,
     background: new BackgroundWork(log),
     afterCommit: (effects) => carryOutEffects(ctx, effects),
-    bus: new LocalBus(),
+    bus: resources.bus ?? new LocalBus(),
   };
   return ctx;
 }
@@ -49,16 +73,20 @@ export function createContext(config: Config, store: Store, options: Pick<StartO
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (options.migrate !== false) await store.migrate();
-  const ctx = createContext(config, store, options);
+  const log = options.log ?? createLog(config);
+  // One connection per process, for whatever needs Redis (ctx.redis).
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, log) : undefined;
   // With Redis, the processes behind one load balancer hear each other through it.
-  if (config.redisUrl) ctx.bus = await RedisBus.open({ url: config.redisUrl, channelPrefix: `${config.redisKeyPrefix}bus:`, log: ctx.log });
+  const bus = redis ? await RedisBus.open({ redis, channelPrefix: `${config.redisKeyPrefix}bus:`, log }) : new LocalBus();
+  const ctx = createContext(config, store, options.now, options.events, { log, redis, bus });
   let http: HttpServer;
   let address: string;
   try {
     http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
     address = await http.app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    await ctx.bus.close();
+    await bus.close();
+    if (redis) await closeRedis(redis);
     throw error;
   }
   const eventWorker = startDeliveryWorker(ctx);
@@ -75,6 +103,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await ctx.events.close();
         await ctx.bus.close();
         await store.close();
+        if (redis) await closeRedis(redis);
       })()),
   };
 }

@@ -15,23 +15,15 @@
  *   a `NoRetryError`. The body never carries the error itself; `onError` receives it.
  * Every refusal is also told to `logger.warn` with its reason, so that a wrong secret shows at once.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyPluginCallback } from 'fastify';
-import {
-  eventHeaders,
-  isEventName,
-  type Attachment,
-  type AviaryEvent,
-  type ClientEventName,
-  type EventName,
-  type EventOf,
-  type EventTokenClaims,
-  type ToastAnswer,
-} from '@aviary/protocol';
-import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer, type ListenerAnswer } from './listenerHttp.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { eventHeaders, isEventName } from '@aviary/protocol';
+import type { Attachment, AviaryEvent, ClientEventName, EventName, EventOf, EventTokenClaims, ToastAnswer } from '../types.js';
+import { fastifyPlugin, type FastifyListenerPlugin } from './listenerFastify.js';
+import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer, type EventRequest, type ListenerAnswer } from './listenerHttp.js';
 import { EventTokenError, verifyEventToken } from './verify.js';
 
-export type { ListenerAnswer } from './listenerHttp.js';
+export type { EventRequest, ListenerAnswer } from './listenerHttp.js';
+export type { FastifyInstanceLike, FastifyListenerOptions, FastifyListenerPlugin, FastifyReplyLike } from './listenerFastify.js';
 
 export interface EventContext {
   /** The verified token's claims. */
@@ -46,8 +38,6 @@ export interface EventContext {
   /** Why the previous attempt failed (`timeout`, `connection_failed`, `http_error`, `rate_limited`); unsigned too. */
   retryReason?: string;
 }
-
-export type { ToastAnswer };
 
 /** What a handler may return: an attachment to a URL preview, a toast to a `client.*` event, else nothing. */
 export type EventAnswer<N extends EventName> = N extends 'chat.generateUrlPreview'
@@ -93,17 +83,6 @@ export class NoRetryError extends Error {
   }
 }
 
-/** A request as `handle` needs it: the headers and the raw body, exactly the bytes received (a string counts as UTF-8). */
-export interface EventRequest {
-  headers: IncomingHttpHeaders;
-  body: Uint8Array | string;
-}
-
-export interface FastifyListenerOptions {
-  /** Where the plugin registers its POST route (default '/'). */
-  path?: string;
-}
-
 type NextFunction = (error?: unknown) => void;
 
 export interface EventListener {
@@ -111,7 +90,7 @@ export interface EventListener {
   /** A request listener for `http.createServer`; answers 405 to anything but POST. */
   node: (req: IncomingMessage, res: ServerResponse) => void;
   /** Registers `POST <path>`; the body parsing it sets up stays inside the plugin. */
-  fastify: FastifyPluginCallback<FastifyListenerOptions>;
+  fastify: FastifyListenerPlugin;
   /**
    * Middleware for `app.post(path, listener.express)`. Mount it before `express.json()`, or behind
    * `express.raw()`; after a JSON parser it needs the raw bytes kept as `req.rawBody`
@@ -126,6 +105,12 @@ type RequestWithBody = IncomingMessage & { body?: unknown; rawBody?: unknown };
 const defaultBodyLimit = 1024 * 1024;
 
 export function createEventListener(options: EventListenerOptions): EventListener {
+  // Without them every delivery would be refused as forged: fail at start-up, where the mistake is.
+  for (const name of ['appId', 'appSecret'] as const) {
+    if (typeof options?.[name] !== 'string' || options[name] === '') {
+      throw new TypeError(`createEventListener needs ${name}: the app's ${name === 'appId' ? 'id (a:…)' : 'secret'}, as \`aviary app create\` printed it`);
+    }
+  }
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const onError = options.onError ?? ((error, event) => console.error(`aviary: the ${event.name} handler failed`, error));
   const logger = options.logger ?? console;
@@ -222,25 +207,16 @@ export function createEventListener(options: EventListenerOptions): EventListene
     return { ...refuse(413, 'RequestTooLarge', `the body is larger than ${bodyLimit} bytes`), headers: { connection: 'close' } };
   }
 
-  const fastify: FastifyPluginCallback<FastifyListenerOptions> = (instance, pluginOptions, done) => {
-    // Encapsulated: the host app's own parsers and error handler are untouched.
-    instance.removeAllContentTypeParsers();
-    instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, raw, parsed) => parsed(null, raw));
-    instance.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
-      const result =
-        error.statusCode === 413
-          ? tooLarge413()
-          : error.statusCode !== undefined && error.statusCode < 500
-            ? refuse(400, 'InvalidRequestData', 'the request could not be read')
-            : refusal(500, 'InternalServerError', 'the event listener failed');
-      reply.code(result.status).headers(result.headers).send(result.body);
-    });
-    instance.post(pluginOptions.path ?? '/', async (request, reply) => {
-      const result = await handle({ headers: request.headers, body: (request.body as Uint8Array | undefined) ?? new Uint8Array() });
-      return reply.code(result.status).headers(result.headers).send(result.body);
-    });
-    done();
-  };
+  const fastify = fastifyPlugin({
+    handle,
+    bodyLimit,
+    answerReadFailure: (statusCode) =>
+      statusCode === 413
+        ? tooLarge413()
+        : statusCode !== undefined && statusCode < 500
+          ? refuse(400, 'InvalidRequestData', 'the request could not be read')
+          : refusal(500, 'InternalServerError', 'the event listener failed'),
+  });
 
   return {
     handle,

@@ -4,6 +4,12 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 
+/** A request as `handle` needs it: the headers and the raw body, exactly the bytes received (a string counts as UTF-8). */
+export interface EventRequest {
+  headers: IncomingHttpHeaders;
+  body: Uint8Array | string;
+}
+
 /** The answer `handle` decided on; adapters write it as JSON. */
 export interface ListenerAnswer {
   status: number;

@@ -4,7 +4,8 @@
  * must be canonical base64url, so that no two spellings of one token are accepted.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { eventTokenAlgorithm, eventTokenRoutes, type EventTokenClaims, type EventTokenRoute } from '@aviary/protocol';
+import { eventTokenAlgorithm, eventTokenRoutes, type EventTokenRoute } from '@aviary/protocol';
+import type { EventTokenClaims } from '../types.js';
 
 export type EventTokenErrorReason =
   | 'malformed'

@@ -10,11 +10,10 @@ import {
   serviceWidgetTypes,
   widgetEventNames,
   widgetParams,
-  type EventTokenClaims,
   type ServiceClient,
   type ServiceWidgetType,
-  type WidgetEvent,
 } from '@aviary/protocol';
+import type { EventTokenClaims, WidgetEvent } from '../types.js';
 import { verifyEventToken } from './verify.js';
 
 export interface WidgetRequest {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { AviaryEvent, EventOf, EventName, EventTokenClaims } from '@aviary/protocol';
+import { toAppId, toUserId } from '../../src/index.js';
 
-export const appId = 'a:testapp0000000001';
+export const appId = toAppId('a:testapp0000000001');
 export const appSecret = 'test-app-secret-with-enough-entropy-0123456789';
-export const userId = 'u:aaaaaaaaaaaaaaaa';
-export const otherUserId = 'u:bbbbbbbbbbbbbbbb';
+export const userId = toUserId('u:aaaaaaaaaaaaaaaa');
+export const otherUserId = toUserId('u:bbbbbbbbbbbbbbbb');
 
 let nextJti = 1;
 

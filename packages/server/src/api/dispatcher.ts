@@ -67,7 +67,7 @@ async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: Fast
   if (token === undefined || token === '' || token === null) throw missingParameter('token');
   if (typeof token !== 'string') throw new ApiError('InvalidToken', 'The token must be a string.');
   const caller = await authenticate(ctx.store, token);
-  enforceRateLimits(ctx, handler.method, caller, raw, reply);
+  await enforceRateLimits(ctx, handler.method, caller, raw, reply);
   const params = decodeParams(handler.method, raw);
   return handler.handle(params, caller, ctx);
 }

@@ -12,6 +12,8 @@ import { decodeForm } from './formDecoding.js';
 import { answerFrameworkError, isHeadRequest, missingHost, nothingServedAt, rawErrorResponse, refuseConnect } from './frameworkErrors.js';
 import { findNul } from './nulGuard.js';
 import { registerOpenApiRoute } from './openapi.js';
+import { registerOpsRoutes } from './ops/opsRoutes.js';
+import { registerRequestMetrics } from './ops/requestMetrics.js';
 import { registerSecurityHooks } from './security/index.js';
 
 export interface HttpServerOptions {
@@ -59,6 +61,7 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
     done(new ApiError('ServiceUnavailable', 'The server is shutting down; retry shortly.', {}, { 'retry-after': '5' }));
   });
   registerSecurityHooks(app, ctx);
+  registerRequestMetrics(app, ctx.metrics);
 
   app.addHook('preValidation', (request, _reply, done) => done(findNul(request)));
 
@@ -70,6 +73,7 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
   });
 
   registerOpenApiRoute(app, ctx);
+  registerOpsRoutes(app, ctx);
   registerDispatcher(app, ctx);
   for (const plugin of options.plugins ?? []) await app.register(async (scope) => plugin(scope));
 

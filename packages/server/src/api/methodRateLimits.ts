@@ -8,9 +8,9 @@ import type { RawParams } from './params.js';
 import type { RateDecision } from './tokenBuckets.js';
 
 /** docs/reference/methods.md "Rate limits": a bucket per token and method; messages also per (token, recipient). */
-export function enforceRateLimits(ctx: ServerContext, method: MethodDefinition, caller: Caller, raw: RawParams, reply: FastifyReply): void {
+export async function enforceRateLimits(ctx: ServerContext, method: MethodDefinition, caller: Caller, raw: RawParams, reply: FastifyReply): Promise<void> {
   const rule = ctx.config.rateLimits[method.rateClass];
-  takeRateLimits(ctx, reply, {
+  await takeRateLimits(ctx, reply, {
     key: `${caller.tokenHash}:${method.name}`,
     rule,
     limited: `${method.name} is limited to ${rule.rate} calls per second per token.`,
@@ -33,17 +33,17 @@ export interface LimitedCall {
  * before the parameters are checked, so the recipient is only a key when it is a well-formed chat id: any
  * other `to` is refused by the check right after, and must not grow the buckets.
  */
-export function takeRateLimits(ctx: ServerContext, reply: FastifyReply, call: LimitedCall): void {
-  const decision = ctx.rateLimits.take(call.key, call.rule);
+export async function takeRateLimits(ctx: ServerContext, reply: FastifyReply, call: LimitedCall): Promise<void> {
+  const decision = await ctx.rateLimits.take(call.key, call.rule);
   setHeaders(reply, decision);
   if (!decision.allowed) throw tooManyRequests(decision, call.limited);
 
   const { message } = call;
   if (!message || typeof message.to !== 'string' || !chatIdPattern.test(message.to)) return;
   const rule = ctx.config.rateLimits.messagePerRecipient;
-  const perRecipient = ctx.rateLimits.take(`${message.owner}:to:${message.to}`, rule);
+  const perRecipient = await ctx.rateLimits.take(`${message.owner}:to:${message.to}`, rule);
   if (!perRecipient.allowed) {
-    ctx.rateLimits.refund(call.key);
+    await ctx.rateLimits.refund(call.key, call.rule);
     setHeaders(reply, perRecipient);
     throw tooManyRequests(perRecipient, `Messages to one recipient are limited to ${rule.rate} per second per ${message.per}.`);
   }

@@ -51,13 +51,7 @@ export class TokenBuckets {
     this.buckets.delete(key);
     if (this.buckets.size >= this.maxBuckets) this.buckets.delete(this.buckets.keys().next().value as string);
     this.buckets.set(key, bucket);
-    return {
-      allowed,
-      limit: rule.burst,
-      remaining: Math.floor(bucket.tokens),
-      resetSeconds: Math.ceil((rule.burst - bucket.tokens) / rule.rate),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / rule.rate)),
-    };
+    return rateDecision(allowed, bucket.tokens, rule);
   }
 
   /** Gives back a token taken by `take`, when a later check refused the call. */
@@ -75,7 +69,18 @@ export class TokenBuckets {
   }
 }
 
-const boundedKey = (key: string): string => (key.length > MAX_KEY_LENGTH ? `#${hash('sha256', key, 'base64url')}` : key);
+/** What a take answers, from whether it was allowed and the tokens left after it: the same for every backend. */
+export function rateDecision(allowed: boolean, tokens: number, rule: RateRule): RateDecision {
+  return {
+    allowed,
+    limit: rule.burst,
+    remaining: Math.floor(tokens),
+    resetSeconds: Math.ceil((rule.burst - tokens) / rule.rate),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / rule.rate)),
+  };
+}
+
+export const boundedKey = (key: string): string => (key.length > MAX_KEY_LENGTH ? `#${hash('sha256', key, 'base64url')}` : key);
 
 function refill(bucket: Bucket, now: number): Bucket {
   const elapsed = Math.max(0, now - bucket.updatedAt) / 1000;

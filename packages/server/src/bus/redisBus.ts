@@ -5,8 +5,8 @@ import type { Bus } from './bus.js';
 type BusLog = Pick<FastifyBaseLogger, 'warn' | 'info' | 'error'>;
 
 export interface RedisBusOptions {
-  /** `redis://…` or `rediss://…` (config.redisUrl). */
-  url: string;
+  /** The process's Redis connection (src/redis.ts): the bus publishes on it and subscribes on a duplicate. */
+  redis: Redis;
   /** Put before every topic to name its Redis channel, so that deployments (and tests) can share one Redis. */
   channelPrefix: string;
   log: BusLog;
@@ -17,13 +17,11 @@ interface Subscriber {
   listener: (payload: string) => void;
 }
 
-/** Reconnection attempts back off to this, so that a Redis that comes back is found within seconds. */
-const maxReconnectDelayMs = 2_000;
-
 /**
- * The bus of several server processes: Redis pub/sub, over one publishing and one subscribing connection
- * per process (a connection that subscribes may run nothing else). Each topic is subscribed in Redis
- * while at least one listener of this process wants it, and unsubscribed when the last one stops.
+ * The bus of several server processes: Redis pub/sub. It publishes on the process's Redis connection
+ * and subscribes on one connection of its own (a connection that subscribes may run nothing else). Each
+ * topic is subscribed in Redis while at least one listener of this process wants it, and unsubscribed
+ * when the last one stops.
  *
  * Neither connection queues commands while Redis is unreachable: a publish then fails at once (logged,
  * and lost: the bus is at most once) instead of piling up in memory. The client reconnects in the
@@ -40,18 +38,18 @@ export class RedisBus implements Bus {
   private publishFailing = false;
   private closed = false;
 
-  /** Connects both connections; a Redis that is down does not stop the server from starting (see above). */
+  /** Connects the subscribing connection; a Redis that is down does not stop the server from starting (see above). */
   static async open(options: RedisBusOptions): Promise<RedisBus> {
     const bus = new RedisBus(options);
-    await Promise.all([bus.publisher.connect(), bus.subscriber.connect()].map((connecting) => connecting.catch(() => undefined)));
+    await bus.subscriber.connect().catch(() => undefined);
     return bus;
   }
 
   private constructor(options: RedisBusOptions) {
     this.channelPrefix = options.channelPrefix;
     this.log = options.log;
-    this.publisher = connection(options, 'publisher');
-    this.subscriber = connection(options, 'subscriber');
+    this.publisher = options.redis;
+    this.subscriber = subscribingConnection(options);
     this.subscriber.on('message', (channel: string, payload: string) => this.hear(channel, payload));
     // Every (re)connection starts without subscriptions: make those this process listens to now.
     this.subscriber.on('ready', () => this.send('subscribe', [...this.topics.keys()]));
@@ -90,12 +88,13 @@ export class RedisBus implements Bus {
     await this.lastChange;
   }
 
+  /** Stops hearing; the process's connection, which published, is closed by whoever opened it. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.topics.clear();
-    // QUIT goes after the publishes sent before it, so they are not cut off.
-    await Promise.all([disconnect(this.publisher), disconnect(this.subscriber)]);
+    if (this.subscriber.status === 'ready') await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+    else this.subscriber.disconnect();
   }
 
   private hear(channel: string, payload: string): void {
@@ -125,18 +124,13 @@ export class RedisBus implements Bus {
   }
 }
 
-function connection({ url, channelPrefix, log }: RedisBusOptions, role: 'publisher' | 'subscriber'): Redis {
-  const redis = new Redis(url, {
-    // What CLIENT LIST shows; a connection name may hold no spaces or control characters.
-    connectionName: `${channelPrefix}${role}`.replace(/[^!-~]/g, '_'),
+function subscribingConnection({ redis, channelPrefix, log }: RedisBusOptions): Redis {
+  const subscriber = redis.duplicate({
     lazyConnect: true,
-    enableOfflineQueue: false,
+    // What CLIENT LIST shows; a connection name may hold no spaces or control characters.
+    connectionName: `${channelPrefix}subscriber`.replace(/[^!-~]/g, '_'),
     // Subscriptions are made again by RedisBus itself, from what its listeners want when the connection is back.
     autoResubscribe: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: 1_000,
-    connectTimeout: 2_000,
-    retryStrategy: (attempt) => Math.min(attempt * 100, maxReconnectDelayMs),
   });
   // Logged when the state changes, not at every reconnection attempt. Redis closing the connection
   // (a restart, CLIENT KILL) is no error, but the client reconnects all the same.
@@ -144,20 +138,14 @@ function connection({ url, channelPrefix, log }: RedisBusOptions, role: 'publish
   const down = (error?: Error) => {
     if (!reachable) return;
     reachable = false;
-    log.warn({ err: error }, `the bus's ${role} connection to Redis is down; reconnecting in the background`);
+    log.warn({ err: error }, "the bus's subscribing connection to Redis is down; reconnecting in the background");
   };
-  redis.on('error', down);
-  redis.on('reconnecting', () => down());
-  redis.on('ready', () => {
+  subscriber.on('error', down);
+  subscriber.on('reconnecting', () => down());
+  subscriber.on('ready', () => {
     if (reachable) return;
     reachable = true;
-    log.info(`the bus's ${role} connection to Redis is back`);
+    log.info("the bus's subscribing connection to Redis is back");
   });
-  return redis;
-}
-
-/** Politely (QUIT) when the connection is up, at once when it is not. */
-async function disconnect(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-  else redis.disconnect();
+  return subscriber;
 }

@@ -1,9 +1,11 @@
+import { ConfigError } from '../config.js';
 import { isStoreUnavailable } from '../store/store.js';
 
 /** The codes a command fails with; docs/errors.md lists them (a test keeps the two in step). */
 export const cliErrorCodes = [
   'InvalidUsage',
   'InvalidOption',
+  'InvalidConfig',
   'UnknownTeam',
   'UnknownUser',
   'UnknownApp',
@@ -29,9 +31,10 @@ export class CliError extends Error {
   }
 }
 
-/** Anything a command threw, as a CliError; an unreachable database gets a code of its own. */
+/** Anything a command threw, as a CliError; a setting it cannot use and an unreachable database get codes of their own. */
 export function toCliError(error: unknown): CliError {
   if (error instanceof CliError) return error;
+  if (error instanceof ConfigError) return new CliError('InvalidConfig', error.message);
   // A failed migration wraps the driver's error; its code says whether the database was out of reach.
   const unreachable = [error, (error as { cause?: unknown })?.cause].find(isStoreUnavailable);
   if (unreachable) return new CliError('StoreUnavailable', `The database could not be reached: ${messageOf(unreachable)}`);

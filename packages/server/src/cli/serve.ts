@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import type { Config } from '../config.js';
 import { seedDemo, type DemoCredentials } from '../core/commands/seedDemo.js';
 import { InternalHostsAllowList } from '../net/addressPolicy.js';
 import type { RunningServer } from '../server.js';
@@ -33,8 +34,9 @@ async function serve(flags: ServeFlags): Promise<void> {
   let store: Store | undefined;
   let server: RunningServer;
   let demo: DemoCredentials | undefined;
-  const config = configFrom(flags, { port: flags.port, host: flags.host, allowedInternalHosts: flags.allowInternalHosts });
+  let config: Config;
   try {
+    config = configFrom(flags, { port: flags.port, host: flags.host, allowedInternalHosts: flags.allowInternalHosts });
     store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await store.migrate();
     if (flags.seedDemo) demo = await demoCredentialsFor(store.db, config.dataDir);

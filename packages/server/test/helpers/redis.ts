@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 
 export const redisTestUrl = process.env.AVIARY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** A connection for a test to look at Redis with (PUBSUB NUMSUB, CLIENT KILL); the test closes it. */
-export function redisAdmin(): Redis {
-  return new Redis(redisTestUrl, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000, retryStrategy: () => null });
-}
-
 async function redisReachable(): Promise<boolean> {
-  const redis = redisAdmin();
+  const redis = new Redis(redisTestUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2000 });
+  redis.on('error', () => undefined);
   try {
     await redis.connect();
     await redis.ping();
@@ -26,7 +23,58 @@ async function redisReachable(): Promise<boolean> {
 /** Whether the suites that need Redis run (always under CI=true). */
 export const redisAvailable = await redisReachable();
 
-/** A key and channel prefix of a test's own, so that tests running at once on one Redis never hear each other. */
+export type RateLimitBackend = 'memory' | 'redis';
+
+/** In memory always; in Redis whenever one is reachable (and always under CI=true). */
+export const rateLimitBackends: RateLimitBackend[] = redisAvailable ? ['memory', 'redis'] : ['memory'];
+
+/** A key and channel prefix no other test uses, so that tests running at once on one Redis never meet. */
 export function uniqueRedisPrefix(): string {
   return `aviary-test:${randomBytes(6).toString('hex')}:`;
+}
+
+/** A connection for a test to look at Redis with (PUBSUB NUMSUB, CLIENT KILL); the test quits it. */
+export function redisAdmin(): Redis {
+  return new Redis(redisTestUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+}
+
+export interface RedisScratch {
+  /** A key prefix no other test uses (config.redisKeyPrefix). */
+  prefix: string;
+  /** A connection to the test Redis, to look at what the server wrote. */
+  redis: Redis;
+  /** The keys under the prefix. */
+  keys(): Promise<string[]>;
+  /** Deletes every key under the prefix and closes the connection. */
+  cleanUp(): Promise<void>;
+}
+
+/** A corner of the test Redis for one test: its own key prefix, emptied afterwards. */
+export function redisScratch(): RedisScratch {
+  const prefix = uniqueRedisPrefix();
+  const redis = new Redis(redisTestUrl);
+  const keys = async () => {
+    const found: string[] = [];
+    for await (const batch of redis.scanStream({ match: `${prefix}*`, count: 500 })) found.push(...(batch as string[]));
+    return found;
+  };
+  return {
+    prefix,
+    redis,
+    keys,
+    async cleanUp() {
+      const left = await keys();
+      if (left.length > 0) await redis.del(...left);
+      await redis.quit();
+    },
+  };
+}
+
+/** A loopback port nothing listens on: a Redis (or anything) that is down. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -1,4 +1,6 @@
+import type { PlainIds } from '@aviary/protocol';
 import { AviaryClient } from '@aviary/sdk';
+import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { loadConfig, type ConfigInput } from '../../src/config.js';
 import type { DeliverySettings } from '../../src/events/delivery/settings.js';
@@ -13,8 +15,8 @@ export interface TestServer {
   server: RunningServer;
   testStore: TestStore;
   f: Factories;
-  /** A typed client for a token. */
-  client(token: string): AviaryClient;
+  /** A typed client for a token; ids are plain strings, as the factories make them. */
+  client(token: string): AviaryClient<PlainIds>;
   /** Raw HTTP: `call('chat.sendMessage', {query, form, json, headers, method})`. */
   call(method: string, options?: CallOptions): Promise<CallResult>;
 }
@@ -39,6 +41,8 @@ export interface TestServerOptions {
   now?: () => number;
   /** Event delivery settings: short time-outs and polls for event tests. */
   events?: Partial<DeliverySettings>;
+  /** Where the server logs (a test that reads its warnings); silent by default. */
+  log?: FastifyBaseLogger;
 }
 
 /** What a test server may reach of the internal addresses: its own loopback listener apps. */
@@ -49,7 +53,7 @@ export async function startTestServer(dialect: TestDialect, config: ConfigInput 
   const server = await startServer(
     // Listener apps in tests run on loopback, so loopback is allowed unless a test says otherwise.
     loadConfig({ port: 0, host: '127.0.0.1', dataDir: testStore.dataDir, logLevel: 'silent', allowedInternalHosts: loopbackHosts, ...config }, {}),
-    { store: testStore.store, now: options.now, events: options.events },
+    { store: testStore.store, now: options.now, events: options.events, log: options.log },
   );
   const url = server.url;
   return {
@@ -58,7 +62,7 @@ export async function startTestServer(dialect: TestDialect, config: ConfigInput 
     server,
     testStore,
     f: factories(testStore.store.db, options.now),
-    client: (token) => new AviaryClient({ baseUrl: url, token }),
+    client: (token) => new AviaryClient<PlainIds>({ baseUrl: url, token }),
     call: (method, options = {}) => rawCall(url, method, options),
   };
 }

@@ -1,3 +1,4 @@
+import type { PlainIds } from '@aviary/protocol';
 import type { AviaryClient } from '@aviary/sdk';
 import { AviaryApiError } from '@aviary/sdk';
 import { expect } from 'vitest';
@@ -17,7 +18,7 @@ export const NO_CHANNEL = 'g:aaaaaaaaaaaaaaaa';
 export interface Actor {
   id: string;
   token: string;
-  client: AviaryClient;
+  client: AviaryClient<PlainIds>;
 }
 
 /**

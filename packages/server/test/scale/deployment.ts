@@ -23,7 +23,7 @@ export const whyNotRunnable = !nginx
     ? 'PostgreSQL is unreachable'
     : 'Redis is unreachable';
 
-/** The people who write to the bot: enough tokens that no per-token or per-recipient limit is reached. */
+/** The people who write to the bot, so that messages come from several tokens, as they do. */
 const writerCount = 20;
 
 export interface DeployedCast {
@@ -57,7 +57,14 @@ export function withDeployment(processes: number): () => DeployedCast {
       processes,
       databaseUrl,
       redisUrl: redisTestUrl,
-      env: { AVIARY_LOG_LEVEL: 'warn', AVIARY_ALLOWED_INTERNAL_HOSTS: loopbackHosts.join(','), AVIARY_REDIS_KEY_PREFIX: uniqueRedisPrefix() },
+      env: {
+        AVIARY_LOG_LEVEL: 'warn',
+        AVIARY_ALLOWED_INTERNAL_HOSTS: loopbackHosts.join(','),
+        AVIARY_REDIS_KEY_PREFIX: uniqueRedisPrefix(),
+        // The tests send bursts of messages to one bot; the limits are not what they look at.
+        AVIARY_RATE_LIMIT_MESSAGE: '1000/s burst 1000',
+        AVIARY_RATE_LIMIT_MESSAGE_PER_RECIPIENT: '1000/s burst 1000',
+      },
     });
     // A PostgreSQL store keeps nothing in its data directory.
     store = openStore({ databaseUrl, dataDir: tmpdir() });

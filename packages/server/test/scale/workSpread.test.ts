@@ -1,3 +1,4 @@
+import type { PlainIds } from '@aviary/protocol';
 import { AviaryClient } from '@aviary/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -64,7 +65,7 @@ describe.runIf(dialects.includes('postgres'))('three servers on one PostgreSQL s
 
     const uids = await Promise.all(
       Array.from({ length: messageCount }, async (_, i) => {
-        const client = new AviaryClient({ baseUrl: servers[i % servers.length].url, token });
+        const client = new AviaryClient<PlainIds>({ baseUrl: servers[i % servers.length].url, token });
         return (await client.chat.sendMessage({ to: botUserId, text: `see https://${previewDomain}/${i}` })).uid;
       }),
     );

@@ -32,7 +32,7 @@ export function requireSession(scope: FastifyInstance, ctx: ServerContext): void
     const token = sessionToken(request);
     const person = token ? await sessionUser(ctx.db, token, ctx.now()) : undefined;
     if (!person) throw new ApiError('NotSignedIn');
-    enforceSessionRateLimits(ctx, request, reply, person);
+    await enforceSessionRateLimits(ctx, request, reply, person);
     request.person = person;
   });
 }
@@ -52,13 +52,13 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
 
   app.post('/api/session', async (request, reply) => {
     const input = signInInput(request.body);
-    const attempt = startSignInAttempt(ctx, input.email, clientAddress(request));
-    const result = await signIn(ctx.db, { ...input, now: ctx.now() }).catch((error: unknown) => {
-      attempt.forgive();
+    const attempt = await startSignInAttempt(ctx, input.email, clientAddress(request));
+    const result = await signIn(ctx.db, { ...input, now: ctx.now() }).catch(async (error: unknown) => {
+      await attempt.forgive();
       throw error;
     });
     if (result.outcome === 'wrongCredentials') throw new ApiError('InvalidCredentials');
-    attempt.forgive();
+    await attempt.forgive();
     if (result.outcome === 'chooseTeam') {
       throw new ApiError('TeamRequired', 'This email and password open accounts in several teams; sign in again with teamId set to one of teams.', { teams: result.teams });
     }

@@ -23,12 +23,12 @@ export function routeRateClass(method: string, route: string): RateClass {
  * TooManyRequests + Retry-After. Keys are built from the person's id, the route's registered pattern
  * and a recipient that has the shape of a chat id; never from anything else the request says.
  */
-export function enforceSessionRateLimits(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, person: UsersTable): void {
+export async function enforceSessionRateLimits(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, person: UsersTable): Promise<void> {
   const route = request.routeOptions.url ?? '';
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const rule = ctx.config.rateLimits[routeRateClass(method, route)];
   const sendsMessage = method === 'POST' && route === SEND_MESSAGE_ROUTE;
-  takeRateLimits(ctx, reply, {
+  await takeRateLimits(ctx, reply, {
     key: `session:${person.id}:${method} ${route}`,
     rule,
     limited: `${method} ${route} is limited to ${rule.rate} calls per second per person.`,

@@ -11,21 +11,20 @@ import { tooManyRequests } from '../methodRateLimits.js';
  * TooManyRequests, the right password included, or guessing could simply go on. The email in the key
  * has been checked for length and shape, and the address is a plain IP address.
  */
-export function startSignInAttempt(ctx: ServerContext, email: string, address: string): { forgive(): void } {
+export async function startSignInAttempt(ctx: ServerContext, email: string, address: string): Promise<{ forgive(): Promise<void> }> {
   const rules = ctx.config.rateLimits;
   const emailKey = `sign-in:email:${address}:${email}`;
   const addressKey = `sign-in:address:${address}`;
-  const byEmail = ctx.rateLimits.take(emailKey, rules.signInFailures);
+  const byEmail = await ctx.rateLimits.take(emailKey, rules.signInFailures);
   if (!byEmail.allowed) throw tooManyRequests(byEmail, 'Too many failed sign-ins for this email from this address.');
-  const byAddress = ctx.rateLimits.take(addressKey, rules.signInFailuresPerAddress);
+  const byAddress = await ctx.rateLimits.take(addressKey, rules.signInFailuresPerAddress);
   if (!byAddress.allowed) {
-    ctx.rateLimits.refund(emailKey);
+    await ctx.rateLimits.refund(emailKey, rules.signInFailures);
     throw tooManyRequests(byAddress, 'Too many failed sign-ins from this address.');
   }
   return {
-    forgive() {
-      ctx.rateLimits.refund(emailKey);
-      ctx.rateLimits.refund(addressKey);
+    async forgive() {
+      await Promise.all([ctx.rateLimits.refund(emailKey, rules.signInFailures), ctx.rateLimits.refund(addressKey, rules.signInFailuresPerAddress)]);
     },
   };
 }

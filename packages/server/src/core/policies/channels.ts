@@ -43,7 +43,7 @@ export async function findVisibleChannel(db: Db, viewer: UsersTable, channelId: 
     ? await db.selectFrom('channel_members').selectAll().where('channel_id', '=', channelId).where('user_id', '=', viewer.id).executeTakeFirst()
     : undefined;
   if (!channel || !canSeeChannel(viewer, { channel, membership })) {
-    throw new ApiError('UnknownChannel', `There is no channel ${channelId} that you can see.`);
+    throw new ApiError('UnknownChannel', `There is no channel ${channelId} that you can see.`, { parameter: 'channelId' });
   }
   return { channel, membership };
 }

@@ -8,6 +8,8 @@ import { freshSession, password } from './world.js';
 export const publicRows: Row[] = [
   { route: 'GET /v1/openapi.json', credential: 'session', request: () => get('/v1/openapi.json'), expect: everyone(OK) },
   { route: 'GET /widget.js', credential: 'session', request: () => get('/widget.js'), expect: everyone(OK) },
+  // What operators and load balancers call (docs/operations.md); /metrics takes a token only when one is configured.
+  ...['/healthz', '/readyz', '/metrics'].map((path): Row => ({ route: `GET ${path}`, credential: 'session', request: () => get(path), expect: everyone(OK) })),
   { route: 'OPTIONS /v1/:method', credential: 'session', request: () => ({ method: 'OPTIONS', path: '/v1/users.getInfo' }), expect: everyone(NO_CONTENT) },
   ...(['PUT', 'PATCH', 'DELETE'] as const).map(
     (method): Row => ({

@@ -11,6 +11,6 @@ export default defineHandler(api.users.getPublicProfile, async (params, caller, 
     .where('id', '=', params.userId)
     .where('team_id', '=', caller.user.team_id)
     .executeTakeFirst();
-  if (!row) throw new ApiError('UnknownUser', `There is no user ${params.userId} in your team.`);
+  if (!row) throw new ApiError('UnknownUser', `There is no user ${params.userId} in your team.`, { parameter: 'userId' });
   return presentPublicProfile(row);
 });

@@ -1,0 +1,142 @@
+/**
+ * The app layer: handlers registered by what they answer (`app.command('weather', …)`) instead of by
+ * event name, over the event listener, with the person's own API client in every handler's context.
+ * The first registered handler that matches an event handles it; an event nobody matches is
+ * acknowledged with 200 `{}`. `app.install` tokens go to the installation store before any handler
+ * runs, so that `ctx.client` acts as the person who installed the app.
+ */
+import { AviaryClient, type AviaryClientOptions } from '../client.js';
+import type { Attachment, AviaryEvent, EventName, EventOf, ToastAnswer, UserId } from '../types.js';
+import { memoryInstallationStore, type Installation, type InstallationStore } from './installations.js';
+import { createEventListener, type EventAnswer, type EventContext, type EventListener, type EventListenerOptions } from './listener.js';
+import { matchesPreviewDomain, matchesText } from './matching.js';
+
+export interface AppContext extends EventContext {
+  /** An API client acting as the event's person, with the token of their `app.install`; throws if there is none. */
+  readonly client: AviaryClient;
+  /** The event's person's installation, if the store has one. */
+  readonly installation: Installation | undefined;
+  /** The bot's client, when `botToken` was given. */
+  readonly bot: AviaryClient | undefined;
+}
+
+export type AppHandler<E, Answer> = (event: E, ctx: AppContext) => Answer | undefined | void | Promise<Answer | undefined | void>;
+
+/** The events `app.action` handles: a click on a ServiceML `<action>`, or a press on an attachment's button. */
+export type ActionEvent = EventOf<'client.servicemlAction'> | Extract<EventOf<'client.pressButton'>, { button: 'attachmentButton' }>;
+
+export interface AppOptions extends Omit<EventListenerOptions, 'on' | 'onEvent'> {
+  /** Where the Aviary server is, for `ctx.client` and `ctx.bot` (such as http://localhost:8080). */
+  baseUrl?: string;
+  /** The app's bot token (`aviary app bot --enable`), for `ctx.bot`. */
+  botToken?: string;
+  /** Where `app.install` tokens are kept (default: in memory, lost when the process ends). */
+  installationStore?: InstallationStore;
+  /** Passed to every client the app makes (retries, timeout…). */
+  clientOptions?: Omit<AviaryClientOptions, 'baseUrl' | 'token'>;
+}
+
+export interface AviaryApp {
+  /** `/name text` typed by a person; answer a toast. */
+  command(name: string | RegExp, handler: AppHandler<EventOf<'client.slashCommand'>, ToastAnswer>): AviaryApp;
+  /** A ServiceML `<action id>` clicked, or an attachment button (by its `id`) pressed; answer a toast. */
+  action(actionId: string | RegExp, handler: AppHandler<ActionEvent, ToastAnswer>): AviaryApp;
+  /** A message to the app's bot; with a pattern, only a message whose text contains it (a string) or matches it. */
+  message(handler: AppHandler<EventOf<'chat.receiveMessage'>, never>): AviaryApp;
+  message(pattern: string | RegExp, handler: AppHandler<EventOf<'chat.receiveMessage'>, never>): AviaryApp;
+  /** A link to `domain` (`example.com`, or `*.example.com` for its subdomains) was posted; answer its attachment. */
+  preview(domain: string, handler: AppHandler<EventOf<'chat.generateUrlPreview'>, Attachment>): AviaryApp;
+  /** A person installed the app; their token is in the store before this runs. A throw fails the install. */
+  installed(handler: AppHandler<EventOf<'app.install'>, never>): AviaryApp;
+  /** A person uninstalled the app; their token is gone from the store (and revoked) before this runs. */
+  uninstalled(handler: AppHandler<EventOf<'app.uninstall'>, never>): AviaryApp;
+  /** Any event by name, for what the shortcuts above do not cover (message actions, client buttons). */
+  event<N extends EventName>(name: N, handler: AppHandler<EventOf<N>, NonNullable<EventAnswer<N>>>): AviaryApp;
+  /** The listener underneath: `listener.node`, `listener.fastify`, `listener.express`. */
+  readonly listener: EventListener;
+  readonly handle: EventListener['handle'];
+  readonly installationStore: InstallationStore;
+}
+
+interface Route {
+  name: EventName;
+  matches: (event: AviaryEvent) => boolean;
+  handler: AppHandler<AviaryEvent, unknown>;
+}
+
+export function createApp(options: AppOptions): AviaryApp {
+  const { baseUrl, botToken, installationStore = memoryInstallationStore(), clientOptions = {}, ...listenerOptions } = options;
+  const routes: Route[] = [];
+  const clientFor = (token: string) => {
+    if (!baseUrl) throw new TypeError('createApp needs baseUrl (the Aviary server’s URL) for ctx.client and ctx.bot');
+    return new AviaryClient({ ...clientOptions, baseUrl, token });
+  };
+  const bot = botToken ? clientFor(botToken) : undefined;
+
+  function route<N extends EventName>(name: N, matches: (event: EventOf<N>) => boolean, handler: AppHandler<EventOf<N>, unknown>): AviaryApp {
+    routes.push({ name, matches: matches as Route['matches'], handler: handler as Route['handler'] });
+    return app;
+  }
+
+  async function contextFor(event: AviaryEvent, base: EventContext): Promise<AppContext> {
+    const installation = await installationStore.find(event.userId);
+    return {
+      ...base,
+      installation,
+      bot,
+      get client(): AviaryClient {
+        if (!installation) throw new Error(`${event.userId} has not installed the app (no token in the installation store), so ctx.client cannot act as them; use ctx.bot`);
+        return clientFor(installation.token);
+      },
+    };
+  }
+
+  async function dispatch(event: AviaryEvent, base: EventContext): Promise<unknown> {
+    if (event.name === 'app.install') return install(event, base);
+    if (event.name === 'app.uninstall') await installationStore.delete(event.userId);
+    return runRoute(event, base);
+  }
+
+  async function runRoute(event: AviaryEvent, base: EventContext): Promise<unknown> {
+    const found = routes.find((candidate) => candidate.name === event.name && candidate.matches(event));
+    return found ? found.handler(event, await contextFor(event, base)) : undefined;
+  }
+
+  /** Keeps the token, then runs the handler; if that throws, the install fails, so the token goes again. */
+  async function install(event: EventOf<'app.install'>, base: EventContext): Promise<unknown> {
+    const userId: UserId = event.userId;
+    await installationStore.save({ userId, token: event.userToken, installedAt: (options.now ?? Date.now)() });
+    try {
+      return await runRoute(event, base);
+    } catch (error) {
+      await installationStore.delete(userId);
+      throw error;
+    }
+  }
+
+  const listener = createEventListener({ ...listenerOptions, onEvent: dispatch as EventListenerOptions['onEvent'] });
+  const always = () => true;
+  const app: AviaryApp = {
+    command: (name, handler) => route('client.slashCommand', (event) => matchesText(name, event.command, 'whole'), handler),
+    action: (actionId, handler) => {
+      route('client.servicemlAction', (event) => matchesText(actionId, event.actionId, 'whole'), handler);
+      return route('client.pressButton', (event) => event.button === 'attachmentButton' && matchesText(actionId, event.buttonId, 'whole'), handler as AppHandler<EventOf<'client.pressButton'>, ToastAnswer>);
+    },
+    message: (
+      patternOrHandler: string | RegExp | AppHandler<EventOf<'chat.receiveMessage'>, never>,
+      handler?: AppHandler<EventOf<'chat.receiveMessage'>, never>,
+    ) => {
+      if (typeof patternOrHandler === 'function') return route('chat.receiveMessage', always, patternOrHandler);
+      if (!handler) throw new TypeError('app.message(pattern, handler) needs a handler');
+      return route('chat.receiveMessage', (event) => matchesText(patternOrHandler, event.message.text, 'part'), handler);
+    },
+    preview: (domain, handler) => route('chat.generateUrlPreview', (event) => matchesPreviewDomain(domain, event.url), handler),
+    installed: (handler) => route('app.install', always, handler),
+    uninstalled: (handler) => route('app.uninstall', always, handler),
+    event: (name, handler) => route(name, always, handler),
+    listener,
+    handle: listener.handle,
+    installationStore,
+  };
+  return app;
+}

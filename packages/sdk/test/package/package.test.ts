@@ -1,0 +1,66 @@
+/**
+ * The SDK as a stranger gets it: built and packed, installed from the tarball into a fresh project
+ * outside the repository, then loaded by plain `node` (ESM and CommonJS) and type-checked by a strict
+ * consumer's `tsc` under node16 and bundler resolution. Slow (a build and an install): one test file.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const here = dirname(fileURLToPath(import.meta.url));
+const sdkDir = join(here, '..', '..');
+const tsc = join(sdkDir, '..', '..', 'node_modules', 'typescript', 'bin', 'tsc');
+const minutes = 60_000;
+
+let project: string;
+let tarball: string;
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), 'aviary-sdk-consumer-'));
+  // `npm pack` runs the build (prepack) and writes the tarball where the consumer will install it from.
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', project], { cwd: sdkDir, maxBuffer: 16 * 1024 * 1024 });
+  const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ filename: string }];
+  tarball = join(project, filename);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  await run('npm', ['install', tarball, '@types/node@^20', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project });
+  for (const file of await readdir(join(here, 'consumer'))) await cp(join(here, 'consumer', file), join(project, file));
+}, 4 * minutes);
+
+afterAll(async () => {
+  if (project) await rm(project, { recursive: true, force: true });
+});
+
+describe('the packed @aviary/sdk in a fresh project', () => {
+  it('holds only the build, and depends on nothing of the repository', async () => {
+    const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
+    const manifest = JSON.parse(stdout) as { dependencies?: Record<string, string> };
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['@sinclair/typebox']);
+    const { stdout: files } = await run('tar', ['-tzf', tarball]);
+    expect(files.trim().split('\n').sort()).toEqual([
+      'package/dist/index.cjs',
+      'package/dist/index.d.cts',
+      'package/dist/index.d.ts',
+      'package/dist/index.js',
+      'package/package.json',
+    ]);
+  });
+
+  it.each(['run.mjs', 'run.cjs'])('loads in plain node (%s): verifies an event token and builds a client', async (script) => {
+    const { stdout } = await run(process.execPath, [script], { cwd: project });
+    expect(JSON.parse(stdout)).toEqual({ userId: 'u:aaaaaaaaaaaaaaaa', sendMessage: 'function', handle: 'function' });
+  });
+
+  it.each(['tsconfig.node16.json', 'tsconfig.bundler.json'])(
+    'passes a strict consumer’s tsc (%s), each @ts-expect-error meeting a real error',
+    async (config) => {
+      const result = await run(process.execPath, [tsc, '-p', config], { cwd: project }).catch((error: { stdout: string }) => error);
+      expect(result.stdout).toBe('');
+    },
+    minutes,
+  );
+});
