@@ -74,6 +74,21 @@ module.exports = {
       },
     },
     {
+      name: 'web-runs-in-the-browser',
+      comment:
+        'The web client talks to the server over HTTP only: it may use the pure packages (protocol, serviceml) ' +
+        'and its npm dependencies, never server, SDK or Node code. The server reads its build output as files.',
+      severity: 'error',
+      from: { path: '^packages/web/src/' },
+      to: { path: ['^packages/(server|sdk)/', '^node:'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'server-imports-no-web-source',
+      severity: 'error',
+      from: { path: '^packages/(server|sdk|protocol|serviceml)/src/' },
+      to: { path: '^packages/web/' },
+    },
+    {
       name: 'no-circular',
       comment: 'An import cycle makes the load order decide what a module sees; break it by moving the shared part down.',
       severity: 'error',
@@ -96,7 +111,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
     },
   },
 };

@@ -21,7 +21,8 @@ function sectionNames(markdown: string): string[] {
 
 /** Every "VERB /path" a page names, e.g. `POST /api/client/apps/:id/install`. */
 function routesNamed(markdown: string): string[] {
-  const found = markdown.matchAll(/\b(GET|POST|PUT|PATCH|DELETE) (\/[\w:./-]*\w)/g);
+  // A path ends in a word character, or is the root alone (`GET /`).
+  const found = markdown.matchAll(/\b(GET|POST|PUT|PATCH|DELETE) (\/[\w:./-]*\w|\/(?=[\s`]))/g);
   return [...new Set([...found].map((match) => `${match[1]} ${match[2]}`))];
 }
 

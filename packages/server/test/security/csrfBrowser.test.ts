@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchBrowser, noBrowser } from '../helpers/browser.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 import { http, sessionFor } from '../client/harness.js';
 
@@ -13,10 +13,7 @@ import { http, sessionFor } from '../client/harness.js';
  * no-cors fetches to the client, developer and session APIs. Nothing may happen. Without Chromium the
  * file is skipped, except under CI, where a missing browser is a failure.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const underCi = process.env.CI === 'true';
-if (underCi && !existsSync(CHROMIUM)) throw new Error(`Chromium is required under CI=true but ${CHROMIUM} is missing (apt-get install -y chromium).`);
-const skip = !existsSync(CHROMIUM);
+const skip = noBrowser;
 
 const password = 'correct horse battery staple';
 /** How long one attack may take to play out before the test gives up. */
@@ -25,11 +22,7 @@ const ATTACK_TIMEOUT_MS = 20_000;
 let browser: Browser | undefined;
 beforeAll(async () => {
   if (skip) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();

@@ -45,7 +45,8 @@ export function signedInPerson(request: FastifyRequest): UsersTable {
 /**
  * POST /api/session {email, password, teamId?} → {sessionToken, user} (and the cookie). An email with
  * accounts in several teams whose password opens more than one gets TeamRequired with those teams, and
- * signs in again naming one. DELETE /api/session signs out.
+ * signs in again naming one. GET /api/session → {user, team}: who the session belongs to (the web client
+ * asks on load; the cookie is HttpOnly). DELETE /api/session signs out.
  */
 export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const clientAddress = clientAddressResolver(ctx.config.trustProxy);
@@ -64,6 +65,15 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
     }
     reply.header('set-cookie', sessionCookie(ctx.config, result.sessionToken));
     return { sessionToken: result.sessionToken, user: presentUser(result.user) };
+  });
+
+  app.get('/api/session', async (request, reply) => {
+    const token = sessionToken(request);
+    const person = token ? await sessionUser(ctx.db, token, ctx.now()) : undefined;
+    if (!person) throw new ApiError('NotSignedIn');
+    await enforceSessionRateLimits(ctx, request, reply, person);
+    const team = await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', '=', person.team_id).executeTakeFirstOrThrow();
+    return { user: presentUser(person), team };
   });
 
   app.delete('/api/session', async (request, reply) => {

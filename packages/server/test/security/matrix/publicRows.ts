@@ -1,5 +1,11 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { WEB_CLIENT_DIST } from '../../../src/api/webClient.js';
 import { denied, everyone, get, NO_CONTENT, OK, post, type Row } from './rows.js';
 import { freshSession, password } from './world.js';
+
+/** A file of the web client's build (npm test builds it first). */
+const builtAsset = readdirSync(join(WEB_CLIENT_DIST, 'assets')).find((name) => name.endsWith('.js'));
 
 /**
  * The routes that need no credential answer every actor alike (each still presents its session, which
@@ -8,6 +14,11 @@ import { freshSession, password } from './world.js';
 export const publicRows: Row[] = [
   { route: 'GET /v1/openapi.json', credential: 'session', request: () => get('/v1/openapi.json'), expect: everyone(OK) },
   { route: 'GET /widget.js', credential: 'session', request: () => get('/widget.js'), expect: everyone(OK) },
+  // The web client's page and files: the same for everyone, signed in or not (the page asks who is).
+  ...['/', '/signin', '/apps', '/c/:chat'].map(
+    (path): Row => ({ route: `GET ${path}`, credential: 'session', request: () => get(path.replace(':chat', 'g%3Aabcdefghijklmnop')), expect: everyone(OK) }),
+  ),
+  { route: 'GET /assets/:name', credential: 'session', request: () => get(`/assets/${builtAsset}`), expect: everyone(OK) },
   // What operators and load balancers call (docs/operations.md); /metrics takes a token only when one is configured.
   ...['/healthz', '/readyz', '/metrics'].map((path): Row => ({ route: `GET ${path}`, credential: 'session', request: () => get(path), expect: everyone(OK) })),
   { route: 'OPTIONS /v1/:method', credential: 'session', request: () => ({ method: 'OPTIONS', path: '/v1/users.getInfo' }), expect: everyone(NO_CONTENT) },

@@ -1,0 +1,86 @@
+// npm run bench, the web client's part: the initial JavaScript's gzip size, and sign-in → first history
+// page rendered in Debian's Chromium against a real server on loopback. Written to BENCHMARKS.md's
+// "Web client" section (after run.ts has written the rest of the file).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { loadConfig } from '../packages/server/src/config.js';
+import { createChannel } from '../packages/server/src/core/commands/channels.js';
+import { createPerson, createTeam } from '../packages/server/src/core/commands/people.js';
+import { startServer } from '../packages/server/src/server.js';
+import { newMessageUid } from '../packages/server/src/store/ids.js';
+import { insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
+
+const RUNS = 7;
+const HISTORY = 5000;
+const PASSWORD = 'bench password for the web client';
+const WEB = join(import.meta.dirname, '..', 'packages', 'web');
+const SECTION = '## Web client';
+
+execFileSync(process.execPath, [join(WEB, 'scripts', 'build-if-stale.mjs')], { stdio: 'inherit' });
+
+/** Every script index.html loads before anything else: the initial JavaScript. */
+function initialJavaScriptGzipBytes(): number {
+  const html = readFileSync(join(WEB, 'dist', 'index.html'), 'utf8');
+  const scripts = [...html.matchAll(/<script[^>]*src="\/assets\/([^"]+)"/g)].map((match) => match[1]!);
+  return scripts.reduce((sum, name) => sum + gzipSync(readFileSync(join(WEB, 'dist', 'assets', name)), { level: 9 }).length, 0);
+}
+
+async function signInToFirstPage(): Promise<number[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'aviary-web-bench-'));
+  const server = await startServer(loadConfig({ dataDir: dir, port: 0, host: '127.0.0.1', logLevel: 'warn' }));
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const db = server.ctx.db;
+    const team = await createTeam(db, { name: 'Bench', now: Date.now() });
+    const person = await createPerson(db, { teamId: team.id, email: 'bench@example.test', firstName: 'Bench', lastName: 'Person', password: PASSWORD, now: Date.now() });
+    const { channel } = await createChannel(db, person, { name: 'general', members: [] }, Date.now());
+    const start = Date.now() - HISTORY * 1000;
+    await insertMessages(db, Array.from({ length: HISTORY }, (_, i) => messageRow({
+      uid: newMessageUid(start + i * 1000), chat_key: channel.id, team_id: team.id, from_user_id: person.id, to_id: channel.id, timestamp: start + i * 1000, text: `bench message ${i + 1}`,
+    })));
+    const timings: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${server.url}/signin`);
+      await page.getByLabel('Email').fill('bench@example.test');
+      await page.getByLabel('Password').fill(PASSWORD);
+      const started = performance.now();
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByText(`bench message ${HISTORY}`, { exact: true }).waitFor();
+      timings.push(performance.now() - started);
+      await context.close();
+    }
+    return timings.sort((a, b) => a - b);
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const gzipBytes = initialJavaScriptGzipBytes();
+const timings = await signInToFirstPage();
+const median = timings[Math.floor(timings.length / 2)]!;
+const section = `${SECTION}
+
+Measured by \`bench/web.ts\` (part of \`npm run bench\`), Chromium headless on loopback.
+
+| target | figure | met |
+|---|---|---|
+| Initial JavaScript (every script index.html loads), gzip -9 ≤ 200 KB | ${(gzipBytes / 1024).toFixed(1)} KB | ${gzipBytes <= 200 * 1024 ? 'yes' : 'no'} |
+| Sign-in click → newest message of a ${HISTORY.toLocaleString('en')}-message channel rendered, median of ${RUNS} (max) < 1 s | ${median.toFixed(0)} ms (${timings.at(-1)!.toFixed(0)} ms) | ${median < 1000 ? 'yes' : 'no'} |
+| 1,000 messages in a burst: longest task ≤ 200 ms | not measured yet: needs the stream | – |
+`;
+const file = join(import.meta.dirname, '..', 'BENCHMARKS.md');
+const current = readFileSync(file, 'utf8');
+const at = current.indexOf(SECTION);
+writeFileSync(file, `${(at === -1 ? current : current.slice(0, at)).trimEnd()}\n\n${section}`);
+console.log(section);

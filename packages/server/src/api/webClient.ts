@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from './errors.js';
+import { HTML_CONTENT_SECURITY_POLICY } from './security/headers.js';
+
+/** Where `vite build` of packages/web writes; the server reads the files, it imports nothing of the web package. */
+export const WEB_CLIENT_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+
+/**
+ * The web client page's policy: the strict one of every page, plus what the client shows of apps, and
+ * nothing else. `frame-src http: https:` lets attachment widgets and app widgets (on any origin an app's
+ * developer registered) load in iframes; inline `html` attachments are `srcdoc` iframes without
+ * `allow-same-origin` or `allow-scripts`, which inherit this policy. `img-src http: https:` shows
+ * attachment images and profile images, which live on the apps' servers. Scripts, styles and
+ * connections stay 'self': the page runs only its own built code. docs/security.md explains it.
+ */
+export const WEB_CLIENT_CONTENT_SECURITY_POLICY = HTML_CONTENT_SECURITY_POLICY.replace("img-src 'self' data:", "img-src 'self' data: http: https:").replace(
+  "base-uri 'none'",
+  "frame-src http: https:; base-uri 'none'",
+);
+
+/** The paths the client routes itself (src/app/route.ts); each answers index.html. */
+const PAGE_PATHS = ['/', '/signin', '/c/:chat', '/apps'];
+
+/** Built file names: hashed names from Vite, no directories, no dots at the start. */
+const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,200}$/;
+
+const contentTypes: Readonly<Record<string, string>> = {
+  '.js': 'application/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
+
+/**
+ * Serves the built web client: index.html at the client's own paths (never cached, so a new build is
+ * picked up at once) and the hashed assets under /assets/ (cached for a year: a new build has new names).
+ */
+export function registerWebClientRoutes(app: FastifyInstance, dist = WEB_CLIENT_DIST): void {
+  const sendPage = async (_request: unknown, reply: import('fastify').FastifyReply) => {
+    const page = await readFile(join(dist, 'index.html')).catch(() => {
+      throw new ApiError('ServiceUnavailable', 'The web client is not built: run `npm run build -w packages/web` (npm start and npm test do it).');
+    });
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', WEB_CLIENT_CONTENT_SECURITY_POLICY).send(page);
+  };
+  for (const path of PAGE_PATHS) app.get(path, sendPage);
+
+  app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
+    const { name } = request.params;
+    const type = contentTypes[extname(name)];
+    const file = ASSET_NAME.test(name) && type ? await readFile(join(dist, 'assets', name)).catch(() => undefined) : undefined;
+    if (!file) throw new ApiError('NoSuchMethod', `No web client asset is named ${name.slice(0, 200)}.`);
+    return reply.type(type!).header('cache-control', 'public, max-age=31536000, immutable').send(file);
+  });
+}

@@ -1,0 +1,33 @@
+import type { UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import type { PublicProfileRow } from '../presenters/users.js';
+
+/**
+ * Who a person may reach: their active teammates (people, not bots) and the bots of the apps they
+ * installed, by name. `roster.listContacts` and the web client's roster both answer this.
+ */
+export async function listContacts(db: Db, me: Pick<UsersTable, 'id' | 'team_id'>): Promise<Array<PublicProfileRow & { isBot: boolean }>> {
+  const teammates = await db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'profile_image'])
+    .where('team_id', '=', me.team_id)
+    .where('id', '!=', me.id)
+    // People only: bots come from the caller's installs below, and the team's system user has no email either.
+    .where('email', 'is not', null)
+    .where('deactivated_at', 'is', null)
+    .execute();
+  const bots = await db
+    .selectFrom('installs as i')
+    .innerJoin('apps as a', 'a.id', 'i.app_id')
+    .innerJoin('users as u', 'u.id', 'a.bot_user_id')
+    .select(['u.id', 'u.first_name', 'u.last_name', 'u.profile_image'])
+    .where('i.user_id', '=', me.id)
+    .where('u.deactivated_at', 'is', null)
+    .execute();
+  return [...teammates.map((row) => ({ ...row, isBot: false })), ...bots.map((row) => ({ ...row, isBot: true }))].sort(byName);
+}
+
+/** In code, not SQL: the two dialects collate text differently, and the order must not depend on it. */
+function byName(a: PublicProfileRow, b: PublicProfileRow): number {
+  return a.first_name.localeCompare(b.first_name) || a.last_name.localeCompare(b.last_name) || (a.id < b.id ? -1 : 1);
+}

@@ -1,0 +1,149 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeSdkApps, startSdkApp } from '../client/harness.js';
+import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD, webCast, writeHistory } from './cast.js';
+
+/**
+ * The web client in Debian's Chromium against a real server on port 0 serving the real build: sign-in
+ * with a team choice, history, sending, slash commands with a real SDK app, infinite scroll, axe-core on
+ * each screen, and screenshots of the main screens into docs/screenshots/ (made here so they stay true).
+ */
+const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
+
+let t: TestServer;
+let browser: Browser;
+let cast: Awaited<ReturnType<typeof webCast>>;
+
+beforeAll(async () => {
+  if (noBrowser) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  t = await startTestServer('sqlite');
+  cast = await webCast(t);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await closeSdkApps();
+  if (t) await stopTestServer(t);
+});
+
+async function signInAs(page: Page, email: string, team?: string) {
+  await page.goto(`${t.url}/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (team) {
+    await page.getByRole('radio', { name: team }).check();
+    await page.getByRole('button', { name: 'Sign in to this team' }).click();
+  }
+  await page.getByRole('region', { name: 'Message history' }).waitFor();
+}
+
+const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
+
+describe.skipIf(noBrowser)('the web client in a browser', () => {
+  it('keyboard only: sign in (picking the team), send with Enter, a slash command picked from the list answers with a toast', async () => {
+    const weather = await startSdkApp(t, {
+      teamId: cast.team.id,
+      developerId: cast.alice.id,
+      integrations: { slashCommands: [{ name: 'weather', description: 'The forecast for a city', action: { type: 'sendEvent' } }] },
+    });
+    weather.answer = (event) => ({ text: `Sunny in ${(event as { text?: string }).text}` });
+    await t.f.install(weather.app.id, cast.alice.id);
+    await writeHistory(t, cast.channel, cast.bob, [{ text: 'Morning all! The release notes are up.' }, { text: 'Standup moved to 10:30.' }]);
+
+    const { page, expectNoErrors, context } = await openWatchedPage(browser);
+    await page.goto(`${t.url}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}signin-light.png` });
+
+    await page.keyboard.type(cast.alice.email!);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('group', { name: /several teams/ }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    // The focus is on the first team; arrows move between teams, Enter signs in.
+    const focused = await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent);
+    if (focused !== 'Northwind') await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+
+    await history(page).getByText('Standup moved to 10:30.').waitFor();
+    await expect(page.getByRole('heading', { name: 'general' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Northwind').first().isVisible()).resolves.toBe(true);
+    // The composer has the focus when a conversation opens.
+    await page.keyboard.type('Hello from the keyboard');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second line');
+    await page.keyboard.press('Enter');
+    await history(page).getByText(/Hello from the keyboard\s+second line/).waitFor();
+
+    await page.keyboard.type('/we');
+    const option = page.getByRole('option', { name: /\/weather/ });
+    await option.waitFor();
+    await expect(option.textContent()).resolves.toContain('The forecast for a city');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Lisbon');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Sunny in Lisbon').waitFor();
+    expect(weather.received.map((event) => event.event.name)).toContain('client.slashCommand');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    expectNoErrors();
+    await context.close();
+  });
+
+  it('scrolls back to the first message of a long chat, day separators and grouping included', async () => {
+    const team = cast.team;
+    const db = t.testStore.store.db;
+    const { createChannel } = await import('../../src/core/commands/channels.js');
+    const { channel } = await createChannel(db, cast.alice, { name: 'archive', type: 'public', members: [cast.bob.id] }, Date.now());
+    await writeHistory(
+      t,
+      { id: channel.id, team_id: team.id },
+      cast.bob,
+      Array.from({ length: 450 }, (_, index) => ({ text: `archived message ${index + 1}` })),
+      10 * 60_000,
+    );
+    const { page, expectNoErrors, context } = await openWatchedPage(browser);
+    await signInAs(page, cast.alice.email!, 'Northwind');
+    await page.getByRole('link', { name: 'archive' }).click();
+    await history(page).getByText('archived message 450').waitFor();
+    const start = history(page).getByText('This is the very beginning of the conversation.');
+    while (!(await start.isVisible())) {
+      await history(page).evaluate((element) => element.scrollTo({ top: 0 }));
+      await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
+      await history(page).locator('[aria-busy="false"]').waitFor({ state: 'attached' });
+    }
+    await history(page).getByText('archived message 1', { exact: true }).waitFor();
+    expect(await history(page).locator('.day-separator').count()).toBeGreaterThan(0);
+    expectNoErrors();
+    await context.close();
+  });
+
+  it('two people chat in a channel (each sees the other’s message on opening it)', async () => {
+    const alice = await openWatchedPage(browser);
+    const bob = await openWatchedPage(browser);
+    await signInAs(alice.page, cast.alice.email!, 'Northwind');
+    await signInAs(bob.page, cast.bob.email!);
+    await alice.page.getByRole('link', { name: 'general' }).click();
+    await alice.page.getByRole('combobox', { name: /Message #general/ }).fill('Bob, lunch at noon?');
+    await alice.page.keyboard.press('Enter');
+    await history(alice.page).getByText('Bob, lunch at noon?').waitFor();
+    await bob.page.reload();
+    await bob.page.getByRole('link', { name: 'general' }).click();
+    await history(bob.page).getByText('Bob, lunch at noon?').waitFor();
+    await bob.page.getByRole('combobox', { name: /Message #general/ }).fill('Yes, see you there');
+    await bob.page.keyboard.press('Enter');
+    await alice.page.reload();
+    await history(alice.page).getByText('Yes, see you there').waitFor();
+    alice.expectNoErrors();
+    bob.expectNoErrors();
+    await alice.context.close();
+    await bob.context.close();
+  });
+});

@@ -1,0 +1,49 @@
+import { createChannel } from '../../src/core/commands/channels.js';
+import { newMessageUid } from '../../src/store/ids.js';
+import { insertMessages, messageRow, type MessageFields } from '../../src/store/rows/messages.js';
+import type { UsersTable } from '../../src/store/schema.js';
+import type { TestServer } from '../helpers/server.js';
+
+export const PASSWORD = 'correct horse battery staple';
+
+/**
+ * The people of a browser test: Alice (whose email and password also open an account in a second team,
+ * so she picks the team) and Bob, in a channel "general" with a purpose.
+ */
+export async function webCast(t: TestServer) {
+  const team = await t.f.team('Northwind');
+  const otherTeam = await t.f.team('Southwind');
+  const alice = await t.f.person(team.id, { firstName: 'Alice', lastName: 'Archer', password: PASSWORD, timezone: '+01:00' });
+  await t.f.person(otherTeam.id, { email: alice.email!, firstName: 'Alice', lastName: 'Elsewhere', password: PASSWORD });
+  const bob = await t.f.person(team.id, { firstName: 'Bob', lastName: 'Baker', password: PASSWORD });
+  const db = t.testStore.store.db;
+  const { channel } = await createChannel(db, alice, { name: 'general', purpose: 'Company-wide announcements and chatter', type: 'public', members: [bob.id] }, Date.now());
+  return { team, alice, bob, channel };
+}
+
+/**
+ * Writes history straight into the store, oldest first, one message every `gapMs` ending at `endAt`
+ * (now): fast for long histories, and the only way to store rows no API would accept (the XSS corpus).
+ */
+export async function writeHistory(
+  t: TestServer,
+  chat: { id: string; team_id: string },
+  from: UsersTable,
+  messages: Array<Partial<MessageFields> & { text: string }>,
+  gapMs = 60_000,
+  endAt = Date.now(),
+) {
+  const start = endAt - messages.length * gapMs;
+  const rows = messages.map((message, index) =>
+    messageRow({
+      uid: newMessageUid(start + index * gapMs),
+      chat_key: chat.id,
+      team_id: chat.team_id,
+      from_user_id: from.id,
+      to_id: chat.id,
+      timestamp: start + index * gapMs,
+      ...message,
+    }),
+  );
+  await insertMessages(t.testStore.store.db, rows);
+}

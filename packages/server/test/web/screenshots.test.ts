@@ -1,0 +1,146 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createChannel } from '../../src/core/commands/channels.js';
+import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD, writeHistory } from './cast.js';
+
+/**
+ * The main screens, light and dark, wide and narrow, written to docs/screenshots/ by every run so the
+ * pictures in the docs stay true; axe-core checks each screen as it is taken.
+ */
+const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
+
+let t: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  if (noBrowser) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  t = await startTestServer('sqlite');
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  if (t) await stopTestServer(t);
+});
+
+async function demoTeam() {
+  const team = await t.f.team('Northwind Labs');
+  const maya = await t.f.person(team.id, { firstName: 'Maya', lastName: 'Okafor', password: PASSWORD, timezone: '+01:00' });
+  const lucas = await t.f.person(team.id, { firstName: 'Lucas', lastName: 'Silva' });
+  const priya = await t.f.person(team.id, { firstName: 'Priya', lastName: 'Raman' });
+  const app = await t.f.app(team.id, maya.id, { name: 'Deploybot', description: 'Ships builds and reports how they went' });
+  await t.f.install(app.id, maya.id);
+  const { botUserId } = await t.f.bot(app.id);
+  const bot = await t.testStore.store.db.selectFrom('users').selectAll().where('id', '=', botUserId).executeTakeFirstOrThrow();
+  const db = t.testStore.store.db;
+  const { channel } = await createChannel(db, maya, { name: 'engineering', purpose: 'Builds, releases and on-call', type: 'public', members: [lucas.id, priya.id] }, Date.now());
+  await createChannel(db, maya, { name: 'design', purpose: 'Reviews and critique', type: 'public', members: [lucas.id] }, Date.now());
+  await createChannel(db, maya, { name: 'leadership', type: 'private', members: [priya.id] }, Date.now());
+  const chat = { id: channel.id, team_id: team.id };
+  // A fixed day, so that the pictures change only when the page does.
+  const day = Date.UTC(2026, 2, 12);
+  await writeHistory(t, chat, lucas, [{ text: 'Morning! The 2.4 branch is cut; release candidate builds are running.' }, { text: 'I will watch the canary dashboards until noon.' }], 45 * 60_000, day + 9 * 3_600_000);
+  await writeHistory(t, chat, priya, [
+    { text: 'Thanks Lucas. The migration for the audit log is in this one too, so expect a slower first boot.' },
+    {
+      text: 'Maya, can you check the release notes?',
+      serviceml: `<serviceml><user userId="${maya.id}">@Maya</user>, can you check the <b>release notes</b> before we tag? Draft: <a href="https://example.com/notes">notes</a></serviceml>`,
+    },
+  ], 40 * 60_000, day + 10 * 3_600_000);
+  await writeHistory(t, chat, bot, [
+    {
+      text: 'Build 2.4.0-rc.1 passed',
+      app_id: app.id,
+      attachments: JSON.stringify([
+        {
+          id: 'build',
+          appId: app.id,
+          title: 'Build 2.4.0-rc.1 passed',
+          url: 'https://example.com/builds/241',
+          color: '#2e9e5b',
+          description: '1,284 tests in 6 min 12 s · 3 artifacts',
+          downloads: [{ src: 'https://example.com/builds/241/aviary-2.4.0-rc.1.tgz', filename: 'aviary-2.4.0-rc.1.tgz', size: 18_400_000 }],
+          buttons: [
+            { id: 'promote', name: 'Promote to canary', action: { type: 'sendEvent' } },
+            { id: 'logs', name: 'Open logs', action: { type: 'sendEvent' } },
+          ],
+        },
+      ]),
+    },
+  ], 60_000, day + 10.5 * 3_600_000);
+  await writeHistory(t, chat, maya, [{ text: 'Looks good. Promoting after lunch.\nPriya, notes are fine by me.' }], 60_000, day + 10.6 * 3_600_000);
+  return { maya };
+}
+
+/**
+ * The history has settled at its newest message (measured rows, scrolled to the end), and nothing has
+ * the focus: a blinking caret would make each run's picture differ.
+ */
+async function settledAtBottom(page: Page) {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.getByRole('region', { name: 'Message history' }).evaluate(
+    (element) =>
+      new Promise<void>((resolve) => {
+        let steady = 0;
+        let last = -1;
+        const check = () => {
+          const atEnd = element.scrollHeight - element.scrollTop - element.clientHeight < 2;
+          steady = atEnd && element.scrollHeight === last ? steady + 1 : 0;
+          last = element.scrollHeight;
+          if (steady >= 3) resolve();
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${t.url}/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('region', { name: 'Message history' }).getByText('Promoting after lunch').waitFor();
+}
+
+it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', async () => {
+  const { maya } = await demoTeam();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const wide = await openWatchedPage(browser, { colorScheme });
+    await wide.page.goto(`${t.url}/signin`);
+    await wide.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await wide.page.screenshot({ path: `${SCREENSHOTS}signin-${colorScheme}.png`, animations: 'disabled' });
+    await signIn(wide.page, maya.email!);
+    await wide.page.getByRole('link', { name: 'engineering' }).click();
+    await wide.page.getByRole('button', { name: 'Promote to canary' }).waitFor();
+    expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
+    await settledAtBottom(wide.page);
+    await wide.page.screenshot({ path: `${SCREENSHOTS}conversation-1280-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.keyboard.press('Control+k');
+    await wide.page.getByRole('combobox', { name: 'Conversation name' }).fill('de');
+    expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
+    await wide.page.screenshot({ path: `${SCREENSHOTS}switcher-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.keyboard.press('Escape');
+    await wide.page.getByRole('link', { name: 'App directory' }).click();
+    await wide.page.getByRole('heading', { name: 'Deploybot' }).waitFor();
+    expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
+    await wide.page.screenshot({ path: `${SCREENSHOTS}apps-${colorScheme}.png`, animations: 'disabled' });
+    wide.expectNoErrors();
+    await wide.context.close();
+
+    const narrow = await openWatchedPage(browser, { colorScheme, width: 360, height: 740 });
+    await signIn(narrow.page, maya.email!);
+    await narrow.page.goto(`${t.url}/`);
+    await narrow.page.getByRole('region', { name: 'Message history' }).getByText('Promoting after lunch').waitFor();
+    expect(await seriousAccessibilityViolations(narrow.page)).toEqual([]);
+    await settledAtBottom(narrow.page);
+    await narrow.page.screenshot({ path: `${SCREENSHOTS}conversation-360-${colorScheme}.png`, animations: 'disabled' });
+    await narrow.page.getByRole('button', { name: 'Show conversations' }).click();
+    await narrow.page.screenshot({ path: `${SCREENSHOTS}sidebar-360-${colorScheme}.png`, animations: 'disabled' });
+    narrow.expectNoErrors();
+    await narrow.context.close();
+  }
+});

@@ -1,0 +1,73 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { WEB_CLIENT_DIST } from '../../src/api/webClient.js';
+import { http, sessionFor } from '../client/harness.js';
+import { forEachDialect } from '../helpers/server.js';
+
+forEachDialect('the web client is served', (t) => {
+  it('answers index.html at / and at the client’s own paths, under the page CSP, never cached', async () => {
+    for (const path of ['/', '/signin', '/apps', '/c/g%3Aabcdefghijklmnop']) {
+      const page = await http(t().url, 'GET', path);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('cache-control')).toBe('no-cache');
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      const csp = page.headers.get('content-security-policy')!;
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("style-src 'self';");
+      expect(csp).toContain('frame-src http: https:;');
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe');
+    }
+  });
+
+  it('emits no inline script or style: every script and stylesheet of the page is a file under /assets/', async () => {
+    const html = String((await http(t().url, 'GET', '/')).body);
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/<style|\sstyle=/);
+    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+    expect(assets.some((path) => path.endsWith('.js'))).toBe(true);
+    for (const path of assets) {
+      const asset = await http(t().url, 'GET', path);
+      expect(asset.status, path).toBe(200);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+  });
+
+  it('serves only built files: no other path, no traversal', async () => {
+    const built = readdirSync(join(WEB_CLIENT_DIST, 'assets'));
+    expect(built.length).toBeGreaterThan(0);
+    for (const path of ['/assets/nothing.js', '/assets/..%2Findex.html', '/assets/..%2F..%2Fpackage.json', '/assets/.hidden.js', '/assets/x.map']) {
+      const answer = await http(t().url, 'GET', path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    }
+  });
+
+  it('GET /api/session says who is signed in, with the team; without a session, NotSignedIn', async () => {
+    const team = await t().f.team('Birdwatchers');
+    const person = await t().f.person(team.id, { firstName: 'Ada' });
+    expect(await http(t().url, 'GET', '/api/session')).toMatchObject({ status: 401, body: { error: 'NotSignedIn' } });
+    const { sessionToken } = await sessionFor(t(), person);
+    const answer = await http(t().url, 'GET', '/api/session', { headers: { authorization: `Bearer ${sessionToken}` } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ user: expect.objectContaining({ id: person.id, firstName: 'Ada', teamId: team.id }), team: { id: team.id, name: 'Birdwatchers' } });
+  });
+
+  it('GET /api/client/roster lists teammates and the bots of the person’s apps, bots marked', async () => {
+    const team = await t().f.team();
+    const me = await t().f.person(team.id, { firstName: 'Me' });
+    const mate = await t().f.person(team.id, { firstName: 'Mate' });
+    const app = await t().f.app(team.id, me.id, { name: 'Helper' });
+    const { botUserId } = await t().f.bot(app.id);
+    await t().f.install(app.id, me.id);
+    const answer = await (await sessionFor(t(), me)).get('/roster');
+    expect(answer.status).toBe(200);
+    const people = answer.body.people as Array<{ id: string; isBot?: boolean }>;
+    expect(people.map((person) => person.id).sort()).toEqual([mate.id, botUserId].sort());
+    expect(people.find((person) => person.id === botUserId)?.isBot).toBe(true);
+    expect(people.find((person) => person.id === mate.id)).not.toHaveProperty('isBot');
+    expect(await http(t().url, 'GET', '/api/client/roster')).toMatchObject({ status: 401 });
+  });
+});

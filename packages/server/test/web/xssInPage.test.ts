@@ -1,0 +1,115 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dangerousUrls, linkOnlyUrls, markupVectors } from '../../../serviceml/test/xssCorpus.js';
+import { createChannel } from '../../src/core/commands/channels.js';
+import { launchBrowser, noBrowser, openWatchedPage } from '../helpers/browser.js';
+import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD, webCast, writeHistory } from './cast.js';
+
+/**
+ * The XSS corpus of the ServiceML tests, written straight into the store (no API would accept it) as
+ * message text, as ServiceML, and in every URL-bearing place of an attachment, then shown in the real
+ * page. Nothing may run: alert/confirm/prompt are counted, payloads of our own set a global flag, the
+ * CSP would log a refused inline script as a console error, and the DOM must hold no event handler
+ * attribute and no script-bearing URL.
+ */
+const PWN = 'window.__pwned=1';
+const ownVectors = [
+  `<img src=x onerror="${PWN}">`,
+  `<serviceml><b onmouseover="${PWN}">x</b></serviceml>`,
+  `"><script>${PWN}</script>`,
+  `<svg><script>${PWN}</script></svg>`,
+];
+
+let t: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  if (noBrowser) return;
+  t = await startTestServer('sqlite');
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  if (t) await stopTestServer(t);
+});
+
+it.skipIf(noBrowser)('renders every vector of the XSS corpus with 0 executions', async () => {
+  const { team, alice, bob } = await webCast(t);
+  const { channel } = await createChannel(t.testStore.store.db, alice, { name: 'xss', type: 'public', members: [bob.id] }, Date.now());
+  const urls = [...dangerousUrls, ...linkOnlyUrls];
+  const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+  const messages = [
+    ...[...markupVectors, ...ownVectors].map((vector) => ({ text: vector, serviceml: vector })),
+    ...urls.map((url) => ({
+      text: `link ${url}`,
+      serviceml: `<serviceml><a href="${attribute(url)}">link</a> <action id="a" type="openBrowser" url="${attribute(url)}">act</action></serviceml>`,
+      attachments: JSON.stringify([
+        {
+          id: 'a1',
+          title: 'attached',
+          url,
+          color: '#ff0000" onmouseover="' + PWN,
+          views: { image: { original: { src: url }, thumbnail: { src: url } } },
+          downloads: [{ src: url, filename: `<img src=x onerror="${PWN}">` }],
+        },
+        { id: 'a2', title: 'html', views: { html: { inline: `<script>parent.${PWN}</script><img src=x onerror="parent.${PWN}">` } } },
+        { id: 'a3', title: 'serviceml', views: { serviceml: `<serviceml><a href="${attribute(url)}">x</a></serviceml>` } },
+      ]),
+    })),
+  ];
+  await writeHistory(t, { id: channel.id, team_id: team.id }, bob, messages, 1000);
+
+  const { page, expectNoErrors, context } = await openWatchedPage(browser, { height: 1400 });
+  await page.addInitScript(() => {
+    const counted = window as unknown as { __executions: number };
+    counted.__executions = 0;
+    for (const name of ['alert', 'confirm', 'prompt', 'print'] as const) {
+      (window as unknown as Record<string, unknown>)[name] = () => {
+        counted.__executions++;
+      };
+    }
+  });
+  await page.goto(`${t.url}/`);
+  await page.getByLabel('Email').fill(alice.email!);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('radio', { name: 'Northwind' }).check();
+  await page.getByRole('button', { name: 'Sign in to this team' }).click();
+  await page.getByRole('link', { name: 'xss' }).click();
+  const history = page.getByRole('region', { name: 'Message history' });
+  await history.getByText(`link ${urls.at(-1)}`, { exact: true }).waitFor();
+
+  // Every row passes through the viewport (the list is virtualized), each checked while it is in the DOM.
+  const offences: string[] = [];
+  const start = history.getByText('This is the very beginning of the conversation.');
+  for (let step = 0; step < 400; step++) {
+    offences.push(...(await page.evaluate(domOffences)));
+    if (await start.isVisible()) break;
+    await history.evaluate((element) => element.scrollBy({ top: -element.clientHeight * 0.8 }));
+    await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
+  }
+  await expect(start.isVisible()).resolves.toBe(true);
+  expect(offences).toEqual([]);
+  expect(await page.evaluate(() => ({ executions: (window as unknown as { __executions: number }).__executions, pwned: 'pwned' in window || '__pwned' in window }))).toEqual({
+    executions: 0,
+    pwned: false,
+  });
+  expectNoErrors();
+  await context.close();
+});
+
+/** In the page: what an injection would leave in the DOM. */
+function domOffences(): string[] {
+  const found: string[] = [];
+  for (const element of document.querySelectorAll('#root [role="region"][aria-label="Message history"] *')) {
+    for (const { name, value } of element.attributes) {
+      if (name.startsWith('on')) found.push(`${element.tagName} ${name}`);
+      if (['href', 'src', 'action', 'formaction', 'data', 'data-action-url'].includes(name) && !/^(https?:|mailto:|\/|$)/i.test(value.trim())) found.push(`${element.tagName} ${name}=${value}`);
+    }
+    if (['SCRIPT', 'OBJECT', 'EMBED', 'BASE', 'META', 'LINK', 'STYLE', 'SVG', 'MATH', 'FORM'].includes(element.tagName.toUpperCase()))
+      found.push(`<${element.tagName}>`);
+    if (element.tagName === 'IFRAME' && !(element as HTMLIFrameElement).sandbox.length && element.getAttribute('sandbox') === null) found.push('an unsandboxed iframe');
+    if (element.tagName === 'IFRAME' && (element as HTMLIFrameElement).sandbox.contains('allow-same-origin') && (element as HTMLIFrameElement).srcdoc) found.push('srcdoc with allow-same-origin');
+  }
+  return found;
+}

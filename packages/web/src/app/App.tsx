@@ -1,0 +1,36 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api, ApiFailure } from '../api/client';
+import { navigate, useRoute } from './route';
+import type { Session } from './session';
+import { SignIn } from './SignIn';
+import { Workspace } from './Workspace';
+
+/** Who is signed in decides the screen: the sign-in form, or the workspace of their team. */
+export function App() {
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [failure, setFailure] = useState<string>();
+  const route = useRoute();
+
+  useEffect(() => {
+    api.whoAmI().then(setSession, (error: unknown) => {
+      if (error instanceof ApiFailure && error.code === 'NotSignedIn') setSession(null);
+      else setFailure(error instanceof Error ? error.message : String(error));
+    });
+  }, []);
+
+  useEffect(() => {
+    if (session === null && route.page !== 'signin') navigate('/signin', true);
+    if (session && route.page === 'signin') navigate('/', true);
+  }, [session, route.page]);
+
+  const signedIn = useCallback((next: Session) => setSession(next), []);
+  const signOut = useCallback(async () => {
+    await api.signOut();
+    setSession(null);
+  }, []);
+
+  if (failure) return <p className="page-message" role="alert">Aviary could not be reached: {failure}</p>;
+  if (session === undefined) return <p className="page-message" role="status">Loading…</p>;
+  if (session === null) return <SignIn onSignedIn={signedIn} />;
+  return <Workspace session={session} route={route} onSignOut={signOut} />;
+}

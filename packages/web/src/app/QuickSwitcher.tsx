@@ -1,0 +1,68 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { Conversation } from '../api/client';
+import { chatPath, navigate } from './route';
+import { ConversationIcon } from './Sidebar';
+
+/** Ctrl/Cmd+K: type part of a name, arrows to choose, Enter to open, Escape to leave. */
+export function QuickSwitcher({ conversations, onClose }: { conversations: Conversation[]; onClose: () => void }) {
+  const [text, setText] = useState('');
+  const [active, setActive] = useState(0);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const listId = useId();
+  const matches = conversations.filter((conversation) => conversation.name.toLowerCase().includes(text.trim().toLowerCase())).slice(0, 12);
+
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+
+  const open = (conversation: Conversation | undefined) => {
+    if (!conversation) return;
+    navigate(chatPath(conversation.chat));
+    onClose();
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'ArrowDown') setActive((index) => Math.min(index + 1, matches.length - 1));
+    else if (event.key === 'ArrowUp') setActive((index) => Math.max(index - 1, 0));
+    else if (event.key === 'Enter') open(matches[active]);
+    else return;
+    event.preventDefault();
+  };
+
+  return (
+    <dialog ref={dialog} className="switcher" aria-label="Jump to a conversation" onClose={onClose}>
+      <input
+        role="combobox"
+        aria-expanded="true"
+        aria-controls={listId}
+        aria-activedescendant={matches[active] ? `${listId}-${active}` : undefined}
+        aria-label="Conversation name"
+        placeholder="Jump to a channel or person"
+        value={text}
+        autoFocus
+        onChange={(event) => {
+          setText(event.target.value);
+          setActive(0);
+        }}
+        onKeyDown={onKeyDown}
+      />
+      <ul id={listId} role="listbox" aria-label="Matching conversations" className="picker-list">
+        {matches.map((conversation, index) => (
+          <li
+            key={conversation.chat}
+            id={`${listId}-${index}`}
+            role="option"
+            aria-selected={index === active}
+            className={`picker-item${index === active ? ' active' : ''}`}
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={() => open(conversation)}
+          >
+            <ConversationIcon conversation={conversation} />
+            {conversation.name}
+          </li>
+        ))}
+        {matches.length === 0 && <li className="picker-empty">No conversation matches.</li>}
+      </ul>
+    </dialog>
+  );
+}

@@ -1,0 +1,140 @@
+import type { MouseEvent } from 'react';
+import { api, type Conversation } from '../api/client';
+import { Avatar } from './Avatar';
+import { fullName } from './format';
+import { chatPath, navigate } from './route';
+import { useWorkspace } from './workspaceContext';
+
+interface SidebarProps {
+  conversations: Conversation[] | undefined;
+  selected: string | undefined;
+  appsSelected: boolean;
+  onNavigate: () => void;
+  onOpenSwitcher: () => void;
+  onSignOut: () => void;
+}
+
+/** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
+export function Sidebar({ conversations, selected, appsSelected, onNavigate, onOpenSwitcher, onSignOut }: SidebarProps) {
+  const workspace = useWorkspace();
+  const channels = conversations?.filter((conversation) => conversation.kind === 'channel') ?? [];
+  const directs = conversations?.filter((conversation) => conversation.kind === 'direct') ?? [];
+  const launchers = workspace.apps.filter((app) => app.installed && !app.disabledByUser && !app.disabledByTeam && app.integrations.launcherButton);
+
+  const go = (path: string) => (event: MouseEvent) => {
+    event.preventDefault();
+    navigate(path);
+    onNavigate();
+  };
+
+  return (
+    <nav className="sidebar" aria-label="Conversations">
+      <header className="sidebar-header">
+        <div className="team-name" title={workspace.team.name}>
+          <span className="brand-mark" aria-hidden="true">
+            {[...workspace.team.name][0]?.toUpperCase() ?? 'A'}
+          </span>
+          <span>{workspace.team.name}</span>
+        </div>
+        <button type="button" className="switcher-button" onClick={onOpenSwitcher} aria-keyshortcuts="Control+K Meta+K">
+          Jump to… <kbd>Ctrl K</kbd>
+        </button>
+      </header>
+      <div className="sidebar-scroll">
+        <ConversationList title="Channels" items={channels} selected={selected} go={go} />
+        <ConversationList title="Direct messages" items={directs} selected={selected} go={go} />
+        <section aria-labelledby="sidebar-apps">
+          <h2 id="sidebar-apps" className="sidebar-title">
+            Apps
+          </h2>
+          <ul className="sidebar-list">
+            <li>
+              <a href="/apps" className={`sidebar-item${appsSelected ? ' selected' : ''}`} aria-current={appsSelected ? 'page' : undefined} onClick={go('/apps')}>
+                <span className="sidebar-icon" aria-hidden="true">
+                  ▦
+                </span>
+                App directory
+              </a>
+            </li>
+            {launchers.map((app) => (
+              <li key={app.id}>
+                <button
+                  type="button"
+                  className="sidebar-item"
+                  onClick={() => selected && workspace.act(() => api.pressButton({ appId: app.id, button: 'appLauncherButton', chat: selected }), { appId: app.id, chat: selected })}
+                  disabled={!selected}
+                >
+                  <span className="sidebar-icon" aria-hidden="true">
+                    ◆
+                  </span>
+                  {app.integrations.launcherButton!.name}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+      <footer className="sidebar-footer">
+        <Avatar name={fullName(workspace.me)} image={workspace.me.profileImage} />
+        <div className="me">
+          <span className="me-name">{fullName(workspace.me)}</span>
+          <span className="me-detail">UTC{workspace.me.timezone}</span>
+        </div>
+        <button type="button" className="quiet" onClick={onSignOut}>
+          Sign out
+        </button>
+      </footer>
+    </nav>
+  );
+}
+
+function ConversationList({ title, items, selected, go }: { title: string; items: Conversation[]; selected?: string; go: (path: string) => (event: MouseEvent) => void }) {
+  const id = `sidebar-${title.replace(/\s+/g, '-').toLowerCase()}`;
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="sidebar-title">
+        {title}
+      </h2>
+      {items.length === 0 ? (
+        <p className="sidebar-empty">None yet</p>
+      ) : (
+        <ul className="sidebar-list">
+          {items.map((conversation) => (
+            <li key={conversation.chat}>
+              <a
+                href={chatPath(conversation.chat)}
+                className={`sidebar-item${conversation.chat === selected ? ' selected' : ''}`}
+                aria-current={conversation.chat === selected ? 'page' : undefined}
+                onClick={go(chatPath(conversation.chat))}
+              >
+                <ConversationIcon conversation={conversation} />
+                <span className="sidebar-label">{conversation.name}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function ConversationIcon({ conversation }: { conversation: Conversation }) {
+  if (conversation.kind === 'channel') {
+    return (
+      <span className="sidebar-icon" aria-hidden="true">
+        {conversation.channel?.type === 'private' ? <LockIcon /> : '#'}
+      </span>
+    );
+  }
+  return <Avatar name={conversation.name} image={conversation.user?.profileImage} small />;
+}
+
+/** Drawn, not an emoji: emoji fonts are missing on many systems. */
+function LockIcon() {
+  return (
+    <svg className="lock-icon" viewBox="0 0 16 16" width="13" height="13" aria-hidden="true" focusable="false">
+      <rect x="3" y="7" width="10" height="7" rx="1.5" fill="currentColor" />
+      <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" fill="none" stroke="currentColor" strokeWidth="1.6" />
+    </svg>
+  );
+}

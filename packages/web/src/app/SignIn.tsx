@@ -1,0 +1,82 @@
+import { useId, useState, type FormEvent } from 'react';
+import { api, ApiFailure, type TeamChoice } from '../api/client';
+import type { Session } from './session';
+
+/**
+ * Email and password. When they open accounts in several teams the server answers TeamRequired with
+ * the teams, and the person picks one before signing in again.
+ */
+export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [teams, setTeams] = useState<TeamChoice[]>();
+  const [teamId, setTeamId] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const errorId = useId();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      await api.signIn(email, password, teams ? teamId : undefined);
+      onSignedIn(await api.whoAmI());
+    } catch (error) {
+      if (error instanceof ApiFailure && error.code === 'TeamRequired' && Array.isArray(error.details.teams)) {
+        const choices = error.details.teams as TeamChoice[];
+        setTeams(choices);
+        setTeamId(choices[0]?.id);
+      } else {
+        setProblem(error instanceof ApiFailure && error.code === 'InvalidCredentials' ? 'That email and password do not match an account.' : (error as Error).message);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="signin">
+      <form className="signin-card" onSubmit={submit} aria-describedby={problem ? errorId : undefined}>
+        <div className="brand" aria-hidden="true">
+          <span className="brand-mark">A</span> Aviary
+        </div>
+        <h1>Sign in</h1>
+        <label>
+          Email
+          <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
+        </label>
+        <label>
+          Password
+          <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        {teams && (
+          <fieldset className="team-choice">
+            <legend>This account is in several teams. Which one?</legend>
+            {teams.map((team) => (
+              <label key={team.id} className="radio">
+                <input
+                  type="radio"
+                  name="team"
+                  value={team.id}
+                  checked={teamId === team.id}
+                  onChange={() => setTeamId(team.id)}
+                  autoFocus={team.id === teams[0]?.id}
+                />
+                {team.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {problem && (
+          <p className="form-error" role="alert" id={errorId}>
+            {problem}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing in…' : teams ? 'Sign in to this team' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

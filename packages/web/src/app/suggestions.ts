@@ -1,0 +1,68 @@
+import type { App, Person } from '../api/client';
+import { fullName } from './format';
+
+/** What the composer offers while the person types: people after `@`, slash commands after a leading `/`. */
+export type Suggestion =
+  | { kind: 'person'; id: string; label: string; detail?: string | undefined }
+  | { kind: 'command'; id: string; label: string; detail?: string | undefined };
+
+/** The word being typed at the caret, when it starts with `@` (anywhere) or `/` (at the very start). */
+export function tokenAtCaret(text: string, caret: number): { kind: '@' | '/'; query: string; start: number } | undefined {
+  const before = text.slice(0, caret);
+  const slash = /^\/([\w-]*)$/.exec(before);
+  if (slash) return { kind: '/', query: slash[1]!, start: 0 };
+  const at = /(^|\s)@([^\s@]*)$/.exec(before);
+  if (at) return { kind: '@', query: at[2]!, start: before.length - at[2]!.length - 1 };
+  return undefined;
+}
+
+const MAX_SUGGESTIONS = 8;
+
+export function suggestionsFor(token: NonNullable<ReturnType<typeof tokenAtCaret>>, people: Person[], apps: App[]): Suggestion[] {
+  const query = token.query.toLowerCase();
+  if (token.kind === '@') {
+    return people
+      .filter((person) => fullName(person).toLowerCase().split(/\s+/).some((word) => word.startsWith(query)) || fullName(person).toLowerCase().startsWith(query))
+      .slice(0, MAX_SUGGESTIONS)
+      .map((person) => ({ kind: 'person', id: person.id, label: fullName(person), detail: person.isBot ? 'bot' : undefined }));
+  }
+  // The first app installed wins a name two apps define; the server decides, the list shows each name once.
+  const seen = new Set<string>();
+  const commands: Suggestion[] = [];
+  for (const app of apps) {
+    if (!app.installed || app.disabledByUser || app.disabledByTeam) continue;
+    for (const command of app.integrations.slashCommands) {
+      if (seen.has(command.name) || !command.name.toLowerCase().startsWith(query)) continue;
+      seen.add(command.name);
+      commands.push({ kind: 'command', id: `${app.id}/${command.name}`, label: `/${command.name}`, detail: command.description ?? app.name });
+    }
+  }
+  return commands.slice(0, MAX_SUGGESTIONS);
+}
+
+export interface Mention {
+  userId: string;
+  label: string;
+}
+
+const escapeMarkup = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The ServiceML of a message whose text names people picked with `@`: each `@Name` still in the text
+ * becomes `<user userId>`, so readers see the person's current name. Without one, plain text is sent.
+ */
+export function mentionMarkup(text: string, mentions: Mention[]): string | undefined {
+  const present = mentions.filter((mention) => text.includes(`@${mention.label}`));
+  if (present.length === 0) return undefined;
+  const labels = [...new Set(present.map((mention) => mention.label))].sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(`@(${labels.map((label) => label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'g');
+  let markup = '';
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    const mention = present.find((candidate) => candidate.label === match[1])!;
+    markup += escapeMarkup(text.slice(last, match.index)) + `<user userId="${mention.userId}">@${escapeMarkup(mention.label)}</user>`;
+    last = match.index + match[0].length;
+  }
+  markup += escapeMarkup(text.slice(last));
+  return `<serviceml>${markup.replace(/\n/g, '<br/>')}</serviceml>`;
+}

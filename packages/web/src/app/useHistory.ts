@@ -1,0 +1,58 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, type Message } from '../api/client';
+
+/** A history page: the most the server gives at once. */
+const PAGE_SIZE = 100;
+
+export interface History {
+  /** Oldest first. */
+  messages: Message[];
+  /** False once the first message of the chat is loaded. */
+  hasOlder: boolean;
+  loading: boolean;
+  error?: string;
+  loadOlder(): void;
+  /** Adds messages that arrived (sent here, or over the stream); one already shown is not doubled. */
+  add(messages: Message[]): void;
+}
+
+/** The history of one chat, fetched newest page first and then backwards with `before`. */
+export function useHistory(chat: string): History {
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [hasOlder, setHasOlder] = useState(true);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string>();
+  const inFlight = useRef(false);
+  const oldest = useRef<string | undefined>(undefined);
+
+  const loadOlder = useCallback(() => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setLoading(true);
+    api
+      .history(chat, { before: oldest.current, limit: PAGE_SIZE })
+      .then(({ messages: page }) => {
+        const older = [...page].reverse();
+        if (older[0]) oldest.current = older[0].uid;
+        setHasOlder(page.length === PAGE_SIZE);
+        setMessages((shown) => mergeByUid(older, shown));
+      }, (failure: unknown) => setError((failure as Error).message))
+      .finally(() => {
+        inFlight.current = false;
+        setLoading(false);
+      });
+  }, [chat]);
+
+  useEffect(() => loadOlder(), [loadOlder]);
+
+  const add = useCallback((arrived: Message[]) => setMessages((shown) => mergeByUid(shown, arrived)), []);
+  return { messages, hasOlder, loading, error, loadOlder, add };
+}
+
+/** Both lists oldest first; the result too, each uid once. */
+function mergeByUid(first: Message[], second: Message[]): Message[] {
+  const seen = new Set(first.map((message) => message.uid));
+  const fresh = second.filter((message) => !seen.has(message.uid));
+  if (fresh.length === 0) return first;
+  return [...first, ...fresh].sort((a, b) => a.timestamp - b.timestamp || (a.uid < b.uid ? -1 : 1));
+}

@@ -1,0 +1,28 @@
+import { createContext, useContext } from 'react';
+import type { App, InteractionAnswer, Person, Team, User } from '../api/client';
+import type { WidgetOrigin } from './widgetOrigin';
+
+/** What every part of the signed-in screen needs: who, the team's people and apps, and how to answer an action. */
+export interface Workspace {
+  me: User;
+  team: Team;
+  people: Person[];
+  apps: App[];
+  nameOf(userId: string): string | undefined;
+  appName(appId: string): string | undefined;
+  toast(text: string, tone?: 'info' | 'error'): void;
+  /** Follows an action's answer: a toast, a widget, a browser tab. */
+  showAnswer(answer: InteractionAnswer, origin: WidgetOrigin): void;
+  /** Runs an action and follows its answer; a refusal becomes an error toast. */
+  act(action: () => Promise<InteractionAnswer>, origin: WidgetOrigin): Promise<void>;
+  refreshApps(): Promise<void>;
+  refreshConversations(): Promise<void>;
+}
+
+export const WorkspaceContext = createContext<Workspace | null>(null);
+
+export function useWorkspace(): Workspace {
+  const workspace = useContext(WorkspaceContext);
+  if (!workspace) throw new Error('useWorkspace outside a Workspace');
+  return workspace;
+}
