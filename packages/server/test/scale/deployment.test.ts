@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/listener.js';
 import { rawCall } from '../helpers/server.js';
-import { deliveredMessageUids, deploymentRunnable, sendToBot, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
+import { deliveredMessageUids, deploymentRunnable, failedSignIn, sendToBot, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
 
 if (!deploymentRunnable) console.warn(`Skipping the multi-process deployment suite: ${whyNotRunnable}.`);
 
@@ -20,6 +20,18 @@ describe.runIf(deploymentRunnable)('3 aviary serve processes on one PostgreSQL a
       const answer = await rawCall(url, 'users.getInfo', { query: { token: writerTokens[0] } });
       expect(answer.status, url).toBe(200);
     }
+  });
+
+  it("counts a client's sign-ins by the address nginx forwards, in one bucket for all processes", async () => {
+    const { deployment } = cast();
+    const email = 'someone@example.test';
+    // Three failures from one address, each through nginx to whichever process is next: the bucket of
+    // (email, 127.0.0.2) is empty, on every process. A header the client writes itself changes nothing.
+    const fromGuesser: number[] = [];
+    for (let i = 0; i < 4; i++) fromGuesser.push(await failedSignIn(deployment.url, '127.0.0.2', email, { 'x-forwarded-for': `10.0.0.${i}` }));
+    expect(fromGuesser).toEqual([401, 401, 401, 429]);
+    // Another address still may try: the processes did not take nginx's own address for the client's.
+    expect(await failedSignIn(deployment.url, '127.0.0.3', email)).toBe(401);
   });
 
   it('delivers each app event once, whichever process took the message', async () => {

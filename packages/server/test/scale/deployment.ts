@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll } from 'vitest';
 import { startLocalDeployment, type LocalDeployment } from '../../../../deploy/local/deployment.js';
@@ -64,6 +65,8 @@ export function withDeployment(processes: number): () => DeployedCast {
         // The tests send bursts of messages to one bot; the limits are not what they look at.
         AVIARY_RATE_LIMIT_MESSAGE: '1000/s burst 1000',
         AVIARY_RATE_LIMIT_MESSAGE_PER_RECIPIENT: '1000/s burst 1000',
+        // Few failed sign-ins per (email, client address), to see which address the processes count.
+        AVIARY_RATE_LIMIT_SIGN_IN_FAILURES: '1/h burst 3',
       },
     });
     // A PostgreSQL store keeps nothing in its data directory.
@@ -88,6 +91,22 @@ export function withDeployment(processes: number): () => DeployedCast {
     if (!cast) throw new Error('the deployment did not start');
     return cast;
   };
+}
+
+/**
+ * POST /api/session with a wrong password, from the loopback address `from` (the whole of 127.0.0.0/8 is
+ * this machine's), through `baseUrl`; the answer's status.
+ */
+export function failedSignIn(baseUrl: string, from: string, email: string, headers: Record<string, string> = {}): Promise<number> {
+  const { hostname, port } = new URL(baseUrl);
+  const body = JSON.stringify({ email, password: 'not the password' });
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: hostname, port, localAddress: from, method: 'POST', path: '/api/session', headers: { 'content-type': 'application/json', ...headers } },
+      (response) => response.resume().once('end', () => resolve(response.statusCode ?? 0)),
+    );
+    request.once('error', reject).end(body);
+  });
 }
 
 /** chat.sendMessage to the bot through `baseUrl`; the message's uid when the answer was 200, else why not. */
