@@ -1,19 +1,25 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { MethodDefinition } from './define.js';
-import { commonErrors, errorRegistry, type ErrorCode } from './errors.js';
+import { commonErrors, errorRegistry } from './errors.js';
 import { methodsByName } from './methods/index.js';
 import { toJsonSchema, type JsonSchema } from './jsonSchema.js';
 import { eventWebhooks, type OpenApiWebhook } from './openapiWebhooks.js';
+import { errorResponses, refs, type OpenApiOperation, type OpenApiParameter, type OpenApiResponses } from './openapiParts.js';
 import { isIdListSchema } from './params.js';
 
 export { toJsonSchema, type JsonSchema } from './jsonSchema.js';
+export type { OpenApiOperation, OpenApiParameter, OpenApiResponses } from './openapiParts.js';
 
-export interface OpenApiDocument {
+/** A method's path: GET and POST. */
+export type MethodPathItem = { get: OpenApiOperation; post: OpenApiOperation };
+
+/** `PathItem` is a method's for the method API's own document; the whole document's paths hold routes too. */
+export interface OpenApiDocument<PathItem = MethodPathItem> {
   openapi: '3.1.0';
   info: { title: string; version: string; description: string };
   servers: Array<{ url: string }>;
   tags: Array<{ name: string }>;
-  paths: Record<string, { get: OpenApiOperation; post: OpenApiOperation }>;
+  paths: Record<string, PathItem>;
   /** The events the service sends to an app's listener, widgets and browser pages. */
   webhooks: Record<string, { post: OpenApiWebhook }>;
   components: {
@@ -22,23 +28,6 @@ export interface OpenApiDocument {
     securitySchemes: Record<string, Record<string, string>>;
   };
   security: Array<Record<string, string[]>>;
-}
-
-export interface OpenApiParameter {
-  name: string;
-  in: 'query' | 'header';
-  required: boolean;
-  description?: string;
-  schema: JsonSchema;
-}
-
-export interface OpenApiOperation {
-  operationId: string;
-  summary: string;
-  tags: string[];
-  parameters?: OpenApiParameter[];
-  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
-  responses: Record<string, { description: string; headers?: Record<string, { $ref: string }>; content?: Record<string, { schema: JsonSchema }> }>;
 }
 
 export interface OpenApiOptions {
@@ -92,9 +81,10 @@ export function buildOpenApiDocument(
 }
 
 const namespaceOf = (method: MethodDefinition): string => method.name.slice(0, method.name.indexOf('.'));
-const operationIdOf = (method: MethodDefinition): string => method.name.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase());
+/** `chat.sendMessage` → `chatSendMessage`. */
+export const operationIdOf = (named: { name: string }): string => named.name.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase());
 
-function pathItem(method: MethodDefinition): { get: OpenApiOperation; post: OpenApiOperation } {
+function pathItem(method: MethodDefinition): MethodPathItem {
   const common = { summary: method.summary, tags: [namespaceOf(method)], responses: responses(method) };
   return {
     get: { operationId: `${operationIdOf(method)}Get`, ...common, parameters: queryParameters(method.params) },
@@ -157,33 +147,16 @@ function withToken(schema: JsonSchema): JsonSchema {
   return { ...schema, properties: { token: { type: 'string', description: tokenDescription }, ...(schema.properties as JsonSchema) } };
 }
 
-function responses(method: MethodDefinition): OpenApiOperation['responses'] {
-  const out: OpenApiOperation['responses'] = {
+function responses(method: MethodDefinition): OpenApiResponses {
+  return {
     '200': {
       description: 'Success',
       headers: refs(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
       content: { 'application/json': { schema: toJsonSchema(method.result) } },
     },
+    ...errorResponses([...commonErrors, ...method.errors]),
   };
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set([...commonErrors, ...method.errors])) {
-    const status = errorRegistry[code].status;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    out[String(status)] = {
-      description: codes.map((code) => `${code}: ${errorRegistry[code].description}`).join(' '),
-      headers: refs(['X-Request-Id', ...(status === 429 || status === 503 ? ['Retry-After'] : []), ...(status === 405 ? ['Allow'] : [])]),
-      content: {
-        'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: codes } } }] } },
-      },
-    };
-  }
-  return out;
 }
-
-const refs = (names: string[]): Record<string, { $ref: string }> =>
-  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 /** The error body; the context fields appear only with the codes that carry them (docs/errors.md). */
 function errorSchema(): JsonSchema {

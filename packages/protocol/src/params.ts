@@ -1,7 +1,8 @@
-import { Type, type TSchema, type TString } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type TSchema, type TString } from '@sinclair/typebox';
 
 /** One of a list of string constants. */
-export const oneOf = <T extends string>(values: readonly T[]) => Type.Union(values.map((value) => Type.Literal(value)));
+export const oneOf = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Union(values.map((value) => Type.Literal(value)), description ? { description } : {});
 
 /**
  * A list of ids. Over form or query it may come as a JSON array string or as a comma-separated string;
@@ -32,4 +33,28 @@ export const HttpUrl = Type.String({
 
 export function isHttpUrlSchema(schema: TSchema): boolean {
   return (schema as { httpUrl?: boolean }).httpUrl === true;
+}
+
+/**
+ * An optional field a change may also clear: `null` or `""` clears it. The `clearable` marker tells the
+ * server's decoder to keep that `null` (or `""`, as `null`) rather than read it as "not given".
+ */
+export function Clearable<T extends TSchema>(inner: T, description: string, options: SchemaOptions = {}) {
+  return Type.Union([inner, Type.Literal(''), Type.Null()], { ...options, clearable: true, description });
+}
+
+export function isClearableSchema(schema: TSchema): boolean {
+  return (schema as { clearable?: boolean }).clearable === true;
+}
+
+/**
+ * Schema options for a field the server checks with a function of its own, which words the problem and
+ * names its exact path (`allowedOrigins[2]`, `integrations.slashCommands[0].name`) and is shared with
+ * the CLI: the schema describes the field to clients and in OpenAPI, and the server's decoder leaves
+ * the checking to that function rather than checking the same thing twice in other words.
+ */
+export const checkedByServer = { checkedByServer: true } as const;
+
+export function isCheckedByServer(schema: TSchema): boolean {
+  return (schema as { checkedByServer?: boolean }).checkedByServer === true;
 }

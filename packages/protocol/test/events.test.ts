@@ -162,4 +162,13 @@ describe('Integrations and InteractionAnswer', () => {
     expect(Value.Check(InteractionAnswer, { kind: 'toast', text: 'x'.repeat(101) })).toBe(false);
     expect(Value.Check(InteractionAnswer, { kind: 'redirect', url: 'https://example.com/' })).toBe(false);
   });
+
+  it('counts a toast’s 100 characters as the server cuts them: an emoji is one character, not two UTF-16 units', () => {
+    const toast = (text: string) => Value.Check(InteractionAnswer, { kind: 'toast', text });
+    expect(toast(`${'☀'.repeat(99)}🌧`)).toBe(true);
+    expect(toast('🌧'.repeat(100))).toBe(true);
+    expect(toast('🌧'.repeat(101))).toBe(false);
+    expect(toast(`${'x'.repeat(100)}\n`)).toBe(false);
+    expect(toast('')).toBe(false);
+  });
 });

@@ -1,4 +1,4 @@
-import { api, type BrandedIds, type ParamsOf, type PlainIds, type ResultOf } from '@aviary/protocol';
+import { api, readJsonAnswer, type BrandedIds, type ParamsOf, type PlainIds, type ResultOf } from '@aviary/protocol';
 import { AviaryApiError, AviaryTimeoutError } from './errors.js';
 import { parseRetryAfter, retryDelay, sleep } from './retry.js';
 
@@ -89,7 +89,7 @@ export class AviaryClient<Ids extends IdTyping = BrandedIds> {
         body: JSON.stringify(params),
         signal,
       });
-      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await readJson(response) };
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await readJsonAnswer(response) };
     } catch (error) {
       if (timeout.aborted && !callerSignal?.aborted) throw new AviaryTimeoutError(method, this.options.timeoutMs);
       throw error;
@@ -103,13 +103,4 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
 
 function asObject(body: unknown): Record<string, unknown> {
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-}
-
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { error: `HTTP${response.status}`, description: text.slice(0, 200) };
-  }
 }

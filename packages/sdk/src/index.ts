@@ -1,5 +1,6 @@
 export { AviaryClient, type AviaryClientOptions, type CallOptions, type IdTyping } from './client.js';
 export { AviaryApiError, AviaryTimeoutError, type AviaryErrorCode } from './errors.js';
+export { AviaryDeveloperApi, AviaryPeopleApi, type SessionApiOptions } from './sessionApis.js';
 export { toAppId, toChannelId, toChatId, toMessageUid, toUserId } from './ids.js';
 export type {
   AppId,

@@ -61,6 +61,11 @@ export interface Config {
   redisKeyPrefix: string;
   /** When set, `GET /metrics` wants `Authorization: Bearer <this>`. Env `AVIARY_METRICS_TOKEN`. */
   metricsToken?: string;
+  /**
+   * Check every handler's result against the schema its method or route promises, answering 500 when
+   * one does not match. On in tests, off by default. Env `AVIARY_CHECK_RESULTS=1`.
+   */
+  checkResults: boolean;
 }
 
 /** A setting whose value the server cannot use; the message names the setting (the environment variable). */
@@ -107,6 +112,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     allowedInternalHosts: input.allowedInternalHosts ?? list(env.AVIARY_ALLOWED_INTERNAL_HOSTS),
     trustProxy: input.trustProxy ?? list(env.AVIARY_TRUST_PROXY),
     dnsServers: input.dnsServers,
+    checkResults: input.checkResults ?? env.AVIARY_CHECK_RESULTS === '1',
     redisUrl: redisUrl(input.redisUrl ?? (env.REDIS_URL || undefined)),
     redisKeyPrefix: input.redisKeyPrefix ?? (env.AVIARY_REDIS_KEY_PREFIX || 'aviary:'),
     metricsToken: input.metricsToken ?? (env.AVIARY_METRICS_TOKEN || undefined),

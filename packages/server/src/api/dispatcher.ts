@@ -8,6 +8,7 @@ import { handlers } from './methods/index.js';
 import { decodeParams, type RawParams } from './params.js';
 import { bearerToken } from './session/sessionToken.js';
 import { enforceRateLimits } from './methodRateLimits.js';
+import { checkResult } from './resultCheck.js';
 
 /** Marks a body the server could not read (unsupported content type); reported after NoSuchMethod and 405. */
 export const UNREADABLE_BODY = Symbol('unreadable body');
@@ -68,8 +69,10 @@ async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: Fast
   if (typeof token !== 'string') throw new ApiError('InvalidToken', 'The token must be a string.');
   const caller = await authenticate(ctx.store, token);
   await enforceRateLimits(ctx, handler.method, caller, raw, reply);
-  const params = decodeParams(handler.method, raw);
-  return handler.handle(params, caller, ctx);
+  const params = decodeParams(handler.method.params, raw);
+  const result = await handler.handle(params, caller, ctx);
+  checkResult(ctx, handler.method.result, result, handler.method.name, request.id);
+  return result;
 }
 
 function readParams(request: FastifyRequest): RawParams {

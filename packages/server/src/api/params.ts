@@ -1,4 +1,4 @@
-import { isHttpUrlSchema, isIdListSchema, type MethodDefinition } from '@aviary/protocol';
+import { isCheckedByServer, isClearableSchema, isHttpUrlSchema, isIdListSchema } from '@aviary/protocol';
 import { checkUrl } from '@aviary/serviceml';
 import { Kind, OptionalKind, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
@@ -33,23 +33,39 @@ function decodersFor(params: TObject): ParamDecoder[] {
   return list;
 }
 
+export interface DecodeOptions {
+  /** The values came from a JSON body, where an array is an array, not a parameter given several times. */
+  json?: boolean;
+}
+
 /**
- * Turns raw parameters (strings from query or form, or JSON values) into the method's typed parameters.
- * Throws MissingParameter / InvalidParameter naming the first offending parameter, in declaration order.
+ * Turns raw parameters (strings from query or form, or JSON values) into typed parameters, as `params`
+ * declares them. Throws MissingParameter / InvalidParameter naming the first offending parameter, in
+ * declaration order. A clearable parameter (params.ts of the protocol) given as null or "" is null; one
+ * the server checks with its own function is only read here (its depth and NUL), and checked there.
  */
-export function decodeParams(method: MethodDefinition, raw: RawParams): Record<string, unknown> {
+export function decodeParams(params: TObject, raw: RawParams, options: DecodeOptions = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const decoder of decodersFor(method.params)) {
+  for (const decoder of decodersFor(params)) {
     const given = raw[decoder.name];
-    if (given === undefined || given === null || given === '') {
+    if ((given === null || given === '') && isClearableSchema(decoder.schema)) {
+      out[decoder.name] = null;
+      continue;
+    }
+    if (isAbsent(decoder, given)) {
       if (decoder.required) throw missingParameter(decoder.name);
       continue;
     }
-    const value = coerce(decoder, given);
+    const value = coerce(decoder, given, options);
     if (nestedDeeperThan(value, MAX_NESTING)) {
       throw invalidParameter(decoder.name, `"${decoder.name}" is nested more than ${MAX_NESTING} levels deep.`);
     }
     if (holdsNul(value)) throw nulRefused(decoder.name);
+    if (isCheckedByServer(decoder.schema)) {
+      // Checked by its own function in core, which the CLI shares (appFields.ts).
+      out[decoder.name] = value;
+      continue;
+    }
     if (!decoder.check.Check(value)) {
       const first = decoder.check.Errors(value).First();
       throw invalidParameter(decoder.name, describe(decoder.name, first, value));
@@ -61,6 +77,12 @@ export function decodeParams(method: MethodDefinition, raw: RawParams): Record<s
     out[decoder.name] = value;
   }
   return out;
+}
+
+/** Absent, empty, or (for a required list of at least one item) an empty list. */
+function isAbsent(decoder: ParamDecoder, given: unknown): boolean {
+  if (given === undefined || given === null || given === '') return true;
+  return decoder.required && Array.isArray(given) && given.length === 0 && Number(decoder.schema.minItems ?? 0) > 0;
 }
 
 /**
@@ -80,10 +102,10 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-function coerce(decoder: ParamDecoder, given: unknown): unknown {
+function coerce(decoder: ParamDecoder, given: unknown, options: DecodeOptions): unknown {
   const { schema, name } = decoder;
   const type = schema.type as string | undefined;
-  if (Array.isArray(given) && type !== 'array') {
+  if (Array.isArray(given) && type !== 'array' && !options.json) {
     throw invalidParameter(name, `"${name}" was given ${given.length} times; give it once.`);
   }
   if (typeof given !== 'string') return given;

@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { validateAllowedOrigins } from '../core/allowedOrigins.js';
+import { checkIntegrations } from '../core/appFields.js';
 import { createApp, enableBot, updateApp } from '../core/commands/apps.js';
 import type { InstallContext } from '../core/commands/installs.js';
-import { validateIntegrations, type Integrations } from '../core/integrations.js';
-import { ApiError } from '../errors.js';
 import { adminCommand, runAdminCommand, type AdminContext, type OutputFlags, type StoreFlags } from './adminCommand.js';
-import { CliError, cliErrorCodes, type CliErrorCode } from './errors.js';
+import { asCliError, optionsNamed } from './coreRefusals.js';
+import { CliError } from './errors.js';
 import { requireApp, requirePerson, requireUser } from './lookups.js';
-import { requireHttpUrl, requireText } from './validate.js';
 
 type Flags<T> = StoreFlags & OutputFlags & T;
 
@@ -27,19 +25,24 @@ export function registerAppCommands(program: Command): void {
     .option('--allowed-origin <origin>', 'an origin such as https://app.example its widget and browser tokens may also go to (repeatable)', collect, [])
     .action((flags: Flags<AppCreateFlags>) =>
       runAdminCommand(flags, async ({ db, now }) => {
-        const name = requireText('--name', flags.name);
-        const listenerUrl = flags.listenerUrl === undefined ? undefined : requireHttpUrl('--listener-url', flags.listenerUrl);
-        const integrations = integrationsFromFlags(flags.slashCommand, flags.previewDomain);
-        const allowedOrigins = allowedOriginsFromFlags(flags.allowedOrigin);
         const developer = await requirePerson(db, flags.developer);
-        const created = await asCliError(() =>
-          createApp(db, {
-            teamId: developer.team_id, developerId: developer.id, name, description: flags.description, listenerUrl, integrations, allowedOrigins, now: now(),
-          }),
+        const created = await asCliError(
+          () =>
+            createApp(db, {
+              teamId: developer.team_id,
+              developerId: developer.id,
+              name: flags.name,
+              description: flags.description,
+              listenerUrl: flags.listenerUrl,
+              integrations: integrationsFromFlags(flags),
+              allowedOrigins: flags.allowedOrigin,
+              now: now(),
+            }),
+          (parameter, description) => appOptionWording(flags, parameter, description),
         );
         return {
           json: { id: created.id, secret: created.secret },
-          text: `Created app "${name}" ${created.id} in team ${developer.team_id}.\nsecret: ${created.secret}`,
+          text: `Created app "${created.name}" ${created.id} in team ${developer.team_id}.\nsecret: ${created.secret}`,
         };
       }),
     );
@@ -66,10 +69,12 @@ export function registerAppCommands(program: Command): void {
     .action((flags: Flags<{ app: string; file: string }>) =>
       runAdminCommand(flags, async ({ db, now }) => {
         const found = await requireApp(db, flags.app);
-        const result = validateIntegrations(readJsonFile(flags.file));
-        if (!result.ok) throw new CliError('InvalidOption', `--file ${flags.file}: ${result.description}`);
-        await updateApp(db, found.id, { integrations: result.value }, now());
-        return { json: { id: found.id, integrations: result.value }, text: `Set the integrations of "${found.name}" ${found.id}.` };
+        const integrations = await asCliError(
+          () => checkIntegrations(readJsonFile(flags.file), ''),
+          (_parameter, description) => `--file ${flags.file}: ${description}`,
+        );
+        await updateApp(db, found.id, { integrations }, now());
+        return { json: { id: found.id, integrations }, text: `Set the integrations of "${found.name}" ${found.id}.` };
       }),
     );
 
@@ -117,26 +122,31 @@ interface AppCreateFlags {
   allowedOrigin: string[];
 }
 
-function allowedOriginsFromFlags(origins: string[]): string[] {
-  const result = validateAllowedOrigins(origins);
-  if (result.ok) return result.value;
-  const index = /\[(\d+)\]$/.exec(result.parameter)?.[1];
-  const flag = index === undefined ? '--allowed-origin' : `--allowed-origin ${JSON.stringify(origins[Number(index)])}`;
-  throw new CliError('InvalidOption', `${flag}: ${result.description.replace(/^allowedOrigins(\[\d+\])? /, '')}`);
-}
-
-/** The integrations `app create` builds from its flags; a bad one is named by the flag and value given. */
-function integrationsFromFlags(slashCommands: string[], previewDomains: string[]): Integrations {
-  const commands = slashCommands.map((flag) => {
+/** The integrations `app create` makes of its flags: a command sends an event, or with a URL opens that widget. */
+function integrationsFromFlags(flags: AppCreateFlags): { slashCommands: unknown[]; previewDomains: string[] } {
+  const slashCommands = flags.slashCommand.map((flag) => {
     const colon = flag.indexOf(':');
     const [name, url] = colon === -1 ? [flag, undefined] : [flag.slice(0, colon), flag.slice(colon + 1)];
     return { name, action: url === undefined ? { type: 'sendEvent' } : { type: 'openWidget', url } };
   });
-  const result = validateIntegrations({ slashCommands: commands, previewDomains });
-  if (result.ok) return result.value;
-  const [, list, index] = /^(slashCommands|previewDomains)\[(\d+)\]/.exec(result.parameter) ?? [];
-  const flag = list === 'slashCommands' ? `--slash-command ${JSON.stringify(slashCommands[Number(index)])}` : `--preview-domain ${JSON.stringify(previewDomains[Number(index)])}`;
-  throw new CliError('InvalidOption', `${flag}: ${result.description}`);
+  return { slashCommands, previewDomains: flags.previewDomain };
+}
+
+const appOptions = optionsNamed({ name: '--name', description: '--description', listenerUrl: '--listener-url' });
+
+/** A refused field of `app create`, named by the flag (and for repeated flags the value) that gave it. */
+function appOptionWording(flags: AppCreateFlags, parameter: string, description: string): string | undefined {
+  const [, list, index] = /^integrations\.(slashCommands|previewDomains)\[(\d+)\]/.exec(parameter) ?? [];
+  if (list !== undefined) {
+    const flag = list === 'slashCommands' ? `--slash-command ${JSON.stringify(flags.slashCommand[Number(index)])}` : `--preview-domain ${JSON.stringify(flags.previewDomain[Number(index)])}`;
+    return `${flag}: ${description.replace(/^integrations\./, '')}`;
+  }
+  const origin = /^allowedOrigins(?:\[(\d+)\])?/.exec(parameter);
+  if (origin) {
+    const flag = origin[1] === undefined ? '--allowed-origin' : `--allowed-origin ${JSON.stringify(flags.allowedOrigin[Number(origin[1])])}`;
+    return `${flag}: ${description.replace(/^allowedOrigins(\[\d+\])? /, '')}`;
+  }
+  return appOptions(parameter, description);
 }
 
 function readJsonFile(path: string): unknown {
@@ -169,15 +179,3 @@ async function withEventDelivery<T>(admin: AdminContext, run: (ctx: InstallConte
     await events.close();
   }
 }
-
-/** A core command's refusals (ApiError) become the CLI error of the same code. */
-async function asCliError<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ApiError && isCliErrorCode(error.code)) throw new CliError(error.code, error.message);
-    throw error;
-  }
-}
-
-const isCliErrorCode = (code: string): code is CliErrorCode => (cliErrorCodes as readonly string[]).includes(code);

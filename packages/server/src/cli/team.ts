@@ -1,7 +1,7 @@
+import { appCreatorChoices, type AppCreators } from '@aviary/protocol';
 import { Option, type Command } from 'commander';
 import { createTeam } from '../core/commands/people.js';
 import { setAppCreators } from '../core/commands/teams.js';
-import { appCreatorChoices, type AppCreators } from '../core/policies/apps.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { requireTeam } from './lookups.js';
 import { requireText } from './validate.js';

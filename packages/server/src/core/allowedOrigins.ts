@@ -1,3 +1,4 @@
+import { maxAllowedOrigins } from '@aviary/protocol';
 import { checkUrl, type FieldResult } from '@aviary/serviceml';
 import type { AppsTable } from '../store/schema.js';
 
@@ -7,7 +8,7 @@ import type { AppsTable } from '../store/schema.js';
  * array in `apps.allowed_origins`, each entry in the form `URL.origin` gives (lower-case host, no default
  * port), so that comparing an origin with the list is a plain string comparison.
  */
-export const maxAllowedOrigins = 20;
+export { maxAllowedOrigins } from '@aviary/protocol';
 
 /** The stored allowed origins of an app row. */
 export function readAllowedOrigins(app: Pick<AppsTable, 'allowed_origins'>): string[] {
@@ -33,13 +34,6 @@ export function validateAllowedOrigins(value: unknown, at = 'allowedOrigins'): F
     origins.push(origin);
   }
   return { ok: true, value: origins };
-}
-
-/** Like validateAllowedOrigins, for callers that checked already (commands, seeds, tests): throws on a wrong entry. */
-export function normaliseAllowedOrigins(value: readonly string[]): string[] {
-  const result = validateAllowedOrigins(value);
-  if (!result.ok) throw new Error(result.description);
-  return result.value;
 }
 
 const example = 'write it like https://app.example or http://localhost:8080';

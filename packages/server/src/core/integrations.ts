@@ -1,6 +1,5 @@
 import { integrationButtonKeys, type Integrations, type SlashCommand } from '@aviary/protocol';
 import { validateIntegrations } from '@aviary/serviceml';
-import { ApiError } from '../errors.js';
 import type { AppsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { usableInstalledApp } from './policies/apps.js';
@@ -9,7 +8,8 @@ import { usableInstalledApp } from './policies/apps.js';
  * An app's integrations (the `Integrations` of the protocol; docs/reference/integrations.md): how people reach it from the client.
  * Stored as JSON in `apps.integrations`, always in the normalised form `validateIntegrations` returns
  * (action aliases resolved, URLs trimmed), so readers never validate again. The validation is
- * @aviary/serviceml's, the one the API, the CLI and the commands all run.
+ * @aviary/serviceml's, which createApp and updateApp run for the API, the CLI and the seed alike
+ * (core/appFields.ts).
  */
 export type { Integrations } from '@aviary/protocol';
 export { validateIntegrations };
@@ -22,26 +22,6 @@ export const emptyIntegrations = (): Integrations => ({ slashCommands: [], previ
 /** The stored integrations of an app row. */
 export function readIntegrations(app: Pick<AppsTable, 'integrations'>): Integrations {
   return { ...emptyIntegrations(), ...(JSON.parse(app.integrations) as Partial<Integrations>) };
-}
-
-/** What `normaliseIntegrations` throws: InvalidParameter, with the path of the wrong field as `parameter`. */
-export class InvalidIntegration extends ApiError {
-  constructor(
-    readonly parameter: string,
-    description: string,
-  ) {
-    super('InvalidParameter', description, { parameter });
-  }
-}
-
-/**
- * The validated integrations, for callers without an API request to answer (commands, seeds, tests);
- * the API checks first and names the field in its own request's terms. Throws InvalidIntegration.
- */
-export function normaliseIntegrations(value: unknown): Integrations {
-  const result = validateIntegrations(value);
-  if (!result.ok) throw new InvalidIntegration(result.parameter, result.description);
-  return result.value;
 }
 
 /** Whether a URL's host is covered by a preview domain pattern. */

@@ -75,8 +75,10 @@ forEachDialect('finding integrations', (t) => {
   it('the createApp command validates integrations too, and stores nothing invalid', async () => {
     const team = await t().f.team();
     const dev = await t().f.person(team.id);
+    // Named as the developer API names it: createApp checks every app field (core/appFields.ts).
     await expect(t().f.app(team.id, dev.id, { integrations: { previewDomains: ['UPPER.example'] } })).rejects.toMatchObject({
-      parameter: 'previewDomains[0]',
+      code: 'InvalidParameter',
+      context: { parameter: 'integrations.previewDomains[0]' },
       message: expect.stringMatching(/lower case/),
     });
     expect(await t().testStore.store.db.selectFrom('apps').selectAll().where('team_id', '=', team.id).execute()).toEqual([]);

@@ -89,7 +89,7 @@ describe('team, user and app commands, while `aviary serve` runs on the same SQL
     expect((await getInfo(server.url, token)).status).toBe(200);
   });
 
-  // Fourteen CLI processes at once: give a loaded machine time.
+  // Seventeen CLI commands at once: give a loaded machine time.
   it('refuses bad input with exit 1, a message on stderr and with --json exactly one error object on stdout', { timeout: 120_000 }, async () => {
     const otherTeam = (await runCliJson<{ id: string }>(['team', 'create', '--name', 'Elsewhere', ...on])).id;
     const outsider = (await runCliJson<{ id: string }>(['user', 'create', '--team', otherTeam, '--email', 'o@else.test', '--first-name', 'O', '--last-name', 'U', ...on])).id;
@@ -109,6 +109,10 @@ describe('team, user and app commands, while `aviary serve` runs on the same SQL
       [['app', 'create', '--name', 'X', '--developer', developerId, '--listener-url', 'ftp://127.0.0.1/x'], 'InvalidOption', /scheme "ftp:"/],
       // The API's URL check: the WHATWG parser would quietly encode the space, the API refuses it.
       [['app', 'create', '--name', 'X', '--developer', developerId, '--listener-url', 'http://example.com/a b'], 'InvalidOption', /percent-encode it/],
+      // The app and person fields have one check, the API's: the same limits, worded for the options.
+      [['app', 'create', '--name', 'x'.repeat(81), '--developer', developerId], 'InvalidOption', /--name is 81 characters long; the limit is 80\./],
+      [['app', 'create', '--name', '   ', '--developer', developerId], 'InvalidOption', /--name must not be empty\./],
+      [person(['--email', 'blank@kestrel.test']).map((arg) => (arg === 'A' ? '  ' : arg)), 'InvalidOption', /--first-name must not be empty\./],
       [['app', 'bot', '--app', 'a:nosuchapp', '--enable'], 'UnknownApp', /no app "a:nosuchapp"/],
       [['app', 'install', '--app', app.id, '--user', outsider], 'UnknownUser', /not in the app’s team/],
       [['app', 'install', '--app', app.id, '--user', 'u:bbbbbbbbbbbbbbbb'], 'UnknownUser', /no user/],

@@ -51,8 +51,9 @@ export const loopbackHosts = ['127.0.0.0/8', '::1', 'localhost'];
 export async function startTestServer(dialect: TestDialect, config: ConfigInput = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const testStore = await createTestStore(dialect);
   const server = await startServer(
-    // Listener apps in tests run on loopback, so loopback is allowed unless a test says otherwise.
-    loadConfig({ port: 0, host: '127.0.0.1', dataDir: testStore.dataDir, logLevel: 'silent', allowedInternalHosts: loopbackHosts, ...config }, {}),
+    // Listener apps in tests run on loopback, so loopback is allowed unless a test says otherwise; every
+    // handler's result is checked against its schema (config.checkResults).
+    loadConfig({ port: 0, host: '127.0.0.1', dataDir: testStore.dataDir, logLevel: 'silent', allowedInternalHosts: loopbackHosts, checkResults: true, ...config }, {}),
     { store: testStore.store, now: options.now, events: options.events, log: options.log },
   );
   const url = server.url;

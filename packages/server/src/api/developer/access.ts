@@ -1,5 +1,5 @@
-import type { AppChanges } from '../../core/commands/apps.js';
-import { eventRoutingFields } from '../../core/policies/apps.js';
+import { eventRoutingFields } from '@aviary/protocol';
+import type { AppFieldInput } from '../../core/appFields.js';
 import type { AppsTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { ApiError } from '../errors.js';
@@ -34,7 +34,7 @@ export function requireDeveloper(reachable: ReachableApp, what: string, why = 't
  * Where the app's events and tokens go is its developer's to decide. A team admin may still rename it,
  * describe it, change its icon, disable it for the team or delete it, but never send its events elsewhere.
  */
-export function requireDeveloperForRouting(reachable: ReachableApp, changes: AppChanges): void {
+export function requireDeveloperForRouting(reachable: ReachableApp, changes: AppFieldInput): void {
   if (reachable.isDeveloper) return;
   const field = eventRoutingFields.find((name) => changes[name] !== undefined);
   if (field === undefined) return;
@@ -43,4 +43,14 @@ export function requireDeveloperForRouting(reachable: ReachableApp, changes: App
     `Only the app's developer may change ${field}: it decides where the app's events and user tokens are sent. A team admin may rename, describe, disable or delete the app.`,
     { parameter: field },
   );
+}
+
+/**
+ * The app whose event deliveries the person asks about: its developer's alone, as events carry what
+ * people sent the app (direct and private-channel messages to its bot), which a team admin has no reason to read.
+ */
+export async function appOfDeliveryLog(db: Db, person: UsersTable, appId: string): Promise<AppsTable> {
+  const reachable = await reachableApp(db, person, appId);
+  requireDeveloper(reachable, 'see or act on its event deliveries', 'events carry what people sent the app');
+  return reachable.app;
 }

@@ -1,37 +1,24 @@
-import type { RateClass } from '@aviary/protocol';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { routeRateClass, type RouteDefinition } from '@aviary/protocol';
+import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../../context.js';
 import type { UsersTable } from '../../store/schema.js';
 import { takeRateLimits } from '../methodRateLimits.js';
 
-const SEND_MESSAGE_ROUTE = '/api/client/messages';
-
-/**
- * Which of the /v1 rate classes (config.rateLimits) a client or developer API route counts against:
- * reading is `read`; sending a message and acting on an app's buttons, commands and widgets is
- * `message`, as chat.sendMessage is; every other change (installs, app settings, replays) is `channel`.
- */
-export function routeRateClass(method: string, route: string): RateClass {
-  if (method === 'GET' || method === 'HEAD') return 'read';
-  if (route === SEND_MESSAGE_ROUTE || route.startsWith('/api/client/actions/')) return 'message';
-  return 'channel';
-}
-
 /**
  * The /v1 limits for people: a bucket per signed-in person and route (all of a person's sessions share
- * it), and for messages also one per (person, recipient), with the same X-RateLimit-* headers and
- * TooManyRequests + Retry-After. Keys are built from the person's id, the route's registered pattern
+ * it), in the route's rate class (reading is `read`; sending a message and acting on an app's buttons,
+ * commands and widgets `message`; every other change `channel`). A route that sends to a recipient `to`
+ * takes from the (person, recipient) bucket too. Keys are built from the person's id, the route's name
  * and a recipient that has the shape of a chat id; never from anything else the request says.
  */
-export async function enforceSessionRateLimits(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, person: UsersTable): Promise<void> {
-  const route = request.routeOptions.url ?? '';
-  const method = request.method === 'HEAD' ? 'GET' : request.method;
-  const rule = ctx.config.rateLimits[routeRateClass(method, route)];
-  const sendsMessage = method === 'POST' && route === SEND_MESSAGE_ROUTE;
+export async function enforceRouteRateLimits(ctx: ServerContext, reply: FastifyReply, route: RouteDefinition, person: UsersTable, to: unknown): Promise<void> {
+  const rateClass = routeRateClass(route);
+  const rule = ctx.config.rateLimits[rateClass];
+  const toRecipient = rateClass === 'message' && 'to' in route.params.properties;
   await takeRateLimits(ctx, reply, {
-    key: `session:${person.id}:${method} ${route}`,
+    key: `session:${person.id}:${route.name}`,
     rule,
-    limited: `${method} ${route} is limited to ${rule.rate} calls per second per person.`,
-    ...(sendsMessage ? { message: { owner: `session:${person.id}`, to: (request.body as { to?: unknown } | undefined)?.to, per: 'person' as const } } : {}),
+    limited: `${route.verb} ${route.path} is limited to ${rule.rate} calls per second per person.`,
+    ...(toRecipient ? { message: { owner: `session:${person.id}`, to, per: 'person' as const } } : {}),
   });
 }

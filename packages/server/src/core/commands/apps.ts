@@ -1,35 +1,25 @@
 import type { AppsTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
-import { normaliseAllowedOrigins } from '../allowedOrigins.js';
 import { hashToken, newAppId, newSecret, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
-import { emptyIntegrations, normaliseIntegrations } from '../integrations.js';
+import { checkAppFields, type AppFieldInput } from '../appFields.js';
+import { emptyIntegrations } from '../integrations.js';
 import { requireMayCreateApps } from '../policies/apps.js';
 
-export interface NewApp {
+/** A new app: its team and developer, and its fields, which createApp checks (core/appFields.ts). */
+export interface NewApp extends AppFieldInput {
   teamId: string;
   developerId: string;
-  name: string;
-  description?: string;
-  icon?: string | null;
-  listenerUrl?: string | null;
-  configurationUrl?: string | null;
-  /** Validated here too (`normaliseIntegrations`): stored only in the normalised form. */
-  integrations?: unknown;
-  /** Extra origins its widget and browser tokens may go to; normalised here too. */
-  allowedOrigins?: readonly string[];
+  name: unknown;
 }
-
-/** What a developer may change on an app; absent fields stay as they are. */
-export type AppChanges = Partial<
-  Pick<NewApp, 'name' | 'description' | 'icon' | 'listenerUrl' | 'configurationUrl' | 'integrations' | 'allowedOrigins'>
->;
 
 /**
  * Creates an app in its developer's team, when the team's `app_creators` setting lets the developer
- * create apps (PermissionDenied otherwise): every way of creating an app comes through here.
+ * create apps (PermissionDenied otherwise): every way of creating an app comes through here, and its
+ * fields are checked here (InvalidParameter / MissingParameter naming the field).
  */
 export async function createApp(db: Db, input: NewApp & { now: number }): Promise<AppsTable> {
+  const fields = checkAppFields(input, 'create');
   const developer = await db
     .selectFrom('users as u')
     .innerJoin('teams as t', 't.id', 'u.team_id')
@@ -43,15 +33,15 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
     id: newAppId(),
     team_id: input.teamId,
     developer_id: input.developerId,
-    name: input.name,
-    description: input.description ?? '',
-    icon: input.icon ?? null,
+    name: fields.name!,
+    description: fields.description ?? '',
+    icon: fields.icon ?? null,
     secret: newSecret('as_'),
-    listener_url: input.listenerUrl ?? null,
-    configuration_url: input.configurationUrl ?? null,
-    integrations: JSON.stringify(input.integrations === undefined ? emptyIntegrations() : normaliseIntegrations(input.integrations)),
+    listener_url: fields.listenerUrl ?? null,
+    configuration_url: fields.configurationUrl ?? null,
+    integrations: JSON.stringify(fields.integrations ?? emptyIntegrations()),
     bot_user_id: null,
-    allowed_origins: JSON.stringify(normaliseAllowedOrigins(input.allowedOrigins ?? [])),
+    allowed_origins: JSON.stringify(fields.allowedOrigins ?? []),
     disabled_by_team: 0,
     created_at: input.now,
     updated_at: input.now,
@@ -60,15 +50,17 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
   return row;
 }
 
-export async function updateApp(db: Db, appId: string, changes: AppChanges, now: number): Promise<AppsTable> {
+/** Changes the fields given (checked as createApp checks them); the others stay. */
+export async function updateApp(db: Db, appId: string, changes: AppFieldInput, now: number): Promise<AppsTable> {
+  const fields = checkAppFields(changes, 'update');
   const columns = {
-    name: changes.name,
-    description: changes.description,
-    icon: changes.icon,
-    listener_url: changes.listenerUrl,
-    configuration_url: changes.configurationUrl,
-    integrations: changes.integrations === undefined ? undefined : JSON.stringify(normaliseIntegrations(changes.integrations)),
-    allowed_origins: changes.allowedOrigins === undefined ? undefined : JSON.stringify(normaliseAllowedOrigins(changes.allowedOrigins)),
+    name: fields.name,
+    description: fields.description,
+    icon: fields.icon,
+    listener_url: fields.listenerUrl,
+    configuration_url: fields.configurationUrl,
+    integrations: fields.integrations === undefined ? undefined : JSON.stringify(fields.integrations),
+    allowed_origins: fields.allowedOrigins === undefined ? undefined : JSON.stringify(fields.allowedOrigins),
   };
   const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
   await db.updateTable('apps').set({ ...set, updated_at: now }).where('id', '=', appId).execute();

@@ -3,6 +3,7 @@ import type { Db } from '../../store/store.js';
 import { newTeamId, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
 import { hashPassword } from '../passwords.js';
+import { checkPersonFields, type PersonFieldInput } from '../personFields.js';
 
 export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {
   const id = newTeamId();
@@ -10,28 +11,23 @@ export async function createTeam(db: Db, input: { name: string; now: number }): 
   return { id };
 }
 
-export interface NewPerson {
+/** A new person: their team, and their fields, which createPerson checks (core/personFields.ts). */
+export interface NewPerson extends PersonFieldInput {
   teamId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  password?: string;
-  role?: UsersTable['role'];
-  timezone?: string;
-  profileImage?: string;
 }
 
 export async function createPerson(db: Db, input: NewPerson & { now: number }): Promise<UsersTable> {
+  const fields = checkPersonFields(input);
   return insertUser(db, {
     id: newUserId(),
     team_id: input.teamId,
-    email: input.email.trim().toLowerCase(),
-    first_name: input.firstName,
-    last_name: input.lastName,
-    role: input.role ?? 'user',
-    timezone: input.timezone ?? '+00:00',
-    profile_image: input.profileImage ?? null,
-    password_hash: input.password ? await hashPassword(input.password) : null,
+    email: fields.email,
+    first_name: fields.firstName,
+    last_name: fields.lastName,
+    role: fields.role ?? 'user',
+    timezone: fields.timezone ?? '+00:00',
+    profile_image: fields.profileImage ?? null,
+    password_hash: fields.password !== undefined ? await hashPassword(fields.password) : null,
     created_at: input.now,
   });
 }

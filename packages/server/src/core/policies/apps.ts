@@ -15,8 +15,6 @@ import type { AppsTable, InstallsTable, TeamsTable, UsersTable } from '../../sto
 
 export type AppCreators = TeamsTable['app_creators'];
 
-export const appCreatorChoices = ['members', 'admins', 'everyone'] as const satisfies readonly AppCreators[];
-
 const rolesAllowed: Record<AppCreators, ReadonlyArray<UsersTable['role']>> = {
   everyone: ['admin', 'user', 'guest'],
   members: ['admin', 'user'],
@@ -38,8 +36,6 @@ export function requireMayCreateApps(person: Pick<UsersTable, 'role'>, appCreato
   );
 }
 
-/** The app fields that decide where its events and tokens go: only the app's developer changes them. */
-export const eventRoutingFields = ['listenerUrl', 'configurationUrl', 'integrations', 'allowedOrigins'] as const;
 
 /**
  * May this person use this app? One rule, asked by method tokens, widgets and browser pages, buttons,

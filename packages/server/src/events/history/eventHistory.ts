@@ -1,55 +1,17 @@
+import { deliveryStatuses, type AnyEvent, type DeliveredEvent, type DeliveryAttempt } from '@aviary/protocol';
 import type { EventsContext } from '../context.js';
 import { invalidParameter } from '../../errors.js';
-import type { AttemptOutcome, EventsTable } from '../../store/schema.js';
+import type { EventsTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-
-/** `paused`: pending, but the app's delivery is paused until its developer resumes it. */
-export const eventSummaryStatuses = ['pending', 'delivered', 'failed', 'paused'] as const;
-export type EventSummaryStatus = (typeof eventSummaryStatuses)[number];
-
-/** An event as its app's developer sees it. */
-export interface EventSummary {
-  id: string;
-  appId: string;
-  userId: string;
-  name: string;
-  /** As sent (a synchronous event's user tokens are redacted). */
-  event: Record<string, unknown>;
-  synchronous: boolean;
-  status: EventSummaryStatus;
-  /** The next attempt's number: how many have failed since the event was made or replayed. */
-  retryNum: number;
-  nextAttemptAt: number | null;
-  lastReason: string | null;
-  lastError: string | null;
-  createdAt: number;
-  updatedAt: number;
-  deliveredAt: number | null;
-}
-
-export interface AttemptRecord {
-  id: string;
-  eventId: string;
-  retryNum: number;
-  startedAt: number;
-  durationMs: number;
-  /** The listener's HTTP status; null when it did not answer. */
-  status: number | null;
-  reason: string | null;
-  error: string | null;
-  /** The first 1 KiB of the answer's body. */
-  responseSnippet: string | null;
-  outcome: AttemptOutcome;
-}
 
 const defaultPageSize = 50;
 const maxPageSize = 200;
 
 /** The app's events, newest first; `before` is an event id (the last one of the previous page). */
-export async function listAppEvents(db: Db, appId: string, options: { limit?: number; before?: string; status?: string }): Promise<EventSummary[]> {
+export async function listAppEvents(db: Db, appId: string, options: { limit?: number; before?: string; status?: string }): Promise<DeliveredEvent[]> {
   const status = options.status;
-  if (status !== undefined && !(eventSummaryStatuses as readonly string[]).includes(status)) {
-    throw invalidParameter('status', `status must be one of ${eventSummaryStatuses.join(', ')}`);
+  if (status !== undefined && !(deliveryStatuses as readonly string[]).includes(status)) {
+    throw invalidParameter('status', `status must be one of ${deliveryStatuses.join(', ')}`);
   }
   const app = await db.selectFrom('apps').select('delivery_paused_at').where('id', '=', appId).executeTakeFirst();
   const paused = app?.delivery_paused_at != null;
@@ -69,7 +31,7 @@ export async function listAppEvents(db: Db, appId: string, options: { limit?: nu
   return rows.map((row) => presentEvent(row, paused));
 }
 
-export async function listEventAttempts(db: Db, eventId: string): Promise<AttemptRecord[]> {
+export async function listEventAttempts(db: Db, eventId: string): Promise<DeliveryAttempt[]> {
   const rows = await db.selectFrom('event_attempts').selectAll().where('event_id', '=', eventId).orderBy('id').execute();
   return rows.map((row) => ({
     id: row.id,
@@ -121,13 +83,13 @@ export async function resumeAppDelivery(ctx: EventsContext, appId: string): Prom
   ctx.events.wake();
 }
 
-function presentEvent(row: EventsTable, appPaused: boolean): EventSummary {
+function presentEvent(row: EventsTable, appPaused: boolean): DeliveredEvent {
   return {
     id: row.id,
     appId: row.app_id,
     userId: row.user_id,
     name: row.name,
-    event: JSON.parse(row.payload) as Record<string, unknown>,
+    event: JSON.parse(row.payload) as AnyEvent,
     synchronous: row.synchronous === 1,
     status: row.status === 'pending' && appPaused ? 'paused' : row.status,
     retryNum: row.retry_num,

@@ -13,6 +13,7 @@ const builtAsset = readdirSync(join(WEB_CLIENT_DIST, 'assets')).find((name) => n
  */
 export const publicRows: Row[] = [
   { route: 'GET /v1/openapi.json', credential: 'session', request: () => get('/v1/openapi.json'), expect: everyone(OK) },
+  { route: 'GET /openapi.json', credential: 'session', request: () => get('/openapi.json'), expect: everyone(OK) },
   { route: 'GET /widget.js', credential: 'session', request: () => get('/widget.js'), expect: everyone(OK) },
   // The web client's page and files: the same for everyone, signed in or not (the page asks who is).
   ...['/', '/signin', '/apps', '/c/:chat'].map(

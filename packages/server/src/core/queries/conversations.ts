@@ -1,36 +1,21 @@
-import type { ChannelModel, MessageModel, PublicProfileModel } from '@aviary/protocol';
-import type { FastifyInstance } from 'fastify';
-import type { ServerContext } from '../../context.js';
-import { displayName } from '../../core/interactions/interactionChat.js';
+import type { Conversation } from '@aviary/protocol';
 import { directChatKey } from '../../store/rows/messages.js';
-import { presentChannel } from '../../core/presenters/channels.js';
-import { presentMessage } from '../../core/presenters/messages.js';
-import { presentPublicProfile } from '../../core/presenters/users.js';
-import { fetchHistoryPage } from '../../core/queries/messages.js';
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import { signedInPerson } from '../session/auth.js';
+import { displayName } from '../interactions/interactionChat.js';
+import { presentChannel } from '../presenters/channels.js';
+import { presentMessage } from '../presenters/messages.js';
+import { presentPublicProfile } from '../presenters/users.js';
+import { fetchHistoryPage } from './messages.js';
 
-/** One entry of the client's chat list. */
-export interface Conversation {
-  /** What `to` / `chat` takes: the channel id, or the other person's id. */
-  chat: string;
-  kind: 'channel' | 'direct';
-  name: string;
-  channel?: ChannelModel;
-  user?: PublicProfileModel & { isBot?: true };
-  /** The newest message the person may see, if any. */
-  lastMessage?: MessageModel;
-}
-
-/** GET /api/client/conversations — the person's channels and direct chats, most recently active first. */
-export function registerConversationRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get('/conversations', async (request) => {
-    const person = signedInPerson(request);
-    const conversations = [...(await channelConversations(ctx.db, person)), ...(await directConversations(ctx.db, person))];
-    await Promise.all(conversations.map(async (conversation) => addLastMessage(ctx.db, person, conversation)));
-    return { conversations: conversations.sort(byRecentActivity) };
-  });
+/**
+ * The person's channels and direct chats, most recently active first, each with the newest message the
+ * person may see (chats without one come last, by name).
+ */
+export async function listConversations(db: Db, person: UsersTable): Promise<Conversation[]> {
+  const conversations = [...(await channelConversations(db, person)), ...(await directConversations(db, person))];
+  await Promise.all(conversations.map(async (conversation) => addLastMessage(db, person, conversation)));
+  return conversations.sort(byRecentActivity);
 }
 
 async function channelConversations(db: Db, person: UsersTable): Promise<Conversation[]> {

@@ -1,0 +1,70 @@
+import { Type } from '@sinclair/typebox';
+import { api } from '../../methods/index.js';
+import { InteractionAnswer } from '../../interactions.js';
+import { Message } from '../../models.js';
+import { Contact, Conversation } from '../clientModels.js';
+import { defineRoute } from '../define.js';
+import { AppIdParam, ServiceClientParam } from '../fields.js';
+
+const history = api.chat.fetchMessages.params.properties;
+const sending = api.chat.sendMessage.params.properties;
+
+export const listConversations = defineRoute({
+  name: 'client.listConversations',
+  summary: 'The person’s channels and direct chats, most recently active first.',
+  verb: 'GET',
+  path: '/api/client/conversations',
+  auth: 'session',
+  params: Type.Object({}),
+  result: Type.Object({ conversations: Type.Array(Conversation) }),
+  errors: [],
+});
+
+export const listRoster = defineRoute({
+  name: 'client.listRoster',
+  summary: 'The people the person may write to and mention (as roster.listContacts), bots marked isBot.',
+  verb: 'GET',
+  path: '/api/client/roster',
+  auth: 'session',
+  params: Type.Object({}),
+  result: Type.Object({ people: Type.Array(Contact) }, { additionalProperties: false }),
+  errors: [],
+});
+
+export const fetchMessages = defineRoute({
+  name: 'client.fetchMessages',
+  summary: 'A page of a chat’s history, newest first, with the visibility rules of chat.fetchMessages.',
+  verb: 'GET',
+  path: '/api/client/messages',
+  auth: 'session',
+  params: Type.Object({ chat: history.chat, before: history.before, after: history.after, limit: history.limit }),
+  result: Type.Object({ messages: Type.Array(Message) }),
+  errors: ['UnknownChat'],
+});
+
+/** The slash command a composer's text called instead of sending a message. */
+const SlashCommandCalled = Type.Object(
+  { slashCommand: Type.Object({ appId: AppIdParam, command: Type.String() }, { additionalProperties: false }), answer: InteractionAnswer },
+  { additionalProperties: false },
+);
+
+export const sendMessage = defineRoute({
+  name: 'client.sendMessage',
+  summary:
+    'Send a message as the person (the checks of chat.sendMessage; the parameters only an app has are ignored), ' +
+    'unless its text calls an installed app’s slash command: then the app receives client.slashCommand.',
+  verb: 'POST',
+  path: '/api/client/messages',
+  auth: 'session',
+  rateClass: 'message',
+  params: Type.Object({
+    to: sending.to,
+    text: sending.text,
+    serviceml: sending.serviceml,
+    attachments: sending.attachments,
+    id: sending.id,
+    client: ServiceClientParam,
+  }),
+  result: Type.Union([Type.Object({ message: Message }, { additionalProperties: false }), SlashCommandCalled]),
+  errors: ['UnknownRecipient', 'UnknownChat', 'AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled'],
+});

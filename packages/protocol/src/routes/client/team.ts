@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import { oneOf } from '../../params.js';
+import { appCreatorChoices, Team } from '../clientModels.js';
+import { defineRoute } from '../define.js';
+
+const answer = Type.Object({ team: Team }, { additionalProperties: false });
+
+export const getTeam = defineRoute({
+  name: 'client.getTeam',
+  summary: 'The person’s team and its settings.',
+  verb: 'GET',
+  path: '/api/client/team',
+  auth: 'session',
+  params: Type.Object({}),
+  result: answer,
+  errors: [],
+});
+
+export const updateTeam = defineRoute({
+  name: 'client.updateTeam',
+  summary: 'A team admin changes the team’s settings: who may create apps.',
+  verb: 'PATCH',
+  path: '/api/client/team',
+  auth: 'session',
+  params: Type.Object(
+    { appCreators: oneOf(appCreatorChoices, 'members (members and admins), admins, or everyone (guests too)') },
+    { additionalProperties: false },
+  ),
+  result: answer,
+  errors: ['PermissionDenied'],
+});

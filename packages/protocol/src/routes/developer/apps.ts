@@ -1,0 +1,110 @@
+/**
+ * Apps as their developer (and a team admin of their team) manage them: create, read, change, delete;
+ * their secret, bot and integrations. Where an app's events and tokens go is its developer's alone.
+ */
+import { Type } from '@sinclair/typebox';
+import { AppFieldChanges, IntegrationsInput, NewAppFields } from '../../appFields.js';
+import { Integrations } from '../../integrations.js';
+import { BotCredentials, DeveloperApp } from '../developerModels.js';
+import { defineRoute } from '../define.js';
+import { AppIdParam } from '../fields.js';
+
+const oneApp = Type.Object({ app: DeveloperApp }, { additionalProperties: false });
+const byId = Type.Object({ id: AppIdParam });
+const onApp = { auth: 'session', params: byId } as const;
+
+export const createApp = defineRoute({
+  name: 'developer.createApp',
+  summary: 'Create an app in the person’s team, with the person as its developer; the answer carries its secret.',
+  verb: 'POST',
+  path: '/api/developer/apps',
+  auth: 'session',
+  params: NewAppFields,
+  status: 201,
+  result: oneApp,
+  errors: ['PermissionDenied'],
+});
+
+export const listApps = defineRoute({
+  name: 'developer.listApps',
+  summary: 'The apps the person develops, oldest first, each with its secret.',
+  verb: 'GET',
+  path: '/api/developer/apps',
+  auth: 'session',
+  params: Type.Object({}),
+  result: Type.Object({ apps: Type.Array(DeveloperApp) }, { additionalProperties: false }),
+  errors: [],
+});
+
+export const getApp = defineRoute({
+  ...onApp,
+  name: 'developer.getApp',
+  summary: 'One app the person develops or administers (its secret for its developer only).',
+  verb: 'GET',
+  path: '/api/developer/apps/:id',
+  result: oneApp,
+  errors: ['UnknownApp'],
+});
+
+export const updateApp = defineRoute({
+  name: 'developer.updateApp',
+  summary: 'Change the fields given; the others stay. Only the developer may change where the app’s events and tokens go.',
+  verb: 'PATCH',
+  path: '/api/developer/apps/:id',
+  auth: 'session',
+  params: Type.Object({ id: AppIdParam, ...AppFieldChanges.properties }, { additionalProperties: false }),
+  result: oneApp,
+  errors: ['UnknownApp', 'PermissionDenied'],
+});
+
+export const deleteApp = defineRoute({
+  ...onApp,
+  name: 'developer.deleteApp',
+  summary: 'Delete the app with its installs, tokens and event history; its bot is deactivated.',
+  verb: 'DELETE',
+  path: '/api/developer/apps/:id',
+  result: Type.Object({ deleted: Type.Literal(true) }, { additionalProperties: false }),
+  errors: ['UnknownApp'],
+});
+
+export const setIntegrations = defineRoute({
+  name: 'developer.setIntegrations',
+  summary: 'Replace the app’s integrations with the body, the whole integrations object ({} removes every one). Developer only.',
+  verb: 'PUT',
+  path: '/api/developer/apps/:id/integrations',
+  auth: 'session',
+  params: Type.Object({ id: AppIdParam, integrations: IntegrationsInput }),
+  bodyParam: 'integrations',
+  result: Type.Object({ integrations: Integrations }, { additionalProperties: false }),
+  errors: ['UnknownApp', 'PermissionDenied'],
+});
+
+export const rotateSecret = defineRoute({
+  ...onApp,
+  name: 'developer.rotateSecret',
+  summary: 'Rotate the app secret: tokens signed from now on use the new one. Developer only.',
+  verb: 'POST',
+  path: '/api/developer/apps/:id/secret',
+  result: Type.Object({ secret: Type.String() }, { additionalProperties: false }),
+  errors: ['UnknownApp', 'PermissionDenied'],
+});
+
+export const enableBot = defineRoute({
+  ...onApp,
+  name: 'developer.enableBot',
+  summary: 'Enable the app’s bot and issue it a token; calling again issues a new one, and the old one stops working. Developer only.',
+  verb: 'POST',
+  path: '/api/developer/apps/:id/bot',
+  result: BotCredentials,
+  errors: ['UnknownApp', 'PermissionDenied'],
+});
+
+export const regenerateBotToken = defineRoute({
+  ...onApp,
+  name: 'developer.regenerateBotToken',
+  summary: 'Issue the bot a new token; the old one stops working. Developer only.',
+  verb: 'POST',
+  path: '/api/developer/apps/:id/bot/token',
+  result: BotCredentials,
+  errors: ['UnknownApp', 'PermissionDenied', 'BotNotEnabled'],
+});

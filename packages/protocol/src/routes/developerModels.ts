@@ -1,0 +1,89 @@
+/** What the developer API answers with: apps as their developer sees them, and their event deliveries. */
+import { Type, type Static } from '@sinclair/typebox';
+import { AnyEvent } from '../events.js';
+import { Integrations } from '../integrations.js';
+import { UserId } from '../ids.js';
+import { oneOf } from '../params.js';
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const NullableTime = Type.Union([Type.Integer(), Type.Null()], { description: 'milliseconds since the epoch, or null' });
+
+/** An app as its developer (or a team admin of its team) sees it. Never a token hash. */
+export const DeveloperApp = Type.Object(
+  {
+    id: Type.String(),
+    teamId: Type.String(),
+    developerId: UserId,
+    name: Type.String(),
+    description: Type.String(),
+    icon: NullableString,
+    listenerUrl: NullableString,
+    configurationUrl: NullableString,
+    integrations: Integrations,
+    /** Origins besides the listener, configuration and integration URLs that may receive its widget and browser tokens. */
+    allowedOrigins: Type.Array(Type.String()),
+    botUserId: Type.Union([UserId, Type.Null()]),
+    disabledByTeam: Type.Boolean(),
+    /** When asynchronous delivery was paused after days of failures; null while it runs. */
+    deliveryPausedAt: NullableTime,
+    createdAt: Type.Integer(),
+    updatedAt: Type.Integer(),
+    /** Only for the app's developer: the key its event tokens are signed with. */
+    secret: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+/** `paused`: waiting, but the app's delivery is paused until its developer resumes it. */
+export const deliveryStatuses = ['pending', 'delivered', 'failed', 'paused'] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+/** An event sent to an app, as its developer sees it. */
+export const DeliveredEvent = Type.Object(
+  {
+    id: Type.String(),
+    appId: Type.String(),
+    userId: UserId,
+    name: Type.String(),
+    /** As sent; a synchronous event's user tokens show as `[redacted]`. */
+    event: AnyEvent,
+    synchronous: Type.Boolean(),
+    status: oneOf(deliveryStatuses),
+    /** The next attempt's number: how many have failed since the event was made or replayed. */
+    retryNum: Type.Integer({ minimum: 0 }),
+    nextAttemptAt: NullableTime,
+    lastReason: NullableString,
+    lastError: NullableString,
+    createdAt: Type.Integer(),
+    updatedAt: Type.Integer(),
+    deliveredAt: NullableTime,
+  },
+  { additionalProperties: false },
+);
+
+export const attemptOutcomes = ['delivered', 'retry', 'failed'] as const;
+
+/** One attempt to deliver an event to the app's listener. */
+export const DeliveryAttempt = Type.Object(
+  {
+    id: Type.String(),
+    eventId: Type.String(),
+    retryNum: Type.Integer({ minimum: 0 }),
+    startedAt: Type.Integer(),
+    durationMs: Type.Integer({ minimum: 0 }),
+    /** The listener's HTTP status; null when it did not answer. */
+    status: Type.Union([Type.Integer(), Type.Null()]),
+    reason: NullableString,
+    error: NullableString,
+    /** The first 1 KiB of the answer's body. */
+    responseSnippet: NullableString,
+    outcome: oneOf(attemptOutcomes),
+  },
+  { additionalProperties: false },
+);
+
+export const BotCredentials = Type.Object({ botUserId: UserId, botToken: Type.String() }, { additionalProperties: false });
+
+export type DeveloperApp = Static<typeof DeveloperApp>;
+export type DeliveredEvent = Static<typeof DeliveredEvent>;
+export type DeliveryAttempt = Static<typeof DeliveryAttempt>;

@@ -1,0 +1,28 @@
+import * as clientActions from './client/actions.js';
+import * as clientApps from './client/apps.js';
+import * as clientMessages from './client/messages.js';
+import * as clientTeam from './client/team.js';
+import type { RouteDefinition } from './define.js';
+import * as developerApps from './developer/apps.js';
+import * as developerEvents from './developer/events.js';
+import * as session from './session.js';
+
+/** The client API (/api/client): what a person's client calls. */
+export const clientRoutes = { ...clientMessages, ...clientActions, ...clientApps, ...clientTeam } as const;
+
+/** The developer API (/api/developer): what the developer dashboard calls. */
+export const developerRoutes = { ...developerApps, ...developerEvents } as const;
+
+/** Signing in and out (/api/session). */
+export const sessionRoutes = session;
+
+/** A group of routes, by the name its typed client calls them by. */
+export type RouteGroup = Readonly<Record<string, RouteDefinition>>;
+
+type AllRoutes = typeof clientRoutes & typeof developerRoutes & typeof sessionRoutes;
+export type RouteName = AllRoutes[keyof AllRoutes]['name'];
+
+/** Every route, by its name (`client.sendMessage`). */
+export const routesByName: ReadonlyMap<string, RouteDefinition> = new Map<string, RouteDefinition>(
+  [clientRoutes, developerRoutes, sessionRoutes].flatMap((group) => Object.values(group).map((route) => [route.name, route] as const)),
+);

@@ -1,0 +1,44 @@
+/** Signing a person in and out: the session the client and developer APIs need. */
+import { Type } from '@sinclair/typebox';
+import { User } from '../models.js';
+import { maxEmailLength, maxPasswordLength } from '../personFields.js';
+import { defineRoute } from './define.js';
+
+export const signIn = defineRoute({
+  name: 'session.signIn',
+  summary:
+    'Sign a person in: answers the session token and sets the session cookie. A password that opens accounts in ' +
+    'several teams answers TeamRequired with them: sign in again naming one.',
+  verb: 'POST',
+  path: '/api/session',
+  auth: 'none',
+  params: Type.Object({
+    email: Type.String({ minLength: 1, maxLength: maxEmailLength, description: 'compared without regard to case or surrounding spaces' }),
+    password: Type.String({ minLength: 1, maxLength: maxPasswordLength }),
+    teamId: Type.Optional(Type.String({ pattern: '^t:[a-z2-7]{16}$', description: 'a team id (t: followed by 16 base32 characters), as given by TeamRequired' })),
+  }),
+  result: Type.Object({ sessionToken: Type.String(), user: User }, { additionalProperties: false }),
+  errors: ['InvalidCredentials', 'TeamRequired', 'TooManyRequests'],
+});
+
+export const getSession = defineRoute({
+  name: 'session.getSession',
+  summary: 'Who the session belongs to, and their team: the web client asks on load, as it cannot read the cookie.',
+  verb: 'GET',
+  path: '/api/session',
+  auth: 'session',
+  params: Type.Object({}),
+  result: Type.Object({ user: User, team: Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false }) }, { additionalProperties: false }),
+  errors: [],
+});
+
+export const signOut = defineRoute({
+  name: 'session.signOut',
+  summary: 'Sign the session out, when there is one, and clear the cookie.',
+  verb: 'DELETE',
+  path: '/api/session',
+  auth: 'none',
+  params: Type.Object({}),
+  result: Type.Object({}, { additionalProperties: false }),
+  errors: [],
+});

@@ -1,0 +1,86 @@
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import {
+  AviaryApiError,
+  buildRequest,
+  clientRoutes,
+  createRouteClient,
+  defineRoute,
+  developerRoutes,
+  pathParamNames,
+  routesByName,
+  sessionRoutes,
+  type FetchFunction,
+} from '../src/index.js';
+
+describe('route definitions', () => {
+  it('are named <group>.<route> after their group, and each path parameter is declared', () => {
+    for (const [group, routes] of Object.entries({ client: clientRoutes, developer: developerRoutes, session: sessionRoutes })) {
+      for (const [key, route] of Object.entries(routes)) {
+        expect(route.name).toBe(`${group}.${key}`);
+        for (const name of pathParamNames(route.path)) expect(route.params.properties, route.name).toHaveProperty(name);
+      }
+    }
+    expect(routesByName.size).toBe([clientRoutes, developerRoutes, sessionRoutes].reduce((count, group) => count + Object.keys(group).length, 0));
+  });
+
+  it('refuse a path parameter the params do not declare', () => {
+    const define = () =>
+      defineRoute({ name: 'test.broken', summary: '', verb: 'GET', path: '/api/test/:id', auth: 'none', params: Type.Object({}), result: Type.Object({}), errors: [] });
+    expect(define).toThrow(/path parameters id/);
+  });
+});
+
+describe('buildRequest', () => {
+  it('puts path parameters in the path, encoded, and the others in the query of a GET', () => {
+    const request = buildRequest(developerRoutes.listEvents, { id: 'a:x y/z', limit: 5, status: 'failed', before: undefined });
+    expect(request).toEqual({ path: '/api/developer/apps/a%3Ax%20y%2Fz/events?limit=5&status=failed' });
+    expect(buildRequest(clientRoutes.listConversations, {})).toEqual({ path: '/api/client/conversations' });
+  });
+
+  it('sends the other parameters of a change as a JSON body, or the one parameter that is the body', () => {
+    expect(buildRequest(developerRoutes.updateApp, { id: 'a:1', name: 'N', icon: null })).toEqual({ path: '/api/developer/apps/a%3A1', body: '{"name":"N","icon":null}' });
+    expect(buildRequest(developerRoutes.setIntegrations, { id: 'a:1', integrations: { previewDomains: ['x.example'] } })).toEqual({
+      path: '/api/developer/apps/a%3A1/integrations',
+      body: '{"previewDomains":["x.example"]}',
+    });
+    expect(buildRequest(clientRoutes.installApp, { id: 'a:1' })).toEqual({ path: '/api/client/apps/a%3A1/install', body: '{}' });
+  });
+
+  it('refuses a call without its path parameter, rather than calling another path', () => {
+    expect(() => buildRequest(developerRoutes.getApp, {})).toThrow(/path parameter id is missing/);
+  });
+});
+
+describe('createRouteClient', () => {
+  /** A stand-in for fetch that records what it was asked and answers as told: this tests the client alone. */
+  function answering(status: number, body: string) {
+    const calls: Array<{ url: string; init: Parameters<FetchFunction>[1] }> = [];
+    const fetch: FetchFunction = async (url, init) => {
+      calls.push({ url, init });
+      return { status, text: async () => body };
+    };
+    return { calls, fetch };
+  }
+
+  it('calls the route with its verb, headers and body, and answers the parsed result', async () => {
+    const { calls, fetch } = answering(201, '{"app":{"id":"a:1"}}');
+    const client = createRouteClient(developerRoutes, { baseUrl: 'https://chat.example/', fetch, headers: () => ({ authorization: 'Bearer s' }) });
+    expect(await client.createApp({ name: 'Weather' })).toEqual({ app: { id: 'a:1' } });
+    expect(calls).toEqual([
+      {
+        url: 'https://chat.example/api/developer/apps',
+        init: { method: 'POST', headers: { authorization: 'Bearer s', 'content-type': 'application/json' }, body: '{"name":"Weather"}' },
+      },
+    ]);
+  });
+
+  it('throws AviaryApiError with the code, status and parameter of an error answer', async () => {
+    const client = createRouteClient(clientRoutes, { fetch: answering(400, '{"error":"InvalidParameter","description":"no","parameter":"limit"}').fetch });
+    const error = await client.fetchMessages({ chat: 'u:aaaaaaaaaaaaaaaa', limit: 500 }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(AviaryApiError);
+    expect(error).toMatchObject({ code: 'InvalidParameter', status: 400, parameter: 'limit' });
+    const proxy = createRouteClient(clientRoutes, { fetch: answering(502, '<html>Bad gateway</html>').fetch });
+    expect(await proxy.listApps().catch((thrown: unknown) => thrown)).toMatchObject({ code: 'UnknownError', rawCode: 'HTTP502', status: 502 });
+  });
+});

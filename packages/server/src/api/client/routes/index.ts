@@ -1,0 +1,40 @@
+import disableApp from './disableApp.js';
+import enableApp from './enableApp.js';
+import fetchMessages from './fetchMessages.js';
+import getTeam from './getTeam.js';
+import installApp from './installApp.js';
+import listApps from './listApps.js';
+import listConversations from './listConversations.js';
+import listRoster from './listRoster.js';
+import messageAction from './messageAction.js';
+import openAttachmentWidget from './openAttachmentWidget.js';
+import pressButton from './pressButton.js';
+import sendMessage from './sendMessage.js';
+import servicemlAction from './servicemlAction.js';
+import teamDisableApp from './teamDisableApp.js';
+import teamEnableApp from './teamEnableApp.js';
+import uninstallApp from './uninstallApp.js';
+import updateTeam from './updateTeam.js';
+import widgetAction from './widgetAction.js';
+
+/** The client API's handlers, under their routes' names (the table is checked in api/routeHandlers.ts). */
+export const clientHandlers = {
+  'client.listConversations': listConversations,
+  'client.listRoster': listRoster,
+  'client.fetchMessages': fetchMessages,
+  'client.sendMessage': sendMessage,
+  'client.pressButton': pressButton,
+  'client.messageAction': messageAction,
+  'client.servicemlAction': servicemlAction,
+  'client.openAttachmentWidget': openAttachmentWidget,
+  'client.widgetAction': widgetAction,
+  'client.listApps': listApps,
+  'client.installApp': installApp,
+  'client.uninstallApp': uninstallApp,
+  'client.disableApp': disableApp,
+  'client.enableApp': enableApp,
+  'client.teamDisableApp': teamDisableApp,
+  'client.teamEnableApp': teamEnableApp,
+  'client.getTeam': getTeam,
+  'client.updateTeam': updateTeam,
+} as const;

@@ -1,0 +1,10 @@
+import { developerRoutes } from '@aviary/protocol';
+import { createApp } from '../../../core/commands/apps.js';
+import { presentDeveloperApp } from '../../../core/presenters/apps.js';
+import { defineRouteHandler } from '../../routeHandler.js';
+
+/** An app of the person's team, with the person as its developer; the answer carries its secret. */
+export default defineRouteHandler(developerRoutes.createApp, async (fields, person, ctx) => {
+  const app = await createApp(ctx.db, { ...fields, teamId: person.team_id, developerId: person.id, now: ctx.now() });
+  return { app: presentDeveloperApp(app, { withSecret: true }) };
+});

@@ -1,0 +1,49 @@
+import { pathParamNames, readsBody, type RouteDefinition } from '@aviary/protocol';
+import type { FastifyRequest } from 'fastify';
+import { UNREADABLE_BODY } from './dispatcher.js';
+import { ApiError, invalidParameter } from './errors.js';
+import { decodeParams, type RawParams } from './params.js';
+
+/** What a route's request carries: its path parameters, and the query's or the JSON body's fields. */
+export interface RouteInput {
+  path: Record<string, string>;
+  fields: RawParams;
+}
+
+/**
+ * The raw input of a route: the query of a GET or DELETE, else the JSON body (an object of fields, or for
+ * a route with a `bodyParam` that one parameter). An absent body is no fields.
+ */
+export function readRouteInput(route: RouteDefinition, request: FastifyRequest): RouteInput {
+  const path = (request.params ?? {}) as Record<string, string>;
+  if (!readsBody(route)) return { path, fields: (request.query ?? {}) as RawParams };
+  const body = request.body as unknown;
+  if (body === UNREADABLE_BODY) {
+    throw new ApiError('InvalidRequestData', `The content type "${request.headers['content-type']}" is not supported; send application/json.`);
+  }
+  if (route.bodyParam !== undefined && body === undefined) {
+    throw new ApiError('InvalidRequestData', `The body is the whole ${route.bodyParam} object, as JSON; send {} for an empty one.`);
+  }
+  if (body === undefined || body === null) return { path, fields: {} };
+  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('InvalidRequestData', 'The body must be a JSON object.');
+  return { path, fields: route.bodyParam !== undefined ? { [route.bodyParam]: body } : (body as RawParams) };
+}
+
+/**
+ * The route's typed parameters: MissingParameter / InvalidParameter as /v1 answers them. A route whose
+ * params refuse additional properties refuses a field it does not declare (a misspelt one is never
+ * silently ignored); other routes ignore such fields. The path's own parameters always win.
+ */
+export function decodeRouteParams(route: RouteDefinition, input: RouteInput): Record<string, unknown> {
+  if (route.params.additionalProperties === false) refuseUndeclaredFields(route, input.fields);
+  return decodeParams(route.params, { ...input.fields, ...input.path }, { json: readsBody(route) });
+}
+
+function refuseUndeclaredFields(route: RouteDefinition, fields: RawParams): void {
+  const inPath = new Set(pathParamNames(route.path));
+  const declared = Object.keys(route.params.properties).filter((name) => !inPath.has(name));
+  const undeclared = Object.keys(fields).find((name) => !declared.includes(name));
+  if (undeclared === undefined) return;
+  const parameter = undeclared.slice(0, 100);
+  throw invalidParameter(parameter, `${JSON.stringify(parameter)} is not a field of ${route.verb} ${route.path}; its fields are ${declared.join(', ')}.`);
+}

@@ -1,0 +1,30 @@
+import { maxEmailLength, sessionRoutes } from '@aviary/protocol';
+import { signIn } from '../../../core/commands/sessions.js';
+import { presentUser } from '../../../core/presenters/users.js';
+import { ApiError, invalidParameter } from '../../errors.js';
+import { defineRouteHandler } from '../../routeHandler.js';
+import { startSignInAttempt } from '../signInLimits.js';
+import { sessionCookie } from '../sessionToken.js';
+
+/**
+ * Answers the session token and sets the cookie. An email with accounts in several teams whose password
+ * opens more than one gets TeamRequired with those teams, and signs in again naming one. Only failures
+ * count against the sign-in limits (signInLimits.ts).
+ */
+export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, password, teamId }, _person, ctx, exchange) => {
+  const email = given.trim().toLowerCase();
+  // The email becomes part of a limiter key: checked before anything else is done with it.
+  if (!email.includes('@')) throw invalidParameter('email', `email must be an email address of at most ${maxEmailLength} characters.`);
+  const attempt = await startSignInAttempt(ctx, email, exchange.clientAddress());
+  const result = await signIn(ctx.db, { email, password, teamId, now: ctx.now() }).catch(async (error: unknown) => {
+    await attempt.forgive();
+    throw error;
+  });
+  if (result.outcome === 'wrongCredentials') throw new ApiError('InvalidCredentials');
+  await attempt.forgive();
+  if (result.outcome === 'chooseTeam') {
+    throw new ApiError('TeamRequired', 'This email and password open accounts in several teams; sign in again with teamId set to one of teams.', { teams: result.teams });
+  }
+  exchange.setHeader('set-cookie', sessionCookie(ctx.config, result.sessionToken));
+  return { sessionToken: result.sessionToken, user: presentUser(result.user) };
+});

@@ -1,0 +1,84 @@
+import { emailPattern, maxEmailLength, maxPasswordLength, maxPersonNameLength, minPasswordLength, personRoles, utcOffsetPattern } from '@aviary/protocol';
+import { invalidParameter, missingParameter } from '../errors.js';
+import type { UsersTable } from '../store/schema.js';
+import { checkHttpUrl } from './httpUrls.js';
+
+/**
+ * The one check of a person's fields (their limits are defined in @aviary/protocol's personFields.ts),
+ * for every way of making a person: the CLI, the demo seed and tests all come through createPerson,
+ * which calls it. A problem is InvalidParameter / MissingParameter naming the field; the CLI words it
+ * for its options.
+ */
+
+/** A person's fields as a caller gives them: any values, checked here. */
+export interface PersonFieldInput {
+  email: unknown;
+  firstName: unknown;
+  lastName: unknown;
+  password?: unknown;
+  role?: unknown;
+  timezone?: unknown;
+  profileImage?: unknown;
+}
+
+/** A person's fields as checked: names and email trimmed, the email in lower case. */
+export interface PersonFields {
+  email: string;
+  firstName: string;
+  lastName: string;
+  password?: string;
+  role?: UsersTable['role'];
+  timezone?: string;
+  profileImage?: string;
+}
+
+export function checkPersonFields(input: PersonFieldInput): PersonFields {
+  return {
+    email: checkEmail(input.email),
+    firstName: checkName('firstName', input.firstName),
+    lastName: checkName('lastName', input.lastName),
+    ...(input.password !== undefined ? { password: checkPassword(input.password) } : {}),
+    ...(input.role !== undefined ? { role: checkRole(input.role) } : {}),
+    ...(input.timezone !== undefined ? { timezone: checkTimezone(input.timezone) } : {}),
+    ...(input.profileImage !== undefined ? { profileImage: checkHttpUrl('profileImage', input.profileImage) } : {}),
+  };
+}
+
+function checkEmail(value: unknown): string {
+  const email = typeof value === 'string' ? value.trim() : '';
+  if (email === '') throw missingParameter('email');
+  if (email.length > maxEmailLength || !emailPattern.test(email)) {
+    throw invalidParameter('email', `email must be an email address such as ada@example.com; got ${quote(value)}.`);
+  }
+  return email.toLowerCase();
+}
+
+function checkName(field: string, value: unknown): string {
+  const name = typeof value === 'string' ? value.trim() : '';
+  if (name === '') throw missingParameter(field);
+  if (name.length > maxPersonNameLength) throw invalidParameter(field, `${field} must be at most ${maxPersonNameLength} characters; got ${name.length}.`);
+  return name;
+}
+
+function checkPassword(value: unknown): string {
+  if (typeof value !== 'string' || value.length < minPasswordLength) {
+    throw invalidParameter('password', `password must be at least ${minPasswordLength} characters long.`);
+  }
+  if (value.length > maxPasswordLength) throw invalidParameter('password', `password must be at most ${maxPasswordLength} characters long.`);
+  return value;
+}
+
+function checkRole(value: unknown): UsersTable['role'] {
+  if (!(personRoles as readonly unknown[]).includes(value)) throw invalidParameter('role', `role must be one of ${personRoles.join(', ')}; got ${quote(value)}.`);
+  return value as UsersTable['role'];
+}
+
+/** A UTC offset such as +01:00 or -05:30, as users.getInfo reports it. */
+function checkTimezone(value: unknown): string {
+  if (typeof value !== 'string' || !utcOffsetPattern.test(value)) {
+    throw invalidParameter('timezone', `timezone must be a UTC offset such as +01:00 or -05:30; got ${quote(value)}.`);
+  }
+  return value;
+}
+
+const quote = (value: unknown): string => JSON.stringify(typeof value === 'string' ? value.slice(0, 200) : value) ?? String(value);

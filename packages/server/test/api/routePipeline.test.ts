@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, http, sessionFor } from '../client/harness.js';
+import { teamWithApp } from '../helpers/factories.js';
+import { forEachDialect, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+
+/** A developer signed in, with an app of theirs. */
+async function developerWithApp(t: TestServer) {
+  const team = await t.f.team();
+  const person = await t.f.person(team.id);
+  const app = await t.f.app(team.id, person.id);
+  const session = await sessionFor(t, person);
+  const headers = { authorization: `Bearer ${session.sessionToken}` };
+  return { app, headers, request: (method: string, path: string, json?: unknown) => http(t.url, method, path, { headers, json }) };
+}
+
+forEachDialect('route pipeline', (t) => {
+  describe('decoding and validating', () => {
+    it('refuses a field a strict route does not declare, naming it; other routes ignore what they do not read', async () => {
+      const { app, request } = await developerWithApp(t());
+      expectError(await request('PATCH', `/api/developer/apps/${app.id}`, { name: 'Renamed', colour: 'red' }), { error: 'InvalidParameter', parameter: 'colour', description: /not a field/ });
+      // The path's own parameter cannot be overridden from the body.
+      expectError(await request('PATCH', `/api/developer/apps/${app.id}`, { id: 'a:someoneelses' }), { error: 'InvalidParameter', parameter: 'id' });
+      const sent = await request('POST', '/api/client/messages', { to: app.developer_id, text: 'hi', onBehalfOf: 'ignored', sendAs: { name: 'ignored' } });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      expect(sent.body.message).not.toHaveProperty('sendAs');
+    });
+
+    it('reads null and "" as clearing a clearable field, and as absent otherwise', async () => {
+      const { app, request } = await developerWithApp(t());
+      const set = await request('PATCH', `/api/developer/apps/${app.id}`, { icon: 'https://example.test/i.png', description: 'D', allowedOrigins: ['https://a.example'] });
+      expect(set.body.app).toMatchObject({ icon: 'https://example.test/i.png', description: 'D', allowedOrigins: ['https://a.example'] });
+      const cleared = await request('PATCH', `/api/developer/apps/${app.id}`, { icon: '', description: null, allowedOrigins: null, name: null });
+      expect(cleared.body.app).toMatchObject({ icon: null, description: '', allowedOrigins: [], name: app.name });
+    });
+
+    it('answers an empty list for a required list of at least one item as MissingParameter, a list too long as InvalidParameter', async () => {
+      const { request } = await developerWithApp(t());
+      const act = (messageUids: unknown) => request('POST', '/api/client/actions/messageAction', { appId: 'a:x', chat: 'g:aaaaaaaaaaaaaaaa', messageUids });
+      expectError(await act([]), { error: 'MissingParameter', parameter: 'messageUids' });
+      expectError(await act(['x']), { error: 'InvalidParameter', parameter: 'messageUids' });
+      // In a JSON body an array is a value, not a parameter given twice.
+      expectError(await act({ a: 1 }), { error: 'InvalidParameter', parameter: 'messageUids' });
+      expectError(await request('POST', '/api/client/actions/servicemlAction', { messageUid: ['a', 'b'], actionId: 'x' }), {
+        error: 'InvalidParameter',
+        parameter: 'messageUid',
+        description: /^"messageUid" must be a message uid/,
+      });
+    });
+
+    it('checks what the core checks in core, worded once for the API and the CLI', async () => {
+      const { app, request } = await developerWithApp(t());
+      const refused = await request('PATCH', `/api/developer/apps/${app.id}`, { listenerUrl: 'ftp://example.test/events' });
+      expectError(refused, { error: 'InvalidParameter', parameter: 'listenerUrl', description: /^listenerUrl must be an http or https URL; got the scheme "ftp:"\.$/ });
+      expectError(await request('PATCH', `/api/developer/apps/${app.id}`, { allowedOrigins: 'https://a.example' }), {
+        error: 'InvalidParameter',
+        parameter: 'allowedOrigins',
+        description: /must be an array/,
+      });
+    });
+  });
+
+  describe('authenticating and limiting', () => {
+    it('counts a person’s calls per route name, whichever session they use, and names the route when it refuses', async () => {
+      const { team } = await teamWithApp(t().testStore.store.db, 1);
+      const person = await t().f.person(team.id);
+      const [first, second] = [await sessionFor(t(), person), await sessionFor(t(), person)];
+      const read = (session: typeof first) => session.get('/team');
+      for (let i = 0; i < 3; i++) expect((await read(i % 2 ? first : second)).status).toBe(200);
+      const limited = await read(first);
+      expectError(limited, { status: 429, error: 'TooManyRequests', description: /^GET \/api\/client\/team is limited/ });
+      // Another route has its own bucket.
+      expect((await first.get('/apps')).status).toBe(200);
+    });
+  });
+}, { rateLimits: { read: { rate: 1e-9, burst: 3 } } });
+
+describe('checkResults', () => {
+  let checking: TestServer;
+  let trusting: TestServer;
+  beforeAll(async () => {
+    [checking, trusting] = await Promise.all([startTestServer('sqlite'), startTestServer('sqlite', { checkResults: false })]);
+  });
+  afterAll(async () => {
+    await Promise.all([stopTestServer(checking), stopTestServer(trusting)]);
+  });
+
+  /** An app whose stored integrations no longer match their schema, as a bug in a writer would leave them. */
+  async function appWithBrokenIntegrations(t: TestServer) {
+    const { app, request } = await developerWithApp(t);
+    await t.testStore.store.db.updateTable('apps').set({ integrations: '{"slashCommands":[{"name":"/no action"}],"previewDomains":[]}' }).where('id', '=', app.id).execute();
+    return { app, request };
+  }
+
+  it('answers 500 naming the mismatch when a route’s result does not match its schema', async () => {
+    const { app, request } = await appWithBrokenIntegrations(checking);
+    const answer = await request('GET', `/api/developer/apps/${app.id}`);
+    expectError(answer, { status: 500, error: 'InternalServerError', description: /developer\.getApp does not match its schema: \/app\/integrations/ });
+    expect(answer.body.requestId).toBe(answer.headers.get('x-request-id'));
+  });
+
+  it('checks the /v1 methods’ results too', async () => {
+    const { people } = await teamWithApp(checking.testStore.store.db, 1);
+    await checking.testStore.store.db.updateTable('users').set({ role: 'owner' as never }).where('id', '=', people[0].id).execute();
+    const answer = await checking.call('users.getInfo', { query: { token: people[0].token } });
+    expectError(answer, { status: 500, error: 'InternalServerError', description: /users\.getInfo does not match its schema: \/role/ });
+  });
+
+  it('is off unless configured: the same result is answered as it is', async () => {
+    const { app, request } = await appWithBrokenIntegrations(trusting);
+    const answer = await request('GET', `/api/developer/apps/${app.id}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.app.integrations.slashCommands).toEqual([{ name: '/no action' }]);
+  });
+});
