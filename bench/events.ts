@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { createEventListener } from '../packages/sdk/src/index.js';
 import { createApp, enableBot } from '../packages/server/src/core/commands/apps.js';
 import { enqueueEvent } from '../packages/server/src/events/outbox/enqueue.js';
@@ -51,7 +53,32 @@ export async function queueBenchEvents(dataDir: string, teamId: string, develope
     });
   }
   await store.close();
-  return { listener, total: appCount * perApp };
+  return { listener, total: appCount * perApp, appIds: apps.map((app) => app.id) };
+}
+
+/**
+ * The baseline for (e): signs and POSTs the apps' events (all of them, whatever their status) to the
+ * same listener from a process of its own, `concurrency` at a time, as a bare loop would; resolves when it is done.
+ */
+export function runSignedPostLoop(dataDir: string, concurrency: number, appIds: string[]): Promise<void> {
+  const script = fileURLToPath(new URL('./signedPostLoop.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir, String(concurrency), ...appIds], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the signed-POST loop exited with ${code}`)))));
+}
+
+/** Makes the apps' events pending and unattempted again, for another round of the same deliveries. */
+export async function requeueBenchEvents(dataDir: string, appIds: string[]): Promise<void> {
+  const store = openStore({ dataDir });
+  const now = Date.now();
+  await store.db.transaction().execute(async (tx) => {
+    await tx.deleteFrom('event_attempts').where('app_id', 'in', appIds).execute();
+    await tx
+      .updateTable('events')
+      .set({ status: 'pending', retry_num: 0, next_attempt_at: now, delivered_at: null, last_reason: null, last_error: null, claimed_until: null, claim_token: null })
+      .where('app_id', 'in', appIds)
+      .execute();
+  });
+  await store.close();
 }
 
 /** The demo-like app whose bot receives `chat.receiveMessage`, listening on its own loopback listener. */

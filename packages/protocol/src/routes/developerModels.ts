@@ -51,6 +51,10 @@ export const DeliveredEvent = Type.Object(
     status: oneOf(deliveryStatuses),
     /** The next attempt's number: how many have failed since the event was made or replayed. */
     retryNum: Type.Integer({ minimum: 0 }),
+    /**
+     * When a pending event goes next. One that failed waits for its app's listener: this is then when the
+     * listener is tried again (with the app's oldest waiting event); a 2xx from it sends the rest at once.
+     */
     nextAttemptAt: NullableTime,
     lastReason: NullableString,
     lastError: NullableString,

@@ -47,22 +47,50 @@ export interface GuardedAgentOptions {
 
 /** An undici Agent that connects only to public addresses and allowed hosts. */
 export function guardedAgent(options: GuardedAgentOptions): Agent {
+  return new Agent({ headersTimeout: options.headersTimeout, bodyTimeout: options.bodyTimeout, connect: guardedConnector(options) });
+}
+
+/**
+ * Whether a connection to the URL's host and port (through TLS for https) can be made right now, under
+ * the same policy as the agent's: nothing is sent, and the connection is closed at once. For telling
+ * when a listener that could not be reached is back, without sending it anything.
+ */
+export function guardedConnectionProbe(options: GuardedAgentOptions): (url: string) => Promise<boolean> {
+  const connect = guardedConnector(options);
+  return (url) =>
+    new Promise((resolve) => {
+      let target: URL;
+      try {
+        target = new URL(url);
+      } catch {
+        return resolve(false);
+      }
+      const tls = target.protocol === 'https:';
+      const hostname = target.hostname.replace(/^\[(.*)\]$/, '$1');
+      connect(
+        { hostname, host: target.host, protocol: target.protocol, port: target.port || (tls ? '443' : '80'), servername: tls && !isIP(hostname) ? hostname : undefined },
+        (error, socket) => {
+          socket?.destroy();
+          resolve(error === null);
+        },
+      );
+    });
+}
+
+/** undici's connector with the address policy in front of it. */
+function guardedConnector(options: GuardedAgentOptions): buildConnector.connector {
   const refuse = (host: string, addresses: readonly string[]): InternalAddressRefused | undefined => {
     const refusal = refusalFor(options.allowList, host, addresses);
     if (refusal) options.onRefused(refusal);
     return refusal;
   };
   const connector = buildConnector({ timeout: options.connectTimeoutMs, lookup: guardedLookup(resolverFor(options.dnsServers), refuse) });
-  return new Agent({
-    headersTimeout: options.headersTimeout,
-    bodyTimeout: options.bodyTimeout,
-    connect: (connectOptions, callback) => {
-      // Node connects to an IP address without calling `lookup`, so addresses written in the URL are checked here.
-      const refusal = isIP(connectOptions.hostname) ? refuse(connectOptions.hostname, [connectOptions.hostname]) : undefined;
-      if (refusal) callback(refusal, null);
-      else connector(connectOptions, callback);
-    },
-  });
+  return (connectOptions, callback) => {
+    // Node connects to an IP address without calling `lookup`, so addresses written in the URL are checked here.
+    const refusal = isIP(connectOptions.hostname) ? refuse(connectOptions.hostname, [connectOptions.hostname]) : undefined;
+    if (refusal) callback(refusal, null);
+    else connector(connectOptions, callback);
+  };
 }
 
 /** The first address the allow-list does not cover, as a refusal; an allowed name is never checked. */

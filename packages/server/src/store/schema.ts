@@ -122,6 +122,16 @@ export interface AppDeliveryColumns {
   delivery_failing_since: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
+/** The app's listener backoff (migration 0006): see events/delivery/listenerBackoff.ts. */
+export interface AppListenerColumns {
+  /** While the listener is failing, when its oldest waiting event is tried again; null while it answers. */
+  listener_retry_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Failed probes in a row: the rung of the retry ladder the next wait is taken from. */
+  listener_retry_step: ColumnType<number, number | undefined, number>;
+  /** 1 when the last failure was a connection that could not be made, which a bare connection may disprove. */
+  listener_unreachable: ColumnType<number, number | undefined, number>;
+}
+
 export type EventStatus = 'pending' | 'delivered' | 'failed';
 
 /** The outbox: one row per event, asynchronous (delivered by the worker) or synchronous (recorded after the fact). */
@@ -137,7 +147,10 @@ export interface EventsTable {
   status: EventStatus;
   /** The number of the next attempt: 0 before the first, the X-Service-Retry-Num header. */
   retry_num: number;
-  /** When a pending event is due; null once delivered or failed. */
+  /**
+   * When a pending event is due; null once delivered or failed, and null for a pending event that failed
+   * and now waits for its app's listener (held: the probe takes the oldest, a 2xx releases them all).
+   */
   next_attempt_at: number | null;
   /** Why the last attempt failed: X-Service-Retry-Reason of the next one. */
   last_reason: string | null;
@@ -176,7 +189,7 @@ export interface Database {
   channels: ChannelsTable;
   channel_members: ChannelMembersTable;
   messages: MessagesTable;
-  apps: AppsTable & AppDeliveryColumns;
+  apps: AppsTable & AppDeliveryColumns & AppListenerColumns;
   installs: InstallsTable;
   app_tokens: AppTokensTable;
   events: EventsTable;

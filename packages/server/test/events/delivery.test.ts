@@ -49,6 +49,7 @@ for (const dialect of dialects) {
       t.server.ctx.events.wake();
     };
     const eventRow = (id: string) => t.server.ctx.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const appRow = (id: string) => t.server.ctx.db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const settled = (id: string, check: (row: Awaited<ReturnType<typeof eventRow>>) => boolean) =>
       eventually(async () => {
         const row = await eventRow(id);
@@ -115,10 +116,13 @@ for (const dialect of dialects) {
       await listener.waitFor(1);
       const first = await settled(eventId, (r) => r.retry_num === 1);
       const failedAt = clock.now();
-      // About 10 s (±20 %) later, never sooner than 8 s.
-      expect(first.next_attempt_at! - failedAt).toBeGreaterThanOrEqual(8_000);
-      expect(first.next_attempt_at! - failedAt).toBeLessThanOrEqual(12_000);
-      expect(first).toMatchObject({ status: 'pending', last_reason: 'http_error' });
+      // The event waits for its listener, which is tried again about 10 s (±20 %) later, never sooner than 8 s.
+      expect(first).toMatchObject({ status: 'pending', last_reason: 'http_error', next_attempt_at: null });
+      const backingOff = await appRow(app.id);
+      expect(backingOff.listener_retry_step).toBe(1);
+      expect(backingOff.listener_retry_at! - failedAt).toBeGreaterThanOrEqual(8_000);
+      expect(backingOff.listener_retry_at! - failedAt).toBeLessThanOrEqual(12_000);
+      expect((await listAppEvents(t.server.ctx.db, app.id, {}))[0].nextAttemptAt).toBe(backingOff.listener_retry_at);
       advance(7_900);
       await nothingMoreDue();
       expect(listener.received).toHaveLength(1);
@@ -129,10 +133,12 @@ for (const dialect of dialects) {
       expect(second.headers['x-service-retry-num']).toBe('1');
       expect(second.headers['x-service-retry-reason']).toBe('http_error');
       expect(second.headers['x-service-event-token']).not.toBe(listener.received[0].headers['x-service-event-token']);
-      const afterSecond = await settled(eventId, (r) => r.retry_num === 2);
+      await settled(eventId, (r) => r.retry_num === 2);
       // About 1 minute this time.
-      expect(afterSecond.next_attempt_at! - clock.now()).toBeGreaterThanOrEqual(48_000);
-      expect(afterSecond.next_attempt_at! - clock.now()).toBeLessThanOrEqual(72_000);
+      const afterSecond = await appRow(app.id);
+      expect(afterSecond.listener_retry_step).toBe(2);
+      expect(afterSecond.listener_retry_at! - clock.now()).toBeGreaterThanOrEqual(48_000);
+      expect(afterSecond.listener_retry_at! - clock.now()).toBeLessThanOrEqual(72_000);
 
       advance(72_000);
       const [, , third] = await listener.waitFor(3);
@@ -203,7 +209,7 @@ for (const dialect of dialects) {
       const { listener, app, user } = await appWithListener((_request, index) => (index === 0 ? { status: 429, headers: { 'Retry-After': '120' } } : { status: 200 }));
       const { eventId } = await enqueue(app.id, user.id);
       const row = await settled(eventId, (r) => r.retry_num === 1);
-      expect(row.next_attempt_at).toBe(clock.now() + 120_000);
+      expect((await appRow(app.id)).listener_retry_at).toBe(clock.now() + 120_000);
       expect(row.last_reason).toBe('rate_limited');
       advance(100_000);
       await nothingMoreDue();

@@ -111,12 +111,15 @@ for (const dialect of dialects) {
 
       advance(2 * day);
       await attemptsSettled(failing, 2);
+      // A success releases the waiting event, which fails again at once: a streak of its own, from now.
       await attemptsSettled(await enqueue(app.id, developer.id, { ok: true }), 1);
-      expect((await appRow(app.id)).delivery_failing_since).toBeNull();
+      await attemptsSettled(failing, 3);
+      const afresh = clock.now();
+      expect((await appRow(app.id)).delivery_failing_since).toBe(afresh);
 
       advance(day + 60_000);
-      await attemptsSettled(failing, 3);
-      expect(await appRow(app.id)).toMatchObject({ delivery_paused_at: null, delivery_failing_since: clock.now() });
+      await attemptsSettled(failing, 4);
+      expect(await appRow(app.id)).toMatchObject({ delivery_paused_at: null, delivery_failing_since: afresh });
       const teamRow = await db().selectFrom('teams').select('system_user_id').where('id', '=', team.id).executeTakeFirstOrThrow();
       expect(teamRow.system_user_id).toBeNull();
     });

@@ -59,8 +59,11 @@ export interface TestListener {
 export const answerOk: Responder = () => ({ status: 200, body: '{}' });
 export const answerWithSdk: Responder = () => 'sdk';
 
-/** The one fake app listener of the tests: a real node:http server on loopback that records what the service sends. */
-export async function startListener(respond: Responder = answerOk): Promise<TestListener> {
+/**
+ * The one fake app listener of the tests: a real node:http server on loopback that records what the
+ * service sends. `port` brings back a listener where one was before (see `closedPortUrl`); any free one by default.
+ */
+export async function startListener(respond: Responder = answerOk, port = 0): Promise<TestListener> {
   const received: Received[] = [];
   const verified: VerifiedEvent[] = [];
   const changes = new Changes();
@@ -89,11 +92,11 @@ export async function startListener(respond: Responder = answerOk): Promise<Test
     });
   });
   server.on('connection', (socket) => socket.on('close', () => changes.notify()));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
 
   const listener: TestListener = {
-    url: `http://127.0.0.1:${port}/events`,
+    url,
     received,
     verified,
     respond,

@@ -1,5 +1,7 @@
 import type { EventsContext } from '../context.js';
-import { recordAttempts, type FinishedAttempt } from './attemptDelivery.js';
+import type { FinishedAttempt } from './attemptDelivery.js';
+import { logRecordedBatch } from './deliveryLog.js';
+import { recordAttempts, type RecordedBatch } from './recordAttempts.js';
 
 /**
  * Records finished attempts a few at a time: one transaction for all the attempts that finished since
@@ -8,7 +10,7 @@ import { recordAttempts, type FinishedAttempt } from './attemptDelivery.js';
  * new state are written together (`recordAttempts`); until then the event stays leased to this worker,
  * so no one attempts it meanwhile. Should the process die first, the lease runs out and the event is
  * attempted again: at least once, never delivered without its record. Batches are written one after
- * another, in the order the attempts finished.
+ * another, in the order the attempts finished, and logged once written.
  */
 export class AttemptRecorder {
   private pending: FinishedAttempt[] = [];
@@ -16,8 +18,8 @@ export class AttemptRecorder {
 
   constructor(
     private readonly ctx: EventsContext,
-    /** Told which apps a batch paused, after it committed. */
-    private readonly onPaused: (appIds: Set<string>) => void,
+    /** Told what a batch did (apps paused, held events released), after it committed. */
+    private readonly onRecorded: (batch: RecordedBatch) => void,
   ) {}
 
   add(attempt: FinishedAttempt): void {
@@ -34,9 +36,9 @@ export class AttemptRecorder {
   }
 
   private async write(batch: FinishedAttempt[]): Promise<void> {
+    let recorded: RecordedBatch;
     try {
-      this.paused(await recordAttempts(this.ctx, batch));
-      return;
+      recorded = await recordAttempts(this.ctx, batch);
     } catch (error) {
       if (batch.length === 1) {
         // Unrecorded: the claim's lease runs out and the event is attempted again.
@@ -44,12 +46,11 @@ export class AttemptRecorder {
         return;
       }
       this.ctx.log.warn({ err: error, attempts: batch.length }, 'event delivery: recording a batch of attempts failed; recording them one by one');
+      // One bad attempt (or a passing failure) should not leave a whole batch to be delivered again.
+      for (const attempt of batch) await this.write([attempt]);
+      return;
     }
-    // One bad attempt (or a passing failure) should not leave a whole batch to be delivered again.
-    for (const attempt of batch) await this.write([attempt]);
-  }
-
-  private paused(appIds: Set<string>): void {
-    if (appIds.size > 0) this.onPaused(appIds);
+    logRecordedBatch(this.ctx.log, recorded);
+    this.onRecorded(recorded);
   }
 }

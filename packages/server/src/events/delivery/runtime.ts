@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Agent } from 'undici';
 import type { Config } from '../../config.js';
 import { InternalHostsAllowList } from '../../net/addressPolicy.js';
-import { guardedAgent, type GuardedAgentOptions } from '../../net/guardedAgent.js';
+import { guardedAgent, guardedConnectionProbe, type GuardedAgentOptions } from '../../net/guardedAgent.js';
 import { deliverySettings, type DeliverySettings } from './settings.js';
 
 /** Which addresses listener calls may reach: see net/guardedAgent.ts. */
@@ -20,17 +20,16 @@ export class EventsRuntime {
    * It refuses internal addresses (a listener URL is whatever a developer typed) unless they are allowed.
    */
   readonly agent: Agent;
+  /** Whether a connection to a listener URL can be made now (under the agent's address policy); nothing is sent. */
+  readonly canConnect: (url: string) => Promise<boolean>;
   private worker: { wake(): void; idle(): Promise<void> } | undefined;
 
   constructor(reach: ListenerReach, settings: Partial<DeliverySettings> = {}) {
     this.settings = deliverySettings(settings);
-    this.agent = guardedAgent({
-      ...reach,
-      connectTimeoutMs: this.settings.connectTimeoutMs,
-      // Each call's own deadline bounds the whole answer (synchronous events have their own limits).
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    });
+    const policy = { ...reach, connectTimeoutMs: this.settings.connectTimeoutMs };
+    // Each call's own deadline bounds the whole answer (synchronous events have their own limits).
+    this.agent = guardedAgent({ ...policy, headersTimeout: 0, bodyTimeout: 0 });
+    this.canConnect = guardedConnectionProbe(policy);
   }
 
   /** Call after committing a transaction that enqueued events: the worker starts on them at once. */

@@ -18,6 +18,11 @@ export interface DeliverySettings {
    * (never below `laneConcurrency`) at a failure worth retrying or a slower answer.
    */
   laneMaxConcurrency: number;
+  /**
+   * A 2xx within this is fast. 200 ms: a listener across an ocean answers in 100–200 ms, and the time is
+   * measured by this process, so it also holds this process's own lag when it is busy (at 50 ms, a
+   * loaded server took its own slowness for the listener's and kept every lane narrow).
+   */
   laneWidenBelowMs: number;
   /** Events in flight at once in this process, all apps together. */
   globalConcurrency: number;
@@ -30,6 +35,11 @@ export interface DeliverySettings {
    */
   recordBatchDelayMs: number;
   recordBatchMax: number;
+  /**
+   * How often the worker tries a bare connection to each listener that could not be reached (nothing
+   * is sent): once one connects, its oldest waiting event goes at once instead of at its retry time.
+   */
+  listenerProbeIntervalMs: number;
   /** How long a `chat.generateUrlPreview` answer may take; the message is never held back for it. */
   urlPreviewTimeoutMs: number;
   /** How long a person's button press, command or action waits for the listener's answer. */
@@ -43,11 +53,12 @@ export const defaultDeliverySettings: DeliverySettings = {
   leaseMs: 60_000,
   laneConcurrency: 4,
   laneMaxConcurrency: 32,
-  laneWidenBelowMs: 50,
+  laneWidenBelowMs: 200,
   globalConcurrency: 512,
   readAheadPerApp: 5_000,
   recordBatchDelayMs: 5,
   recordBatchMax: 500,
+  listenerProbeIntervalMs: 5_000,
   urlPreviewTimeoutMs: 5_000,
   clientEventTimeoutMs: 10_000,
 };

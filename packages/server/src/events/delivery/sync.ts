@@ -1,6 +1,8 @@
 import type { AnyEvent } from '@aviary/protocol';
 import type { EventsContext } from '../context.js';
 import { insertAttempt, listenerHeaders, noListenerResult } from './attempts.js';
+import { logListenerNews } from './deliveryLog.js';
+import { endBackoffAfter2xx } from './listenerBackoff.js';
 import { insertEvent } from '../../store/rows/events.js';
 import { newEventId } from '../ids.js';
 import { callListener, type AttemptResult, type FailureReason } from './listenerCall.js';
@@ -16,9 +18,10 @@ const maxSyncAnswerBytes = 256 * 1024;
  * Sends an event and waits for the listener's answer (`app.install`, `chat.generateUrlPreview`,
  * `client.*` sent to the listener): one attempt, never retried, recorded like any other. A 2xx within
  * `timeoutMs` is `ok`, with the body parsed as JSON when it is JSON (else its text, or null when empty).
+ * A 2xx also ends the app's listener backoff, if it had one: its waiting events go at once.
  */
 export async function deliverSynchronously(
-  ctx: Pick<EventsContext, 'db' | 'now' | 'events'>,
+  ctx: Pick<EventsContext, 'db' | 'now' | 'events'> & Partial<Pick<EventsContext, 'log'>>,
   input: { appId: string; userId: string; event: AnyEvent; timeoutMs: number },
 ): Promise<SyncDeliveryResult> {
   const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
@@ -36,7 +39,7 @@ export async function deliverSynchronously(
     : noListenerResult;
   const answer = syncAnswer(result, eventId, app.listener_url !== null);
   const finishedAt = ctx.now();
-  await ctx.db.transaction().execute(async (tx) => {
+  const released = await ctx.db.transaction().execute(async (tx) => {
     await insertEvent(tx, {
       id: eventId,
       app_id: app.id,
@@ -65,7 +68,13 @@ export async function deliverSynchronously(
       reason: answer.ok ? null : answer.reason,
       error: answer.ok ? null : answer.description,
     });
+    return answer.ok ? endBackoffAfter2xx(tx, app.id, finishedAt) : undefined;
   });
+  if (released !== undefined) {
+    // The install command's context has no log; its release still happens.
+    if (ctx.log) logListenerNews(ctx.log, { kind: 'recovered', appId: app.id, eventId, released });
+    ctx.events.wake();
+  }
   return answer;
 }
 

@@ -1,11 +1,14 @@
 import type { EventsContext } from '../context.js';
 import type { EventsTable } from '../../store/schema.js';
 import { claimEventsById, findDueEvents, releaseClaims } from '../outbox/claim.js';
+import { claimProbe, findAppsToProbe } from '../outbox/probe.js';
 import { attemptClaimedEvent } from './attemptDelivery.js';
 import type { AppForDelivery } from './deliveryHealth.js';
 import { CallCanceller } from './listenerCall.js';
+import { UnreachableListenerWatch } from './listenerProbe.js';
 import { LaneScheduler } from './laneScheduler.js';
 import { AttemptRecorder } from './recorder.js';
+import { catchUpAfterRestart } from './restart.js';
 import { paddedList } from '../outbox/sqlLists.js';
 
 /** At most this many due events are read ahead in one look, all apps together. */
@@ -14,6 +17,8 @@ const readAheadLimit = 50_000;
 const maxSkippedApps = 5_000;
 /** A lane idle this long is forgotten (and starts narrow again). */
 const idleLaneMs = 60_000;
+/** Listener probes found in one look at most. */
+const maxProbesPerLook = 1_000;
 
 /**
  * Delivers the outbox. Each app has a lane of `laneConcurrency` slots, widened up to
@@ -23,7 +28,9 @@ const idleLaneMs = 60_000;
  * poll timer for retries and for events other processes enqueued), reads each app's next due events
  * ahead, then claims them as its lanes free up, a statement per batch rather than a scan per event.
  * Which known events go out next is the `LaneScheduler`'s decision; the worker does the I/O around it.
- * Finished attempts are recorded in batches (`AttemptRecorder`).
+ * Finished attempts are recorded in batches (`AttemptRecorder`). A failing listener backs off as a
+ * whole (listenerBackoff.ts): each look also finds the listeners due a probe, which goes in the app's
+ * lane like any event. On start, nothing waits for the schedule of the server before (restart.ts).
  */
 export class DeliveryWorker {
   private readonly lanes: LaneScheduler;
@@ -45,17 +52,29 @@ export class DeliveryWorker {
   private stopped = false;
   private poll: NodeJS.Timeout | undefined;
   private idleWaiters: Array<() => void> = [];
+  /** Apps whose listener probe was due at the last look, not yet claimed. */
+  private probesDue: string[] = [];
+  private readonly unreachable: UnreachableListenerWatch;
 
   constructor(private readonly ctx: EventsContext) {
     this.lanes = new LaneScheduler(ctx.events.settings);
-    this.recorder = new AttemptRecorder(ctx, (appIds) => {
+    this.recorder = new AttemptRecorder(ctx, ({ pausedAppIds, releasedAppIds }) => {
       // Their remaining events wait for a resume; the claim would refuse them anyway.
-      for (const appId of appIds) this.lanes.forget(appId);
+      for (const appId of pausedAppIds) this.lanes.forget(appId);
+      // Their held events are due now.
+      if (releasedAppIds.size > 0) this.wake();
     });
+    this.unreachable = new UnreachableListenerWatch(ctx, () => this.wake());
   }
 
   start(): void {
     const { pollIntervalMs } = this.ctx.events.settings;
+    // The first fill waits for the catch-up (wakes meanwhile coalesce into the fill after it).
+    this.filling = this.catchUpAfterRestart().finally(() => {
+      this.filling = undefined;
+      this.schedule();
+    });
+    this.unreachable.start();
     this.poll = setInterval(() => {
       this.lanes.pruneIdle(Date.now(), idleLaneMs);
       // A look since the last poll found whatever was due then; and while the outbox is long (a look
@@ -89,6 +108,7 @@ export class DeliveryWorker {
     clearInterval(this.poll);
     clearTimeout(this.tick);
     this.shutdown.cancelAll();
+    await this.unreachable.stop();
     await this.filling;
     await Promise.all(this.deliveries);
     await this.recorder.flush();
@@ -163,27 +183,42 @@ export class DeliveryWorker {
     if (this.needsLook()) await this.look();
 
     const picked = this.lanes.pick(free);
-    if (picked.length === 0) return;
-    // The apps are read beside the claim (a read does not wait for the claim's write).
-    const [claimed, apps] = await Promise.all([
-      claimEventsById(this.ctx.store, { ids: picked.map((event) => event.id), now: this.ctx.now(), leaseMs }),
-      this.appsOf(picked),
+    const probing = this.probesDue.splice(0, free - picked.length);
+    if (picked.length + probing.length === 0) return;
+    const now = this.ctx.now();
+    // The apps are read beside the claims (a read does not wait for the claims' writes).
+    const [claimed, probes, apps] = await Promise.all([
+      picked.length > 0 ? claimEventsById(this.ctx.store, { ids: picked.map((event) => event.id), now, leaseMs }) : [],
+      Promise.all(probing.map((appId) => claimProbe(this.ctx.store, { appId, now, leaseMs }))),
+      this.appsOf([...picked.map((event) => event.app_id), ...probing]),
     ]);
-    if (claimed.length === 0) {
-      this.wanted = true;
-      return;
-    }
+    // In the order picked, which is each lane's order: the database returns claimed rows in any order.
+    const pickOrder = new Map(picked.map((event, index) => [event.id, index]));
+    claimed.sort((a, b) => pickOrder.get(a.id)! - pickOrder.get(b.id)!);
+    const started = [...probes.filter((event) => event !== undefined), ...claimed];
     if (this.stopped) {
-      await releaseClaims(this.ctx.store, claimed);
+      await releaseClaims(this.ctx.store, started);
       return;
     }
-    for (const event of claimed) {
+    for (const event of started) {
       const app = apps.get(event.app_id);
       if (app) this.startDelivery(event, app);
       else this.ctx.log.error({ eventId: event.id, appId: event.app_id }, 'event delivery: the event’s app is gone');
     }
     // Events taken meanwhile by another worker left room; or more lanes have room and known events.
     this.wanted = true;
+  }
+
+  private async catchUpAfterRestart(): Promise<void> {
+    try {
+      const caught = await catchUpAfterRestart(this.ctx.store, this.ctx.now());
+      if (caught.probes + caught.events > 0) {
+        this.ctx.log.info(caught, `event delivery starting: ${caught.probes} waiting listeners probed now, ${caught.events} events due now`);
+      }
+    } catch (error) {
+      // Nothing is lost: the probes and events stay due when they were.
+      this.ctx.log.error({ err: error }, 'event delivery: catching up after a restart failed');
+    }
   }
 
   private needsLook(): boolean {
@@ -201,13 +236,14 @@ export class DeliveryWorker {
       perAppLimit: this.ctx.events.settings.readAheadPerApp,
       skipAppIds: skipped,
     });
+    this.probesDue = await findAppsToProbe(this.ctx.store, { now: this.ctx.now(), limit: maxProbesPerLook });
     this.lastLookMs = performance.now() - this.lastLookAt;
     this.lookTruncated = due.length === readAheadLimit;
     this.lanes.learn(due, skipped, Date.now());
   }
 
-  private async appsOf(events: Array<{ app_id: string }>): Promise<Map<string, AppForDelivery>> {
-    const ids = [...new Set(events.map((event) => event.app_id))];
+  private async appsOf(appIds: string[]): Promise<Map<string, AppForDelivery>> {
+    const ids = [...new Set(appIds)];
     const rows = await this.ctx.db
       .selectFrom('apps')
       .select(['id', 'name', 'team_id', 'developer_id', 'secret', 'listener_url', 'delivery_failing_since'])

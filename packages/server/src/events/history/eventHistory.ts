@@ -13,7 +13,7 @@ export async function listAppEvents(db: Db, appId: string, options: { limit?: nu
   if (status !== undefined && !(deliveryStatuses as readonly string[]).includes(status)) {
     throw invalidParameter('status', `status must be one of ${deliveryStatuses.join(', ')}`);
   }
-  const app = await db.selectFrom('apps').select('delivery_paused_at').where('id', '=', appId).executeTakeFirst();
+  const app = await db.selectFrom('apps').select(['delivery_paused_at', 'listener_retry_at']).where('id', '=', appId).executeTakeFirst();
   const paused = app?.delivery_paused_at != null;
   // While the app is paused its pending events show as paused, and none as pending.
   if ((status === 'paused' && !paused) || (status === 'pending' && paused)) return [];
@@ -28,7 +28,7 @@ export async function listAppEvents(db: Db, appId: string, options: { limit?: nu
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((row) => presentEvent(row, paused));
+  return rows.map((row) => presentEvent(row, paused, app?.listener_retry_at ?? null));
 }
 
 export async function listEventAttempts(db: Db, eventId: string): Promise<DeliveryAttempt[]> {
@@ -73,17 +73,24 @@ export async function replayEvent(ctx: EventsContext, appId: string, eventId: st
   ctx.events.wake();
 }
 
-/** Ends a pause: the failure streak starts afresh and every pending event is due at once. */
+/** Ends a pause: the failure streak and the listener's backoff start afresh, and every pending event is due at once. */
 export async function resumeAppDelivery(ctx: EventsContext, appId: string): Promise<void> {
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (tx) => {
-    await tx.updateTable('apps').set({ delivery_paused_at: null, delivery_failing_since: null }).where('id', '=', appId).execute();
-    await tx.updateTable('events').set({ next_attempt_at: now, updated_at: now }).where('app_id', '=', appId).where('status', '=', 'pending').execute();
+  const released = await ctx.db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable('apps')
+      .set({ delivery_paused_at: null, delivery_failing_since: null, listener_retry_at: null, listener_retry_step: 0, listener_unreachable: 0 })
+      .where('id', '=', appId)
+      .execute();
+    const due = await tx.updateTable('events').set({ next_attempt_at: now, updated_at: now }).where('app_id', '=', appId).where('status', '=', 'pending').executeTakeFirst();
+    return Number(due.numUpdatedRows);
   });
+  ctx.log.info({ appId, released }, `event delivery resumed by the developer: ${released} waiting event${released === 1 ? '' : 's'} released`);
   ctx.events.wake();
 }
 
-function presentEvent(row: EventsTable, appPaused: boolean): DeliveredEvent {
+function presentEvent(row: EventsTable, appPaused: boolean, listenerRetryAt: number | null): DeliveredEvent {
+  const waitsForListener = row.status === 'pending' && row.next_attempt_at === null;
   return {
     id: row.id,
     appId: row.app_id,
@@ -93,7 +100,7 @@ function presentEvent(row: EventsTable, appPaused: boolean): DeliveredEvent {
     synchronous: row.synchronous === 1,
     status: row.status === 'pending' && appPaused ? 'paused' : row.status,
     retryNum: row.retry_num,
-    nextAttemptAt: row.next_attempt_at,
+    nextAttemptAt: waitsForListener ? listenerRetryAt : row.next_attempt_at,
     lastReason: row.last_reason,
     lastError: row.last_error,
     createdAt: row.created_at,

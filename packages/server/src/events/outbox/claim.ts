@@ -24,7 +24,7 @@ export interface DueEvent {
   app_id: string;
 }
 
-/** A pending event that is due and not leased to a live worker. */
+/** A pending event that is due and not leased to a live worker. (A held event, due at null, never is.) */
 const claimable = (now: number) => (eb: ExpressionBuilder<Database, 'events'>) =>
   eb.and([
     eb('status', '=', 'pending'),
@@ -54,16 +54,17 @@ const ofUnpausedApp = (eb: ExpressionBuilder<Database, 'events'>) =>
 const maxIdsPerStatement = 4_096;
 
 /**
- * Due events, without claiming them: each app's oldest `perAppLimit` (by due time, then id), none of a
- * paused app, oldest first. The worker reads many at once and then claims them a few at a time as its
- * lanes free up, so that the outbox is not scanned again for every event; whatever happened to an
- * event meanwhile, the claim checks again.
+ * Due events, without claiming them: each app's oldest `perAppLimit` in lane order (by id, which is the
+ * order they were made in, whenever each became due), none of a paused app; every app's first before
+ * any app's second. The worker reads many at once and then claims them a few at a time as its lanes
+ * free up, so that the outbox is not scanned again for every event; whatever happened to an event
+ * meanwhile, the claim checks again.
  */
 export async function findDueEvents(store: Store, request: FindRequest): Promise<DueEvent[]> {
   const { db } = store;
   const ranked = db
     .selectFrom('events')
-    .select(['id', 'app_id', 'next_attempt_at', sql<number>`row_number() over (partition by app_id order by next_attempt_at, id)`.as('lane_rank')])
+    .select(['id', 'app_id', sql<number>`row_number() over (partition by app_id order by id)`.as('lane_rank')])
     .where(claimable(request.now))
     .where(ofUnpausedApp)
     .$if(request.skipAppIds.length > 0, (query) => query.where('app_id', 'not in', paddedList(request.skipAppIds)));
@@ -71,7 +72,7 @@ export async function findDueEvents(store: Store, request: FindRequest): Promise
     .selectFrom(ranked.as('ranked'))
     .select(['id', 'app_id'])
     .where('lane_rank', '<=', request.perAppLimit)
-    .orderBy('next_attempt_at')
+    .orderBy('lane_rank')
     .orderBy('id')
     .limit(request.limit)
     .execute();

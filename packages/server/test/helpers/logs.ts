@@ -1,0 +1,34 @@
+import type pino from 'pino';
+
+/** One JSON log line as the server wrote it. */
+export type LogLine = Record<string, any> & { level: number; msg: string };
+
+export const logLevels = { info: 30, warn: 40, error: 50 } as const;
+
+/** A log destination that keeps every line, for tests that check what the server said. */
+export function captureLog() {
+  const lines: LogLine[] = [];
+  const raw: string[] = [];
+  const waiters: Array<() => void> = [];
+  const destination: pino.DestinationStream = {
+    write(line: string) {
+      raw.push(line);
+      lines.push(JSON.parse(line) as LogLine);
+      for (const wake of waiters.splice(0)) wake();
+    },
+  };
+  return {
+    destination,
+    lines,
+    /** Everything written, as written. */
+    text: () => raw.join(''),
+    /** Resolves with the first line that `matches`, as soon as it is written. */
+    async waitFor(matches: (line: LogLine) => boolean): Promise<LogLine> {
+      for (;;) {
+        const found = lines.find(matches);
+        if (found) return found;
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+  };
+}
