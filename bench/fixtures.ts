@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { recordInstall, createApp } from '../packages/server/src/core/commands/apps.js';
 import { createChannel } from '../packages/server/src/core/commands/channels.js';
 import { createPerson, createTeam } from '../packages/server/src/core/commands/people.js';
+import { tellNobody } from '../packages/server/src/core/effects/effects.js';
 import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { openStore, sqliteFile } from '../packages/server/src/store/store.js';
 
@@ -30,7 +31,7 @@ export async function seedBenchData(dataDir: string, historySize: number): Promi
   const app = await createApp(db, { teamId: team.id, developerId: people[0].id, name: 'Bench', now });
   const tokens = [];
   for (const person of people) tokens.push((await recordInstall(db, { appId: app.id, userId: person.id, now })).token);
-  const { channel } = await createChannel(db, people[0], { name: 'bench', type: 'public', members: people.slice(1).map((p) => p.id) }, now);
+  const { channel } = await createChannel({ db, afterCommit: tellNobody }, people[0], { name: 'bench', type: 'public', members: people.slice(1).map((p) => p.id) }, now);
   await store.close();
 
   const [reader, other] = people;

@@ -7,6 +7,7 @@ import { startChild } from './child.js';
 import { botWithListener, queueBenchEvents, requeueBenchEvents, runSignedPostLoop } from './events.js';
 import { baselineDir, seedBenchData, type BenchData } from './fixtures.js';
 import { formatLoad, mergeLoads, runLoad, type LoadResult } from './load.js';
+import { CHANNEL_MEMBERS, measureStream, type StreamBench } from './stream.js';
 
 const HISTORY_SIZE = Number(process.env.BENCH_HISTORY_SIZE ?? 1_000_000);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
@@ -78,7 +79,13 @@ async function main(): Promise<void> {
     console.log(`(d) ServiceML validate + render of a 2 KiB document: ${serviceml.opsPerSec.toFixed(0)} ops/s`);
     console.log(`(d) ServiceML quick-accept gives up on the slowest 16 KiB near miss in ${benchNearMisses().worstMs.toFixed(3)} ms`);
 
-    writeReport({ roundRatios, baseline, sendMessage, withServiceML, history, events, servicemlOps: serviceml.opsPerSec, validateMicros: validation.microsecondsPerOp, singleQuotedValidateMicros: singleQuotedValidation.microsecondsPerOp });
+    const streamDir = join(dir, 'stream');
+    mkdirSync(streamDir);
+    const stream = await measureStream(streamDir);
+    console.log(`(g) ${stream.clients.toLocaleString('en')} idle WebSocket clients: server RSS ${stream.rssAfterMb.toFixed(0)} MB (${stream.rssBeforeMb.toFixed(0)} MB before they connected)`);
+    console.log(`(h) channel message to ${CHANNEL_MEMBERS} online members, send → last member: p50 ${stream.fanout.p50Ms.toFixed(1)} ms, p99 ${stream.fanout.p99Ms.toFixed(1)} ms; bare ws broadcast: p50 ${stream.bareBroadcast.p50Ms.toFixed(1)} ms, p99 ${stream.bareBroadcast.p99Ms.toFixed(1)} ms`);
+
+    writeReport({ roundRatios, baseline, sendMessage, withServiceML, history, events, stream, servicemlOps: serviceml.opsPerSec, validateMicros: validation.microsecondsPerOp, singleQuotedValidateMicros: singleQuotedValidation.microsecondsPerOp });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -147,6 +154,16 @@ async function measureEvents(dir: string, data: BenchData) {
   };
 }
 
+function streamRows(s: StreamBench): string[] {
+  const members = CHANNEL_MEMBERS.toLocaleString('en');
+  return [
+    `| (g) ${s.clients.toLocaleString('en')} idle WebSocket clients on one server process: its RSS (before they connected: ${s.rssBeforeMb.toFixed(0)} MB) | ${s.rssAfterMb.toFixed(0)} MB | ${s.rssAfterMb < 1024 ? 'yes' : 'no'} (target < 1 GB) |`,
+    `| (h) a channel message to ${members} online members (of the ${s.clients.toLocaleString('en')} connected): client API send → the last member has the frame, p50 / p99 | ${s.fanout.p50Ms.toFixed(1)} / ${s.fanout.p99Ms.toFixed(1)} ms | ${s.fanout.p99Ms < 100 ? 'yes' : 'no'} (target p99 < 100 ms) |`,
+    `| (h′) a bare \`ws\` server broadcasting the same ${s.payloadBytes}-byte frame to ${members} clients on an HTTP POST, p50 / p99 | ${s.bareBroadcast.p50Ms.toFixed(1)} / ${s.bareBroadcast.p99Ms.toFixed(1)} ms | – |`,
+    `| (h)/(h′), p50 and p99 (the clients run in the bench's one process, so both include the same client cost) | ${(s.fanout.p50Ms / s.bareBroadcast.p50Ms).toFixed(2)} and ${(s.fanout.p99Ms / s.bareBroadcast.p99Ms).toFixed(2)} | – |`,
+  ];
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -158,7 +175,7 @@ async function warmUp(url: string, request: LoadOptionsRequest): Promise<void> {
 }
 type LoadOptionsRequest = Parameters<typeof runLoad>[0]['request'];
 
-function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessage: LoadResult; withServiceML: LoadResult; history: LoadResult; events: Awaited<ReturnType<typeof measureEvents>>; servicemlOps: number; validateMicros: number; singleQuotedValidateMicros: number }): void {
+function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessage: LoadResult; withServiceML: LoadResult; history: LoadResult; events: Awaited<ReturnType<typeof measureEvents>>; stream: StreamBench; servicemlOps: number; validateMicros: number; singleQuotedValidateMicros: number }): void {
   const ratio = median(r.roundRatios);
   const servicemlShare = 1 - r.withServiceML.perSecond / r.sendMessage.perSecond;
   const validationShare = (r.validateMicros * r.sendMessage.perSecond) / 1e4;
@@ -190,6 +207,7 @@ function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessa
     `| The same for that document with its attributes in single quotes (outside the shape checked by one pattern, so token by token) | ${r.singleQuotedValidateMicros.toFixed(1)} µs = ${((r.singleQuotedValidateMicros * r.sendMessage.perSecond) / 1e4).toFixed(1)} % | – |`,
     `| The flat document's validation as a share of a sendMessage that carries the document (${(1e6 / r.withServiceML.perSecond).toFixed(0)} µs at (b′)'s rate) | ${((r.validateMicros * r.withServiceML.perSecond) / 1e4).toFixed(1)} % | – |`,
     `| Cost of a 2 KiB ServiceML document to sendMessage, all included (larger body and row too): 1 − (b′)/(b) | ${(servicemlShare * 100).toFixed(1)} % | – |`,
+    ...streamRows(r.stream),
     '',
   ];
   writeFileSync(new URL('../BENCHMARKS.md', import.meta.url), lines.join('\n'));

@@ -20,7 +20,7 @@ const PASSWORD = 'bench password for the web client';
 const WEB = join(import.meta.dirname, '..', 'packages', 'web');
 const SECTION = '## Web client';
 
-execFileSync(process.execPath, [join(WEB, 'scripts', 'build-if-stale.mjs')], { stdio: 'inherit' });
+execFileSync(process.execPath, [join(WEB, '..', '..', 'scripts', 'build-if-stale.mjs')], { stdio: 'inherit' });
 
 /** Every script index.html loads before anything else: the initial JavaScript. */
 function initialJavaScriptGzipBytes(): number {
@@ -40,7 +40,7 @@ async function signInToFirstPage(): Promise<number[]> {
     const db = server.ctx.db;
     const team = await createTeam(db, { name: 'Bench', now: Date.now() });
     const person = await createPerson(db, { teamId: team.id, email: 'bench@example.test', firstName: 'Bench', lastName: 'Person', password: PASSWORD, now: Date.now() });
-    const { channel } = await createChannel(db, person, { name: 'general', members: [] }, Date.now());
+    const { channel } = await createChannel(server.ctx, person, { name: 'general', members: [] }, Date.now());
     const start = Date.now() - HISTORY * 1000;
     await insertMessages(db, Array.from({ length: HISTORY }, (_, i) => messageRow({
       uid: newMessageUid(start + i * 1000), chat_key: channel.id, team_id: team.id, from_user_id: person.id, to_id: channel.id, timestamp: start + i * 1000, text: `bench message ${i + 1}`,

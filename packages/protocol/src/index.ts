@@ -20,3 +20,4 @@ export * from './routes/clientModels.js';
 export * from './routes/developerModels.js';
 export { clientRoutes, developerRoutes, sessionRoutes, routesByName, type RouteGroup, type RouteName } from './routes/index.js';
 export * from './openapiRoutes.js';
+export * from './stream.js';

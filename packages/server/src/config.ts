@@ -19,6 +19,29 @@ export interface RateLimitConfig {
   signInFailuresPerAddress: RateRule;
 }
 
+/** The real-time stream (docs/reference/stream.md). */
+export interface StreamConfig {
+  /** How often each connection is pinged; a peer that has not answered the previous ping is cut off. Env `AVIARY_STREAM_HEARTBEAT_MS`. */
+  heartbeatMs: number;
+  /** A connection whose unsent frames pass this many bytes is closed with a resync hint (a slow consumer). Env `AVIARY_STREAM_MAX_BUFFERED_BYTES`. */
+  maxBufferedBytes: number;
+  /** A client further behind than this many team stream entries gets `resync` instead of a replay. */
+  maxReplayEntries: number;
+  /** How long stream entries are kept for replay. Env `AVIARY_STREAM_RETENTION_MS`. */
+  retentionMs: number;
+  /** How long a stream ticket (POST /api/client/stream/ticket) may wait to be used. */
+  ticketLifetimeMs: number;
+  /** Open streams per person, over all their devices and tabs; one more is refused with TooManyRequests. */
+  maxConnectionsPerPerson: number;
+  /**
+   * How often a process looks for stream entries it was not told about (a notice lost between processes,
+   * a change made by the CLI): the bus is only a prompt, the store is the truth.
+   */
+  catchUpMs: number;
+  /** How often open streams are checked against their sessions: signing out or deactivation closes them. */
+  sessionCheckMs: number;
+}
+
 export interface Config {
   dataDir: string;
   databaseUrl?: string;
@@ -51,6 +74,7 @@ export interface Config {
    * client address is the connection's. Env `AVIARY_TRUST_PROXY`, a comma list.
    */
   trustProxy: string[];
+  stream: StreamConfig;
   /**
    * Redis, shared by every server process: with it, rate limits are counted there (one bucket for all
    * processes) and the processes hear each other through Redis pub/sub (src/bus/); without it, each
@@ -87,8 +111,20 @@ export const defaultRateLimits: RateLimitConfig = {
   signInFailuresPerAddress: { rate: 1 / 6, burst: 50 },
 };
 
-export interface ConfigInput extends Partial<Omit<Config, 'rateLimits'>> {
+export const defaultStreamConfig: StreamConfig = {
+  heartbeatMs: 30_000,
+  maxBufferedBytes: 1024 * 1024,
+  maxReplayEntries: 10_000,
+  retentionMs: 7 * 24 * 60 * 60 * 1000,
+  ticketLifetimeMs: 60_000,
+  maxConnectionsPerPerson: 20,
+  catchUpMs: 5_000,
+  sessionCheckMs: 60_000,
+};
+
+export interface ConfigInput extends Partial<Omit<Config, 'rateLimits' | 'stream'>> {
   rateLimits?: Partial<RateLimitConfig>;
+  stream?: Partial<StreamConfig>;
 }
 
 /**
@@ -116,6 +152,13 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     redisUrl: redisUrl(input.redisUrl ?? (env.REDIS_URL || undefined)),
     redisKeyPrefix: input.redisKeyPrefix ?? (env.AVIARY_REDIS_KEY_PREFIX || 'aviary:'),
     metricsToken: input.metricsToken ?? (env.AVIARY_METRICS_TOKEN || undefined),
+    stream: {
+      ...defaultStreamConfig,
+      heartbeatMs: positive(env, 'AVIARY_STREAM_HEARTBEAT_MS') ?? defaultStreamConfig.heartbeatMs,
+      maxBufferedBytes: positive(env, 'AVIARY_STREAM_MAX_BUFFERED_BYTES') ?? defaultStreamConfig.maxBufferedBytes,
+      retentionMs: positive(env, 'AVIARY_STREAM_RETENTION_MS') ?? defaultStreamConfig.retentionMs,
+      ...input.stream,
+    },
   };
 }
 
@@ -166,6 +209,13 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   if (!/^\d{1,15}$/.test(value.trim())) throw new ConfigError(name, `expected a whole number; got "${value.slice(0, 100)}".`);
   return Number(value.trim());
+}
+
+/** A whole number above 0: a heartbeat, buffer or retention of 0 would stop the stream from working at all. */
+function positive(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = wholeNumber(env, name);
+  if (value === 0) throw new ConfigError(name, 'expected a whole number above 0.');
+  return value;
 }
 
 function redisUrl(value: string | undefined): string | undefined {

@@ -4,6 +4,8 @@ import { memoryRateLimiter, redisRateLimiter } from './api/rateLimiter.js';
 import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
+import { StreamGateway } from './api/stream/gateway.js';
+import { streamUpgradeListener } from './api/stream/upgrade.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import type { Bus } from './bus/bus.js';
@@ -22,7 +24,9 @@ export interface RunningServer {
   url: string;
   ctx: ServerContext;
   http: HttpServer;
-  /** Graceful: drain HTTP, then close the store and the Redis connection. */
+  /** The real-time stream's WebSockets in this process (`openConnections()` for the metrics). */
+  gateway: StreamGateway;
+  /** Graceful: tell the streams to reconnect elsewhere, drain HTTP, then close the store and the Redis connection. */
   close(): Promise<void>;
 }
 
@@ -79,12 +83,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // With Redis, the processes behind one load balancer hear each other through it.
   const bus = redis ? await RedisBus.open({ redis, channelPrefix: `${config.redisKeyPrefix}bus:`, log }) : new LocalBus();
   const ctx = createContext(config, store, options.now, options.events, { log, redis, bus });
+  const gateway = new StreamGateway(ctx);
+  ctx.metrics.countOpenWebSockets(() => gateway.openConnections());
   let http: HttpServer;
   let address: string;
   try {
     http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
+    http.app.server.on('upgrade', streamUpgradeListener(ctx, gateway));
     address = await http.app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await gateway.close();
     await bus.close();
     if (redis) await closeRedis(redis);
     throw error;
@@ -95,8 +103,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url: address,
     ctx,
     http,
+    gateway,
     close: () =>
       (closed ??= (async () => {
+        await gateway.close();
         await http.drain();
         await ctx.background.settled();
         await eventWorker.stop();

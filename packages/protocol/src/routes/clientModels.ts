@@ -1,6 +1,6 @@
 /** What the client API answers with, besides the method API's models (models.ts). */
 import { Type, type Static } from '@sinclair/typebox';
-import { ChatId, UserId } from '../ids.js';
+import { ChatId, MessageUid, UserId } from '../ids.js';
 import { Channel, Message, PublicProfile } from '../models.js';
 import { oneOf } from '../params.js';
 
@@ -18,6 +18,12 @@ export const Conversation = Type.Object(
     user: Type.Optional(Contact),
     /** The newest message the person may see, if any. */
     lastMessage: Type.Optional(Message),
+    /** How far the person has read (client.markChatRead), if they ever marked it. */
+    readUpTo: Type.Optional(MessageUid),
+    /** Messages from others after `readUpTo` (all of them without it) that the person may see, counted up to 1,000. */
+    unread: Type.Integer({ minimum: 0 }),
+    /** Of those, the ones whose `mentions` name the person. */
+    mentions: Type.Integer({ minimum: 0 }),
   },
   { additionalProperties: false },
 );

@@ -47,8 +47,16 @@ export function missingHost(request: FastifyRequest): ApiError | undefined {
  * the start of a next response.
  */
 export function rawErrorResponse(code: ErrorCode, description: string, options: { extraHeaders?: string; head?: boolean } = {}): string {
-  const body = JSON.stringify({ error: code, description });
-  const status = errorRegistry[code].status;
+  return rawResponse(errorRegistry[code].status, JSON.stringify({ error: code, description }), options);
+}
+
+/** An API error (its context fields and headers too) as a raw response: refusals of a WebSocket upgrade. */
+export function rawApiErrorResponse(error: ApiError): string {
+  const extraHeaders = Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return rawResponse(error.status, JSON.stringify(error.toBody()), { extraHeaders });
+}
+
+function rawResponse(status: number, body: string, options: { extraHeaders?: string; head?: boolean }): string {
   return (
     `HTTP/1.1 ${status} ${reasonPhrases[status] ?? 'Error'}\r\n` +
     `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
@@ -63,10 +71,16 @@ export const isHeadRequest = (error: Error & { rawPacket?: unknown }): boolean =
 
 const reasonPhrases: Record<number, string> = {
   400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   413: 'Content Too Large',
+  429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /**

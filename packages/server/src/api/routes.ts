@@ -3,17 +3,20 @@ import type { ServerContext } from '../context.js';
 import { registerFullOpenApiRoute } from './openapi.js';
 import { routeHandlers } from './routeHandlers.js';
 import { registerRoutePipeline } from './routePipeline.js';
+import { registerStreamPlainRequestRoute } from './stream/plainRequest.js';
 import { registerWebClientRoutes } from './webClient.js';
 import { registerWidgetScriptRoute } from './widgetScript.js';
 
 /**
  * Everything served besides the /v1 method API: the routes of the protocol (sessions for people, the
  * client API the web client calls, the developer API of the dashboard), the whole OpenAPI document,
- * /widget.js, and the web client's page and assets.
+ * /widget.js, the web client's page and assets, and what a plain GET of the stream gets (its WebSocket
+ * upgrade is the HTTP server's, api/stream/upgrade.ts).
  */
 export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerRoutePipeline(app, ctx, routeHandlers);
   registerFullOpenApiRoute(app, ctx);
   registerWidgetScriptRoute(app);
+  registerStreamPlainRequestRoute(app);
   registerWebClientRoutes(app);
 }

@@ -182,8 +182,46 @@ export interface EventAttemptsTable {
   outcome: AttemptOutcome;
 }
 
+/** Columns the stream (migration 0007) adds to `teams`. */
+export interface TeamStreamColumns {
+  /** The team's last stream position; a change takes the next ones in its transaction. */
+  stream_seq: ColumnType<number, number | undefined, number>;
+}
+
+/** One position of a team's stream: a frame, and who may receive it. */
+export interface StreamEntriesTable {
+  team_id: string;
+  seq: number;
+  /** The frame's type (`message.created`, …). */
+  type: string;
+  /** JSON: who may receive it (core/stream/audience.ts). */
+  audience: string;
+  /** JSON object: the frame's fields besides `type` and `cursor`. */
+  payload: string;
+  created_at: number;
+}
+
+/** A single-use ticket to open the stream, made by a signed-in session. */
+export interface StreamTicketsTable {
+  token_hash: string;
+  user_id: string;
+  /** The session that asked for it: the stream closes when that session ends. */
+  session_hash: string;
+  expires_at: number;
+}
+
+/** How far a person has read a chat. */
+export interface ChatReadsTable {
+  user_id: string;
+  /** The channel id, or the direct chat's key. */
+  chat_key: string;
+  /** Everything up to and including this message uid is read. */
+  read_uid: string;
+  updated_at: number;
+}
+
 export interface Database {
-  teams: TeamsTable & TeamEventColumns;
+  teams: TeamsTable & TeamEventColumns & TeamStreamColumns;
   users: UsersTable;
   sessions: SessionsTable;
   channels: ChannelsTable;
@@ -194,4 +232,7 @@ export interface Database {
   app_tokens: AppTokensTable;
   events: EventsTable;
   event_attempts: EventAttemptsTable;
+  stream_entries: StreamEntriesTable;
+  stream_tickets: StreamTicketsTable;
+  chat_reads: ChatReadsTable;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteApp, removeInstall, setAppDisabledForTeam, setInstallDisabled } from '../../src/core/commands/apps.js';
 import { deactivatePerson } from '../../src/core/commands/people.js';
+import { tellNobody } from '../../src/core/effects/effects.js';
 import type { Store } from '../../src/store/store.js';
 import { tokenOutcome } from '../apps/harness.js';
 import { teamWithApp } from '../helpers/factories.js';
@@ -52,7 +53,7 @@ forEachDialect('token changes made by another process', (t) => {
 
     it('deleting the app', async () => {
       const { app, alice } = await scene();
-      await deleteApp(otherProcess.db, app.id, Date.now());
+      await deleteApp({ db: otherProcess.db, afterCommit: tellNobody }, app.id, Date.now());
       expect(await tokenOutcome(t(), alice.token)).toBe('InvalidToken');
     });
   });

@@ -122,7 +122,7 @@ export async function clientCast(t: TestServer, integrations: unknown = {}) {
   await allowOrigins(t.testStore.store.db, sdkApp.app.id, ['https://example.test', 'https://widgets.example.test']);
   await t.f.install(sdkApp.app.id, alice.id);
   const bot = await t.f.bot(sdkApp.app.id);
-  const { channel } = await createChannel(t.testStore.store.db, alice, { name: 'general', members: [bob.id] }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, alice, { name: 'general', members: [bob.id] }, Date.now());
   return {
     team,
     app: sdkApp.app,

@@ -22,7 +22,7 @@ forEachDialect('client API: conversations, history, sending', (t) => {
     const { channel, alice } = await clientCast(t());
     const password = 'correct horse battery staple';
     const carla = await t().f.person(alice.user.team_id, { firstName: 'Carla', lastName: 'Cook', password });
-    await createChannel(t().testStore.store.db, alice.user, { name: 'kitchen', members: [carla.id] }, Date.now());
+    await createChannel(t().server.ctx, alice.user, { name: 'kitchen', members: [carla.id] }, Date.now());
     const signedIn = await signIn(t(), carla, password);
     const sent = await signedIn.post('/messages', { to: channel.id, text: 'not a member here' });
     expectError(sent, { error: 'UnknownRecipient', parameter: 'to' });
@@ -76,7 +76,7 @@ forEachDialect('client API: conversations, history, sending', (t) => {
     const carol = await (await clientCast(t())).person('Carol');
     const quiet = await http(t().url, 'GET', '/api/client/conversations', { headers: { authorization: `Bearer ${bob.sessionToken}` } });
     expect(quiet.body.conversations).toEqual([
-      { chat: channel.id, kind: 'channel', name: 'general', channel: { id: channel.id, name: 'general', purpose: '', type: 'private', memberCount: 2 } },
+      { chat: channel.id, kind: 'channel', name: 'general', channel: { id: channel.id, name: 'general', purpose: '', type: 'private', memberCount: 2 }, unread: 0, mentions: 0 },
     ]);
 
     await alice.post('/messages', { to: bob.user.id, text: 'psst' });
@@ -90,6 +90,8 @@ forEachDialect('client API: conversations, history, sending', (t) => {
       name: `${app.name} Bot`,
       user: { id: bot.botUserId, firstName: app.name, lastName: 'Bot', isBot: true },
       lastMessage: toBot.body.message,
+      unread: 0,
+      mentions: 0,
     });
     expect(list.body.conversations[1].lastMessage).toEqual(inChannel.body.message);
     expect(list.body.conversations[2]).toMatchObject({ kind: 'direct', name: 'Bob Baker', lastMessage: { text: 'psst' } });

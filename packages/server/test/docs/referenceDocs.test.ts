@@ -1,4 +1,5 @@
-import { eventNames, methodsByName } from '@aviary/protocol';
+import { eventNames, methodsByName, StreamFrame, streamFrameTypes } from '@aviary/protocol';
+import { Value } from '@sinclair/typebox/value';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +40,25 @@ describe('docs/reference/events.md', () => {
 
   it('has a section for every event of the protocol, and none for another', () => {
     expect([...sections].sort()).toEqual([...eventNames].sort());
+  });
+});
+
+describe('docs/reference/stream.md', () => {
+  const page = readDoc('docs/reference/stream.md');
+
+  it('has a section for every frame of the protocol, and none for another', () => {
+    expect([...sectionNames(page)].sort()).toEqual([...streamFrameTypes].sort());
+  });
+
+  it('gives each frame an example that is that frame', () => {
+    for (const type of streamFrameTypes) {
+      const section = page.split(`\n## ${type}\n`)[1].split('\n## ')[0];
+      const example = /```json\n(.+)\n```/.exec(section)?.[1];
+      expect(example, type).toBeDefined();
+      const frame = JSON.parse(example!);
+      expect(frame.type).toBe(type);
+      expect([...Value.Errors(StreamFrame, frame)].map((error) => `${error.path} ${error.message}`), type).toEqual([]);
+    }
   });
 });
 

@@ -25,6 +25,11 @@ describe('one writer per row kind', () => {
     expect(filesMatching(new RegExp(`insertInto\\(\\s*'${table}'`))).toEqual([writer]);
   });
 
+  it('appends stream entries and moves the team’s position in one place (and SQLite’s trigger)', () => {
+    expect(filesMatching(/insertInto\(\s*'stream_entries'|insert into stream_entries/)).toEqual(['store/rows/streamEntries.ts']);
+    expect(filesMatching(/set\s*\(?\s*(\{\s*)?stream_seq/)).toEqual(['store/migrations/0007_stream.ts', 'store/rows/streamEntries.ts']);
+  });
+
   it('defines the direct chat key once', () => {
     expect(filesMatching(/(const|function)\s+directChatKey\b|\.sort\(\)\.join\('\|'\)/)).toEqual(['store/rows/messages.ts']);
   });

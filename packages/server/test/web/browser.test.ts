@@ -99,9 +99,8 @@ describe.skipIf(noBrowser)('the web client in a browser', () => {
 
   it('scrolls back to the first message of a long chat, day separators and grouping included', async () => {
     const team = cast.team;
-    const db = t.testStore.store.db;
     const { createChannel } = await import('../../src/core/commands/channels.js');
-    const { channel } = await createChannel(db, cast.alice, { name: 'archive', type: 'public', members: [cast.bob.id] }, Date.now());
+    const { channel } = await createChannel(t.server.ctx, cast.alice, { name: 'archive', type: 'public', members: [cast.bob.id] }, Date.now());
     await writeHistory(
       t,
       { id: channel.id, team_id: team.id },

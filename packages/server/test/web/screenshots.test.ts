@@ -35,10 +35,9 @@ async function demoTeam() {
   await t.f.install(app.id, maya.id);
   const { botUserId } = await t.f.bot(app.id);
   const bot = await t.testStore.store.db.selectFrom('users').selectAll().where('id', '=', botUserId).executeTakeFirstOrThrow();
-  const db = t.testStore.store.db;
-  const { channel } = await createChannel(db, maya, { name: 'engineering', purpose: 'Builds, releases and on-call', type: 'public', members: [lucas.id, priya.id] }, Date.now());
-  await createChannel(db, maya, { name: 'design', purpose: 'Reviews and critique', type: 'public', members: [lucas.id] }, Date.now());
-  await createChannel(db, maya, { name: 'leadership', type: 'private', members: [priya.id] }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, maya, { name: 'engineering', purpose: 'Builds, releases and on-call', type: 'public', members: [lucas.id, priya.id] }, Date.now());
+  await createChannel(t.server.ctx, maya, { name: 'design', purpose: 'Reviews and critique', type: 'public', members: [lucas.id] }, Date.now());
+  await createChannel(t.server.ctx, maya, { name: 'leadership', type: 'private', members: [priya.id] }, Date.now());
   const chat = { id: channel.id, team_id: team.id };
   // A fixed day, so that the pictures change only when the page does.
   const day = Date.UTC(2026, 2, 12);

@@ -37,7 +37,7 @@ afterAll(async () => {
 
 it.skipIf(noBrowser)('renders every vector of the XSS corpus with 0 executions', async () => {
   const { team, alice, bob } = await webCast(t);
-  const { channel } = await createChannel(t.testStore.store.db, alice, { name: 'xss', type: 'public', members: [bob.id] }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, alice, { name: 'xss', type: 'public', members: [bob.id] }, Date.now());
   const urls = [...dangerousUrls, ...linkOnlyUrls];
   const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
   const messages = [

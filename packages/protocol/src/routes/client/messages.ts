@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { api } from '../../methods/index.js';
 import { InteractionAnswer } from '../../interactions.js';
+import { ChatId, MessageUid } from '../../ids.js';
 import { Message } from '../../models.js';
+import { ChatReadState } from '../../stream.js';
 import { Contact, Conversation } from '../clientModels.js';
 import { defineRoute } from '../define.js';
 import { AppIdParam, ServiceClientParam } from '../fields.js';
@@ -18,6 +20,20 @@ export const listConversations = defineRoute({
   params: Type.Object({}),
   result: Type.Object({ conversations: Type.Array(Conversation) }),
   errors: [],
+});
+
+export const markChatRead = defineRoute({
+  name: 'client.markChatRead',
+  summary: 'The person has read a chat up to `uid`, a message of it that they can see: markers only move forward; the person’s streams get chat.read.',
+  verb: 'POST',
+  path: '/api/client/conversations/read',
+  auth: 'session',
+  params: Type.Object(
+    { chat: ChatId, uid: MessageUid },
+    { additionalProperties: false },
+  ),
+  result: ChatReadState,
+  errors: ['UnknownChat'],
 });
 
 export const listRoster = defineRoute({

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../errors.js';
@@ -26,13 +27,17 @@ export function crossSiteGuard(config: Config): (request: FastifyRequest) => voi
   return (request) => {
     if (!STATE_CHANGING.has(request.method) || !request.routeOptions.url?.startsWith('/api/')) return;
     if (bearerToken(request) !== undefined) return;
-    refuseForeignOrigin(request, publicOrigin ?? requestOrigin(request));
+    refuseForeignOrigin(request.headers, publicOrigin ?? requestOrigin(request));
     refuseNonJsonBody(request);
   };
 }
 
-function refuseForeignOrigin(request: FastifyRequest, ownOrigin: string | undefined): void {
-  const origin = request.headers.origin;
+/**
+ * Refuses a request that a page of another origin made: its Origin is not `ownOrigin`, or without Origin,
+ * its `Sec-Fetch-Site` is not same-origin or none. The stream's upgrade asks the same of cookie sessions.
+ */
+export function refuseForeignOrigin(headers: IncomingHttpHeaders, ownOrigin: string | undefined): void {
+  const origin = headers.origin;
   if (origin !== undefined) {
     if (origin === ownOrigin) return;
     throw new ApiError(
@@ -40,7 +45,7 @@ function refuseForeignOrigin(request: FastifyRequest, ownOrigin: string | undefi
       `A page of ${JSON.stringify(origin.slice(0, 200))} may not act with this server's session; only pages of ${ownOrigin ?? 'this server'} may.`,
     );
   }
-  const site = request.headers['sec-fetch-site'];
+  const site = headers['sec-fetch-site'];
   if (site !== undefined && !OWN_FETCH_SITES.has(site)) {
     throw new ApiError('CrossSiteRequest', `The browser says this request comes from a ${JSON.stringify(site.slice(0, 40))} page; only this server's own pages may act with its session.`);
   }

@@ -10,7 +10,7 @@ const MAX_SESSION_TOKEN_LENGTH = 256;
  * The token of `Authorization: Bearer <token>`, if the request has one: a session token here, a method
  * token on /v1. Its length is for the caller to judge (headers are bounded by the server's header limit).
  */
-export function bearerToken(request: FastifyRequest): string | undefined {
+export function bearerToken(request: Pick<FastifyRequest, 'headers'>): string | undefined {
   const header = request.headers.authorization;
   return header === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
 }
@@ -19,12 +19,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * The session token from `Authorization: Bearer` or, without one, the session cookie. A value that is too
  * long or cannot be decoded (a stray `%`) is no session at all: the caller answers NotSignedIn.
  */
-export function sessionToken(request: FastifyRequest): string | undefined {
+export function sessionToken(request: Pick<FastifyRequest, 'headers'>): string | undefined {
   const token = bearerToken(request) ?? cookieToken(request);
   return token !== undefined && token.length <= MAX_SESSION_TOKEN_LENGTH ? token : undefined;
 }
 
-function cookieToken(request: FastifyRequest): string | undefined {
+function cookieToken(request: Pick<FastifyRequest, 'headers'>): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
     if (name !== SESSION_COOKIE) continue;

@@ -1,5 +1,8 @@
 import type { AppsTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
+import { runChange, type ChangeContext } from '../effects/effects.js';
+import { appDeleted } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
 import { hashToken, newAppId, newSecret, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
 import { checkAppFields, type AppFieldInput } from '../appFields.js';
@@ -77,17 +80,18 @@ export async function rotateAppSecret(db: Db, appId: string, now: number): Promi
 /**
  * Deletes an app and everything that could still act for it or be delivered to it: every token, every
  * install, its events and their attempts. Its bot user stays, deactivated, so that the bot's old
- * messages keep a sender.
+ * messages keep a sender. The team hears of it on the stream (`app.deleted`).
  */
-export async function deleteApp(db: Db, appId: string, now: number): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    const app = await tx.selectFrom('apps').select('bot_user_id').where('id', '=', appId).executeTakeFirstOrThrow();
+export async function deleteApp(ctx: ChangeContext, appId: string, now: number): Promise<void> {
+  await runChange(ctx, async (tx, effects) => {
+    const app = await tx.selectFrom('apps').select(['bot_user_id', 'team_id']).where('id', '=', appId).executeTakeFirstOrThrow();
     await tx.deleteFrom('app_tokens').where('app_id', '=', appId).execute();
     await tx.deleteFrom('installs').where('app_id', '=', appId).execute();
     await tx.deleteFrom('event_attempts').where('app_id', '=', appId).execute();
     await tx.deleteFrom('events').where('app_id', '=', appId).execute();
     if (app.bot_user_id) await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', app.bot_user_id).execute();
     await tx.deleteFrom('apps').where('id', '=', appId).execute();
+    await recordStreamEntries(tx, effects, app.team_id, [appDeleted(appId)], now);
   });
 }
 
@@ -123,20 +127,30 @@ export const newUserToken = (): string => newSecret('au_');
  * as an upsert: it then holds the row's lock, so that two installs of the app by the same person at
  * once (a double click) run one after the other, and the later one revokes the earlier one's token.
  */
-export async function recordInstall(db: Db, input: { appId: string; userId: string; now: number; token?: string }): Promise<{ token: string }> {
+export async function recordInstall(db: Db, input: InstallRecord): Promise<{ token: string }> {
+  return db.transaction().execute((tx) => recordInstallIn(tx, input));
+}
+
+interface InstallRecord {
+  appId: string;
+  userId: string;
+  now: number;
+  token?: string;
+}
+
+/** `recordInstall` inside a transaction the caller holds (to append to the stream in the same one). */
+export async function recordInstallIn(tx: Tx, input: InstallRecord): Promise<{ token: string }> {
   const token = input.token ?? newUserToken();
-  await db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('installs')
-      .values({ app_id: input.appId, user_id: input.userId, disabled_by_user: 0, created_at: input.now })
-      .onConflict((conflict) => conflict.columns(['app_id', 'user_id']).doUpdateSet({ disabled_by_user: 0, created_at: input.now }))
-      .execute();
-    await revokeUserTokens(tx, input);
-    await tx
-      .insertInto('app_tokens')
-      .values({ token_hash: hashToken(token), app_id: input.appId, user_id: input.userId, kind: 'user', created_at: input.now })
-      .execute();
-  });
+  await tx
+    .insertInto('installs')
+    .values({ app_id: input.appId, user_id: input.userId, disabled_by_user: 0, created_at: input.now })
+    .onConflict((conflict) => conflict.columns(['app_id', 'user_id']).doUpdateSet({ disabled_by_user: 0, created_at: input.now }))
+    .execute();
+  await revokeUserTokens(tx, input);
+  await tx
+    .insertInto('app_tokens')
+    .values({ token_hash: hashToken(token), app_id: input.appId, user_id: input.userId, kind: 'user', created_at: input.now })
+    .execute();
   return { token };
 }
 

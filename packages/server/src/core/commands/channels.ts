@@ -1,7 +1,11 @@
 import type { ChannelMemberStatusModel, MemberError } from '@aviary/protocol';
 import type { ChannelsTable, UsersTable } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
+import type { Db, Tx } from '../../store/store.js';
 import { newChannelId } from '../../store/ids.js';
+import { runChange, type ChangeContext } from '../effects/effects.js';
+import { presentChannel } from '../presenters/channels.js';
+import { channelCreated, channelMembersAdded, channelMembersRemoved } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
 import {
   authorizeAddMembers,
   authorizeCreateChannel,
@@ -27,10 +31,11 @@ export interface NewChannel {
 /**
  * Creates a channel (private unless asked otherwise) with `actor` as its moderator, then adds `members`
  * as a moderator would. The actor naming themselves among `members` gets AlreadyMember, like any member.
+ * Its members hear of it on the stream (`channel.created`).
  */
-export async function createChannel(db: Db, actor: UsersTable, input: NewChannel, now: number): Promise<{ channel: ChannelsTable; members: MemberStatuses }> {
+export async function createChannel(ctx: ChangeContext, actor: UsersTable, input: NewChannel, now: number): Promise<{ channel: ChannelsTable; members: MemberStatuses }> {
   authorizeCreateChannel(actor);
-  return db.transaction().execute(async (tx) => {
+  return runChange(ctx, async (tx, effects) => {
     const channel: ChannelsTable = {
       id: newChannelId(),
       team_id: actor.team_id,
@@ -44,16 +49,24 @@ export async function createChannel(db: Db, actor: UsersTable, input: NewChannel
     await tx.insertInto('channels').values(channel).execute();
     await tx.insertInto('channel_members').values({ channel_id: channel.id, user_id: actor.id, affiliation: 'moderator', joined_at: now }).execute();
     const members = await insertMembers(tx, channel, input.members, true, now);
+    const memberIds = [actor.id, ...idsWithStatus(members, 'added')];
+    await recordStreamEntries(tx, effects, channel.team_id, [channelCreated(presentChannel(channel, memberIds.length), memberIds)], now);
     return { channel, members };
   });
 }
 
 /** Adds users to a channel `actor` can see, within the membership rules; each user gets a status. */
-export async function addChannelMembers(db: Db, actor: UsersTable, channelId: string, userIds: readonly string[], now: number): Promise<MemberStatuses> {
-  return db.transaction().execute(async (tx) => {
+export async function addChannelMembers(ctx: ChangeContext, actor: UsersTable, channelId: string, userIds: readonly string[], now: number): Promise<MemberStatuses> {
+  return runChange(ctx, async (tx, effects) => {
     const access = await findVisibleChannel(tx, actor, channelId);
     authorizeAddMembers(actor, access, userIds);
-    return insertMembers(tx, access.channel, userIds, hasModeratorPowers(actor, access), now);
+    const members = await insertMembers(tx, access.channel, userIds, hasModeratorPowers(actor, access), now);
+    const added = idsWithStatus(members, 'added');
+    if (added.length > 0) {
+      const channel = presentChannel(access.channel, await memberCount(tx, channelId));
+      await recordStreamEntries(tx, effects, access.channel.team_id, [channelMembersAdded(channel, added)], now);
+    }
+    return members;
   });
 }
 
@@ -62,8 +75,8 @@ export async function addChannelMembers(db: Db, actor: UsersTable, channelId: st
  * When the last moderator goes, the longest-standing member becomes moderator, so that a private channel
  * never ends up with nobody allowed to manage it.
  */
-export async function removeChannelMembers(db: Db, actor: UsersTable, channelId: string, userIds: readonly string[]): Promise<MemberStatuses> {
-  return db.transaction().execute(async (tx) => {
+export async function removeChannelMembers(ctx: ChangeContext, actor: UsersTable, channelId: string, userIds: readonly string[], now: number): Promise<MemberStatuses> {
+  return runChange(ctx, async (tx, effects) => {
     const access = await findVisibleChannel(tx, actor, channelId);
     authorizeRemoveMembers(actor, access, userIds);
     const wanted = [...new Set(userIds)];
@@ -73,7 +86,9 @@ export async function removeChannelMembers(db: Db, actor: UsersTable, channelId:
     const removable = wanted.filter((id) => refusals.get(id) === undefined);
     if (removable.length > 0) {
       await tx.deleteFrom('channel_members').where('channel_id', '=', channelId).where('user_id', 'in', removable).execute();
-      await keepAModerator(tx, channelId);
+      const newModerator = await keepAModerator(tx, channelId);
+      const channel = presentChannel(access.channel, await memberCount(tx, channelId));
+      await recordStreamEntries(tx, effects, access.channel.team_id, [channelMembersRemoved(channel, removable, newModerator)], now);
     }
     return statusesInOrder(wanted, (id) => {
       const refusal = refusals.get(id);
@@ -107,14 +122,15 @@ async function insertMembers(db: Db, channel: ChannelsTable, userIds: readonly s
   });
 }
 
-async function keepAModerator(db: Db, channelId: string): Promise<void> {
+/** Returns the member made moderator, if the channel had none left. */
+async function keepAModerator(db: Db, channelId: string): Promise<string | undefined> {
   const moderator = await db
     .selectFrom('channel_members')
     .select('user_id')
     .where('channel_id', '=', channelId)
     .where('affiliation', '=', 'moderator')
     .executeTakeFirst();
-  if (moderator) return;
+  if (moderator) return undefined;
   const eldest = await db
     .selectFrom('channel_members')
     .select('user_id')
@@ -122,9 +138,22 @@ async function keepAModerator(db: Db, channelId: string): Promise<void> {
     .orderBy('joined_at')
     .orderBy('user_id')
     .executeTakeFirst();
-  if (!eldest) return;
+  if (!eldest) return undefined;
   await db.updateTable('channel_members').set({ affiliation: 'moderator' }).where('channel_id', '=', channelId).where('user_id', '=', eldest.user_id).execute();
+  return eldest.user_id;
 }
+
+async function memberCount(tx: Tx, channelId: string): Promise<number> {
+  const { count } = await tx
+    .selectFrom('channel_members')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('channel_id', '=', channelId)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+const idsWithStatus = (statuses: MemberStatuses, status: ChannelMemberStatusModel['status']): string[] =>
+  Object.entries(statuses).flatMap(([id, entry]) => (entry.status === status ? [id] : []));
 
 async function membersAmong(db: Db, channelId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();

@@ -8,7 +8,9 @@ import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { appDisabledBy } from '../policies/apps.js';
-import { newUserToken, recordInstall, removeInstallIn, setAppDisabledForTeam, setInstallDisabled } from './apps.js';
+import { appInstalled, appSwitched, appUninstalled } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
+import { newUserToken, recordInstallIn, removeInstallIn, setAppDisabledForTeam, setInstallDisabled } from './apps.js';
 
 /** Installing calls the listener and enqueues events; the CLI gives exactly this, without a server. */
 export type InstallContext = Pick<CoreContext, 'db' | 'now' | 'events' | 'afterCommit'> & { config: Pick<Config, 'installTimeoutMs'> };
@@ -45,7 +47,12 @@ export async function installApp(ctx: InstallContext, input: InstallTarget): Pro
   if (!delivery.ok || delivery.status !== 200) {
     throw new ApiError('InstallFailed', `"${app.name}" was not installed: ${whatTheListenerDid(delivery, ctx.config.installTimeoutMs)}. Nothing was installed; try again later or tell the app's developer.`);
   }
-  return recordInstall(ctx.db, { ...input, token, now: ctx.now() });
+  return runChange(ctx, async (tx, effects) => {
+    const now = ctx.now();
+    const installed = await recordInstallIn(tx, { ...input, token, now });
+    await recordStreamEntries(tx, effects, app.team_id, [appInstalled(app.id, input.userId)], now);
+    return installed;
+  });
 }
 
 /** Revokes the person's token and removes the install; `app.uninstall` commits with them, then goes out. */
@@ -54,23 +61,32 @@ export async function uninstallApp(ctx: InstallContext, input: InstallTarget): P
   const event: AppUninstallEvent = { name: 'app.uninstall', userId: input.userId };
   await runChange(ctx, async (tx, effects) => {
     if (!(await removeInstallIn(tx, input))) throw notInstalled(app);
-    await enqueueEvent(tx, { ...input, event: { ...event } }, ctx.now());
+    const now = ctx.now();
+    await enqueueEvent(tx, { ...input, event: { ...event } }, now);
     effects.add({ kind: 'deliverEvents' });
+    await recordStreamEntries(tx, effects, app.team_id, [appUninstalled(app.id, input.userId)], now);
   });
 }
 
 /** The person's own switch: while disabled, calls with their token for the app get AppDisabled (user). */
 export async function setAppDisabledByUser(ctx: CoreContext, input: InstallTarget & { disabled: boolean }): Promise<void> {
   const app = await appInUsersTeam(ctx.db, input);
-  if (!(await setInstallDisabled(ctx.db, input))) throw notInstalled(app);
+  await runChange(ctx, async (tx, effects) => {
+    if (!(await setInstallDisabled(tx, input))) throw notInstalled(app);
+    await recordStreamEntries(tx, effects, app.team_id, [appSwitched(app.id, { by: 'user', ...input })], ctx.now());
+  });
 }
 
 /** A team admin's switch for everyone: while disabled, every token of the app gets AppDisabled (team). */
 export async function setAppDisabledByTeam(ctx: CoreContext, input: { appId: string; adminId: string; disabled: boolean }): Promise<void> {
   const admin = await ctx.db.selectFrom('users').select('role').where('id', '=', input.adminId).executeTakeFirstOrThrow();
-  await appInUsersTeam(ctx.db, { appId: input.appId, userId: input.adminId });
+  const app = await appInUsersTeam(ctx.db, { appId: input.appId, userId: input.adminId });
   if (admin.role !== 'admin') throw new ApiError('PermissionDenied', 'Only a team admin may disable or enable an app for the whole team.');
-  await setAppDisabledForTeam(ctx.db, { appId: input.appId, disabled: input.disabled, now: ctx.now() });
+  await runChange(ctx, async (tx, effects) => {
+    const now = ctx.now();
+    await setAppDisabledForTeam(tx, { appId: input.appId, disabled: input.disabled, now });
+    await recordStreamEntries(tx, effects, app.team_id, [appSwitched(app.id, { by: 'team', disabled: input.disabled, userId: input.adminId })], now);
+  });
 }
 
 /** The app, when it belongs to the person's team; apps of other teams do not exist for them. */

@@ -71,3 +71,20 @@ export async function sessionUser(db: Db, sessionToken: string, now: number): Pr
     .where('u.deactivated_at', 'is', null)
     .executeTakeFirst();
 }
+
+/** Of the given session hashes, those of sessions still live for an active person (in chunks of 500). */
+export async function liveSessionHashes(db: Db, sessionHashes: readonly string[], now: number): Promise<Set<string>> {
+  const live = new Set<string>();
+  for (let start = 0; start < sessionHashes.length; start += 500) {
+    const rows = await db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select('s.token_hash')
+      .where('s.token_hash', 'in', sessionHashes.slice(start, start + 500))
+      .where('s.expires_at', '>', now)
+      .where('u.deactivated_at', 'is', null)
+      .execute();
+    for (const row of rows) live.add(row.token_hash);
+  }
+  return live;
+}

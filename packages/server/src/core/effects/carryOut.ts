@@ -1,10 +1,15 @@
 import type { CoreContext } from '../context.js';
+import { streamTopic } from '../stream/record.js';
 import { requestUrlPreviews } from '../triggers/requestUrlPreviews.js';
 import type { Effect } from './effects.js';
 
-/** What the server's `afterCommit` does: wakes the delivery worker once, starts previews as background work. */
+/**
+ * What the server's `afterCommit` does: wakes the delivery worker once, starts previews as background
+ * work, and announces each team's newest stream position once on the bus.
+ */
 export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[]): void {
   let wake = false;
+  const streamPositions = new Map<string, number>();
   for (const effect of effects) {
     switch (effect.kind) {
       case 'deliverEvents':
@@ -15,7 +20,11 @@ export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[]): v
         ctx.background.run(`URL preview of message ${message.uid}`, () => requestUrlPreviews(ctx, message, urls));
         break;
       }
+      case 'streamNotice':
+        streamPositions.set(effect.teamId, Math.max(effect.seq, streamPositions.get(effect.teamId) ?? 0));
+        break;
     }
   }
   if (wake) ctx.events.wake();
+  for (const [teamId, seq] of streamPositions) ctx.bus.publish(streamTopic(teamId), String(seq));
 }

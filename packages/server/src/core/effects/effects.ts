@@ -10,7 +10,9 @@ export type Effect =
   /** Outbox events were written: wake the delivery worker. */
   | { kind: 'deliverEvents' }
   /** A new message links to `urls`: ask the apps for previews in the background. */
-  | { kind: 'previewUrls'; message: MessagesTable; urls: readonly URL[] };
+  | { kind: 'previewUrls'; message: MessagesTable; urls: readonly URL[] }
+  /** Stream entries up to position `seq` were appended to the team's stream: tell every server process. */
+  | { kind: 'streamNotice'; teamId: string; seq: number };
 
 /** The effects one transaction has recorded so far. */
 export class Effects {
@@ -28,13 +30,22 @@ export class Effects {
 /** Carries out what a committed transaction recorded; the server wires it to its worker and background work. */
 export type AfterCommit = (effects: readonly Effect[]) => void;
 
+/** What a command needs to make a change through `runChange`. */
+export interface ChangeContext {
+  db: Db;
+  afterCommit: AfterCommit;
+}
+
+/** For writers outside a running server (the CLI, seeding): entries are stored, nobody is told at once. */
+export const tellNobody: AfterCommit = () => undefined;
+
 /**
  * Runs `change` in one transaction with a fresh `Effects`, then — only after the commit — hands what it
  * recorded to `ctx.afterCommit`. Every command that causes events, previews or notices writes through
  * here, so none of them hands work back to its caller to finish.
  */
 export async function runChange<T>(
-  ctx: { db: Db; afterCommit: AfterCommit },
+  ctx: ChangeContext,
   change: (tx: Tx, effects: Effects) => Promise<T>,
 ): Promise<T> {
   const effects = new Effects();

@@ -7,14 +7,16 @@ import { presentChannel } from '../presenters/channels.js';
 import { presentMessage } from '../presenters/messages.js';
 import { presentPublicProfile } from '../presenters/users.js';
 import { fetchHistoryPage } from './messages.js';
+import { readMarkers, unreadCounts } from './unread.js';
 
 /**
  * The person's channels and direct chats, most recently active first, each with the newest message the
- * person may see (chats without one come last, by name).
+ * person may see (chats without one come last, by name) and how much of it they have not read.
  */
 export async function listConversations(db: Db, person: UsersTable): Promise<Conversation[]> {
   const conversations = [...(await channelConversations(db, person)), ...(await directConversations(db, person))];
-  await Promise.all(conversations.map(async (conversation) => addLastMessage(db, person, conversation)));
+  const markers = await readMarkers(db, person.id);
+  await Promise.all(conversations.map(async (conversation) => addActivity(db, person, conversation, markers)));
   return conversations.sort(byRecentActivity);
 }
 
@@ -33,6 +35,8 @@ async function channelConversations(db: Db, person: UsersTable): Promise<Convers
     kind: 'channel',
     name: channel.name,
     channel: presentChannel(channel, Number(memberCount)),
+    unread: 0,
+    mentions: 0,
   }));
 }
 
@@ -53,13 +57,19 @@ async function directConversations(db: Db, person: UsersTable): Promise<Conversa
     kind: 'direct',
     name: displayName(user),
     user: { ...presentPublicProfile(user), ...(user.bot_app_id !== null ? { isBot: true as const } : {}) },
+    unread: 0,
+    mentions: 0,
   }));
 }
 
-async function addLastMessage(db: Db, person: UsersTable, conversation: Conversation): Promise<void> {
+/** The newest message and the unread counts of a conversation. */
+async function addActivity(db: Db, person: UsersTable, conversation: Conversation, markers: Map<string, string>): Promise<void> {
   const chatKey = conversation.kind === 'channel' ? conversation.chat : directChatKey(person.id, conversation.chat);
   const [last] = await fetchHistoryPage(db, chatKey, person.id, { limit: 1 });
   if (last) conversation.lastMessage = presentMessage(last);
+  const readUpTo = markers.get(chatKey);
+  if (readUpTo !== undefined) conversation.readUpTo = readUpTo;
+  Object.assign(conversation, await unreadCounts(db, chatKey, person.id, readUpTo));
 }
 
 /** Newest activity first; chats without a message the person may see last, by name. */

@@ -9,7 +9,7 @@ export const DEFAULT_PAGE_SIZE = 50;
  * `visible_to` is a JSON array of user ids, and user ids hold no LIKE wildcards, so matching the quoted
  * id finds exactly the listed users while the filter stays inside the indexed scan of one chat.
  */
-function visibleTo(readerId: string) {
+export function visibleTo(readerId: string) {
   return (eb: ExpressionBuilder<Database, 'messages'>) =>
     eb.or([
       eb('visible_to', 'is', null),

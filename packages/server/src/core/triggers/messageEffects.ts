@@ -1,16 +1,20 @@
 import type { Effects } from '../effects/effects.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
+import { messageCreated } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
 import { enqueueReceiveMessage } from './receiveMessage.js';
 import { previewUrlsOf } from './requestUrlPreviews.js';
 
 /**
  * What a new message sets off, whichever way it was sent (the /v1 method or the web client), recorded in
- * the message's transaction: `chat.receiveMessage` for a bot, enqueued with the message; and URL previews,
- * started after the commit in the background so that the send is answered without waiting for any app.
+ * the message's transaction: `chat.receiveMessage` for a bot, enqueued with the message; URL previews,
+ * started after the commit in the background so that the send is answered without waiting for any app;
+ * and the `message.created` frame of the stream, last, as the stream asks.
  */
 export async function recordMessageEffects(tx: Tx, effects: Effects, message: MessagesTable, now: number): Promise<void> {
   if (await enqueueReceiveMessage(tx, message, now)) effects.add({ kind: 'deliverEvents' });
   const urls = previewUrlsOf(message);
   if (urls.length > 0) effects.add({ kind: 'previewUrls', message, urls });
+  await recordStreamEntries(tx, effects, message.team_id, [messageCreated(message)], now);
 }

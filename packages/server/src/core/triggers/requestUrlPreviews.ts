@@ -3,7 +3,9 @@ import { validateUrlPreviewAnswer, type Attachment } from '@aviary/serviceml';
 import type { CoreContext } from '../context.js';
 import { deliverSynchronously } from '../../events/delivery/sync.js';
 import type { MessagesTable } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
+import { runChange } from '../effects/effects.js';
+import { messageUpdated } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
 import { appsForPreviewDomain } from '../integrations.js';
 import { findPreviewUrls } from './findPreviewUrls.js';
 
@@ -18,7 +20,7 @@ export async function requestUrlPreviews(ctx: CoreContext, message: MessagesTabl
     for (const app of await appsForPreviewDomain(ctx.db, message.from_user_id, url.hostname)) {
       const attachment = await askForPreview(ctx, app.id, message, url.href);
       if (!attachment) continue;
-      await attachPreview(ctx.db, message.uid, { ...attachment, appId: app.id });
+      await attachPreview(ctx, message, { ...attachment, appId: app.id });
       return;
     }
   }
@@ -67,12 +69,20 @@ function declined(body: unknown): boolean {
   return keys.length === 0 || (keys.length === 1 && keys[0] === 'attachment' && (body as { attachment: unknown }).attachment === null);
 }
 
-/** Guarded on the column still being empty, so a preview never replaces an attachment. */
-async function attachPreview(db: Db, messageUid: string, attachment: Attachment): Promise<void> {
-  await db
-    .updateTable('messages')
-    .set({ attachments: JSON.stringify([attachment]) })
-    .where('uid', '=', messageUid)
-    .where('attachments', 'is', null)
-    .execute();
+/**
+ * Guarded on the column still being empty, so a preview never replaces an attachment. Everyone who sees
+ * the message gets it again, whole, as `message.updated`.
+ */
+async function attachPreview(ctx: CoreContext, message: MessagesTable, attachment: Attachment): Promise<void> {
+  const attachments = JSON.stringify([attachment]);
+  await runChange(ctx, async (tx, effects) => {
+    const updated = await tx
+      .updateTable('messages')
+      .set({ attachments })
+      .where('uid', '=', message.uid)
+      .where('attachments', 'is', null)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return;
+    await recordStreamEntries(tx, effects, message.team_id, [messageUpdated({ ...message, attachments })], ctx.now());
+  });
 }

@@ -5,6 +5,7 @@ import * as m0003 from './0003_send_path.js';
 import * as m0004 from './0004_trust.js';
 import * as m0005 from './0005_events_by_status.js';
 import * as m0006 from './0006_listener_backoff.js';
+import * as m0007 from './0007_stream.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004_trust': m0004,
   '0005_events_by_status': m0005,
   '0006_listener_backoff': m0006,
+  '0007_stream': m0007,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -56,6 +56,14 @@ export const clientRows: Row[] = [
   },
   { route: 'GET /api/client/messages', credential: 'session', request: (ids) => get('/api/client/messages', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
   {
+    route: 'POST /api/client/conversations/read',
+    credential: 'session',
+    request: (ids) => post('/api/client/conversations/read', { chat: ids.channel, uid: ids.message }),
+    expect: membersOfP(chatUnseen),
+  },
+  // A ticket opens the stream as the person who asked: nothing of anyone else's.
+  { route: 'POST /api/client/stream/ticket', credential: 'session', request: () => post('/api/client/stream/ticket', {}), expect: signedIn },
+  {
     route: 'POST /api/client/messages',
     credential: 'session',
     request: (ids) => post('/api/client/messages', { to: ids.channel, text: 'matrix' }),

@@ -15,6 +15,8 @@ export const publicRows: Row[] = [
   { route: 'GET /v1/openapi.json', credential: 'session', request: () => get('/v1/openapi.json'), expect: everyone(OK) },
   { route: 'GET /openapi.json', credential: 'session', request: () => get('/openapi.json'), expect: everyone(OK) },
   { route: 'GET /widget.js', credential: 'session', request: () => get('/widget.js'), expect: everyone(OK) },
+  // The stream is a WebSocket (test/stream/upgrade.test.ts checks who may open it); a plain GET is told so.
+  { route: 'GET /api/stream', credential: 'session', request: () => get('/api/stream'), expect: everyone(denied('InvalidRequestData')) },
   // The web client's page and files: the same for everyone, signed in or not (the page asks who is).
   ...['/', '/signin', '/apps', '/c/:chat'].map(
     (path): Row => ({ route: `GET ${path}`, credential: 'session', request: () => get(path.replace(':chat', 'g%3Aabcdefghijklmnop')), expect: everyone(OK) }),

@@ -115,7 +115,7 @@ export async function buildWorld(t: TestServer): Promise<World> {
   const tokenOf = async (appId: string, user: UsersTable) => (await f.install(appId, user.id)).token;
 
   const memberIds = [bystander.id, gina.id, frank.id, rita.id, dan.id, tess.id, dave.id];
-  const { channel } = await createChannel(t.testStore.store.db, owner, { name: 'p-private', members: memberIds }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, owner, { name: 'p-private', members: memberIds }, Date.now());
 
   const tokens = {
     owner: await tokenOf(appX.id, owner), carol: await tokenOf(appX.id, carol), frank: await tokenOf(appZ.id, frank),
@@ -214,7 +214,7 @@ export async function freshApp(t: TestServer, w: World, a: Actor, options: { ins
 
 /** A new private channel made like P (owner moderates, the same members), for cells that change members. */
 export async function freshChannel(t: TestServer, w: World): Promise<string> {
-  const { channel } = await createChannel(t.testStore.store.db, w.owner, { name: 'p-fresh', members: w.memberIds }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, w.owner, { name: 'p-fresh', members: w.memberIds }, Date.now());
   return channel.id;
 }
 

@@ -1,3 +1,4 @@
+import createStreamTicket from './createStreamTicket.js';
 import disableApp from './disableApp.js';
 import enableApp from './enableApp.js';
 import fetchMessages from './fetchMessages.js';
@@ -6,6 +7,7 @@ import installApp from './installApp.js';
 import listApps from './listApps.js';
 import listConversations from './listConversations.js';
 import listRoster from './listRoster.js';
+import markChatRead from './markChatRead.js';
 import messageAction from './messageAction.js';
 import openAttachmentWidget from './openAttachmentWidget.js';
 import pressButton from './pressButton.js';
@@ -20,6 +22,7 @@ import widgetAction from './widgetAction.js';
 /** The client API's handlers, under their routes' names (the table is checked in api/routeHandlers.ts). */
 export const clientHandlers = {
   'client.listConversations': listConversations,
+  'client.markChatRead': markChatRead,
   'client.listRoster': listRoster,
   'client.fetchMessages': fetchMessages,
   'client.sendMessage': sendMessage,
@@ -37,4 +40,5 @@ export const clientHandlers = {
   'client.teamEnableApp': teamEnableApp,
   'client.getTeam': getTeam,
   'client.updateTeam': updateTeam,
+  'client.createStreamTicket': createStreamTicket,
 } as const;

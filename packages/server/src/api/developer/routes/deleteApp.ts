@@ -5,6 +5,6 @@ import { reachableApp } from '../access.js';
 
 export default defineRouteHandler(developerRoutes.deleteApp, async ({ id }, person, ctx) => {
   const { app } = await reachableApp(ctx.db, person, id);
-  await deleteApp(ctx.db, app.id, ctx.now());
+  await deleteApp(ctx, app.id, ctx.now());
   return { deleted: true as const };
 });

@@ -1,0 +1,191 @@
+// The stream's benchmarks: idle WebSocket clients on one process (its RSS), and a channel message fanned out
+// to 1,000 online members against a bare `ws` broadcast of the same payload, measured in the same run.
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { WebSocket } from 'ws';
+import { createChannel } from '../packages/server/src/core/commands/channels.js';
+import { createTeam } from '../packages/server/src/core/commands/people.js';
+import { tellNobody } from '../packages/server/src/core/effects/effects.js';
+import { hashToken, newSecret, newUserId } from '../packages/server/src/store/ids.js';
+import { insertUser } from '../packages/server/src/store/rows/users.js';
+import { openStore } from '../packages/server/src/store/store.js';
+import { startChild, type Child } from './child.js';
+
+export const IDLE_CLIENTS = Number(process.env.BENCH_STREAM_CLIENTS ?? 10_000);
+export const CHANNEL_MEMBERS = 1_000;
+const FANOUT_SAMPLES = Number(process.env.BENCH_STREAM_SAMPLES ?? 200);
+/** Sent first and not counted: both servers' code paths warm up before anything is measured. */
+const WARM_UP_SAMPLES = 20;
+const CONNECTING_AT_ONCE = 100;
+
+export interface StreamBench {
+  clients: number;
+  rssBeforeMb: number;
+  rssAfterMb: number;
+  fanout: Latency;
+  bareBroadcast: Latency;
+  payloadBytes: number;
+}
+
+export interface Latency {
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** A team of `people`, each with a session; a public channel of the first CHANNEL_MEMBERS. */
+async function seedStreamTeam(dataDir: string, people: number): Promise<{ sessions: string[]; channelId: string }> {
+  const store = openStore({ dataDir });
+  await store.migrate();
+  const db = store.db;
+  const now = Date.now();
+  const team = await createTeam(db, { name: 'Stream bench', now });
+  const sessions: string[] = [];
+  const users = await db.transaction().execute(async (tx) => {
+    const made = [];
+    for (let i = 0; i < people; i++) {
+      const user = await insertUser(tx, { id: newUserId(), team_id: team.id, email: `streamer${i}@example.test`, first_name: 'Streamer', last_name: String(i), created_at: now });
+      const token = newSecret('as_s_');
+      await tx.insertInto('sessions').values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + 86_400_000 }).execute();
+      sessions.push(token);
+      made.push(user);
+    }
+    return made;
+  });
+  const members = users.slice(1, CHANNEL_MEMBERS).map((user) => user.id);
+  const { channel } = await createChannel({ db, afterCommit: tellNobody }, users[0], { name: 'all-hands', type: 'public', members }, now);
+  await store.close();
+  return { sessions, channelId: channel.id };
+}
+
+/**
+ * Opens `count` clients with `open(i)`, CONNECTING_AT_ONCE at a time, each ready once open (or, with
+ * `untilHello`, once the stream's hello came); every frame goes to `onFrame`.
+ */
+async function connectClients(count: number, open: (i: number) => WebSocket, onFrame: (data: Buffer) => void, untilHello: boolean): Promise<WebSocket[]> {
+  const sockets: WebSocket[] = [];
+  for (let start = 0; start < count; start += CONNECTING_AT_ONCE) {
+    const batch = Array.from({ length: Math.min(CONNECTING_AT_ONCE, count - start) }, (_, k) => start + k);
+    await Promise.all(
+      batch.map(
+        (i) =>
+          new Promise<void>((resolve, reject) => {
+            const socket = open(i);
+            sockets[i] = socket;
+            socket.once('error', reject);
+            if (!untilHello) socket.once('open', () => resolve());
+            socket.on('message', (data: Buffer) => {
+              if (untilHello && data.toString('latin1').startsWith('{"type":"hello"')) resolve();
+              onFrame(data);
+            });
+          }),
+      ),
+    );
+  }
+  return sockets;
+}
+
+const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+function percentiles(samples: number[]): Latency {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50Ms: at(0.5), p99Ms: at(0.99) };
+}
+
+/**
+ * Sends FANOUT_SAMPLES messages one after another with `send(i)` and measures, for each, the time from
+ * the send to the moment the last of the `expected` receivers has it (a frame containing `sample <i> `).
+ */
+async function measureFanout(expected: number, send: (i: number) => Promise<void>, arrivals: { onSample?: (i: number) => void }): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < WARM_UP_SAMPLES + FANOUT_SAMPLES; i++) {
+    let arrived = 0;
+    const all = new Promise<number>((resolve) => {
+      arrivals.onSample = (sample) => {
+        if (sample === i && ++arrived === expected) resolve(performance.now());
+      };
+    });
+    const sentAt = performance.now();
+    await send(i);
+    const took = (await all) - sentAt;
+    if (i >= WARM_UP_SAMPLES) samples.push(took);
+  }
+  return samples;
+}
+
+const sampleOf = (data: Buffer): number | undefined => {
+  const match = /"text":"sample (\d+) /.exec(data.toString('latin1'));
+  return match ? Number(match[1]) : undefined;
+};
+
+/** Each side (the server, this process) holds a descriptor per client: the limit must allow that. */
+function requireDescriptors(needed: number): void {
+  const limit = Number(execSync('ulimit -n', { shell: '/bin/sh' }).toString().trim());
+  if (Number.isFinite(limit) && limit < needed) {
+    throw new Error(`the stream bench opens ${IDLE_CLIENTS} WebSockets: raise the open-file limit to at least ${needed} (ulimit -n ${needed}) and run it again`);
+  }
+}
+
+export async function measureStream(dataDir: string): Promise<StreamBench> {
+  requireDescriptors(IDLE_CLIENTS + 1000);
+  const { sessions, channelId } = await seedStreamTeam(dataDir, IDLE_CLIENTS);
+  const filler = 'x'.repeat(200);
+  const arrivals: { onSample?: (i: number) => void } = {};
+  let lastFrame = '';
+  const countSample = (data: Buffer) => {
+    const sample = sampleOf(data);
+    if (sample === undefined) return;
+    lastFrame = data.toString();
+    arrivals.onSample?.(sample);
+  };
+
+  const aviary: Child = await startChild('./servers/aviary.ts', [dataDir]);
+  const pid = aviary.process.pid!;
+  const rssBeforeMb = rssMb(pid);
+  const wsUrl = `${aviary.url.replace(/^http/, 'ws')}/api/stream`;
+  const clients = await connectClients(
+    IDLE_CLIENTS,
+    (i) => new WebSocket(wsUrl, { headers: { authorization: `Bearer ${sessions[i]}` }, perMessageDeflate: false }),
+    countSample,
+    true,
+  );
+  const rssAfterMb = rssMb(pid);
+  const fanout = await measureFanout(CHANNEL_MEMBERS, async (i) => {
+    const response = await fetch(`${aviary.url}/api/client/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sessions[0]}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: channelId, text: `sample ${i} ${filler}` }),
+    });
+    if (response.status !== 200) throw new Error(`sending failed: ${await response.text()}`);
+    await response.arrayBuffer();
+  }, arrivals);
+  const payloadBytes = Buffer.byteLength(lastFrame);
+  for (const client of clients) client.terminate();
+  await aviary.stop();
+
+  const bare = await startChild('./servers/bareWs.ts', []);
+  const bareUrl = bare.url.replace(/^http/, 'ws');
+  const bareClients = await connectClients(CHANNEL_MEMBERS, () => new WebSocket(bareUrl, { perMessageDeflate: false }), countSample, false);
+  // The very frame the members got from Aviary, its sample number changed.
+  const sampleFrame = lastFrame;
+  const bareBroadcast = await measureFanout(CHANNEL_MEMBERS, async (i) => {
+    const response = await fetch(bare.url, { method: 'POST', body: sampleFrame.replace(/"text":"sample \d+ /, `"text":"sample ${i} `) });
+    await response.arrayBuffer();
+  }, arrivals);
+  for (const client of bareClients) client.terminate();
+  await bare.stop();
+  return { clients: IDLE_CLIENTS, rssBeforeMb, rssAfterMb, fanout: percentiles(fanout), bareBroadcast: percentiles(bareBroadcast), payloadBytes };
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'aviary-stream-bench-'));
+  try {
+    console.log(await measureStream(dir));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

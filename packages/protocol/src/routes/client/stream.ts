@@ -1,0 +1,18 @@
+import { Type } from '@sinclair/typebox';
+import { defineRoute } from '../define.js';
+
+export const createStreamTicket = defineRoute({
+  name: 'client.createStreamTicket',
+  summary:
+    'A single-use ticket that opens the real-time stream as the person (GET /api/stream?ticket=), for clients that cannot ' +
+    'send the session with the WebSocket request; it expires after a minute and ends with the session.',
+  verb: 'POST',
+  path: '/api/client/stream/ticket',
+  auth: 'session',
+  params: Type.Object({}, { additionalProperties: false }),
+  result: Type.Object(
+    { ticket: Type.String({ description: 'st_… ; pass it as ?ticket=' }), expiresAt: Type.Integer({ description: 'milliseconds since the epoch' }) },
+    { additionalProperties: false },
+  ),
+  errors: [],
+});

@@ -1,0 +1,130 @@
+/**
+ * The real-time stream a person's client opens at `GET /api/stream` (docs/reference/stream.md): the
+ * frames the server sends, their close codes, and what a client may pass when it connects. Every data
+ * frame carries `cursor`, the position to resume from; control frames carry none, except `hello`.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { ChatId, MessageUid, UserId } from './ids.js';
+import { Channel, Message } from './models.js';
+import { oneOf } from './params.js';
+
+const closed = { additionalProperties: false } as const;
+
+/** A position in the stream: digits, compared as numbers. A client stores the last one it handled. */
+export const streamCursorPattern = /^[0-9]{1,15}$/;
+export const StreamCursor = Type.String({ pattern: streamCursorPattern.source, description: 'a stream position; resume after it with ?cursor=' });
+
+const AppId = Type.String({ description: 'an app id' });
+
+/** The switch that was turned: the person's own, or a team admin's for everyone. */
+export const appSwitches = ['user', 'team'] as const;
+
+const dataFrame = <T extends string, P extends Parameters<typeof Type.Object>[0]>(type: T, properties: P, description: string) =>
+  Type.Object({ type: Type.Literal(type), cursor: StreamCursor, ...properties }, { ...closed, description });
+
+export const MessageCreatedFrame = dataFrame('message.created', { message: Message }, 'a new message in a chat the person can read');
+export const MessageUpdatedFrame = dataFrame('message.updated', { message: Message }, 'a message changed (a preview was attached): replace it whole');
+export const ChannelCreatedFrame = dataFrame(
+  'channel.created',
+  { channel: Channel, memberIds: Type.Array(UserId, { description: 'every member, the creator first' }) },
+  'a channel the person is a member of was created',
+);
+export const ChannelMembersAddedFrame = dataFrame(
+  'channel.membersAdded',
+  { channel: Channel, userIds: Type.Array(UserId, { minItems: 1, description: 'who joined' }) },
+  'people joined a channel the person is (now) a member of',
+);
+export const ChannelMembersRemovedFrame = dataFrame(
+  'channel.membersRemoved',
+  {
+    channel: Channel,
+    userIds: Type.Array(UserId, { minItems: 1, description: 'who left or was removed' }),
+    /** The member made moderator because the last moderator left. */
+    newModerator: Type.Optional(UserId),
+  },
+  'people left a channel; the people removed get this one frame and nothing more of the channel',
+);
+export const AppInstalledFrame = dataFrame('app.installed', { appId: AppId }, 'the person installed an app');
+export const AppUninstalledFrame = dataFrame('app.uninstalled', { appId: AppId }, 'the person uninstalled an app');
+export const AppDisabledFrame = dataFrame('app.disabled', { appId: AppId, by: oneOf(appSwitches) }, 'an app was disabled, by the person or for the whole team');
+export const AppEnabledFrame = dataFrame('app.enabled', { appId: AppId, by: oneOf(appSwitches) }, 'the switch named by `by` was turned back on');
+export const AppDeletedFrame = dataFrame('app.deleted', { appId: AppId }, 'an app of the team was deleted by its developer');
+/** How far a person has read a chat, and what is left: the answer of client.markChatRead and the chat.read frame. */
+export const ChatReadState = Type.Object(
+  {
+    /** What `to` takes: the channel id, or the other person's id. */
+    chat: ChatId,
+    readUpTo: MessageUid,
+    unread: Type.Integer({ minimum: 0, description: 'messages after readUpTo from others, counted up to 1,000' }),
+    mentions: Type.Integer({ minimum: 0, description: 'of those, the ones that mention the person' }),
+  },
+  closed,
+);
+
+export const ChatReadFrame = dataFrame('chat.read', ChatReadState.properties, 'the person marked a chat read (on any of their devices)');
+
+export const StreamDataFrame = Type.Union([
+  MessageCreatedFrame,
+  MessageUpdatedFrame,
+  ChannelCreatedFrame,
+  ChannelMembersAddedFrame,
+  ChannelMembersRemovedFrame,
+  AppInstalledFrame,
+  AppUninstalledFrame,
+  AppDisabledFrame,
+  AppEnabledFrame,
+  AppDeletedFrame,
+  ChatReadFrame,
+]);
+
+/** The first frame of every connection: where the stream continues from. */
+export const HelloFrame = Type.Object(
+  { type: Type.Literal('hello'), cursor: StreamCursor, userId: UserId },
+  { ...closed, description: 'the stream is open; frames after `cursor` follow' },
+);
+
+/** Why a client must reload instead of resuming. */
+export const resyncReasons = ['tooFarBehind', 'unknownCursor'] as const;
+
+export const ResyncFrame = Type.Object(
+  { type: Type.Literal('resync'), reason: oneOf(resyncReasons) },
+  { ...closed, description: 'what was missed cannot be replayed: reload, then reconnect without a cursor' },
+);
+
+export const ReconnectFrame = Type.Object(
+  { type: Type.Literal('reconnect') },
+  { ...closed, description: 'this server is shutting down: reconnect (to another) with the last cursor' },
+);
+
+/**
+ * Sent now and then (with the heartbeat) when entries passed that were not for this person: the client
+ * stores it like any cursor, so that it never falls behind by entries it never saw.
+ */
+export const CursorFrame = Type.Object(
+  { type: Type.Literal('cursor'), cursor: StreamCursor },
+  { ...closed, description: 'nothing for this person up to `cursor`' },
+);
+
+export const StreamControlFrame = Type.Union([HelloFrame, CursorFrame, ResyncFrame, ReconnectFrame]);
+export const StreamFrame = Type.Union([StreamDataFrame, StreamControlFrame]);
+
+export type ChatReadState = Static<typeof ChatReadState>;
+export type StreamDataFrame = Static<typeof StreamDataFrame>;
+export type StreamControlFrame = Static<typeof StreamControlFrame>;
+export type StreamFrame = Static<typeof StreamFrame>;
+export type StreamDataFrameType = StreamDataFrame['type'];
+export type StreamFrameType = StreamFrame['type'];
+export type ResyncReason = (typeof resyncReasons)[number];
+export type AppSwitch = (typeof appSwitches)[number];
+
+/** Every frame type, data frames first. */
+export const streamFrameTypes: readonly StreamFrameType[] = [...StreamDataFrame.anyOf, ...StreamControlFrame.anyOf].map(
+  (schema) => schema.properties.type.const as StreamFrameType,
+);
+
+/**
+ * Close codes the server uses besides WebSocket's own. 4000: reload and reconnect without a cursor (after
+ * a `resync` frame, or a client that read too slowly). 1012 (service restart): reconnect with the cursor.
+ * 1008 (policy): the person was signed out or deactivated.
+ */
+export const streamCloseCodes = { resync: 4000, reconnect: 1012, signedOut: 1008 } as const;

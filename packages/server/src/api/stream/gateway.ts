@@ -1,0 +1,231 @@
+import { streamCloseCodes, type ResyncReason } from '@aviary/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Bus } from '../../bus/bus.js';
+import type { StreamConfig } from '../../config.js';
+import { liveSessionHashes } from '../../core/commands/sessions.js';
+import { pruneStream } from '../../core/commands/pruneStream.js';
+import { oldestStreamSeq, readStreamEntries, streamStart, teamStreamPositions } from '../../core/queries/stream.js';
+import type { UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { StreamConnection } from './streamConnection.js';
+import { toStreamEntry } from './streamEntry.js';
+import { STREAM_PAGE, TeamFeed } from './teamFeed.js';
+
+export interface GatewayContext {
+  db: Db;
+  bus: Bus;
+  log: FastifyBaseLogger;
+  now: () => number;
+  config: { stream: StreamConfig; shutdownGraceMs: number };
+}
+
+/** Who opens a stream, as the upgrade authenticated them. */
+export interface StreamOpener {
+  person: UsersTable;
+  sessionHash: string;
+  /** Resume after this position; absent for a fresh start. */
+  cursor?: number;
+}
+
+/** How often old entries and spent tickets are pruned. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * The WebSocket side of the stream in this process: the sockets (`ws`, attached to the HTTP server by
+ * the upgrade handler), one feed per team with connections here, and the timers that keep them honest:
+ * heartbeats, the catch-up look at the store, the session check, pruning.
+ */
+export class StreamGateway {
+  readonly wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false, clientTracking: false });
+  private readonly feeds = new Map<string, TeamFeed>();
+  private readonly connections = new Set<StreamConnection>();
+  /** Every socket not yet closed, streaming or not (shutdown cuts those that linger). */
+  private readonly sockets = new Set<WebSocket>();
+  /** Open and opening streams per person. */
+  private readonly perPerson = new Map<string, number>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly openings = new Set<Promise<void>>();
+  private accepting = true;
+
+  constructor(private readonly ctx: GatewayContext) {
+    const { stream } = ctx.config;
+    this.every(stream.heartbeatMs, () => this.heartbeat());
+    this.every(stream.catchUpMs, () => this.catchUp());
+    this.every(stream.sessionCheckMs, () => this.checkSessions());
+    this.every(PRUNE_EVERY_MS, () => this.prune());
+  }
+
+  get isAccepting(): boolean {
+    return this.accepting;
+  }
+
+  /** Open streams in this process (for the metrics gauge). */
+  openConnections(): number {
+    return this.connections.size;
+  }
+
+  /** The person's open (and opening) streams in this process. */
+  connectionsOf(userId: string): number {
+    return this.perPerson.get(userId) ?? 0;
+  }
+
+  /** Takes a socket the upgrade accepted: hello, the replay of what the client missed, then live entries. */
+  open(socket: WebSocket, opener: StreamOpener): void {
+    const userId = opener.person.id;
+    this.perPerson.set(userId, this.connectionsOf(userId) + 1);
+    this.sockets.add(socket);
+    socket.once('close', () => {
+      this.sockets.delete(socket);
+      const left = this.connectionsOf(userId) - 1;
+      if (left > 0) this.perPerson.set(userId, left);
+      else this.perPerson.delete(userId);
+    });
+    socket.on('error', () => undefined);
+    const opening = this.start(socket, opener)
+      .catch((error: unknown) => {
+        this.ctx.log.error({ err: error, userId: opener.person.id }, 'the stream could not start');
+        socket.close(1011, 'the stream could not start: reconnect with your cursor');
+      })
+      .finally(() => this.openings.delete(opening));
+    this.openings.add(opening);
+  }
+
+  private async start(socket: WebSocket, { person, sessionHash, cursor }: StreamOpener): Promise<void> {
+    const { db, config } = this.ctx;
+    const start = await streamStart(db, person.team_id, person.id);
+    if (!start) throw new Error(`no team ${person.team_id} for ${person.id}`);
+    // Closed while the start was read: nothing to attach, and no close event will come to detach it.
+    if (socket.readyState !== socket.OPEN) return;
+    if (!this.accepting) {
+      socket.close(streamCloseCodes.reconnect, 'the server is restarting: reconnect with your cursor');
+      return;
+    }
+    const from = cursor ?? start.seq;
+    const limits = { maxBufferedBytes: config.stream.maxBufferedBytes, maxPending: config.stream.maxReplayEntries };
+    const connection = new StreamConnection(socket, person.id, person.team_id, sessionHash, { ...start, from }, limits, (closed) => this.detach(closed));
+    this.attach(socket, connection, start.seq);
+    connection.sendControl({ type: 'hello', cursor: String(from), userId: person.id });
+    const refusal = await this.resumeRefusal(person.team_id, from, start.seq);
+    if (refusal) {
+      connection.resync(refusal);
+      return;
+    }
+    await this.replay(connection, from);
+    connection.goLive();
+  }
+
+  /** Registers the connection with its team's feed before the replay reads, so nothing falls between the two. */
+  private attach(socket: WebSocket, connection: StreamConnection, startSeq: number): void {
+    this.connections.add(connection);
+    let feed = this.feeds.get(connection.teamId);
+    if (!feed) {
+      feed = new TeamFeed(connection.teamId, startSeq, this.ctx);
+      this.feeds.set(connection.teamId, feed);
+    }
+    feed.connections.add(connection);
+    socket.on('pong', () => (connection.alive = true));
+  }
+
+  private detach(connection: StreamConnection): void {
+    this.connections.delete(connection);
+    const feed = this.feeds.get(connection.teamId);
+    if (!feed) return;
+    feed.connections.delete(connection);
+    if (feed.connections.size > 0) return;
+    this.feeds.delete(connection.teamId);
+    void feed.stop();
+  }
+
+  /** Why a client cannot resume from `from`: a cursor the team never reached, or a gap too long or pruned. */
+  private async resumeRefusal(teamId: string, from: number, current: number): Promise<ResyncReason | undefined> {
+    if (from === current) return undefined;
+    if (from > current) return 'unknownCursor';
+    if (current - from > this.ctx.config.stream.maxReplayEntries) return 'tooFarBehind';
+    const oldest = await oldestStreamSeq(this.ctx.db, teamId);
+    return oldest === undefined || oldest > from + 1 ? 'tooFarBehind' : undefined;
+  }
+
+  /**
+   * Replays the team's entries after `from` from the store, up to the newest, at the client's pace: past
+   * half the buffer bound it waits until the socket has taken what was sent.
+   */
+  private async replay(connection: StreamConnection, from: number): Promise<void> {
+    const { db, config } = this.ctx;
+    let position = from;
+    let replayed = 0;
+    for (;;) {
+      const page = await readStreamEntries(db, connection.teamId, position, STREAM_PAGE);
+      for (const stored of page) {
+        connection.replay(toStreamEntry(stored));
+        if (connection.bufferedAmount > config.stream.maxBufferedBytes / 2) await connection.flushed();
+        if (connection.isClosed) return;
+      }
+      replayed += page.length;
+      if (page.length < STREAM_PAGE) return;
+      if (replayed > config.stream.maxReplayEntries) {
+        connection.resync('tooFarBehind');
+        return;
+      }
+      position = page[page.length - 1].seq;
+    }
+  }
+
+  private heartbeat(): void {
+    for (const connection of this.connections) connection.heartbeat();
+  }
+
+  /** Asks the store where each team with connections here is, and reads what no notice announced. */
+  private async catchUp(): Promise<void> {
+    if (this.feeds.size === 0) return;
+    const positions = await teamStreamPositions(this.ctx.db, [...this.feeds.keys()]);
+    for (const [teamId, seq] of positions) this.feeds.get(teamId)?.heard(seq);
+  }
+
+  /** Closes the streams whose session was signed out or expired, or whose person was deactivated. */
+  private async checkSessions(): Promise<void> {
+    if (this.connections.size === 0) return;
+    const live = await liveSessionHashes(this.ctx.db, [...new Set([...this.connections].map((c) => c.sessionHash))], this.ctx.now());
+    for (const connection of this.connections) {
+      if (!live.has(connection.sessionHash)) connection.close(streamCloseCodes.signedOut, 'signed out: sign in again');
+    }
+  }
+
+  private async prune(): Promise<void> {
+    await pruneStream(this.ctx.db, { now: this.ctx.now(), retentionMs: this.ctx.config.stream.retentionMs });
+  }
+
+  private every(ms: number, task: () => void | Promise<void>): void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      Promise.resolve()
+        .then(task)
+        .catch((error: unknown) => this.ctx.log.error({ err: error }, 'stream upkeep failed'))
+        .finally(() => (running = false));
+    }, ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
+  /**
+   * Graceful shutdown: no new streams; every open one is told to reconnect elsewhere and closed (1012);
+   * sockets that have not closed by the grace period are cut. Resolves before the store may close.
+   */
+  async close(): Promise<void> {
+    this.accepting = false;
+    for (const timer of this.timers) clearInterval(timer);
+    const closing = [...this.sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve)));
+    for (const connection of this.connections) connection.reconnect();
+    const grace = setTimeout(() => {
+      for (const socket of this.sockets) socket.terminate();
+    }, Math.min(this.ctx.config.shutdownGraceMs, 5000));
+    await Promise.all(closing);
+    // A stream still starting sees that the gateway no longer accepts, and closes itself.
+    await Promise.allSettled([...this.openings]);
+    clearTimeout(grace);
+    await Promise.all([...this.feeds.values()].map((feed) => feed.stop()));
+    this.feeds.clear();
+  }
+}

@@ -1,0 +1,46 @@
+import type { UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { hashToken, newSecret } from '../../store/ids.js';
+
+/** Tickets are 40-odd characters; anything much longer is not one and is not hashed or looked up. */
+const MAX_TICKET_LENGTH = 256;
+
+/**
+ * A ticket to open the stream without the session cookie (a client that cannot send it, or another
+ * origin's page that the person's session trusts): single-use, valid for `lifetimeMs`, stored hashed so
+ * that any server process can accept it. It stands for the session that asked: when that session ends,
+ * so does the stream opened with it.
+ */
+export async function issueStreamTicket(
+  db: Db,
+  input: { userId: string; sessionHash: string; now: number; lifetimeMs: number },
+): Promise<{ ticket: string; expiresAt: number }> {
+  const ticket = newSecret('st_');
+  const expiresAt = input.now + input.lifetimeMs;
+  await db.transaction().execute(async (tx) => {
+    // A person's spent or expired tickets go with each new one, so they never pile up.
+    await tx.deleteFrom('stream_tickets').where('user_id', '=', input.userId).where('expires_at', '<=', input.now).execute();
+    await tx.insertInto('stream_tickets').values({ token_hash: hashToken(ticket), user_id: input.userId, session_hash: input.sessionHash, expires_at: expiresAt }).execute();
+  });
+  return { ticket, expiresAt };
+}
+
+/**
+ * Spends a ticket: the person it was made for and their session's hash, while the ticket has not expired
+ * and the session is still live; undefined otherwise. The delete decides, so two uses of one ticket at
+ * once cannot both succeed.
+ */
+export async function redeemStreamTicket(db: Db, ticket: string, now: number): Promise<{ person: UsersTable; sessionHash: string } | undefined> {
+  if (ticket.length > MAX_TICKET_LENGTH) return undefined;
+  const spent = await db.deleteFrom('stream_tickets').where('token_hash', '=', hashToken(ticket)).returning(['session_hash', 'expires_at']).executeTakeFirst();
+  if (!spent || spent.expires_at <= now) return undefined;
+  const person = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .selectAll('u')
+    .where('s.token_hash', '=', spent.session_hash)
+    .where('s.expires_at', '>', now)
+    .where('u.deactivated_at', 'is', null)
+    .executeTakeFirst();
+  return person ? { person, sessionHash: spent.session_hash } : undefined;
+}

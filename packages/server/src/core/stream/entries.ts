@@ -1,0 +1,52 @@
+import type { AppSwitch, ChannelModel, StreamDataFrame, StreamDataFrameType } from '@aviary/protocol';
+import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
+import type { MessagesTable } from '../../store/schema.js';
+import { presentMessage } from '../presenters/messages.js';
+import { serializeAudience, type Audience } from './audience.js';
+
+/** A frame's fields besides `type` and `cursor`, which the stream adds when it hands the entry out. */
+export type FramePayload<T extends StreamDataFrameType> = Omit<Extract<StreamDataFrame, { type: T }>, 'type' | 'cursor'>;
+
+function entry<T extends StreamDataFrameType>(type: T, audience: Audience, payload: FramePayload<T>): StreamEntryDraft {
+  return { type, audience: serializeAudience(audience), payload: JSON.stringify(payload) };
+}
+
+/** Who reads a message: the chat's readers, narrowed to the sender and the people listed when it is restricted. */
+function messageAudience(message: MessagesTable): Audience {
+  if (message.visible_to === null) return { to: 'chat', chat: message.chat_key };
+  return { to: 'chat', chat: message.chat_key, only: [message.from_user_id, ...(JSON.parse(message.visible_to) as string[])] };
+}
+
+export const messageCreated = (message: MessagesTable): StreamEntryDraft =>
+  entry('message.created', messageAudience(message), { message: presentMessage(message) });
+
+export const messageUpdated = (message: MessagesTable): StreamEntryDraft =>
+  entry('message.updated', messageAudience(message), { message: presentMessage(message) });
+
+export const channelCreated = (channel: ChannelModel, memberIds: readonly string[]): StreamEntryDraft =>
+  entry('channel.created', { to: 'chat', chat: channel.id }, { channel, memberIds: [...memberIds] });
+
+export const channelMembersAdded = (channel: ChannelModel, userIds: readonly string[]): StreamEntryDraft =>
+  entry('channel.membersAdded', { to: 'chat', chat: channel.id }, { channel, userIds: [...userIds] });
+
+/** The people removed receive it too: it is the last they hear of the channel. */
+export const channelMembersRemoved = (channel: ChannelModel, userIds: readonly string[], newModerator: string | undefined): StreamEntryDraft =>
+  entry(
+    'channel.membersRemoved',
+    { to: 'chat', chat: channel.id, also: userIds },
+    { channel, userIds: [...userIds], ...(newModerator !== undefined ? { newModerator } : {}) },
+  );
+
+export const appInstalled = (appId: string, userId: string): StreamEntryDraft => entry('app.installed', { to: 'users', users: [userId] }, { appId });
+
+export const appUninstalled = (appId: string, userId: string): StreamEntryDraft => entry('app.uninstalled', { to: 'users', users: [userId] }, { appId });
+
+/** The person's own switch reaches only them; a team admin's reaches the whole team. */
+export function appSwitched(appId: string, input: { by: AppSwitch; disabled: boolean; userId: string }): StreamEntryDraft {
+  const audience: Audience = input.by === 'team' ? { to: 'team' } : { to: 'users', users: [input.userId] };
+  return entry(input.disabled ? 'app.disabled' : 'app.enabled', audience, { appId, by: input.by });
+}
+
+export const appDeleted = (appId: string): StreamEntryDraft => entry('app.deleted', { to: 'team' }, { appId });
+
+export const chatRead = (userId: string, payload: FramePayload<'chat.read'>): StreamEntryDraft => entry('chat.read', { to: 'users', users: [userId] }, payload);

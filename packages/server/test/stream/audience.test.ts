@@ -1,0 +1,150 @@
+import { StreamFrame } from '@aviary/protocol';
+import { Value } from '@sinclair/typebox/value';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import { addChannelMembers, createChannel, removeChannelMembers } from '../../src/core/commands/channels.js';
+import { clientCast, closeSdkApps, expectError, sessionFor } from '../client/harness.js';
+import { forEachDialect } from '../helpers/server.js';
+import { closeStreams, fence, messageWithText, openStream, streamCast } from './harness.js';
+
+afterEach(closeStreams);
+afterAll(closeSdkApps);
+
+const generous = { message: { rate: 1000, burst: 1000 }, messagePerRecipient: { rate: 1000, burst: 1000 }, channel: { rate: 1000, burst: 1000 } };
+
+forEachDialect(
+  'the stream: each frame reaches exactly the people who may see it',
+  (t) => {
+    it('a channel message reaches its members and not another teammate; a direct message its two people', async () => {
+      const { team, people } = await streamCast(t(), ['Ann', 'Ben', 'Cy']);
+      const [ann, ben, cy] = people;
+      const { channel } = await createChannel(t().server.ctx, ann.user, { name: 'pair', members: [ben.user.id] }, Date.now());
+      const streams = await Promise.all(people.map((who) => openStream(t(), who)));
+      const [annStream, benStream, cyStream] = streams;
+
+      await ann.post('/messages', { to: channel.id, text: 'to the channel' });
+      await ben.post('/messages', { to: cy.user.id, text: 'ben to cy' });
+      await fence(t(), team.id, ann.user.id, streams);
+
+      const texts = (stream: typeof annStream) => stream.data().flatMap((frame) => (frame.type === 'message.created' ? [frame.message.text] : []));
+      expect(texts(annStream)).toEqual(['to the channel']);
+      expect(texts(benStream)).toEqual(['to the channel', 'ben to cy']);
+      expect(texts(cyStream)).toEqual(['ben to cy']);
+      for (const frame of [...annStream.frames, ...benStream.frames, ...cyStream.frames]) expect(Value.Check(StreamFrame, frame), JSON.stringify(frame)).toBe(true);
+    });
+
+    it('a visibleTo message reaches the people listed and the sender only', async () => {
+      const { team, people } = await streamCast(t(), ['Ann', 'Ben', 'Cy']);
+      const [ann, ben, cy] = people;
+      const { channel } = await createChannel(t().server.ctx, ann.user, { name: 'three', members: [ben.user.id, cy.user.id] }, Date.now());
+      // Cy reads the channel, but is not among those the message is for.
+      const streams = await Promise.all(people.map((who) => openStream(t(), who)));
+      const { token } = await t().f.install((await t().f.app(team.id, ann.user.id)).id, ann.user.id);
+      await t().client(token).chat.sendMessage({ to: channel.id, text: 'for ben only', visibleTo: [ben.user.id] });
+      await fence(t(), team.id, ann.user.id, streams);
+      const got = streams.map((stream) => stream.frames.some(messageWithText('for ben only')));
+      expect(got).toEqual([true, true, false]);
+    });
+
+    it('people added hear of it and of what follows; people removed get the removal, then nothing more of the channel', async () => {
+      const { team, people } = await streamCast(t(), ['Ann', 'Ben', 'Cy']);
+      const [ann, ben, cy] = people;
+      const streams = await Promise.all(people.map((who) => openStream(t(), who)));
+      const [annStream, benStream, cyStream] = streams;
+      const { channel } = await createChannel(t().server.ctx, ann.user, { name: 'room', type: 'public', members: [ben.user.id] }, Date.now());
+      await addChannelMembers(t().server.ctx, ann.user, channel.id, [cy.user.id], Date.now());
+      await ann.post('/messages', { to: channel.id, text: 'all three' });
+      await removeChannelMembers(t().server.ctx, ann.user, channel.id, [ben.user.id], Date.now());
+      await ann.post('/messages', { to: channel.id, text: 'without ben' });
+      await fence(t(), team.id, ann.user.id, streams);
+
+      const kinds = (stream: typeof annStream) =>
+        stream.data().flatMap((frame) => (frame.type === 'app.deleted' ? [] : [frame.type === 'message.created' ? frame.message.text : frame.type]));
+      expect(kinds(annStream)).toEqual(['channel.created', 'channel.membersAdded', 'all three', 'channel.membersRemoved', 'without ben']);
+      expect(kinds(benStream)).toEqual(['channel.created', 'channel.membersAdded', 'all three', 'channel.membersRemoved']);
+      expect(kinds(cyStream)).toEqual(['channel.membersAdded', 'all three', 'channel.membersRemoved', 'without ben']);
+      const removal = benStream.data().find((frame) => frame.type === 'channel.membersRemoved');
+      expect(removal).toMatchObject({ channel: { id: channel.id, memberCount: 2 }, userIds: [ben.user.id] });
+      const created = annStream.data().find((frame) => frame.type === 'channel.created');
+      expect(created).toMatchObject({ channel: { id: channel.id, name: 'room', type: 'public', memberCount: 2 }, memberIds: [ann.user.id, ben.user.id] });
+    });
+
+    it('a preview attached to a message reaches everyone who sees the message, as message.updated', async () => {
+      const cast = await clientCast(t(), { previewDomains: ['preview.example.test'] });
+      cast.sdkApp.answer = () => ({ title: 'Issue 7', views: { serviceml: '<serviceml><b>open</b></serviceml>' } });
+      const outsider = await cast.person('Olga');
+      const streams = await Promise.all([cast.alice, cast.bob, outsider].map((who) => openStream(t(), who)));
+      const text = 'see https://preview.example.test/7';
+      await cast.alice.post('/messages', { to: cast.channel.id, text });
+      await t().server.ctx.background.settled();
+      await fence(t(), cast.team.id, cast.alice.user.id, streams);
+      const updates = streams.map((stream) => stream.data().filter((frame) => frame.type === 'message.updated'));
+      expect(updates[0]).toEqual(updates[1]);
+      expect(updates[0]).toMatchObject([{ message: { text, attachments: [{ title: 'Issue 7', appId: cast.app.id }] } }]);
+      expect(updates[2]).toEqual([]);
+    });
+
+    it('installs and the person’s own switches reach that person only; a team admin’s switch reaches the whole team', async () => {
+      const cast = await clientCast(t());
+      const admin = await sessionFor(t(), await t().f.person(cast.team.id, { firstName: 'Ada', lastName: 'Admin', role: 'admin' }));
+      const streams = await Promise.all([cast.alice, cast.bob, admin].map((who) => openStream(t(), who)));
+      const [aliceStream, bobStream, adminStream] = streams;
+      const app = `/apps/${cast.app.id}`;
+      for (const step of ['install', 'disable', 'enable', 'uninstall']) expect((await cast.bob.post(`${app}/${step}`, {})).status).toBe(200);
+      expect((await admin.post(`${app}/team-disable`, {})).status).toBe(200);
+      await fence(t(), cast.team.id, cast.alice.user.id, streams);
+
+      const appFrames = (stream: typeof bobStream) =>
+        stream.data().flatMap((frame) => (frame.type.startsWith('app.') && frame.type !== 'app.deleted' ? [frame] : []));
+      const frame = (type: string, by?: string) => expect.objectContaining({ type, appId: cast.app.id, ...(by ? { by } : {}) });
+      expect(appFrames(bobStream)).toEqual([
+        frame('app.installed'), frame('app.disabled', 'user'), frame('app.enabled', 'user'), frame('app.uninstalled'), frame('app.disabled', 'team'),
+      ]);
+      expect(appFrames(aliceStream)).toEqual([frame('app.disabled', 'team')]);
+      expect(appFrames(adminStream)).toEqual([frame('app.disabled', 'team')]);
+    });
+
+    it('reading a chat updates its counts on every device of the reader, and nobody else’s', async () => {
+      const { team, people } = await streamCast(t(), ['Ann', 'Ben']);
+      const [ann, ben] = people;
+      const { token } = await t().f.install((await t().f.app(team.id, ben.user.id)).id, ben.user.id);
+      const uids: string[] = [];
+      for (const [text, mentions] of [['one', []], ['two', [ann.user.id]], ['three', []]] as const) {
+        uids.push((await t().client(token).chat.sendMessage({ to: ann.user.id, text, mentions: [...mentions] })).uid);
+      }
+      const direct = async () => (await ann.get('/conversations')).body.conversations.find((c: { chat: string }) => c.chat === ben.user.id);
+      expect(await direct()).toMatchObject({ unread: 3, mentions: 1 });
+      expect(await direct()).not.toHaveProperty('readUpTo');
+
+      const streams = await Promise.all([ann, ann, ben].map((who) => openStream(t(), who)));
+      const marked = await ann.post('/conversations/read', { chat: ben.user.id, uid: uids[0] });
+      expect(marked.body).toEqual({ chat: ben.user.id, readUpTo: uids[0], unread: 2, mentions: 1 });
+      expect((await ann.post('/conversations/read', { chat: ben.user.id, uid: uids[1] })).body).toMatchObject({ readUpTo: uids[1], unread: 1, mentions: 0 });
+      // A marker never moves back: the answer says where it stands, and nobody is told anything.
+      expect((await ann.post('/conversations/read', { chat: ben.user.id, uid: uids[0] })).body).toMatchObject({ readUpTo: uids[1], unread: 1 });
+      await fence(t(), team.id, ann.user.id, streams);
+
+      const reads = streams.map((stream) => stream.data().filter((frame) => frame.type === 'chat.read'));
+      expect(reads[0]).toMatchObject([
+        { chat: ben.user.id, readUpTo: uids[0], unread: 2, mentions: 1 },
+        { chat: ben.user.id, readUpTo: uids[1], unread: 1, mentions: 0 },
+      ]);
+      expect(reads[1]).toEqual(reads[0]);
+      expect(reads[2]).toEqual([]);
+      expect(await direct()).toMatchObject({ readUpTo: uids[1], unread: 1, mentions: 0 });
+    });
+
+    it('refuses to mark read what is not a message of the chat the person can see, naming the parameter', async () => {
+      const { people } = await streamCast(t(), ['Ann', 'Ben', 'Cy']);
+      const [ann, ben, cy] = people;
+      const between = (await ben.post('/messages', { to: cy.user.id, text: 'not for ann' })).body.message.uid;
+      const mine = (await ben.post('/messages', { to: ann.user.id, text: 'for ann' })).body.message.uid;
+      expectError(await ann.post('/conversations/read', { chat: ben.user.id, uid: between }), { error: 'InvalidParameter', parameter: 'uid' });
+      expectError(await ann.post('/conversations/read', { chat: ben.user.id, uid: 'not-a-uid' }), { error: 'InvalidParameter', parameter: 'uid' });
+      expectError(await ann.post('/conversations/read', { chat: 'nobody', uid: mine }), { error: 'InvalidParameter', parameter: 'chat' });
+      expectError(await ann.post('/conversations/read', { chat: ben.user.id }), { error: 'MissingParameter', parameter: 'uid' });
+      expectError(await ann.post('/conversations/read', { chat: 'g:aaaaaaaaaaaaaaaa', uid: mine }), { error: 'UnknownChat', parameter: 'chat' });
+      expect((await ann.post('/conversations/read', { chat: ben.user.id, uid: mine })).status).toBe(200);
+    });
+  },
+  { rateLimits: generous },
+);
