@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/listener.js';
 import { rawCall } from '../helpers/server.js';
-import { deliveredMessageUids, deploymentRunnable, failedSignIn, sendToBot, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
+import { deliveredMessageUids, deploymentRunnable, failedSignIn, openStreams, sendToBot, sendToChannel, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
+import { followStream, type FollowedStream } from './streams.js';
 
 if (!deploymentRunnable) console.warn(`Skipping the multi-process deployment suite: ${whyNotRunnable}.`);
 
@@ -52,43 +53,82 @@ describe.runIf(deploymentRunnable)('3 aviary serve processes on one PostgreSQL a
     expect(delivered.eventIds.size).toBe(30);
   });
 
-  it('loses no acknowledged message or event when a process is killed with -9 under load', { timeout: afterLeaseMs + 30_000 }, async () => {
-    const { deployment, listener, store } = cast();
-    const total = 120;
+  it('brings a message sent through process 1 to streams opened through nginx, on every process', async () => {
+    const { deployment, streamerSessions } = cast();
+    const streams: FollowedStream[] = [];
+    try {
+      // One after another, so that nginx's round robin gives each process two.
+      for (const session of streamerSessions) streams.push(await followStream(deployment.url, session));
+      for (const server of deployment.processes) expect(await openStreams(server.url), server.url).toBe(2);
+      expect(await sendToChannel(cast(), deployment.processes[0].url, 'sent through process 1')).toBe(true);
+      await Promise.all(streams.map((stream) => stream.waitForText('sent through process 1')));
+    } finally {
+      for (const stream of streams) await stream.close();
+    }
+  });
+
+  it('loses no acknowledged message, event or stream frame when a process is killed with -9 under load', { timeout: afterLeaseMs + 60_000 }, async () => {
+    const { deployment, listener, store, streamerSessions } = cast();
+    const total = 240;
     const concurrency = 6;
-    const killAfter = 40;
+    const killAfter = 80;
     const victim = deployment.processes[1];
-    const acknowledged: string[] = [];
-    const failures: string[] = [];
-    let next = 1_000;
-    let killed: Promise<void> | undefined;
-    // `concurrency` senders through nginx; the victim is killed once `killAfter` messages are acknowledged.
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < 1_000 + total) {
-          const result = await sendToBot(cast(), deployment.url, next++);
-          if ('uid' in result) acknowledged.push(result.uid);
+    const streams: FollowedStream[] = [];
+    try {
+      for (const session of streamerSessions) streams.push(await followStream(deployment.url, session));
+      const onVictim = await openStreams(victim.url);
+      expect(onVictim).toBe(2);
+
+      // `concurrency` senders through nginx, every other message to the bot (an event) or to the channel
+      // of the streams (a frame); the victim is killed once `killAfter` messages are acknowledged.
+      const acknowledged = { toBot: [] as string[], toChannel: [] as string[] };
+      const failures: string[] = [];
+      let next = 0;
+      let killed: Promise<void> | undefined;
+      const sendOne = async (n: number) => {
+        if (n % 2 === 0) {
+          const result = await sendToBot(cast(), deployment.url, n);
+          if ('uid' in result) acknowledged.toBot.push(result.uid);
           else failures.push(result.failure);
-          if (acknowledged.length >= killAfter) killed ??= victim.kill('SIGKILL');
-        }
-      }),
-    );
-    await killed;
-    expect(victim.child.signalCode).toBe('SIGKILL');
-    // Only requests in flight at the victim when it died may have failed; nginx sends the rest elsewhere.
-    expect(failures.length, failures.join('\n')).toBeLessThanOrEqual(concurrency);
-    expect(acknowledged.length + failures.length).toBe(total);
+        } else if (await sendToChannel(cast(), deployment.url, `load ${n}`)) acknowledged.toChannel.push(`load ${n}`);
+        else failures.push(`load ${n} was not acknowledged`);
+      };
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < total) {
+            await sendOne(next++);
+            if (acknowledged.toBot.length + acknowledged.toChannel.length >= killAfter) killed ??= victim.kill('SIGKILL');
+          }
+        }),
+      );
+      await killed;
+      expect(victim.child.signalCode).toBe('SIGKILL');
+      // Only requests in flight at the victim when it died may have failed; nginx sends the rest elsewhere.
+      expect(failures.length, failures.join('\n')).toBeLessThanOrEqual(concurrency);
 
-    const stored = await store.db.selectFrom('messages').select('uid').where('uid', 'in', acknowledged).execute();
-    expect(stored).toHaveLength(acknowledged.length);
-    await waitForEventsOf(listener, acknowledged, afterLeaseMs);
-    // An event the victim had sent but not yet recorded goes out again (at least once), under its own id.
-    const delivered = deliveredMessageUids(listener);
-    const events = await store.db.selectFrom('events').select('id').where('name', '=', 'chat.receiveMessage').execute();
-    expect([...delivered.eventIds].every((id) => events.some((event) => event.id === id))).toBe(true);
+      // Every acknowledged message is stored, and its event reaches the app (those the victim had leased,
+      // once their lease has passed).
+      const stored = await store.db.selectFrom('messages').select('uid').where('uid', 'in', acknowledged.toBot).execute();
+      expect(stored).toHaveLength(acknowledged.toBot.length);
+      await waitForEventsOf(listener, acknowledged.toBot, afterLeaseMs);
+      // An event the victim had sent but not yet recorded goes out again (at least once), under its own id.
+      const events = await store.db.selectFrom('events').select('id').where('name', '=', 'chat.receiveMessage').execute();
+      expect([...deliveredMessageUids(listener).eventIds].every((id) => events.some((event) => event.id === id))).toBe(true);
 
-    for (const url of [deployment.url, deployment.url, deployment.url]) {
-      expect((await rawCall(url, 'users.getInfo', { query: { token: cast().writerTokens[0] } })).status).toBe(200);
+      // The victim's two streams reconnected through nginx to the others and resumed after their cursor:
+      // every stream has every acknowledged message once, in the order of the team's stream.
+      expect(await sendToChannel(cast(), deployment.url, 'after the kill')).toBe(true);
+      await Promise.all(streams.map((stream) => stream.waitForText('after the kill', 30_000)));
+      expect(streams.reduce((sum, stream) => sum + stream.reconnects(), 0)).toBe(onVictim);
+      for (const stream of streams) {
+        const texts = stream.texts();
+        expect(acknowledged.toChannel.filter((text) => !texts.includes(text))).toEqual([]);
+        expect(new Set(texts).size).toBe(texts.length);
+        const cursors = stream.frames.flatMap((frame) => (frame.type === 'message.created' ? [Number(frame.cursor)] : []));
+        expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
+      }
+    } finally {
+      for (const stream of streams) await stream.close();
     }
   });
 });

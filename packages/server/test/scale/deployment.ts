@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll } from 'vitest';
 import { startLocalDeployment, type LocalDeployment } from '../../../../deploy/local/deployment.js';
 import { findNginx } from '../../../../deploy/local/nginx.js';
+import { createChannel } from '../../src/core/commands/channels.js';
+import { tellNobody } from '../../src/core/effects/effects.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { http } from '../client/harness.js';
 import { dialects, postgresTestUrl } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
 import { startListener, type TestListener } from '../helpers/listener.js';
@@ -26,6 +29,9 @@ export const whyNotRunnable = !nginx
 
 /** The people who write to the bot, so that messages come from several tokens, as they do. */
 const writerCount = 20;
+/** The people who keep a stream open: opened one after another through nginx, two land on each process. */
+const streamerCount = 6;
+const password = 'the deployment test password';
 
 export interface DeployedCast {
   deployment: LocalDeployment;
@@ -36,6 +42,11 @@ export interface DeployedCast {
   botUserId: string;
   /** Tokens of people (through an app of theirs), each good for a few messages to the bot. */
   writerTokens: string[];
+  /** Sessions (signed in through nginx) of people who are in `channelId`, to open streams with. */
+  streamerSessions: string[];
+  /** The session of the person who writes to `channelId`. */
+  senderSession: string;
+  channelId: string;
 }
 
 /**
@@ -79,14 +90,21 @@ export function withDeployment(processes: number): () => DeployedCast {
     const writer = await f.app(team.id, developer.id);
     const writerTokens: string[] = [];
     for (let i = 0; i < writerCount; i++) writerTokens.push((await f.install(writer.id, (await f.person(team.id)).id)).token);
-    cast = { deployment, store, listener, botUserId, writerTokens };
-  });
+    const sender = await f.person(team.id, { password });
+    const streamers = await Promise.all(Array.from({ length: streamerCount }, () => f.person(team.id, { password })));
+    const members = streamers.map((person) => person.id);
+    const { channel } = await createChannel({ db: store.db, afterCommit: tellNobody }, sender, { name: 'everyone-streams', members }, Date.now());
+    const signIn = async ({ email }: { email: string | null }): Promise<string> =>
+      (await http(deployment!.url, 'POST', '/api/session', { json: { email, password } })).body.sessionToken;
+    const streamerSessions = await Promise.all(streamers.map(signIn));
+    cast = { deployment, store, listener, botUserId, writerTokens, streamerSessions, senderSession: await signIn(sender), channelId: channel.id };
+  }, 120_000);
   afterAll(async () => {
     await deployment?.stop();
     await listener?.close();
     await store?.close();
     await adminQuery(`drop database if exists ${database} with (force)`);
-  });
+  }, 60_000);
   return () => {
     if (!cast) throw new Error('the deployment did not start');
     return cast;
@@ -107,6 +125,22 @@ export function failedSignIn(baseUrl: string, from: string, email: string, heade
     );
     request.once('error', reject).end(body);
   });
+}
+
+/** A message to the channel of the streamers through `baseUrl`, by the client API; whether the answer was 200. */
+export async function sendToChannel(cast: DeployedCast, baseUrl: string, text: string): Promise<boolean> {
+  try {
+    const answer = await http(baseUrl, 'POST', '/api/client/messages', { json: { to: cast.channelId, text }, headers: { authorization: `Bearer ${cast.senderSession}` } });
+    return answer.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** How many streams a process has open, by its own metrics. */
+export async function openStreams(processUrl: string): Promise<number> {
+  const metrics = await (await fetch(`${processUrl}/metrics`)).text();
+  return Number(/^aviary_open_websockets (\d+)$/m.exec(metrics)?.[1]);
 }
 
 /** chat.sendMessage to the bot through `baseUrl`; the message's uid when the answer was 200, else why not. */
