@@ -7,6 +7,7 @@ import { startChild } from './child.js';
 import { botWithListener, queueBenchEvents, requeueBenchEvents, runSignedPostLoop } from './events.js';
 import { baselineDir, seedBenchData, type BenchData } from './fixtures.js';
 import { formatLoad, mergeLoads, runLoad, type LoadResult } from './load.js';
+import { crossProcessRows, measureCrossProcess, type CrossProcessBench } from './crossProcess.js';
 import { CHANNEL_MEMBERS, measureStream, type StreamBench } from './stream.js';
 
 const HISTORY_SIZE = Number(process.env.BENCH_HISTORY_SIZE ?? 1_000_000);
@@ -88,7 +89,12 @@ async function main(): Promise<void> {
     console.log(`(g) ${stream.clients.toLocaleString('en')} idle WebSocket clients: server RSS ${stream.rssAfterMb.toFixed(0)} MB (${stream.rssBeforeMb.toFixed(0)} MB before they connected)`);
     console.log(`(h) channel message to ${CHANNEL_MEMBERS} online members, send → last member: p50 ${stream.fanout.p50Ms.toFixed(1)} ms, p99 ${stream.fanout.p99Ms.toFixed(1)} ms; bare ws broadcast: p50 ${stream.bareBroadcast.p50Ms.toFixed(1)} ms, p99 ${stream.bareBroadcast.p99Ms.toFixed(1)} ms`);
 
-    writeReport({ roundRatios, baseline, sendMessage, withServiceML, history, events, stream, servicemlOps: serviceml.opsPerSec, validateMicros: validation.microsecondsPerOp, singleQuotedValidateMicros: singleQuotedValidation.microsecondsPerOp });
+    const crossDir = join(dir, 'cross-process');
+    mkdirSync(crossDir);
+    const crossProcess = await measureCrossProcess(crossDir);
+    console.log(`(i) ${crossProcessRows(crossProcess).join('\n    ')}`);
+
+    writeReport({ roundRatios, baseline, sendMessage, withServiceML, history, events, stream, crossProcess, servicemlOps: serviceml.opsPerSec, validateMicros: validation.microsecondsPerOp, singleQuotedValidateMicros: singleQuotedValidation.microsecondsPerOp });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -178,7 +184,7 @@ async function warmUp(url: string, request: LoadOptionsRequest): Promise<void> {
 }
 type LoadOptionsRequest = Parameters<typeof runLoad>[0]['request'];
 
-function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessage: LoadResult; withServiceML: LoadResult; history: LoadResult; events: Awaited<ReturnType<typeof measureEvents>>; stream: StreamBench; servicemlOps: number; validateMicros: number; singleQuotedValidateMicros: number }): void {
+function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessage: LoadResult; withServiceML: LoadResult; history: LoadResult; events: Awaited<ReturnType<typeof measureEvents>>; stream: StreamBench; crossProcess: CrossProcessBench | { skipped: string }; servicemlOps: number; validateMicros: number; singleQuotedValidateMicros: number }): void {
   const ratio = median(r.roundRatios);
   const servicemlShare = 1 - r.withServiceML.perSecond / r.sendMessage.perSecond;
   const validationShare = (r.validateMicros * r.sendMessage.perSecond) / 1e4;
@@ -211,6 +217,7 @@ function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessa
     `| The flat document's validation as a share of a sendMessage that carries the document (${(1e6 / r.withServiceML.perSecond).toFixed(0)} µs at (b′)'s rate) | ${((r.validateMicros * r.withServiceML.perSecond) / 1e4).toFixed(1)} % | – |`,
     `| Cost of a 2 KiB ServiceML document to sendMessage, all included (larger body and row too): 1 − (b′)/(b) | ${(servicemlShare * 100).toFixed(1)} % | – |`,
     ...streamRows(r.stream),
+    ...crossProcessRows(r.crossProcess),
     '',
   ];
   writeFileSync(new URL('../BENCHMARKS.md', import.meta.url), lines.join('\n'));

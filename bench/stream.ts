@@ -87,7 +87,7 @@ async function connectClients(count: number, open: (i: number) => WebSocket, onF
 
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
-function percentiles(samples: number[]): Latency {
+export function percentiles(samples: number[]): Latency {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   return { p50Ms: at(0.5), p99Ms: at(0.99) };

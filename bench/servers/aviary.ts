@@ -1,4 +1,5 @@
-// Aviary as the benchmark runs it: SQLite in the given data dir, rate limits out of the way, loopback listeners allowed.
+// Aviary as the benchmark runs it: SQLite in the given data dir (or DATABASE_URL, and REDIS_URL, from the
+// environment), rate limits out of the way, loopback listeners allowed.
 import { loadConfig } from '../../packages/server/src/config.js';
 import { startServer } from '../../packages/server/src/server.js';
 

@@ -77,10 +77,11 @@ export interface Config {
   stream: StreamConfig;
   /**
    * Redis, shared by every server process: with it, rate limits are counted there (one bucket for all
-   * processes); without it, each process counts in its own memory. Env `REDIS_URL` (redis:// or rediss://).
+   * processes) and the processes hear each other through Redis pub/sub (src/bus/); without it, each
+   * process counts in its own memory and is alone. Env `REDIS_URL` (redis:// or rediss://).
    */
   redisUrl?: string;
-  /** What every key this server writes in Redis starts with, so that deployments can share one. Env `AVIARY_REDIS_KEY_PREFIX`. */
+  /** What every key and channel this server uses in Redis starts with, so that deployments can share one. Env `AVIARY_REDIS_KEY_PREFIX`. */
   redisKeyPrefix: string;
   /** When set, `GET /metrics` wants `Authorization: Bearer <this>`. Env `AVIARY_METRICS_TOKEN`. */
   metricsToken?: string;

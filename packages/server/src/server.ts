@@ -12,7 +12,9 @@ import { StreamGateway } from './api/stream/gateway.js';
 import { streamUpgradeListener } from './api/stream/upgrade.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
+import type { Bus } from './bus/bus.js';
 import { LocalBus } from './bus/localBus.js';
+import { RedisBus } from './bus/redisBus.js';
 import { carryOutEffects } from './core/effects/carryOut.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
 import { eventsRuntimeFor } from './events/delivery/runtime.js';
@@ -43,10 +45,12 @@ export interface StartOptions {
   log?: FastifyBaseLogger;
 }
 
-/** What a context shares with the rest of the process: the log and the Redis connection, when there is one. */
+/** What a context shares with the rest of the process: the log, the Redis connection when there is one, the bus. */
 export interface ContextResources {
   log?: FastifyBaseLogger;
   redis?: Redis;
+  /** In memory (one process) unless given. */
+  bus?: Bus;
 }
 
 /** The context the API's handlers receive, over an open store. */
@@ -68,7 +72,7 @@ export function createContext(
     redis,
     background: new BackgroundWork(log),
     afterCommit: (effects) => carryOutEffects(ctx, effects),
-    bus: new LocalBus(),
+    bus: resources.bus ?? new LocalBus(),
   };
   return ctx;
 }
@@ -80,7 +84,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const log = options.log ?? createLog(config);
   // One connection per process, for whatever needs Redis (ctx.redis).
   const redis = config.redisUrl ? await openRedis(config.redisUrl, log) : undefined;
-  const ctx = createContext(config, store, options.now, options.events, { log, redis });
+  // With Redis, the processes behind one load balancer hear each other through it.
+  const bus = redis ? await RedisBus.open({ redis, channelPrefix: `${config.redisKeyPrefix}bus:`, log }) : new LocalBus();
+  const ctx = createContext(config, store, options.now, options.events, { log, redis, bus });
   const gateway = new StreamGateway(ctx);
   // `aviary listen`: an app's events over a WebSocket instead of its listener URL.
   const listen = new ListenGateway(ctx);
@@ -93,6 +99,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     address = await http.app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await gateway.close();
+    await bus.close();
     if (redis) await closeRedis(redis);
     throw error;
   }

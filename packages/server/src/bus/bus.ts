@@ -10,5 +10,12 @@ export interface Bus {
   publish(topic: string, payload: string): void;
   /** Starts hearing `topic`; the returned function stops. Listeners are called in publish order per topic. */
   subscribe(topic: string, listener: (payload: string) => void): () => void;
+  /**
+   * Resolves once every subscribe and unsubscribe made so far is in effect (on Redis: acknowledged). A
+   * subscriber that reads what it missed from the store waits for this first, so that nothing falls
+   * between its read and its subscription. While Redis is unreachable it resolves at once: the
+   * subscriptions are made again when Redis is back, and until then nothing is heard.
+   */
+  whenSubscribed(): Promise<void>;
   close(): Promise<void>;
 }

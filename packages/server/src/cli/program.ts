@@ -4,6 +4,7 @@ import { registerAppAdminCommands } from './appAdmin.js';
 import { registerEventCommands } from './events.js';
 import { registerChannelCommands, registerUserListCommand } from './listings.js';
 import { registerManifestCommands } from './manifest.js';
+import { registerMigrateCommand } from './migrate.js';
 import type { CliErrorCode } from './errors.js';
 import { registerListenCommand } from './listen.js';
 import { registerSeedCommand } from './seed.js';
@@ -19,6 +20,7 @@ function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError('(add --help for usage)');
   registerServeCommand(program);
+  registerMigrateCommand(program);
   registerSeedCommand(program);
   registerTeamCommands(program);
   registerUserListCommand(registerUserCommands(program));

@@ -20,10 +20,23 @@ async function redisReachable(): Promise<boolean> {
   }
 }
 
+/** Whether the suites that need Redis run (always under CI=true). */
+export const redisAvailable = await redisReachable();
+
 export type RateLimitBackend = 'memory' | 'redis';
 
 /** In memory always; in Redis whenever one is reachable (and always under CI=true). */
-export const rateLimitBackends: RateLimitBackend[] = (await redisReachable()) ? ['memory', 'redis'] : ['memory'];
+export const rateLimitBackends: RateLimitBackend[] = redisAvailable ? ['memory', 'redis'] : ['memory'];
+
+/** A key and channel prefix no other test uses, so that tests running at once on one Redis never meet. */
+export function uniqueRedisPrefix(): string {
+  return `aviary-test:${randomBytes(6).toString('hex')}:`;
+}
+
+/** A connection for a test to look at Redis with (PUBSUB NUMSUB, CLIENT KILL); the test quits it. */
+export function redisAdmin(): Redis {
+  return new Redis(redisTestUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+}
 
 export interface RedisScratch {
   /** A key prefix no other test uses (config.redisKeyPrefix). */
@@ -38,7 +51,7 @@ export interface RedisScratch {
 
 /** A corner of the test Redis for one test: its own key prefix, emptied afterwards. */
 export function redisScratch(): RedisScratch {
-  const prefix = `aviary-test:${randomBytes(6).toString('hex')}:`;
+  const prefix = uniqueRedisPrefix();
   const redis = new Redis(redisTestUrl);
   const keys = async () => {
     const found: string[] = [];

@@ -1,0 +1,125 @@
+// The deployment of docs/deploy.md on one machine: `aviary migrate` once, N `aviary serve` processes on
+// one PostgreSQL and one Redis, nginx in front, all on loopback. The multi-process tests start it, and so
+// can anyone (deploy/local/run.ts).
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freeLoopbackPort, startLocalNginx, type LocalNginx } from './nginx.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const aviaryEntry = join(repoRoot, 'packages/server/bin/aviary.js');
+
+/** How long a process may take to start listening, and to migrate the store. */
+const startTimeoutMs = 30_000;
+/** What is kept of a process's output for an error message: its end. */
+const keptOutputChars = 64 * 1024;
+
+export interface LocalDeploymentOptions {
+  processes: number;
+  /** `postgres://…`: the database every process shares. */
+  databaseUrl: string;
+  /** `redis://…`: the Redis every process shares. */
+  redisUrl: string;
+  /** More environment for every process (AVIARY_LOG_LEVEL, AVIARY_ALLOWED_INTERNAL_HOSTS…). */
+  env?: Record<string, string>;
+  /** nginx's port; a free one when absent. */
+  port?: number;
+}
+
+export interface AviaryProcess {
+  /** Where the process itself listens (not through nginx). */
+  url: string;
+  child: ChildProcess;
+  /** The end of what it printed (stdout and stderr). */
+  output(): string;
+  /** Sends the signal and resolves once the process is gone. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+export interface LocalDeployment {
+  /** nginx: where clients connect. */
+  url: string;
+  nginx: LocalNginx;
+  processes: AviaryProcess[];
+  /** Stops nginx and every process still running (SIGTERM, then SIGKILL if one lingers), and removes their files. */
+  stop(): Promise<void>;
+}
+
+/** Starts the deployment; whatever it started is stopped again if a later step fails. */
+export async function startLocalDeployment(options: LocalDeploymentOptions): Promise<LocalDeployment> {
+  const dataRoot = mkdtempSync(join(tmpdir(), 'aviary-deployment-'));
+  const processes: AviaryProcess[] = [];
+  let nginx: LocalNginx | undefined;
+  const stop = async () => {
+    await nginx?.stop();
+    await Promise.all(processes.map((server) => stopProcess(server)));
+    rmSync(dataRoot, { recursive: true, force: true });
+  };
+  try {
+    const port = options.port ?? (await freeLoopbackPort());
+    const env = {
+      ...options.env,
+      DATABASE_URL: options.databaseUrl,
+      REDIS_URL: options.redisUrl,
+      // Every request reaches the processes from nginx, on loopback: its X-Forwarded-For is believed.
+      AVIARY_TRUST_PROXY: '127.0.0.1',
+      // The address people use: pages check their Origin against it.
+      AVIARY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    };
+    await migrateOnce(env, join(dataRoot, 'migrate'));
+    const starting = Array.from({ length: options.processes }, (_, index) => startAviaryProcess({ ...env, AVIARY_DATA_DIR: join(dataRoot, `process-${index + 1}`) }));
+    const started = await Promise.allSettled(starting);
+    for (const result of started) if (result.status === 'fulfilled') processes.push(result.value);
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    nginx = await startLocalNginx({ backends: processes.map((server) => new URL(server.url).host), port });
+    return { url: nginx.url, nginx, processes, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** `aviary migrate`, once, before any process starts. */
+function migrateOnce(env: Record<string, string>, dataDir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [aviaryEntry, 'migrate', '--data', dataDir], { cwd: repoRoot, env: { ...process.env, ...env }, timeout: startTimeoutMs }, (error, _stdout, stderr) =>
+      error ? reject(new Error(`aviary migrate failed: ${stderr || error.message}`)) : resolve(),
+    );
+  });
+}
+
+/** `aviary serve --port 0`, resolved once it prints the address it listens on. */
+export function startAviaryProcess(env: Record<string, string>): Promise<AviaryProcess> {
+  const child = spawn(process.execPath, [aviaryEntry, 'serve', '--port', '0'], { cwd: repoRoot, env: { ...process.env, ...env } });
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-keptOutputChars));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const started = new Promise<AviaryProcess>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const url = /^listening on (\S+)$/m.exec(output)?.[1];
+      if (url) resolve({ url, child, output: () => output, kill: (signal) => (child.exitCode === null && child.signalCode === null && child.kill(signal), exited) });
+    });
+    void exited.then(() => reject(new Error(`aviary serve exited (${child.exitCode ?? child.signalCode}) before listening: ${output}`)));
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`aviary serve did not listen within ${startTimeoutMs} ms: ${output}`)), startTimeoutMs)));
+  return Promise.race([started, timeout]).finally(() => clearTimeout(timer)).catch(async (error: unknown) => {
+    child.kill('SIGKILL');
+    await exited;
+    throw error;
+  });
+}
+
+/** SIGTERM drains; a process that has not gone after the drain's grace gets SIGKILL. */
+async function stopProcess(server: AviaryProcess, graceMs = 15_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const lingering = new Promise<'lingering'>((resolve) => (timer = setTimeout(() => resolve('lingering'), graceMs)));
+  const stopped = await Promise.race([server.kill('SIGTERM'), lingering]);
+  clearTimeout(timer);
+  if (stopped === 'lingering') await server.kill('SIGKILL');
+}

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/listener.js';
+import { rawCall } from '../helpers/server.js';
+import { deliveredMessageUids, deploymentRunnable, failedSignIn, openStreams, sendToBot, sendToChannel, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
+import { followStream, type FollowedStream } from './streams.js';
+
+if (!deploymentRunnable) console.warn(`Skipping the multi-process deployment suite: ${whyNotRunnable}.`);
+
+/**
+ * Claims of a process killed with -9 are taken over when their lease (60 s) has passed: the wait for
+ * the last events of the kill test is bounded by that and a margin.
+ */
+const afterLeaseMs = 90_000;
+
+describe.runIf(deploymentRunnable)('3 aviary serve processes on one PostgreSQL and Redis, behind nginx', () => {
+  const cast = withDeployment(3);
+
+  it('answers through nginx and through each process directly', async () => {
+    const { deployment, writerTokens } = cast();
+    for (const url of [deployment.url, ...deployment.processes.map((process) => process.url)]) {
+      const answer = await rawCall(url, 'users.getInfo', { query: { token: writerTokens[0] } });
+      expect(answer.status, url).toBe(200);
+    }
+  });
+
+  it("counts a client's sign-ins by the address nginx forwards, in one bucket for all processes", async () => {
+    const { deployment } = cast();
+    const email = 'someone@example.test';
+    // Three failures from one address, each through nginx to whichever process is next: the bucket of
+    // (email, 127.0.0.2) is empty, on every process. A header the client writes itself changes nothing.
+    const fromGuesser: number[] = [];
+    for (let i = 0; i < 4; i++) fromGuesser.push(await failedSignIn(deployment.url, '127.0.0.2', email, { 'x-forwarded-for': `10.0.0.${i}` }));
+    expect(fromGuesser).toEqual([401, 401, 401, 429]);
+    // Another address still may try: the processes did not take nginx's own address for the client's.
+    expect(await failedSignIn(deployment.url, '127.0.0.3', email)).toBe(401);
+  });
+
+  it('delivers each app event once, whichever process took the message', async () => {
+    const { deployment, listener, store } = cast();
+    const sent = await Promise.all(Array.from({ length: 30 }, (_, n) => sendToBot(cast(), deployment.url, n)));
+    const uids = sent.map((result) => ('uid' in result ? result.uid : result.failure));
+    expect(uids.every((uid) => /^[0-9A-Z]{26}$/.test(uid)), uids.join(', ')).toBe(true);
+
+    await waitForEventsOf(listener, uids, 20_000);
+    // Once the store says each was delivered (the processes record answers in batches, just after they
+    // came), no process can claim it again: a second copy would have been sent before the first was recorded.
+    await eventually(async () => {
+      const undelivered = await store.db.selectFrom('events').select('id').where('status', '!=', 'delivered').execute();
+      return undelivered.length === 0;
+    }, 10_000);
+    const delivered = deliveredMessageUids(listener);
+    expect([...delivered.uids].sort()).toEqual([...uids].sort());
+    expect(delivered.eventIds.size).toBe(30);
+  });
+
+  it('brings a message sent through process 1 to streams opened through nginx, on every process', async () => {
+    const { deployment, streamerSessions } = cast();
+    const streams: FollowedStream[] = [];
+    try {
+      // One after another, so that nginx's round robin gives each process two.
+      for (const session of streamerSessions) streams.push(await followStream(deployment.url, session));
+      for (const server of deployment.processes) expect(await openStreams(server.url), server.url).toBe(2);
+      expect(await sendToChannel(cast(), deployment.processes[0].url, 'sent through process 1')).toBe(true);
+      await Promise.all(streams.map((stream) => stream.waitForText('sent through process 1')));
+    } finally {
+      for (const stream of streams) await stream.close();
+    }
+  });
+
+  it('loses no acknowledged message, event or stream frame when a process is killed with -9 under load', { timeout: afterLeaseMs + 60_000 }, async () => {
+    const { deployment, listener, store, streamerSessions } = cast();
+    const total = 240;
+    const concurrency = 6;
+    const killAfter = 80;
+    const victim = deployment.processes[1];
+    const streams: FollowedStream[] = [];
+    try {
+      for (const session of streamerSessions) streams.push(await followStream(deployment.url, session));
+      const onVictim = await openStreams(victim.url);
+      expect(onVictim).toBe(2);
+
+      // `concurrency` senders through nginx, every other message to the bot (an event) or to the channel
+      // of the streams (a frame); the victim is killed once `killAfter` messages are acknowledged.
+      const acknowledged = { toBot: [] as string[], toChannel: [] as string[] };
+      const failures: string[] = [];
+      let next = 0;
+      let killed: Promise<void> | undefined;
+      const sendOne = async (n: number) => {
+        if (n % 2 === 0) {
+          const result = await sendToBot(cast(), deployment.url, n);
+          if ('uid' in result) acknowledged.toBot.push(result.uid);
+          else failures.push(result.failure);
+        } else if (await sendToChannel(cast(), deployment.url, `load ${n}`)) acknowledged.toChannel.push(`load ${n}`);
+        else failures.push(`load ${n} was not acknowledged`);
+      };
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < total) {
+            await sendOne(next++);
+            if (acknowledged.toBot.length + acknowledged.toChannel.length >= killAfter) killed ??= victim.kill('SIGKILL');
+          }
+        }),
+      );
+      await killed;
+      expect(victim.child.signalCode).toBe('SIGKILL');
+      // Only requests in flight at the victim when it died may have failed; nginx sends the rest elsewhere.
+      expect(failures.length, failures.join('\n')).toBeLessThanOrEqual(concurrency);
+
+      // Every acknowledged message is stored, and its event reaches the app (those the victim had leased,
+      // once their lease has passed).
+      const stored = await store.db.selectFrom('messages').select('uid').where('uid', 'in', acknowledged.toBot).execute();
+      expect(stored).toHaveLength(acknowledged.toBot.length);
+      await waitForEventsOf(listener, acknowledged.toBot, afterLeaseMs);
+      // An event the victim had sent but not yet recorded goes out again (at least once), under its own id.
+      const events = await store.db.selectFrom('events').select('id').where('name', '=', 'chat.receiveMessage').execute();
+      expect([...deliveredMessageUids(listener).eventIds].every((id) => events.some((event) => event.id === id))).toBe(true);
+
+      // The victim's two streams reconnected through nginx to the others and resumed after their cursor:
+      // every stream has every acknowledged message once, in the order of the team's stream.
+      expect(await sendToChannel(cast(), deployment.url, 'after the kill')).toBe(true);
+      await Promise.all(streams.map((stream) => stream.waitForText('after the kill', 30_000)));
+      expect(streams.reduce((sum, stream) => sum + stream.reconnects(), 0)).toBe(onVictim);
+      for (const stream of streams) {
+        const texts = stream.texts();
+        expect(acknowledged.toChannel.filter((text) => !texts.includes(text))).toEqual([]);
+        expect(new Set(texts).size).toBe(texts.length);
+        const cursors = stream.frames.flatMap((frame) => (frame.type === 'message.created' ? [Number(frame.cursor)] : []));
+        expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
+      }
+    } finally {
+      for (const stream of streams) await stream.close();
+    }
+  });
+});

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll } from 'vitest';
+import { startLocalDeployment, type LocalDeployment } from '../../../../deploy/local/deployment.js';
+import { findNginx } from '../../../../deploy/local/nginx.js';
+import { createChannel } from '../../src/core/commands/channels.js';
+import { tellNobody } from '../../src/core/effects/effects.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { http } from '../client/harness.js';
+import { dialects, postgresTestUrl } from '../helpers/dialects.js';
+import { factories } from '../helpers/factories.js';
+import { startListener, type TestListener } from '../helpers/listener.js';
+import { redisAvailable, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis.js';
+import { loopbackHosts, rawCall } from '../helpers/server.js';
+import { adminQuery } from '../helpers/store.js';
+
+const nginx = findNginx();
+// CI installs nginx (.ci/run); only a developer's machine may lack it.
+if (!nginx && process.env.CI === 'true') throw new Error('nginx is required under CI=true (apt-get install -y nginx) but was not found; set NGINX to its path.');
+
+/** Whether the deployment suites can run here: PostgreSQL and Redis (always under CI), and nginx. */
+export const deploymentRunnable = dialects.includes('postgres') && redisAvailable && nginx !== undefined;
+export const whyNotRunnable = !nginx
+  ? 'nginx is not installed (apt-get install nginx, or set NGINX)'
+  : !dialects.includes('postgres')
+    ? 'PostgreSQL is unreachable'
+    : 'Redis is unreachable';
+
+/** The people who write to the bot, so that messages come from several tokens, as they do. */
+const writerCount = 20;
+/** The people who keep a stream open: opened one after another through nginx, two land on each process. */
+const streamerCount = 6;
+const password = 'the deployment test password';
+
+export interface DeployedCast {
+  deployment: LocalDeployment;
+  /** A store on the deployment's database, for the test to look at what the processes wrote. */
+  store: Store;
+  /** The bot's app's listener: it answers 200 to every event. */
+  listener: TestListener;
+  botUserId: string;
+  /** Tokens of people (through an app of theirs), each good for a few messages to the bot. */
+  writerTokens: string[];
+  /** Sessions (signed in through nginx) of people who are in `channelId`, to open streams with. */
+  streamerSessions: string[];
+  /** The session of the person who writes to `channelId`. */
+  senderSession: string;
+  channelId: string;
+}
+
+/**
+ * Runs the suite against the deployment of docs/deploy.md: a database of its own (the processes take a
+ * plain URL), a Redis key prefix of its own, `processes` × `aviary serve` and nginx, all stopped and
+ * removed after the suite whether it passed or not. `cast()` gives them to the tests.
+ */
+export function withDeployment(processes: number): () => DeployedCast {
+  const database = `aviary_deploy_${randomBytes(6).toString('hex')}`;
+  const databaseUrl = Object.assign(new URL(postgresTestUrl), { pathname: `/${database}` }).toString();
+  let cast: DeployedCast | undefined;
+  let deployment: LocalDeployment | undefined;
+  let store: Store | undefined;
+  let listener: TestListener | undefined;
+
+  beforeAll(async () => {
+    await adminQuery(`create database ${database}`);
+    listener = await startListener();
+    deployment = await startLocalDeployment({
+      processes,
+      databaseUrl,
+      redisUrl: redisTestUrl,
+      env: {
+        AVIARY_LOG_LEVEL: 'warn',
+        AVIARY_ALLOWED_INTERNAL_HOSTS: loopbackHosts.join(','),
+        AVIARY_REDIS_KEY_PREFIX: uniqueRedisPrefix(),
+        // The tests send bursts of messages to one bot; the limits are not what they look at.
+        AVIARY_RATE_LIMIT_MESSAGE: '1000/s burst 1000',
+        AVIARY_RATE_LIMIT_MESSAGE_PER_RECIPIENT: '1000/s burst 1000',
+        // Few failed sign-ins per (email, client address), to see which address the processes count.
+        AVIARY_RATE_LIMIT_SIGN_IN_FAILURES: '1/h burst 3',
+      },
+    });
+    // A PostgreSQL store keeps nothing in its data directory.
+    store = openStore({ databaseUrl, dataDir: tmpdir() });
+    const f = factories(store.db);
+    const team = await f.team();
+    const developer = await f.person(team.id);
+    const helper = await f.app(team.id, developer.id, { listenerUrl: listener.url });
+    const { botUserId } = await f.bot(helper.id);
+    const writer = await f.app(team.id, developer.id);
+    const writerTokens: string[] = [];
+    for (let i = 0; i < writerCount; i++) writerTokens.push((await f.install(writer.id, (await f.person(team.id)).id)).token);
+    const sender = await f.person(team.id, { password });
+    const streamers = await Promise.all(Array.from({ length: streamerCount }, () => f.person(team.id, { password })));
+    const members = streamers.map((person) => person.id);
+    const { channel } = await createChannel({ db: store.db, afterCommit: tellNobody }, sender, { name: 'everyone-streams', members }, Date.now());
+    const signIn = async ({ email }: { email: string | null }): Promise<string> =>
+      (await http(deployment!.url, 'POST', '/api/session', { json: { email, password } })).body.sessionToken;
+    const streamerSessions = await Promise.all(streamers.map(signIn));
+    cast = { deployment, store, listener, botUserId, writerTokens, streamerSessions, senderSession: await signIn(sender), channelId: channel.id };
+  }, 120_000);
+  afterAll(async () => {
+    await deployment?.stop();
+    await listener?.close();
+    await store?.close();
+    await adminQuery(`drop database if exists ${database} with (force)`);
+  }, 60_000);
+  return () => {
+    if (!cast) throw new Error('the deployment did not start');
+    return cast;
+  };
+}
+
+/**
+ * POST /api/session with a wrong password, from the loopback address `from` (the whole of 127.0.0.0/8 is
+ * this machine's), through `baseUrl`; the answer's status.
+ */
+export function failedSignIn(baseUrl: string, from: string, email: string, headers: Record<string, string> = {}): Promise<number> {
+  const { hostname, port } = new URL(baseUrl);
+  const body = JSON.stringify({ email, password: 'not the password' });
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: hostname, port, localAddress: from, method: 'POST', path: '/api/session', headers: { 'content-type': 'application/json', ...headers } },
+      (response) => response.resume().once('end', () => resolve(response.statusCode ?? 0)),
+    );
+    request.once('error', reject).end(body);
+  });
+}
+
+/** A message to the channel of the streamers through `baseUrl`, by the client API; whether the answer was 200. */
+export async function sendToChannel(cast: DeployedCast, baseUrl: string, text: string): Promise<boolean> {
+  try {
+    const answer = await http(baseUrl, 'POST', '/api/client/messages', { json: { to: cast.channelId, text }, headers: { authorization: `Bearer ${cast.senderSession}` } });
+    return answer.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** How many streams a process has open, by its own metrics. */
+export async function openStreams(processUrl: string): Promise<number> {
+  const metrics = await (await fetch(`${processUrl}/metrics`)).text();
+  return Number(/^aviary_open_websockets (\d+)$/m.exec(metrics)?.[1]);
+}
+
+/** chat.sendMessage to the bot through `baseUrl`; the message's uid when the answer was 200, else why not. */
+export async function sendToBot(cast: DeployedCast, baseUrl: string, n: number): Promise<{ uid: string } | { failure: string }> {
+  try {
+    const token = cast.writerTokens[n % cast.writerTokens.length];
+    const answer = await rawCall(baseUrl, 'chat.sendMessage', { form: { token, to: cast.botUserId, text: `message ${n}` } });
+    return answer.status === 200 ? { uid: answer.body.uid } : { failure: `HTTP ${answer.status}: ${JSON.stringify(answer.body)}` };
+  } catch (error) {
+    return { failure: String(error) };
+  }
+}
+
+/** The uids of the messages whose chat.receiveMessage the listener received, once per event id. */
+export function deliveredMessageUids(listener: TestListener): { uids: string[]; eventIds: Set<string> } {
+  const events = listener.received.filter((request) => request.body?.name === 'chat.receiveMessage');
+  return { uids: events.map((request) => request.body.message.uid), eventIds: new Set(events.map((request) => String(request.headers['x-service-event-id']))) };
+}
+
+/** Resolves once the listener has received the event of every message in `uids`; bounded by `timeoutMs`. */
+export async function waitForEventsOf(listener: TestListener, uids: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const missing = () => {
+    const seen = new Set(deliveredMessageUids(listener).uids);
+    return uids.filter((uid) => !seen.has(uid));
+  };
+  while (missing().length > 0) {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`the events of ${missing().length} of ${uids.length} messages did not arrive in ${timeoutMs} ms`);
+    // Wakes at the next request the listener receives.
+    await listener.waitFor(listener.received.length + 1, left).catch(() => undefined);
+  }
+}
