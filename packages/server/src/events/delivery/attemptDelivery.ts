@@ -32,7 +32,7 @@ export async function attemptClaimedEvent(ctx: EventsContext, event: EventsTable
   const result = await callAppListener(ctx.events, app, {
     body: event.payload,
     headers: listenerHeaders(
-      { appId: app.id, appSecret: app.secret, userId: event.user_id, eventId: event.id, retryNum: event.retry_num, retryReason: event.last_reason },
+      { appId: app.id, appSecret: app.secret, previousSecret: app.previous_secret, previousSecretUntil: app.previous_secret_until, userId: event.user_id, eventId: event.id, retryNum: event.retry_num, retryReason: event.last_reason },
       event.payload,
       startedAt,
     ),

@@ -25,13 +25,13 @@ export async function deliverSynchronously(
   ctx: Pick<EventsContext, 'db' | 'now' | 'events'> & Partial<Pick<EventsContext, 'log'>>,
   input: { appId: string; userId: string; event: AnyEvent; timeoutMs: number },
 ): Promise<SyncDeliveryResult> {
-  const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
+  const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
   const startedAt = ctx.now();
   const eventId = newEventId(startedAt);
   const body = JSON.stringify(input.event);
   const result: AttemptResult = await callAppListener(ctx.events, app, {
     body,
-    headers: listenerHeaders({ appId: app.id, appSecret: app.secret, userId: input.userId, eventId, retryNum: 0 }, body, startedAt),
+    headers: listenerHeaders({ appId: app.id, appSecret: app.secret, previousSecret: app.previous_secret, previousSecretUntil: app.previous_secret_until, userId: input.userId, eventId, retryNum: 0 }, body, startedAt),
     answerTimeoutMs: input.timeoutMs,
     keepBytes: maxSyncAnswerBytes,
   });
