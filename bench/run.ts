@@ -1,6 +1,6 @@
 // npm run bench: every figure is measured in this run, against a baseline measured in the same run.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchNearMisses, benchServiceML, benchValidate, singleQuotedDocument, typicalDocument } from '../packages/serviceml/bench/validate-render.js';
 import { startChild } from './child.js';
@@ -21,6 +21,9 @@ const LATENCY_SAMPLES = 500;
 const LOOP_CONCURRENCY = EVENT_APPS * 4;
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** The machine's load (1-minute average) when the run started: other work on it moves every figure. */
+const loadAtStart = loadavg()[0];
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'aviary-bench-'));
@@ -189,7 +192,7 @@ function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessa
   const lines = [
     '# Benchmarks',
     '',
-    `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}.`,
+    `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; load average ${loadAtStart.toFixed(1)} at the start of the run, ${loadavg()[0].toFixed(1)} at its end.`,
     `Each server runs in its own process; ${CONCURRENCY} requests in flight for (a) and (b), which take turns for ${ROUNDS} rounds of ${DURATION_MS / 1000} s each (their rows pool the rounds; the ratio is the median of the rounds' ratios); (c) is one reader paging back from random points of the history, one request at a time (latency, not throughput); ${DURATION_MS / 1000} s each.`,
     `(e) and (e′) deliver the same ${(EVENT_APPS * EVENTS_PER_APP).toLocaleString('en')} events (${EVENT_APPS} apps) to one loopback listener built with the SDK, which verifies every token; each sender is a process of its own, and they take turns for ${ROUNDS} rounds (their figures are the rounds' medians).`,
     'On a 2-core machine shared with other work, figures move by ±30 % from run to run, more when other work is running; compare ratios within one run.',

@@ -258,6 +258,8 @@ export const eventTokenLifetimeSeconds = { listener: 10 * 60, widget: 24 * 60 * 
 /** Headers of a delivery to the event listener (docs/reference/events.md). */
 export const eventHeaders = {
   token: 'X-Service-Event-Token',
+  /** During a secret rotation's grace period: the same token signed with the previous secret. */
+  previousToken: 'X-Service-Event-Token-Previous',
   eventId: 'X-Service-Event-Id',
   retryNum: 'X-Service-Retry-Num',
   retryReason: 'X-Service-Retry-Reason',

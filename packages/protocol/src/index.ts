@@ -20,4 +20,6 @@ export * from './routes/clientModels.js';
 export * from './routes/developerModels.js';
 export { clientRoutes, developerRoutes, sessionRoutes, routesByName, type RouteGroup, type RouteName } from './routes/index.js';
 export * from './openapiRoutes.js';
+export * from './appManifest.js';
+export * from './listen.js';
 export * from './stream.js';

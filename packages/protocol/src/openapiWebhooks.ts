@@ -42,6 +42,13 @@ const headers: OpenApiWebhook['parameters'] = [
   { name: eventHeaders.eventId, in: 'header', required: true, description: 'the event id, the same as the token’s jti; not signed', schema: { type: 'string' } },
   { name: eventHeaders.retryNum, in: 'header', required: true, description: '0 on the first attempt', schema: { type: 'integer', minimum: 0 } },
   { name: eventHeaders.retryReason, in: 'header', required: false, description: 'why the previous attempt failed', schema: { enum: [...retryReasons] } },
+  {
+    name: eventHeaders.previousToken,
+    in: 'header',
+    required: false,
+    description: 'for 24 hours after a secret rotation: the same token signed with the previous app secret; a listener accepts the event if either verifies',
+    schema: { type: 'string' },
+  },
 ];
 
 export function eventWebhooks(): Record<string, { post: OpenApiWebhook }> {

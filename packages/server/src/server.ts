@@ -1,9 +1,13 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { createServerMetrics } from './api/ops/metrics.js';
 import { memoryRateLimiter, redisRateLimiter } from './api/rateLimiter.js';
 import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
+import { ListenGateway } from './api/listen/gateway.js';
+import { isListenUpgrade, listenUpgradeListener } from './api/listen/upgrade.js';
 import { StreamGateway } from './api/stream/gateway.js';
 import { streamUpgradeListener } from './api/stream/upgrade.js';
 import type { Config } from './config.js';
@@ -84,12 +88,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const bus = redis ? await RedisBus.open({ redis, channelPrefix: `${config.redisKeyPrefix}bus:`, log }) : new LocalBus();
   const ctx = createContext(config, store, options.now, options.events, { log, redis, bus });
   const gateway = new StreamGateway(ctx);
-  ctx.metrics.countOpenWebSockets(() => gateway.openConnections());
+  // `aviary listen`: an app's events over a WebSocket instead of its listener URL.
+  const listen = new ListenGateway(ctx);
+  ctx.metrics.countOpenWebSockets(() => gateway.openConnections() + ctx.events.tunnels.count());
   let http: HttpServer;
   let address: string;
   try {
     http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
-    http.app.server.on('upgrade', streamUpgradeListener(ctx, gateway));
+    http.app.server.on('upgrade', upgradeListener(ctx, gateway, listen));
     address = await http.app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await gateway.close();
@@ -106,6 +112,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     gateway,
     close: () =>
       (closed ??= (async () => {
+        listen.close();
         await gateway.close();
         await http.drain();
         await ctx.background.settled();
@@ -116,4 +123,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (redis) await closeRedis(redis);
       })()),
   };
+}
+
+/** The one `upgrade` listener: listen connections at their path, the stream (and its refusals of anything else) for the rest. */
+function upgradeListener(ctx: ServerContext, stream: StreamGateway, listen: ListenGateway) {
+  const toStream = streamUpgradeListener(ctx, stream);
+  const toListen = listenUpgradeListener(ctx, listen);
+  return (request: IncomingMessage, socket: Duplex, head: Buffer): void =>
+    isListenUpgrade(request) ? toListen(request, socket, head) : toStream(request, socket, head);
 }

@@ -125,9 +125,9 @@ export function createEventListener(options: EventListenerOptions): EventListene
     const token = headerValue(headers, eventHeaders.token);
     if (!token) return refuse(403, 'InvalidEventToken', `the ${eventHeaders.token} header is missing`);
     let claims: EventTokenClaims;
-    try {
-      // Over the raw bytes, before any parsing: the token vouches for exactly these.
-      claims = await verifyEventToken(token, {
+    // Over the raw bytes, before any parsing: the token vouches for exactly these.
+    const verify = (candidate: string) =>
+      verifyEventToken(candidate, {
         appId: options.appId,
         appSecret: options.appSecret,
         route: 'listener',
@@ -135,9 +135,16 @@ export function createEventListener(options: EventListenerOptions): EventListene
         now: options.now,
         clockToleranceSeconds: options.clockToleranceSeconds,
       });
+    try {
+      claims = await verify(token);
     } catch (error) {
-      if (error instanceof EventTokenError) return refuse(403, 'InvalidEventToken', `${error.message} (${error.reason})`);
-      throw error;
+      if (!(error instanceof EventTokenError)) throw error;
+      // During a secret rotation's grace period the service also signs with the previous secret: a
+      // listener still holding it accepts the event by that token.
+      const previous = headerValue(headers, eventHeaders.previousToken);
+      const byPrevious = previous ? await verify(previous).catch((other: unknown) => (other instanceof EventTokenError ? undefined : Promise.reject(other))) : undefined;
+      if (!byPrevious) return refuse(403, 'InvalidEventToken', `${error.message} (${error.reason})`);
+      claims = byPrevious;
     }
     const parsed = parseJsonBody(raw);
     if ('problem' in parsed) return refuse(400, 'InvalidRequestData', parsed.problem);

@@ -1,18 +1,19 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { checkIntegrations } from '../core/appFields.js';
 import { createApp, enableBot, updateApp } from '../core/commands/apps.js';
 import type { InstallContext } from '../core/commands/installs.js';
 import { adminCommand, runAdminCommand, type AdminContext, type OutputFlags, type StoreFlags } from './adminCommand.js';
-import { asCliError, optionsNamed } from './coreRefusals.js';
+import { allowedOriginWording, asCliError, optionsNamed } from './coreRefusals.js';
 import { CliError } from './errors.js';
+import { readJsonFile } from './jsonFile.js';
 import { requireApp, requirePerson, requireUser } from './lookups.js';
 
 type Flags<T> = StoreFlags & OutputFlags & T;
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-export function registerAppCommands(program: Command): void {
+/** Registers `aviary app` and its first commands; returns it, for the commands other files add. */
+export function registerAppCommands(program: Command): Command {
   const app = program.command('app').description('Manage apps: create them, enable their bot, install them for people.');
 
   adminCommand(app, 'create', 'Create an app in its developer’s team; prints its id and secret.')
@@ -70,7 +71,7 @@ export function registerAppCommands(program: Command): void {
       runAdminCommand(flags, async ({ db, now }) => {
         const found = await requireApp(db, flags.app);
         const integrations = await asCliError(
-          () => checkIntegrations(readJsonFile(flags.file), ''),
+          () => checkIntegrations(readJsonFile('--file', flags.file), ''),
           (_parameter, description) => `--file ${flags.file}: ${description}`,
         );
         await updateApp(db, found.id, { integrations }, now());
@@ -110,6 +111,7 @@ export function registerAppCommands(program: Command): void {
         return { json: { appId: found.id, userId: user.id, uninstalled: true }, text: `Uninstalled "${found.name}" for ${user.id}.` };
       }),
     );
+  return app;
 }
 
 interface AppCreateFlags {
@@ -141,26 +143,7 @@ function appOptionWording(flags: AppCreateFlags, parameter: string, description:
     const flag = list === 'slashCommands' ? `--slash-command ${JSON.stringify(flags.slashCommand[Number(index)])}` : `--preview-domain ${JSON.stringify(flags.previewDomain[Number(index)])}`;
     return `${flag}: ${description.replace(/^integrations\./, '')}`;
   }
-  const origin = /^allowedOrigins(?:\[(\d+)\])?/.exec(parameter);
-  if (origin) {
-    const flag = origin[1] === undefined ? '--allowed-origin' : `--allowed-origin ${JSON.stringify(flags.allowedOrigin[Number(origin[1])])}`;
-    return `${flag}: ${description.replace(/^allowedOrigins(\[\d+\])? /, '')}`;
-  }
-  return appOptions(parameter, description);
-}
-
-function readJsonFile(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new CliError('InvalidOption', `--file ${path} cannot be read: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new CliError('InvalidOption', `--file ${path} is not valid JSON: ${(error as Error).message}`);
-  }
+  return allowedOriginWording(flags.allowedOrigin, parameter, description) ?? appOptions(parameter, description);
 }
 
 /**

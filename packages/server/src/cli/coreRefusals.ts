@@ -37,3 +37,11 @@ function cliErrorOf(error: unknown, wording: OptionWording): unknown {
 }
 
 const isCliErrorCode = (code: string): code is CliErrorCode => (cliErrorCodes as readonly string[]).includes(code);
+
+/** A refused allowed origin named by the repeated `--allowed-origin` flag that gave it; undefined for another field. */
+export function allowedOriginWording(origins: readonly string[], parameter: string, description: string): string | undefined {
+  const origin = /^allowedOrigins(?:\[(\d+)\])?/.exec(parameter);
+  if (!origin) return undefined;
+  const flag = origin[1] === undefined ? '--allowed-origin' : `--allowed-origin ${JSON.stringify(origins[Number(origin[1])])}`;
+  return `${flag}: ${description.replace(/^allowedOrigins(\[\d+\])? /, '')}`;
+}

@@ -1,15 +1,21 @@
 import { Command, CommanderError } from 'commander';
 import { registerAppCommands } from './app.js';
+import { registerAppAdminCommands } from './appAdmin.js';
+import { registerEventCommands } from './events.js';
+import { registerChannelCommands, registerUserListCommand } from './listings.js';
+import { registerManifestCommands } from './manifest.js';
 import { registerMigrateCommand } from './migrate.js';
 import type { CliErrorCode } from './errors.js';
+import { registerListenCommand } from './listen.js';
 import { registerSeedCommand } from './seed.js';
 import { registerServeCommand } from './serve.js';
 import { registerTeamCommands } from './team.js';
+import { registerTriggerCommand } from './trigger.js';
 import { registerUserCommands } from './user.js';
 
 function buildProgram(): Command {
   const program = new Command('aviary')
-    .description('Aviary: serve the platform, seed a demo, and manage teams, people and apps in its store.')
+    .description('Aviary: serve the platform, seed a demo, manage teams, people and apps in its store, and try and debug apps.')
     // Set before the commands are added, which inherit it: usage errors come back here instead of exiting.
     .exitOverride()
     .showHelpAfterError('(add --help for usage)');
@@ -17,8 +23,14 @@ function buildProgram(): Command {
   registerMigrateCommand(program);
   registerSeedCommand(program);
   registerTeamCommands(program);
-  registerUserCommands(program);
-  registerAppCommands(program);
+  registerUserListCommand(registerUserCommands(program));
+  registerChannelCommands(program);
+  const app = registerAppCommands(program);
+  registerAppAdminCommands(app);
+  registerManifestCommands(app);
+  registerEventCommands(program);
+  registerTriggerCommand(program);
+  registerListenCommand(program);
   return program;
 }
 

@@ -1,13 +1,13 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Config } from '../config.js';
 import { seedDemo, type DemoCredentials } from '../core/commands/seedDemo.js';
-import { InternalHostsAllowList } from '../net/addressPolicy.js';
 import type { RunningServer } from '../server.js';
 import { openStore, type Db, type Store } from '../store/store.js';
 import { configFrom, withStoreOptions, type StoreFlags } from './adminCommand.js';
 import { demoCredentialsFile, formatDemoCredentials, loadDemoCredentials, saveDemoCredentials } from './demoCredentials.js';
 import { reportFailure, toCliError } from './errors.js';
 import { findTeam, hasAnyTeam } from './lookups.js';
+import { allowInternalHostsHelp, parseHostList } from './options.js';
 
 interface ServeFlags extends StoreFlags {
   port?: number;
@@ -21,12 +21,7 @@ export function registerServeCommand(program: Command): void {
     .option('--port <number>', 'port to listen on, 0 for any free one (env PORT; default 8080)', parsePort)
     .option('--host <address>', 'address to listen on (env HOST; default 127.0.0.1)')
     .option('--seed-demo', 'seed the demo team into a store that has no team yet, then print the demo logins and tokens')
-    .option(
-      '--allow-internal-hosts <list>',
-      'comma list of host names, IP addresses and CIDR ranges that app listeners may be at although they are internal, ' +
-        'e.g. 127.0.0.0/8,::1,localhost for a local demo (env AVIARY_ALLOWED_INTERNAL_HOSTS; default none)',
-      parseHostList,
-    )
+    .option('--allow-internal-hosts <list>', allowInternalHostsHelp, parseHostList)
     .action((flags: ServeFlags) => serve(flags));
 }
 
@@ -91,16 +86,6 @@ function drainOnSignals(server: RunningServer): void {
   };
   process.once('SIGTERM', drain);
   process.once('SIGINT', drain);
-}
-
-function parseHostList(value: string): string[] {
-  const hosts = value.split(',').map((host) => host.trim()).filter((host) => host !== '');
-  try {
-    InternalHostsAllowList.parse(hosts);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-  return hosts;
 }
 
 function parsePort(value: string): number {

@@ -18,7 +18,8 @@ interface CreateUserFlags extends StoreFlags, OutputFlags {
   timezone: string;
 }
 
-export function registerUserCommands(program: Command): void {
+/** Registers `aviary user` and `user create`; returns it, for the commands other files add. */
+export function registerUserCommands(program: Command): Command {
   const user = program.command('user').description('Manage people.');
   adminCommand(user, 'create', 'Create a person in a team; prints them as users.getInfo would.')
     .requiredOption('--team <id>', 'the team they join')
@@ -43,6 +44,7 @@ export function registerUserCommands(program: Command): void {
         };
       }),
     );
+  return user;
 }
 
 const personOptions = optionsNamed({

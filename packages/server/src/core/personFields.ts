@@ -44,6 +44,21 @@ export function checkPersonFields(input: PersonFieldInput): PersonFields {
   };
 }
 
+/** What a person may change of their own profile; each field given is checked as createPerson checks it. */
+export interface ProfileChange {
+  firstName?: string;
+  lastName?: string;
+  timezone?: string;
+}
+
+export function checkProfileChange(input: { firstName?: unknown; lastName?: unknown; timezone?: unknown }): ProfileChange {
+  return {
+    ...(input.firstName !== undefined ? { firstName: checkName('firstName', input.firstName) } : {}),
+    ...(input.lastName !== undefined ? { lastName: checkName('lastName', input.lastName) } : {}),
+    ...(input.timezone !== undefined ? { timezone: checkTimezone(input.timezone) } : {}),
+  };
+}
+
 function checkEmail(value: unknown): string {
   const email = typeof value === 'string' ? value.trim() : '';
   if (email === '') throw missingParameter('email');

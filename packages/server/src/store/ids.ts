@@ -65,6 +65,9 @@ export function newUlid(now: number = Date.now()): string {
 /** A message's uid: a ULID, so that a listing by uid is a listing by time. */
 export const newMessageUid = (now: number = Date.now()): string => newUlid(now);
 
+/** The time part of the ULIDs made at `time`: it sorts before every ULID made from then on. */
+export const ulidTimePrefix = (time: number): string => encodeTime(time);
+
 function encodeTime(time: number): string {
   let out = '';
   for (let i = 0, t = time; i < 10; i++, t = Math.floor(t / 32)) out = CROCKFORD[t % 32] + out;

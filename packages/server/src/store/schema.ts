@@ -80,6 +80,9 @@ export interface AppsTable {
   description: string;
   icon: string | null;
   secret: string;
+  /** The secret before the last rotation, still signing a second token until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
   listener_url: string | null;
   configuration_url: string | null;
   /** JSON: slash commands, buttons, message action, preview domains. */

@@ -138,7 +138,7 @@ forEachDialect('developer API: apps', (t) => {
     expectError(await http(t().url, 'POST', '/api/developer/apps', { name: 'x' }, { authorization: 'Bearer nope' }), 401, 'NotSignedIn');
   });
 
-  it('rotates the secret: events are signed with the new one, and a listener still on the old one refuses them', async () => {
+  it('rotates the secret: events are signed with the new one, and with the old one in a second header during the grace period', async () => {
     const { team, dev } = await developer();
     const listener = await startAppListener();
     listeners.push(listener);
@@ -148,20 +148,25 @@ forEachDialect('developer API: apps', (t) => {
     expect((await alice.request('POST', `/api/client/apps/${app.id}/install`)).body).toEqual({ installed: true });
 
     const rotated = await dev.request('POST', `/api/developer/apps/${app.id}/secret`);
-    expect(rotated.body).toEqual({ secret: expect.stringMatching(/^as_/) });
+    expect(rotated.body).toEqual({ secret: expect.stringMatching(/^as_/), previousSecretUntil: expect.any(Number) });
     expect(rotated.body.secret).not.toBe(app.secret);
     expect((await dev.request('GET', `/api/developer/apps/${app.id}`)).body.app.secret).toBe(rotated.body.secret);
 
+    // The listener still on the old secret accepts the event by the second token (the grace period's end is in secretGrace.test.ts).
     const bob = await signedInPerson(t(), team.id);
-    expectError(await bob.request('POST', `/api/client/apps/${app.id}/install`), 502, 'InstallFailed');
-    const refusedToken = String(listener.requests.at(-1)!.headers['x-service-event-token']);
-    await expect(verifyEventToken(refusedToken, { appId: app.id, appSecret: app.secret })).rejects.toMatchObject({ reason: 'signature' });
-    await expect(verifyEventToken(refusedToken, { appId: app.id, appSecret: rotated.body.secret })).resolves.toMatchObject({ userId: bob.user.id });
+    expect((await bob.request('POST', `/api/client/apps/${app.id}/install`)).body).toEqual({ installed: true });
+    const { headers } = listener.requests.at(-1)!;
+    const token = String(headers['x-service-event-token']);
+    await expect(verifyEventToken(token, { appId: app.id, appSecret: app.secret })).rejects.toMatchObject({ reason: 'signature' });
+    await expect(verifyEventToken(token, { appId: app.id, appSecret: rotated.body.secret })).resolves.toMatchObject({ userId: bob.user.id });
+    await expect(verifyEventToken(String(headers['x-service-event-token-previous']), { appId: app.id, appSecret: app.secret })).resolves.toMatchObject({ userId: bob.user.id });
 
     listener.useCredentials(app.id, rotated.body.secret);
-    expect((await bob.request('POST', `/api/client/apps/${app.id}/install`)).body).toEqual({ installed: true });
-    const [, second] = await listener.waitForVerified(2);
+    const carol = await signedInPerson(t(), team.id);
+    expect((await carol.request('POST', `/api/client/apps/${app.id}/install`)).body).toEqual({ installed: true });
+    const [, second, third] = await listener.waitForVerified(3);
     expect(second.event).toMatchObject({ name: 'app.install', userId: bob.user.id });
+    expect(third.event).toMatchObject({ name: 'app.install', userId: carol.user.id });
   });
 
   it('enables the bot, regenerates its token (the old one stops working), and delete revokes every token', async () => {

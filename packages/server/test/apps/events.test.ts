@@ -50,6 +50,40 @@ forEachDialect(
       expectError(await dev.request('POST', `${base}/events/${install.id}/replay`), 400, 'InvalidParameter', 'eventId');
     });
 
+    it('filters events by name, with or without a status; an unknown name is refused', async () => {
+      const { dev, listener, app, alice, base } = await scene();
+      await alice.request('POST', `/api/client/apps/${app.id}/install`);
+      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      await listener.waitForVerified(2);
+      const ids = async (query: string) => (await dev.request('GET', `${base}/events?${query}`)).body.events.map((e: { name: string }) => e.name);
+      await eventually(async () => (await ids('name=app.uninstall&status=delivered')).length === 1);
+      expect(await ids('name=app.install')).toEqual(['app.install']);
+      expect(await ids('name=app.uninstall')).toEqual(['app.uninstall']);
+      expect(await ids('name=app.install&status=failed')).toEqual([]);
+      expect(await ids('name=client.slashCommand')).toEqual([]);
+      expectError(await dev.request('GET', `${base}/events?name=app.explode`), 400, 'InvalidParameter', 'name');
+    });
+
+    it('pauses delivery by hand: events wait as paused until resumed, and a second pause keeps the first time', async () => {
+      const { dev, listener, app, alice, base } = await scene();
+      expect((await dev.request('POST', `${base}/delivery/pause`)).body).toEqual({ paused: true });
+      const pausedAt = (await dev.request('GET', base)).body.app.deliveryPausedAt;
+      expect(pausedAt).toEqual(expect.any(Number));
+      await alice.request('POST', `/api/client/apps/${app.id}/install`);
+      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      await t().server.ctx.events.idle();
+      // The synchronous install still reaches the app; the asynchronous uninstall waits.
+      expect(listener.verified.map((event) => event.event.name)).toEqual(['app.install']);
+      expect((await dev.request('GET', `${base}/events?status=paused`)).body.events).toMatchObject([{ name: 'app.uninstall' }]);
+      expect((await dev.request('POST', `${base}/delivery/pause`)).body).toEqual({ paused: true });
+      expect((await dev.request('GET', base)).body.app.deliveryPausedAt).toBe(pausedAt);
+
+      await dev.request('POST', `${base}/delivery/resume`);
+      const [, uninstall] = await listener.waitForVerified(2);
+      expect(uninstall.event.name).toBe('app.uninstall');
+      expectError(await alice.request('POST', `${base}/delivery/pause`), 404, 'UnknownApp');
+    });
+
     it('keeps another app’s events out of reach', async () => {
       const first = await scene();
       const second = await scene();

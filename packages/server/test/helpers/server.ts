@@ -68,6 +68,28 @@ export async function startTestServer(dialect: TestDialect, config: ConfigInput 
   };
 }
 
+/**
+ * A new server on the store of `stopped` (whose server has closed), as after a restart: `config` may name
+ * the old port (`new URL(stopped.url).port`) so that open pages reconnect to the same address.
+ */
+export async function restartOnSameStore(stopped: TestServer, config: ConfigInput = {}): Promise<TestServer> {
+  const store = stopped.testStore.reopen();
+  const { dataDir, databaseUrl } = stopped.testStore;
+  const server = await startServer(
+    loadConfig({ port: 0, host: '127.0.0.1', dataDir, databaseUrl, logLevel: 'silent', allowedInternalHosts: loopbackHosts, checkResults: true, ...config }, {}),
+    { store },
+  );
+  return {
+    ...stopped,
+    url: server.url,
+    server,
+    testStore: { ...stopped.testStore, store },
+    f: factories(store.db),
+    client: (token) => new AviaryClient<PlainIds>({ baseUrl: server.url, token }),
+    call: (method, options) => rawCall(server.url, method, options),
+  };
+}
+
 export async function stopTestServer(test: TestServer): Promise<void> {
   await test.server.close();
   await test.testStore.destroy();

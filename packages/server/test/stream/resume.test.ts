@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { pruneStream } from '../../src/core/commands/pruneStream.js';
 import { createChannel } from '../../src/core/commands/channels.js';
-import { startServer } from '../../src/server.js';
 import { sessionFor, type SignedIn } from '../client/harness.js';
 import { dialects } from '../helpers/dialects.js';
-import { factories } from '../helpers/factories.js';
-import { forEachDialect, loopbackHosts, rawCall, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { forEachDialect, restartOnSameStore, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { closeStreams, fence, messageWithText, openStream, streamCast, type StreamClient } from './harness.js';
 
 afterEach(closeStreams);
@@ -135,7 +132,7 @@ describe('the stream across a server restart', () => {
         expect(await before.closed).toMatchObject({ code: 1012 });
         expect(before.frames.at(-1)).toEqual({ type: 'reconnect' });
 
-        second = await restartOnSameStore(first);
+        second = await restartOnSameStore(first, { rateLimits: generous });
         const benAgain = await sessionFor(second, ben.user);
         await sendAll(benAgain, ann.user.id, numbered(6, 10));
         const after = await openStream(second, await sessionFor(second, ann.user), { cursor: before.cursor() });
@@ -149,21 +146,3 @@ describe('the stream across a server restart', () => {
     });
   }
 });
-
-/** A new server on the store of `stopped` (whose server has closed), as after a restart. */
-async function restartOnSameStore(stopped: TestServer): Promise<TestServer> {
-  const store = stopped.testStore.reopen();
-  const { dataDir, databaseUrl } = stopped.testStore;
-  const server = await startServer(
-    loadConfig({ port: 0, host: '127.0.0.1', dataDir, databaseUrl, logLevel: 'silent', allowedInternalHosts: loopbackHosts, rateLimits: generous }, {}),
-    { store },
-  );
-  return {
-    ...stopped,
-    url: server.url,
-    server,
-    testStore: { ...stopped.testStore, store },
-    f: factories(store.db),
-    call: (method, options) => rawCall(server.url, method, options),
-  };
-}

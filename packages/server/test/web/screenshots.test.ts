@@ -123,6 +123,16 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
     await wide.page.screenshot({ path: `${SCREENSHOTS}switcher-${colorScheme}.png`, animations: 'disabled' });
     await wide.page.keyboard.press('Escape');
+    await wide.page.getByRole('button', { name: 'Create a channel' }).click();
+    await wide.page.getByLabel('Name').fill('design-reviews');
+    expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
+    await wide.page.screenshot({ path: `${SCREENSHOTS}create-channel-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.keyboard.press('Escape');
+    await wide.page.getByRole('button', { name: 'Browse channels' }).click();
+    await wide.page.getByRole('list', { name: 'Public channels' }).waitFor();
+    expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
+    await wide.page.screenshot({ path: `${SCREENSHOTS}browse-channels-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('link', { name: 'App directory' }).click();
     await wide.page.getByRole('heading', { name: 'Deploybot' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
@@ -142,4 +152,4 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
     narrow.expectNoErrors();
     await narrow.context.close();
   }
-});
+}, 60_000);

@@ -22,6 +22,10 @@ export interface Conversation {
   channel?: ChannelModel;
   user?: PublicProfileModel & { isBot?: boolean };
   lastMessage?: Message;
+  /** The last message the person read, and the messages from others after it (mentions among them). */
+  readUpTo?: string;
+  unread?: number;
+  mentions?: number;
 }
 
 export type Person = PublicProfileModel & { isBot?: boolean };
@@ -78,7 +82,7 @@ export type ButtonPress =
   | { appId: string; button: 'appLauncherButton' | 'chatTabButton' | 'attachmentPickerButton'; chat: string }
   | { messageUid: string; attachmentId: string; buttonId: string };
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -98,8 +102,8 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   return answer as T;
 }
 
-const post = <T>(path: string, body: unknown = {}) => request<T>('POST', path, body);
-const query = (fields: Record<string, string | number | undefined>) =>
+export const post = <T>(path: string, body: unknown = {}) => request<T>('POST', path, body);
+export const query = (fields: Record<string, string | number | undefined>) =>
   new URLSearchParams(Object.entries(fields).filter((entry): entry is [string, string | number] => entry[1] !== undefined).map(([k, v]) => [k, String(v)]));
 
 export const api = {
@@ -112,6 +116,8 @@ export const api = {
   conversations: () => request<{ conversations: Conversation[] }>('GET', '/api/client/conversations'),
   history: (chat: string, page: { before?: string; limit?: number } = {}) =>
     request<{ messages: Message[] }>('GET', `/api/client/messages?${query({ chat, ...page })}`),
+  markRead: (chat: string, uid: string) =>
+    post<{ chat: string; readUpTo: string; unread: number; mentions: number }>('/api/client/conversations/read', { chat, uid }),
   send: (to: string, text: string, serviceml?: string) => post<SendResult>('/api/client/messages', { to, text, serviceml }),
   apps: () => request<{ apps: App[] }>('GET', '/api/client/apps'),
   install: (appId: string) => post<{ installed: boolean }>(`/api/client/apps/${encodeURIComponent(appId)}/install`),

@@ -1,4 +1,6 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { chatOf } from '../stream/applyFrames';
+import { useStreamFrames } from '../stream/useStream';
 import { api, type Conversation, type Message } from '../api/client';
 import { Composer } from './Composer';
 import { HistoryList } from './HistoryList';
@@ -12,6 +14,14 @@ export function ConversationView({ chat, conversation, onMenu, onSent }: { chat:
   const history = useHistory(chat);
   const name = conversation?.name ?? workspace.nameOf(chat) ?? 'Conversation';
   const tabButtons = workspace.apps.filter((app) => app.installed && !app.disabledByUser && !app.disabledByTeam && app.integrations.chatTabButton);
+  useStreamFrames((frames) => {
+    const mine = (type: string) => frames.flatMap((frame) => (frame.type === type && 'message' in frame && chatOf(frame.message, workspace.me.id) === chat ? [frame.message] : []));
+    const created = mine('message.created');
+    const updated = mine('message.updated');
+    if (created.length > 0) history.add(created);
+    if (updated.length > 0) history.replace(updated);
+  });
+  useMarkRead(chat, history.messages.at(-1), conversation?.unread ?? 0, workspace.me.id);
   const sent = useCallback(
     (message: Message) => {
       history.add([message]);
@@ -49,4 +59,20 @@ export function ConversationView({ chat, conversation, onMenu, onSent }: { chat:
       <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} onSent={sent} />
     </section>
   );
+}
+
+/** While the chat is open and the page visible, what arrives from others is read: the marker follows it. */
+function useMarkRead(chat: string, last: Message | undefined, unread: number, me: string) {
+  const [visible, setVisible] = useState(() => document.visibilityState === 'visible');
+  useEffect(() => {
+    const onChange = () => setVisible(document.visibilityState === 'visible');
+    document.addEventListener('visibilitychange', onChange);
+    return () => document.removeEventListener('visibilitychange', onChange);
+  }, []);
+  const uid = last?.uid;
+  const fromOthers = last !== undefined && last.from !== me;
+  useEffect(() => {
+    if (!uid || !visible || (unread === 0 && !fromOthers)) return;
+    api.markRead(chat, uid).catch(() => undefined); // a refused marker only leaves the badge; nothing to tell the person
+  }, [chat, uid, visible, unread, fromOthers]);
 }

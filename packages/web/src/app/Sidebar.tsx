@@ -1,4 +1,4 @@
-import type { MouseEvent } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { api, type Conversation } from '../api/client';
 import { Avatar } from './Avatar';
 import { fullName } from './format';
@@ -9,13 +9,16 @@ interface SidebarProps {
   conversations: Conversation[] | undefined;
   selected: string | undefined;
   appsSelected: boolean;
+  developerSelected: boolean;
   onNavigate: () => void;
   onOpenSwitcher: () => void;
   onSignOut: () => void;
+  onCreateChannel: () => void;
+  onBrowseChannels: () => void;
 }
 
 /** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
-export function Sidebar({ conversations, selected, appsSelected, onNavigate, onOpenSwitcher, onSignOut }: SidebarProps) {
+export function Sidebar({ conversations, selected, appsSelected, developerSelected, onNavigate, onOpenSwitcher, onSignOut, onCreateChannel, onBrowseChannels }: SidebarProps) {
   const workspace = useWorkspace();
   const channels = conversations?.filter((conversation) => conversation.kind === 'channel') ?? [];
   const directs = conversations?.filter((conversation) => conversation.kind === 'direct') ?? [];
@@ -41,7 +44,20 @@ export function Sidebar({ conversations, selected, appsSelected, onNavigate, onO
         </button>
       </header>
       <div className="sidebar-scroll">
-        <ConversationList title="Channels" items={channels} selected={selected} go={go} />
+        <ConversationList
+          title="Channels"
+          items={channels}
+          selected={selected}
+          go={go}
+          action={
+            <button type="button" className="sidebar-add" aria-label="Create a channel" title="Create a channel" onClick={onCreateChannel}>
+              +
+            </button>
+          }
+        />
+        <button type="button" className="sidebar-item sidebar-browse" onClick={onBrowseChannels}>
+          Browse channels
+        </button>
         <ConversationList title="Direct messages" items={directs} selected={selected} go={go} />
         <section aria-labelledby="sidebar-apps">
           <h2 id="sidebar-apps" className="sidebar-title">
@@ -54,6 +70,14 @@ export function Sidebar({ conversations, selected, appsSelected, onNavigate, onO
                   ▦
                 </span>
                 App directory
+              </a>
+            </li>
+            <li>
+              <a href="/dev" className={`sidebar-item${developerSelected ? ' selected' : ''}`} aria-current={developerSelected ? 'page' : undefined} onClick={go('/dev')}>
+                <span className="sidebar-icon" aria-hidden="true">
+                  ⚙
+                </span>
+                Developer
               </a>
             </li>
             {launchers.map((app) => (
@@ -88,13 +112,25 @@ export function Sidebar({ conversations, selected, appsSelected, onNavigate, onO
   );
 }
 
-function ConversationList({ title, items, selected, go }: { title: string; items: Conversation[]; selected?: string; go: (path: string) => (event: MouseEvent) => void }) {
+interface ConversationListProps {
+  title: string;
+  items: Conversation[];
+  selected?: string;
+  go: (path: string) => (event: MouseEvent) => void;
+  /** A button beside the heading (the channels' "+"). */
+  action?: ReactNode;
+}
+
+function ConversationList({ title, items, selected, go, action }: ConversationListProps) {
   const id = `sidebar-${title.replace(/\s+/g, '-').toLowerCase()}`;
   return (
     <section aria-labelledby={id}>
-      <h2 id={id} className="sidebar-title">
-        {title}
-      </h2>
+      <div className="sidebar-title-row">
+        <h2 id={id} className="sidebar-title">
+          {title}
+        </h2>
+        {action}
+      </div>
       {items.length === 0 ? (
         <p className="sidebar-empty">None yet</p>
       ) : (
@@ -109,6 +145,7 @@ function ConversationList({ title, items, selected, go }: { title: string; items
               >
                 <ConversationIcon conversation={conversation} />
                 <span className="sidebar-label">{conversation.name}</span>
+                <UnreadBadge conversation={conversation} />
               </a>
             </li>
           ))}
@@ -136,5 +173,19 @@ function LockIcon() {
       <rect x="3" y="7" width="10" height="7" rx="1.5" fill="currentColor" />
       <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" fill="none" stroke="currentColor" strokeWidth="1.6" />
     </svg>
+  );
+}
+
+/** Unread messages from others; "@" first when some mention the person. */
+function UnreadBadge({ conversation }: { conversation: Conversation }) {
+  const unread = conversation.unread ?? 0;
+  if (unread === 0) return null;
+  const mentions = conversation.mentions ?? 0;
+  const label = `${unread} unread${mentions > 0 ? `, ${mentions} mentioning you` : ''}`;
+  return (
+    <span className={`unread-badge${mentions > 0 ? ' mention' : ''}`} aria-label={label} title={label}>
+      {mentions > 0 ? '@' : ''}
+      {unread > 999 ? '999+' : unread}
+    </span>
   );
 }

@@ -14,6 +14,8 @@ export interface History {
   loadOlder(): void;
   /** Adds messages that arrived (sent here, or over the stream); one already shown is not doubled. */
   add(messages: Message[]): void;
+  /** Replaces messages shown (a preview was attached); others are ignored. */
+  replace(messages: Message[]): void;
 }
 
 /** The history of one chat, fetched newest page first and then backwards with `before`. */
@@ -46,7 +48,15 @@ export function useHistory(chat: string): History {
   useEffect(() => loadOlder(), [loadOlder]);
 
   const add = useCallback((arrived: Message[]) => setMessages((shown) => mergeByUid(shown, arrived)), []);
-  return { messages, hasOlder, loading, error, loadOlder, add };
+  const replace = useCallback(
+    (changed: Message[]) =>
+      setMessages((shown) => {
+        const byUid = new Map(changed.map((message) => [message.uid, message]));
+        return shown.some((message) => byUid.has(message.uid)) ? shown.map((message) => byUid.get(message.uid) ?? message) : shown;
+      }),
+    [],
+  );
+  return { messages, hasOlder, loading, error, loadOlder, add, replace };
 }
 
 /** Both lists oldest first; the result too, each uid once. */

@@ -82,10 +82,13 @@ export const setIntegrations = defineRoute({
 export const rotateSecret = defineRoute({
   ...onApp,
   name: 'developer.rotateSecret',
-  summary: 'Rotate the app secret: tokens signed from now on use the new one. Developer only.',
+  summary: 'Rotate the app secret: events are signed with the new one and, until previousSecretUntil, also with the previous one in a second header. Developer only.',
   verb: 'POST',
   path: '/api/developer/apps/:id/secret',
-  result: Type.Object({ secret: Type.String() }, { additionalProperties: false }),
+  result: Type.Object(
+    { secret: Type.String(), previousSecretUntil: Type.Integer({ description: 'until when (ms since the epoch) events also carry a token signed with the previous secret' }) },
+    { additionalProperties: false },
+  ),
   errors: ['UnknownApp', 'PermissionDenied'],
 });
 

@@ -3,6 +3,7 @@
  * private-channel messages to its bot), which a team admin has no reason to read.
  */
 import { Type } from '@sinclair/typebox';
+import { eventNames } from '../../events.js';
 import { oneOf } from '../../params.js';
 import { deliveryStatuses, DeliveredEvent, DeliveryAttempt } from '../developerModels.js';
 import { defineRoute } from '../define.js';
@@ -13,7 +14,7 @@ const developerOnly = ['UnknownApp', 'PermissionDenied'] as const;
 
 export const listEvents = defineRoute({
   name: 'developer.listEvents',
-  summary: 'The app’s events, newest first; while delivery is paused, waiting events show as paused.',
+  summary: 'The app’s events, newest first, optionally of one status and one event name; while delivery is paused, waiting events show as paused.',
   verb: 'GET',
   path: '/api/developer/apps/:id/events',
   auth: 'session',
@@ -22,6 +23,7 @@ export const listEvents = defineRoute({
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'a whole number from 1 to 200 (default 50)' })),
     before: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'an event id: the page after it' })),
     status: Type.Optional(oneOf(deliveryStatuses, 'pending, delivered, failed or paused')),
+    name: Type.Optional(oneOf(eventNames, 'one of the ten event names, such as client.slashCommand')),
   }),
   result: Type.Object({ events: Type.Array(DeliveredEvent) }, { additionalProperties: false }),
   errors: developerOnly,
@@ -46,6 +48,17 @@ export const replayEvent = defineRoute({
   auth: 'session',
   params: Type.Object({ id: AppIdParam, eventId: EventIdParam }),
   result: Type.Object({ replayed: Type.Literal(true) }, { additionalProperties: false }),
+  errors: developerOnly,
+});
+
+export const pauseDelivery = defineRoute({
+  name: 'developer.pauseDelivery',
+  summary: 'Pause asynchronous delivery: events wait (shown as paused) until resumeDelivery; pausing a paused app keeps its first pause time.',
+  verb: 'POST',
+  path: '/api/developer/apps/:id/delivery/pause',
+  auth: 'session',
+  params: Type.Object({ id: AppIdParam }),
+  result: Type.Object({ paused: Type.Literal(true) }, { additionalProperties: false }),
   errors: developerOnly,
 });
 

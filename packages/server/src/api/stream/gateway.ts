@@ -185,8 +185,10 @@ export class StreamGateway {
   /** Closes the streams whose session was signed out or expired, or whose person was deactivated. */
   private async checkSessions(): Promise<void> {
     if (this.connections.size === 0) return;
-    const live = await liveSessionHashes(this.ctx.db, [...new Set([...this.connections].map((c) => c.sessionHash))], this.ctx.now());
-    for (const connection of this.connections) {
+    // Only the streams asked about: one opened while the store answered is not in the answer.
+    const checked = [...this.connections];
+    const live = await liveSessionHashes(this.ctx.db, [...new Set(checked.map((connection) => connection.sessionHash))], this.ctx.now());
+    for (const connection of checked) {
       if (!live.has(connection.sessionHash)) connection.close(streamCloseCodes.signedOut, 'signed out: sign in again');
     }
   }

@@ -40,6 +40,8 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
     description: fields.description ?? '',
     icon: fields.icon ?? null,
     secret: newSecret('as_'),
+    previous_secret: null,
+    previous_secret_until: null,
     listener_url: fields.listenerUrl ?? null,
     configuration_url: fields.configurationUrl ?? null,
     integrations: JSON.stringify(fields.integrations ?? emptyIntegrations()),
@@ -70,11 +72,21 @@ export async function updateApp(db: Db, appId: string, changes: AppFieldInput, n
   return db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirstOrThrow();
 }
 
-/** A new app secret: from now on events are signed with it, and tokens signed with the old one are history. */
-export async function rotateAppSecret(db: Db, appId: string, now: number): Promise<{ secret: string }> {
+/** How long a rotated-out secret still signs a second token on each event (docs/reference/event-tokens.md). */
+export const SECRET_GRACE_MS = 24 * 3_600_000;
+
+/**
+ * A new app secret: from now on events are signed with it and, for `SECRET_GRACE_MS`, also with the old
+ * one (a second header), so that a listener holding either secret accepts them while it is updated.
+ */
+export async function rotateAppSecret(db: Db, appId: string, now: number): Promise<{ secret: string; previousSecretUntil: number }> {
   const secret = newSecret('as_');
-  await db.updateTable('apps').set({ secret, updated_at: now }).where('id', '=', appId).execute();
-  return { secret };
+  const previousSecretUntil = now + SECRET_GRACE_MS;
+  await db.transaction().execute(async (tx) => {
+    const { secret: previous } = await tx.selectFrom('apps').select('secret').where('id', '=', appId).executeTakeFirstOrThrow();
+    await tx.updateTable('apps').set({ secret, previous_secret: previous, previous_secret_until: previousSecretUntil, updated_at: now }).where('id', '=', appId).execute();
+  });
+  return { secret, previousSecretUntil };
 }
 
 /**

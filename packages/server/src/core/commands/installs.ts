@@ -34,7 +34,8 @@ export async function installApp(ctx: InstallContext, input: InstallTarget): Pro
   if (appDisabledBy({ disabledByTeam: app.disabled_by_team, disabledByUser: null })) {
     throw new ApiError('AppDisabled', `A team admin has disabled "${app.name}" for the whole team; it cannot be installed until they enable it.`, { disabledBy: 'team' });
   }
-  if (app.listener_url === null) {
+  // An app without a URL may still be listening through `aviary listen`.
+  if (app.listener_url === null && !ctx.events.tunnels.has(app.id)) {
     throw new ApiError('InstallFailed', `"${app.name}" cannot be installed yet: it has no event listener URL. Its developer must set one.`);
   }
   const token = newUserToken();

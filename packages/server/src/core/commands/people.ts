@@ -3,7 +3,7 @@ import type { Db } from '../../store/store.js';
 import { newTeamId, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
 import { hashPassword } from '../passwords.js';
-import { checkPersonFields, type PersonFieldInput } from '../personFields.js';
+import { checkPersonFields, checkProfileChange, type PersonFieldInput } from '../personFields.js';
 
 export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {
   const id = newTeamId();
@@ -34,4 +34,16 @@ export async function createPerson(db: Db, input: NewPerson & { now: number }): 
 
 export async function deactivatePerson(db: Db, userId: string, now: number): Promise<void> {
   await db.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).execute();
+}
+
+/** A person changes their own name or timezone; the fields are checked as createPerson checks them. */
+export async function updateProfile(db: Db, person: UsersTable, input: { firstName?: unknown; lastName?: unknown; timezone?: unknown }): Promise<UsersTable> {
+  const change = checkProfileChange(input);
+  const values = {
+    ...(change.firstName !== undefined ? { first_name: change.firstName } : {}),
+    ...(change.lastName !== undefined ? { last_name: change.lastName } : {}),
+    ...(change.timezone !== undefined ? { timezone: change.timezone } : {}),
+  };
+  if (Object.keys(values).length > 0) await db.updateTable('users').set(values).where('id', '=', person.id).execute();
+  return db.selectFrom('users').selectAll().where('id', '=', person.id).executeTakeFirstOrThrow();
 }

@@ -1,9 +1,10 @@
 import type { EventsContext } from '../context.js';
 import type { EventsTable } from '../../store/schema.js';
-import { listenerHeaders, noListenerResult } from './attempts.js';
+import { listenerHeaders } from './attempts.js';
 import type { AppForDelivery } from './deliveryHealth.js';
 import { newAttemptId } from '../ids.js';
-import { callListener, type AttemptResult, type CallCanceller } from './listenerCall.js';
+import type { AttemptResult, CallCanceller } from './listenerCall.js';
+import { callAppListener } from './listenerTransport.js';
 import { responseSnippetBytes } from './settings.js';
 import { judgeAttempt, type Verdict } from './verdict.js';
 
@@ -28,20 +29,17 @@ export interface FinishedAttempt {
 export async function attemptClaimedEvent(ctx: EventsContext, event: EventsTable, app: AppForDelivery, cancel: CallCanceller): Promise<FinishedAttempt | undefined> {
   const startedAt = ctx.now();
   const id = newAttemptId(startedAt);
-  const result = app.listener_url
-    ? await callListener(ctx.events.agent, {
-        url: app.listener_url,
-        body: event.payload,
-        headers: listenerHeaders(
-          { appId: app.id, appSecret: app.secret, userId: event.user_id, eventId: event.id, retryNum: event.retry_num, retryReason: event.last_reason },
-          event.payload,
-          startedAt,
-        ),
-        answerTimeoutMs: ctx.events.settings.answerTimeoutMs,
-        keepBytes: responseSnippetBytes,
-        cancel,
-      })
-    : noListenerResult;
+  const result = await callAppListener(ctx.events, app, {
+    body: event.payload,
+    headers: listenerHeaders(
+      { appId: app.id, appSecret: app.secret, previousSecret: app.previous_secret, previousSecretUntil: app.previous_secret_until, userId: event.user_id, eventId: event.id, retryNum: event.retry_num, retryReason: event.last_reason },
+      event.payload,
+      startedAt,
+    ),
+    answerTimeoutMs: ctx.events.settings.answerTimeoutMs,
+    keepBytes: responseSnippetBytes,
+    cancel,
+  });
   if (result.kind === 'cancelled') return undefined;
   const finishedAt = ctx.now();
   return { id, event, app, startedAt, finishedAt, result, verdict: judgeAttempt(result, finishedAt) };

@@ -10,6 +10,9 @@ import { signEventToken } from '../signing/tokens.js';
 export interface AttemptTarget {
   appId: string;
   appSecret: string;
+  /** A rotated-out secret, still signing a second token until `previousSecretUntil`. */
+  previousSecret?: string | null;
+  previousSecretUntil?: number | null;
   userId: string;
   eventId: string;
   retryNum: number;
@@ -22,16 +25,14 @@ export interface AttemptTarget {
  * listener route and for exactly `body`, the bytes sent.
  */
 export function listenerHeaders(target: AttemptTarget, body: string, now: number): Record<string, string> {
-  const token = signEventToken(
-    target.appSecret,
-    { appId: target.appId, userId: target.userId, jti: target.eventId, route: 'listener', content: body },
-    eventTokenLifetimeSeconds.listener,
-    now,
-  );
+  const claims = { appId: target.appId, userId: target.userId, jti: target.eventId, route: 'listener', content: body } as const;
+  const sign = (secret: string) => signEventToken(secret, claims, eventTokenLifetimeSeconds.listener, now);
+  const inGrace = target.previousSecret && target.previousSecretUntil != null && now < target.previousSecretUntil;
   return {
     'content-type': 'application/json',
     'user-agent': userAgent,
-    [eventHeaders.token]: token,
+    [eventHeaders.token]: sign(target.appSecret),
+    ...(inGrace ? { [eventHeaders.previousToken]: sign(target.previousSecret!) } : {}),
     [eventHeaders.eventId]: target.eventId,
     [eventHeaders.retryNum]: String(target.retryNum),
     ...(target.retryReason ? { [eventHeaders.retryReason]: target.retryReason } : {}),

@@ -10,6 +10,8 @@ export interface AppForDelivery {
   team_id: string;
   developer_id: string;
   secret: string;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
   listener_url: string | null;
   /** As read when the attempt is recorded; the pause itself is decided on the stored value. */
   delivery_failing_since: number | null;

@@ -30,12 +30,17 @@ export type AttemptResult =
 
 export type ListenerCallResult = AttemptResult | { kind: 'cancelled' };
 
+/** A call in flight, over HTTP or a listen connection. */
+export interface Cancellable {
+  cancel(): void;
+}
+
 /**
  * Abandons every call given it, at once, when `cancelAll()` is called (at shutdown). Lighter than an
  * AbortSignal listener per call: one set entry each.
  */
 export class CallCanceller {
-  private readonly calls = new Set<ListenerCallHandler>();
+  private readonly calls = new Set<Cancellable>();
   private cancelled = false;
 
   get isCancelled(): boolean {
@@ -48,12 +53,12 @@ export class CallCanceller {
   }
 
   /** @internal */
-  add(call: ListenerCallHandler): void {
+  add(call: Cancellable): void {
     this.calls.add(call);
   }
 
   /** @internal */
-  delete(call: ListenerCallHandler): void {
+  delete(call: Cancellable): void {
     this.calls.delete(call);
   }
 }

@@ -3,6 +3,7 @@ import type { Agent } from 'undici';
 import type { Config } from '../../config.js';
 import { InternalHostsAllowList } from '../../net/addressPolicy.js';
 import { guardedAgent, guardedConnectionProbe, type GuardedAgentOptions } from '../../net/guardedAgent.js';
+import { ListenTunnels } from './listenTunnels.js';
 import { deliverySettings, type DeliverySettings } from './settings.js';
 
 /** Which addresses listener calls may reach: see net/guardedAgent.ts. */
@@ -22,6 +23,8 @@ export class EventsRuntime {
   readonly agent: Agent;
   /** Whether a connection to a listener URL can be made now (under the agent's address policy); nothing is sent. */
   readonly canConnect: (url: string) => Promise<boolean>;
+  /** The listen connections open in this process: while an app has one, its events go there. */
+  readonly tunnels = new ListenTunnels();
   private worker: { wake(): void; idle(): Promise<void> } | undefined;
 
   constructor(reach: ListenerReach, settings: Partial<DeliverySettings> = {}) {

@@ -5,7 +5,8 @@ import { logListenerNews } from './deliveryLog.js';
 import { endBackoffAfter2xx } from './listenerBackoff.js';
 import { insertEvent } from '../../store/rows/events.js';
 import { newEventId } from '../ids.js';
-import { callListener, type AttemptResult, type FailureReason } from './listenerCall.js';
+import type { AttemptResult, FailureReason } from './listenerCall.js';
+import { callAppListener } from './listenerTransport.js';
 
 export type SyncDeliveryResult =
   | { ok: true; status: number; body: unknown; eventId: string }
@@ -24,20 +25,17 @@ export async function deliverSynchronously(
   ctx: Pick<EventsContext, 'db' | 'now' | 'events'> & Partial<Pick<EventsContext, 'log'>>,
   input: { appId: string; userId: string; event: AnyEvent; timeoutMs: number },
 ): Promise<SyncDeliveryResult> {
-  const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
+  const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
   const startedAt = ctx.now();
   const eventId = newEventId(startedAt);
   const body = JSON.stringify(input.event);
-  const result: AttemptResult = app.listener_url
-    ? await callListener(ctx.events.agent, {
-        url: app.listener_url,
-        body,
-        headers: listenerHeaders({ appId: app.id, appSecret: app.secret, userId: input.userId, eventId, retryNum: 0 }, body, startedAt),
-        answerTimeoutMs: input.timeoutMs,
-        keepBytes: maxSyncAnswerBytes,
-      })
-    : noListenerResult;
-  const answer = syncAnswer(result, eventId, app.listener_url !== null);
+  const result: AttemptResult = await callAppListener(ctx.events, app, {
+    body,
+    headers: listenerHeaders({ appId: app.id, appSecret: app.secret, previousSecret: app.previous_secret, previousSecretUntil: app.previous_secret_until, userId: input.userId, eventId, retryNum: 0 }, body, startedAt),
+    answerTimeoutMs: input.timeoutMs,
+    keepBytes: maxSyncAnswerBytes,
+  });
+  const answer = syncAnswer(result, eventId, result !== noListenerResult);
   const finishedAt = ctx.now();
   const released = await ctx.db.transaction().execute(async (tx) => {
     await insertEvent(tx, {

@@ -1,4 +1,4 @@
-import { deliveryStatuses, type AnyEvent, type DeliveredEvent, type DeliveryAttempt } from '@aviary/protocol';
+import { deliveryStatuses, eventNames, type AnyEvent, type DeliveredEvent, type DeliveryAttempt } from '@aviary/protocol';
 import type { EventsContext } from '../context.js';
 import { invalidParameter } from '../../errors.js';
 import type { EventsTable } from '../../store/schema.js';
@@ -8,8 +8,11 @@ const defaultPageSize = 50;
 const maxPageSize = 200;
 
 /** The app's events, newest first; `before` is an event id (the last one of the previous page). */
-export async function listAppEvents(db: Db, appId: string, options: { limit?: number; before?: string; status?: string }): Promise<DeliveredEvent[]> {
+export async function listAppEvents(db: Db, appId: string, options: { limit?: number; before?: string; status?: string; name?: string }): Promise<DeliveredEvent[]> {
   const status = options.status;
+  if (options.name !== undefined && !(eventNames as readonly string[]).includes(options.name)) {
+    throw invalidParameter('name', `name must be one of ${eventNames.join(', ')}`);
+  }
   if (status !== undefined && !(deliveryStatuses as readonly string[]).includes(status)) {
     throw invalidParameter('status', `status must be one of ${deliveryStatuses.join(', ')}`);
   }
@@ -24,6 +27,7 @@ export async function listAppEvents(db: Db, appId: string, options: { limit?: nu
     .selectAll()
     .where('app_id', '=', appId)
     .$if(options.before !== undefined, (query) => query.where('id', '<', options.before!))
+    .$if(options.name !== undefined, (query) => query.where('name', '=', options.name!))
     .$if(storedStatus !== undefined, (query) => query.where('status', '=', storedStatus as EventsTable['status']))
     .orderBy('id', 'desc')
     .limit(limit)
@@ -47,18 +51,18 @@ export async function listEventAttempts(db: Db, eventId: string): Promise<Delive
   }));
 }
 
+/** What a replay needs: the CLI, which runs no worker, gives an `events` whose wake does nothing. */
+export type ReplayContext = Pick<EventsContext, 'db' | 'now'> & { events: Pick<EventsContext['events'], 'wake'> };
+
 /**
  * Sends an asynchronous event again, as new: the same id (`jti`), retry number 0, due now. A paused
  * app stays paused: the event waits with the others until `resumeAppDelivery`.
  */
-export async function replayEvent(ctx: EventsContext, appId: string, eventId: string): Promise<void> {
+export async function replayEvent(ctx: ReplayContext, appId: string, eventId: string): Promise<void> {
   const now = ctx.now();
   const replayed = await ctx.db
     .updateTable('events')
-    .set({
-      status: 'pending', retry_num: 0, next_attempt_at: now, last_reason: null, last_error: null,
-      delivered_at: null, claimed_until: null, claim_token: null, updated_at: now,
-    })
+    .set(replayedState(now))
     .where('id', '=', eventId)
     .where('app_id', '=', appId)
     .where('synchronous', '=', 0)
@@ -71,6 +75,28 @@ export async function replayEvent(ctx: EventsContext, appId: string, eventId: st
     );
   }
   ctx.events.wake();
+}
+
+/**
+ * Replays every failed asynchronous event of the app, as replayEvent replays one; returns how many.
+ * Failed synchronous events stay: their answer was for a caller who is no longer waiting.
+ */
+export async function replayFailedEvents(ctx: ReplayContext, appId: string): Promise<number> {
+  const now = ctx.now();
+  const replayed = await ctx.db
+    .updateTable('events')
+    .set(replayedState(now))
+    .where('app_id', '=', appId)
+    .where('status', '=', 'failed')
+    .where('synchronous', '=', 0)
+    .executeTakeFirst();
+  ctx.events.wake();
+  return Number(replayed.numUpdatedRows);
+}
+
+/** Pauses the app's asynchronous delivery by hand, as days of failures do: claims skip a paused app. */
+export async function pauseAppDelivery(ctx: EventsContext, appId: string): Promise<void> {
+  await ctx.db.updateTable('apps').set({ delivery_paused_at: ctx.now() }).where('id', '=', appId).where('delivery_paused_at', 'is', null).execute();
 }
 
 /** Ends a pause: the failure streak and the listener's backoff start afresh, and every pending event is due at once. */
@@ -89,7 +115,15 @@ export async function resumeAppDelivery(ctx: EventsContext, appId: string): Prom
   ctx.events.wake();
 }
 
-function presentEvent(row: EventsTable, appPaused: boolean, listenerRetryAt: number | null): DeliveredEvent {
+/** An event sent again as new: retry number 0, due now, its past failure and any claim on it gone. */
+const replayedState = (now: number) =>
+  ({
+    status: 'pending', retry_num: 0, next_attempt_at: now, last_reason: null, last_error: null,
+    delivered_at: null, claimed_until: null, claim_token: null, updated_at: now,
+  }) as const;
+
+/** An event as the delivery log shows it; a pending event of a paused app shows as paused. */
+export function presentEvent(row: EventsTable, appPaused: boolean, listenerRetryAt: number | null): DeliveredEvent {
   const waitsForListener = row.status === 'pending' && row.next_attempt_at === null;
   return {
     id: row.id,

@@ -6,6 +6,7 @@ import * as m0004 from './0004_trust.js';
 import * as m0005 from './0005_events_by_status.js';
 import * as m0006 from './0006_listener_backoff.js';
 import * as m0007 from './0007_stream.js';
+import * as m0008 from './0008_secret_grace.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005_events_by_status': m0005,
   '0006_listener_backoff': m0006,
   '0007_stream': m0007,
+  '0008_secret_grace': m0008,
 };
 
 export const migrationProvider: MigrationProvider = {

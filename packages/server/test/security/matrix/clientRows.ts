@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { denied, get, OK, post, sessionGate, type Outcome, type Row } from './rows.js';
-import { freshApp, membersOfP as inP, widgetsOrigin } from './world.js';
+import { freshApp, freshChannel, membersOfP as inP, widgetsOrigin } from './world.js';
 
 /**
  * Every /api/client route × every actor, each presenting its session. The app concerned is X (Y, disabled
@@ -43,6 +43,15 @@ const teamAdminsOnly: Row['expect'] = {
   userDisabled: denied('PermissionDenied'), teamDisabled: denied('PermissionDenied'), anotherDeveloper: denied('PermissionDenied'), admin: OK,
   owner: denied('PermissionDenied'),
 };
+
+const channelUnseen = denied('UnknownChannel', { parameter: 'channelId' });
+/** Changing others' membership of private channel P: only its moderator (the owner); a team admin outside it cannot see it. */
+const moderatorOfP: Row['expect'] = {
+  ...membersOfP(channelUnseen),
+  nonInstaller: denied('PermissionDenied'), guest: denied('PermissionDenied'), userDisabled: denied('PermissionDenied'),
+  teamDisabled: denied('PermissionDenied'), anotherDeveloper: denied('PermissionDenied'), owner: OK,
+};
+const freshP: Row['prepare'] = async ({ t, w }) => ({ channel: await freshChannel(t, w) });
 
 const installedFresh: Row['prepare'] = async ({ t, w, a }) => ({ app: await freshApp(t, w, a) });
 
@@ -145,5 +154,25 @@ export const clientRows: Row[] = [
     // The default value: the cell that succeeds changes nothing the other cells see.
     request: () => ({ method: 'PATCH', path: '/api/client/team', json: { appCreators: 'members' } }),
     expect: { ...teamAdminsOnly, otherTeam: denied('PermissionDenied') },
+  },
+  // Channels: the same rules as /v1 channels.*; P is private, so only its members see it.
+  { route: 'POST /api/client/channels', credential: 'session', request: () => post('/api/client/channels', { name: 'matrix-made' }), expect: signedIn },
+  { route: 'PATCH /api/client/profile', credential: 'session', request: () => ({ method: 'PATCH', path: '/api/client/profile', json: {} }), expect: signedIn },
+  { route: 'GET /api/client/channels/public', credential: 'session', request: () => get('/api/client/channels/public'), expect: signedIn },
+  { route: 'POST /api/client/channels/:channelId/join', credential: 'session', request: (ids) => post(`/api/client/channels/${ids.channel}/join`), expect: membersOfP(channelUnseen) },
+  { route: 'GET /api/client/channels/:channelId/members', credential: 'session', request: (ids) => get(`/api/client/channels/${ids.channel}/members`), expect: membersOfP(channelUnseen) },
+  {
+    route: 'POST /api/client/channels/:channelId/members/add',
+    credential: 'session',
+    prepare: freshP,
+    request: (ids) => post(`/api/client/channels/${ids.channel}/members/add`, { members: [ids.outsider] }),
+    expect: moderatorOfP,
+  },
+  {
+    route: 'POST /api/client/channels/:channelId/members/remove',
+    credential: 'session',
+    prepare: freshP,
+    request: (ids) => post(`/api/client/channels/${ids.channel}/members/remove`, { members: [ids.member] }),
+    expect: moderatorOfP,
   },
 ];

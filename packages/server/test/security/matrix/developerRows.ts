@@ -99,5 +99,6 @@ export const developerRows: Row[] = [
     request: (ids) => post(path(ids.app, `/events/${ids.event}/replay`)),
     expect: developerOnly,
   },
+  { route: 'POST /api/developer/apps/:id/delivery/pause', credential: 'session', prepare: ownersFreshApp, request: (ids) => post(path(ids.app, '/delivery/pause')), expect: developerOnly },
   { route: 'POST /api/developer/apps/:id/delivery/resume', credential: 'session', prepare: ownersFreshApp, request: (ids) => post(path(ids.app, '/delivery/resume')), expect: developerOnly },
 ];

@@ -18,8 +18,13 @@ export const publicRows: Row[] = [
   // The stream is a WebSocket (test/stream/upgrade.test.ts checks who may open it); a plain GET is told so.
   { route: 'GET /api/stream', credential: 'session', request: () => get('/api/stream'), expect: everyone(denied('InvalidRequestData')) },
   // The web client's page and files: the same for everyone, signed in or not (the page asks who is).
-  ...['/', '/signin', '/apps', '/c/:chat'].map(
-    (path): Row => ({ route: `GET ${path}`, credential: 'session', request: () => get(path.replace(':chat', 'g%3Aabcdefghijklmnop')), expect: everyone(OK) }),
+  ...['/', '/signin', '/apps', '/c/:chat', '/dev', '/dev/:app'].map(
+    (path): Row => ({
+      route: `GET ${path}`,
+      credential: 'session',
+      request: () => get(path.replace(':chat', 'g%3Aabcdefghijklmnop').replace(':app', 'a%3Aabcdefghijklmnop')),
+      expect: everyone(OK),
+    }),
   ),
   { route: 'GET /assets/:name', credential: 'session', request: () => get(`/assets/${builtAsset}`), expect: everyone(OK) },
   // What operators and load balancers call (docs/operations.md); /metrics takes a token only when one is configured.

@@ -1,3 +1,9 @@
+import createChannel from './createChannel.js';
+import browseChannels from './browseChannels.js';
+import joinChannel from './joinChannel.js';
+import listChannelMembers from './listChannelMembers.js';
+import addChannelMembers from './addChannelMembers.js';
+import removeChannelMembers from './removeChannelMembers.js';
 import createStreamTicket from './createStreamTicket.js';
 import disableApp from './disableApp.js';
 import enableApp from './enableApp.js';
@@ -16,6 +22,7 @@ import servicemlAction from './servicemlAction.js';
 import teamDisableApp from './teamDisableApp.js';
 import teamEnableApp from './teamEnableApp.js';
 import uninstallApp from './uninstallApp.js';
+import updateProfile from './updateProfile.js';
 import updateTeam from './updateTeam.js';
 import widgetAction from './widgetAction.js';
 
@@ -40,5 +47,12 @@ export const clientHandlers = {
   'client.teamEnableApp': teamEnableApp,
   'client.getTeam': getTeam,
   'client.updateTeam': updateTeam,
+  'client.updateProfile': updateProfile,
   'client.createStreamTicket': createStreamTicket,
+  'client.createChannel': createChannel,
+  'client.browseChannels': browseChannels,
+  'client.joinChannel': joinChannel,
+  'client.listChannelMembers': listChannelMembers,
+  'client.addChannelMembers': addChannelMembers,
+  'client.removeChannelMembers': removeChannelMembers,
 } as const;

@@ -5,6 +5,7 @@ import getApp from './getApp.js';
 import listApps from './listApps.js';
 import listEventAttempts from './listEventAttempts.js';
 import listEvents from './listEvents.js';
+import pauseDelivery from './pauseDelivery.js';
 import regenerateBotToken from './regenerateBotToken.js';
 import replayEvent from './replayEvent.js';
 import resumeDelivery from './resumeDelivery.js';
@@ -26,5 +27,6 @@ export const developerHandlers = {
   'developer.listEvents': listEvents,
   'developer.listEventAttempts': listEventAttempts,
   'developer.replayEvent': replayEvent,
+  'developer.pauseDelivery': pauseDelivery,
   'developer.resumeDelivery': resumeDelivery,
 } as const;

@@ -1,0 +1,19 @@
+import { createApp, type AviaryApp } from '@aviary/sdk';
+
+export interface EchoBotOptions {
+  appId: string;
+  appSecret: string;
+  /** The Aviary server, for the bot's client. */
+  baseUrl: string;
+  /** The app's bot token (`aviary app bot --enable`, or the dashboard). */
+  botToken: string;
+}
+
+/** Answers every direct message to its bot with the same text. */
+export function echoBot(options: EchoBotOptions): AviaryApp {
+  const app = createApp(options);
+  app.message(async (event, ctx) => {
+    await ctx.bot?.chat.sendMessage({ to: event.userId, text: event.message.text });
+  });
+  return app;
+}

@@ -1,0 +1,23 @@
+import { createApp, type AviaryApp } from '@aviary/sdk';
+
+export interface UrlPreviewOptions {
+  appId: string;
+  appSecret: string;
+  /** The domain whose links get a preview (register it as a preview domain of the app). */
+  domain: string;
+}
+
+/** A preview for each link to `domain`: its path as the title, and a button to open it. */
+export function urlPreview(options: UrlPreviewOptions): AviaryApp {
+  const { domain, ...credentials } = options;
+  const app = createApp(credentials);
+  app.preview(domain, async (event) => {
+    const url = new URL(event.url);
+    return {
+      title: `${url.hostname}${url.pathname === '/' ? '' : url.pathname}`,
+      description: 'A page of our documentation',
+      url: event.url,
+    };
+  });
+  return app;
+}

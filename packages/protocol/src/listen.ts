@@ -1,0 +1,42 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * The frames of `GET /api/developer/apps/:id/listen`, the WebSocket that takes an app's events instead
+ * of its listener URL while it is open (`aviary listen`). The server sends an event exactly as it would
+ * POST it; the listening side answers as the listener would.
+ */
+export const listenPath = (appId: string): string => `/api/developer/apps/${encodeURIComponent(appId)}/listen`;
+
+/** An event as it would be POSTed: the X-Service-* headers (with the signed token) and the exact body. */
+export const ListenEventFrame = Type.Object({
+  type: Type.Literal('event'),
+  /** Names this call; the answer carries it back. */
+  id: Type.String({ maxLength: 64 }),
+  headers: Type.Record(Type.String(), Type.String()),
+  body: Type.String(),
+});
+export type ListenEventFrame = Static<typeof ListenEventFrame>;
+
+/** What the listener answered, as HTTP: its status, headers and body (text). */
+export const ListenAnswerFrame = Type.Object({
+  type: Type.Literal('answer'),
+  id: Type.String({ maxLength: 64 }),
+  status: Type.Integer({ minimum: 100, maximum: 599 }),
+  headers: Type.Optional(Type.Record(Type.String({ maxLength: 256 }), Type.String({ maxLength: 8192 }))),
+  body: Type.String(),
+});
+export type ListenAnswerFrame = Static<typeof ListenAnswerFrame>;
+
+/** The listening side could not reach its local listener: the server counts it as a failed connection. */
+export const ListenFailureFrame = Type.Object({
+  type: Type.Literal('unreachable'),
+  id: Type.String({ maxLength: 64 }),
+  error: Type.String({ maxLength: 1000 }),
+});
+export type ListenFailureFrame = Static<typeof ListenFailureFrame>;
+
+export const ListenReplyFrame = Type.Union([ListenAnswerFrame, ListenFailureFrame]);
+export type ListenReplyFrame = Static<typeof ListenReplyFrame>;
+
+/** Largest reply frame the server reads: an answer is cut off at 1 MiB like an HTTP answer, plus its headers. */
+export const listenMaxReplyBytes = 1024 * 1024 + 64 * 1024;

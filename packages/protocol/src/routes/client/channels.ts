@@ -1,0 +1,91 @@
+/**
+ * Channels as a person's client manages them: the same rules as the /v1 channels.* methods (the server's
+ * core decides both), in the client API's shape.
+ */
+import { Type } from '@sinclair/typebox';
+import { ChannelId, UserId } from '../../ids.js';
+import { api } from '../../methods/index.js';
+import { Channel, ChannelMember, MemberStatuses } from '../../models.js';
+import { IdList } from '../../params.js';
+import { defineRoute } from '../define.js';
+
+const creating = api.channels.create.params.properties;
+const closed = { additionalProperties: false } as const;
+const memberIds = IdList(UserId, { minItems: 1, maxItems: 1000, description: 'user ids (JSON array)' });
+
+export const createChannel = defineRoute({
+  name: 'client.createChannel',
+  summary: 'Create a channel (private unless type is public); the person becomes its moderator.',
+  verb: 'POST',
+  path: '/api/client/channels',
+  auth: 'session',
+  params: Type.Object(
+    { name: creating.name, purpose: creating.purpose, type: creating.type, members: Type.Optional(IdList(UserId, { maxItems: 1000, description: 'user ids to add beside the creator' })) },
+    closed,
+  ),
+  result: Type.Object({ channel: Channel, members: MemberStatuses }, closed),
+  errors: ['PermissionDenied'],
+});
+
+export const browseChannels = defineRoute({
+  name: 'client.browseChannels',
+  summary: 'The public channels of the person’s team, by name, each saying whether the person is a member.',
+  verb: 'GET',
+  path: '/api/client/channels/public',
+  auth: 'session',
+  params: Type.Object({}),
+  result: Type.Object({ channels: Type.Array(Type.Object({ channel: Channel, isMember: Type.Boolean() }, closed)) }, closed),
+  errors: [],
+});
+
+const byChannel = { channelId: { ...ChannelId, description: 'a channel the person can see' } };
+
+export const joinChannel = defineRoute({
+  name: 'client.joinChannel',
+  summary: 'Join a public channel; joining one the person is already in is no change.',
+  verb: 'POST',
+  path: '/api/client/channels/:channelId/join',
+  auth: 'session',
+  params: Type.Object(byChannel, closed),
+  result: Type.Object({ channel: Channel }, closed),
+  errors: ['UnknownChannel', 'PermissionDenied'],
+});
+
+export const listChannelMembers = defineRoute({
+  name: 'client.listChannelMembers',
+  summary: 'A channel’s members with their public profiles, moderators first, and what the person may do to the membership.',
+  verb: 'GET',
+  path: '/api/client/channels/:channelId/members',
+  auth: 'session',
+  params: Type.Object(byChannel, closed),
+  result: Type.Object(
+    {
+      channel: Channel,
+      members: Type.Array(ChannelMember),
+      canAddMembers: Type.Boolean({ description: 'the person may add others' }),
+      canRemoveMembers: Type.Boolean({ description: 'the person may remove others (anyone may remove themselves)' }),
+    },
+    closed,
+  ),
+  errors: ['UnknownChannel'],
+});
+
+const memberChange = { verb: 'POST', auth: 'session', params: Type.Object({ ...byChannel, members: memberIds }, closed) } as const;
+
+export const addChannelMembers = defineRoute({
+  ...memberChange,
+  name: 'client.addChannelMembers',
+  summary: 'Add people to a channel, as the channel’s rules allow; each gets a status.',
+  path: '/api/client/channels/:channelId/members/add',
+  result: Type.Object({ members: MemberStatuses }, closed),
+  errors: ['UnknownChannel', 'PermissionDenied'],
+});
+
+export const removeChannelMembers = defineRoute({
+  ...memberChange,
+  name: 'client.removeChannelMembers',
+  summary: 'Remove people from a channel (anyone may remove themselves); each gets a status.',
+  path: '/api/client/channels/:channelId/members/remove',
+  result: Type.Object({ members: MemberStatuses }, closed),
+  errors: ['UnknownChannel', 'PermissionDenied'],
+});

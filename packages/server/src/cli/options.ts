@@ -1,0 +1,27 @@
+// Parsers of option values shared by several commands; a bad value is a usage error that names the option.
+import { InvalidArgumentError } from 'commander';
+import { InternalHostsAllowList } from '../net/addressPolicy.js';
+
+/** A whole number from 1 to `max`, such as a --limit. */
+export function positiveInteger(max: number): (value: string) => number {
+  return (value) => {
+    const number = Number(value);
+    if (!/^\d+$/.test(value) || number < 1 || number > max) throw new InvalidArgumentError(`expected a whole number from 1 to ${max}.`);
+    return number;
+  };
+}
+
+/** A comma list of internal hosts allowed as listeners, checked as the server checks its own. */
+export function parseHostList(value: string): string[] {
+  const hosts = value.split(',').map((host) => host.trim()).filter((host) => host !== '');
+  try {
+    InternalHostsAllowList.parse(hosts);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+  return hosts;
+}
+
+export const allowInternalHostsHelp =
+  'comma list of host names, IP addresses and CIDR ranges that app listeners may be at although they are internal, ' +
+  'e.g. 127.0.0.0/8,::1,localhost for a local demo (env AVIARY_ALLOWED_INTERNAL_HOSTS; default none)';

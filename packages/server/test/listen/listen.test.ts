@@ -1,0 +1,145 @@
+import { listenPath } from '@aviary/protocol';
+import { afterAll, afterEach, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { ListenClient, type ForwardedEvent } from '../../src/cli/listenClient.js';
+import { enqueueMany } from '../events/appAtListener.js';
+import { clientCast, closeSdkApps, sessionFor } from '../client/harness.js';
+import { answerWithSdk, startListener, type TestListener } from '../helpers/listener.js';
+import { forEachDialect, type TestServer } from '../helpers/server.js';
+
+afterAll(closeSdkApps);
+
+const integrations = { slashCommands: [{ name: 'weather', description: 'The forecast', action: { type: 'sendEvent' } }] };
+
+const opened: Array<{ stop(): void }> = [];
+const listeners: TestListener[] = [];
+afterEach(async () => {
+  for (const client of opened.splice(0)) client.stop();
+  await Promise.all(listeners.splice(0).map((listener) => listener.close()));
+});
+
+/** The developer's laptop: an SDK listener at a local URL, and `aviary listen` forwarding the app's events to it. */
+async function laptop(t: TestServer, app: { id: string; secret: string }, credential: string) {
+  const local = await startListener(answerWithSdk);
+  listeners.push(local);
+  const lines: string[] = [];
+  const forwarded: ForwardedEvent[] = [];
+  const client = new ListenClient({ appId: app.id, server: t.url, credential, forwardTo: local.url, print: (line) => lines.push(line) });
+  client.onForwarded = (event) => forwarded.push(event);
+  opened.push(client);
+  await client.connected;
+  return { local, client, lines, forwarded };
+}
+
+/** Opens a listen WebSocket by hand: 'open', or the HTTP refusal the upgrade got. */
+function tryOpen(t: TestServer, appId: string, authorization?: string): Promise<'open' | { status: number; body: any }> {
+  const url = new URL(listenPath(appId), t.url.replace(/^http/, 'ws'));
+  const socket = new WebSocket(url, { headers: authorization ? { authorization } : {} });
+  return new Promise((resolve, reject) => {
+    socket.on('open', () => {
+      socket.close();
+      resolve('open');
+    });
+    socket.on('unexpected-response', (_request, response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(body) }));
+    });
+    socket.on('error', reject);
+  });
+}
+
+forEachDialect('aviary listen', (t) => {
+  it('takes synchronous and asynchronous events instead of the listener URL, and their answers take effect', async () => {
+    const { alice, sdkApp, app, channel } = await clientCast(t(), integrations);
+    const { local, lines, forwarded } = await laptop(t(), app, alice.sessionToken);
+    local.verifyAs(app.id, app.secret, { onError: () => undefined, onEvent: async () => ({ text: 'Sunny, through listen' }) as never });
+    const command = await alice.post('/messages', { to: channel.id, text: '/weather Paris' });
+    expect(command.body.answer).toEqual({ kind: 'toast', text: 'Sunny, through listen' });
+    const [commandEvent] = await local.waitForVerified(1);
+    expect(commandEvent.event).toMatchObject({ name: 'client.slashCommand', command: 'weather', text: 'Paris' });
+
+    await enqueueMany(t().server.ctx.db, app.id, alice.user.id, 2, t().server.ctx.now());
+    t().server.ctx.events.wake();
+    const verified = await local.waitForVerified(3);
+    expect(verified.slice(1).map(({ event }) => event.name)).toEqual(['app.uninstall', 'app.uninstall']);
+    await t().server.ctx.events.idle();
+    const statuses = await t().server.ctx.db.selectFrom('events').select(['status', 'synchronous']).where('app_id', '=', app.id).execute();
+    expect(statuses).toHaveLength(3);
+    expect(statuses.every(({ status }) => status === 'delivered')).toBe(true);
+
+    // The URL's listener heard nothing of it, and the terminal shows one line per event.
+    expect(sdkApp.received).toEqual([]);
+    expect(forwarded.map(({ name, status }) => `${name} ${status}`)).toEqual(['client.slashCommand 200', 'app.uninstall 200', 'app.uninstall 200']);
+    expect(lines.filter((line) => /^app\.uninstall\s+200\s+\d+ ms$/.test(line))).toHaveLength(2);
+  });
+
+  it("forwards the exact headers and body, so the local listener's verdict is the server's", async () => {
+    const { alice, app, channel } = await clientCast(t(), integrations);
+    const { local } = await laptop(t(), app, app.secret);
+    local.respond = () => ({ status: 500, body: 'broken' });
+    const command = await alice.post('/messages', { to: channel.id, text: '/weather' });
+    expect(command.body).toMatchObject({ error: expect.any(String) });
+    const [received] = await local.waitFor(1);
+    const event = await t().server.ctx.db.selectFrom('events').selectAll().where('app_id', '=', app.id).executeTakeFirstOrThrow();
+    expect(received.raw.toString()).toBe(JSON.stringify(JSON.parse(received.raw.toString())));
+    expect(received.headers['x-service-event-id']).toBe(event.id);
+    expect(event).toMatchObject({ status: 'failed', last_reason: 'http_error' });
+  });
+
+  it('gives the events back to the listener URL once listen disconnects', async () => {
+    const { alice, sdkApp, app, channel } = await clientCast(t(), integrations);
+    const { local, client } = await laptop(t(), app, alice.sessionToken);
+    client.stop();
+    await vi.waitFor(() => expect(t().server.ctx.events.tunnels.has(app.id)).toBe(false));
+    sdkApp.answer = () => ({ text: 'from the URL' });
+    const command = await alice.post('/messages', { to: channel.id, text: '/weather' });
+    expect(command.body.answer).toEqual({ kind: 'toast', text: 'from the URL' });
+    await enqueueMany(t().server.ctx.db, app.id, alice.user.id, 1, t().server.ctx.now());
+    t().server.ctx.events.wake();
+    await sdkApp.waitFor(2);
+    expect(local.received).toEqual([]);
+  });
+
+  it("sends at once, through listen, the events that were waiting out the listener URL's backoff", async () => {
+    const { alice, sdkApp, app } = await clientCast(t(), integrations);
+    sdkApp.answer = () => {
+      throw new Error('the URL is broken');
+    };
+    await enqueueMany(t().server.ctx.db, app.id, alice.user.id, 1, t().server.ctx.now());
+    t().server.ctx.events.wake();
+    await sdkApp.waitFor(1);
+    await t().server.ctx.events.idle();
+    const waiting = await t().server.ctx.db.selectFrom('apps').select('listener_retry_at').where('id', '=', app.id).executeTakeFirstOrThrow();
+    expect(waiting.listener_retry_at).toBeGreaterThan(t().server.ctx.now());
+    const { local } = await laptop(t(), app, app.secret);
+    local.verifyAs(app.id, app.secret, { onError: () => undefined });
+    const [delivered] = await local.waitForVerified(1);
+    expect(delivered.event.name).toBe('app.uninstall');
+  });
+
+  it("refuses anyone but the app's developer or a holder of its secret", async () => {
+    const { alice, bob, app, team } = await clientCast(t(), integrations);
+    const admin = await sessionFor(t(), await t().f.person(team.id, { role: 'admin' }));
+    expect(await tryOpen(t(), app.id)).toMatchObject({ status: 401, body: { error: 'NotSignedIn' } });
+    expect(await tryOpen(t(), app.id, 'Bearer not-the-secret')).toMatchObject({ status: 401, body: { error: 'NotSignedIn' } });
+    expect(await tryOpen(t(), app.id, `Bearer ${bob.sessionToken}`)).toMatchObject({ body: { error: 'UnknownApp' } });
+    expect(await tryOpen(t(), app.id, `Bearer ${admin.sessionToken}`)).toMatchObject({ status: 403, body: { error: 'PermissionDenied' } });
+    expect(await tryOpen(t(), 'A000000000', `Bearer ${app.secret}`)).toMatchObject({ body: { error: 'NotSignedIn' } });
+    expect(await tryOpen(t(), app.id, `Bearer ${app.secret}`)).toBe('open');
+    expect(await tryOpen(t(), app.id, `Bearer ${alice.sessionToken}`)).toBe('open');
+    const refused = new ListenClient({ appId: app.id, server: t().url, credential: 'wrong', forwardTo: 'http://127.0.0.1:9/events', print: () => undefined });
+    opened.push(refused);
+    await expect(refused.connected).rejects.toThrow(/NotSignedIn/);
+  });
+});
+
+it('aviary listen explains a missing credential or a forward URL that is not http(s), and stops on a refused credential', async () => {
+  const { runCli } = await import('../cli/cli.js');
+  const noCredential = await runCli(['listen', '--app', 'a:x', '--forward-to', 'http://localhost:3000/events'], { AVIARY_TOKEN: '', AVIARY_APP_SECRET: '' });
+  expect(noCredential.code).toBe(2);
+  expect(noCredential.stderr).toMatch(/--token .* or --secret/);
+  const badUrl = await runCli(['listen', '--app', 'a:x', '--forward-to', 'ftp://localhost/events', '--secret', 's']);
+  expect(badUrl.code).not.toBe(0);
+  expect(badUrl.stderr).toMatch(/"ftp:\/\/localhost\/events" must be an http:\/\/ or https:\/\/ URL/);
+});

@@ -1,0 +1,90 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD, webCast } from './cast.js';
+
+/** Channels in the web client: creating one with the keyboard only, browsing and joining. */
+let t: TestServer;
+let browser: Browser;
+let cast: Awaited<ReturnType<typeof webCast>>;
+
+beforeAll(async () => {
+  if (noBrowser) return;
+  t = await startTestServer('sqlite');
+  cast = await webCast(t);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  if (t) await stopTestServer(t);
+});
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${t.url}/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('region', { name: 'Message history' }).waitFor();
+}
+
+const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
+const focusIsInDialogOrNowhere = (page: Page) => page.evaluate(() => document.activeElement === document.body || document.activeElement?.closest('dialog[open]') !== null);
+
+/** Presses Tab until the element labelled `label` has the focus. */
+async function tabTo(page: Page, label: string) {
+  for (let presses = 0; presses < 60 && (await focusedLabel(page)) !== label; presses++) await page.keyboard.press('Tab');
+  expect(await focusedLabel(page)).toBe(label);
+}
+
+describe.skipIf(noBrowser)('channels in the web client', () => {
+  it('keyboard only: the sidebar’s + opens a labelled modal that Escape closes; the new channel appears in the sidebar', async () => {
+    const { page, expectNoErrors, context } = await openWatchedPage(browser);
+    await signIn(page, cast.bob.email!);
+    await tabTo(page, 'Create a channel');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Create a channel' });
+    await dialog.waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await focusedLabel(page)).toBe('Create a channel');
+
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.type('design');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Pixels and type');
+    // The focus stays in the dialog however far one tabs.
+    for (let presses = 0; presses < 8; presses++) {
+      await page.keyboard.press('Tab');
+      expect(await focusIsInDialogOrNowhere(page)).toBe(true);
+    }
+    await tabTo(page, 'Create channel');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'design' }).waitFor();
+    await expect(page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: 'design' }).isVisible()).resolves.toBe(true);
+    expectNoErrors();
+    await context.close();
+  });
+
+  it('browses the public channels and joins one, which then appears in the sidebar', async () => {
+    const carla = await t.f.person(cast.team.id, { firstName: 'Carla', lastName: 'Cook', password: PASSWORD });
+    await t.server.ctx.db.insertInto('channel_members').values({ channel_id: cast.channel.id, user_id: carla.id, affiliation: 'member', joined_at: Date.now() }).execute();
+    const { page, expectNoErrors, context } = await openWatchedPage(browser);
+    await signIn(page, carla.email!);
+    const sidebar = page.getByRole('navigation', { name: 'Conversations' });
+    expect(await sidebar.getByRole('link', { name: 'design' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Browse channels' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Browse channels' });
+    await dialog.getByText('Pixels and type').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Join design' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'design' }).waitFor();
+    await sidebar.getByRole('link', { name: 'design' }).waitFor();
+    expectNoErrors();
+    await context.close();
+  });
+});

@@ -1,0 +1,141 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { closeSdkApps, startSdkApp } from '../client/harness.js';
+import { launchBrowser, noBrowser, openWatchedPage, type WatchedPage } from '../helpers/browser.js';
+import { restartOnSameStore, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD, webCast } from './cast.js';
+
+/**
+ * The web client live over the stream, two people in two browser contexts: what one sends appears in the
+ * other's page without a reload, in a channel and in a direct chat, and the unread badge follows.
+ */
+let t: TestServer;
+/** The server started on t's store and port by the restart test, closed at the end. */
+let restarted: TestServer | undefined;
+let browser: Browser;
+let cast: Awaited<ReturnType<typeof webCast>>;
+
+beforeAll(async () => {
+  if (noBrowser) return;
+  t = await startTestServer('sqlite');
+  cast = await webCast(t);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await closeSdkApps();
+  if (restarted) await restarted.server.close();
+  if (t) await stopTestServer(t);
+});
+
+async function signInAs(email: string, team?: string): Promise<WatchedPage> {
+  const watched = await openWatchedPage(browser);
+  const { page } = watched;
+  await page.goto(`${t.url}/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (team) {
+    await page.getByRole('radio', { name: team }).check();
+    await page.getByRole('button', { name: 'Sign in to this team' }).click();
+  }
+  await page.getByRole('region', { name: 'Message history' }).waitFor();
+  return watched;
+}
+
+const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
+
+async function send(page: Page, placeholder: RegExp, text: string) {
+  await page.getByRole('combobox', { name: placeholder }).fill(text);
+  await page.keyboard.press('Enter');
+  await history(page).getByText(text).waitFor();
+}
+
+describe.skipIf(noBrowser)('the web client live', () => {
+  it('two people chat in a channel and in a direct chat; each message appears in the other page once, without reload', async () => {
+    const alice = await signInAs(cast.alice.email!, 'Northwind');
+    const bob = await signInAs(cast.bob.email!);
+    await alice.page.getByRole('link', { name: 'general' }).click();
+    await bob.page.getByRole('link', { name: 'general' }).click();
+
+    await send(alice.page, /Message #general/, 'Bob, lunch at noon?');
+    await history(bob.page).getByText('Bob, lunch at noon?').waitFor();
+    await send(bob.page, /Message #general/, 'Yes, see you there');
+    await history(alice.page).getByText('Yes, see you there').waitFor();
+
+    // A direct chat Alice has never had: it appears in her sidebar with its badge when Bob writes.
+    const answer = await bob.context.request.post(`${t.url}/api/client/messages`, {
+      headers: { origin: t.url },
+      data: { to: cast.alice.id, text: 'A word in private?' },
+    });
+    if (!answer.ok()) throw new Error(`send failed: ${answer.status()} ${await answer.text()}`);
+    const direct = alice.page.getByRole('link', { name: /Bob Baker/ });
+    await direct.getByLabel('1 unread').waitFor();
+    await direct.click();
+    await history(alice.page).getByText('A word in private?').waitFor();
+    // Opened and visible: read, so the badge clears.
+    await direct.getByLabel(/unread/).waitFor({ state: 'detached' });
+
+    await bob.page.getByRole('link', { name: /Alice Archer/ }).click();
+    await send(alice.page, /Message Bob Baker/, 'Sure, go ahead');
+    await history(bob.page).getByText('Sure, go ahead').waitFor();
+    // Once, not twice (the page's own send and the stream's frame are the same message).
+    if ((await history(alice.page).getByText('Sure, go ahead').count()) !== 1) throw new Error('doubled in the sender’s page');
+    if ((await history(bob.page).getByText('Sure, go ahead').count()) !== 1) throw new Error('doubled in the reader’s page');
+
+    // A message in a chat Bob is not looking at: its badge appears and the sidebar shows it.
+    await send(alice.page, /Message Bob Baker/, 'And another thing');
+    await bob.page.getByRole('link', { name: 'general' }).click();
+    await send(alice.page, /Message Bob Baker/, 'Ping');
+    await bob.page.getByRole('link', { name: /Alice Archer/ }).getByLabel('1 unread').waitFor();
+
+    alice.expectNoErrors();
+    bob.expectNoErrors();
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('a preview attached by a real SDK listener app appears live in both pages', async () => {
+    const previews = await startSdkApp(t, { teamId: cast.team.id, developerId: cast.alice.id, integrations: { previewDomains: ['tickets.example.test'] } });
+    previews.answer = () => ({ title: 'Ticket 7: the build is red', description: 'Opened by Bob' });
+    await t.f.install(previews.app.id, cast.alice.id);
+    const alice = await signInAs(cast.alice.email!, 'Northwind');
+    const bob = await signInAs(cast.bob.email!);
+    await alice.page.getByRole('link', { name: 'general' }).click();
+    await bob.page.getByRole('link', { name: 'general' }).click();
+    await send(alice.page, /Message #general/, 'See https://tickets.example.test/7');
+    await history(bob.page).getByText('Ticket 7: the build is red').waitFor();
+    await history(alice.page).getByText('Ticket 7: the build is red').waitFor();
+    alice.expectNoErrors();
+    bob.expectNoErrors();
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('a server restart under an open page loses nothing and doubles nothing; "Reconnecting…" shows meanwhile', async () => {
+    const alice = await signInAs(cast.alice.email!, 'Northwind');
+    const bob = await signInAs(cast.bob.email!);
+    await alice.page.getByRole('link', { name: 'general' }).click();
+    await bob.page.getByRole('link', { name: 'general' }).click();
+    await send(bob.page, /Message #general/, 'Before the restart');
+    await history(alice.page).getByText('Before the restart').waitFor();
+
+    const status = alice.page.getByRole('status').filter({ hasText: 'Reconnecting…' });
+    await t.server.close();
+    await status.waitFor();
+    restarted = await restartOnSameStore(t, { port: Number(new URL(t.url).port) });
+    // Sent on the new server before or after the page is back: either way it comes once, over the stream.
+    for (const text of ['After the restart, one', 'After the restart, two']) {
+      const answer = await bob.context.request.post(`${restarted.url}/api/client/messages`, { headers: { origin: restarted.url }, data: { to: cast.channel.id, text } });
+      if (!answer.ok()) throw new Error(`send failed: ${answer.status()} ${await answer.text()}`);
+    }
+    await history(alice.page).getByText('After the restart, two').waitFor();
+    await status.waitFor({ state: 'detached' });
+    for (const text of ['Before the restart', 'After the restart, one', 'After the restart, two']) {
+      const count = await history(alice.page).getByText(text).count();
+      if (count !== 1) throw new Error(`"${text}" shown ${count} times`);
+    }
+    await alice.context.close();
+    await bob.context.close();
+  });
+});

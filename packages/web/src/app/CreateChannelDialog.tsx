@@ -1,0 +1,68 @@
+import { useState, type FormEvent } from 'react';
+import { channelsApi } from '../api/channels';
+import { chatPath, navigate } from './route';
+import { Modal } from './Modal';
+import { useWorkspace } from './workspaceContext';
+
+/** The sidebar's "+": a channel's name, purpose and visibility; the server's refusal is shown as it words it. */
+export function CreateChannelDialog({ onClose }: { onClose: () => void }) {
+  const workspace = useWorkspace();
+  const [name, setName] = useState('');
+  const [purpose, setPurpose] = useState('');
+  const [type, setType] = useState<'public' | 'private'>('public');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { channel } = await channelsApi.create({ name: name.trim(), purpose: purpose.trim() || undefined, type });
+      await workspace.refreshConversations();
+      navigate(chatPath(channel.id));
+      onClose();
+    } catch (failure) {
+      setError((failure as Error).message);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title="Create a channel" onClose={onClose}>
+      <form className="modal-form" onSubmit={submit}>
+        <label>
+          Name
+          <input value={name} onChange={(event) => setName(event.target.value)} maxLength={255} required data-autofocus placeholder="e.g. design" />
+        </label>
+        <label>
+          <span>
+            Purpose <span className="optional">(optional)</span>
+          </span>
+          <input value={purpose} onChange={(event) => setPurpose(event.target.value)} maxLength={1024} placeholder="What is this channel about?" />
+        </label>
+        <fieldset>
+          <legend>Who can find it</legend>
+          <label className="choice">
+            <input type="radio" name="channel-type" checked={type === 'public'} onChange={() => setType('public')} />
+            Public: anyone in the team can browse and join it
+          </label>
+          <label className="choice">
+            <input type="radio" name="channel-type" checked={type === 'private'} onChange={() => setType('private')} />
+            Private: only the people you add
+          </label>
+        </fieldset>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
+            Create channel
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

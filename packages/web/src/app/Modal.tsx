@@ -1,0 +1,29 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+/**
+ * A modal dialog: the native <dialog> opened with showModal(), which keeps focus inside it (the rest of
+ * the page is inert), closes on Escape and returns focus to where it was. Labelled by its heading; the
+ * element marked data-autofocus gets the focus.
+ */
+export function Modal({ title, onClose, children, className }: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element || element.open) return;
+    element.showModal();
+    // showModal focuses the first focusable element (the Close button); the dialog's first field is where to start.
+    element.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+  }, []);
+  return (
+    <dialog ref={dialog} className={`modal${className ? ` ${className}` : ''}`} aria-labelledby={titleId} onClose={onClose}>
+      <header className="modal-header">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" className="icon-button" aria-label="Close" onClick={() => dialog.current?.close()}>
+          ×
+        </button>
+      </header>
+      {children}
+    </dialog>
+  );
+}

@@ -1,0 +1,82 @@
+import type { StreamDataFrame } from '@aviary/protocol';
+import type { Conversation, Message } from '../api/client';
+
+export interface Applied {
+  conversations: Conversation[];
+  /** A frame named a chat the list does not have yet (a new direct chat, a channel I joined). */
+  reloadConversations: boolean;
+  reloadApps: boolean;
+}
+
+/** The chat a message belongs to, as the person sees it: the channel, or the other person. */
+export function chatOf(message: Message, me: string): string {
+  if (message.to.startsWith('g:')) return message.to;
+  return message.from === me ? message.to : message.from;
+}
+
+/**
+ * Applies a batch of frames to the sidebar's conversations. Idempotent: a message already the last one
+ * is not counted again, so a frame replayed after a reconnect changes nothing. `openChat` is the chat
+ * the person is looking at: its new messages are read, not unread.
+ */
+export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me: string, openChat: string | undefined): Applied {
+  let conversations = start;
+  let reloadConversations = false;
+  let reloadApps = false;
+  const update = (chat: string, change: (conversation: Conversation) => Conversation) => {
+    const index = conversations.findIndex((conversation) => conversation.chat === chat);
+    if (index < 0) return false;
+    conversations = conversations.map((conversation, at) => (at === index ? change(conversation) : conversation));
+    return true;
+  };
+
+  for (const frame of frames) {
+    switch (frame.type) {
+      case 'message.created': {
+        const { message } = frame;
+        const chat = chatOf(message, me);
+        const known = update(chat, (conversation) => {
+          if (conversation.lastMessage && !isNewer(message, conversation.lastMessage)) return conversation;
+          const counts = message.from !== me && chat !== openChat;
+          return {
+            ...conversation,
+            lastMessage: message,
+            unread: (conversation.unread ?? 0) + (counts ? 1 : 0),
+            mentions: (conversation.mentions ?? 0) + (counts && message.mentions?.includes(me) ? 1 : 0),
+          };
+        });
+        if (!known) reloadConversations = true;
+        break;
+      }
+      case 'message.updated':
+        update(chatOf(frame.message, me), (conversation) =>
+          conversation.lastMessage?.uid === frame.message.uid ? { ...conversation, lastMessage: frame.message } : conversation,
+        );
+        break;
+      case 'chat.read':
+        update(frame.chat, (conversation) => ({ ...conversation, readUpTo: frame.readUpTo, unread: frame.unread, mentions: frame.mentions }));
+        break;
+      case 'channel.created':
+      case 'channel.membersAdded':
+        if (!update(frame.channel.id, (conversation) => ({ ...conversation, name: frame.channel.name, channel: frame.channel }))) reloadConversations = true;
+        break;
+      case 'channel.membersRemoved':
+        if (frame.userIds.includes(me)) conversations = conversations.filter((conversation) => conversation.chat !== frame.channel.id);
+        else update(frame.channel.id, (conversation) => ({ ...conversation, channel: frame.channel }));
+        break;
+      default:
+        reloadApps = true; // app.installed, uninstalled, disabled, enabled, deleted
+    }
+  }
+  return { conversations: byLastActivity(conversations), reloadConversations, reloadApps };
+}
+
+function isNewer(message: Message, than: Message): boolean {
+  return message.timestamp > than.timestamp || (message.timestamp === than.timestamp && message.uid > than.uid);
+}
+
+/** Most recently active first, as the server orders them. */
+function byLastActivity(conversations: Conversation[]): Conversation[] {
+  const activity = (conversation: Conversation) => conversation.lastMessage?.timestamp ?? 0;
+  return [...conversations].sort((a, b) => activity(b) - activity(a));
+}

@@ -1,0 +1,116 @@
+/**
+ * The page's one WebSocket to `GET /api/stream` (cookie auth: same origin). It keeps the cursor of the
+ * last frame handled and resumes after it when the connection drops, with exponential backoff and jitter
+ * so that a restarted server is not hit by every page at the same instant. A `resync` frame (or close
+ * 4000) drops the cursor and asks the page to reload its state; `reconnect` (server shutting down) just
+ * reconnects with the cursor. 1008 (signed out) stops: the page signs in again.
+ */
+import type { StreamDataFrame, StreamFrame } from '@aviary/protocol';
+
+export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signedOut';
+
+export interface StreamHandlers {
+  /** A data frame, in stream order. Applying one twice must be harmless (it may come again on resume). */
+  frames(frames: StreamDataFrame[]): void;
+  /** The state after a gap the stream could not replay (and on the first connection): reload everything. */
+  reload(): void;
+  state(state: ConnectionState): void;
+}
+
+const FIRST_DELAY_MS = 500;
+const MAX_DELAY_MS = 15_000;
+const RESYNC_CLOSE = 4000;
+const SIGNED_OUT_CLOSE = 1008;
+
+export class StreamConnection {
+  private cursor: string | undefined;
+  private socket: WebSocket | undefined;
+  private attempt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+  private needsReload = true;
+  /** Frames that arrived since the last animation frame: a burst is applied in one render. */
+  private pending: StreamDataFrame[] = [];
+  private flushScheduled = false;
+
+  constructor(private readonly handlers: StreamHandlers) {}
+
+  start(): void {
+    this.handlers.state('connecting');
+    this.open();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.socket?.close(1000);
+  }
+
+  private open(): void {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const query = this.cursor ? `?cursor=${encodeURIComponent(this.cursor)}` : '';
+    const socket = new WebSocket(`${scheme}://${location.host}/api/stream${query}`);
+    this.socket = socket;
+    socket.onmessage = (event) => this.receive(String(event.data));
+    socket.onclose = (event) => this.closed(socket, event.code);
+  }
+
+  private receive(data: string): void {
+    let frame: StreamFrame;
+    try {
+      frame = JSON.parse(data) as StreamFrame;
+    } catch {
+      return;
+    }
+    if (frame.type === 'hello') {
+      this.attempt = 0;
+      this.cursor = frame.cursor;
+      this.handlers.state('live');
+      // A fresh connection (or one after a resync) loads its state after hello, so nothing falls between.
+      if (this.needsReload) {
+        this.needsReload = false;
+        this.handlers.reload();
+      }
+      return;
+    }
+    if (frame.type === 'resync') {
+      this.dropCursor();
+      return;
+    }
+    if (frame.type === 'reconnect') return; // the close (1012) follows; resume with the cursor
+    this.cursor = frame.cursor;
+    if (frame.type === 'cursor') return;
+    this.pending.push(frame);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      requestAnimationFrame(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length > 0) this.handlers.frames(batch);
+  }
+
+  private dropCursor(): void {
+    this.cursor = undefined;
+    this.needsReload = true;
+  }
+
+  private closed(socket: WebSocket, code: number): void {
+    if (socket !== this.socket || this.stopped) return;
+    this.flush();
+    if (code === SIGNED_OUT_CLOSE) {
+      this.handlers.state('signedOut');
+      return;
+    }
+    if (code === RESYNC_CLOSE) this.dropCursor();
+    this.handlers.state('reconnecting');
+    const ceiling = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** this.attempt);
+    this.attempt += 1;
+    // Full jitter: anywhere between half the ceiling and the ceiling.
+    this.timer = setTimeout(() => this.open(), ceiling / 2 + Math.random() * (ceiling / 2));
+  }
+}
