@@ -99,10 +99,14 @@ export function startAviaryProcess(env: Record<string, string>): Promise<AviaryP
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const kill = (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
   const started = new Promise<AviaryProcess>((resolve, reject) => {
     child.stdout.on('data', () => {
       const url = /^listening on (\S+)$/m.exec(output)?.[1];
-      if (url) resolve({ url, child, output: () => output, kill: (signal) => (child.exitCode === null && child.signalCode === null && child.kill(signal), exited) });
+      if (url) resolve({ url, child, output: () => output, kill });
     });
     void exited.then(() => reject(new Error(`aviary serve exited (${child.exitCode ?? child.signalCode}) before listening: ${output}`)));
   });

@@ -1,11 +1,10 @@
-import { connect, createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LocalBus } from '../../src/bus/localBus.js';
 import { RedisBus, type RedisBusOptions } from '../../src/bus/redisBus.js';
 import { closeRedis, openRedis, type Redis } from '../../src/redis.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { eventually } from '../helpers/listener.js';
-import { closedPort, redisAdmin, redisAvailable, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis.js';
+import { closedPort, forwardToRedis, redisAdmin, redisAvailable, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis.js';
 
 /** What a bus logged, by level. */
 function capturingLog() {
@@ -279,26 +278,3 @@ describe.runIf(redisAvailable)('the bus a server process uses', () => {
     await eventually(async () => ((await admin.pubsub('NUMSUB', `${redisKeyPrefix}bus:team`)) as [string, number])[1] === 0);
   });
 });
-
-/** A TCP forwarder on `port` to the test Redis: Redis appearing at an address where it was not. */
-async function forwardToRedis(port: number): Promise<{ close(): Promise<void> }> {
-  const target = new URL(redisTestUrl);
-  const sockets = new Set<Socket>();
-  const track = (socket: Socket) => (sockets.add(socket), socket.once('close', () => sockets.delete(socket)));
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port || 6379), target.hostname);
-    track(client);
-    track(upstream);
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
-  return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}

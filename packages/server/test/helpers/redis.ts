@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 
 export const redisTestUrl = process.env.AVIARY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -77,4 +77,27 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** A TCP forwarder on `port` to the test Redis: Redis appearing at an address where it was not. */
+export async function forwardToRedis(port: number): Promise<{ close(): Promise<void> }> {
+  const target = new URL(redisTestUrl);
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => (sockets.add(socket), socket.once('close', () => sockets.delete(socket)));
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    track(client);
+    track(upstream);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
