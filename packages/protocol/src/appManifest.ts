@@ -9,7 +9,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { maxAllowedOrigins, maxAppDescriptionLength, maxAppNameLength } from './appFields.js';
 import { Integrations } from './integrations.js';
-import { HttpUrl } from './params.js';
+import { HttpUrlOf } from './params.js';
 
 export const AppManifest = Type.Object(
   {
@@ -17,9 +17,9 @@ export const AppManifest = Type.Object(
     id: Type.Optional(Type.String({ pattern: '^a:', description: 'the app this manifest is for; without it, deploy matches the app by name and developer' })),
     name: Type.String({ minLength: 1, maxLength: maxAppNameLength, description: `the name people see, 1 to ${maxAppNameLength} characters (trimmed)` }),
     description: Type.Optional(Type.String({ maxLength: maxAppDescriptionLength, description: 'what the app does' })),
-    icon: Type.Optional({ ...HttpUrl, description: 'an http or https URL of its icon' }),
-    listenerUrl: Type.Optional({ ...HttpUrl, description: 'the http or https URL its events are POSTed to' }),
-    configurationUrl: Type.Optional({ ...HttpUrl, description: 'an http or https URL of its settings page' }),
+    icon: Type.Optional(HttpUrlOf('an http or https URL of its icon')),
+    listenerUrl: Type.Optional(HttpUrlOf('the http or https URL its events are POSTed to')),
+    configurationUrl: Type.Optional(HttpUrlOf('an http or https URL of its settings page')),
     integrations: Type.Optional(Integrations),
     allowedOrigins: Type.Optional(
       Type.Array(Type.String(), { maxItems: maxAllowedOrigins, description: 'origins such as https://widgets.example that its widget and browser URLs may also lead to' }),

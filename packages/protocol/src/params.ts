@@ -24,12 +24,11 @@ export const NonEmptyString = (maxLength: number, description?: string) =>
  * decoder to run the one URL check every other URL gets (ServiceML's checkUrl, which agrees with WHATWG
  * `URL`).
  */
-export const HttpUrl = Type.String({
-  maxLength: 2048,
-  pattern: '^[hH][tT][tT][pP][sS]?://[^\\s]+$',
-  description: 'an http or https URL',
-  httpUrl: true,
-});
+/** An http or https URL described for its field (a spread copy of HttpUrl would be a type the SDK's declarations cannot name). */
+export const HttpUrlOf = (description: string) =>
+  Type.String({ maxLength: 2048, pattern: '^[hH][tT][tT][pP][sS]?://[^\\s]+$', description, httpUrl: true });
+
+export const HttpUrl = HttpUrlOf('an http or https URL');
 
 export function isHttpUrlSchema(schema: TSchema): boolean {
   return (schema as { httpUrl?: boolean }).httpUrl === true;

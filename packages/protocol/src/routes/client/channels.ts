@@ -38,7 +38,8 @@ export const browseChannels = defineRoute({
   errors: [],
 });
 
-const byChannel = { channelId: { ...ChannelId, description: 'a channel the person can see' } };
+/** The channel in the path: one the person can see. */
+const byChannel = { channelId: ChannelId };
 
 export const joinChannel = defineRoute({
   name: 'client.joinChannel',
