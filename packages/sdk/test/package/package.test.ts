@@ -24,7 +24,7 @@ beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), 'aviary-sdk-consumer-'));
   // `npm pack` runs the build (prepack) and writes the tarball where the consumer will install it from.
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', project], { cwd: sdkDir, maxBuffer: 16 * 1024 * 1024 });
-  const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ filename: string }];
+  const [{ filename }] = JSON.parse(stdout.slice(stdout.search(/^\[\s*\{/m))) as [{ filename: string }];
   tarball = join(project, filename);
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   await run('npm', ['install', tarball, '@types/node@^20', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project });
