@@ -13,6 +13,7 @@ const binOf = (pkg, bin) => join(dirname(fileURLToPath(import.meta.resolve(`${pk
 
 const parts = [
   {
+    key: 'web',
     name: 'the web client (packages/web)',
     dir: join(packages, 'web'),
     output: join('dist', 'index.html'),
@@ -21,6 +22,7 @@ const parts = [
     command: () => [binOf('vite', ['bin', 'vite.js']), 'build', '--logLevel', 'warn'],
   },
   {
+    key: 'sdk',
     name: 'the SDK (packages/sdk)',
     dir: join(packages, 'sdk'),
     output: join('dist', 'index.js'),
@@ -37,7 +39,10 @@ function newestChange(path) {
   return Math.max(0, ...readdirSync(path).map((name) => newestChange(join(path, name))));
 }
 
-for (const part of parts) {
+// `node scripts/build-if-stale.mjs sdk` builds that part alone (the packed-SDK test, which must not
+// rebuild the web client while browser tests serve it).
+const only = process.argv.slice(2);
+for (const part of parts.filter((candidate) => only.length === 0 || only.includes(candidate.key))) {
   const built = join(part.dir, part.output);
   const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
   if (builtAt >= Math.max(...part.sources.map((source) => newestChange(join(part.dir, source))))) continue;

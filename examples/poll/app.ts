@@ -1,4 +1,6 @@
-import { createApp, type AviaryApp } from '@aviary/sdk';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AviaryClient, createApp, type AviaryApp } from '@aviary/sdk';
+import { composeWidget } from './compose.js';
 
 export interface PollOptions {
   appId: string;
@@ -15,27 +17,32 @@ interface Poll {
   votes: Map<string, number>;
 }
 
+/** The poll app as served: its event listener at any path, its compose widget at /widget (and /polls, where the form goes). */
+export interface PollApp {
+  app: AviaryApp;
+  node(req: IncomingMessage, res: ServerResponse): void;
+}
+
 /**
- * `/poll Lunch? | Pizza | Sushi` posts the question with a button per answer; each press counts a vote
- * and posts the tally as a new message (Aviary has no method to edit a message, so the tally is not an
- * update of the poll's message). Polls live in memory.
+ * `/poll Lunch? | Pizza | Sushi` opens the compose widget (the command's action is openWidget to
+ * /widget), prefilled with the question and answers; posting it puts the question in the chat with a
+ * button per answer. Each press counts a vote and posts the tally (Aviary has no method to edit a
+ * message, so the tally is a new message). Polls live in memory.
  */
-export function pollApp(options: PollOptions): AviaryApp {
+export function pollApp(options: PollOptions): PollApp {
   const app = createApp(options);
+  const bot = new AviaryClient({ baseUrl: options.baseUrl, token: options.botToken });
   const polls = new Map<string, Poll>();
 
-  app.command('poll', async (event, ctx) => {
-    const [question, ...answers] = event.text.split('|').map((part) => part.trim()).filter(Boolean);
-    if (!question || answers.length < 2 || answers.length > 10) return { text: 'Usage: /poll Question | answer | answer (2 to 10 answers)' };
+  const compose = composeWidget(options, async (event, { question, answers }) => {
     const id = `poll-${polls.size + 1}`;
     polls.set(id, { question, options: answers, votes: new Map() });
-    await ctx.bot?.chat.sendMessage({
+    await bot.chat.sendMessage({
       to: event.chat,
       onBehalfOf: event.userId,
       text: `Poll: ${question}`,
       attachments: [{ id, title: question, buttons: answers.map((name, n) => ({ id: `vote-${n}`, name, action: { type: 'sendEvent' } })) }],
     });
-    return { text: 'Poll posted' };
   });
 
   app.action(/^vote-\d+$/, async (event, ctx) => {
@@ -47,7 +54,17 @@ export function pollApp(options: PollOptions): AviaryApp {
     await ctx.bot?.chat.sendMessage({ to: event.chat, onBehalfOf: event.userId, text: tally(poll) });
     return { text: `Voted ${poll.options[choice]}` };
   });
-  return app;
+
+  return {
+    app,
+    node(req, res) {
+      const path = new URL(req.url ?? '/', 'http://poll.invalid').pathname;
+      const fail = (error: unknown) => (console.error(error), res.headersSent || res.writeHead(500).end());
+      if (req.method === 'GET' && path === '/widget') return void compose.show(req, res).catch(fail);
+      if (req.method === 'POST' && path === '/polls') return void compose.submit(req, res).catch(fail);
+      app.listener.node(req, res);
+    },
+  };
 }
 
 /** "Lunch? Pizza 2 · Sushi 1" */

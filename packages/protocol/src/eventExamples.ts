@@ -41,3 +41,13 @@ export const eventExamples: { [N in EventName]: EventOf<N> } = {
   'client.widgetAction': { name: 'client.widgetAction', ...common, messageUid: '01JD3ZM0B4C5D6E7F8G9H0J1K2', attachmentId: 'chart' },
   'client.servicemlAction': { name: 'client.servicemlAction', ...common, messageUid: '01JD3ZM0B4C5D6E7F8G9H0J1K2', actionId: 'vote-yes' },
 };
+
+/**
+ * The example of one event as if `person` sent it: what `aviary trigger` and the dashboard's "send a test
+ * event" deliver, so that both send the same realistic fixture.
+ */
+export function exampleEventFrom<N extends EventName>(name: N, person: { id: string; firstName: string; lastName: string }): EventOf<N> {
+  const example: Record<string, unknown> = { ...eventExamples[name], userId: person.id };
+  if ('userName' in example) example.userName = `${person.firstName} ${person.lastName}`;
+  return example as EventOf<N>;
+}

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { ChatId, MessageUid, UserId } from './ids.js';
-import { Channel, Message } from './models.js';
+import { Channel, Message, PublicProfile } from './models.js';
 import { oneOf } from './params.js';
 
 const closed = { additionalProperties: false } as const;
@@ -61,7 +61,26 @@ export const ChatReadState = Type.Object(
   closed,
 );
 
+export const UserUpdatedFrame = dataFrame(
+  'user.updated',
+  { user: PublicProfile },
+  'a person of the team changed their profile: their name as it now is (a change of timezone only says that something changed)',
+);
+
 export const ChatReadFrame = dataFrame('chat.read', ChatReadState.properties, 'the person marked a chat read (on any of their devices)');
+
+/** Developer-scoped: only the app's developer gets it. */
+export const DeliveryChangedFrame = dataFrame(
+  'delivery.changed',
+  {
+    appId: AppId,
+    /** The events whose delivery changed (made, attempted, delivered, failed, replayed), at most 100; empty when only the app's delivery was paused or resumed. */
+    eventIds: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 }),
+    /** When the app's delivery was paused, or null while it runs. */
+    deliveryPausedAt: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  'the delivery log of an app the person develops changed: read it again',
+);
 
 export const StreamDataFrame = Type.Union([
   MessageCreatedFrame,
@@ -75,6 +94,8 @@ export const StreamDataFrame = Type.Union([
   AppEnabledFrame,
   AppDeletedFrame,
   ChatReadFrame,
+  UserUpdatedFrame,
+  DeliveryChangedFrame,
 ]);
 
 /** The first frame of every connection: where the stream continues from. */
@@ -106,11 +127,40 @@ export const CursorFrame = Type.Object(
 );
 
 export const StreamControlFrame = Type.Union([HelloFrame, CursorFrame, ResyncFrame, ReconnectFrame]);
-export const StreamFrame = Type.Union([StreamDataFrame, StreamControlFrame]);
+
+/** How long a client shows someone typing after a `typing` frame, unless another comes. */
+export const typingShownMs = 6_000;
+
+export const TypingFrame = Type.Object(
+  {
+    type: Type.Literal('typing'),
+    /** What `to` takes for the person receiving it: the channel id, or in a direct chat the typist's id. */
+    chat: ChatId,
+    userId: UserId,
+  },
+  { ...closed, description: 'someone is typing in a chat the person reads: show it for a few seconds, unless another comes' },
+);
+
+/** `online`: the person has a stream open (on any server process); `away`: none for a while. */
+export const presenceStatuses = ['online', 'away'] as const;
+
+export const PresenceFrame = Type.Object(
+  { type: Type.Literal('presence'), status: oneOf(presenceStatuses), userIds: Type.Array(UserId) },
+  { ...closed, description: 'people of the team came online or went away; after hello, one frame lists everyone online' },
+);
+
+/**
+ * Frames that are not kept: no cursor, never replayed. A client that was away gets the presence of
+ * everyone again when it reconnects, and misses the typing that passed meanwhile.
+ */
+export const StreamLiveFrame = Type.Union([TypingFrame, PresenceFrame]);
+export const StreamFrame = Type.Union([StreamDataFrame, StreamControlFrame, StreamLiveFrame]);
 
 export type ChatReadState = Static<typeof ChatReadState>;
 export type StreamDataFrame = Static<typeof StreamDataFrame>;
 export type StreamControlFrame = Static<typeof StreamControlFrame>;
+export type StreamLiveFrame = Static<typeof StreamLiveFrame>;
+export type PresenceStatus = (typeof presenceStatuses)[number];
 export type StreamFrame = Static<typeof StreamFrame>;
 export type StreamDataFrameType = StreamDataFrame['type'];
 export type StreamFrameType = StreamFrame['type'];
@@ -118,7 +168,7 @@ export type ResyncReason = (typeof resyncReasons)[number];
 export type AppSwitch = (typeof appSwitches)[number];
 
 /** Every frame type, data frames first. */
-export const streamFrameTypes: readonly StreamFrameType[] = [...StreamDataFrame.anyOf, ...StreamControlFrame.anyOf].map(
+export const streamFrameTypes: readonly StreamFrameType[] = [...StreamDataFrame.anyOf, ...StreamControlFrame.anyOf, ...StreamLiveFrame.anyOf].map(
   (schema) => schema.properties.type.const as StreamFrameType,
 );
 

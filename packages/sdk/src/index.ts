@@ -2,29 +2,8 @@ export { AviaryClient, type AviaryClientOptions, type CallOptions, type IdTyping
 export { AviaryApiError, AviaryTimeoutError, type AviaryErrorCode } from './errors.js';
 export { AviaryDeveloperApi, AviaryPeopleApi, type SessionApiOptions } from './sessionApis.js';
 export { toAppId, toChannelId, toChatId, toMessageUid, toUserId } from './ids.js';
-export type {
-  AppId,
-  Attachment,
-  AviaryEvent,
-  Branded,
-  ChannelId,
-  ChatId,
-  ClientEventName,
-  ErrorBody,
-  ErrorCode,
-  EventName,
-  EventOf,
-  EventTokenClaims,
-  EventTokenRoute,
-  Message,
-  MessageUid,
-  ServiceClient,
-  ServiceWidgetType,
-  ToastAnswer,
-  UserId,
-  WidgetEvent,
-  WidgetEventName,
-} from './types.js';
+// Every type of ./types.js: the protocol's shapes with branded ids, listed once, there.
+export type * from './types.js';
 export { verifyEventToken, EventTokenError, type EventTokenErrorReason, type VerifyEventTokenOptions } from './app/verify.js';
 export {
   createEventListener,

@@ -9,6 +9,7 @@ import type {
   Attachment as AttachmentSchema,
   BrandedIds,
   EventName,
+  eventAnswerSchemas,
   EventTokenClaims as PlainEventTokenClaims,
   Message as MessageSchema,
   WidgetEventName,
@@ -48,3 +49,8 @@ export interface EventTokenClaims extends Omit<PlainEventTokenClaims, 'appId' | 
   appId: AppId;
   userId: UserId;
 }
+
+/** The events whose listener answer the service reads (the protocol's `eventAnswerSchemas`); it ignores the others'. */
+export type AnsweredEventName = keyof typeof eventAnswerSchemas;
+/** The answer the service reads for an event: a toast `{text}` for `client.*`, the attachment of a URL preview. */
+export type AnswerBodyOf<N extends AnsweredEventName> = Branded<(typeof eventAnswerSchemas)[N]>;

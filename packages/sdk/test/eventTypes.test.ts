@@ -1,4 +1,5 @@
-import type { Attachment, AviaryEvent, EventName, EventOf, ToastAnswer } from '../src/index.js';
+import type { eventAnswerSchemas, UrlPreviewAnswer } from '@aviary/protocol';
+import type { AnsweredEventName, Attachment, AviaryEvent, Branded, EventName, EventOf, ToastAnswer } from '../src/index.js';
 import { describe, expectTypeOf, it } from 'vitest';
 import { createEventListener, type EventAnswer, type EventHandler, type EventHandlers } from '../src/index.js';
 
@@ -30,18 +31,35 @@ describe('the listener’s handlers are typed by the protocol', () => {
 
   it('types what a handler answers', () => {
     expectTypeOf<EventAnswer<'client.slashCommand'>>().toEqualTypeOf<ToastAnswer | undefined>();
-    expectTypeOf<EventAnswer<'chat.generateUrlPreview'>>().toEqualTypeOf<Attachment | undefined>();
+    expectTypeOf<EventAnswer<'chat.generateUrlPreview'>>().toEqualTypeOf<Branded<typeof UrlPreviewAnswer> | undefined>();
+    expectTypeOf<Attachment>().toMatchTypeOf<NonNullable<EventAnswer<'chat.generateUrlPreview'>>>();
+    expectTypeOf<{ attachment: null }>().toMatchTypeOf<NonNullable<EventAnswer<'chat.generateUrlPreview'>>>();
     expectTypeOf<EventAnswer<'app.install'>>().toEqualTypeOf<undefined>();
+    // Every event whose answer the service reads takes the protocol's schema; the widget events' answers are ignored.
+    expectTypeOf<EventAnswer<'client.pressButton'>>().toEqualTypeOf<ToastAnswer | undefined>();
+    expectTypeOf<EventAnswer<'client.messageAction'>>().toEqualTypeOf<ToastAnswer | undefined>();
+    expectTypeOf<EventAnswer<'client.servicemlAction'>>().toEqualTypeOf<ToastAnswer | undefined>();
+    expectTypeOf<EventAnswer<'client.widgetAction'>>().toEqualTypeOf<undefined>();
+    expectTypeOf<EventAnswer<'client.openAttachmentWidget'>>().toEqualTypeOf<undefined>();
+    expectTypeOf<AnsweredEventName>().toEqualTypeOf<keyof typeof eventAnswerSchemas>();
 
     // @ts-expect-error a toast is {text}, not {txt}
     const misspelt: EventHandler<'client.slashCommand'> = () => ({ txt: 'done' });
+    // @ts-expect-error a button's toast too
+    const misspeltButton: EventHandler<'client.pressButton'> = () => ({ txt: 'done' });
+    // @ts-expect-error a message action's toast too
+    const misspeltAction: EventHandler<'client.messageAction'> = async () => ({ txt: 'done' });
+    // @ts-expect-error a ServiceML action's toast too
+    const misspeltServiceml: EventHandler<'client.servicemlAction'> = () => ({ txt: 'done' });
+    // @ts-expect-error a widget's event has nothing to answer: the widget is already open
+    const widgetToast: EventHandler<'client.widgetAction'> = () => ({ text: 'opened' });
     // @ts-expect-error a URL preview's colour is #rrggbb text, not a number
     const badPreview: EventHandler<'chat.generateUrlPreview'> = () => ({ title: 'x', color: 0x336699 });
     // @ts-expect-error app.install has nothing to answer
     const installAnswer: EventHandler<'app.install'> = () => ({ text: 'welcome' });
     // @ts-expect-error no handler for an event the protocol does not define
     const unknownEvent: EventHandlers = { 'chat.somethingNew': () => undefined };
-    void [misspelt, badPreview, installAnswer, unknownEvent];
+    void [misspelt, misspeltButton, misspeltAction, misspeltServiceml, widgetToast, badPreview, installAnswer, unknownEvent];
   });
 
   it('AviaryEvent is the union of the ten events, told apart by name', () => {

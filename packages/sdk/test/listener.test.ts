@@ -357,6 +357,28 @@ describe('the event listener adapters', () => {
     }
   });
 
+  it('passes a wrapped preview answer ({attachment}, or {attachment: null} for none) as it is, and ignores what a widget event handler returns', async () => {
+    const previews = [{ attachment: { title: 'wrapped' } }, { attachment: null }];
+    const listener = createEventListener({
+      appId,
+      appSecret,
+      on: {
+        'chat.generateUrlPreview': () => previews.shift(),
+        // Untyped on purpose: a handler written in JavaScript may still return a toast to a widget event.
+        'client.widgetAction': (() => ({ text: 'ignored' })) as never,
+      },
+    });
+    const server = http.createServer(listener.node);
+    const url = await listenNode(server);
+    try {
+      expect(await deliver(url, makeEvent('chat.generateUrlPreview'))).toMatchObject({ status: 200, body: { attachment: { title: 'wrapped' } } });
+      expect(await deliver(url, makeEvent('chat.generateUrlPreview'))).toMatchObject({ status: 200, body: { attachment: null } });
+      expect(await deliver(url, makeEvent('client.widgetAction'))).toEqual(acknowledged);
+    } finally {
+      await closeNode(server);
+    }
+  });
+
   it('checks token expiry against the injected clock', async () => {
     const longAgo = Date.UTC(2001, 8, 9);
     const listener = createEventListener({ appId, appSecret, now: () => longAgo + 60_000 });

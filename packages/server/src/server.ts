@@ -9,13 +9,16 @@ import { registerRoutes } from './api/routes.js';
 import { ListenGateway } from './api/listen/gateway.js';
 import { isListenUpgrade, listenUpgradeListener } from './api/listen/upgrade.js';
 import { StreamGateway } from './api/stream/gateway.js';
+import { PRESENCE_LEASE_MS } from './api/stream/presence.js';
 import { streamUpgradeListener } from './api/stream/upgrade.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import type { Bus } from './bus/bus.js';
 import { LocalBus } from './bus/localBus.js';
+import { MemoryPresenceStore, RedisPresenceStore } from './bus/presenceStore.js';
 import { RedisBus } from './bus/redisBus.js';
 import { carryOutEffects } from './core/effects/carryOut.js';
+import { DeliveryNotices } from './core/stream/deliveryNotices.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
 import { eventsRuntimeFor } from './events/delivery/runtime.js';
 import type { DeliverySettings } from './events/delivery/settings.js';
@@ -74,6 +77,8 @@ export function createContext(
     afterCommit: (effects) => carryOutEffects(ctx, effects),
     bus: resources.bus ?? new LocalBus(),
   };
+  // Developers see their apps' delivery logs change live, on their stream.
+  events.watchDelivery(new DeliveryNotices(ctx));
   return ctx;
 }
 
@@ -87,7 +92,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // With Redis, the processes behind one load balancer hear each other through it.
   const bus = redis ? await RedisBus.open({ redis, channelPrefix: `${config.redisKeyPrefix}bus:`, log }) : new LocalBus();
   const ctx = createContext(config, store, options.now, options.events, { log, redis, bus });
-  const gateway = new StreamGateway(ctx);
+  // Who is online: in this process's memory, or shared by the processes in Redis.
+  const presenceStore = redis ? new RedisPresenceStore(redis, config.redisKeyPrefix, 2 * PRESENCE_LEASE_MS) : new MemoryPresenceStore();
+  const gateway = new StreamGateway(ctx, presenceStore);
   // `aviary listen`: an app's events over a WebSocket instead of its listener URL.
   const listen = new ListenGateway(ctx);
   ctx.metrics.countOpenWebSockets(() => gateway.openConnections() + ctx.events.tunnels.count());

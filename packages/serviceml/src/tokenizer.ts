@@ -31,19 +31,10 @@ export interface RawAttribute {
 
 export type TokenKind = 'text' | 'start' | 'end';
 
-// UTF-16 code units the scanner tests for.
-const TAB = 0x09;
-const LF = 0x0a;
-const CR = 0x0d;
-const SPACE = 0x20;
-const DOUBLE_QUOTE = 0x22;
-const SINGLE_QUOTE = 0x27;
-const SLASH = 0x2f;
-const LESS_THAN = 0x3c;
-const EQUALS = 0x3d;
-const GREATER_THAN = 0x3e;
-const QUESTION_MARK = 0x3f;
-const EXCLAMATION_MARK = 0x21;
+// UTF-16 code units the scanner tests for: whitespace, quotes, and the punctuation of tags.
+const [TAB, LF, CR, SPACE] = [0x09, 0x0a, 0x0d, 0x20];
+const [DOUBLE_QUOTE, SINGLE_QUOTE] = [0x22, 0x27];
+const [SLASH, LESS_THAN, EQUALS, GREATER_THAN, QUESTION_MARK, EXCLAMATION_MARK] = [0x2f, 0x3c, 0x3d, 0x3e, 0x3f, 0x21];
 
 /**
  * Tags without attributes, the common case, share this array rather than allocating one each. Not

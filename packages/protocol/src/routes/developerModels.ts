@@ -86,8 +86,34 @@ export const DeliveryAttempt = Type.Object(
   { additionalProperties: false },
 );
 
+/** Why a test event got no answer: the app has neither a listen connection nor a listener URL, or the call failed. */
+export const testEventFailures = ['no_listener', 'timeout', 'connection_failed'] as const;
+
+/** What a test event met: the listener's answer (any status), or why there was none. */
+export const TestEventResult = Type.Object(
+  {
+    eventId: Type.String(),
+    /** The event as sent. */
+    event: AnyEvent,
+    /** `listen`: an open `aviary listen` connection took it; `listener`: a POST to the listener URL. */
+    via: oneOf(['listener', 'listen'] as const),
+    /** The listener URL it went to, when it went to one. */
+    url: NullableString,
+    /** The listener's HTTP status; null when it did not answer. */
+    status: Type.Union([Type.Integer(), Type.Null()]),
+    durationMs: Type.Integer({ minimum: 0 }),
+    /** The answer's body as text (its first 64 KiB); null when there was no answer. */
+    answer: NullableString,
+    reason: Type.Union([oneOf(testEventFailures), Type.Null()]),
+    /** What went wrong, in words (not `error`: this is an answer, not a refusal). */
+    detail: NullableString,
+  },
+  { additionalProperties: false },
+);
+
 export const BotCredentials = Type.Object({ botUserId: UserId, botToken: Type.String() }, { additionalProperties: false });
 
 export type DeveloperApp = Static<typeof DeveloperApp>;
 export type DeliveredEvent = Static<typeof DeliveredEvent>;
 export type DeliveryAttempt = Static<typeof DeliveryAttempt>;
+export type TestEventResult = Static<typeof TestEventResult>;

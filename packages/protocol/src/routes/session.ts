@@ -2,7 +2,15 @@
 import { Type } from '@sinclair/typebox';
 import { User } from '../models.js';
 import { maxEmailLength, maxPasswordLength } from '../personFields.js';
+import { StreamCursor } from '../stream.js';
 import { defineRoute } from './define.js';
+import { sessionRead } from './fields.js';
+
+/**
+ * The session answers carry `streamCursor`, where the team's stream stood when the answer was made: a
+ * client that opens the stream with it as `?cursor=` misses nothing of what it loads after the answer.
+ */
+const SessionTeam = Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false });
 
 export const signIn = defineRoute({
   name: 'session.signIn',
@@ -17,19 +25,16 @@ export const signIn = defineRoute({
     password: Type.String({ minLength: 1, maxLength: maxPasswordLength }),
     teamId: Type.Optional(Type.String({ pattern: '^t:[a-z2-7]{16}$', description: 'a team id (t: followed by 16 base32 characters), as given by TeamRequired' })),
   }),
-  result: Type.Object({ sessionToken: Type.String(), user: User }, { additionalProperties: false }),
+  result: Type.Object({ sessionToken: Type.String(), user: User, team: SessionTeam, streamCursor: StreamCursor }, { additionalProperties: false }),
   errors: ['InvalidCredentials', 'TeamRequired', 'TooManyRequests'],
 });
 
 export const getSession = defineRoute({
+  ...sessionRead,
   name: 'session.getSession',
   summary: 'Who the session belongs to, and their team: the web client asks on load, as it cannot read the cookie.',
-  verb: 'GET',
   path: '/api/session',
-  auth: 'session',
-  params: Type.Object({}),
-  result: Type.Object({ user: User, team: Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false }) }, { additionalProperties: false }),
-  errors: [],
+  result: Type.Object({ user: User, team: SessionTeam, streamCursor: StreamCursor }, { additionalProperties: false }),
 });
 
 export const signOut = defineRoute({

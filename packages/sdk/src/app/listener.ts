@@ -16,8 +16,8 @@
  * Every refusal is also told to `logger.warn` with its reason, so that a wrong secret shows at once.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { eventHeaders, isEventName } from '@aviary/protocol';
-import type { Attachment, AviaryEvent, ClientEventName, EventName, EventOf, EventTokenClaims, ToastAnswer } from '../types.js';
+import { eventAnswerSchemas, eventHeaders, isEventName } from '@aviary/protocol';
+import type { AnsweredEventName, AnswerBodyOf, AviaryEvent, EventName, EventOf, EventTokenClaims, ToastAnswer } from '../types.js';
 import { fastifyPlugin, type FastifyListenerPlugin } from './listenerFastify.js';
 import { headerValue, parseJsonBody, readNodeBody, tooLarge, writeAnswer, type EventRequest, type ListenerAnswer } from './listenerHttp.js';
 import { EventTokenError, verifyEventToken } from './verify.js';
@@ -39,12 +39,12 @@ export interface EventContext {
   retryReason?: string;
 }
 
-/** What a handler may return: an attachment to a URL preview, a toast to a `client.*` event, else nothing. */
-export type EventAnswer<N extends EventName> = N extends 'chat.generateUrlPreview'
-  ? Attachment | undefined
-  : N extends ClientEventName
-    ? ToastAnswer | undefined
-    : undefined;
+/**
+ * What a handler may return: the answer the protocol defines for its event (eventAnswers.ts): a toast
+ * `{text}` to a slash command, a button, a message action or a ServiceML action; an attachment (or
+ * `{attachment}`) to a URL preview; nothing to any other event, whose answer the service ignores.
+ */
+export type EventAnswer<N extends EventName> = N extends AnsweredEventName ? AnswerBodyOf<N> | undefined : undefined;
 
 export type EventHandler<N extends EventName> = (
   event: EventOf<N>,
@@ -250,9 +250,9 @@ function isEventShaped(body: unknown): body is { name: string; userId: string } 
 
 function answerBody(name: EventName, result: unknown): Record<string, unknown> {
   if (result === undefined || result === null) return {};
-  if (name === 'chat.generateUrlPreview') return { attachment: result };
-  if (name.startsWith('client.')) return { text: (result as ToastAnswer).text };
-  return {};
+  if (!(name in eventAnswerSchemas)) return {};
+  if (name === 'chat.generateUrlPreview') return typeof result === 'object' && 'attachment' in result ? (result as Record<string, unknown>) : { attachment: result };
+  return { text: (result as ToastAnswer).text };
 }
 
 function answer(status: number, body: Record<string, unknown>): ListenerAnswer {

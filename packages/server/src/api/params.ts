@@ -52,7 +52,7 @@ export function decodeParams(params: TObject, raw: RawParams, options: DecodeOpt
       out[decoder.name] = null;
       continue;
     }
-    if (isAbsent(decoder, given)) {
+    if (isAbsent(decoder, given, options)) {
       if (decoder.required) throw missingParameter(decoder.name);
       continue;
     }
@@ -79,8 +79,13 @@ export function decodeParams(params: TObject, raw: RawParams, options: DecodeOpt
   return out;
 }
 
-/** Absent, empty, or (for a required list of at least one item) an empty list. */
-function isAbsent(decoder: ParamDecoder, given: unknown): boolean {
+/**
+ * Absent, empty, or (for a required list of at least one item) an empty list. In a JSON body "" for an
+ * optional text of at least one character is a value, and refused: `{"name": ""}` asks for an empty
+ * name, it does not leave the name out.
+ */
+function isAbsent(decoder: ParamDecoder, given: unknown, options: DecodeOptions): boolean {
+  if (given === '' && options.json && !decoder.required && Number(decoder.schema.minLength ?? 0) > 0) return false;
   if (given === undefined || given === null || given === '') return true;
   return decoder.required && Array.isArray(given) && given.length === 0 && Number(decoder.schema.minItems ?? 0) > 0;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { registerAttachmentHtmlRoute } from './attachmentHtml.js';
 import { registerFullOpenApiRoute } from './openapi.js';
 import { routeHandlers } from './routeHandlers.js';
 import { registerRoutePipeline } from './routePipeline.js';
@@ -10,7 +11,7 @@ import { registerWidgetScriptRoute } from './widgetScript.js';
 /**
  * Everything served besides the /v1 method API: the routes of the protocol (sessions for people, the
  * client API the web client calls, the developer API of the dashboard), the whole OpenAPI document,
- * /widget.js, the web client's page and assets, and what a plain GET of the stream gets (its WebSocket
+ * /widget.js, the web client's page and assets, html attachments' own documents, and what a plain GET of the stream gets (its WebSocket
  * upgrade is the HTTP server's, api/stream/upgrade.ts).
  */
 export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -19,4 +20,5 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerWidgetScriptRoute(app);
   registerStreamPlainRequestRoute(app);
   registerWebClientRoutes(app);
+  registerAttachmentHtmlRoute(app, ctx);
 }

@@ -88,13 +88,19 @@ export class RedisBus implements Bus {
     await this.lastChange;
   }
 
-  /** Stops hearing; the process's connection, which published, is closed by whoever opened it. */
+  /**
+   * Stops hearing; the process's connection, which published, is closed by whoever opened it. A live
+   * subscribing connection is quit, and this resolves once it has ended: Redis has dropped its
+   * subscriptions by then. One that is down has none, and is only stopped from reconnecting.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.topics.clear();
-    if (this.subscriber.status === 'ready') await this.subscriber.quit().catch(() => this.subscriber.disconnect());
-    else this.subscriber.disconnect();
+    if (this.subscriber.status !== 'ready') return void this.subscriber.disconnect();
+    const ended = new Promise<void>((resolve) => this.subscriber.once('end', () => resolve()));
+    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+    await ended;
   }
 
   private hear(channel: string, payload: string): void {

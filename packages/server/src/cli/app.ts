@@ -7,6 +7,7 @@ import { allowedOriginWording, asCliError, optionsNamed } from './coreRefusals.j
 import { CliError } from './errors.js';
 import { readJsonFile } from './jsonFile.js';
 import { requireApp, requirePerson, requireUser } from './lookups.js';
+import { withRequiredOptions } from './options.js';
 
 type Flags<T> = StoreFlags & OutputFlags & T;
 
@@ -16,9 +17,10 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 export function registerAppCommands(program: Command): Command {
   const app = program.command('app').description('Manage apps: create them, enable their bot, install them for people.');
 
-  adminCommand(app, 'create', 'Create an app in its developer’s team; prints its id and secret.')
-    .requiredOption('--name <name>', 'the app name')
-    .requiredOption('--developer <userId>', 'the person who develops it; the app belongs to their team')
+  withRequiredOptions(adminCommand(app, 'create', 'Create an app in its developer’s team; prints its id and secret.'), {
+    '--name <name>': 'the app name',
+    '--developer <userId>': 'the person who develops it; the app belongs to their team',
+  })
     .option('--description <text>', 'what the app does')
     .option('--listener-url <url>', 'the http(s) URL its events are POSTed to')
     .option('--slash-command <name[:url]>', 'a slash command (repeatable): it sends an event to the listener, or with a URL opens that widget', collect, [])
@@ -79,10 +81,10 @@ export function registerAppCommands(program: Command): Command {
       }),
     );
 
-  adminCommand(app, 'install', 'Install the app for a person: its listener must accept app.install (HTTP 200) with their new token, which is printed.')
-    .requiredOption('--app <id>', 'the app')
-    .requiredOption('--user <userId>', 'the person installing it')
-    .action((flags: Flags<{ app: string; user: string }>) =>
+  withRequiredOptions(adminCommand(app, 'install', 'Install the app for a person: its listener must accept app.install (HTTP 200) with their new token, which is printed.'), {
+    '--app <id>': 'the app',
+    '--user <userId>': 'the person installing it',
+  }).action((flags: Flags<{ app: string; user: string }>) =>
       runAdminCommand(flags, async (admin) => {
         const found = await requireApp(admin.db, flags.app);
         const person = await requirePerson(admin.db, flags.user);

@@ -1,5 +1,5 @@
 // Parsers of option values shared by several commands; a bad value is a usage error that names the option.
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { InternalHostsAllowList } from '../net/addressPolicy.js';
 
 /** A whole number from 1 to `max`, such as a --limit. */
@@ -25,3 +25,9 @@ export function parseHostList(value: string): string[] {
 export const allowInternalHostsHelp =
   'comma list of host names, IP addresses and CIDR ranges that app listeners may be at although they are internal, ' +
   'e.g. 127.0.0.0/8,::1,localhost for a local demo (env AVIARY_ALLOWED_INTERNAL_HOSTS; default none)';
+
+/** Declares a command's required options from a table (the flags, then what they are): one place for the pattern. */
+export function withRequiredOptions(command: Command, options: Record<string, string>): Command {
+  for (const [flags, description] of Object.entries(options)) command.requiredOption(flags, description);
+  return command;
+}

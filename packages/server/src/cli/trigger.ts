@@ -1,9 +1,8 @@
 // `aviary trigger <event> --app ID`: a realistic fixture of one of the ten events, signed as the server
 // signs a delivery, POSTed to the app's listener (or --forward-to), and the answer printed.
-import { eventExamples, eventNames, type AnyEvent, type EventName } from '@aviary/protocol';
+import { eventNames, exampleEventFrom, type EventName } from '@aviary/protocol';
 import { Argument, type Command } from 'commander';
 import { newEventId } from '../events/ids.js';
-import type { UsersTable } from '../store/schema.js';
 import { adminCommand, configFrom, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { CliError } from './errors.js';
 import { requireApp, requirePerson } from './lookups.js';
@@ -31,7 +30,7 @@ export function registerTriggerCommand(program: Command): void {
         const app = await requireApp(db, flags.app);
         const person = await requirePerson(db, flags.user ?? app.developer_id);
         const url = targetUrl(flags.forwardTo ?? app.listener_url);
-        const event = fixture(name, person);
+        const event = exampleEventFrom(name, { id: person.id, firstName: person.first_name, lastName: person.last_name });
         const body = JSON.stringify(event);
         const eventId = newEventId(now());
         // Loaded here: the HTTP agent would slow every other command's start.
@@ -61,13 +60,6 @@ export function registerTriggerCommand(program: Command): void {
         }
       }),
     );
-}
-
-/** The protocol's example of the event, from this person. */
-function fixture(name: EventName, person: UsersTable): AnyEvent {
-  const example: Record<string, unknown> = { ...eventExamples[name], userId: person.id };
-  if ('userName' in example) example.userName = `${person.first_name} ${person.last_name}`;
-  return example as AnyEvent;
 }
 
 function targetUrl(url: string | null | undefined): string {

@@ -7,6 +7,7 @@ import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from
 import { asCliError, optionsNamed } from './coreRefusals.js';
 import { CliError } from './errors.js';
 import { isEmailTaken, requireTeam } from './lookups.js';
+import { withRequiredOptions } from './options.js';
 
 interface CreateUserFlags extends StoreFlags, OutputFlags {
   team: string;
@@ -21,11 +22,12 @@ interface CreateUserFlags extends StoreFlags, OutputFlags {
 /** Registers `aviary user` and `user create`; returns it, for the commands other files add. */
 export function registerUserCommands(program: Command): Command {
   const user = program.command('user').description('Manage people.');
-  adminCommand(user, 'create', 'Create a person in a team; prints them as users.getInfo would.')
-    .requiredOption('--team <id>', 'the team they join')
-    .requiredOption('--email <address>', 'their email, unique in the team')
-    .requiredOption('--first-name <name>', 'their first name')
-    .requiredOption('--last-name <name>', 'their last name')
+  withRequiredOptions(adminCommand(user, 'create', 'Create a person in a team; prints them as users.getInfo would.'), {
+    '--team <id>': 'the team they join',
+    '--email <address>': 'their email, unique in the team',
+    '--first-name <name>': 'their first name',
+    '--last-name <name>': 'their last name',
+  })
     .option('--password <password>', 'lets them sign in to the web client (at least 8 characters)')
     .addOption(new Option('--role <role>', 'their role in the team').choices(personRoles).default('user'))
     .option('--timezone <offset>', 'their UTC offset, such as +01:00', '+00:00')

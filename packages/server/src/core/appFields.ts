@@ -42,7 +42,7 @@ const urlFields = ['icon', 'listenerUrl', 'configurationUrl'] as const;
  */
 export function checkAppFields(input: AppFieldInput, mode: 'create' | 'update'): AppFields {
   const fields: AppFields = {};
-  if (mode === 'create' || input.name !== undefined) fields.name = checkName(input.name);
+  if (mode === 'create' || input.name !== undefined) fields.name = checkName(input.name, mode);
   if (input.description !== undefined) fields.description = checkDescription(input.description);
   for (const field of urlFields) {
     if (input[field] !== undefined) fields[field] = input[field] === null || input[field] === '' ? null : checkHttpUrl(field, input[field]);
@@ -68,8 +68,11 @@ export function checkIntegrations(value: unknown, prefix = 'integrations.'): Int
   throw invalidParameter(parameter, result.description.replace(result.parameter, parameter));
 }
 
-function checkName(value: unknown): string {
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) throw missingParameter('name');
+function checkName(value: unknown, mode: 'create' | 'update'): string {
+  const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+  // A change that gives an empty name asks for one, which an app cannot have; a new app without one lacks it.
+  if (empty && mode === 'update') throw invalidParameter('name', 'name must not be empty; leave name out to keep the app’s name.');
+  if (empty) throw missingParameter('name');
   if (typeof value !== 'string') throw invalidParameter('name', 'name must be a string: the app name people see.');
   const name = value.trim();
   if (name.length > maxAppNameLength) throw invalidParameter('name', `name is ${name.length} characters long; the limit is ${maxAppNameLength}.`);

@@ -33,6 +33,17 @@ forEachDialect('route pipeline', (t) => {
       expect(cleared.body.app).toMatchObject({ icon: null, description: '', allowedOrigins: [], name: app.name });
     });
 
+    it('refuses an empty or blank app name in a change as InvalidParameter naming name, and keeps the name', async () => {
+      const { app, request } = await developerWithApp(t());
+      const path = `/api/developer/apps/${app.id}`;
+      for (const name of ['', '   ']) {
+        expectError(await request('PATCH', path, { name, description: 'changed' }), { error: 'InvalidParameter', parameter: 'name', description: /must not be empty/ });
+      }
+      const kept = (await request('GET', path)).body.app;
+      expect(kept.name).toBe(app.name);
+      expect(kept.description).not.toBe('changed');
+    });
+
     it('answers an empty list for a required list of at least one item as MissingParameter, a list too long as InvalidParameter', async () => {
       const { request } = await developerWithApp(t());
       const act = (messageUids: unknown) => request('POST', '/api/client/actions/messageAction', { appId: 'a:x', chat: 'g:aaaaaaaaaaaaaaaa', messageUids });

@@ -4,7 +4,7 @@ import type { CallResult, TestServer } from '../helpers/server.js';
 import { startListener, type Answer, type TestListener } from '../helpers/listener.js';
 
 /** A loopback URL where nothing listens: connections are refused. */
-export { closedPortUrl as refusingUrl, eventually } from '../helpers/listener.js';
+export { closedPortUrl as refusingUrl } from '../helpers/listener.js';
 
 /** How the app's listener answers: through the SDK listener (verifying every token), a fixed status, or never. */
 export type ListenerBehaviour = 'sdk' | { status: number } | 'hang';

@@ -1,17 +1,24 @@
+import { once } from 'node:events';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LocalBus } from '../../src/bus/localBus.js';
 import { RedisBus, type RedisBusOptions } from '../../src/bus/redisBus.js';
 import { closeRedis, openRedis, type Redis } from '../../src/redis.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { eventually } from '../helpers/listener.js';
 import { closedPort, forwardToRedis, redisAdmin, redisAvailable, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis.js';
 
-/** What a bus logged, by level. */
+/** What a bus logged, by level, and a way to wait until it has said something. */
 function capturingLog() {
   const lines: Array<{ level: 'warn' | 'info' | 'error'; message: string }> = [];
-  const at = (level: 'warn' | 'info' | 'error') => (fields: object | string, message?: string) =>
-    void lines.push({ level, message: message ?? String(fields) });
-  return { lines, log: { warn: at('warn'), info: at('info'), error: at('error') } as unknown as RedisBusOptions['log'] };
+  const waiters: Array<() => void> = [];
+  const at = (level: 'warn' | 'info' | 'error') => (fields: object | string, message?: string) => {
+    lines.push({ level, message: message ?? String(fields) });
+    for (const wake of waiters.splice(0)) wake();
+  };
+  /** Resolves once a line holding `text` has been logged. */
+  const said = async (text: string) => {
+    while (!lines.some((line) => line.message.includes(text))) await new Promise<void>((resolve) => waiters.push(resolve));
+  };
+  return { lines, said, log: { warn: at('warn'), info: at('info'), error: at('error') } as unknown as RedisBusOptions['log'] };
 }
 
 /** What a listener heard, and a way to wait (bounded) until it has heard `count` payloads. */
@@ -169,7 +176,7 @@ describe.runIf(redisAvailable)('the Redis bus', () => {
     for (const payload of sent) closing.publish('team', payload);
     await closeProcess(opened.splice(1, 1)[0]);
     expect(await listener.waitFor(100)).toEqual(sent);
-    await eventually(async () => (await subscribers(prefix, 'own')) === 0);
+    expect(await subscribers(prefix, 'own')).toBe(0);
 
     expect(() => closing.publish('team', 'after close')).not.toThrow();
     const stop = closing.subscribe('own', () => undefined);
@@ -181,7 +188,7 @@ describe.runIf(redisAvailable)('the Redis bus', () => {
 
   it('subscribes again when Redis drops its subscribing connection', async () => {
     const prefix = uniqueRedisPrefix();
-    const { lines, log } = capturingLog();
+    const { lines, said, log } = capturingLog();
     const bus = await openBus(prefix, log);
     const listener = heard();
     bus.subscribe('team', listener.add);
@@ -196,10 +203,12 @@ describe.runIf(redisAvailable)('the Redis bus', () => {
     await admin.client('KILL', 'ID', before);
 
     // The new connection has the old one's name; once it is there, the bus subscribed again (on 'ready').
-    await eventually(async () => {
-      const ids = await idsNamed();
-      return ids.length === 1 && ids[0] !== before && (await subscribers(prefix, 'team')) === 1;
-    }, 10_000);
+    await said('subscribing connection to Redis is back');
+    await bus.whenSubscribed();
+    const ids = await idsNamed();
+    expect(ids).toHaveLength(1);
+    expect(ids[0]).not.toBe(before);
+    expect(await subscribers(prefix, 'team')).toBe(1);
     await admin.publish(`${prefix}team`, 'after the drop');
     expect(await listener.waitFor(1)).toEqual(['after the drop']);
     expect(lines).toEqual([
@@ -214,17 +223,17 @@ describe.runIf(redisAvailable)('the Redis bus', () => {
     const listener = heard();
     bus.subscribe('team', listener.add);
     await bus.whenSubscribed();
-    await admin.client('KILL', 'ID', String(await publisherOf(bus).client('ID')));
-    await eventually(async () => {
-      // At most once: what is published while the connection is away is lost, so publish until heard.
-      bus.publish('team', 'after the drop');
-      return listener.payloads.length > 0;
-    }, 10_000);
-    expect(listener.payloads[0]).toBe('after the drop');
+    const publisher = publisherOf(bus);
+    // What is published while the connection is away is lost (at most once): publish once it is back.
+    const back = once(publisher, 'ready');
+    await admin.client('KILL', 'ID', String(await publisher.client('ID')));
+    await back;
+    bus.publish('team', 'after the drop');
+    expect(await listener.waitFor(1)).toEqual(['after the drop']);
   });
 
   it('starts without Redis, loses what is published meanwhile without throwing, and is at work once Redis is there', async () => {
-    const { lines, log } = capturingLog();
+    const { lines, said: hasSaid, log } = capturingLog();
     const port = await closedPort();
     const bus = await openBus(uniqueRedisPrefix(), log, `redis://127.0.0.1:${port}`);
     const listener = heard();
@@ -232,19 +241,20 @@ describe.runIf(redisAvailable)('the Redis bus', () => {
     await bus.whenSubscribed();
     for (let i = 0; i < 10; i++) expect(() => bus.publish('team', `lost ${i}`)).not.toThrow();
     const said = (text: string) => lines.filter((line) => line.message.includes(text));
-    await eventually(async () => said('could not publish').length > 0);
+    await hasSaid('could not publish');
     expect(said('could not publish')).toHaveLength(1);
     expect(said('subscribing connection to Redis is down')).toHaveLength(1);
 
     // Redis appears at that address: the bus connects, subscribes to what its listeners want, and publishes.
+    const publisherReady = once(publisherOf(bus), 'ready');
     const redis = await forwardToRedis(port);
     try {
-      await eventually(async () => said('subscribing connection to Redis is back').length === 1, 10_000);
-      await eventually(async () => {
-        bus.publish('team', 'now heard');
-        return listener.payloads.length > 0;
-      }, 10_000);
-      expect(listener.payloads[0]).toBe('now heard');
+      await hasSaid('subscribing connection to Redis is back');
+      expect(said('subscribing connection to Redis is back')).toHaveLength(1);
+      await bus.whenSubscribed();
+      await publisherReady;
+      bus.publish('team', 'now heard');
+      expect(await listener.waitFor(1)).toEqual(['now heard']);
     } finally {
       await closeProcess(opened.splice(0, 1)[0]);
       await redis.close();
@@ -275,6 +285,6 @@ describe.runIf(redisAvailable)('the bus a server process uses', () => {
     expect(await admin.pubsub('NUMSUB', `${redisKeyPrefix}bus:team`)).toEqual([`${redisKeyPrefix}bus:team`, 1]);
 
     await stopTestServer(servers.splice(1, 1)[0]);
-    await eventually(async () => ((await admin.pubsub('NUMSUB', `${redisKeyPrefix}bus:team`)) as [string, number])[1] === 0);
+    expect(await admin.pubsub('NUMSUB', `${redisKeyPrefix}bus:team`)).toEqual([`${redisKeyPrefix}bus:team`, 0]);
   });
 });

@@ -90,6 +90,8 @@ export interface CliServer {
   stdout(): string;
   /** Resolves once the server has printed `text` on stderr. */
   printedOnStderr(text: string): Promise<void>;
+  /** Resolves with the lines on stdout (its log, at AVIARY_LOG_LEVEL) once `enough` of them holds. */
+  printedOnStdout(enough: (lines: string[]) => boolean): Promise<string[]>;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -100,10 +102,12 @@ export function startCliServer(args: string[], env: Record<string, string> = {})
   let stdout = '';
   let stderr = '';
   const stderrWaiters: Array<() => void> = [];
+  const stdoutWaiters: Array<() => void> = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
+      for (const check of stdoutWaiters.splice(0)) check();
       const url = /^listening on (\S+)$/m.exec(stdout)?.[1];
       // The demo block, when asked for, follows that line and ends with a blank line.
       if (url && (!args.includes('--seed-demo') || stdout.endsWith('\n\n'))) {
@@ -115,6 +119,16 @@ export function startCliServer(args: string[], env: Record<string, string> = {})
             new Promise<void>((resolve, reject) => {
               const check = () => (stderr.includes(text) ? resolve() : stderrWaiters.push(check));
               void exited.then(() => reject(new Error(`aviary serve exited without printing ${JSON.stringify(text)}: ${stderr}`)));
+              check();
+            }),
+          printedOnStdout: (enough) =>
+            new Promise<string[]>((resolve, reject) => {
+              const check = () => {
+                const lines = stdout.split('\n').slice(0, -1);
+                if (enough(lines)) resolve(lines);
+                else stdoutWaiters.push(check);
+              };
+              void exited.then(() => reject(new Error(`aviary serve exited before it printed what was awaited: ${stderr}`)));
               check();
             }),
           stop: (signal = 'SIGTERM') => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installApp } from '../../src/core/commands/installs.js';
 import { resumeAppDelivery } from '../../src/events/history/eventHistory.js';
 import { createLog } from '../../src/log.js';
 import { closedPortUrl, fakeClock, type Responder, type TestListener } from '../helpers/listener.js';
@@ -28,8 +29,8 @@ describe('the delivery log', () => {
   });
 
   async function appAt(respond: Responder | string) {
-    const { app, listener, send } = await appAtListener(t, listeners, respond);
-    return { app, listener, send: async () => (await send(1))[0] };
+    const { app, listener, developer, send } = await appAtListener(t, listeners, respond);
+    return { app, listener, developer, send: async () => (await send(1))[0] };
   }
 
   const about = (appId: string, msg: RegExp) => (line: LogLine) => line.appId === appId && msg.test(line.msg);
@@ -54,7 +55,10 @@ describe('the delivery log', () => {
     expect(refused).toMatchObject({ level: logLevels.warn, eventId: waiting, status: 503, fate: 'held' });
     const scheduled = await log.waitFor(about(app.id, /retry scheduled/));
     const { listener_retry_at } = await t.server.ctx.db.selectFrom('apps').select('listener_retry_at').where('id', '=', app.id).executeTakeFirstOrThrow();
-    expect(scheduled).toMatchObject({ level: logLevels.info, eventId: waiting, step: 1, retryAt: new Date(listener_retry_at!).toISOString() });
+    const retryAt = new Date(listener_retry_at!).toISOString();
+    expect(scheduled).toMatchObject({ level: logLevels.info, eventId: waiting, step: 1, retryAt });
+    // The refused event's own line says when it is tried next: its listener's retry.
+    expect(refused).toMatchObject({ nextAttemptAt: retryAt, msg: `event refused by the listener (HTTP 503); waits for the listener, tried next at ${retryAt}` });
 
     up = true;
     const fresh = await send();
@@ -77,6 +81,20 @@ describe('the delivery log', () => {
     expect(await log.waitFor(about(app.id, /paused/))).toMatchObject({ level: logLevels.info, eventId });
     await resumeAppDelivery(t.server.ctx, app.id);
     expect(await log.waitFor(about(app.id, /resumed/))).toMatchObject({ level: logLevels.info, released: 1 });
+  });
+
+  it('warns of a synchronous event the listener refused (an install), which is never retried', async () => {
+    const { app, listener, developer } = await appAt(() => ({ status: 403, body: 'not for your team' }));
+    await expect(installApp(t.server.ctx, { appId: app.id, userId: developer.id })).rejects.toMatchObject({ code: 'InstallFailed' });
+    const line = await log.waitFor(about(app.id, /synchronous/));
+    const [event] = await t.server.ctx.db.selectFrom('events').select('id').where('app_id', '=', app.id).execute();
+    expect(line).toMatchObject({ level: logLevels.warn, appId: app.id, eventId: event.id, event: 'app.install', status: 403, reason: 'http_error', synchronous: true });
+    expect(line.msg).toBe('synchronous event refused by the listener (HTTP 403); not retried');
+    expect(listener.received).toHaveLength(1);
+
+    const unreachable = await appAt(await closedPortUrl());
+    await expect(installApp(t.server.ctx, { appId: unreachable.app.id, userId: unreachable.developer.id })).rejects.toMatchObject({ code: 'InstallFailed' });
+    expect(await log.waitFor(about(unreachable.app.id, /synchronous/))).toMatchObject({ level: logLevels.warn, reason: 'connection_failed', event: 'app.install' });
   });
 
   it('never logs an app secret, a signed token or a listener URL', async () => {

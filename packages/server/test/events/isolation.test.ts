@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer } from '../helpers/server.js';
-import { eventually, startListener } from '../helpers/listener.js';
+import { startListener } from '../helpers/listener.js';
 
 for (const dialect of dialects) {
   describe(`one app's hanging listener [${dialect}]`, () => {
@@ -23,7 +23,7 @@ for (const dialect of dialects) {
         };
 
         for (let i = 0; i < 20; i++) await enqueue(stuck.id);
-        await eventually(async () => hanging.open() === 4);
+        await hanging.waitForOpen(4);
 
         // Each of the other app's events arrives while the hung app's lane is still full. (How soon:
         // npm run bench measures delivery latency.)

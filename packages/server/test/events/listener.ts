@@ -1,2 +1,2 @@
 // The listener harness lives in ../helpers/listener.ts; this path stays for the security tests that import it.
-export { answerOk, closedPortUrl, eventually, fakeClock, startListener, type Answer, type Received, type Responder, type TestListener } from '../helpers/listener.js';
+export { answerOk, closedPortUrl, fakeClock, startListener, type Answer, type Received, type Responder, type TestListener } from '../helpers/listener.js';

@@ -8,7 +8,7 @@ import type { Db } from '../../src/store/store.js';
 import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
 import { appAtListener, enqueueMany } from './appAtListener.js';
-import { answerOk, closedPortUrl, eventually, fakeClock, startListener, type Received, type Responder, type TestListener } from '../helpers/listener.js';
+import { answerOk, closedPortUrl, fakeClock, startListener, type Received, type Responder, type TestListener } from '../helpers/listener.js';
 import { loopbackHosts, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { createTestStore } from '../helpers/store.js';
 
@@ -142,7 +142,8 @@ for (const dialect of dialects) {
       const received = await listener.waitFor(4);
       expect(idsOf(received.slice(0, 1))).toEqual([ids[0]]);
       expect(idsOf(received).sort()).toEqual(ids);
-      await eventually(async () => (await eventRows(ids)).every((row) => row.status === 'delivered'));
+      await nothingMoreDue();
+      expect((await eventRows(ids)).map((row) => row.status)).toEqual(ids.map(() => 'delivered'));
     });
 
     it('never holds up another app: its events go at once while one app’s listener backs off', async () => {

@@ -6,7 +6,7 @@ import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
 import { createTestStore, type TestStore } from '../helpers/store.js';
 import { spawnServerProcess, type ServerProcess } from './child.js';
-import { eventually, startListener, type TestListener } from '../helpers/listener.js';
+import { gate, startListener, type TestListener } from '../helpers/listener.js';
 
 // Several server processes share one outbox only on PostgreSQL; SQLite serves one process.
 describe.runIf(dialects.includes('postgres'))('two server processes on one PostgreSQL outbox', () => {
@@ -16,8 +16,13 @@ describe.runIf(dialects.includes('postgres'))('two server processes on one Postg
 
   beforeAll(async () => {
     testStore = await createTestStore('postgres');
-    // A slightly slow listener, so that one process's lanes cannot take everything.
-    listener = await startListener(() => ({ status: 200, delayMs: 100 }));
+    // The listener holds its answers until more are open at once than one process's lanes can hold
+    // (4 apps × 4 slots): only both processes at work can get it to answer.
+    const bothAtWork = gate();
+    listener = await startListener(() => {
+      if (listener.open() > 16) bothAtWork.open();
+      return { status: 200, after: bothAtWork.opened };
+    });
     const settings = { dataDir: testStore.dataDir, databaseUrl: testStore.databaseUrl, pgSchema: testStore.pgSchema, events: { pollIntervalMs: 20 } };
     servers.push(...(await Promise.all([spawnServerProcess(settings), spawnServerProcess(settings)])));
   });
@@ -43,10 +48,8 @@ describe.runIf(dialects.includes('postgres'))('two server processes on one Postg
     });
 
     await listener.waitFor(200, 20_000);
-    await eventually(async () => {
-      const pending = await testStore.store.db.selectFrom('events').select('id').where('status', '!=', 'delivered').execute();
-      return pending.length === 0;
-    }, 10_000);
+    await Promise.all(servers.map((server) => server.idle()));
+    expect(await testStore.store.db.selectFrom('events').select('id').where('status', '!=', 'delivered').execute()).toEqual([]);
     // Both processes stop (an attempt still in flight would be abandoned, not hidden), and every
     // connection to the listener is closed: whatever they sent has been read, duplicates included.
     for (const server of servers.splice(0)) await server.kill('SIGTERM');

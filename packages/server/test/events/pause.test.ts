@@ -3,7 +3,7 @@ import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
 import { listAppEvents, resumeAppDelivery } from '../../src/events/history/eventHistory.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { eventually, fakeClock, startListener, type TestListener } from '../helpers/listener.js';
+import { fakeClock, startListener, type TestListener } from '../helpers/listener.js';
 
 const day = 24 * 3600_000;
 
@@ -33,12 +33,14 @@ for (const dialect of dialects) {
       t.server.ctx.events.wake();
       return eventId;
     }
-    const attemptsSettled = (eventId: string, count: number) =>
-      eventually(async () => {
-        const row = await db().selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirstOrThrow();
-        const attempts = await db().selectFrom('event_attempts').select('id').where('event_id', '=', eventId).execute();
-        return attempts.length >= count && row.claim_token === null ? row : undefined;
-      });
+    /** The event's row once the worker has done all it would do now, which must be `count` attempts. */
+    const attemptsSettled = async (eventId: string, count: number) => {
+      await t.server.ctx.events.idle();
+      const row = await db().selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirstOrThrow();
+      const attempts = await db().selectFrom('event_attempts').select('id').where('event_id', '=', eventId).execute();
+      expect({ attempts: attempts.length, claimed: row.claim_token !== null }).toEqual({ attempts: count, claimed: false });
+      return row;
+    };
     const appRow = (id: string) => db().selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
     it('pauses after 3 days of failures, tells the developer through the system bot, keeps the events, and resumes', async () => {
@@ -88,10 +90,9 @@ for (const dialect of dialects) {
       listener.respond = () => ({ status: 200 });
       await resumeAppDelivery(t.server.ctx, apps[0].id);
       await listener.waitFor(6);
-      const delivered = await eventually(async () => {
-        const events = await listAppEvents(db(), apps[0].id, {});
-        return events.every((e) => e.status === 'delivered') ? events : undefined;
-      });
+      await t.server.ctx.events.idle();
+      const delivered = await listAppEvents(db(), apps[0].id, {});
+      expect(delivered.map((e) => e.status)).toEqual(['delivered', 'delivered']);
       expect(delivered.map((e) => e.id)).toEqual([later, first[0]]);
       expect(await appRow(apps[0].id)).toMatchObject({ delivery_paused_at: null, delivery_failing_since: null });
       // The other app stays paused until its own resume.

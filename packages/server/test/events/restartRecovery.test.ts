@@ -7,12 +7,27 @@ import { openStore, type Store } from '../../src/store/store.js';
 import { serveScratch } from '../cli/cli.js';
 import { dialects, postgresTestUrl } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
-import { answerOk, closedPortUrl, eventually, startListener } from '../helpers/listener.js';
+import { answerOk, closedPortUrl, startListener } from '../helpers/listener.js';
 import { adminQuery } from '../helpers/store.js';
 
 const eventCount = 30;
 /** The figure the recovery must meet, from the moment both the listener and the server are back. */
 const recoveryTargetMs = 15_000;
+
+/** How many of the app's events `aviary serve` has logged `message` for (its log: JSON lines on stdout, each once recorded). */
+function eventsLogged(lines: string[], message: RegExp): number {
+  const eventIds = lines.flatMap((line) => {
+    try {
+      const parsed = JSON.parse(line) as { msg?: string; eventId?: string };
+      return parsed.eventId && message.test(parsed.msg ?? '') ? [parsed.eventId] : [];
+    } catch {
+      return [];
+    }
+  });
+  return new Set(eventIds).size;
+}
+const waitsForListener = /^listener unreachable \(connection_failed\); waits for the listener$/;
+const delivered = /^event delivered$/;
 
 /**
  * The drain after an outage, measured with the real clock on real processes: 30 events wait while an
@@ -59,13 +74,16 @@ for (const dialect of dialects) {
       });
       const rows = () => store.db.selectFrom('events').selectAll().where('app_id', '=', app.id).orderBy('id').execute();
       // Each tried once and now waiting for the listener.
-      await eventually(async () => (await rows()).every((row) => row.retry_num >= 1 && row.next_attempt_at === null && row.claim_token === null), 30_000);
+      await first.printedOnStdout((lines) => eventsLogged(lines, waitsForListener) === eventCount);
+      expect((await rows()).every((row) => row.retry_num >= 1 && row.next_attempt_at === null && row.claim_token === null)).toBe(true);
       await first.stop('SIGKILL');
 
-      const second = await scratch.serve(args, env);
+      // This one logs each delivery too (info).
+      const second = await scratch.serve(args, { ...env, AVIARY_LOG_LEVEL: 'info' });
       // The restarted server has tried the listener (its probe at start), still in vain: it is back first.
-      const attempts = () => store.db.selectFrom('event_attempts').select('outcome').where('app_id', '=', app.id).execute();
-      await eventually(async () => (await attempts()).length > eventCount, 30_000);
+      await second.printedOnStdout((lines) => eventsLogged(lines, waitsForListener) >= 1);
+      const attempts = await store.db.selectFrom('event_attempts').select('outcome').where('app_id', '=', app.id).execute();
+      expect(attempts.length).toBeGreaterThan(eventCount);
       const listener = await startListener(answerOk, Number(new URL(listenerUrl).port));
       scratch.after(() => listener.close());
       const bothBack = performance.now();
@@ -73,7 +91,8 @@ for (const dialect of dialects) {
       const recoveryMs = received[eventCount - 1].at - bothBack;
       expect(recoveryMs).toBeLessThan(recoveryTargetMs);
 
-      await eventually(async () => (await rows()).every((row) => row.status === 'delivered'), 30_000);
+      await second.printedOnStdout((lines) => eventsLogged(lines, delivered) === eventCount);
+      expect((await rows()).map((row) => row.status)).toEqual(eventIds.map(() => 'delivered'));
       // The server stops, and every connection to the listener closes: whatever it sent has been read.
       expect(await second.stop('SIGTERM')).toBe(0);
       await listener.allConnectionsClosed();

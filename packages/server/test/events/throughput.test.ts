@@ -9,13 +9,23 @@ import { paddedList, powerOfTwoChunks } from '../../src/events/outbox/sqlLists.j
 import { signEventToken } from '../../src/events/signing/tokens.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer } from '../helpers/server.js';
-import { eventually, startListener } from '../helpers/listener.js';
+import { gate, startListener, type TestListener } from '../helpers/listener.js';
+import { captureLog } from '../helpers/logs.js';
+import { createLog } from '../../src/log.js';
 
 for (const dialect of dialects) {
   describe(`delivering a backlog [${dialect}]`, () => {
     it('widens the lane of a listener that answers fast, never that of one that hangs, and records every attempt with its event', async () => {
-      const t = await startTestServer(dialect, {}, { events: { answerTimeoutMs: 8_000, leaseMs: 20_000, pollIntervalMs: 50 } });
-      const fast = await startListener();
+      // The server says when it has recorded an attempt: the hung lane keeps the worker from falling idle.
+      const log = captureLog();
+      const t = await startTestServer(dialect, {}, { log: createLog({ logLevel: 'info' }, log.destination), events: { answerTimeoutMs: 8_000, leaseMs: 20_000, pollIntervalMs: 50 } });
+      // The fast listener answers its first events at once; later ones wait until it has more than one
+      // narrow lane's worth (4) open at once, which only a widened lane can give it.
+      const widened = gate();
+      const fast: TestListener = await startListener((_request, index) => {
+        if (fast.open() > 4) widened.open();
+        return { status: 200, body: '{}', after: index < 8 ? undefined : widened.opened };
+      });
       const hanging = await startListener(() => 'hang');
       try {
         const team = await t.f.team();
@@ -32,11 +42,10 @@ for (const dialect of dialects) {
         ctx.events.wake();
 
         await fast.waitFor(400, 20_000);
-        const rows = await eventually(async () => {
-          const found = await ctx.db.selectFrom('events').selectAll().where('app_id', '=', quick.id).execute();
-          return found.every((row) => row.status === 'delivered' && row.claim_token === null) ? found : undefined;
-        }, 10_000);
+        await log.waitForCount((line) => line.msg === 'event delivered' && line.appId === quick.id, 400);
+        const rows = await ctx.db.selectFrom('events').selectAll().where('app_id', '=', quick.id).execute();
         expect(rows).toHaveLength(400);
+        expect(rows.every((row) => row.status === 'delivered' && row.claim_token === null)).toBe(true);
         // Each event delivered once, each with its one attempt recorded.
         expect(new Set(fast.received.map((r) => r.headers['x-service-event-id'])).size).toBe(400);
         const attempts = await ctx.db.selectFrom('event_attempts').selectAll().where('app_id', '=', quick.id).execute();

@@ -49,10 +49,15 @@ export async function openWatchedPage(browser: Browser, options: { width?: numbe
  * person must pick a team. Any other is an error.
  */
 function expectedRefusal(text: string, url: string): boolean {
-  // A script inside a sandboxed `html` attachment (about:srcdoc) that the sandbox refused: the sandbox at work.
+  // What a sandboxed `html` attachment's document tried and was refused (its scripts; its relative
+  // URLs, which lead nowhere): the sandbox and its policy at work.
   if (url === 'about:srcdoc' || /^Blocked script execution in 'about:srcdoc'/.test(text)) return true;
+  if (ATTACHMENT_DOCUMENT.test(new URL(url, 'http://x').pathname) || /^Blocked script execution in '[^']*\/attachments\/[^/']+\/\d+\/html'/.test(text)) return true;
   return new URL(url, 'http://x').pathname === '/api/session' && /status of (401|409) /.test(text);
 }
+
+/** An `html` attachment's document, and what its relative URLs resolve to. */
+const ATTACHMENT_DOCUMENT = /^\/attachments\/[^/]+\/\d+\//;
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

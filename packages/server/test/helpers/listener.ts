@@ -22,10 +22,11 @@ export interface VerifiedEvent {
 }
 
 /**
- * `delayMs` holds the answer back that long; 'hang' never answers; 'sdk' answers through @aviary/sdk's
- * createEventListener, as a real app does (403 until `verifyAs` has given it the app's credentials).
+ * `after` holds the answer back until the test settles it (see `gate`); 'hang' never answers; 'sdk'
+ * answers through @aviary/sdk's createEventListener, as a real app does (403 until `verifyAs` has given
+ * it the app's credentials).
  */
-export type Answer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | 'hang' | 'sdk';
+export type Answer = { status: number; headers?: Record<string, string>; body?: string; after?: Promise<unknown> } | 'hang' | 'sdk';
 
 /** Decides the answer to each request; `index` counts from 0. */
 export type Responder = (request: Received, index: number) => Answer;
@@ -47,6 +48,8 @@ export interface TestListener {
   open(): number;
   /** The most requests that were open at once. */
   maxOpen(): number;
+  /** Resolves once `count` requests are being answered at the same time. */
+  waitForOpen(count: number, timeoutMs?: number): Promise<void>;
   /** Resolves once `count` requests have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   /** Resolves once the SDK has accepted `count` events. */
@@ -73,7 +76,10 @@ export async function startListener(respond: Responder = answerOk, port = 0): Pr
   const server = createServer((req, res) => {
     open++;
     maxOpen = Math.max(maxOpen, open);
-    res.on('close', () => open--);
+    res.on('close', () => {
+      open--;
+      changes.notify();
+    });
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -85,10 +91,10 @@ export async function startListener(respond: Responder = answerOk, port = 0): Pr
       const answer = listener.respond(request, received.length - 1);
       if (answer === 'hang') return;
       if (answer === 'sdk') return void answerThroughSdk(sdk, request, res);
-      setTimeout(() => {
+      void Promise.resolve(answer.after).then(() => {
         res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
         res.end(answer.body ?? '');
-      }, answer.delayMs ?? 0);
+      });
     });
   });
   server.on('connection', (socket) => socket.on('close', () => changes.notify()));
@@ -114,6 +120,9 @@ export async function startListener(respond: Responder = answerOk, port = 0): Pr
     },
     open: () => open,
     maxOpen: () => maxOpen,
+    async waitForOpen(count, timeoutMs = 5000) {
+      await changes.until(() => open >= count, timeoutMs, () => `the listener had ${open} of ${count} requests open at once in ${timeoutMs} ms`);
+    },
     async waitFor(count, timeoutMs = 5000) {
       await changes.until(() => received.length >= count, timeoutMs, () => `the listener received ${received.length} of ${count} requests in ${timeoutMs} ms`);
       return received.slice(0, count);
@@ -175,18 +184,11 @@ export async function closedPortUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/events`;
 }
 
-/**
- * Waits until `check` holds, polling the store; for state the server writes after the listener has
- * answered (an attempt recorded, a status changed), which no event of the test announces.
- */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** A promise the test settles by hand: an answer held back (`after`) until the test has seen what it waits for. */
+export function gate(): { opened: Promise<void>; open(): void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
 }
 
 /** A clock the test moves by hand, for retry schedules. */

@@ -24,9 +24,13 @@ export function captureLog() {
     text: () => raw.join(''),
     /** Resolves with the first line that `matches`, as soon as it is written. */
     async waitFor(matches: (line: LogLine) => boolean): Promise<LogLine> {
+      return (await this.waitForCount(matches, 1))[0];
+    },
+    /** Resolves with the first `count` lines that `match`, as soon as they are written. */
+    async waitForCount(matches: (line: LogLine) => boolean, count: number): Promise<LogLine[]> {
       for (;;) {
-        const found = lines.find(matches);
-        if (found) return found;
+        const found = lines.filter(matches);
+        if (found.length >= count) return found.slice(0, count);
         await new Promise<void>((resolve) => waiters.push(resolve));
       }
     },

@@ -74,6 +74,22 @@ forEachDialect('aviary listen', (t) => {
     expect(lines.filter((line) => /^app\.uninstall\s+200\s+\d+ ms$/.test(line))).toHaveLength(2);
   });
 
+  it("takes an install: the person's token reaches the local listener, and a refusal there fails the install", async () => {
+    const { bob, sdkApp, app } = await clientCast(t(), integrations);
+    const { local, lines } = await laptop(t(), app, app.secret);
+    const tokens: string[] = [];
+    local.verifyAs(app.id, app.secret, { onError: () => undefined, onEvent: async (event) => (event.name === 'app.install' && tokens.push(event.token), undefined) as never });
+    expect((await bob.post(`/apps/${app.id}/install`, {})).status).toBe(200);
+    expect((await t().call('users.getInfo', { query: { token: tokens[0]! } })).body).toMatchObject({ id: bob.user.id });
+    expect(lines.filter((line) => /^app\.install\s+200\s+\d+ ms$/.test(line))).toHaveLength(1);
+
+    const carol = await sessionFor(t(), await t().f.person(bob.user.team_id));
+    local.respond = () => ({ status: 403, body: 'not for you' });
+    expect((await carol.post(`/apps/${app.id}/install`, {})).status).not.toBe(200);
+    await vi.waitFor(() => expect(lines.filter((line) => /^app\.install\s+403\s+\d+ ms$/.test(line))).toHaveLength(1));
+    expect(sdkApp.received).toEqual([]);
+  });
+
   it("forwards the exact headers and body, so the local listener's verdict is the server's", async () => {
     const { alice, app, channel } = await clientCast(t(), integrations);
     const { local } = await laptop(t(), app, app.secret);

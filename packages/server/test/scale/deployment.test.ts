@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventually } from '../helpers/listener.js';
 import { rawCall } from '../helpers/server.js';
-import { deliveredMessageUids, deploymentRunnable, failedSignIn, openStreams, sendToBot, sendToChannel, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
+import { deliveredMessageUids, deploymentRunnable, failedSignIn, openStreams, sendToBot, sendToChannel, storeShows, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
 import { followStream, type FollowedStream } from './streams.js';
 
 if (!deploymentRunnable) console.warn(`Skipping the multi-process deployment suite: ${whyNotRunnable}.`);
@@ -44,7 +43,7 @@ describe.runIf(deploymentRunnable)('3 aviary serve processes on one PostgreSQL a
     await waitForEventsOf(listener, uids, 20_000);
     // Once the store says each was delivered (the processes record answers in batches, just after they
     // came), no process can claim it again: a second copy would have been sent before the first was recorded.
-    await eventually(async () => {
+    await storeShows(async () => {
       const undelivered = await store.db.selectFrom('events').select('id').where('status', '!=', 'delivered').execute();
       return undelivered.length === 0;
     }, 10_000);

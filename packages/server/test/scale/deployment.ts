@@ -174,3 +174,16 @@ export async function waitForEventsOf(listener: TestListener, uids: string[], ti
     await listener.waitFor(listener.received.length + 1, left).catch(() => undefined);
   }
 }
+
+/**
+ * Waits until the store shows what `check` looks for, looking again every 50 ms. Only for the deployment:
+ * its `aviary serve` processes are reached through nginx, and what they record (after answering) is seen
+ * in the store alone. Every other test waits on a signal (docs/testing.md).
+ */
+export async function storeShows(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`the store did not show it within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

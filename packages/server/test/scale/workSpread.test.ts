@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
-import { eventually, startListener, type TestListener } from '../helpers/listener.js';
+import { startListener, type TestListener } from '../helpers/listener.js';
 import { loopbackHosts } from '../helpers/server.js';
 import { createTestStore, type TestStore } from '../helpers/store.js';
 
@@ -72,10 +72,9 @@ describe.runIf(dialects.includes('postgres'))('three servers on one PostgreSQL s
 
     await listener.waitFor(2 * messageCount, 20_000);
     for (const server of servers) await server.ctx.background.settled();
-    await eventually(async () => {
-      const waiting = await testStore.store.db.selectFrom('events').select('id').where('status', '!=', 'delivered').execute();
-      return waiting.length === 0;
-    }, 10_000);
+    // Every answer has come; once each worker is idle, each has recorded its attempts.
+    for (const server of servers) await server.ctx.events.idle();
+    expect(await testStore.store.db.selectFrom('events').select('id').where('status', '!=', 'delivered').execute()).toEqual([]);
     // Every server stops (an attempt still in flight would be cut off, not hidden) and every connection
     // to the listener closes: whatever was sent has been read, duplicates included.
     for (const server of servers.splice(0)) await server.close();

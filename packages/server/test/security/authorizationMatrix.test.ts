@@ -1,6 +1,7 @@
 import { methodsByName } from '@aviary/protocol';
 import { describe, expect, it } from 'vitest';
 import { forEachDialect } from '../helpers/server.js';
+import { attachmentRows } from './matrix/attachmentRows.js';
 import { describeOutcome, outcomeOf, runCell } from './matrix/cells.js';
 import { clientRows } from './matrix/clientRows.js';
 import { developerRows } from './matrix/developerRows.js';
@@ -28,7 +29,7 @@ import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
  * | admin            | Adam, team admin: installed X, not in P, develops nothing                         |
  * | owner            | Alice: developer of X and Y, moderator of P: the positive control                 |
  */
-const rows: Row[] = [...v1Rows, ...clientRows, ...developerRows, ...publicRows];
+const rows: Row[] = [...v1Rows, ...clientRows, ...developerRows, ...publicRows, ...attachmentRows];
 
 
 forEachDialect(

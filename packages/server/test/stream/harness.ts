@@ -8,7 +8,7 @@ import type { TestServer } from '../helpers/server.js';
 export interface StreamClient {
   socket: WebSocket;
   frames: StreamFrame[];
-  /** The data frames only (no hello, cursor, resync, reconnect). */
+  /** The data frames only (no hello, cursor, resync, reconnect, typing, presence). */
   data(): StreamDataFrame[];
   /** Resolves with the first frame, received or to come, for which `match` holds. */
   waitFor(match: (frame: StreamFrame) => boolean): Promise<StreamFrame>;
@@ -28,7 +28,8 @@ export interface OpenOptions {
   client?: ClientOptions;
 }
 
-const controlTypes = new Set(['hello', 'cursor', 'resync', 'reconnect']);
+// Control frames and the frames that are not kept (typing, presence): none is a data frame.
+const controlTypes = new Set(['hello', 'cursor', 'resync', 'reconnect', 'typing', 'presence']);
 const openClients = new Set<StreamClient>();
 
 export const streamUrl = (t: TestServer, query: Record<string, string> = {}): string =>

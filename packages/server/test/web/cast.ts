@@ -1,7 +1,9 @@
+import type { Browser } from 'playwright-core';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { newMessageUid } from '../../src/store/ids.js';
 import { insertMessages, messageRow, type MessageFields } from '../../src/store/rows/messages.js';
 import type { UsersTable } from '../../src/store/schema.js';
+import { openWatchedPage, type WatchedPage } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -45,4 +47,20 @@ export async function writeHistory(
     }),
   );
   await insertMessages(t.testStore.store.db, rows);
+}
+
+/** A new browser context signed in through the page as `email` (picking `team` when asked), at its first conversation. */
+export async function signInPage(browser: Browser, t: TestServer, email: string, team?: string): Promise<WatchedPage> {
+  const watched = await openWatchedPage(browser);
+  const { page } = watched;
+  await page.goto(`${t.url}/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (team) {
+    await page.getByRole('radio', { name: team }).check();
+    await page.getByRole('button', { name: 'Sign in to this team' }).click();
+  }
+  await page.getByRole('region', { name: 'Message history' }).waitFor();
+  return watched;
 }

@@ -190,7 +190,8 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     await expect(attempts.textContent()).resolves.toContain('400');
     await check(page, 'dashboard-delivery-log');
 
-    await page.getByRole('button', { name: 'Replay all failed' }).click();
+    await page.getByRole('button', { name: 'Replay all failed…' }).click();
+    await page.getByRole('group', { name: 'Replay all failed events' }).getByRole('button', { name: 'Replay them' }).click();
     await page.getByRole('status').getByText('1 failed event sent again.').waitFor();
     const verified = await listener.waitForVerified(2);
     expect(verified.map((event) => event.event.name)).toEqual(['chat.receiveMessage', 'app.uninstall']);

@@ -6,6 +6,7 @@ import { createChannel } from '../../src/core/commands/channels.js';
 import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD, writeHistory } from './cast.js';
+import { startWidgetApp, type WidgetApp } from './widgetApp.js';
 
 /**
  * The main screens, light and dark, wide and narrow, written to docs/screenshots/ by every run so the
@@ -15,6 +16,7 @@ const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', impor
 
 let t: TestServer;
 let browser: Browser;
+let relay: WidgetApp | undefined;
 beforeAll(async () => {
   if (noBrowser) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -23,14 +25,17 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  await relay?.close();
   if (t) await stopTestServer(t);
 });
 
 async function demoTeam() {
   const team = await t.f.team('Northwind Labs');
-  const maya = await t.f.person(team.id, { firstName: 'Maya', lastName: 'Okafor', password: PASSWORD, timezone: '+01:00' });
+  const maya = await t.f.person(team.id, { firstName: 'Maya', lastName: 'Okafor', password: PASSWORD, timezone: '+01:00', role: 'admin' });
   const lucas = await t.f.person(team.id, { firstName: 'Lucas', lastName: 'Silva' });
   const priya = await t.f.person(team.id, { firstName: 'Priya', lastName: 'Raman' });
+  await t.f.person(team.id, { firstName: 'Noah', lastName: 'Fischer' });
+  await t.f.person(team.id, { firstName: 'Elena', lastName: 'Petrova' });
   const app = await t.f.app(team.id, maya.id, { name: 'Deploybot', description: 'Ships builds and reports how they went' });
   await t.f.install(app.id, maya.id);
   const { botUserId } = await t.f.bot(app.id);
@@ -71,7 +76,7 @@ async function demoTeam() {
     },
   ], 60_000, day + 10.5 * 3_600_000);
   await writeHistory(t, chat, maya, [{ text: 'Looks good. Promoting after lunch.\nPriya, notes are fine by me.' }], 60_000, day + 10.6 * 3_600_000);
-  return { maya };
+  return { maya, team };
 }
 
 /**
@@ -133,6 +138,22 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
     await wide.page.screenshot({ path: `${SCREENSHOTS}browse-channels-${colorScheme}.png`, animations: 'disabled' });
     await wide.page.keyboard.press('Escape');
+    await wide.page.getByRole('link', { name: 'engineering' }).click();
+    await wide.page.getByRole('button', { name: '3 members' }).click();
+    await wide.page.getByRole('list', { name: '3 members' }).waitFor();
+    expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
+    await wide.page.screenshot({ path: `${SCREENSHOTS}members-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.keyboard.press('Escape');
+    await wide.page.getByRole('button', { name: 'New direct message' }).click();
+    await wide.page.getByRole('searchbox', { name: 'Find a person' }).fill('a');
+    expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
+    await wide.page.screenshot({ path: `${SCREENSHOTS}new-direct-message-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.keyboard.press('Escape');
+    await wide.page.getByRole('button', { name: /^Your profile/ }).click();
+    await wide.page.getByRole('dialog', { name: 'Your profile' }).waitFor();
+    expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
+    await wide.page.screenshot({ path: `${SCREENSHOTS}profile-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('link', { name: 'App directory' }).click();
     await wide.page.getByRole('heading', { name: 'Deploybot' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
@@ -149,7 +170,70 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
     await narrow.page.screenshot({ path: `${SCREENSHOTS}conversation-360-${colorScheme}.png`, animations: 'disabled' });
     await narrow.page.getByRole('button', { name: 'Show conversations' }).click();
     await narrow.page.screenshot({ path: `${SCREENSHOTS}sidebar-360-${colorScheme}.png`, animations: 'disabled' });
+    await narrow.page.getByRole('link', { name: 'engineering' }).click();
+    await narrow.page.getByRole('button', { name: '3 members' }).click();
+    await narrow.page.getByRole('list', { name: '3 members' }).waitFor();
+    expect(await seriousAccessibilityViolations(narrow.page)).toEqual([]);
+    await narrow.page.screenshot({ path: `${SCREENSHOTS}members-360-${colorScheme}.png`, animations: 'disabled' });
+    await narrow.page.keyboard.press('Escape');
+    await narrow.page.getByRole('button', { name: 'Show conversations' }).click();
+    await narrow.page.getByRole('button', { name: /^Your profile/ }).click();
+    await narrow.page.getByRole('dialog', { name: 'Your profile' }).waitFor();
+    expect(await seriousAccessibilityViolations(narrow.page)).toEqual([]);
+    await narrow.page.screenshot({ path: `${SCREENSHOTS}profile-360-${colorScheme}.png`, animations: 'disabled' });
     narrow.expectNoErrors();
     await narrow.context.close();
+  }
+}, 60_000);
+
+it.skipIf(noBrowser)('app surfaces, light and dark: a widget in a modal, messages picked for an action, the action’s toast', async () => {
+  const { maya, team } = await demoTeam();
+  relay = await startWidgetApp(t, {
+    teamId: team.id,
+    developerId: maya.id,
+    name: 'Relay',
+    integrations: (origin: string) => ({
+      slashCommands: [{ name: 'board', description: 'The deploy board', action: { type: 'openWidget', url: `${origin}/widget/board` } }],
+      messageAction: { name: 'File as ticket', action: { type: 'sendEvent' } },
+    }),
+  });
+  relay.answer = (event) => ('messageUids' in event ? { text: `Filed ${event.messageUids.length} messages as ticket OPS-112` } : undefined);
+  await t.f.install(relay.app.id, maya.id);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const { page, context, expectNoErrors } = await openWatchedPage(browser, { colorScheme });
+    await signIn(page, maya.email!);
+    await page.getByRole('link', { name: 'engineering' }).click();
+    const history = page.getByRole('region', { name: 'Message history' });
+    await history.getByText('Promoting after lunch').waitFor();
+
+    const composer = page.getByRole('combobox', { name: /Message #engineering/ });
+    await composer.fill('/board');
+    await page.getByRole('option', { name: /\/board/ }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    await page.keyboard.press('Enter');
+    const frame = await (await page.locator('dialog iframe.widget-frame').elementHandle())!.contentFrame();
+    await frame!.getByText('Verified: client.slashCommand as modal on desktop').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}widget-modal-${colorScheme}.png`, animations: 'disabled' });
+    await page.getByRole('button', { name: 'Close the widget' }).click();
+
+    const row = (text: string) => history.getByRole('article').filter({ hasText: text });
+    await row('The migration for the audit log').getByRole('button', { name: /^Select the message/ }).click();
+    await row('can you check the').getByRole('checkbox').click({ modifiers: ['Shift'] });
+    const bar = page.getByRole('toolbar', { name: 'Selected messages' });
+    await bar.getByText('2 messages selected').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await settledAtBottom(page);
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: `${SCREENSHOTS}multi-select-${colorScheme}.png`, animations: 'disabled' });
+
+    await bar.getByRole('button', { name: 'File as ticket' }).click();
+    await page.getByRole('status').getByText('Filed 2 messages as ticket OPS-112').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await settledAtBottom(page);
+    await page.screenshot({ path: `${SCREENSHOTS}message-action-${colorScheme}.png`, animations: 'disabled' });
+    expectNoErrors();
+    await context.close();
   }
 }, 60_000);

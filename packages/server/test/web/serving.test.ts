@@ -52,7 +52,11 @@ forEachDialect('the web client is served', (t) => {
     const { sessionToken } = await sessionFor(t(), person);
     const answer = await http(t().url, 'GET', '/api/session', { headers: { authorization: `Bearer ${sessionToken}` } });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ user: expect.objectContaining({ id: person.id, firstName: 'Ada', teamId: team.id }), team: { id: team.id, name: 'Birdwatchers' } });
+    expect(answer.body).toEqual({
+      user: expect.objectContaining({ id: person.id, firstName: 'Ada', teamId: team.id }),
+      team: { id: team.id, name: 'Birdwatchers' },
+      streamCursor: expect.stringMatching(/^[0-9]+$/),
+    });
   });
 
   it('GET /api/client/roster lists teammates and the bots of the person’s apps, bots marked', async () => {

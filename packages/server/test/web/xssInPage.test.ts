@@ -112,6 +112,7 @@ function domOffences(): string[] {
       found.push(`<${element.tagName}>`);
     if (element.tagName === 'IFRAME' && !(element as HTMLIFrameElement).sandbox.length && element.getAttribute('sandbox') === null) found.push('an unsandboxed iframe');
     if (element.tagName === 'IFRAME' && (element as HTMLIFrameElement).sandbox.contains('allow-same-origin') && (element as HTMLIFrameElement).srcdoc) found.push('srcdoc with allow-same-origin');
+    if (element.classList.contains('attachment-html') && ['allow-scripts', 'allow-same-origin'].some((right) => (element as HTMLIFrameElement).sandbox.contains(right))) found.push('an html attachment with scripts or same-origin rights');
   }
   return found;
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, ApiFailure } from '../api/client';
+import { AviaryApiError, failureText, sessionApi } from '../api/client';
 import { navigate, useRoute } from './route';
 import type { Session } from './session';
 import { SignIn } from './SignIn';
@@ -12,9 +12,9 @@ export function App() {
   const route = useRoute();
 
   useEffect(() => {
-    api.whoAmI().then(setSession, (error: unknown) => {
-      if (error instanceof ApiFailure && error.code === 'NotSignedIn') setSession(null);
-      else setFailure(error instanceof Error ? error.message : String(error));
+    sessionApi.getSession().then(setSession, (error: unknown) => {
+      if (error instanceof AviaryApiError && error.code === 'NotSignedIn') setSession(null);
+      else setFailure(failureText(error));
     });
   }, []);
 
@@ -25,12 +25,12 @@ export function App() {
 
   const signedIn = useCallback((next: Session) => setSession(next), []);
   const signOut = useCallback(async () => {
-    await api.signOut();
+    await sessionApi.signOut();
     setSession(null);
   }, []);
 
   if (failure) return <p className="page-message" role="alert">Aviary could not be reached: {failure}</p>;
   if (session === undefined) return <p className="page-message" role="status">Loading…</p>;
   if (session === null) return <SignIn onSignedIn={signedIn} />;
-  return <Workspace session={session} route={route} onSignOut={signOut} />;
+  return <Workspace session={session} route={route} onSignOut={signOut} onSessionChange={setSession} />;
 }

@@ -1,9 +1,13 @@
 import { useState } from 'react';
-import { api, type App } from '../api/client';
+import { api, failureText, type App } from '../api/client';
 import { Avatar } from './Avatar';
+import './people.css';
 import { useWorkspace } from './workspaceContext';
 
-/** The team's apps: install (the listener's refusal shown as the server words it), uninstall, disable and enable for oneself. */
+/**
+ * The team's apps: install (the listener's refusal shown as the server words it), uninstall, disable and
+ * enable for oneself; a team admin also switches an app off and on for the whole team.
+ */
 export function AppsDirectory({ onMenu }: { onMenu: () => void }) {
   const workspace = useWorkspace();
   return (
@@ -40,7 +44,7 @@ function AppCard({ app }: { app: App }) {
       await workspace.refreshApps();
       workspace.toast(done);
     } catch (error) {
-      workspace.toast((error as Error).message, 'error');
+      workspace.toast(failureText(error), 'error');
     } finally {
       setBusy(false);
     }
@@ -59,20 +63,33 @@ function AppCard({ app }: { app: App }) {
       </div>
       <div className="app-card-actions">
         {!app.installed ? (
-          <button type="button" className="primary" disabled={busy || !app.installable || app.disabledByTeam} onClick={() => run(() => api.install(app.id), `${app.name} is installed.`)}>
+          <button type="button" className="primary" disabled={busy || !app.installable || app.disabledByTeam} onClick={() => run(() => api.installApp({ id: app.id }), `${app.name} is installed.`)}>
             Install
           </button>
         ) : (
           <>
-            <button type="button" className="secondary" disabled={busy} onClick={() => run(() => api.setEnabled(app.id, app.disabledByUser), `${app.name} is ${app.disabledByUser ? 'enabled' : 'disabled'}.`)}>
+            <button type="button" className="secondary" disabled={busy} onClick={() => run(() => (app.disabledByUser ? api.enableApp : api.disableApp)({ id: app.id }), `${app.name} is ${app.disabledByUser ? 'enabled' : 'disabled'}.`)}>
               {app.disabledByUser ? 'Enable' : 'Disable'}
             </button>
-            <button type="button" className="secondary danger" disabled={busy} onClick={() => run(() => api.uninstall(app.id), `${app.name} is uninstalled.`)}>
+            <button type="button" className="secondary danger" disabled={busy} onClick={() => run(() => api.uninstallApp({ id: app.id }), `${app.name} is uninstalled.`)}>
               Uninstall
             </button>
           </>
         )}
       </div>
+      {workspace.me.role === 'admin' && (
+        <div className="admin-switch">
+          <span className="admin-switch-label">Team admin</span>
+          <button
+            type="button"
+            className={app.disabledByTeam ? 'secondary' : 'secondary danger'}
+            disabled={busy}
+            onClick={() => run(() => (app.disabledByTeam ? api.teamEnableApp : api.teamDisableApp)({ id: app.id }), `${app.name} is ${app.disabledByTeam ? 'enabled' : 'disabled'} for the whole team.`)}
+          >
+            {app.disabledByTeam ? 'Enable for the team' : 'Disable for the team'}
+          </button>
+        </div>
+      )}
     </li>
   );
 }

@@ -1,6 +1,6 @@
 import { checkUrl } from '@aviary/serviceml';
 import { useEffect, useRef, useState } from 'react';
-import { api, type Attachment, type Message } from '../api/client';
+import { api, failureText, type Attachment, type Message } from '../api/client';
 import { ImageView } from './ImageView';
 import { ServiceMLView } from './ServiceMLView';
 import { useWidgetCalls, widgetSandbox, type WidgetOrigin } from './widgetCalls';
@@ -8,15 +8,18 @@ import { useWorkspace } from './workspaceContext';
 
 interface CardProps {
   attachment: Attachment;
+  /** Its position in the message: how the server finds an `html` view's document. */
+  index: number;
   message: Message;
   chat: string;
 }
 
 /**
  * An attachment: the colour bar, its title and description, the first present view of widget > html >
- * serviceml > image, its downloads and buttons.
+ * serviceml > image, its downloads and buttons. An `html` view is the server's document of it (served with
+ * its own policy: its styles, no scripts) in an iframe sandboxed without scripts or same-origin rights.
  */
-export function AttachmentCard({ attachment, message, chat }: CardProps) {
+export function AttachmentCard({ attachment, index, message, chat }: CardProps) {
   const workspace = useWorkspace();
   const views = attachment.views ?? {};
   const origin = { appId: attachment.appId ?? message.appId, chat, messageUid: message.uid, attachmentId: attachment.id };
@@ -45,7 +48,7 @@ export function AttachmentCard({ attachment, message, chat }: CardProps) {
           className="attachment-html"
           title={attachment.title ?? 'Attachment content'}
           sandbox=""
-          srcDoc={views.html.inline}
+          src={`/attachments/${encodeURIComponent(message.uid)}/${index}/html`}
           width={views.html.width ?? '100%'}
           height={views.html.height ?? 200}
         />
@@ -91,9 +94,9 @@ function AttachmentWidget({ messageUid, attachmentId, origin }: { messageUid: st
   const frame = useRef<HTMLIFrameElement>(null);
   useWidgetCalls(frame, origin);
   useEffect(() => {
-    api.openAttachmentWidget(messageUid, attachmentId).then(
+    api.openAttachmentWidget({ messageUid, attachmentId }).then(
       (answer) => (answer.kind === 'attachmentWidget' ? setWidget(answer) : setProblem('The app did not give a widget.')),
-      (error: unknown) => setProblem((error as Error).message),
+      (error: unknown) => setProblem(failureText(error)),
     );
   }, [messageUid, attachmentId]);
   if (problem) return <p className="attachment-problem">{problem}</p>;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { channelsApi, type Channel } from '../api/channels';
+import { api, failureText, type Channel } from '../api/client';
 import { chatPath, navigate } from './route';
 import { Modal } from './Modal';
 import { useWorkspace } from './workspaceContext';
@@ -11,19 +11,19 @@ export function BrowseChannelsDialog({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState<string>();
 
   useEffect(() => {
-    channelsApi.browse().then((answer) => setChannels(answer.channels), (failure: Error) => setError(failure.message));
+    api.browseChannels().then((answer) => setChannels(answer.channels), (failure: unknown) => setError(failureText(failure)));
   }, []);
 
   const open = async (channel: Channel, join: boolean) => {
     try {
       if (join) {
-        await channelsApi.join(channel.id);
+        await api.joinChannel({ channelId: channel.id });
         await workspace.refreshConversations();
       }
       navigate(chatPath(channel.id));
       onClose();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(failureText(failure));
     }
   };
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { api, type Message } from '../api/client';
+import { api, failureText, type Message } from '../api/client';
 import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
 import { useWorkspace } from './workspaceContext';
 
@@ -57,13 +57,13 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
     if (body === '' || sending) return;
     setSending(true);
     try {
-      const result = await api.send(chat, body, mentionMarkup(body, mentions.current));
+      const result = await api.sendMessage({ to: chat, text: body, serviceml: mentionMarkup(body, mentions.current) });
       if ('message' in result) onSent(result.message);
       else workspace.showAnswer(result.answer, { appId: result.slashCommand.appId, chat });
       mentions.current = [];
       edit('', 0);
     } catch (error) {
-      workspace.toast((error as Error).message, 'error');
+      workspace.toast(failureText(error), 'error');
     } finally {
       setSending(false);
       input.current?.focus();

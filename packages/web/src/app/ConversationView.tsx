@@ -1,17 +1,25 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { chatOf } from '../stream/applyFrames';
 import { useStreamFrames } from '../stream/useStream';
 import { api, type Conversation, type Message } from '../api/client';
 import { Composer } from './Composer';
 import { HistoryList } from './HistoryList';
+import { MembersDialog } from './MembersDialog';
+import { SelectionBar } from './SelectionBar';
 import { ConversationIcon } from './Sidebar';
+import { TypingIndicator, useTypingSignal } from './TypingIndicator';
 import { useHistory } from './useHistory';
+import { useSelection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
 
 /** The open chat: its header (with the apps' chat-tab buttons), its history and the composer. */
 export function ConversationView({ chat, conversation, onMenu, onSent }: { chat: string; conversation?: Conversation | undefined; onMenu: () => void; onSent: () => void }) {
   const workspace = useWorkspace();
   const history = useHistory(chat);
+  const typed = useTypingSignal(chat);
+  const [membersOpen, setMembersOpen] = useState(false);
+  const order = useMemo(() => history.messages.map((message) => message.uid), [history.messages]);
+  const selection = useSelection(order);
   const name = conversation?.name ?? workspace.nameOf(chat) ?? 'Conversation';
   const tabButtons = workspace.apps.filter((app) => app.installed && !app.disabledByUser && !app.disabledByTeam && app.integrations.chatTabButton);
   useStreamFrames((frames) => {
@@ -41,7 +49,11 @@ export function ConversationView({ chat, conversation, onMenu, onSent }: { chat:
           <h1 id="conversation-title">{name}</h1>
           {conversation?.channel?.purpose && <p className="conversation-purpose">{conversation.channel.purpose}</p>}
         </div>
-        {conversation?.channel && <span className="member-count">{conversation.channel.memberCount} members</span>}
+        {conversation?.channel && (
+          <button type="button" className="member-count-button" aria-haspopup="dialog" onClick={() => setMembersOpen(true)}>
+            {conversation.channel.memberCount === 1 ? '1 member' : `${conversation.channel.memberCount} members`}
+          </button>
+        )}
         <div className="tab-buttons">
           {tabButtons.map((app) => (
             <button
@@ -55,8 +67,13 @@ export function ConversationView({ chat, conversation, onMenu, onSent }: { chat:
           ))}
         </div>
       </header>
-      <HistoryList history={history} chat={chat} />
-      <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} onSent={sent} />
+      {membersOpen && conversation?.channel && <MembersDialog channel={conversation.channel} onClose={() => setMembersOpen(false)} />}
+      <HistoryList history={history} chat={chat} selection={selection} />
+      {selection.active && <SelectionBar selection={selection} chat={chat} />}
+      <TypingIndicator chat={chat} />
+      <div className="typing-watch" onInput={typed}>
+        <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} onSent={sent} />
+      </div>
     </section>
   );
 }
@@ -73,6 +90,6 @@ function useMarkRead(chat: string, last: Message | undefined, unread: number, me
   const fromOthers = last !== undefined && last.from !== me;
   useEffect(() => {
     if (!uid || !visible || (unread === 0 && !fromOthers)) return;
-    api.markRead(chat, uid).catch(() => undefined); // a refused marker only leaves the badge; nothing to tell the person
+    api.markChatRead({ chat, uid }).catch(() => undefined); // a refused marker only leaves the badge; nothing to tell the person
   }, [chat, uid, visible, unread, fromOthers]);
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { channelsApi } from '../api/channels';
+import { api, failureText } from '../api/client';
 import { chatPath, navigate } from './route';
 import { Modal } from './Modal';
 import { useWorkspace } from './workspaceContext';
@@ -18,12 +18,12 @@ export function CreateChannelDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setError(undefined);
     try {
-      const { channel } = await channelsApi.create({ name: name.trim(), purpose: purpose.trim() || undefined, type });
+      const { channel } = await api.createChannel({ name: name.trim(), purpose: purpose.trim() || undefined, type });
       await workspace.refreshConversations();
       navigate(chatPath(channel.id));
       onClose();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(failureText(failure));
       setBusy(false);
     }
   };

@@ -4,6 +4,7 @@ import { dayLabel } from './format';
 import { MessageRow } from './MessageRow';
 import { historyRows } from './rows';
 import type { History } from './useHistory';
+import type { Selection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
 
 /** Load the previous page when the first rendered row is this close to the top. */
@@ -16,7 +17,7 @@ const STICK_TO_BOTTOM_PX = 80;
  * length scrolls alike. It opens at the newest message, loads older pages as the person scrolls up
  * (keeping the row they were reading in place) and follows new messages while at the bottom.
  */
-export function HistoryList({ history, chat }: { history: History; chat: string }) {
+export function HistoryList({ history, chat, selection }: { history: History; chat: string; selection?: Selection | undefined }) {
   const { me } = useWorkspace();
   const scroller = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => historyRows(history.messages, me.timezone, !history.hasOlder), [history.messages, me.timezone, history.hasOlder]);
@@ -55,6 +56,17 @@ export function HistoryList({ history, chat }: { history: History; chat: string 
     if (element && atBottom.current) element.scrollTop = element.scrollHeight;
   }, [totalSize]);
 
+  // The view itself shrinks too (the selection bar opens, the composer grows): at the bottom, stay there.
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
   const firstShown = items[0]?.index;
   useEffect(() => {
     if (firstShown !== undefined && firstShown < LOAD_AHEAD_ROWS && history.hasOlder && !history.loading && rows.length > 0) history.loadOlder();
@@ -91,7 +103,13 @@ export function HistoryList({ history, chat }: { history: History; chat: string 
                   <span>{dayLabel(row.timestamp, me.timezone, Date.now())}</span>
                 </div>
               ) : (
-                <MessageRow message={row.message} continued={row.continued} chat={chat} />
+                <MessageRow
+                  message={row.message}
+                  continued={row.continued}
+                  chat={chat}
+                  selected={selection?.active ? selection.has(row.message.uid) : undefined}
+                  onToggle={selection?.toggle}
+                />
               )}
             </div>
           );

@@ -7,7 +7,15 @@ import { ServiceMLView } from './ServiceMLView';
 import { useWorkspace } from './workspaceContext';
 
 /** One message: its sender (or `sendAs`), "via" the app that sent it, its text or ServiceML, its attachments. */
-export const MessageRow = memo(function MessageRow({ message, continued, chat }: { message: Message; continued: boolean; chat: string }) {
+export const MessageRow = memo(function MessageRow({ message, continued, chat, selected, onToggle }: {
+  message: Message;
+  continued: boolean;
+  chat: string;
+  /** Whether the message is picked for a message action; undefined while nothing is being picked. */
+  selected?: boolean | undefined;
+  /** Picks or unpicks it (`range`: with Shift, from the last one picked), turning picking on. */
+  onToggle?: ((uid: string, range: boolean) => void) | undefined;
+}) {
   const workspace = useWorkspace();
   const appName = message.appId ? (workspace.appName(message.appId) ?? 'an app') : undefined;
   const sender = message.sendAs?.name ?? workspace.nameOf(message.from) ?? 'Someone';
@@ -18,8 +26,23 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat }:
   );
   const actions = workspace.apps.filter((app) => app.installed && !app.disabledByUser && !app.disabledByTeam && app.integrations.messageAction);
 
+  const selecting = selected !== undefined;
+  const snippet = message.text.length > 40 ? `${message.text.slice(0, 40)}…` : message.text;
+
   return (
-    <article className={`message${continued ? ' continued' : ''}`} aria-label={`${sender}${appName ? ` via ${appName}` : ''}`}>
+    <article
+      className={`message${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}`}
+      aria-label={`${sender}${appName ? ` via ${appName}` : ''}`}
+    >
+      {selecting && (
+        <input
+          type="checkbox"
+          className="message-select"
+          checked={selected}
+          aria-label={`Select the message “${snippet}” from ${sender}`}
+          onChange={(event) => onToggle?.(message.uid, (event.nativeEvent as MouseEvent).shiftKey === true)}
+        />
+      )}
       <div className="message-gutter">{continued ? <span className="message-hover-time">{time}</span> : <Avatar name={sender} image={message.sendAs?.profileImage} />}</div>
       <div className="message-body">
         {!continued && (
@@ -35,16 +58,21 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat }:
         ) : (
           message.text !== '' && <div className="message-text">{message.text}</div>
         )}
-        {message.attachments?.map((attachment, index) => <AttachmentCard key={attachment.id ?? index} attachment={attachment} message={message} chat={chat} />)}
+        {message.attachments?.map((attachment, index) => <AttachmentCard key={attachment.id ?? index} attachment={attachment} index={index} message={message} chat={chat} />)}
       </div>
-      {actions.length > 0 && (
+      {actions.length > 0 && !selecting && (
         <div className="message-actions">
+          {onToggle && (
+            <button type="button" className="chip" aria-label={`Select the message “${snippet}” and others`} onClick={() => onToggle(message.uid, false)}>
+              Select
+            </button>
+          )}
           {actions.map((app) => (
             <button
               key={app.id}
               type="button"
               className="chip"
-              onClick={() => workspace.act(() => api.messageAction(app.id, chat, [message.uid]), { appId: app.id, chat })}
+              onClick={() => workspace.act(() => api.messageAction({ appId: app.id, chat, messageUids: [message.uid] }), { appId: app.id, chat })}
             >
               {app.integrations.messageAction!.name}
             </button>

@@ -1,6 +1,7 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { api, type Conversation } from '../api/client';
 import { Avatar } from './Avatar';
+import './people.css';
 import { fullName } from './format';
 import { chatPath, navigate } from './route';
 import { useWorkspace } from './workspaceContext';
@@ -15,10 +16,13 @@ interface SidebarProps {
   onSignOut: () => void;
   onCreateChannel: () => void;
   onBrowseChannels: () => void;
+  onNewDirectMessage: () => void;
+  onEditProfile: () => void;
 }
 
 /** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
-export function Sidebar({ conversations, selected, appsSelected, developerSelected, onNavigate, onOpenSwitcher, onSignOut, onCreateChannel, onBrowseChannels }: SidebarProps) {
+export function Sidebar(props: SidebarProps) {
+  const { conversations, selected, appsSelected, developerSelected, onNavigate, onOpenSwitcher, onSignOut, onCreateChannel, onBrowseChannels } = props;
   const workspace = useWorkspace();
   const channels = conversations?.filter((conversation) => conversation.kind === 'channel') ?? [];
   const directs = conversations?.filter((conversation) => conversation.kind === 'direct') ?? [];
@@ -58,7 +62,17 @@ export function Sidebar({ conversations, selected, appsSelected, developerSelect
         <button type="button" className="sidebar-item sidebar-browse" onClick={onBrowseChannels}>
           Browse channels
         </button>
-        <ConversationList title="Direct messages" items={directs} selected={selected} go={go} />
+        <ConversationList
+          title="Direct messages"
+          items={directs}
+          selected={selected}
+          go={go}
+          action={
+            <button type="button" className="sidebar-add" aria-label="New direct message" title="New direct message" onClick={props.onNewDirectMessage}>
+              +
+            </button>
+          }
+        />
         <section aria-labelledby="sidebar-apps">
           <h2 id="sidebar-apps" className="sidebar-title">
             Apps
@@ -99,11 +113,14 @@ export function Sidebar({ conversations, selected, appsSelected, developerSelect
         </section>
       </div>
       <footer className="sidebar-footer">
-        <Avatar name={fullName(workspace.me)} image={workspace.me.profileImage} />
-        <div className="me">
-          <span className="me-name">{fullName(workspace.me)}</span>
-          <span className="me-detail">UTC{workspace.me.timezone}</span>
-        </div>
+        <button type="button" className="me-button" aria-haspopup="dialog" onClick={props.onEditProfile}>
+          <span className="visually-hidden">Your profile: </span>
+          <Avatar name={fullName(workspace.me)} image={workspace.me.profileImage} />
+          <span className="me">
+            <span className="me-name">{fullName(workspace.me)}</span>
+            <span className="me-detail">UTC{workspace.me.timezone}</span>
+          </span>
+        </button>
         <button type="button" className="quiet" onClick={onSignOut}>
           Sign out
         </button>

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { api, ApiFailure, type TeamChoice } from '../api/client';
+import { AviaryApiError, failureText, sessionApi, type TeamChoice } from '../api/client';
 import type { Session } from './session';
 
 /**
@@ -20,15 +20,16 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
     setBusy(true);
     setProblem(undefined);
     try {
-      await api.signIn(email, password, teams ? teamId : undefined);
-      onSignedIn(await api.whoAmI());
+      // The answer names the team and the stream position too: no second round trip before the workspace loads.
+      const { user, team, streamCursor } = await sessionApi.signIn({ email, password, ...(teams && teamId ? { teamId } : {}) });
+      onSignedIn({ user, team, streamCursor });
     } catch (error) {
-      if (error instanceof ApiFailure && error.code === 'TeamRequired' && Array.isArray(error.details.teams)) {
-        const choices = error.details.teams as TeamChoice[];
+      if (error instanceof AviaryApiError && error.code === 'TeamRequired' && Array.isArray(error.body.teams)) {
+        const choices = error.body.teams as TeamChoice[];
         setTeams(choices);
         setTeamId(choices[0]?.id);
       } else {
-        setProblem(error instanceof ApiFailure && error.code === 'InvalidCredentials' ? 'That email and password do not match an account.' : (error as Error).message);
+        setProblem(error instanceof AviaryApiError && error.code === 'InvalidCredentials' ? 'That email and password do not match an account.' : failureText(error));
       }
     } finally {
       setBusy(false);

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useWidgetCalls, widgetSandbox, type WidgetOrigin } from './widgetCalls';
+import { useWorkspace } from './workspaceContext';
 
 export type { WidgetOrigin };
 
@@ -13,6 +14,8 @@ export interface OpenWidget {
 export function WidgetPanel({ widget, onClose }: { widget: OpenWidget; onClose: () => void }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
+  const workspace = useWorkspace();
+  const appName = (widget.origin.appId ? workspace.appName(widget.origin.appId) : undefined) ?? 'App';
   useWidgetCalls(frame, widget.origin, onClose);
   useEffect(() => {
     if (widget.desktopType === 'modal' && dialog.current && !dialog.current.open) dialog.current.showModal();
@@ -21,23 +24,23 @@ export function WidgetPanel({ widget, onClose }: { widget: OpenWidget; onClose: 
   const body = (
     <>
       <header className="widget-header">
-        <h2>App</h2>
+        <h2>{appName}</h2>
         <button type="button" className="icon-button" aria-label="Close the widget" onClick={onClose}>
           ×
         </button>
       </header>
-      <iframe ref={frame} className="widget-frame" title="App widget" src={widget.url} sandbox={widgetSandbox(widget.url)} />
+      <iframe ref={frame} className="widget-frame" title={`${appName} widget`} src={widget.url} sandbox={widgetSandbox(widget.url)} />
     </>
   );
   if (widget.desktopType === 'sidebar') {
     return (
-      <aside className="widget-sidebar" aria-label="App widget">
+      <aside className="widget-sidebar" aria-label={`${appName} widget`}>
         {body}
       </aside>
     );
   }
   return (
-    <dialog ref={dialog} className="widget-modal" aria-label="App widget" onClose={onClose}>
+    <dialog ref={dialog} className="widget-modal" aria-label={`${appName} widget`} onClose={onClose}>
       {body}
     </dialog>
   );

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { api, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
+import type { StreamDataFrame } from '@aviary/protocol';
+import { api, failureText, sessionApi, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
 import type { Session } from './session';
 import { AppsDirectory } from './AppsDirectory';
 import { BrowseChannelsDialog } from './BrowseChannelsDialog';
@@ -7,52 +8,75 @@ import { CreateChannelDialog } from './CreateChannelDialog';
 import { ConversationView } from './ConversationView';
 import { DeveloperArea } from './dev/DeveloperArea';
 import { fullName } from './format';
+import { NewDirectMessageDialog } from './NewDirectMessageDialog';
+import { ProfileDialog } from './ProfileDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, navigate, type Route } from './route';
 import { Sidebar } from './Sidebar';
 import { Toasts, useToasts } from './Toasts';
 import { WidgetPanel, type OpenWidget, type WidgetOrigin } from './WidgetPanel';
-import { applyFrames } from '../stream/applyFrames';
+import { applyFrames, updatedProfiles } from '../stream/applyFrames';
 import { ConnectionBanner } from '../stream/ConnectionBanner';
 import { useStream } from '../stream/useStream';
 import { WorkspaceContext, type Workspace as WorkspaceValue } from './workspaceContext';
 
 /** The signed-in screen: the sidebar, the open conversation (or the apps directory), toasts and widgets. */
-export function Workspace({ session, route, onSignOut }: { session: Session; route: Route; onSignOut: () => void }) {
+export function Workspace({ session, route, onSignOut, onSessionChange }: { session: Session; route: Route; onSignOut: () => void; onSessionChange: (session: Session) => void }) {
   const [conversations, setConversations] = useState<Conversation[]>();
   const [people, setPeople] = useState<Person[]>([]);
   const [apps, setApps] = useState<App[]>([]);
   const [widget, setWidget] = useState<OpenWidget>();
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [navOpen, setNavOpen] = useState(false);
-  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels'>();
+  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile'>();
   const toasts = useToasts();
 
-  const refreshConversations = useCallback(() => api.conversations().then((answer) => setConversations(answer.conversations)), []);
-  const refreshApps = useCallback(() => api.apps().then((answer) => setApps(answer.apps)), []);
+  const refreshApps = useCallback(() => api.listApps().then((answer) => setApps(answer.apps)), []);
+  const openChat = route.page === 'chat' ? route.chat : undefined;
+  const openChatNow = useRef(openChat);
+  openChatNow.current = openChat;
+  // Frames that come before the first list: applied to it when it comes, as the stream may bring what it lacks.
+  const early = useRef<StreamDataFrame[] | undefined>([]);
+  const refreshConversations = useCallback(async (): Promise<void> => {
+    const { conversations: loaded } = await api.listConversations();
+    const pending = early.current ?? [];
+    early.current = undefined;
+    const applied = applyFrames(loaded, pending, session.user.id, openChatNow.current);
+    setConversations(applied.conversations);
+    if (applied.reloadApps) void refreshApps();
+    if (applied.reloadConversations) await refreshConversations();
+  }, [session.user.id, refreshApps]);
   const reloadAll = useCallback(() => {
     void refreshConversations();
     void refreshApps();
-    void api.roster().then((answer) => setPeople(answer.people));
+    void api.listRoster().then((answer) => setPeople(answer.people));
   }, [refreshConversations, refreshApps]);
   useEffect(reloadAll, [reloadAll]);
 
-  const openChat = route.page === 'chat' ? route.chat : undefined;
   // After a gap the stream could not replay, the open history is reloaded too (a new key remounts it).
   const [resyncs, setResyncs] = useState(0);
-  const hellos = useRef(0);
   const connection = useStream(
     (frames) => {
-      if (!conversations) return; // the load in flight already holds them
+      const profiles = updatedProfiles(frames);
+      if (profiles.size > 0) {
+        setPeople((known) => known.map((person) => ({ ...person, ...profiles.get(person.id) })));
+        if (profiles.has(session.user.id)) void sessionApi.getSession().then(onSessionChange, () => undefined);
+      }
+      if (!conversations) {
+        early.current?.push(...frames);
+        return;
+      }
       const applied = applyFrames(conversations, frames, session.user.id, openChat);
       setConversations(applied.conversations);
       if (applied.reloadConversations) void refreshConversations();
       if (applied.reloadApps) void refreshApps();
     },
+    // The page loads once on its own; the stream asks again only after a gap it could not replay.
     () => {
       reloadAll();
-      if (hellos.current++ > 0) setResyncs((count) => count + 1);
+      setResyncs((count) => count + 1);
     },
+    session.streamCursor,
   );
 
   useEffect(() => {
@@ -96,13 +120,14 @@ export function Workspace({ session, route, onSignOut }: { session: Session; rou
         try {
           showAnswer(await action(), origin);
         } catch (error) {
-          toasts.show((error as Error).message, 'error');
+          toasts.show(failureText(error), 'error');
         }
       },
       refreshApps,
       refreshConversations,
+      updateMe: (user) => onSessionChange({ ...session, user }),
     };
-  }, [session, people, apps, conversations, toasts, showAnswer, refreshApps, refreshConversations]);
+  }, [session, people, apps, conversations, toasts, showAnswer, refreshApps, refreshConversations, onSessionChange]);
 
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
 
@@ -119,6 +144,8 @@ export function Workspace({ session, route, onSignOut }: { session: Session; rou
           onSignOut={onSignOut}
           onCreateChannel={() => setDialog('createChannel')}
           onBrowseChannels={() => setDialog('browseChannels')}
+          onNewDirectMessage={() => setDialog('newDirectMessage')}
+          onEditProfile={() => setDialog('profile')}
         />
         <main className="main" id="main">
           {route.page === 'apps' ? (
@@ -137,6 +164,8 @@ export function Workspace({ session, route, onSignOut }: { session: Session; rou
       <ConnectionBanner state={connection} />
       {dialog === 'createChannel' && <CreateChannelDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'browseChannels' && <BrowseChannelsDialog onClose={() => setDialog(undefined)} />}
+      {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
+      {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>
   );

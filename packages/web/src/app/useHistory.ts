@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, type Message } from '../api/client';
+import { api, failureText, type Message } from '../api/client';
 
 /** A history page: the most the server gives at once. */
 const PAGE_SIZE = 100;
@@ -32,13 +32,13 @@ export function useHistory(chat: string): History {
     inFlight.current = true;
     setLoading(true);
     api
-      .history(chat, { before: oldest.current, limit: PAGE_SIZE })
+      .fetchMessages({ chat, before: oldest.current, limit: PAGE_SIZE })
       .then(({ messages: page }) => {
         const older = [...page].reverse();
         if (older[0]) oldest.current = older[0].uid;
         setHasOlder(page.length === PAGE_SIZE);
         setMessages((shown) => mergeByUid(older, shown));
-      }, (failure: unknown) => setError((failure as Error).message))
+      }, (failure: unknown) => setError(failureText(failure)))
       .finally(() => {
         inFlight.current = false;
         setLoading(false);

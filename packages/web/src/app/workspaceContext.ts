@@ -17,6 +17,8 @@ export interface Workspace {
   act(action: () => Promise<InteractionAnswer>, origin: WidgetOrigin): Promise<void>;
   refreshApps(): Promise<void>;
   refreshConversations(): Promise<void>;
+  /** The person's own profile changed (here, or on another of their devices). */
+  updateMe(user: User): void;
 }
 
 export const WorkspaceContext = createContext<Workspace | null>(null);

@@ -1,5 +1,6 @@
-import type { StreamDataFrame } from '@aviary/protocol';
+import type { PublicProfileModel, StreamDataFrame } from '@aviary/protocol';
 import type { Conversation, Message } from '../api/client';
+import { fullName } from '../app/format';
 
 export interface Applied {
   conversations: Conversation[];
@@ -64,6 +65,13 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
         if (frame.userIds.includes(me)) conversations = conversations.filter((conversation) => conversation.chat !== frame.channel.id);
         else update(frame.channel.id, (conversation) => ({ ...conversation, channel: frame.channel }));
         break;
+      case 'user.updated': {
+        const { user } = frame;
+        update(user.id, (conversation) => ({ ...conversation, name: fullName(user), user: { ...conversation.user, ...user } }));
+        break;
+      }
+      case 'delivery.changed':
+        break; // the developer dashboard's delivery log reads these (useStreamFrames)
       default:
         reloadApps = true; // app.installed, uninstalled, disabled, enabled, deleted
     }
@@ -79,4 +87,11 @@ function isNewer(message: Message, than: Message): boolean {
 function byLastActivity(conversations: Conversation[]): Conversation[] {
   const activity = (conversation: Conversation) => conversation.lastMessage?.timestamp ?? 0;
   return [...conversations].sort((a, b) => activity(b) - activity(a));
+}
+
+/** The profiles a batch changed (user.updated), the last of each person's winning. */
+export function updatedProfiles(frames: StreamDataFrame[]): Map<string, PublicProfileModel> {
+  const profiles = new Map<string, PublicProfileModel>();
+  for (const frame of frames) if (frame.type === 'user.updated') profiles.set(frame.user.id, frame.user);
+  return profiles;
 }

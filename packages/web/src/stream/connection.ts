@@ -5,7 +5,7 @@
  * 4000) drops the cursor and asks the page to reload its state; `reconnect` (server shutting down) just
  * reconnects with the cursor. 1008 (signed out) stops: the page signs in again.
  */
-import type { StreamDataFrame, StreamFrame } from '@aviary/protocol';
+import type { StreamDataFrame, StreamFrame, StreamLiveFrame } from '@aviary/protocol';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signedOut';
 
@@ -15,6 +15,8 @@ export interface StreamHandlers {
   /** The state after a gap the stream could not replay (and on the first connection): reload everything. */
   reload(): void;
   state(state: ConnectionState): void;
+  /** Typing and presence: not kept, no cursor, applied as they come. */
+  live?(frame: StreamLiveFrame): void;
 }
 
 const FIRST_DELAY_MS = 500;
@@ -28,12 +30,22 @@ export class StreamConnection {
   private attempt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
-  private needsReload = true;
+  private needsReload: boolean;
   /** Frames that arrived since the last animation frame: a burst is applied in one render. */
   private pending: StreamDataFrame[] = [];
   private flushScheduled = false;
 
-  constructor(private readonly handlers: StreamHandlers) {}
+  /**
+   * `cursor`: where the page's state stood when it was loaded (the session's streamCursor). The stream
+   * then resumes from it, bringing what the loads might have missed, instead of asking for a reload.
+   */
+  constructor(
+    private readonly handlers: StreamHandlers,
+    cursor?: string,
+  ) {
+    this.cursor = cursor;
+    this.needsReload = cursor === undefined;
+  }
 
   start(): void {
     this.handlers.state('connecting');
@@ -78,6 +90,10 @@ export class StreamConnection {
       return;
     }
     if (frame.type === 'reconnect') return; // the close (1012) follows; resume with the cursor
+    if (frame.type === 'typing' || frame.type === 'presence') {
+      this.handlers.live?.(frame);
+      return;
+    }
     this.cursor = frame.cursor;
     if (frame.type === 'cursor') return;
     this.pending.push(frame);

@@ -5,17 +5,14 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import { ClientApp } from '../clientModels.js';
 import { defineRoute } from '../define.js';
-import { AppIdParam } from '../fields.js';
+import { AppIdParam, sessionRead } from '../fields.js';
 
 export const listApps = defineRoute({
+  ...sessionRead,
   name: 'client.listApps',
   summary: 'The apps of the person’s team, by name, with the person’s own install of each.',
-  verb: 'GET',
   path: '/api/client/apps',
-  auth: 'session',
-  params: Type.Object({}),
   result: Type.Object({ apps: Type.Array(ClientApp) }),
-  errors: [],
 });
 
 const byId = Type.Object({ id: AppIdParam });

@@ -8,6 +8,7 @@ import { api } from '../../methods/index.js';
 import { Channel, ChannelMember, MemberStatuses } from '../../models.js';
 import { IdList } from '../../params.js';
 import { defineRoute } from '../define.js';
+import { sessionRead } from '../fields.js';
 
 const creating = api.channels.create.params.properties;
 const closed = { additionalProperties: false } as const;
@@ -28,14 +29,11 @@ export const createChannel = defineRoute({
 });
 
 export const browseChannels = defineRoute({
+  ...sessionRead,
   name: 'client.browseChannels',
   summary: 'The public channels of the person’s team, by name, each saying whether the person is a member.',
-  verb: 'GET',
   path: '/api/client/channels/public',
-  auth: 'session',
-  params: Type.Object({}),
   result: Type.Object({ channels: Type.Array(Type.Object({ channel: Channel, isMember: Type.Boolean() }, closed)) }, closed),
-  errors: [],
 });
 
 /** The channel in the path: one the person can see. */
@@ -71,22 +69,25 @@ export const listChannelMembers = defineRoute({
   errors: ['UnknownChannel'],
 });
 
-const memberChange = { verb: 'POST', auth: 'session', params: Type.Object({ ...byChannel, members: memberIds }, closed) } as const;
+/** Adding and removing members: the same body and answer, at `members/add` and `members/remove`. */
+const memberChange = (change: 'add' | 'remove') =>
+  ({
+    verb: 'POST',
+    auth: 'session',
+    path: `/api/client/channels/:channelId/members/${change}`,
+    params: Type.Object({ ...byChannel, members: memberIds }, closed),
+    result: Type.Object({ members: MemberStatuses }, closed),
+    errors: ['UnknownChannel', 'PermissionDenied'],
+  }) as const;
 
 export const addChannelMembers = defineRoute({
-  ...memberChange,
+  ...memberChange('add'),
   name: 'client.addChannelMembers',
   summary: 'Add people to a channel, as the channel’s rules allow; each gets a status.',
-  path: '/api/client/channels/:channelId/members/add',
-  result: Type.Object({ members: MemberStatuses }, closed),
-  errors: ['UnknownChannel', 'PermissionDenied'],
 });
 
 export const removeChannelMembers = defineRoute({
-  ...memberChange,
+  ...memberChange('remove'),
   name: 'client.removeChannelMembers',
   summary: 'Remove people from a channel (anyone may remove themselves); each gets a status.',
-  path: '/api/client/channels/:channelId/members/remove',
-  result: Type.Object({ members: MemberStatuses }, closed),
-  errors: ['UnknownChannel', 'PermissionDenied'],
 });

@@ -6,20 +6,17 @@ import { Message } from '../../models.js';
 import { ChatReadState } from '../../stream.js';
 import { Contact, Conversation } from '../clientModels.js';
 import { defineRoute } from '../define.js';
-import { AppIdParam, ServiceClientParam } from '../fields.js';
+import { AppIdParam, ServiceClientParam, sessionRead } from '../fields.js';
 
 const history = api.chat.fetchMessages.params.properties;
 const sending = api.chat.sendMessage.params.properties;
 
 export const listConversations = defineRoute({
+  ...sessionRead,
   name: 'client.listConversations',
   summary: 'The person’s channels and direct chats, most recently active first.',
-  verb: 'GET',
   path: '/api/client/conversations',
-  auth: 'session',
-  params: Type.Object({}),
   result: Type.Object({ conversations: Type.Array(Conversation) }),
-  errors: [],
 });
 
 export const markChatRead = defineRoute({
@@ -37,14 +34,11 @@ export const markChatRead = defineRoute({
 });
 
 export const listRoster = defineRoute({
+  ...sessionRead,
   name: 'client.listRoster',
   summary: 'The people the person may write to and mention (as roster.listContacts), bots marked isBot.',
-  verb: 'GET',
   path: '/api/client/roster',
-  auth: 'session',
-  params: Type.Object({}),
   result: Type.Object({ people: Type.Array(Contact) }, { additionalProperties: false }),
-  errors: [],
 });
 
 export const fetchMessages = defineRoute({

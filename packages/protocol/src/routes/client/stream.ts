@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ChatId } from '../../ids.js';
 import { defineRoute } from '../define.js';
 
 export const createStreamTicket = defineRoute({
@@ -15,4 +16,18 @@ export const createStreamTicket = defineRoute({
     { additionalProperties: false },
   ),
   errors: [],
+});
+
+export const signalTyping = defineRoute({
+  name: 'client.signalTyping',
+  summary:
+    'The person is typing in a chat they read: the other readers with a stream open get a typing frame (not kept, never ' +
+    'replayed). Send it at most every 3 seconds while typing.',
+  verb: 'POST',
+  path: '/api/client/typing',
+  auth: 'session',
+  rateClass: 'message',
+  params: Type.Object({ chat: ChatId }, { additionalProperties: false }),
+  result: Type.Object({}, { additionalProperties: false }),
+  errors: ['UnknownChat'],
 });

@@ -2,18 +2,16 @@ import { Type } from '@sinclair/typebox';
 import { oneOf } from '../../params.js';
 import { appCreatorChoices, Team } from '../clientModels.js';
 import { defineRoute } from '../define.js';
+import { sessionRead } from '../fields.js';
 
 const answer = Type.Object({ team: Team }, { additionalProperties: false });
 
 export const getTeam = defineRoute({
+  ...sessionRead,
   name: 'client.getTeam',
   summary: 'The person’s team and its settings.',
-  verb: 'GET',
   path: '/api/client/team',
-  auth: 'session',
-  params: Type.Object({}),
   result: answer,
-  errors: [],
 });
 
 export const updateTeam = defineRoute({

@@ -7,7 +7,7 @@ import { AppFieldChanges, IntegrationsInput, NewAppFields } from '../../appField
 import { Integrations } from '../../integrations.js';
 import { BotCredentials, DeveloperApp } from '../developerModels.js';
 import { defineRoute } from '../define.js';
-import { AppIdParam } from '../fields.js';
+import { AppIdParam, sessionRead } from '../fields.js';
 
 const oneApp = Type.Object({ app: DeveloperApp }, { additionalProperties: false });
 const byId = Type.Object({ id: AppIdParam });
@@ -26,14 +26,11 @@ export const createApp = defineRoute({
 });
 
 export const listApps = defineRoute({
+  ...sessionRead,
   name: 'developer.listApps',
   summary: 'The apps the person develops, oldest first, each with its secret.',
-  verb: 'GET',
   path: '/api/developer/apps',
-  auth: 'session',
-  params: Type.Object({}),
   result: Type.Object({ apps: Type.Array(DeveloperApp) }, { additionalProperties: false }),
-  errors: [],
 });
 
 export const getApp = defineRoute({

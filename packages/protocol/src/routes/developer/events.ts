@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import { eventNames } from '../../events.js';
 import { oneOf } from '../../params.js';
-import { deliveryStatuses, DeliveredEvent, DeliveryAttempt } from '../developerModels.js';
+import { deliveryStatuses, DeliveredEvent, DeliveryAttempt, TestEventResult } from '../developerModels.js';
 import { defineRoute } from '../define.js';
 import { AppIdParam } from '../fields.js';
 
@@ -70,5 +70,28 @@ export const resumeDelivery = defineRoute({
   auth: 'session',
   params: Type.Object({ id: AppIdParam }),
   result: Type.Object({ resumed: Type.Literal(true) }, { additionalProperties: false }),
+  errors: developerOnly,
+});
+
+export const replayFailedEvents = defineRoute({
+  name: 'developer.replayFailedEvents',
+  summary: 'Send every failed asynchronous event of the app again, as replayEvent does one; answers how many. Failed synchronous events stay failed: nobody waits for their answer any more.',
+  verb: 'POST',
+  path: '/api/developer/apps/:id/events/replay-failed',
+  auth: 'session',
+  params: Type.Object({ id: AppIdParam }),
+  result: Type.Object({ replayed: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+  errors: developerOnly,
+});
+
+export const sendTestEvent = defineRoute({
+  name: 'developer.sendTestEvent',
+  summary:
+    'Send a realistic example of one of the ten events, from the caller, signed as every delivery is, to the app (its open `aviary listen` connection, else its listener URL), and answer with what came back. Nothing is recorded in the delivery log.',
+  verb: 'POST',
+  path: '/api/developer/apps/:id/test-events',
+  auth: 'session',
+  params: Type.Object({ id: AppIdParam, name: oneOf(eventNames, 'one of the ten event names, such as client.slashCommand') }),
+  result: TestEventResult,
   errors: developerOnly,
 });

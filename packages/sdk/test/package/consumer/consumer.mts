@@ -47,7 +47,12 @@ app.command('misspelt', () => ({ txt: 'Sunny' }));
 app.event('client.pressButton', () => ({ text: 'pressed' }));
 // @ts-expect-error a client.* handler's answer is typed too
 app.event('client.messageAction', () => ({ txt: 'done' }));
+// @ts-expect-error a button's toast is {text} as well
+app.action('approve', () => ({ txt: 'approved' }));
+// @ts-expect-error app.install's answer is ignored: a handler has nothing to return
+app.installed(() => ({ text: 'welcome' }));
 app.preview('example.com', (event) => ({ title: 'Preview', url: event.url }));
+app.event('chat.generateUrlPreview', () => ({ attachment: null }));
 app.message(/hello/, async (event, ctx) => {
   const first = event.message.attachments?.[0];
   // @ts-expect-error noUncheckedIndexedAccess: the first attachment may be absent

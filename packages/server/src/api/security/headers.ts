@@ -24,7 +24,8 @@ export const HTML_CONTENT_SECURITY_POLICY = [
  *   signed widget URLs travel there, and no cache between the server and the person should keep them.
  *   Elsewhere too, unless the route chose its own caching (/widget.js, which holds no secret);
  * - on any text/html answer, the strict Content-Security-Policy above (unless the route set its own)
- *   and `X-Frame-Options: DENY` for browsers that do not know frame-ancestors.
+ *   and `X-Frame-Options: DENY` for browsers that do not know frame-ancestors (unless the route set its
+ *   own: html attachments, which the web client frames, say SAMEORIGIN).
  */
 export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-content-type-options', 'nosniff');
@@ -33,7 +34,7 @@ export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply)
   const contentType = reply.getHeader('content-type');
   if (typeof contentType === 'string' && contentType.toLowerCase().startsWith('text/html')) {
     if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', HTML_CONTENT_SECURITY_POLICY);
-    reply.header('x-frame-options', 'DENY');
+    if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'DENY');
   }
 }
 

@@ -2,12 +2,15 @@ import { streamCloseCodes, type ResyncReason } from '@aviary/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Bus } from '../../bus/bus.js';
+import type { PresenceStore } from '../../bus/presenceStore.js';
 import type { StreamConfig } from '../../config.js';
 import { liveSessionHashes } from '../../core/commands/sessions.js';
 import { pruneStream } from '../../core/commands/pruneStream.js';
 import { oldestStreamSeq, readStreamEntries, streamStart, teamStreamPositions } from '../../core/queries/stream.js';
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
+import { presenceSnapshot } from './liveFrames.js';
+import { Presence, PRESENCE_RENEW_MS } from './presence.js';
 import { StreamConnection } from './streamConnection.js';
 import { toStreamEntry } from './streamEntry.js';
 import { STREAM_PAGE, TeamFeed } from './teamFeed.js';
@@ -47,9 +50,16 @@ export class StreamGateway {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly openings = new Set<Promise<void>>();
   private accepting = true;
+  /** Who is online, from the streams open here and on the other processes. */
+  readonly presence: Presence;
 
-  constructor(private readonly ctx: GatewayContext) {
+  constructor(
+    private readonly ctx: GatewayContext,
+    presenceStore: PresenceStore,
+  ) {
     const { stream } = ctx.config;
+    this.presence = new Presence({ store: presenceStore, bus: ctx.bus, now: ctx.now, log: ctx.log });
+    this.every(PRESENCE_RENEW_MS, () => this.presence.renew());
     this.every(stream.heartbeatMs, () => this.heartbeat());
     this.every(stream.catchUpMs, () => this.catchUp());
     this.every(stream.sessionCheckMs, () => this.checkSessions());
@@ -74,9 +84,11 @@ export class StreamGateway {
   open(socket: WebSocket, opener: StreamOpener): void {
     const userId = opener.person.id;
     this.perPerson.set(userId, this.connectionsOf(userId) + 1);
+    this.presence.opened(opener.person.team_id, userId);
     this.sockets.add(socket);
     socket.once('close', () => {
       this.sockets.delete(socket);
+      this.presence.closed(opener.person.team_id, userId);
       const left = this.connectionsOf(userId) - 1;
       if (left > 0) this.perPerson.set(userId, left);
       else this.perPerson.delete(userId);
@@ -113,6 +125,9 @@ export class StreamGateway {
     }
     await this.replay(connection, from);
     connection.goLive();
+    const online = await this.presence.online(person.team_id);
+    // The person is online by this very stream, whether or not its batch has been held yet.
+    if (online && !connection.isClosed) connection.sendLive(presenceSnapshot(online.includes(person.id) ? online : [...online, person.id]));
   }
 
   /** Registers the connection with its team's feed before the replay reads, so nothing falls between the two. */
@@ -218,6 +233,7 @@ export class StreamGateway {
   async close(): Promise<void> {
     this.accepting = false;
     for (const timer of this.timers) clearInterval(timer);
+    this.presence.stop();
     const closing = [...this.sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve)));
     for (const connection of this.connections) connection.reconnect();
     const grace = setTimeout(() => {

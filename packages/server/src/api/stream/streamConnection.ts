@@ -99,6 +99,11 @@ export class StreamConnection implements Reader {
     return new Promise((resolve) => this.socket.send(frame, { binary: false }, () => resolve()));
   }
 
+  /** A frame that is not kept (typing, presence): no cursor, so it changes nothing of the order. */
+  sendLive(frame: Buffer): void {
+    if (!this.closed) this.send(frame);
+  }
+
   get bufferedAmount(): number {
     return this.socket.bufferedAmount;
   }

@@ -1,9 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../bus/bus.js';
 import { readStreamEntries } from '../../core/queries/stream.js';
+import { liveTopic, parseLiveNotice } from '../../core/stream/live.js';
 import { streamTopic } from '../../core/stream/record.js';
 import type { Db } from '../../store/store.js';
 import type { StreamConnection } from './streamConnection.js';
+import { handOutLive } from './liveFrames.js';
 import { toStreamEntry } from './streamEntry.js';
 
 /** Entries read per query, by the feed and by a replay. */
@@ -12,12 +14,13 @@ export const STREAM_PAGE = 500;
 /**
  * One team's stream in this process: it hears the team's notices on the bus and reads each new entry
  * from the store once, whatever the number of the team's connections here, then hands it to all of
- * them (each decides with `mayReceive`). A notice only says "there is something after N": the feed
+ * them (each decides with `mayReceive`); it also hands them the team's live notices (typing, presence),
+ * which are not kept. A notice of a new entry only says "there is something after N": the feed
  * reads everything after what it read last, so a lost or late notice delays entries, never loses them.
  */
 export class TeamFeed {
   readonly connections = new Set<StreamConnection>();
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: Array<() => void>;
   private reading: Promise<void> | undefined;
   private readAgain = false;
 
@@ -27,7 +30,14 @@ export class TeamFeed {
     private lastRead: number,
     private readonly deps: { db: Db; bus: Bus; log: Pick<FastifyBaseLogger, 'error'> },
   ) {
-    this.unsubscribe = deps.bus.subscribe(streamTopic(teamId), (payload) => this.heard(Number(payload)));
+    this.unsubscribe = [
+      deps.bus.subscribe(streamTopic(teamId), (payload) => this.heard(Number(payload))),
+      // Typing and presence: handed to the streams here as they come, never read from the store.
+      deps.bus.subscribe(liveTopic(teamId), (payload) => {
+        const notice = parseLiveNotice(payload);
+        if (notice) handOutLive(notice, this.connections);
+      }),
+    ];
   }
 
   /** A notice, from the bus or from the catch-up: position `seq` exists. */
@@ -71,7 +81,7 @@ export class TeamFeed {
 
   /** Stops hearing the team; resolves when a read under way has finished. */
   async stop(): Promise<void> {
-    this.unsubscribe();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
     await this.reading;
   }
 }

@@ -63,8 +63,8 @@ export async function uninstallApp(ctx: InstallContext, input: InstallTarget): P
   await runChange(ctx, async (tx, effects) => {
     if (!(await removeInstallIn(tx, input))) throw notInstalled(app);
     const now = ctx.now();
-    await enqueueEvent(tx, { ...input, event: { ...event } }, now);
-    effects.add({ kind: 'deliverEvents' });
+    const { eventId } = await enqueueEvent(tx, { ...input, event: { ...event } }, now);
+    effects.add({ kind: 'deliverEvents', appId: input.appId, eventId });
     await recordStreamEntries(tx, effects, app.team_id, [appUninstalled(app.id, input.userId)], now);
   });
 }

@@ -2,8 +2,12 @@ import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { newTeamId, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
+import { runChange, type ChangeContext } from '../effects/effects.js';
 import { hashPassword } from '../passwords.js';
 import { checkPersonFields, checkProfileChange, type PersonFieldInput } from '../personFields.js';
+import { presentPublicProfile } from '../presenters/users.js';
+import { userUpdated } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
 
 export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {
   const id = newTeamId();
@@ -36,14 +40,27 @@ export async function deactivatePerson(db: Db, userId: string, now: number): Pro
   await db.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).execute();
 }
 
-/** A person changes their own name or timezone; the fields are checked as createPerson checks them. */
-export async function updateProfile(db: Db, person: UsersTable, input: { firstName?: unknown; lastName?: unknown; timezone?: unknown }): Promise<UsersTable> {
+/**
+ * A person changes their own name or timezone; the fields are checked as createPerson checks them. The
+ * team's streams hear of it in the same transaction (`user.updated`), so every page shows the new name.
+ */
+export async function updateProfile(
+  ctx: ChangeContext & { now(): number },
+  person: UsersTable,
+  input: { firstName?: unknown; lastName?: unknown; timezone?: unknown },
+): Promise<UsersTable> {
   const change = checkProfileChange(input);
   const values = {
     ...(change.firstName !== undefined ? { first_name: change.firstName } : {}),
     ...(change.lastName !== undefined ? { last_name: change.lastName } : {}),
     ...(change.timezone !== undefined ? { timezone: change.timezone } : {}),
   };
-  if (Object.keys(values).length > 0) await db.updateTable('users').set(values).where('id', '=', person.id).execute();
-  return db.selectFrom('users').selectAll().where('id', '=', person.id).executeTakeFirstOrThrow();
+  const read = (db: Db) => db.selectFrom('users').selectAll().where('id', '=', person.id).executeTakeFirstOrThrow();
+  if (Object.keys(values).length === 0) return read(ctx.db);
+  return runChange(ctx, async (tx, effects) => {
+    await tx.updateTable('users').set(values).where('id', '=', person.id).execute();
+    const row = await read(tx);
+    await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row))], ctx.now());
+    return row;
+  });
 }

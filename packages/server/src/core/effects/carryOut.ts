@@ -14,6 +14,7 @@ export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[]): v
     switch (effect.kind) {
       case 'deliverEvents':
         wake = true;
+        ctx.events.deliveryChanged(effect.appId, [effect.eventId]);
         break;
       case 'previewUrls': {
         const { message, urls } = effect;

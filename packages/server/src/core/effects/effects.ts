@@ -7,8 +7,8 @@ import type { Db, Tx } from '../../store/store.js';
  * once that transaction has committed, and never when it rolls back.
  */
 export type Effect =
-  /** Outbox events were written: wake the delivery worker. */
-  | { kind: 'deliverEvents' }
+  /** An outbox event was written: wake the delivery worker, and tell the app's developer it is queued. */
+  | { kind: 'deliverEvents'; appId: string; eventId: string }
   /** A new message links to `urls`: ask the apps for previews in the background. */
   | { kind: 'previewUrls'; message: MessagesTable; urls: readonly URL[] }
   /** Stream entries up to position `seq` were appended to the team's stream: tell every server process. */

@@ -22,6 +22,16 @@ export async function streamStart(db: Db, teamId: string, userId: string): Promi
   return { seq: Number(rows[0].seq), channels: rows.flatMap((row) => (row.channel_id === null ? [] : [row.channel_id])) };
 }
 
+/**
+ * The person's team and where its stream stands now. Every entry up to that position has committed (a
+ * change holds the team's stream lock until its commit), so what a client loads after this answer is
+ * at least as new, and a stream opened from this position brings whatever comes after.
+ */
+export async function teamAndStreamPosition(db: Db, teamId: string): Promise<{ team: { id: string; name: string }; streamCursor: string }> {
+  const row = await db.selectFrom('teams').select(['id', 'name', 'stream_seq']).where('id', '=', teamId).executeTakeFirstOrThrow();
+  return { team: { id: row.id, name: row.name }, streamCursor: String(row.stream_seq) };
+}
+
 export type StoredStreamEntry = Pick<StreamEntriesTable, 'seq' | 'type' | 'audience' | 'payload'>;
 
 /** The team's entries after position `after`, oldest first, at most `limit`. */

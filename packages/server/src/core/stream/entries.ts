@@ -1,4 +1,4 @@
-import type { AppSwitch, ChannelModel, StreamDataFrame, StreamDataFrameType } from '@aviary/protocol';
+import type { AppSwitch, ChannelModel, PublicProfileModel, StreamDataFrame, StreamDataFrameType } from '@aviary/protocol';
 import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
 import type { MessagesTable } from '../../store/schema.js';
 import { presentMessage } from '../presenters/messages.js';
@@ -49,4 +49,11 @@ export function appSwitched(appId: string, input: { by: AppSwitch; disabled: boo
 
 export const appDeleted = (appId: string): StreamEntryDraft => entry('app.deleted', { to: 'team' }, { appId });
 
+/** Everyone in the team shows the person's name, so everyone hears of a new one. */
+export const userUpdated = (user: PublicProfileModel): StreamEntryDraft => entry('user.updated', { to: 'team' }, { user });
+
 export const chatRead = (userId: string, payload: FramePayload<'chat.read'>): StreamEntryDraft => entry('chat.read', { to: 'users', users: [userId] }, payload);
+
+/** Developer-scoped: the app's developer alone reads its delivery log. */
+export const deliveryChanged = (developerId: string, payload: FramePayload<'delivery.changed'>): StreamEntryDraft =>
+  entry('delivery.changed', { to: 'users', users: [developerId] }, payload);

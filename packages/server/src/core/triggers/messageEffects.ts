@@ -13,7 +13,8 @@ import { previewUrlsOf } from './requestUrlPreviews.js';
  * and the `message.created` frame of the stream, last, as the stream asks.
  */
 export async function recordMessageEffects(tx: Tx, effects: Effects, message: MessagesTable, now: number): Promise<void> {
-  if (await enqueueReceiveMessage(tx, message, now)) effects.add({ kind: 'deliverEvents' });
+  const queued = await enqueueReceiveMessage(tx, message, now);
+  if (queued) effects.add({ kind: 'deliverEvents', ...queued });
   const urls = previewUrlsOf(message);
   if (urls.length > 0) effects.add({ kind: 'previewUrls', message, urls });
   await recordStreamEntries(tx, effects, message.team_id, [messageCreated(message)], now);

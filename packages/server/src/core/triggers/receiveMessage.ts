@@ -7,11 +7,11 @@ import { presentMessage } from '../presenters/messages.js';
 /**
  * `chat.receiveMessage` (docs/reference/events.md): a direct message to an app's bot, from anyone in the team
  * whether they installed the app or not, goes to the app's listener. Runs inside the message's
- * transaction, so the event exists exactly when the message does. Returns whether an event was enqueued.
+ * transaction, so the event exists exactly when the message does. Returns the event enqueued, if any.
  */
-export async function enqueueReceiveMessage(tx: Tx, message: MessagesTable, now: number): Promise<boolean> {
+export async function enqueueReceiveMessage(tx: Tx, message: MessagesTable, now: number): Promise<{ appId: string; eventId: string } | undefined> {
   // A bot writing to itself would be told about its own words; channel messages reach no bot.
-  if (message.to_id === message.from_user_id || !isUserId(message.to_id)) return false;
+  if (message.to_id === message.from_user_id || !isUserId(message.to_id)) return undefined;
   // An app a team admin disabled hears nothing from the team.
   const recipient = await tx
     .selectFrom('users as u')
@@ -21,12 +21,12 @@ export async function enqueueReceiveMessage(tx: Tx, message: MessagesTable, now:
     .where('a.disabled_by_team', '=', 0)
     .executeTakeFirst();
   const appId = recipient?.appId;
-  if (!appId) return false;
+  if (!appId) return undefined;
   const event: ChatReceiveMessageEvent = {
     name: 'chat.receiveMessage',
     userId: message.from_user_id,
     message: presentMessage(message),
   };
-  await enqueueEvent(tx, { appId, userId: message.from_user_id, event }, now);
-  return true;
+  const { eventId } = await enqueueEvent(tx, { appId, userId: message.from_user_id, event }, now);
+  return { appId, eventId };
 }

@@ -16,8 +16,11 @@ export type ListenerNews =
   | { kind: 'paused'; appId: string; eventId: string };
 
 export interface RecordedBatch {
-  /** Each attempt with what became of its event, in the order they finished. */
-  attempts: Array<{ attempt: FinishedAttempt; fate: EventFate }>;
+  /**
+   * Each attempt with what became of its event, in the order they finished; a held event also with when
+   * its listener is tried next (the listener's retry, docs/reference/events.md).
+   */
+  attempts: Array<{ attempt: FinishedAttempt; fate: EventFate; nextAttemptAt?: number }>;
   news: ListenerNews[];
   pausedAppIds: Set<string>;
   /** Apps whose held events were released: the worker looks at the outbox again. */
@@ -30,6 +33,8 @@ interface EventChange {
   fate: EventFate;
   /** A held event of this batch released by a later 2xx of the same batch: due then. */
   releasedAt?: number;
+  /** A held event: when its listener is tried next. */
+  nextAttemptAt?: number;
 }
 
 /**
@@ -60,8 +65,12 @@ export async function recordAttempts(ctx: EventsContext, attempts: FinishedAttem
     }
     await updateEvents(tx, changes);
   });
-  const fates = new Map(changes.map((change) => [change.attempt, change.fate]));
-  batch.attempts = attempts.map((attempt) => ({ attempt, fate: fates.get(attempt)! }));
+  const byAttempt = new Map(changes.map((change) => [change.attempt, change]));
+  batch.attempts = attempts.map((attempt) => {
+    const { fate, nextAttemptAt, releasedAt } = byAttempt.get(attempt)!;
+    const next = releasedAt ?? nextAttemptAt;
+    return next === undefined ? { attempt, fate } : { attempt, fate, nextAttemptAt: next };
+  });
   return batch;
 }
 
@@ -76,7 +85,7 @@ async function applyAppAttempts(tx: Tx, stored: StoredListenerState, attempts: F
     const { verdict, finishedAt: at, event } = attempt;
     const step = afterAttempt(state, { verdict, at, probe: event.next_attempt_at === null, unreachable: couldNotConnect(attempt) }, random);
     state = step.state;
-    const change: EventChange = { attempt, fate: step.fate };
+    const change: EventChange = { attempt, fate: step.fate, ...(step.fate === 'held' && state.retryAt !== null ? { nextAttemptAt: state.retryAt } : {}) };
     changes.push(change);
     if (step.released) {
       const released = (await releaseHeldEvents(tx, appId, at)) + heldInBatch.length;

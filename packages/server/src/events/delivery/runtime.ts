@@ -26,6 +26,7 @@ export class EventsRuntime {
   /** The listen connections open in this process: while an app has one, its events go there. */
   readonly tunnels = new ListenTunnels();
   private worker: { wake(): void; idle(): Promise<void> } | undefined;
+  private deliveryWatch: DeliveryWatch | undefined;
 
   constructor(reach: ListenerReach, settings: Partial<DeliverySettings> = {}) {
     this.settings = deliverySettings(settings);
@@ -40,6 +41,16 @@ export class EventsRuntime {
     this.worker?.wake();
   }
 
+  /** Tells the server's delivery watch (the developers' `delivery.changed` stream frames) that an app's delivery log changed. */
+  deliveryChanged(appId: string, eventIds: readonly string[] = []): void {
+    this.deliveryWatch?.changed(appId, eventIds);
+  }
+
+  /** Set by the server; without one (the CLI) nobody is told. Closed, so that it writes what it holds, before the store. */
+  watchDelivery(watch: DeliveryWatch): void {
+    this.deliveryWatch = watch;
+  }
+
   /** Resolves when the worker has sent everything due now and recorded it (see DeliveryWorker.idle). */
   async idle(): Promise<void> {
     await this.worker?.idle();
@@ -51,8 +62,15 @@ export class EventsRuntime {
 
   async close(): Promise<void> {
     this.worker = undefined;
+    await this.deliveryWatch?.close();
     await this.agent.close();
   }
+}
+
+/** Who hears of changes to the apps' delivery logs (core/stream/deliveryNotices.ts). */
+export interface DeliveryWatch {
+  changed(appId: string, eventIds: readonly string[]): void;
+  close(): Promise<void>;
 }
 
 /** The runtime a configuration asks for: listener calls reach the internal hosts it allows, and each refusal is logged. */

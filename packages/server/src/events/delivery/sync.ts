@@ -1,7 +1,7 @@
 import type { AnyEvent } from '@aviary/protocol';
 import type { EventsContext } from '../context.js';
 import { insertAttempt, listenerHeaders, noListenerResult } from './attempts.js';
-import { logListenerNews } from './deliveryLog.js';
+import { logListenerNews, logSyncDelivery } from './deliveryLog.js';
 import { endBackoffAfter2xx } from './listenerBackoff.js';
 import { insertEvent } from '../../store/rows/events.js';
 import { newEventId } from '../ids.js';
@@ -68,6 +68,11 @@ export async function deliverSynchronously(
     });
     return answer.ok ? endBackoffAfter2xx(tx, app.id, finishedAt) : undefined;
   });
+  ctx.events.deliveryChanged(app.id, [eventId]);
+  if (ctx.log) {
+    const failure = answer.ok ? {} : { reason: answer.reason, error: answer.description, ...(answer.status !== undefined ? { status: answer.status } : {}) };
+    logSyncDelivery(ctx.log, { appId: app.id, eventId, event: input.event.name, latencyMs: result.durationMs, ...(answer.ok ? { status: answer.status } : failure) });
+  }
   if (released !== undefined) {
     // The install command's context has no log; its release still happens.
     if (ctx.log) logListenerNews(ctx.log, { kind: 'recovered', appId: app.id, eventId, released });

@@ -58,7 +58,9 @@ export class DeliveryWorker {
 
   constructor(private readonly ctx: EventsContext) {
     this.lanes = new LaneScheduler(ctx.events.settings);
-    this.recorder = new AttemptRecorder(ctx, ({ pausedAppIds, releasedAppIds }) => {
+    this.recorder = new AttemptRecorder(ctx, ({ attempts, pausedAppIds, releasedAppIds }) => {
+      for (const { attempt } of attempts) ctx.events.deliveryChanged(attempt.event.app_id, [attempt.event.id]);
+      for (const appId of pausedAppIds) ctx.events.deliveryChanged(appId);
       // Their remaining events wait for a resume; the claim would refuse them anyway.
       for (const appId of pausedAppIds) this.lanes.forget(appId);
       // Their held events are due now.

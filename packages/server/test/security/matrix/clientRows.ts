@@ -72,6 +72,8 @@ export const clientRows: Row[] = [
   },
   // A ticket opens the stream as the person who asked: nothing of anyone else's.
   { route: 'POST /api/client/stream/ticket', credential: 'session', request: () => post('/api/client/stream/ticket', {}), expect: signedIn },
+  // Typing reaches the chat's readers: only a reader may say they type in it.
+  { route: 'POST /api/client/typing', credential: 'session', request: (ids) => post('/api/client/typing', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
   {
     route: 'POST /api/client/messages',
     credential: 'session',

@@ -99,6 +99,9 @@ export const developerRows: Row[] = [
     request: (ids) => post(path(ids.app, `/events/${ids.event}/replay`)),
     expect: developerOnly,
   },
+  { route: 'POST /api/developer/apps/:id/events/replay-failed', credential: 'session', prepare: ownersFreshApp, request: (ids) => post(path(ids.app, '/events/replay-failed')), expect: developerOnly },
+  // A fresh app has no listener URL: the owner's test event is answered, saying so (reason no_listener).
+  { route: 'POST /api/developer/apps/:id/test-events', credential: 'session', prepare: ownersFreshApp, request: (ids) => post(path(ids.app, '/test-events'), { name: 'app.uninstall' }), expect: developerOnly },
   { route: 'POST /api/developer/apps/:id/delivery/pause', credential: 'session', prepare: ownersFreshApp, request: (ids) => post(path(ids.app, '/delivery/pause')), expect: developerOnly },
   { route: 'POST /api/developer/apps/:id/delivery/resume', credential: 'session', prepare: ownersFreshApp, request: (ids) => post(path(ids.app, '/delivery/resume')), expect: developerOnly },
 ];

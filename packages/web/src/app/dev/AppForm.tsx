@@ -52,7 +52,7 @@ export function AppForm({ app, onSaved, onCancel }: { app?: DeveloperApp; onSave
     setProblem(undefined);
     try {
       const fields = fieldsOf(draft, app !== undefined);
-      const answer = app ? await developerApi.updateApp(app.id, fields) : await developerApi.createApp(fields);
+      const answer = app ? await developerApi.updateApp({ id: app.id, ...fields }) : await developerApi.createApp(fields);
       onSaved(answer.app);
     } catch (error) {
       setProblem(problemOf(error));

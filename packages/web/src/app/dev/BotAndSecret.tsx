@@ -47,14 +47,14 @@ export function BotAndSecret({ app, onChanged }: { app: DeveloperApp; onChanged:
   };
   const issueToken = () =>
     run(async () => {
-      const credentials = app.botUserId ? await developerApi.regenerateBotToken(app.id) : await developerApi.enableBot(app.id);
+      const credentials = app.botUserId ? await developerApi.regenerateBotToken({ id: app.id }) : await developerApi.enableBot({ id: app.id });
       setBotToken(credentials.botToken);
       onChanged({ botUserId: credentials.botUserId });
     });
   const rotate = () =>
     run(async () => {
       if (!window.confirm('Rotate the app secret? Events are signed with the new secret, and for a grace period also with the old one.')) return;
-      const { secret, previousSecretUntil } = await developerApi.rotateSecret(app.id);
+      const { secret, previousSecretUntil } = await developerApi.rotateSecret({ id: app.id });
       setSecretShown(true);
       setGraceUntil(previousSecretUntil);
       onChanged({ secret });

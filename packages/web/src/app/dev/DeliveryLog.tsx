@@ -1,19 +1,31 @@
 import type { EventName } from '@aviary/protocol';
 import { Fragment, useCallback, useEffect, useState } from 'react';
-import { deliveryStatuses, developerApi, type DeliveredEvent, type DeliveryAttempt, type DeliveryStatus, type DeveloperApp } from '../../api/developer';
+import { deliveryStatuses, developerApi, type DeliveredEvent, type DeliveryStatus, type DeveloperApp } from '../../api/developer';
+import { useStreamFrames } from '../../stream/useStream';
+import { Attempts, time } from './Attempts';
+import { EVENT_NAMES } from './eventNames';
 import { problemOf, type Problem } from './problems';
+import { TestEvent } from './TestEvent';
 
-/** The ten events, for the filter (the protocol's `eventNames`, written out so the page does not bundle TypeBox). */
-const EVENT_NAMES: readonly EventName[] = [
-  'app.install', 'app.uninstall', 'chat.receiveMessage', 'chat.generateUrlPreview', 'client.pressButton',
-  'client.slashCommand', 'client.messageAction', 'client.openAttachmentWidget', 'client.widgetAction', 'client.servicemlAction',
-];
-
-const time = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+/** A filter of the log: a labelled select whose first option means "no filter". */
+function Filter<T extends string>({ id, label, value, any, options, onChange }: { id: string; label: string; value: T | ''; any: string; options: readonly T[]; onChange: (value: T | '') => void }) {
+  return (
+    <div className="dev-filter">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value as T | '')}>
+        <option value="">{any}</option>
+        {options.map((option) => (
+          <option key={option}>{option}</option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 /**
  * The app's events with their status, filtered by name and status; each one's attempts on demand;
- * replay one or every failed one; pause and resume delivery. Refreshed by its button (no live updates yet).
+ * replay one or every failed one; pause and resume delivery; send a test event. It follows the
+ * stream's `delivery.changed` frames for the app, so statuses change without a reload.
  */
 export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: (change: Partial<DeveloperApp>) => void }) {
   const [name, setName] = useState<EventName | ''>('');
@@ -26,7 +38,7 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
   const refresh = useCallback(async () => {
     setProblem(undefined);
     try {
-      const answer = await developerApi.listEvents(app.id, { ...(name ? { name } : {}), ...(status ? { status } : {}) });
+      const answer = await developerApi.listEvents({ id: app.id, ...(name ? { name } : {}), ...(status ? { status } : {}) });
       setEvents(answer.events);
     } catch (error) {
       setProblem(problemOf(error));
@@ -35,6 +47,14 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
   useEffect(() => {
     void refresh();
   }, [refresh]);
+  // Live: the stream tells the app's developer when its log changed; read it again then (one read per batch of frames).
+  useStreamFrames((frames) => {
+    const mine = frames.filter((frame) => frame.type === 'delivery.changed' && frame.appId === app.id);
+    const latest = mine[mine.length - 1];
+    if (latest?.type !== 'delivery.changed') return;
+    if (latest.deliveryPausedAt !== app.deliveryPausedAt) onChanged({ deliveryPausedAt: latest.deliveryPausedAt });
+    void refresh();
+  });
 
   const act = async (action: () => Promise<string>) => {
     setProblem(undefined);
@@ -45,74 +65,58 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
       setProblem(problemOf(error));
     }
   };
-  const failed = events?.filter((event) => event.status === 'failed' && !event.synchronous) ?? [];
+  const setPaused = (paused: boolean) =>
+    act(async () => {
+      if (paused) await developerApi.pauseDelivery({ id: app.id });
+      else await developerApi.resumeDelivery({ id: app.id });
+      onChanged({ deliveryPausedAt: paused ? Date.now() : null });
+      return paused ? 'Delivery paused: events wait until you resume it.' : 'Delivery resumed.';
+    });
+  const [confirmReplay, setConfirmReplay] = useState(false);
   const replayFailed = () =>
     act(async () => {
-      for (const event of failed) await developerApi.replayEvent(app.id, event.id);
-      return `${failed.length} failed event${failed.length === 1 ? '' : 's'} sent again.`;
+      setConfirmReplay(false);
+      const { replayed } = await developerApi.replayFailedEvents({ id: app.id });
+      return replayed === 0 ? 'No failed event to send again.' : `${replayed} failed event${replayed === 1 ? '' : 's'} sent again.`;
     });
 
   return (
     <div className="dev-log">
+      <TestEvent app={app} />
       {app.deliveryPausedAt !== null && (
         <div className="dev-paused" role="region" aria-label="Delivery paused">
           <p>Delivery has been paused since {time(app.deliveryPausedAt)} (by hand, or after days of failures); waiting events show as paused.</p>
-          <button
-            type="button"
-            className="primary"
-            onClick={() =>
-              act(async () => {
-                await developerApi.resumeDelivery(app.id);
-                onChanged({ deliveryPausedAt: null });
-                return 'Delivery resumed.';
-              })
-            }
-          >
+          <button type="button" className="primary" onClick={() => setPaused(false)}>
             Resume delivery
           </button>
         </div>
       )}
       <div className="dev-filters">
-        <div className="dev-filter">
-          <label htmlFor="dev-filter-event">Event</label>
-          <select id="dev-filter-event" value={name} onChange={(e) => setName(e.target.value as EventName | '')}>
-            <option value="">Every event</option>
-            {EVENT_NAMES.map((eventName) => (
-              <option key={eventName}>{eventName}</option>
-            ))}
-          </select>
-        </div>
-        <div className="dev-filter">
-          <label htmlFor="dev-filter-status">Status</label>
-          <select id="dev-filter-status" value={status} onChange={(e) => setStatus(e.target.value as DeliveryStatus | '')}>
-            <option value="">Any status</option>
-            {deliveryStatuses.map((value) => (
-              <option key={value}>{value}</option>
-            ))}
-          </select>
-        </div>
+        <Filter id="dev-filter-event" label="Event" value={name} any="Every event" options={EVENT_NAMES} onChange={setName} />
+        <Filter id="dev-filter-status" label="Status" value={status} any="Any status" options={deliveryStatuses} onChange={setStatus} />
         <button type="button" className="secondary" onClick={() => void refresh()}>
           Refresh
         </button>
-        <button type="button" className="secondary" disabled={failed.length === 0} onClick={replayFailed}>
-          Replay all failed
+        <button type="button" className="secondary" aria-expanded={confirmReplay} onClick={() => setConfirmReplay(true)}>
+          Replay all failed…
         </button>
         {app.deliveryPausedAt === null && (
-          <button
-            type="button"
-            className="secondary danger"
-            onClick={() =>
-              act(async () => {
-                await developerApi.pauseDelivery(app.id);
-                onChanged({ deliveryPausedAt: Date.now() });
-                return 'Delivery paused: events wait until you resume it.';
-              })
-            }
-          >
+          <button type="button" className="secondary danger" onClick={() => setPaused(true)}>
             Pause delivery
           </button>
         )}
       </div>
+      {confirmReplay && (
+        <div className="dev-confirm" role="group" aria-label="Replay all failed events">
+          <p>Send every failed event of {app.name} again, as new? Failed synchronous events (installs, commands, buttons, previews) stay failed.</p>
+          <button type="button" className="primary" onClick={replayFailed}>
+            Replay them
+          </button>
+          <button type="button" className="secondary" onClick={() => setConfirmReplay(false)}>
+            Cancel
+          </button>
+        </div>
+      )}
       {problem && (
         <p className="form-error" role="alert">
           {problem.message}
@@ -154,7 +158,7 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
                       Attempts<span className="visually-hidden"> of {event.name} {event.id}</span>
                     </button>
                     {!event.synchronous && (
-                      <button type="button" className="quiet" onClick={() => act(async () => (await developerApi.replayEvent(app.id, event.id), `${event.name} sent again.`))}>
+                      <button type="button" className="quiet" onClick={() => act(async () => (await developerApi.replayEvent({ id: app.id, eventId: event.id }), `${event.name} sent again.`))}>
                         Replay<span className="visually-hidden"> {event.name} {event.id}</span>
                       </button>
                     )}
@@ -174,50 +178,5 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
         </table>
       )}
     </div>
-  );
-}
-
-/** One event's attempts: when, retry number, HTTP status, latency, error and the first 1 KiB of the answer. */
-function Attempts({ appId, eventId }: { appId: string; eventId: string }) {
-  const [attempts, setAttempts] = useState<DeliveryAttempt[]>();
-  const [failure, setFailure] = useState<string>();
-  useEffect(() => {
-    developerApi.listAttempts(appId, eventId).then(
-      (answer) => setAttempts(answer.attempts),
-      (error: unknown) => setFailure(problemOf(error).message),
-    );
-  }, [appId, eventId]);
-  if (failure) return <p className="form-error">{failure}</p>;
-  if (!attempts) return <p className="dev-hint">Loading attempts…</p>;
-  if (attempts.length === 0) return <p className="dev-hint">No attempt yet.</p>;
-  return (
-    <table className="dev-table dev-attempts" aria-label={`Attempts of ${eventId}`}>
-      <thead>
-        <tr>
-          <th scope="col">Started</th>
-          <th scope="col">Retry</th>
-          <th scope="col">HTTP status</th>
-          <th scope="col">Latency</th>
-          <th scope="col">Outcome</th>
-          <th scope="col">Error</th>
-          <th scope="col">Answer (first 1 KiB)</th>
-        </tr>
-      </thead>
-      <tbody>
-        {attempts.map((attempt) => (
-          <tr key={attempt.id}>
-            <td>{time(attempt.startedAt)}</td>
-            <td>{attempt.retryNum}</td>
-            <td>{attempt.status ?? 'no answer'}</td>
-            <td>{attempt.durationMs} ms</td>
-            <td>{attempt.outcome}</td>
-            <td>{[attempt.reason, attempt.error].filter(Boolean).join(': ')}</td>
-            <td>
-              <pre className="dev-snippet">{attempt.responseSnippet ?? ''}</pre>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

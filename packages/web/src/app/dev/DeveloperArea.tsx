@@ -124,7 +124,7 @@ function AppScreens({ app, onChanged, onDeleted }: { app: DeveloperApp; onChange
   const [failure, setFailure] = useState<string>();
   const remove = async () => {
     try {
-      await developerApi.deleteApp(app.id);
+      await developerApi.deleteApp({ id: app.id });
       await onDeleted();
     } catch (error) {
       setFailure(problemOf(error).message);

@@ -46,7 +46,7 @@ export function IntegrationsEditor({ app, onSaved }: { app: DeveloperApp; onSave
     setSaved(false);
     try {
       const previewDomains = domains.split('\n').map((line) => line.trim()).filter(Boolean);
-      const answer = await developerApi.setIntegrations(app.id, { ...draft, previewDomains });
+      const answer = await developerApi.setIntegrations({ id: app.id, integrations: { ...draft, previewDomains } });
       setDraft(answer.integrations);
       setSaved(true);
       onSaved(answer.integrations);

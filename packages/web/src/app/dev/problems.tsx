@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import { ApiFailure } from '../../api/client';
+import { AviaryApiError, failureText } from '../../api/client';
 
 /**
  * A refusal of the API placed next to the field it is about: the route errors name the offending
@@ -13,11 +13,8 @@ export interface Problem {
 }
 
 export function problemOf(error: unknown): Problem {
-  if (error instanceof ApiFailure) {
-    const parameter = error.details.parameter;
-    return { message: error.message, ...(typeof parameter === 'string' ? { parameter } : {}) };
-  }
-  return { message: error instanceof Error ? error.message : String(error) };
+  const parameter = error instanceof AviaryApiError ? error.parameter : undefined;
+  return { message: failureText(error), ...(parameter !== undefined ? { parameter } : {}) };
 }
 
 const contains = (path: string, parameter: string) => parameter === path || parameter.startsWith(`${path}.`) || parameter.startsWith(`${path}[`);

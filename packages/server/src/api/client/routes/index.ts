@@ -18,6 +18,7 @@ import messageAction from './messageAction.js';
 import openAttachmentWidget from './openAttachmentWidget.js';
 import pressButton from './pressButton.js';
 import sendMessage from './sendMessage.js';
+import signalTyping from './signalTyping.js';
 import servicemlAction from './servicemlAction.js';
 import teamDisableApp from './teamDisableApp.js';
 import teamEnableApp from './teamEnableApp.js';
@@ -49,6 +50,7 @@ export const clientHandlers = {
   'client.updateTeam': updateTeam,
   'client.updateProfile': updateProfile,
   'client.createStreamTicket': createStreamTicket,
+  'client.signalTyping': signalTyping,
   'client.createChannel': createChannel,
   'client.browseChannels': browseChannels,
   'client.joinChannel': joinChannel,

@@ -8,8 +8,10 @@ import listEvents from './listEvents.js';
 import pauseDelivery from './pauseDelivery.js';
 import regenerateBotToken from './regenerateBotToken.js';
 import replayEvent from './replayEvent.js';
+import replayFailedEvents from './replayFailedEvents.js';
 import resumeDelivery from './resumeDelivery.js';
 import rotateSecret from './rotateSecret.js';
+import sendTestEvent from './sendTestEvent.js';
 import setIntegrations from './setIntegrations.js';
 import updateApp from './updateApp.js';
 
@@ -27,6 +29,8 @@ export const developerHandlers = {
   'developer.listEvents': listEvents,
   'developer.listEventAttempts': listEventAttempts,
   'developer.replayEvent': replayEvent,
+  'developer.replayFailedEvents': replayFailedEvents,
   'developer.pauseDelivery': pauseDelivery,
   'developer.resumeDelivery': resumeDelivery,
+  'developer.sendTestEvent': sendTestEvent,
 } as const;

@@ -6,5 +6,6 @@ import { appOfDeliveryLog } from '../access.js';
 export default defineRouteHandler(developerRoutes.pauseDelivery, async ({ id }, person, ctx) => {
   const app = await appOfDeliveryLog(ctx.db, person, id);
   await pauseAppDelivery(ctx, app.id);
+  ctx.events.deliveryChanged(app.id);
   return { paused: true as const };
 });

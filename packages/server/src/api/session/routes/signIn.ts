@@ -1,6 +1,7 @@
 import { maxEmailLength, sessionRoutes } from '@aviary/protocol';
 import { signIn } from '../../../core/commands/sessions.js';
 import { presentUser } from '../../../core/presenters/users.js';
+import { teamAndStreamPosition } from '../../../core/queries/stream.js';
 import { ApiError, invalidParameter } from '../../errors.js';
 import { defineRouteHandler } from '../../routeHandler.js';
 import { startSignInAttempt } from '../signInLimits.js';
@@ -26,5 +27,6 @@ export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, p
     throw new ApiError('TeamRequired', 'This email and password open accounts in several teams; sign in again with teamId set to one of teams.', { teams: result.teams });
   }
   exchange.setHeader('set-cookie', sessionCookie(ctx.config, result.sessionToken));
-  return { sessionToken: result.sessionToken, user: presentUser(result.user) };
+  // The team and stream position too, so that the web client need not ask GET /api/session before loading.
+  return { sessionToken: result.sessionToken, user: presentUser(result.user), ...(await teamAndStreamPosition(ctx.db, result.user.team_id)) };
 });

@@ -1,0 +1,214 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChannel } from '../../src/core/commands/channels.js';
+import { directChatKey } from '../../src/store/rows/messages.js';
+import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
+import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD, writeHistory } from './cast.js';
+
+/**
+ * People in the web client: a channel's members panel, a direct chat started from the roster, one's own
+ * profile, and a team admin's switch in the app directory. Where someone else must see a change, they
+ * watch it happen in a second browser context, live.
+ */
+let t: TestServer;
+let browser: Browser;
+const opened: WatchedPage[] = [];
+
+beforeAll(async () => {
+  if (noBrowser) return;
+  t = await startTestServer('sqlite');
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  if (t) await stopTestServer(t);
+});
+
+/** A team of its own for each test: Alice the team admin, Bob and Carla, Gus a guest; #general is public. */
+async function peopleCast() {
+  const team = await t.f.team('Eastwind');
+  const person = (firstName: string, lastName: string, role: 'user' | 'admin' | 'guest' = 'user') =>
+    t.f.person(team.id, { firstName, lastName, password: PASSWORD, timezone: '+01:00', role });
+  const alice = await person('Alice', 'Archer', 'admin');
+  const bob = await person('Bob', 'Baker');
+  const carla = await person('Carla', 'Cook');
+  const gus = await person('Gus', 'Guest', 'guest');
+  const { channel: general } = await createChannel(t.server.ctx, alice, { name: 'general', type: 'public', members: [bob.id] }, Date.now());
+  return { team, alice, bob, carla, gus, general };
+}
+
+async function signInAs(email: string): Promise<WatchedPage> {
+  const watched = await openWatchedPage(browser);
+  opened.push(watched);
+  await watched.page.goto(`${t.url}/`);
+  await watched.page.getByLabel('Email').fill(email);
+  await watched.page.getByLabel('Password').fill(PASSWORD);
+  await watched.page.getByRole('button', { name: 'Sign in' }).click();
+  await watched.page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+  return watched;
+}
+
+/** Chromium logs every 4xx as a console error: a refusal the test asked for is not one of the page's errors. */
+function forgetRefusal(watched: WatchedPage, status: number) {
+  const at = watched.errors.findIndex((error) => error.includes(`status of ${status} `));
+  expect(at, watched.errors.join('\n')).toBeGreaterThanOrEqual(0);
+  watched.errors.splice(at, 1);
+}
+
+async function closeAll() {
+  for (const watched of opened.splice(0)) {
+    watched.expectNoErrors();
+    await watched.context.close();
+  }
+}
+
+const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
+const openChannel = (page: Page, name: string) => sidebar(page).getByRole('link', { name }).click();
+
+describe.skipIf(noBrowser)('people in the web client', () => {
+  it('members panel: a moderator adds and removes; a member sees it live and may only leave; a refusal shows in place', async () => {
+    const { alice, bob } = await peopleCast();
+    await createChannel(t.server.ctx, alice, { name: 'ops', type: 'private', members: [bob.id] }, Date.now());
+    const mod = await signInAs(alice.email!);
+    const member = await signInAs(bob.email!);
+    for (const { page } of [mod, member]) {
+      await openChannel(page, 'ops');
+      await page.getByRole('button', { name: '2 members' }).click();
+    }
+    const modDialog = mod.page.getByRole('dialog', { name: 'Members of ops' });
+    const memberDialog = member.page.getByRole('dialog', { name: 'Members of ops' });
+    await modDialog.getByRole('list', { name: '2 members' }).waitFor();
+    expect(await modDialog.getByRole('listitem').first().textContent()).toContain('Alice Archer (you)Moderator');
+    expect(await seriousAccessibilityViolations(mod.page)).toEqual([]);
+
+    // Bob, a member of a private channel: no adding, no removing others, only leaving.
+    await memberDialog.getByText('Only the moderators of this private channel add people.').waitFor();
+    expect(await memberDialog.getByRole('button', { name: 'Remove Alice Archer' }).count()).toBe(0);
+    await memberDialog.getByRole('button', { name: 'Leave the channel' }).waitFor();
+
+    await modDialog.getByRole('searchbox', { name: 'Add people' }).fill('car');
+    await modDialog.getByRole('button', { name: 'Add Carla Cook' }).click();
+    await modDialog.getByRole('list', { name: '3 members' }).getByText('Carla Cook').waitFor();
+    await memberDialog.getByRole('list', { name: '3 members' }).getByText('Carla Cook').waitFor();
+    await member.page.getByRole('button', { name: '3 members' }).waitFor();
+
+    await modDialog.getByRole('button', { name: 'Remove Carla Cook' }).click();
+    await memberDialog.getByRole('list', { name: '2 members' }).waitFor();
+    expect(await memberDialog.getByText('Carla Cook').count()).toBe(0);
+
+    // In a public channel a member may add others, but a guest only a moderator: the refusal, in place.
+    await member.page.keyboard.press('Escape');
+    await openChannel(member.page, 'general');
+    await member.page.getByRole('button', { name: '2 members' }).click();
+    const generalDialog = member.page.getByRole('dialog', { name: 'Members of #general' });
+    await generalDialog.getByRole('searchbox', { name: 'Add people' }).fill('gus');
+    await generalDialog.getByRole('button', { name: 'Add Gus Guest' }).click();
+    await generalDialog.getByRole('alert').getByText(/Gus Guest could not be added: they cannot be added here/).waitFor();
+    expect(await generalDialog.getByRole('list', { name: '2 members' }).count()).toBe(1);
+    expect(await seriousAccessibilityViolations(member.page)).toEqual([]);
+    // Leaving: the channel goes from Bob's sidebar, and the page opens another chat.
+    await generalDialog.getByRole('button', { name: 'Leave the channel' }).click();
+    await sidebar(member.page).getByRole('link', { name: 'general' }).waitFor({ state: 'detached' });
+    await closeAll();
+  });
+
+  it('a direct chat started from the roster, by keyboard: the other person sees it live', async () => {
+    const { bob, carla } = await peopleCast();
+    const starter = await signInAs(bob.email!);
+    const other = await signInAs(carla.email!);
+    const { page } = starter;
+    await sidebar(page).getByRole('button', { name: 'New direct message' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New direct message' });
+    await dialog.waitFor();
+    // The search has the focus: type, Tab to the first match's button, Enter.
+    await page.keyboard.type('carl');
+    await dialog.getByRole('listitem').filter({ hasText: 'Carla Cook' }).waitFor();
+    expect(await dialog.getByRole('button', { name: /^Message / }).count()).toBe(1);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Carla Cook' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/c/${encodeURIComponent(carla.id)}`);
+    await page.getByRole('combobox', { name: /Message Carla Cook/ }).fill('Hello Carla, a direct word');
+    await page.keyboard.press('Enter');
+    await sidebar(page).getByRole('link', { name: 'Carla Cook' }).waitFor();
+    await sidebar(other.page).getByRole('link', { name: /Bob Baker/ }).click();
+    await other.page.getByRole('region', { name: 'Message history' }).getByText('Hello Carla, a direct word').waitFor();
+    await closeAll();
+  });
+
+  it('profile: a new name shows live in another person’s page (sidebar, sender, <user>); a new zone moves every time', async () => {
+    const { team, alice, bob, general } = await peopleCast();
+    // One message at 10:00 UTC, which Alice (UTC+01:00) sees at 11:00, and a direct chat between them.
+    const at = Date.UTC(2026, 2, 12, 10, 0);
+    await writeHistory(t, { id: general.id, team_id: team.id }, alice, [
+      { text: 'Alice speaking', serviceml: `<serviceml>Hello from <user userId="${alice.id}">@Alice</user></serviceml>` },
+    ], 60_000, at + 60_000);
+    await writeHistory(t, { id: directChatKey(alice.id, bob.id), team_id: team.id }, alice, [{ text: 'A direct word', to_id: bob.id }], 60_000, at + 120_000);
+    const mine = await signInAs(alice.email!);
+    const theirs = await signInAs(bob.email!);
+    await openChannel(mine.page, 'general');
+    await openChannel(theirs.page, 'general');
+    const time = mine.page.getByRole('region', { name: 'Message history' }).locator('time').first();
+    expect(await time.textContent()).toMatch(/11:00/);
+    await sidebar(theirs.page).getByRole('link', { name: /^Alice Archer/ }).waitFor();
+
+    const { page } = mine;
+    await page.getByRole('button', { name: /^Your profile: Alice Archer/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Your profile' });
+    await dialog.waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    // A blank name is refused by the server, under the field.
+    await dialog.getByLabel('First name').fill('   ');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('alert').getByText(/firstName/).waitFor();
+    expect(await dialog.getByLabel('First name').getAttribute('aria-invalid')).toBe('true');
+    forgetRefusal(mine, 400);
+
+    await dialog.getByLabel('First name').fill('Alicia');
+    await dialog.getByLabel('Time zone').selectOption('Asia/Tokyo');
+    await dialog.getByText('Times are shown at UTC+09:00.').waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: /^Your profile: Alicia Archer UTC\+09:00/ }).waitFor();
+    expect(await time.textContent()).toMatch(/(07|19):00/);
+
+    // Bob's page, without a reload: the sender's name and the <user> mention.
+    const history = theirs.page.getByRole('region', { name: 'Message history' });
+    await history.getByText('Alicia Archer').first().waitFor();
+    await history.locator('.sml-mention', { hasText: 'Alicia Archer' }).waitFor();
+    await sidebar(theirs.page).getByRole('link', { name: /^Alicia Archer/ }).waitFor();
+    await closeAll();
+  });
+
+  it('apps directory: a team admin disables an app for the team and enables it again; others see it live and have no switch', async () => {
+    const { team, alice, bob } = await peopleCast();
+    const app = await t.f.app(team.id, alice.id, { name: 'Weatherly', description: 'Forecasts' });
+    await t.f.install(app.id, bob.id);
+    const admin = await signInAs(alice.email!);
+    const person = await signInAs(bob.email!);
+    for (const { page } of [admin, person]) await sidebar(page).getByRole('link', { name: 'App directory' }).click();
+    const card = (page: Page) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Weatherly' }) });
+    await card(person.page).getByText('Installed', { exact: true }).waitFor();
+    expect(await person.page.getByRole('button', { name: /for the team$/ }).count()).toBe(0);
+    expect(await seriousAccessibilityViolations(admin.page)).toEqual([]);
+
+    await card(admin.page).getByRole('button', { name: 'Disable for the team' }).click();
+    await card(admin.page).getByText('Disabled by the team').waitFor();
+    await card(person.page).getByText('Disabled by the team').waitFor();
+
+    // The server refuses the switch to anyone but a team admin, whatever the page shows.
+    const refused = await person.page.evaluate(async (id) => {
+      const response = await fetch(`/api/client/apps/${id}/team-enable`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      return { status: response.status, body: (await response.json()) as { error: string } };
+    }, app.id);
+    expect(refused).toMatchObject({ status: 403, body: { error: 'PermissionDenied' } });
+    forgetRefusal(person, 403);
+
+    await card(admin.page).getByRole('button', { name: 'Enable for the team' }).click();
+    await card(person.page).getByText('Installed', { exact: true }).waitFor();
+    await closeAll();
+  });
+});

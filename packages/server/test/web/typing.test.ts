@@ -1,0 +1,48 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, noBrowser, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
+import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { signInPage, webCast } from './cast.js';
+
+/** Typing in the web client: what one person types shows in the other's open conversation, until the message comes. */
+let t: TestServer;
+let browser: Browser;
+let cast: Awaited<ReturnType<typeof webCast>>;
+
+beforeAll(async () => {
+  if (noBrowser) return;
+  t = await startTestServer('sqlite');
+  cast = await webCast(t);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  if (t) await stopTestServer(t);
+});
+
+const signInAs = (email: string, team?: string): Promise<WatchedPage> => signInPage(browser, t, email, team);
+
+const indicator = (page: Page) => page.locator('.typing-indicator');
+
+describe.skipIf(noBrowser)('typing in the web client', () => {
+  it('shows “Alice is typing…” in Bob’s open channel while she types, and clears it when her message comes', async () => {
+    const alice = await signInAs(cast.alice.email!, 'Northwind');
+    const bob = await signInAs(cast.bob.email!);
+    await alice.page.getByRole('link', { name: 'general' }).click();
+    await bob.page.getByRole('link', { name: 'general' }).click();
+    // Bob's stream must be open before Alice types: typing is not replayed.
+    await bob.page.getByRole('combobox', { name: /Message #general/ }).waitFor();
+
+    await alice.page.getByRole('combobox', { name: /Message #general/ }).fill('Bob, about the release');
+    await indicator(bob.page).getByText('Alice Archer is typing…').waitFor();
+    expect(await indicator(alice.page).textContent()).toBe('');
+    expect(await seriousAccessibilityViolations(bob.page)).toEqual([]);
+    if (process.env.AVIARY_TYPING_SCREENSHOT) await bob.page.screenshot({ path: process.env.AVIARY_TYPING_SCREENSHOT });
+
+    await alice.page.keyboard.press('Enter');
+    await bob.page.getByRole('region', { name: 'Message history' }).getByText('Bob, about the release').waitFor();
+    await indicator(bob.page).getByText(/is typing/).waitFor({ state: 'detached' });
+    alice.expectNoErrors();
+    bob.expectNoErrors();
+  });
+});

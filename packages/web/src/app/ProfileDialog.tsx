@@ -1,0 +1,96 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { api, AviaryApiError, failureText } from '../api/client';
+import { Modal } from './Modal';
+import { zoneChoices, zoneForOffset } from './timeZones';
+import { useWorkspace } from './workspaceContext';
+import './people.css';
+
+type Field = 'firstName' | 'lastName' | 'timezone';
+const fields: readonly string[] = ['firstName', 'lastName', 'timezone'] satisfies Field[];
+
+/** The option that keeps a timezone no zone of the browser has now (an offset such as +05:45 elsewhere). */
+const AS_IT_IS = '';
+
+/**
+ * The person's name and time zone. A zone is kept as its offset now (the profile holds a UTC offset), so
+ * every time in the page moves at once; the team sees the new name live (the user.updated frame). A
+ * refusal is shown under the field it names, as the server words it.
+ */
+export function ProfileDialog({ onClose }: { onClose: () => void }) {
+  const workspace = useWorkspace();
+  const me = workspace.me;
+  const choices = useMemo(() => zoneChoices(Date.now()), []);
+  const matched = useMemo(() => zoneForOffset(choices, me.timezone), [choices, me.timezone]);
+  const [firstName, setFirstName] = useState(me.firstName);
+  const [lastName, setLastName] = useState(me.lastName);
+  const [zone, setZone] = useState(matched ?? AS_IT_IS);
+  const [problem, setProblem] = useState<{ field?: Field; text: string }>();
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+  const timezone = choices.find((choice) => choice.zone === zone)?.offset ?? me.timezone;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      const { user } = await api.updateProfile({ firstName, lastName, timezone });
+      workspace.updateMe(user);
+      workspace.toast('Your profile is saved.');
+      onClose();
+    } catch (failure) {
+      const parameter = failure instanceof AviaryApiError ? failure.parameter : undefined;
+      setProblem({ text: failureText(failure), ...(parameter !== undefined && fields.includes(parameter) ? { field: parameter as Field } : {}) });
+      setBusy(false);
+    }
+  };
+
+  /** The attributes that tie a field to the refusal shown under it. */
+  const invalid = (field: Field) => (problem?.field === field ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}` } : {});
+  const refusal = (field: Field) =>
+    problem?.field === field && (
+      <span className="field-error" id={`${id}-${field}`} role="alert">
+        {problem.text}
+      </span>
+    );
+
+  return (
+    <Modal title="Your profile" onClose={onClose}>
+      <form className="modal-form" onSubmit={submit} noValidate>
+        <label>
+          First name
+          <input value={firstName} onChange={(event) => setFirstName(event.target.value)} autoComplete="given-name" data-autofocus {...invalid('firstName')} />
+          {refusal('firstName')}
+        </label>
+        <label>
+          Last name
+          <input value={lastName} onChange={(event) => setLastName(event.target.value)} autoComplete="family-name" {...invalid('lastName')} />
+          {refusal('lastName')}
+        </label>
+        <label>
+          Time zone
+          <select value={zone} onChange={(event) => setZone(event.target.value)} {...invalid('timezone')}>
+            {matched === undefined && <option value={AS_IT_IS}>UTC{me.timezone} (as it is)</option>}
+            {choices.map((choice) => (
+              <option key={choice.zone} value={choice.zone}>
+                {choice.zone.replaceAll('_', ' ')} (UTC{choice.offset})
+              </option>
+            ))}
+          </select>
+          <span className="field-hint">Times are shown at UTC{timezone}.</span>
+          {refusal('timezone')}
+        </label>
+        {problem && problem.field === undefined && (
+          <p className="form-error" role="alert">
+            {problem.text}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="submit" className="primary" disabled={busy}>
+            Save
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
