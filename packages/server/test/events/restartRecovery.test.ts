@@ -26,7 +26,7 @@ function eventsLogged(lines: string[], message: RegExp): number {
   });
   return new Set(eventIds).size;
 }
-const waitsForListener = /^listener unreachable \(connection_failed\); waits for the listener$/;
+const waitsForListener = /^listener unreachable \(connection_failed\); waits for the listener(, tried next at .*)?$/;
 const delivered = /^event delivered$/;
 
 /**
