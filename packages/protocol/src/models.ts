@@ -81,5 +81,6 @@ export const Message = Type.Object({
   appId: Type.Optional(AppId('the app that sent the message')),
   attachments: Type.Optional(Type.Array(Attachment)),
   visibleTo: Type.Optional(Type.Array(UserId)),
+  editedAt: Type.Optional(Type.Integer({ description: 'when the sender last edited the message (chat.updateMessage), milliseconds since the epoch' })),
 });
 export type MessageModel = Static<typeof Message>;

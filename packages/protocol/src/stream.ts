@@ -23,7 +23,7 @@ const dataFrame = <T extends string, P extends Parameters<typeof Type.Object>[0]
   Type.Object({ type: Type.Literal(type), cursor: StreamCursor, ...properties }, { ...closed, description });
 
 export const MessageCreatedFrame = dataFrame('message.created', { message: Message }, 'a new message in a chat the person can read');
-export const MessageUpdatedFrame = dataFrame('message.updated', { message: Message }, 'a message changed (a preview was attached): replace it whole');
+export const MessageUpdatedFrame = dataFrame('message.updated', { message: Message }, 'a message changed (a preview was attached, or its sender edited it): replace it whole');
 export const ChannelCreatedFrame = dataFrame(
   'channel.created',
   { channel: Channel, memberIds: Type.Array(UserId, { description: 'every member, the creator first' }) },

@@ -24,6 +24,24 @@ export const sendMessage = defineMethod({
   errors: ['UnknownRecipient'],
 });
 
+/**
+ * An Aviary extension: the identity that sent a message through an app edits it with a token of that same
+ * app. Mentions, visibleTo, notification and sendAs stay as sent; see docs/reference/methods.md.
+ */
+export const updateMessage = defineMethod({
+  name: 'chat.updateMessage',
+  summary: 'Replace the text (and optionally the attachments) of a message the token’s user or bot sent through this app.',
+  rateClass: 'message',
+  params: Type.Object({
+    messageUid: MessageUid,
+    text: NonEmptyString(40_000, 'the new message text, also its plain-text form for notifications and search'),
+    serviceml: Type.Optional(Type.String({ description: 'a ServiceML document for the new text; left out, the message shows the new text plain' })),
+    attachments: Type.Optional(Type.Array(AttachmentInput, { description: 'at most one Attachment, replacing the message’s; [] removes it; left out, the message keeps its own' })),
+  }),
+  result: Type.Object({ uid: MessageUid, editedAt: Type.Integer({ description: 'when the edit was stored, milliseconds since the epoch' }) }),
+  errors: ['PermissionDenied'],
+});
+
 export const fetchMessages = defineMethod({
   name: 'chat.fetchMessages',
   summary: 'Fetch messages of a chat by uid, or (without uids) a page of its history, newest first.',

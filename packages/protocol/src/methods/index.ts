@@ -13,7 +13,7 @@ export const api = {
     listMembers: channels.listMembers,
     removeMembers: channels.removeMembers,
   },
-  chat: { sendMessage: chat.sendMessage, fetchMessages: chat.fetchMessages },
+  chat: { sendMessage: chat.sendMessage, fetchMessages: chat.fetchMessages, updateMessage: chat.updateMessage },
   roster: { listContacts: people.listContacts },
   users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile },
 } as const;

@@ -70,6 +70,8 @@ export interface MessagesTable {
   app_id: string | null;
   attachments: string | null;
   visible_to: string | null;
+  /** When the sender last edited it (chat.updateMessage); null while never edited. */
+  edited_at: number | null;
 }
 
 export interface AppsTable {

@@ -8,6 +8,7 @@ import channelsListMembers from './channels/listMembers.js';
 import channelsRemoveMembers from './channels/removeMembers.js';
 import chatFetchMessages from './chat/fetchMessages.js';
 import chatSendMessage from './chat/sendMessage.js';
+import chatUpdateMessage from './chat/updateMessage.js';
 import rosterListContacts from './roster/listContacts.js';
 import usersGetInfo from './users/getInfo.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
@@ -28,6 +29,7 @@ export const handlersByMethod = {
   'channels.removeMembers': channelsRemoveMembers,
   'chat.fetchMessages': chatFetchMessages,
   'chat.sendMessage': chatSendMessage,
+  'chat.updateMessage': chatUpdateMessage,
   'roster.listContacts': rosterListContacts,
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,

@@ -59,6 +59,7 @@ export async function sendMessage(ctx: CoreContext, sender: UsersTable, appId: s
       app_id: appId,
       attachments: jsonOrNull(content.attachments),
       visible_to: jsonOrNull(content.visibleTo),
+      edited_at: null,
     };
     await insertMessages(tx, [message]);
     await recordMessageEffects(tx, effects, message, now);
@@ -74,21 +75,27 @@ interface CheckedContent {
 
 /** The checks that need no database: ServiceML, attachments, sendAs, and id lists without repeats. */
 function checkContent(input: SendMessageInput, appId: string | null): CheckedContent {
-  if (input.serviceml !== undefined) {
-    const result = validateServiceML(input.serviceml);
-    if (!result.ok) throw invalidParameter('serviceml', `serviceml is not valid ServiceML: ${describeProblems(result.problems)}.`);
-  }
+  checkServiceml(input.serviceml);
   if (input.sendAs?.profileImage !== undefined) {
     const check = checkUrl(input.sendAs.profileImage, ['http', 'https']);
     if (!check.ok) throw invalidParameter('sendAs.profileImage', `sendAs.profileImage must be an http or https URL; ${check.reason}.`);
   }
-  let attachments: Attachment[] | undefined;
-  if (input.attachments !== undefined) {
-    const result = validateAttachments(input.attachments);
-    if (!result.ok) throw invalidParameter(result.parameter, result.description);
-    attachments = result.value.map((attachment) => stampApp(attachment, appId));
-  }
-  return { mentions: unique(input.mentions), visibleTo: unique(input.visibleTo), attachments };
+  return { mentions: unique(input.mentions), visibleTo: unique(input.visibleTo), attachments: checkAttachments(input.attachments, appId) };
+}
+
+/** A message's ServiceML, when given, is a valid document (chat.sendMessage and chat.updateMessage alike). */
+export function checkServiceml(serviceml: string | undefined): void {
+  if (serviceml === undefined) return;
+  const result = validateServiceML(serviceml);
+  if (!result.ok) throw invalidParameter('serviceml', `serviceml is not valid ServiceML: ${describeProblems(result.problems)}.`);
+}
+
+/** A message's attachments as stored, when given: checked field by field and stamped with the sending app. */
+export function checkAttachments(input: unknown[] | undefined, appId: string | null): Attachment[] | undefined {
+  if (input === undefined) return undefined;
+  const result = validateAttachments(input);
+  if (!result.ok) throw invalidParameter(result.parameter, result.description);
+  return result.value.map((attachment) => stampApp(attachment, appId));
 }
 
 /** An attachment belongs to the app that sent it, whatever appId the caller wrote. */

@@ -11,7 +11,7 @@ export interface VisibleMessage {
   interactionChat: InteractionChat;
 }
 
-const noSuchMessage = (uid: string): ApiError =>
+export const noSuchMessage = (uid: string): ApiError =>
   invalidParameter('messageUid', `There is no message ${uid} that you can see: it does not exist, or it is in a chat you cannot read.`);
 
 /**

@@ -17,5 +17,6 @@ export function presentMessage(row: MessagesTable): MessageModel {
     ...(row.app_id !== null ? { appId: row.app_id } : {}),
     ...(row.attachments !== null ? { attachments: JSON.parse(row.attachments) } : {}),
     ...(row.visible_to !== null ? { visibleTo: JSON.parse(row.visible_to) } : {}),
+    ...(row.edited_at !== null ? { editedAt: row.edited_at } : {}),
   };
 }

@@ -2,6 +2,7 @@ import type { ChatGenerateUrlPreviewEvent } from '@aviary/protocol';
 import { validateUrlPreviewAnswer, type Attachment } from '@aviary/serviceml';
 import type { CoreContext } from '../context.js';
 import { deliverSynchronously } from '../../events/delivery/sync.js';
+import { attachPreview } from '../../store/rows/messages.js';
 import type { MessagesTable } from '../../store/schema.js';
 import { runChange } from '../effects/effects.js';
 import { messageUpdated } from '../stream/entries.js';
@@ -20,7 +21,7 @@ export async function requestUrlPreviews(ctx: CoreContext, message: MessagesTabl
     for (const app of await appsForPreviewDomain(ctx.db, message.from_user_id, url.hostname)) {
       const attachment = await askForPreview(ctx, app.id, message, url.href);
       if (!attachment) continue;
-      await attachPreview(ctx, message, { ...attachment, appId: app.id });
+      await addPreview(ctx, message, { ...attachment, appId: app.id });
       return;
     }
   }
@@ -69,20 +70,10 @@ function declined(body: unknown): boolean {
   return keys.length === 0 || (keys.length === 1 && keys[0] === 'attachment' && (body as { attachment: unknown }).attachment === null);
 }
 
-/**
- * Guarded on the column still being empty, so a preview never replaces an attachment. Everyone who sees
- * the message gets it again, whole, as `message.updated`.
- */
-async function attachPreview(ctx: CoreContext, message: MessagesTable, attachment: Attachment): Promise<void> {
-  const attachments = JSON.stringify([attachment]);
+/** Everyone who sees the message gets it again, whole, as `message.updated`; never over an attachment it has. */
+async function addPreview(ctx: CoreContext, message: MessagesTable, attachment: Attachment): Promise<void> {
   await runChange(ctx, async (tx, effects) => {
-    const updated = await tx
-      .updateTable('messages')
-      .set({ attachments })
-      .where('uid', '=', message.uid)
-      .where('attachments', 'is', null)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return;
-    await recordStreamEntries(tx, effects, message.team_id, [messageUpdated({ ...message, attachments })], ctx.now());
+    const updated = await attachPreview(tx, message.uid, JSON.stringify([attachment]));
+    if (updated) await recordStreamEntries(tx, effects, message.team_id, [messageUpdated(updated)], ctx.now());
   });
 }

@@ -4,7 +4,8 @@ import type { Db, Tx } from '../store.js';
 
 /**
  * The one writer of message rows: a sent message, the system bot's notices and the demo's history all
- * go through here, so a new column is filled in one place.
+ * go through here, so a new column is filled in one place; and so do the two changes a message sees
+ * afterwards, its sender's edit and a URL preview attached to it.
  */
 
 /** A direct chat is keyed by its two user ids, sorted, so both sides find the same history. */
@@ -16,7 +17,7 @@ export type MessageFields = Pick<MessagesTable, 'uid' | 'chat_key' | 'team_id' |
 
 export function messageRow(fields: MessageFields): MessagesTable {
   return {
-    client_id: null, serviceml: null, notification: null, mentions: null, send_as: null, app_id: null, attachments: null, visible_to: null,
+    client_id: null, serviceml: null, notification: null, mentions: null, send_as: null, app_id: null, attachments: null, visible_to: null, edited_at: null,
     ...fields,
   };
 }
@@ -35,4 +36,21 @@ export async function insertMessages(db: Db | Tx, messages: MessagesTable[]): Pr
   for (let start = 0; start < messages.length; start += insertBatch) {
     await db.insertInto('messages').values(messages.slice(start, start + insertBatch)).execute();
   }
+}
+
+/** What an edit replaces: the text with its ServiceML form, and the attachments unless it keeps them. */
+export type MessageEdit = Pick<MessagesTable, 'text' | 'serviceml' | 'edited_at'> & Partial<Pick<MessagesTable, 'attachments'>>;
+
+/** Applies the sender's edit and returns the message as it now is. */
+export async function editMessage(tx: Tx, uid: string, edit: MessageEdit): Promise<MessagesTable> {
+  return tx.updateTable('messages').set(edit).where('uid', '=', uid).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Attaches a URL preview unless the message already carries an attachment (a message carries at most
+ * one), and returns the message as it now is, or undefined when it was left as it was. The row comes back
+ * from the update itself, so an edit made while the app was asked is not undone in what the stream shows.
+ */
+export async function attachPreview(tx: Tx, uid: string, attachments: string): Promise<MessagesTable | undefined> {
+  return tx.updateTable('messages').set({ attachments }).where('uid', '=', uid).where('attachments', 'is', null).returningAll().executeTakeFirst();
 }

@@ -1,0 +1,72 @@
+import type { api, ParamsOf } from '@aviary/protocol';
+import { ApiError } from '../../errors.js';
+import { editMessage } from '../../store/rows/messages.js';
+import type { MessagesTable, UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import type { CoreContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
+import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessage.js';
+import { messageUpdated } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
+import { checkAttachments, checkServiceml } from './sendMessage.js';
+
+export type UpdateMessageInput = ParamsOf<typeof api.chat.updateMessage>;
+
+/** Who edits: the token's user or bot, and the app the token is of. */
+export interface Editor {
+  user: UsersTable;
+  appId: string;
+  kind: 'user' | 'bot';
+}
+
+/**
+ * The sender's edit of a message (chat.updateMessage), in one transaction with its `message.updated`
+ * frame, so that everyone who sees the message live, or replays the stream later, gets the new text.
+ * The text and its ServiceML form are replaced together; the attachments only when given. Mentions,
+ * visibleTo, notification and sendAs stay as sent, and an edit asks for no URL previews.
+ */
+export async function updateMessage(ctx: CoreContext, editor: Editor, input: UpdateMessageInput): Promise<{ message: MessagesTable; editedAt: number }> {
+  checkServiceml(input.serviceml);
+  const attachments = checkAttachments(input.attachments, editor.appId);
+  return runChange(ctx, async (tx, effects) => {
+    await findEditableMessage(tx, editor, input.messageUid);
+    const now = ctx.now();
+    const message = await editMessage(tx, input.messageUid, {
+      text: input.text,
+      serviceml: input.serviceml ?? null,
+      edited_at: now,
+      ...(attachments !== undefined ? { attachments: attachments.length > 0 ? JSON.stringify(attachments) : null } : {}),
+    });
+    await recordStreamEntries(tx, effects, message.team_id, [messageUpdated(message)], now);
+    return { message, editedAt: now };
+  });
+}
+
+/**
+ * A message the editor may change: one its user or bot sent through the same app. A message the editor
+ * cannot see (another team's, a chat they do not read, hidden by visibleTo, unknown) is the same "no such
+ * message" as elsewhere; one they see but did not send this way is PermissionDenied. A bot is a member of
+ * no channel, so it sees the channel messages it sent itself and nothing else of a channel.
+ */
+async function findEditableMessage(db: Db, editor: Editor, uid: string): Promise<void> {
+  const row = await db
+    .selectFrom('messages')
+    .select(['from_user_id', 'app_id'])
+    .where('uid', '=', uid)
+    .where('team_id', '=', editor.user.team_id)
+    .executeTakeFirst();
+  if (!row) throw noSuchMessage(uid);
+  const ownBotMessage = editor.kind === 'bot' && row.from_user_id === editor.user.id;
+  if (!ownBotMessage) await findVisibleMessage(db, editor.user, uid);
+  if (row.from_user_id !== editor.user.id) {
+    throw new ApiError('PermissionDenied', `Message ${uid} was sent by someone else; a token edits only the messages its own ${editor.kind} sent.`, {
+      parameter: 'messageUid',
+    });
+  }
+  if (row.app_id !== editor.appId) {
+    const through = row.app_id === null ? 'from the web client' : 'through another app';
+    throw new ApiError('PermissionDenied', `Message ${uid} was sent ${through}; only a token of the app that sent a message edits it.`, {
+      parameter: 'messageUid',
+    });
+  }
+}
