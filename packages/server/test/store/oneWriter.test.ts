@@ -25,6 +25,10 @@ describe('one writer per row kind', () => {
     expect(filesMatching(new RegExp(`insertInto\\(\\s*'${table}'`))).toEqual([writer]);
   });
 
+  it('only the messages writer changes a message row (an edit, a preview)', () => {
+    expect(filesMatching(/updateTable\(\s*'messages'|update messages\b/)).toEqual(['store/rows/messages.ts']);
+  });
+
   it('appends stream entries and moves the team’s position in one place (and SQLite’s trigger)', () => {
     expect(filesMatching(/insertInto\(\s*'stream_entries'|insert into stream_entries/)).toEqual(['store/rows/streamEntries.ts']);
     expect(filesMatching(/set\s*\(?\s*(\{\s*)?stream_seq/)).toEqual(['store/migrations/0007_stream.ts', 'store/rows/streamEntries.ts']);

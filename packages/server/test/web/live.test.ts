@@ -112,6 +112,25 @@ describe.skipIf(noBrowser)('the web client live', () => {
     await bob.context.close();
   });
 
+  it('an app’s edit of its message replaces it live, marked "(edited)" with the time as its title', async () => {
+    const poller = await t.f.app(cast.team.id, cast.alice.id, { name: 'Poller' });
+    const client = t.client((await t.f.install(poller.id, cast.alice.id)).token);
+    const bob = await signInAs(cast.bob.email!);
+    await bob.page.getByRole('link', { name: 'general' }).click();
+    const { uid } = await client.chat.sendMessage({ to: cast.channel.id, text: 'Lunch? 0 votes' });
+    await history(bob.page).getByText('Lunch? 0 votes').waitFor();
+    if ((await history(bob.page).getByText('(edited)').count()) !== 0) throw new Error('marked edited before any edit');
+
+    await client.chat.updateMessage({ messageUid: uid, text: 'Lunch? 1 vote' });
+    await history(bob.page).getByText('Lunch? 1 vote').waitFor();
+    const marker = history(bob.page).getByText('(edited)');
+    const title = await marker.getAttribute('title');
+    if (!title?.startsWith('Edited ')) throw new Error(`the marker's title is ${JSON.stringify(title)}`);
+    if ((await history(bob.page).getByText('Lunch? 0 votes').count()) !== 0) throw new Error('the old text is still shown');
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
   it('a server restart under an open page loses nothing and doubles nothing; "Reconnecting…" shows meanwhile', async () => {
     const alice = await signInAs(cast.alice.email!, 'Northwind');
     const bob = await signInAs(cast.bob.email!);

@@ -6,7 +6,7 @@ import { formatFullTime, formatTime } from './format';
 import { ServiceMLView } from './ServiceMLView';
 import { useWorkspace } from './workspaceContext';
 
-/** One message: its sender (or `sendAs`), "via" the app that sent it, its text or ServiceML, its attachments. */
+/** One message: its sender (or `sendAs`), "via" the app that sent it, its text or ServiceML, "(edited)" once its sender edited it, its attachments. */
 export const MessageRow = memo(function MessageRow({ message, continued, chat, selected, onToggle }: {
   message: Message;
   continued: boolean;
@@ -57,6 +57,11 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
           <ServiceMLView source={message.serviceml} fallback={message.text} messageUid={message.uid} appId={message.appId} chat={chat} />
         ) : (
           message.text !== '' && <div className="message-text">{message.text}</div>
+        )}
+        {message.editedAt !== undefined && (
+          <span className="message-edited" title={`Edited ${formatFullTime(message.editedAt, workspace.me.timezone)}`}>
+            (edited)
+          </span>
         )}
         {message.attachments?.map((attachment, index) => <AttachmentCard key={attachment.id ?? index} attachment={attachment} index={index} message={message} chat={chat} />)}
       </div>

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
+import { send } from './http.js';
 import { denied, OK, post, v1Gate, type Row } from './rows.js';
-import { freshChannel, membersOfP as inP } from './world.js';
+import { freshChannel, membersOfP as inP, type World } from './world.js';
 
 /**
  * Every /v1 method × every actor. The target is private channel P (the owner moderates it; nonInstaller,
@@ -13,6 +14,16 @@ import { freshChannel, membersOfP as inP } from './world.js';
  */
 const UnknownChannel = denied('UnknownChannel');
 const NotModerator = denied('PermissionDenied');
+
+const messageUnseen = denied('InvalidParameter', { parameter: 'messageUid' });
+const notTheirs = denied('PermissionDenied', { parameter: 'messageUid' });
+
+/** A fresh message of the owner's in P, sent with their token of X: each cell edits its own. */
+async function ownersMessage(baseUrl: string, w: World): Promise<string> {
+  const sent = await send(baseUrl, 'POST', '/v1/chat.sendMessage', { bearer: w.actors.owner.token, json: { to: w.channel, text: 'to be edited' } });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  return sent.body.uid;
+}
 
 const call = (method: string, params: Record<string, unknown> = {}) => post(`/v1/${method}`, params);
 
@@ -103,6 +114,20 @@ export const v1Rows: Row[] = [
     request: (ids) => call('chat.sendMessage', { to: ids.channel, text: 'matrix' }),
     // A bot posts to a channel only on behalf of a member (onBehalfOf); without it, P is no recipient.
     expect: membersOfP(denied('UnknownRecipient', { parameter: 'to' })),
+  },
+  {
+    route: 'v1 chat.updateMessage',
+    credential: 'token',
+    prepare: async ({ t, w }) => ({ message: await ownersMessage(t.url, w) }),
+    request: (ids) => call('chat.updateMessage', { messageUid: ids.message, text: 'edited' }),
+    // Only its sender, with a token of the app it was sent through. Who reads P sees it is not theirs; the
+    // others (a bot is a member of nothing) learn nothing of it.
+    expect: {
+      ...v1Gate,
+      otherTeam: messageUnseen, nonMember: messageUnseen, nonInstaller: notTheirs, guest: notTheirs, bot: messageUnseen,
+      anotherDeveloper: notTheirs, admin: messageUnseen, owner: OK,
+    },
+    reveals: (edited) => expect(edited).toEqual({ uid: expect.any(String), editedAt: expect.any(Number) }),
   },
   {
     route: 'v1 chat.fetchMessages',
