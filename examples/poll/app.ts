@@ -15,6 +15,10 @@ interface Poll {
   options: string[];
   /** Who voted for which option (one vote each; voting again changes it). */
   votes: Map<string, number>;
+  /** The poll's message, whose text is the tally, edited after each vote. */
+  messageUid: string;
+  /** The edits of the message, one after the other, so the last one stored shows every vote. */
+  edits: Promise<unknown>;
 }
 
 /** The poll app as served: its event listener at any path, its compose widget at /widget (and /polls, where the form goes). */
@@ -25,9 +29,9 @@ export interface PollApp {
 
 /**
  * `/poll Lunch? | Pizza | Sushi` opens the compose widget (the command's action is openWidget to
- * /widget), prefilled with the question and answers; posting it puts the question in the chat with a
- * button per answer. Each press counts a vote and posts the tally (Aviary has no method to edit a
- * message, so the tally is a new message). Polls live in memory.
+ * /widget), prefilled with the question and answers; posting it puts the poll in the chat, its text the
+ * tally, with a button per answer. Each press counts a vote and edits the poll's message to show the new
+ * tally (chat.updateMessage), so the chat holds one message per poll however many vote. Polls live in memory.
  */
 export function pollApp(options: PollOptions): PollApp {
   const app = createApp(options);
@@ -36,22 +40,27 @@ export function pollApp(options: PollOptions): PollApp {
 
   const compose = composeWidget(options, async (event, { question, answers }) => {
     const id = `poll-${polls.size + 1}`;
-    polls.set(id, { question, options: answers, votes: new Map() });
-    await bot.chat.sendMessage({
+    const votes = new Map<string, number>();
+    const { uid } = await bot.chat.sendMessage({
       to: event.chat,
       onBehalfOf: event.userId,
-      text: `Poll: ${question}`,
+      text: `Poll: ${tally({ question, options: answers, votes })}`,
       attachments: [{ id, title: question, buttons: answers.map((name, n) => ({ id: `vote-${n}`, name, action: { type: 'sendEvent' } })) }],
     });
+    polls.set(id, { question, options: answers, votes, messageUid: uid, edits: Promise.resolve() });
   });
 
-  app.action(/^vote-\d+$/, async (event, ctx) => {
+  app.action(/^vote-\d+$/, async (event) => {
     const poll = event.name === 'client.pressButton' ? polls.get(event.attachmentId) : undefined;
     if (!poll || event.name !== 'client.pressButton') return { text: 'This poll is over' };
     const choice = Number(event.buttonId.slice('vote-'.length));
     if (!(choice in poll.options)) return { text: 'No such answer' };
     poll.votes.set(event.userId, choice);
-    await ctx.bot?.chat.sendMessage({ to: event.chat, onBehalfOf: event.userId, text: tally(poll) });
+    // The text is read when the edit goes, after the edits before it: the last edit shows every vote so far.
+    // Left out, `attachments` stays as it is: the buttons remain.
+    const edit = poll.edits.then(() => bot.chat.updateMessage({ messageUid: poll.messageUid, text: `Poll: ${tally(poll)}` }));
+    poll.edits = edit.catch(() => undefined);
+    await edit;
     return { text: `Voted ${poll.options[choice]}` };
   });
 

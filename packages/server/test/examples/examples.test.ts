@@ -39,7 +39,7 @@ forEachDialect('examples', (t) => {
     ]);
   });
 
-  it('poll: /poll opens the compose widget, which verifies its parameters and posts the poll; votes come back as buttons and each posts the tally', async () => {
+  it('poll: /poll opens the compose widget, which verifies its parameters and posts the poll; votes come back as buttons and each edits the tally in the poll’s one message', async () => {
     const { app, bot, served, alice, bob } = await exampleCast(t(), (origin: string) => ({
       slashCommands: [{ name: 'poll', description: 'Ask the channel', action: { type: 'openWidget', url: `${origin}/widget`, desktopType: 'modal' } }],
     }));
@@ -66,15 +66,22 @@ forEachDialect('examples', (t) => {
     expect((await submit({ ...form.fields, answers: 'Pizza\nSushi' })).status).toBe(409);
     const [poll, ...earlier] = (await bob.get('/messages', { chat: channel.id })).body.messages;
     expect(earlier).toEqual([]);
-    expect(poll).toMatchObject({ from: bot.botUserId, text: 'Poll: Lunch?', attachments: [{ id: 'poll-1', title: 'Lunch?', buttons: [{ id: 'vote-0', name: 'Pizza' }, { id: 'vote-1', name: 'Sushi' }] }] });
+    expect(poll).toMatchObject({ from: bot.botUserId, text: 'Poll: Lunch? Pizza 0 · Sushi 0', attachments: [{ id: 'poll-1', title: 'Lunch?', buttons: [{ id: 'vote-0', name: 'Pizza' }, { id: 'vote-1', name: 'Sushi' }] }] });
 
     const vote = (who: typeof alice, buttonId: string) =>
       who.post('/actions/pressButton', { button: 'attachmentButton', messageUid: poll.uid, attachmentId: 'poll-1', buttonId });
-    expect((await vote(bob, 'vote-1')).body).toEqual({ kind: 'toast', text: 'Voted Sushi' });
-    expect((await vote(alice, 'vote-0')).body).toEqual({ kind: 'toast', text: 'Voted Pizza' });
-    expect((await vote(alice, 'vote-1')).body).toEqual({ kind: 'toast', text: 'Voted Sushi' });
-    const history = (await alice.get('/messages', { chat: channel.id })).body.messages.map((message: { text: string }) => message.text);
-    expect(history.slice(0, 3).reverse()).toEqual(['Lunch? Pizza 0 · Sushi 1', 'Lunch? Pizza 1 · Sushi 1', 'Lunch? Pizza 0 · Sushi 2']);
+    expect(poll.editedAt).toBeUndefined();
+    const history = async () => (await alice.get('/messages', { chat: channel.id })).body.messages;
+    const tallies: string[] = [];
+    for (const [who, buttonId, toast] of [[bob, 'vote-1', 'Voted Sushi'], [alice, 'vote-0', 'Voted Pizza'], [alice, 'vote-1', 'Voted Sushi']] as const) {
+      expect((await vote(who, buttonId)).body).toEqual({ kind: 'toast', text: toast });
+      // The vote is answered once the edit is stored: still the one message, its text the new tally.
+      const [only, ...more] = await history();
+      expect(more).toEqual([]);
+      expect(only).toMatchObject({ uid: poll.uid, editedAt: expect.any(Number), attachments: poll.attachments });
+      tallies.push(only.text);
+    }
+    expect(tallies).toEqual(['Poll: Lunch? Pizza 0 · Sushi 1', 'Poll: Lunch? Pizza 1 · Sushi 1', 'Poll: Lunch? Pizza 0 · Sushi 2']);
   });
 
   it('poll: the compose widget refuses a page opened without Aviary’s parameters', async () => {
