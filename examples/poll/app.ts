@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AviaryClient, createApp, type AviaryApp } from '@aviary/sdk';
+import { AviaryClient, createApp, type AviaryApp, type MessageUid } from '@aviary/sdk';
 import { composeWidget } from './compose.js';
 
 export interface PollOptions {
@@ -16,7 +16,7 @@ interface Poll {
   /** Who voted for which option (one vote each; voting again changes it). */
   votes: Map<string, number>;
   /** The poll's message, whose text is the tally, edited after each vote. */
-  messageUid: string;
+  messageUid: MessageUid;
   /** The edits of the message, one after the other, so the last one stored shows every vote. */
   edits: Promise<unknown>;
 }

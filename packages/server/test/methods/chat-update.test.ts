@@ -105,7 +105,7 @@ forEachDialect(
           await failure(bob.client.chat.updateMessage({ messageUid: hidden.uid, text: 'x' })),
           await failure(alice.client.chat.updateMessage({ messageUid: unknown, text: 'x' })),
         ];
-        const shapes = answers.map((error) => ({ status: error.status, body: { ...error.body, description: error.body.description.replace(/[0-9A-Z]{26}/, '<uid>') } }));
+        const shapes = answers.map((error) => ({ status: error.status, body: { ...error.body, description: String(error.body.description).replace(/[0-9A-Z]{26}/, '<uid>') } }));
         for (const shape of shapes) expect(shape).toEqual(shapes[4]);
         await expectApiError(Promise.reject(answers[0]), unseen(uid));
         expect(await alice.client.chat.fetchMessages({ chat: channelId, uids: [uid, hidden.uid] })).toMatchObject([{ text: 'members only' }, { text: 'for alice' }]);
