@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PresenceTracker } from '../src/stream/presence';
+import { PresenceTracker } from '../src/stream/presence.js';
 
 const online = (...userIds: string[]) => ({ type: 'presence' as const, status: 'online' as const, userIds });
 const away = (...userIds: string[]) => ({ type: 'presence' as const, status: 'away' as const, userIds });
