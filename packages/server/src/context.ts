@@ -15,3 +15,6 @@ export interface ServerContext extends CoreContext {
   /** This process's one Redis connection when config.redisUrl is set (src/redis.ts); a subscriber takes `redis.duplicate()`. */
   redis?: Redis;
 }
+
+/** The context of one request's handler: the server's, naming the request (EventsContext.requestId). */
+export const forRequest = (ctx: ServerContext, requestId: string): ServerContext => ({ ...ctx, requestId });

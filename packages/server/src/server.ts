@@ -74,7 +74,7 @@ export function createContext(
     metrics: createServerMetrics(),
     redis,
     background: new BackgroundWork(log),
-    afterCommit: (effects) => carryOutEffects(ctx, effects),
+    afterCommit: (effects, requestId) => carryOutEffects(ctx, effects, requestId),
     bus: resources.bus ?? new LocalBus(),
   };
   // Developers see their apps' delivery logs change live, on their stream.

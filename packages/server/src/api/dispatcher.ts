@@ -1,6 +1,6 @@
 import { methodsByName, type MethodDefinition } from '@aviary/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerContext } from '../context.js';
+import { forRequest, type ServerContext } from '../context.js';
 import { authenticate } from './caller.js';
 import { ApiError, missingParameter } from './errors.js';
 import type { MethodHandler } from './handler.js';
@@ -70,7 +70,7 @@ async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: Fast
   const caller = await authenticate(ctx.store, token);
   await enforceRateLimits(ctx, handler.method, caller, raw, reply);
   const params = decodeParams(handler.method.params, raw);
-  const result = await handler.handle(params, caller, ctx);
+  const result = await handler.handle(params, caller, forRequest(ctx, request.id));
   checkResult(ctx, handler.method.result, result, handler.method.name, request.id);
   return result;
 }

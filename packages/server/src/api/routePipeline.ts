@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerContext } from '../context.js';
+import { forRequest, type ServerContext } from '../context.js';
 import { checkResult } from './resultCheck.js';
 import type { RouteExchange, RouteHandler } from './routeHandler.js';
 import { decodeRouteParams, readRouteInput } from './routeInput.js';
@@ -41,7 +41,7 @@ async function runRoute(
     clientAddress: () => clientAddress(request),
     setHeader: (name, value) => void reply.header(name, value),
   };
-  const result = await handler.handle(params, person, ctx, exchange);
+  const result = await handler.handle(params, person, forRequest(ctx, request.id), exchange);
   checkResult(ctx, route.result, result, route.name, request.id);
   return reply.code(route.status ?? 200).send(result);
 }

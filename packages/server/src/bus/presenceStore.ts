@@ -33,8 +33,13 @@ export class MemoryPresenceStore implements PresenceStore {
   async expire(teamId: string, now: number): Promise<string[]> {
     const held = this.teams.get(teamId);
     if (!held) return [];
-    const gone = [...held].filter(([, until]) => until <= now).map(([userId]) => userId);
-    for (const userId of gone) held.delete(userId);
+    // No await between the look and the removal: a renewal runs wholly before or after, as on Redis.
+    const gone: string[] = [];
+    for (const [userId, until] of held) {
+      if (until > now) continue;
+      held.delete(userId);
+      gone.push(userId);
+    }
     if (held.size === 0) this.teams.delete(teamId);
     return gone;
   }
@@ -45,10 +50,21 @@ export class MemoryPresenceStore implements PresenceStore {
 }
 
 /**
+ * Finds the lapsed holds and removes them in one step: Redis runs a script alone, so a renewal lands
+ * either before it (the hold is no longer lapsed) or after it (the person comes online again), never
+ * between the look and the removal, where it would be removed with the hold it renewed.
+ */
+const EXPIRE_LAPSED = `
+local lapsed = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+return lapsed`;
+
+/**
  * Several processes: one sorted set per team (`<prefix>presence:<teamId>`), a member per person scored
- * by the end of their hold. ZADD GT only ever extends a hold, and ZREM answers 1 to one process only, so
- * exactly one process announces each arrival and each departure. The set expires when no process has
- * renewed anything in it for a while.
+ * by the end of their hold. ZADD GT only ever extends a hold and answers 1 to one process only, and the
+ * expiry is one script (EXPIRE_LAPSED), so exactly one process announces each arrival and each departure,
+ * and a renewal is never undone by an expiry that read the hold before it. The set expires when no
+ * process has renewed anything in it for a while.
  */
 export class RedisPresenceStore implements PresenceStore {
   constructor(
@@ -77,13 +93,7 @@ export class RedisPresenceStore implements PresenceStore {
   }
 
   async expire(teamId: string, now: number): Promise<string[]> {
-    const key = this.key(teamId);
-    const lapsed = await this.redis.zrangebyscore(key, '-inf', now);
-    if (lapsed.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const userId of lapsed) pipeline.zrem(key, userId);
-    const answers = (await pipeline.exec()) ?? [];
-    return lapsed.filter((_, i) => answers[i]?.[1] === 1);
+    return (await this.redis.eval(EXPIRE_LAPSED, 1, this.key(teamId), now)) as string[];
   }
 
   async online(teamId: string, now: number): Promise<string[]> {

@@ -10,4 +10,9 @@ export interface EventsContext {
   log: FastifyBaseLogger;
   /** Event delivery: `events.wake()` after committing a transaction that enqueued events. */
   events: EventsRuntime;
+  /**
+   * The HTTP request this work is done for (its X-Request-Id), when it is done for one: the log lines of
+   * what it sets off synchronously name it, so a developer can find the request behind them.
+   */
+  requestId?: string;
 }

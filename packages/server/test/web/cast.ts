@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { newMessageUid } from '../../src/store/ids.js';
 import { insertMessages, messageRow, type MessageFields } from '../../src/store/rows/messages.js';
@@ -50,8 +50,8 @@ export async function writeHistory(
 }
 
 /** A new browser context signed in through the page as `email` (picking `team` when asked), at its first conversation. */
-export async function signInPage(browser: Browser, t: TestServer, email: string, team?: string): Promise<WatchedPage> {
-  const watched = await openWatchedPage(browser);
+export async function signInPage(browser: Browser, t: TestServer, email: string, team?: string, view?: Parameters<typeof openWatchedPage>[1]): Promise<WatchedPage> {
+  const watched = await openWatchedPage(browser, view);
   const { page } = watched;
   await page.goto(`${t.url}/`);
   await page.getByLabel('Email').fill(email);
@@ -63,4 +63,27 @@ export async function signInPage(browser: Browser, t: TestServer, email: string,
   }
   await page.getByRole('region', { name: 'Message history' }).waitFor();
   return watched;
+}
+
+/**
+ * The history has settled at its newest message (measured rows, scrolled to the end), and nothing has
+ * the focus: a blinking caret would make each run's picture differ.
+ */
+export async function settledAtBottom(page: Page) {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.getByRole('region', { name: 'Message history' }).evaluate(
+    (element) =>
+      new Promise<void>((resolve) => {
+        let steady = 0;
+        let last = -1;
+        const check = () => {
+          const atEnd = element.scrollHeight - element.scrollTop - element.clientHeight < 2;
+          steady = atEnd && element.scrollHeight === last ? steady + 1 : 0;
+          last = element.scrollHeight;
+          if (steady >= 3) resolve();
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { PASSWORD, writeHistory } from './cast.js';
+import { PASSWORD, settledAtBottom, writeHistory } from './cast.js';
 import { startWidgetApp, type WidgetApp } from './widgetApp.js';
 
 /**
@@ -79,28 +79,6 @@ async function demoTeam() {
   return { maya, team };
 }
 
-/**
- * The history has settled at its newest message (measured rows, scrolled to the end), and nothing has
- * the focus: a blinking caret would make each run's picture differ.
- */
-async function settledAtBottom(page: Page) {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.getByRole('region', { name: 'Message history' }).evaluate(
-    (element) =>
-      new Promise<void>((resolve) => {
-        let steady = 0;
-        let last = -1;
-        const check = () => {
-          const atEnd = element.scrollHeight - element.scrollTop - element.clientHeight < 2;
-          steady = atEnd && element.scrollHeight === last ? steady + 1 : 0;
-          last = element.scrollHeight;
-          if (steady >= 3) resolve();
-          else requestAnimationFrame(check);
-        };
-        check();
-      }),
-  );
-}
 
 async function signIn(page: Page, email: string) {
   await page.goto(`${t.url}/`);

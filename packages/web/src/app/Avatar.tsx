@@ -1,14 +1,32 @@
+import type { PresenceStatus } from '@aviary/protocol';
 import { initials } from './format';
 
-/** A picture when there is one, else initials on a colour derived from the name (the same name, the same colour). */
-export function Avatar({ name, image, small }: { name: string; image?: string | undefined; small?: boolean }) {
+/**
+ * A picture when there is one, else initials on a colour derived from the name (the same name, the same
+ * colour). With `presence`, a dot on its corner: filled when online, a ring when away (not colour
+ * alone). The dot is drawn only: screen readers hear `PresenceText`, which goes after the person's name.
+ */
+export function Avatar({ name, image, small, presence }: { name: string; image?: string | undefined; small?: boolean; presence?: PresenceStatus | undefined }) {
   const className = `avatar${small ? ' avatar-small' : ''}`;
-  if (image) return <img className={className} src={image} alt="" referrerPolicy="no-referrer" />;
-  return (
+  const face = image ? (
+    <img className={className} src={image} alt="" referrerPolicy="no-referrer" />
+  ) : (
     <span className={`${className} avatar-hue-${hue(name)}`} aria-hidden="true">
       {initials(name)}
     </span>
   );
+  if (presence === undefined) return face;
+  return (
+    <span className="avatar-with-presence">
+      {face}
+      <span className={`presence-dot presence-${presence}`} aria-hidden="true" title={presence === 'online' ? 'Online' : 'Away'} />
+    </span>
+  );
+}
+
+/** What the avatar's dot shows, for screen readers: put after the name (“Alice Archer (online)”). */
+export function PresenceText({ presence }: { presence: PresenceStatus | undefined }) {
+  return presence === undefined ? null : <span className="visually-hidden"> ({presence})</span>;
 }
 
 const HUES = 8;

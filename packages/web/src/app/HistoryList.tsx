@@ -7,8 +7,10 @@ import type { History } from './useHistory';
 import type { Selection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
 
-/** Load the previous page when the first rendered row is this close to the top. */
+/** Load the previous page when the first rendered row is this close to the top… */
 const LOAD_AHEAD_ROWS = 8;
+/** …and the view is scrolled this close to it (a view the rows do not fill is at 0). */
+const LOAD_AHEAD_PX = 600;
 /** Within this many pixels of the bottom, the list follows new messages. */
 const STICK_TO_BOTTOM_PX = 80;
 
@@ -67,9 +69,14 @@ export function HistoryList({ history, chat, selection }: { history: History; ch
     return () => observer.disconnect();
   }, []);
 
+  // The rows are those of the last render, whose scroll position may be stale: the first page renders
+  // at the top before it is brought to the bottom. So the view itself must be near the top too (or the
+  // rows must not fill it): opening a chat then asks for one page, unless the view needs more.
   const firstShown = items[0]?.index;
   useEffect(() => {
-    if (firstShown !== undefined && firstShown < LOAD_AHEAD_ROWS && history.hasOlder && !history.loading && rows.length > 0) history.loadOlder();
+    const element = scroller.current;
+    const nearTop = element !== null && element.scrollTop < LOAD_AHEAD_PX;
+    if (nearTop && firstShown !== undefined && firstShown < LOAD_AHEAD_ROWS && history.hasOlder && !history.loading && rows.length > 0) history.loadOlder();
   }, [firstShown, history, rows.length]);
 
   const onScroll = () => {

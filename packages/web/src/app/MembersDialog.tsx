@@ -2,7 +2,7 @@ import type { MemberError } from '@aviary/protocol';
 import { useCallback, useEffect, useState } from 'react';
 import { api, failureText, type Channel, type ChannelMembers, type Person } from '../api/client';
 import { useStreamFrames } from '../stream/useStream';
-import { Avatar } from './Avatar';
+import { Avatar, PresenceText } from './Avatar';
 import { fullName } from './format';
 import { Modal } from './Modal';
 import { PeoplePicker } from './PeoplePicker';
@@ -87,13 +87,15 @@ export function MembersDialog({ channel, onClose }: { channel: Channel; onClose:
             {members.members.map((member) => {
               const name = member.publicProfile ? fullName(member.publicProfile) : (workspace.nameOf(member.userId) ?? member.userId);
               const isMe = member.userId === workspace.me.id;
+              const presence = workspace.presenceOf(member.userId);
               return (
                 <li key={member.userId} className="modal-row">
-                  <Avatar name={name} image={member.publicProfile?.profileImage} small />
+                  <Avatar name={name} image={member.publicProfile?.profileImage} small presence={presence} />
                   <div className="modal-row-text">
                     <span className="picker-label">
                       {name}
                       {isMe ? ' (you)' : ''}
+                      <PresenceText presence={presence} />
                     </span>
                     <span className="picker-detail">{member.affiliation === 'moderator' ? 'Moderator' : 'Member'}</span>
                   </div>

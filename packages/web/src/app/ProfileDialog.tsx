@@ -1,5 +1,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { api, AviaryApiError, failureText } from '../api/client';
+import { Avatar, PresenceText } from './Avatar';
+import { fullName } from './format';
 import { Modal } from './Modal';
 import { zoneChoices, zoneForOffset } from './timeZones';
 import { useWorkspace } from './workspaceContext';
@@ -57,6 +59,13 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
   return (
     <Modal title="Your profile" onClose={onClose}>
       <form className="modal-form" onSubmit={submit} noValidate>
+        <div className="profile-summary">
+          <Avatar name={fullName(me)} image={me.profileImage} presence={workspace.presenceOf(me.id)} />
+          <span className="picker-label">
+            {fullName(me)}
+            <PresenceText presence={workspace.presenceOf(me.id)} />
+          </span>
+        </div>
         <label>
           First name
           <input value={firstName} onChange={(event) => setFirstName(event.target.value)} autoComplete="given-name" data-autofocus {...invalid('firstName')} />

@@ -1,10 +1,11 @@
+import type { PresenceStatus } from '@aviary/protocol';
 import type { MouseEvent, ReactNode } from 'react';
 import { api, type Conversation } from '../api/client';
-import { Avatar } from './Avatar';
+import { Avatar, PresenceText } from './Avatar';
 import './people.css';
 import { fullName } from './format';
 import { chatPath, navigate } from './route';
-import { useWorkspace } from './workspaceContext';
+import { useWorkspace, type Workspace } from './workspaceContext';
 
 interface SidebarProps {
   conversations: Conversation[] | undefined;
@@ -139,6 +140,7 @@ interface ConversationListProps {
 }
 
 function ConversationList({ title, items, selected, go, action }: ConversationListProps) {
+  const workspace = useWorkspace();
   const id = `sidebar-${title.replace(/\s+/g, '-').toLowerCase()}`;
   return (
     <section aria-labelledby={id}>
@@ -161,7 +163,10 @@ function ConversationList({ title, items, selected, go, action }: ConversationLi
                 onClick={go(chatPath(conversation.chat))}
               >
                 <ConversationIcon conversation={conversation} />
-                <span className="sidebar-label">{conversation.name}</span>
+                <span className="sidebar-label">
+                  {conversation.name}
+                  <PresenceText presence={directPresence(conversation, workspace)} />
+                </span>
                 <UnreadBadge conversation={conversation} />
               </a>
             </li>
@@ -173,6 +178,7 @@ function ConversationList({ title, items, selected, go, action }: ConversationLi
 }
 
 export function ConversationIcon({ conversation }: { conversation: Conversation }) {
+  const workspace = useWorkspace();
   if (conversation.kind === 'channel') {
     return (
       <span className="sidebar-icon" aria-hidden="true">
@@ -180,8 +186,12 @@ export function ConversationIcon({ conversation }: { conversation: Conversation 
       </span>
     );
   }
-  return <Avatar name={conversation.name} image={conversation.user?.profileImage} small />;
+  return <Avatar name={conversation.name} image={conversation.user?.profileImage} small presence={directPresence(conversation, workspace)} />;
 }
+
+/** The other person's presence in a direct chat (none for a bot's). */
+const directPresence = (conversation: Conversation, workspace: Workspace): PresenceStatus | undefined =>
+  conversation.user && !conversation.user.isBot ? workspace.presenceOf(conversation.user.id) : undefined;
 
 /** Drawn, not an emoji: emoji fonts are missing on many systems. */
 function LockIcon() {

@@ -55,6 +55,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
 
   // After a gap the stream could not replay, the open history is reloaded too (a new key remounts it).
   const [resyncs, setResyncs] = useState(0);
+  const [online, setOnline] = useState<ReadonlySet<string>>();
   const connection = useStream(
     (frames) => {
       const profiles = updatedProfiles(frames);
@@ -77,6 +78,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       setResyncs((count) => count + 1);
     },
     session.streamCursor,
+    setOnline,
   );
 
   useEffect(() => {
@@ -106,6 +108,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const value = useMemo<WorkspaceValue>(() => {
     const names = new Map<string, string>([[session.user.id, fullName(session.user)]]);
     for (const person of people) names.set(person.id, fullName(person));
+    const bots = new Set(people.filter((person) => person.isBot).map((person) => person.id));
     for (const conversation of conversations ?? []) if (conversation.user) names.set(conversation.user.id, fullName(conversation.user));
     return {
       me: session.user,
@@ -114,6 +117,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       apps,
       nameOf: (userId) => names.get(userId),
       appName: (appId) => apps.find((app) => app.id === appId)?.name,
+      presenceOf: (userId) => (online === undefined || bots.has(userId) ? undefined : online.has(userId) ? 'online' : 'away'),
       toast: toasts.show,
       showAnswer,
       act: async (action, origin) => {
@@ -127,7 +131,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       refreshConversations,
       updateMe: (user) => onSessionChange({ ...session, user }),
     };
-  }, [session, people, apps, conversations, toasts, showAnswer, refreshApps, refreshConversations, onSessionChange]);
+  }, [session, people, apps, conversations, online, toasts, showAnswer, refreshApps, refreshConversations, onSessionChange]);
 
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
 

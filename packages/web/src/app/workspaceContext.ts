@@ -1,3 +1,4 @@
+import type { PresenceStatus } from '@aviary/protocol';
 import { createContext, useContext } from 'react';
 import type { App, InteractionAnswer, Person, Team, User } from '../api/client';
 import type { WidgetOrigin } from './widgetOrigin';
@@ -10,6 +11,8 @@ export interface Workspace {
   apps: App[];
   nameOf(userId: string): string | undefined;
   appName(appId: string): string | undefined;
+  /** Whether a person is online or away; undefined for a bot, and while the stream has not said. */
+  presenceOf(userId: string): PresenceStatus | undefined;
   toast(text: string, tone?: 'info' | 'error'): void;
   /** Follows an action's answer: a toast, a widget, a browser tab. */
   showAnswer(answer: InteractionAnswer, origin: WidgetOrigin): void;

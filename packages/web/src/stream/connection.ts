@@ -6,6 +6,7 @@
  * reconnects with the cursor. 1008 (signed out) stops: the page signs in again.
  */
 import type { StreamDataFrame, StreamFrame, StreamLiveFrame } from '@aviary/protocol';
+import { PresenceTracker } from './presence';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signedOut';
 
@@ -17,6 +18,8 @@ export interface StreamHandlers {
   state(state: ConnectionState): void;
   /** Typing and presence: not kept, no cursor, applied as they come. */
   live?(frame: StreamLiveFrame): void;
+  /** Who of the team is online, after each presence frame (undefined until the server has listed them). */
+  presence?(online: ReadonlySet<string> | undefined): void;
 }
 
 const FIRST_DELAY_MS = 500;
@@ -34,6 +37,7 @@ export class StreamConnection {
   /** Frames that arrived since the last animation frame: a burst is applied in one render. */
   private pending: StreamDataFrame[] = [];
   private flushScheduled = false;
+  private readonly presence = new PresenceTracker();
 
   /**
    * `cursor`: where the page's state stood when it was loaded (the session's streamCursor). The stream
@@ -77,6 +81,7 @@ export class StreamConnection {
     if (frame.type === 'hello') {
       this.attempt = 0;
       this.cursor = frame.cursor;
+      this.presence.connected();
       this.handlers.state('live');
       // A fresh connection (or one after a resync) loads its state after hello, so nothing falls between.
       if (this.needsReload) {
@@ -91,6 +96,7 @@ export class StreamConnection {
     }
     if (frame.type === 'reconnect') return; // the close (1012) follows; resume with the cursor
     if (frame.type === 'typing' || frame.type === 'presence') {
+      if (frame.type === 'presence') this.handlers.presence?.(this.presence.apply(frame));
       this.handlers.live?.(frame);
       return;
     }

@@ -25,13 +25,19 @@ export const useStreamFrames = (listener: FrameListener): void => useListenerIn(
 export const useLiveFrames = (listener: LiveListener): void => useListenerIn(liveListeners, listener);
 
 /**
- * Opens the stream for the signed-in screen; `onFrames` and `onReload` apply it to the page's state.
- * With `cursor` (where the page's loads start from), it resumes from there rather than asking for a reload.
+ * Opens the stream for the signed-in screen; `onFrames` and `onReload` apply it to the page's state,
+ * `onPresence` who is online. With `cursor` (where the page's loads start from), it resumes from there
+ * rather than asking for a reload.
  */
-export function useStream(onFrames: FrameListener, onReload: () => void, cursor?: string): ConnectionState {
+export function useStream(
+  onFrames: FrameListener,
+  onReload: () => void,
+  cursor?: string,
+  onPresence?: (online: ReadonlySet<string> | undefined) => void,
+): ConnectionState {
   const [state, setState] = useState<ConnectionState>('connecting');
-  const handlers = useRef({ onFrames, onReload });
-  handlers.current = { onFrames, onReload };
+  const handlers = useRef({ onFrames, onReload, onPresence });
+  handlers.current = { onFrames, onReload, onPresence };
   const initialCursor = useRef(cursor);
   useEffect(() => {
     const handled: StreamHandlers = {
@@ -41,6 +47,7 @@ export function useStream(onFrames: FrameListener, onReload: () => void, cursor?
       },
       reload: () => handlers.current.onReload(),
       state: setState,
+      presence: (online) => handlers.current.onPresence?.(online),
       live: (frame) => {
         for (const listener of liveListeners) listener(frame);
       },

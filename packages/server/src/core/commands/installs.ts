@@ -13,7 +13,7 @@ import { recordStreamEntries } from '../stream/record.js';
 import { newUserToken, recordInstallIn, removeInstallIn, setAppDisabledForTeam, setInstallDisabled } from './apps.js';
 
 /** Installing calls the listener and enqueues events; the CLI gives exactly this, without a server. */
-export type InstallContext = Pick<CoreContext, 'db' | 'now' | 'events' | 'afterCommit'> & { config: Pick<Config, 'installTimeoutMs'> };
+export type InstallContext = Pick<CoreContext, 'db' | 'now' | 'events' | 'afterCommit' | 'requestId'> & { config: Pick<Config, 'installTimeoutMs'> };
 
 interface InstallTarget {
   appId: string;

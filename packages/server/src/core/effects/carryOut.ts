@@ -7,7 +7,7 @@ import type { Effect } from './effects.js';
  * What the server's `afterCommit` does: wakes the delivery worker once, starts previews as background
  * work, and announces each team's newest stream position once on the bus.
  */
-export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[]): void {
+export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[], requestId?: string): void {
   let wake = false;
   const streamPositions = new Map<string, number>();
   for (const effect of effects) {
@@ -18,7 +18,7 @@ export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[]): v
         break;
       case 'previewUrls': {
         const { message, urls } = effect;
-        ctx.background.run(`URL preview of message ${message.uid}`, () => requestUrlPreviews(ctx, message, urls));
+        ctx.background.run(`URL preview of message ${message.uid}`, () => requestUrlPreviews(requestId === undefined ? ctx : { ...ctx, requestId }, message, urls));
         break;
       }
       case 'streamNotice':

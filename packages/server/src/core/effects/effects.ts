@@ -27,13 +27,17 @@ export class Effects {
   }
 }
 
-/** Carries out what a committed transaction recorded; the server wires it to its worker and background work. */
-export type AfterCommit = (effects: readonly Effect[]) => void;
+/**
+ * Carries out what a committed transaction recorded; the server wires it to its worker and background
+ * work. `requestId`: the request that made the change, which the work it sets off names in its log lines.
+ */
+export type AfterCommit = (effects: readonly Effect[], requestId?: string) => void;
 
 /** What a command needs to make a change through `runChange`. */
 export interface ChangeContext {
   db: Db;
   afterCommit: AfterCommit;
+  requestId?: string;
 }
 
 /** For writers outside a running server (the CLI, seeding): entries are stored, nobody is told at once. */
@@ -50,6 +54,6 @@ export async function runChange<T>(
 ): Promise<T> {
   const effects = new Effects();
   const result = await ctx.db.transaction().execute((tx) => change(tx, effects));
-  ctx.afterCommit(effects.list);
+  ctx.afterCommit(effects.list, ctx.requestId);
   return result;
 }

@@ -40,6 +40,8 @@ export interface SyncOutcome {
   eventId: string;
   event: string;
   latencyMs: number;
+  /** The request that caused the delivery (a button pressed, a slash command, an install; the message of a preview). */
+  requestId?: string;
   /** The listener's status, when it answered. */
   status?: number;
   /** Why it did not answer 2xx: `http_error`, `timeout`, `connection_failed`, `no_listener`. */

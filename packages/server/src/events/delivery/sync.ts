@@ -22,7 +22,7 @@ const maxSyncAnswerBytes = 256 * 1024;
  * A 2xx also ends the app's listener backoff, if it had one: its waiting events go at once.
  */
 export async function deliverSynchronously(
-  ctx: Pick<EventsContext, 'db' | 'now' | 'events'> & Partial<Pick<EventsContext, 'log'>>,
+  ctx: Pick<EventsContext, 'db' | 'now' | 'events' | 'requestId'> & Partial<Pick<EventsContext, 'log'>>,
   input: { appId: string; userId: string; event: AnyEvent; timeoutMs: number },
 ): Promise<SyncDeliveryResult> {
   const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
@@ -71,7 +71,8 @@ export async function deliverSynchronously(
   ctx.events.deliveryChanged(app.id, [eventId]);
   if (ctx.log) {
     const failure = answer.ok ? {} : { reason: answer.reason, error: answer.description, ...(answer.status !== undefined ? { status: answer.status } : {}) };
-    logSyncDelivery(ctx.log, { appId: app.id, eventId, event: input.event.name, latencyMs: result.durationMs, ...(answer.ok ? { status: answer.status } : failure) });
+    const cause = ctx.requestId === undefined ? {} : { requestId: ctx.requestId };
+    logSyncDelivery(ctx.log, { appId: app.id, eventId, event: input.event.name, latencyMs: result.durationMs, ...cause, ...(answer.ok ? { status: answer.status } : failure) });
   }
   if (released !== undefined) {
     // The install command's context has no log; its release still happens.
