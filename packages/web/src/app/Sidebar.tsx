@@ -1,5 +1,6 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { api, type Conversation } from '../api/client';
+import { appsWith } from './AppButtons';
 import { Avatar } from './Avatar';
 import './people.css';
 import { fullName } from './format';
@@ -26,7 +27,7 @@ export function Sidebar(props: SidebarProps) {
   const workspace = useWorkspace();
   const channels = conversations?.filter((conversation) => conversation.kind === 'channel') ?? [];
   const directs = conversations?.filter((conversation) => conversation.kind === 'direct') ?? [];
-  const launchers = workspace.apps.filter((app) => app.installed && !app.disabledByUser && !app.disabledByTeam && app.integrations.launcherButton);
+  const launchers = appsWith(workspace.apps, 'launcherButton');
 
   const go = (path: string) => (event: MouseEvent) => {
     event.preventDefault();
