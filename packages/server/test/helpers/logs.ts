@@ -27,10 +27,17 @@ export function captureLog() {
       return (await this.waitForCount(matches, 1))[0];
     },
     /** Resolves with the first `count` lines that `match`, as soon as they are written. */
-    async waitForCount(matches: (line: LogLine) => boolean, count: number): Promise<LogLine[]> {
+    waitForCount(matches: (line: LogLine) => boolean, count: number): Promise<LogLine[]> {
+      return this.waitUntil((all) => {
+        const found = all.filter(matches);
+        return found.length >= count ? found.slice(0, count) : undefined;
+      });
+    },
+    /** Resolves with what `found` makes of the lines so far, as soon as a line makes it anything but undefined. */
+    async waitUntil<T>(found: (lines: readonly LogLine[]) => T | undefined): Promise<T> {
       for (;;) {
-        const found = lines.filter(matches);
-        if (found.length >= count) return found.slice(0, count);
+        const result = found(lines);
+        if (result !== undefined) return result;
         await new Promise<void>((resolve) => waiters.push(resolve));
       }
     },
