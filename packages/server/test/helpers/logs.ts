@@ -43,3 +43,32 @@ export function captureLog() {
     },
   };
 }
+
+/** The lines a command prints (`aviary listen`'s, in process or from its stdout), with a wait for one. */
+export function printedLines() {
+  const lines: string[] = [];
+  const waiters: Array<() => void> = [];
+  let partial = '';
+  const print = (line: string) => {
+    lines.push(line);
+    for (const wake of waiters.splice(0)) wake();
+  };
+  return {
+    lines,
+    print,
+    /** Takes output as it comes (a stream's chunks), a line at a time. */
+    write(chunk: string) {
+      const parts = (partial + chunk).split('\n');
+      partial = parts.pop()!;
+      for (const line of parts) if (line !== '') print(line);
+    },
+    /** Resolves with the first line that matches `pattern`, as soon as it is printed. */
+    async waitFor(pattern: RegExp): Promise<string> {
+      for (;;) {
+        const found = lines.find((line) => pattern.test(line));
+        if (found !== undefined) return found;
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+  };
+}
