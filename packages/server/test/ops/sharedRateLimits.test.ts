@@ -4,6 +4,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { rawCall } from '../helpers/server.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { closedPort, rateLimitBackends, redisScratch, redisTestUrl } from '../helpers/redis.js';
+import { dialects } from '../helpers/dialects.js';
 import { createTestStore } from '../helpers/store.js';
 import { capturedLog, WARN } from './harness.js';
 
@@ -14,9 +15,13 @@ afterEach(async () => {
 
 const readBurstOfThree: ConfigInput = { rateLimits: { read: { rate: 1, burst: 3 } } };
 
-/** Two servers on one store, as two processes behind a load balancer are; `config` for both. */
+/**
+ * Two servers on one store, as two processes behind a load balancer are; `config` for both. On
+ * PostgreSQL when there is one: two SQLite connections in this one thread would wait on each other's
+ * write lock by blocking the event loop that could release it, until SQLite's busy timeout (5 s).
+ */
 async function twoServers(config: ConfigInput, now: () => number) {
-  const testStore = await createTestStore('sqlite');
+  const testStore = await createTestStore(dialects.includes('postgres') ? 'postgres' : 'sqlite');
   cleanUps.push(() => testStore.destroy());
   const log = capturedLog();
   const start = async (store = testStore.store) => {
@@ -24,8 +29,8 @@ async function twoServers(config: ConfigInput, now: () => number) {
     cleanUps.push(() => server.close());
     return server;
   };
-  const servers: [RunningServer, RunningServer] = [await start(), await start(testStore.reopen())];
   const { people } = await teamWithApp(testStore.store.db, 1);
+  const servers: [RunningServer, RunningServer] = [await start(), await start(testStore.reopen())];
   const getInfo = async (server: RunningServer) => {
     const answer = await rawCall(server.url, 'users.getInfo', { query: { token: people[0].token } });
     return [answer.status, answer.headers.get('x-ratelimit-remaining')];
