@@ -22,21 +22,27 @@ export function typicalDocument(): string {
 
 export async function benchServiceML(durationMs = 1_000): Promise<{ opsPerSec: number }> {
   const source = typicalDocument();
+  const { operations, elapsed } = runFor(durationMs, 50, () => {
+    const result = parseServiceML(source);
+    if (!result.ok) throw new Error(`benchmark document is invalid: ${JSON.stringify(result.problems)}`);
+    renderServiceMLToHtml(result.ast, names);
+    renderServiceMLToText(result.ast, names);
+  });
+  return { opsPerSec: Math.round((operations * 1_000) / elapsed) };
+}
+
+/** Runs `operation` again and again for `durationMs`: how many times, in how many ms. */
+function runFor(durationMs: number, batch: number, operation: () => void): { operations: number; elapsed: number } {
   let operations = 0;
   const started = Date.now();
   let elapsed = 0;
   // The clock is read once per batch so that reading it does not weigh on the measurement.
   while (elapsed < durationMs) {
-    for (let i = 0; i < 50; i++) {
-      const result = parseServiceML(source);
-      if (!result.ok) throw new Error(`benchmark document is invalid: ${JSON.stringify(result.problems)}`);
-      renderServiceMLToHtml(result.ast, names);
-      renderServiceMLToText(result.ast, names);
-    }
-    operations += 50;
+    for (let i = 0; i < batch; i++) operation();
+    operations += batch;
     elapsed = Date.now() - started;
   }
-  return { opsPerSec: Math.round((operations * 1_000) / elapsed) };
+  return { operations, elapsed };
 }
 
 /**
@@ -53,17 +59,10 @@ export function singleQuotedDocument(): string {
  * µs per validation is 1e6 / opsPerSec.
  */
 export async function benchValidate(durationMs = 1_000, source = typicalDocument()): Promise<{ opsPerSec: number; microsecondsPerOp: number }> {
-  let operations = 0;
-  const started = Date.now();
-  let elapsed = 0;
-  while (elapsed < durationMs) {
-    for (let i = 0; i < 200; i++) {
-      const result = validateServiceML(source);
-      if (!result.ok) throw new Error(`benchmark document is invalid: ${JSON.stringify(result.problems)}`);
-    }
-    operations += 200;
-    elapsed = Date.now() - started;
-  }
+  const { operations, elapsed } = runFor(durationMs, 200, () => {
+    const result = validateServiceML(source);
+    if (!result.ok) throw new Error(`benchmark document is invalid: ${JSON.stringify(result.problems)}`);
+  });
   const opsPerSec = Math.round((operations * 1_000) / elapsed);
   return { opsPerSec, microsecondsPerOp: Math.round((1e7 * elapsed) / (operations * 1_000)) / 10 };
 }

@@ -1,5 +1,5 @@
 /** Parameter shapes several routes share. */
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { serviceClients } from '../events.js';
 import { oneOf } from '../params.js';
 
@@ -9,6 +9,9 @@ import { oneOf } from '../params.js';
  */
 export const AppIdParam = Type.String({ minLength: 1, maxLength: 100, description: 'an app id (a:…)' });
 
+/** The parameters of a route on one app and nothing else: its id, the path's `:id`. */
+export const AppInPath = Type.Object({ id: AppIdParam });
+
 /** Which client the person uses: it picks the widget type of the open* answers, and is the URL's serviceClient. */
 export const ServiceClientParam = Type.Optional(oneOf(serviceClients, 'desktop (the default), ios or android'));
 
@@ -17,3 +20,6 @@ export const AppChosenId = (what: string) => Type.String({ minLength: 1, maxLeng
 
 /** A signed-in person's read with no parameters and no errors of its own (their lists, their team, their session). */
 export const sessionRead = { verb: 'GET', auth: 'session', params: Type.Object({}), errors: [] } as const;
+
+/** An object of exactly the fields it names: an answer describes every field it has, a body declares every field it takes. */
+export const closedObject = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });

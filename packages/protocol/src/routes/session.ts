@@ -4,13 +4,13 @@ import { User } from '../models.js';
 import { maxEmailLength, maxPasswordLength } from '../personFields.js';
 import { StreamCursor } from '../stream.js';
 import { defineRoute } from './define.js';
-import { sessionRead } from './fields.js';
+import { closedObject, sessionRead } from './fields.js';
 
 /**
  * The session answers carry `streamCursor`, where the team's stream stood when the answer was made: a
  * client that opens the stream with it as `?cursor=` misses nothing of what it loads after the answer.
  */
-const SessionTeam = Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false });
+const SessionTeam = closedObject({ id: Type.String(), name: Type.String() });
 
 export const signIn = defineRoute({
   name: 'session.signIn',
@@ -25,7 +25,7 @@ export const signIn = defineRoute({
     password: Type.String({ minLength: 1, maxLength: maxPasswordLength }),
     teamId: Type.Optional(Type.String({ pattern: '^t:[a-z2-7]{16}$', description: 'a team id (t: followed by 16 base32 characters), as given by TeamRequired' })),
   }),
-  result: Type.Object({ sessionToken: Type.String(), user: User, team: SessionTeam, streamCursor: StreamCursor }, { additionalProperties: false }),
+  result: closedObject({ sessionToken: Type.String(), user: User, team: SessionTeam, streamCursor: StreamCursor }),
   errors: ['InvalidCredentials', 'TeamRequired', 'TooManyRequests'],
 });
 
@@ -34,7 +34,7 @@ export const getSession = defineRoute({
   name: 'session.getSession',
   summary: 'Who the session belongs to, and their team: the web client asks on load, as it cannot read the cookie.',
   path: '/api/session',
-  result: Type.Object({ user: User, team: SessionTeam, streamCursor: StreamCursor }, { additionalProperties: false }),
+  result: closedObject({ user: User, team: SessionTeam, streamCursor: StreamCursor }),
 });
 
 export const signOut = defineRoute({
@@ -44,6 +44,6 @@ export const signOut = defineRoute({
   path: '/api/session',
   auth: 'none',
   params: Type.Object({}),
-  result: Type.Object({}, { additionalProperties: false }),
+  result: closedObject({}),
   errors: [],
 });

@@ -27,10 +27,46 @@ export function captureLog() {
       return (await this.waitForCount(matches, 1))[0];
     },
     /** Resolves with the first `count` lines that `match`, as soon as they are written. */
-    async waitForCount(matches: (line: LogLine) => boolean, count: number): Promise<LogLine[]> {
+    waitForCount(matches: (line: LogLine) => boolean, count: number): Promise<LogLine[]> {
+      return this.waitUntil((all) => {
+        const found = all.filter(matches);
+        return found.length >= count ? found.slice(0, count) : undefined;
+      });
+    },
+    /** Resolves with what `found` makes of the lines so far, as soon as a line makes it anything but undefined. */
+    async waitUntil<T>(found: (lines: readonly LogLine[]) => T | undefined): Promise<T> {
       for (;;) {
-        const found = lines.filter(matches);
-        if (found.length >= count) return found.slice(0, count);
+        const result = found(lines);
+        if (result !== undefined) return result;
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+  };
+}
+
+/** The lines a command prints (`aviary listen`'s, in process or from its stdout), with a wait for one. */
+export function printedLines() {
+  const lines: string[] = [];
+  const waiters: Array<() => void> = [];
+  let partial = '';
+  const print = (line: string) => {
+    lines.push(line);
+    for (const wake of waiters.splice(0)) wake();
+  };
+  return {
+    lines,
+    print,
+    /** Takes output as it comes (a stream's chunks), a line at a time. */
+    write(chunk: string) {
+      const parts = (partial + chunk).split('\n');
+      partial = parts.pop()!;
+      for (const line of parts) if (line !== '') print(line);
+    },
+    /** Resolves with the first line that matches `pattern`, as soon as it is printed. */
+    async waitFor(pattern: RegExp): Promise<string> {
+      for (;;) {
+        const found = lines.find((line) => pattern.test(line));
+        if (found !== undefined) return found;
         await new Promise<void>((resolve) => waiters.push(resolve));
       }
     },

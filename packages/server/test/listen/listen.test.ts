@@ -1,15 +1,20 @@
 import { listenPath } from '@aviary/protocol';
-import { afterAll, afterEach, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ListenClient, type ForwardedEvent } from '../../src/cli/listenClient.js';
+import { createLog } from '../../src/log.js';
 import { enqueueMany } from '../events/appAtListener.js';
 import { clientCast, closeSdkApps, sessionFor } from '../client/harness.js';
 import { answerWithSdk, startListener, type TestListener } from '../helpers/listener.js';
+import { captureLog, printedLines } from '../helpers/logs.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 
 afterAll(closeSdkApps);
 
 const integrations = { slashCommands: [{ name: 'weather', description: 'The forecast', action: { type: 'sendEvent' } }] };
+
+/** What the servers log: a listen connection's closing is a line once its events have gone back. */
+const serverLog = captureLog();
 
 const opened: Array<{ stop(): void }> = [];
 const listeners: TestListener[] = [];
@@ -22,13 +27,13 @@ afterEach(async () => {
 async function laptop(t: TestServer, app: { id: string; secret: string }, credential: string) {
   const local = await startListener(answerWithSdk);
   listeners.push(local);
-  const lines: string[] = [];
+  const printed = printedLines();
   const forwarded: ForwardedEvent[] = [];
-  const client = new ListenClient({ appId: app.id, server: t.url, credential, forwardTo: local.url, print: (line) => lines.push(line) });
+  const client = new ListenClient({ appId: app.id, server: t.url, credential, forwardTo: local.url, print: printed.print });
   client.onForwarded = (event) => forwarded.push(event);
   opened.push(client);
   await client.connected;
-  return { local, client, lines, forwarded };
+  return { local, client, lines: printed.lines, printed, forwarded };
 }
 
 /** Opens a listen WebSocket by hand: 'open', or the HTTP refusal the upgrade got. */
@@ -76,7 +81,7 @@ forEachDialect('aviary listen', (t) => {
 
   it("takes an install: the person's token reaches the local listener, and a refusal there fails the install", async () => {
     const { bob, sdkApp, app } = await clientCast(t(), integrations);
-    const { local, lines } = await laptop(t(), app, app.secret);
+    const { local, lines, printed } = await laptop(t(), app, app.secret);
     const tokens: string[] = [];
     local.verifyAs(app.id, app.secret, { onError: () => undefined, onEvent: async (event) => (event.name === 'app.install' && tokens.push(event.token), undefined) as never });
     expect((await bob.post(`/apps/${app.id}/install`, {})).status).toBe(200);
@@ -86,7 +91,8 @@ forEachDialect('aviary listen', (t) => {
     const carol = await sessionFor(t(), await t().f.person(bob.user.team_id));
     local.respond = () => ({ status: 403, body: 'not for you' });
     expect((await carol.post(`/apps/${app.id}/install`, {})).status).not.toBe(200);
-    await vi.waitFor(() => expect(lines.filter((line) => /^app\.install\s+403\s+\d+ ms$/.test(line))).toHaveLength(1));
+    await printed.waitFor(/^app\.install\s+403\s+\d+ ms$/);
+    expect(lines.filter((line) => /^app\.install\s+403\s+\d+ ms$/.test(line))).toHaveLength(1);
     expect(sdkApp.received).toEqual([]);
   });
 
@@ -107,7 +113,8 @@ forEachDialect('aviary listen', (t) => {
     const { alice, sdkApp, app, channel } = await clientCast(t(), integrations);
     const { local, client } = await laptop(t(), app, alice.sessionToken);
     client.stop();
-    await vi.waitFor(() => expect(t().server.ctx.events.tunnels.has(app.id)).toBe(false));
+    await serverLog.waitFor((line) => line.msg === 'a listen connection closed' && line.appId === app.id);
+    expect(t().server.ctx.events.tunnels.has(app.id)).toBe(false);
     sdkApp.answer = () => ({ text: 'from the URL' });
     const command = await alice.post('/messages', { to: channel.id, text: '/weather' });
     expect(command.body.answer).toEqual({ kind: 'toast', text: 'from the URL' });
@@ -148,7 +155,7 @@ forEachDialect('aviary listen', (t) => {
     opened.push(refused);
     await expect(refused.connected).rejects.toThrow(/NotSignedIn/);
   });
-});
+}, {}, { log: createLog({ logLevel: 'info' }, serverLog.destination) });
 
 it('aviary listen explains a missing credential or a forward URL that is not http(s), and stops on a refused credential', async () => {
   const { runCli } = await import('../cli/cli.js');

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createLog } from '../../src/log.js';
 import { repoRoot } from '../cli/cli.js';
 import { clientCast, closeSdkApps } from '../client/harness.js';
 import { answerWithSdk, startListener, type TestListener } from '../helpers/listener.js';
+import { captureLog, printedLines } from '../helpers/logs.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -13,11 +15,13 @@ import { startTestServer, stopTestServer, type TestServer } from '../helpers/ser
  * stops, the listener URL gets the events again. (The in-process tests are in listen.test.ts.)
  */
 let t: TestServer;
+/** What the server logs: a listen connection's opening and closing are lines of it. */
+const serverLog = captureLog();
 const listeners: TestListener[] = [];
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
-  t = await startTestServer('sqlite', {}, { events: { pollIntervalMs: 50 } });
+  t = await startTestServer('sqlite', {}, { events: { pollIntervalMs: 50 }, log: createLog({ logLevel: 'info' }, serverLog.destination) });
 });
 afterAll(async () => {
   child?.kill('SIGKILL');
@@ -26,22 +30,20 @@ afterAll(async () => {
   await stopTestServer(t);
 });
 
-/** Starts `aviary listen …`; `lines()` is what it printed, `printed(pattern)` resolves once a line matches. */
+/** Starts `aviary listen …`; `printed(pattern)` resolves once a line it prints matches. */
 function startListen(args: string[]) {
   const started = spawn(process.execPath, [join(repoRoot, 'packages/server/bin/aviary.js'), 'listen', ...args], {
     cwd: repoRoot,
     env: { ...process.env, AVIARY_TOKEN: '', AVIARY_APP_SECRET: '' },
   });
   child = started;
-  let stdout = '';
+  const stdout = printedLines();
   let stderr = '';
-  started.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  started.stdout.on('data', (chunk: Buffer) => stdout.write(chunk.toString()));
   started.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => started.once('exit', resolve));
-  const lines = () => stdout.split('\n').filter((line) => line !== '');
   return {
-    lines,
-    printed: (pattern: RegExp) => vi.waitFor(() => expect(lines().some((line) => pattern.test(line)), `${stdout}${stderr}`).toBe(true), { timeout: 15_000, interval: 20 }),
+    printed: (pattern: RegExp) => within(15_000, stdout.waitFor(pattern), () => `nothing printed matched ${pattern}: ${stdout.lines.join('\n')}\n${stderr}`),
     stop: () => (started.kill('SIGINT'), exited),
   };
 }
@@ -62,7 +64,8 @@ it('aviary listen forwards installs, slash commands and asynchronous events to t
 
   const listen = startListen(['--app', app.id, '--forward-to', laptop.url, '--server', t.url, '--secret', app.secret]);
   await listen.printed(new RegExp(`^listening for ${app.id}'s events on `));
-  await vi.waitFor(() => expect(t.server.ctx.events.tunnels.has(app.id)).toBe(true));
+  await serverLog.waitFor((line) => line.msg === "a listen connection opened: the app's events go to it" && line.appId === app.id);
+  expect(t.server.ctx.events.tunnels.has(app.id)).toBe(true);
 
   // Synchronous: Bob's install succeeds only on the laptop's 200, and the token it got works.
   expect((await bob.post(`/apps/${app.id}/install`, {})).status).toBe(200);
@@ -89,9 +92,17 @@ it('aviary listen forwards installs, slash commands and asynchronous events to t
   // Ctrl-C: the connection closes, and the listener URL takes the app's events again.
   expect(await listen.stop()).toBe(0);
   child = undefined;
-  await vi.waitFor(() => expect(t.server.ctx.events.tunnels.has(app.id)).toBe(false));
+  await serverLog.waitFor((line) => line.msg === 'a listen connection closed' && line.appId === app.id);
+  expect(t.server.ctx.events.tunnels.has(app.id)).toBe(false);
   sdkApp.answer = () => ({ text: 'from the listener URL' });
   const again = await alice.post('/messages', { to: channel.id, text: '/weather Oslo' });
   expect(again.body.answer).toEqual({ kind: 'toast', text: 'from the listener URL' });
   expect(laptop.received).toHaveLength(3);
 });
+
+/** `waiting`, or a failure saying `why` when it has not come within `ms`: the command's output tells what went wrong. */
+async function within<T>(ms: number, waiting: Promise<T>, why: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(why())), ms)));
+  return Promise.race([waiting, late]).finally(() => clearTimeout(timer));
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rawCall } from '../helpers/server.js';
-import { deliveredMessageUids, deploymentRunnable, failedSignIn, openStreams, sendToBot, sendToChannel, storeShows, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
+import { deliveredMessageUids, deliveriesRecorded, deploymentRunnable, failedSignIn, openStreams, sendToBot, sendToChannel, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
 import { followStream, type FollowedStream } from './streams.js';
 
 if (!deploymentRunnable) console.warn(`Skipping the multi-process deployment suite: ${whyNotRunnable}.`);
@@ -35,18 +35,16 @@ describe.runIf(deploymentRunnable)('3 aviary serve processes on one PostgreSQL a
   });
 
   it('delivers each app event once, whichever process took the message', async () => {
-    const { deployment, listener, store } = cast();
+    const { deployment, listener, logs } = cast();
     const sent = await Promise.all(Array.from({ length: 30 }, (_, n) => sendToBot(cast(), deployment.url, n)));
     const uids = sent.map((result) => ('uid' in result ? result.uid : result.failure));
     expect(uids.every((uid) => /^[0-9A-Z]{26}$/.test(uid)), uids.join(', ')).toBe(true);
 
     await waitForEventsOf(listener, uids, 20_000);
-    // Once the store says each was delivered (the processes record answers in batches, just after they
-    // came), no process can claim it again: a second copy would have been sent before the first was recorded.
-    await storeShows(async () => {
-      const undelivered = await store.db.selectFrom('events').select('id').where('status', '!=', 'delivered').execute();
-      return undelivered.length === 0;
-    }, 10_000);
+    // Once each delivery is recorded (the processes record answers in batches, just after they came, and
+    // log each once recorded), no process can claim it again: a second copy would have been sent before
+    // the first was recorded.
+    await deliveriesRecorded(logs, deliveredMessageUids(listener).eventIds);
     const delivered = deliveredMessageUids(listener);
     expect([...delivered.uids].sort()).toEqual([...uids].sort());
     expect(delivered.eventIds.size).toBe(30);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { startLocalDeployment, type LocalDeployment } from '../../../../deploy/local/deployment.js';
 import { findNginx } from '../../../../deploy/local/nginx.js';
@@ -13,6 +14,7 @@ import { factories } from '../helpers/factories.js';
 import { startListener, type TestListener } from '../helpers/listener.js';
 import { redisAvailable, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis.js';
 import { loopbackHosts, rawCall } from '../helpers/server.js';
+import { captureLog } from '../helpers/logs.js';
 import { adminQuery } from '../helpers/store.js';
 
 const nginx = findNginx();
@@ -37,6 +39,8 @@ export interface DeployedCast {
   deployment: LocalDeployment;
   /** A store on the deployment's database, for the test to look at what the processes wrote. */
   store: Store;
+  /** What the processes log (JSON lines on their stdout), all of them in one, from their start. */
+  logs: ReturnType<typeof captureLog>;
   /** The bot's app's listener: it answers 200 to every event. */
   listener: TestListener;
   botUserId: string;
@@ -70,7 +74,8 @@ export function withDeployment(processes: number): () => DeployedCast {
       databaseUrl,
       redisUrl: redisTestUrl,
       env: {
-        AVIARY_LOG_LEVEL: 'warn',
+        // info: a process logs each delivery once it has recorded it (deliveriesRecorded waits on that).
+        AVIARY_LOG_LEVEL: 'info',
         AVIARY_ALLOWED_INTERNAL_HOSTS: loopbackHosts.join(','),
         AVIARY_REDIS_KEY_PREFIX: uniqueRedisPrefix(),
         // The tests send bursts of messages to one bot; the limits are not what they look at.
@@ -80,6 +85,8 @@ export function withDeployment(processes: number): () => DeployedCast {
         AVIARY_RATE_LIMIT_SIGN_IN_FAILURES: '1/h burst 3',
       },
     });
+    const logs = captureLog();
+    for (const server of deployment.processes) readLogLines(server.child.stdout!, logs.destination);
     // A PostgreSQL store keeps nothing in its data directory.
     store = openStore({ databaseUrl, dataDir: tmpdir() });
     const f = factories(store.db);
@@ -97,7 +104,7 @@ export function withDeployment(processes: number): () => DeployedCast {
     const signIn = async ({ email }: { email: string | null }): Promise<string> =>
       (await http(deployment!.url, 'POST', '/api/session', { json: { email, password } })).body.sessionToken;
     const streamerSessions = await Promise.all(streamers.map(signIn));
-    cast = { deployment, store, listener, botUserId, writerTokens, streamerSessions, senderSession: await signIn(sender), channelId: channel.id };
+    cast = { deployment, store, logs, listener, botUserId, writerTokens, streamerSessions, senderSession: await signIn(sender), channelId: channel.id };
   }, 120_000);
   afterAll(async () => {
     await deployment?.stop();
@@ -175,15 +182,23 @@ export async function waitForEventsOf(listener: TestListener, uids: string[], ti
   }
 }
 
+/** Feeds every JSON line a process writes to `destination`; its other lines ("listening on …") are not log lines. */
+function readLogLines(stdout: Readable, destination: { write(line: string): void }): void {
+  let partial = '';
+  stdout.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) if (line.startsWith('{')) destination.write(line);
+  });
+}
+
 /**
- * Waits until the store shows what `check` looks for, looking again every 50 ms. Only for the deployment:
- * its `aviary serve` processes are reached through nginx, and what they record (after answering) is seen
- * in the store alone. Every other test waits on a signal (docs/testing.md).
+ * Resolves once the processes have logged the delivery of each of `eventIds`: a process logs a delivery
+ * once it has recorded it, so that none of them can claim that event again.
  */
-export async function storeShows(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`the store did not show it within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+export async function deliveriesRecorded(logs: ReturnType<typeof captureLog>, eventIds: ReadonlySet<string>): Promise<void> {
+  await logs.waitUntil((lines) => {
+    const recorded = new Set(lines.flatMap((line) => (line.msg === 'event delivered' && eventIds.has(line.eventId) ? [line.eventId] : [])));
+    return recorded.size === eventIds.size || undefined;
+  });
 }

@@ -1,11 +1,13 @@
 import type { StreamFrame } from '@aviary/protocol';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESENCE_LEASE_MS } from '../../src/api/stream/presence.js';
 import { loadConfig } from '../../src/config.js';
+import { createLog } from '../../src/log.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { sessionFor } from '../client/harness.js';
 import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
+import { captureLog } from '../helpers/logs.js';
 import { redisAvailable, redisScratch, redisTestUrl, type RedisScratch } from '../helpers/redis.js';
 import type { TestServer } from '../helpers/server.js';
 import { createTestStore, type TestStore } from '../helpers/store.js';
@@ -20,6 +22,8 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('typing and pres
   let testStore: TestStore;
   let scratch: RedisScratch;
   const servers: RunningServer[] = [];
+  /** What the first process logs: a stream's closing on its side is a line (debug). */
+  const oneLog = captureLog();
   /** What the stream harness needs of a server: its address and the store its sessions are in. */
   const at = (server: RunningServer) => ({ url: server.url, testStore, server }) as unknown as TestServer;
 
@@ -27,7 +31,7 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('typing and pres
     testStore = await createTestStore('postgres');
     scratch = redisScratch();
     const config = loadConfig({ port: 0, dataDir: testStore.dataDir, logLevel: 'silent', redisUrl: redisTestUrl, redisKeyPrefix: scratch.prefix }, {});
-    servers.push(await startServer(config, { store: testStore.store, migrate: false, now: () => clock }));
+    servers.push(await startServer(config, { store: testStore.store, migrate: false, now: () => clock, log: createLog({ logLevel: 'debug' }, oneLog.destination) }));
     servers.push(await startServer(config, { store: testStore.reopen(), migrate: false, now: () => clock }));
   });
   afterAll(async () => {
@@ -57,7 +61,8 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('typing and pres
 
     await annStream.close();
     // The client's side is closed; the server's follows: until then it still holds Ann.
-    await vi.waitFor(() => expect(one.gateway.connectionsOf(ann.user.id)).toBe(0));
+    await oneLog.waitFor((line) => line.msg === 'a stream closed' && line.userId === ann.user.id && line.open === 0);
+    expect(one.gateway.connectionsOf(ann.user.id)).toBe(0);
     clock += PRESENCE_LEASE_MS + 1;
     // Both processes look for lapsed holds; only one lets go of Ann's, so Ben hears it once.
     await Promise.all(servers.map((server) => server.gateway.presence.renew()));

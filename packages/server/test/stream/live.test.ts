@@ -1,8 +1,10 @@
 import type { StreamFrame } from '@aviary/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PRESENCE_LEASE_MS } from '../../src/api/stream/presence.js';
 import { createChannel } from '../../src/core/commands/channels.js';
+import { createLog } from '../../src/log.js';
 import { expectError } from '../client/harness.js';
+import { captureLog } from '../helpers/logs.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { closeStreams, fence, openStream, streamCast, type StreamClient } from './harness.js';
 
@@ -18,8 +20,10 @@ describe('typing and presence on the stream', () => {
   /** The server's clock: a hold lapses when a test moves it, never by waiting. */
   let clock = Date.now();
   let t: TestServer;
+  /** What the server logs: a stream's closing on its side is a line (debug). */
+  const serverLog = captureLog();
   beforeAll(async () => {
-    t = await startTestServer('sqlite', { rateLimits: { message: { rate: 1, burst: 3 } } }, { now: () => clock });
+    t = await startTestServer('sqlite', { rateLimits: { message: { rate: 1, burst: 3 } } }, { now: () => clock, log: createLog({ logLevel: 'debug' }, serverLog.destination) });
   });
   afterAll(() => stopTestServer(t));
 
@@ -86,8 +90,11 @@ describe('typing and presence on the stream', () => {
     // Two streams, one closed: still online.
     const benSecond = await openStream(t, ben);
     await benFirst.close();
-    // The client's side is closed; the server's follows.
-    const serverSees = (open: number) => vi.waitFor(() => expect(t.server.gateway.connectionsOf(ben.user.id)).toBe(open));
+    // The client's side is closed; the server's follows, and logs it.
+    const serverSees = async (open: number) => {
+      await serverLog.waitFor((line) => line.msg === 'a stream closed' && line.userId === ben.user.id && line.open === open);
+      expect(t.server.gateway.connectionsOf(ben.user.id)).toBe(open);
+    };
     await serverSees(1);
     clock += PRESENCE_LEASE_MS + 1;
     await t.server.gateway.presence.renew();

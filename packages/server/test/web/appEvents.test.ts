@@ -1,9 +1,9 @@
-import type { Browser, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { signInPage, webCast, writeHistory } from './cast.js';
+import type { Frame, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { signInPage, writeHistory } from './cast.js';
 import { startWidgetApp, type WidgetApp, type WidgetVisit } from './widgetApp.js';
+import { webSuite } from './suite.js';
 
 /**
  * The ten events a person causes, each from the real page in Chromium, each reaching a real app built
@@ -11,41 +11,32 @@ import { startWidgetApp, type WidgetApp, type WidgetVisit } from './widgetApp.js
  * shows in the page — a toast, a modal or sidebar widget whose own server verified its URL with the
  * SDK (read inside the frame), an inline attachment widget, a browser tab, a preview attached live.
  */
-let t: TestServer;
-let browser: Browser;
-let cast: Awaited<ReturnType<typeof webCast>>;
 let relay: WidgetApp;
 let botId: string;
 let botToken: string;
 
-beforeAll(async () => {
-  if (noBrowser) return;
-  t = await startTestServer('sqlite');
-  cast = await webCast(t);
-  relay = await startWidgetApp(t, {
-    teamId: cast.team.id,
-    developerId: cast.alice.id,
-    name: 'Relay',
-    integrations: (origin: string) => ({
-      slashCommands: [
-        { name: 'status', description: 'How the deploys are going', action: { type: 'sendEvent' } },
-        { name: 'board', description: 'The deploy board', action: { type: 'openWidget', url: `${origin}/widget/board` } },
-      ],
-      launcherButton: { name: 'Relay home', action: { type: 'openWidget', url: `${origin}/widget/launcher`, desktopType: 'sidebar' } },
-      chatTabButton: { name: 'Relay status', action: { type: 'sendEvent' } },
-      attachmentPickerButton: { name: 'Attach a deploy', action: { type: 'openWidget', url: `${origin}/widget/picker` } },
-      messageAction: { name: 'File as ticket', action: { type: 'sendEvent' } },
-      previewDomains: ['tickets.example.test'],
-    }),
-  });
-  relay.answer = answerFor;
-  ({ botUserId: botId, botToken } = await t.f.bot(relay.app.id));
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await relay?.close();
-  if (t) await stopTestServer(t);
+const web = webSuite({
+  start: async () => {
+    relay = await startWidgetApp(web.t, {
+      teamId: web.cast.team.id,
+      developerId: web.cast.alice.id,
+      name: 'Relay',
+      integrations: (origin: string) => ({
+        slashCommands: [
+          { name: 'status', description: 'How the deploys are going', action: { type: 'sendEvent' } },
+          { name: 'board', description: 'The deploy board', action: { type: 'openWidget', url: `${origin}/widget/board` } },
+        ],
+        launcherButton: { name: 'Relay home', action: { type: 'openWidget', url: `${origin}/widget/launcher`, desktopType: 'sidebar' } },
+        chatTabButton: { name: 'Relay status', action: { type: 'sendEvent' } },
+        attachmentPickerButton: { name: 'Attach a deploy', action: { type: 'openWidget', url: `${origin}/widget/picker` } },
+        messageAction: { name: 'File as ticket', action: { type: 'sendEvent' } },
+        previewDomains: ['tickets.example.test'],
+      }),
+    });
+    relay.answer = answerFor;
+    ({ botUserId: botId, botToken } = await web.t.f.bot(relay.app.id));
+  },
+  close: async () => relay?.close(),
 });
 
 /** The app's answers: a toast naming what it got, an attachment for a ticket link. */
@@ -66,18 +57,18 @@ function answerFor(event: { name: string; [field: string]: unknown }): unknown {
   }
 }
 
-const signInAsBob = () => signInPage(browser, t, cast.bob.email!);
+const signInAsBob = () => signInPage(web.browser, web.t, web.cast.bob.email!);
 
 const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
 const toast = (page: Page, text: string) => page.getByRole('status').getByText(text).waitFor();
 
 /** The common attributes of every client.* event, for Bob in `chat`. */
-const bobIn = (chat: string, chatName: string) => ({ userId: cast.bob.id, userName: 'Bob Baker', chat, chatName });
+const bobIn = (chat: string, chatName: string) => ({ userId: web.cast.bob.id, userName: 'Bob Baker', chat, chatName });
 
 /** The page's own verdict, read inside the widget's frame, and the visit its server recorded. */
 async function verifiedIn(frame: Frame | null, path: string): Promise<WidgetVisit> {
   const visit = await relay.waitForVisit(path);
-  expect(visit, JSON.stringify(visit)).toMatchObject({ verified: true, client: 'desktop', claims: { appId: relay.app.id, userId: cast.bob.id } });
+  expect(visit, JSON.stringify(visit)).toMatchObject({ verified: true, client: 'desktop', claims: { appId: relay.app.id, userId: web.cast.bob.id } });
   expect(frame).not.toBeNull();
   await frame!.getByText(`Verified: ${visit.event!.name} as ${visit.widgetType} on desktop`).waitFor();
   return visit;
@@ -90,7 +81,7 @@ async function frameOf(page: Page, selector: string): Promise<Frame | null> {
 
 /** Sends as the app's bot through /v1, as the app would. */
 async function botSends(body: Record<string, unknown>): Promise<string> {
-  const response = await fetch(`${t.url}/v1/chat.sendMessage`, {
+  const response = await fetch(`${web.t.url}/v1/chat.sendMessage`, {
     method: 'POST',
     headers: { authorization: `Bearer ${botToken}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -102,7 +93,7 @@ async function botSends(body: Record<string, unknown>): Promise<string> {
 
 describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', () => {
   it('app.install from the apps directory: the event with the person’s token, and the outcome shown (a refusal too)', async () => {
-    const gatekeeper = await startWidgetApp(t, { teamId: cast.team.id, developerId: cast.alice.id, name: 'Gatekeeper', integrations: () => ({}) });
+    const gatekeeper = await startWidgetApp(web.t, { teamId: web.cast.team.id, developerId: web.cast.alice.id, name: 'Gatekeeper', integrations: () => ({}) });
     gatekeeper.answer = () => {
       throw new Error('not taking installs today');
     };
@@ -111,7 +102,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     const refused = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Gatekeeper' }) });
     await refused.getByRole('button', { name: 'Install' }).click();
     await toast(page, '"Gatekeeper" was not installed:');
-    expect((await gatekeeper.waitForEvent('app.install')).event).toMatchObject({ userId: cast.bob.id });
+    expect((await gatekeeper.waitForEvent('app.install')).event).toMatchObject({ userId: web.cast.bob.id });
     await refused.getByText('Not installed', { exact: true }).waitFor();
     // Chromium logs the refusal's 502 answer; that one is expected.
     expect(errors.splice(0)).toEqual([expect.stringMatching(/status of 502/)]);
@@ -121,11 +112,11 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     await card.getByRole('button', { name: 'Install' }).click();
     await toast(page, 'Relay is installed.');
     const { event, claims } = await relay.waitForEvent('app.install');
-    expect(event).toMatchObject({ name: 'app.install', userId: cast.bob.id });
+    expect(event).toMatchObject({ name: 'app.install', userId: web.cast.bob.id });
     const tokens = event as { token: string; userToken: string };
     expect(tokens.token).toMatch(/\S{20,}/);
     expect(tokens.userToken).toBe(tokens.token);
-    expect(claims).toMatchObject({ appId: relay.app.id, userId: cast.bob.id });
+    expect(claims).toMatchObject({ appId: relay.app.id, userId: web.cast.bob.id });
     await card.getByText('Installed', { exact: true }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     expectNoErrors();
@@ -134,7 +125,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
 
   it('chat.receiveMessage, client.servicemlAction, client.pressButton (attachment buttons), client.openAttachmentWidget and client.widgetAction in a direct chat with the app’s bot', async () => {
     const uid = await botSends({
-      to: cast.bob.id,
+      to: web.cast.bob.id,
       text: 'Deploy 12 is ready',
       serviceml: '<serviceml>Deploy <b>12</b> is ready. <action id="approve" type="sendEvent">Approve</action></serviceml>',
       attachments: [
@@ -159,8 +150,8 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     await page.getByRole('combobox', { name: /Message Relay Bot/ }).fill('Is deploy 12 safe?');
     await page.keyboard.press('Enter');
     const received = await relay.waitForEvent('chat.receiveMessage');
-    expect(received.event).toMatchObject({ userId: cast.bob.id, message: { from: cast.bob.id, to: botId, text: 'Is deploy 12 safe?' } });
-    expect(received.claims.userId).toBe(cast.bob.id);
+    expect(received.event).toMatchObject({ userId: web.cast.bob.id, message: { from: web.cast.bob.id, to: botId, text: 'Is deploy 12 safe?' } });
+    expect(received.claims.userId).toBe(web.cast.bob.id);
 
     // The attachment widget: shown inline, its URL carrying client.openAttachmentWidget, checked by the widget's own server.
     const inline = await verifiedIn(await frameOf(page, 'iframe.attachment-widget'), '/widget/attachment');
@@ -205,7 +196,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     const [widgetTab] = await Promise.all([context.waitForEvent('page'), modalFrame.getByRole('button', { name: 'Open in a tab' }).click()]);
     await widgetTab.waitForLoadState();
     const fromWidget = await verifiedIn(widgetTab.mainFrame(), '/widget/tab');
-    expect(fromWidget.event).toMatchObject({ name: 'client.widgetAction', userId: cast.bob.id });
+    expect(fromWidget.event).toMatchObject({ name: 'client.widgetAction', userId: web.cast.bob.id });
     await widgetTab.close();
     await modalFrame.getByRole('button', { name: 'Done' }).click();
     await modal.waitFor({ state: 'detached' });
@@ -219,7 +210,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
   it('client.slashCommand (a toast, and a modal widget), client.pressButton from the chat tab, the attachment picker and the launcher', async () => {
     const { page, context, expectNoErrors } = await signInAsBob();
     await page.getByRole('link', { name: 'general' }).click();
-    const general = bobIn(cast.channel.id, 'general');
+    const general = bobIn(web.cast.channel.id, 'general');
     const composer = page.getByRole('combobox', { name: /Message #general/ });
 
     await composer.fill('/status production');
@@ -271,7 +262,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
   });
 
   it('client.messageAction on one message, and on several picked with checkboxes (mouse, Shift and keyboard)', async () => {
-    await writeHistory(t, cast.channel, cast.alice, [{ text: 'first: the build is red' }, { text: 'second: looking into it' }, { text: 'third: flaky test, rerunning' }]);
+    await writeHistory(web.t, web.cast.channel, web.cast.alice, [{ text: 'first: the build is red' }, { text: 'second: looking into it' }, { text: 'third: flaky test, rerunning' }]);
     const { page, context, expectNoErrors } = await signInAsBob();
     await page.getByRole('link', { name: 'general' }).click();
     await history(page).getByText('third: flaky test, rerunning').waitFor();
@@ -280,7 +271,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     await row('second: looking into it').getByRole('button', { name: 'File as ticket' }).click();
     await toast(page, 'Relay filed 1 message(s)');
     const one = await relay.waitForEvent('client.messageAction');
-    expect(one.event).toMatchObject({ ...bobIn(cast.channel.id, 'general'), messageUids: [expect.any(String)], messages: [{ text: 'second: looking into it' }] });
+    expect(one.event).toMatchObject({ ...bobIn(web.cast.channel.id, 'general'), messageUids: [expect.any(String)], messages: [{ text: 'second: looking into it' }] });
 
     // Select the first, Shift-click the third (the range), then unpick the second from the keyboard.
     await row('first: the build is red').getByRole('button', { name: /^Select the message/ }).click();
@@ -301,7 +292,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     const { messageUids, messages } = several.event as { messageUids: string[]; messages: Array<{ uid: string; text: string }> };
     expect(messages.map((message) => message.text)).toEqual(['first: the build is red', 'third: flaky test, rerunning']);
     expect(messageUids).toEqual(messages.map((message) => message.uid));
-    expect(several.claims.userId).toBe(cast.bob.id);
+    expect(several.claims.userId).toBe(web.cast.bob.id);
     await bar.waitFor({ state: 'detached' });
 
     // Escape leaves picking without acting.
@@ -321,8 +312,8 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     await page.keyboard.press('Enter');
     await history(page).getByText('Ticket 7: the build is red').waitFor();
     const { event, claims } = await relay.waitForEvent('chat.generateUrlPreview');
-    expect(event).toMatchObject({ userId: cast.bob.id, url: 'https://tickets.example.test/7', chat: cast.channel.id, to: cast.channel.id, messageUid: expect.any(String) });
-    expect(claims.userId).toBe(cast.bob.id);
+    expect(event).toMatchObject({ userId: web.cast.bob.id, url: 'https://tickets.example.test/7', chat: web.cast.channel.id, to: web.cast.channel.id, messageUid: expect.any(String) });
+    expect(claims.userId).toBe(web.cast.bob.id);
     expectNoErrors();
     await context.close();
   });
@@ -334,8 +325,8 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     await card.getByRole('button', { name: 'Uninstall' }).click();
     await toast(page, 'Relay is uninstalled.');
     const { event, claims } = await relay.waitForEvent('app.uninstall');
-    expect(event).toEqual({ name: 'app.uninstall', userId: cast.bob.id });
-    expect(claims).toMatchObject({ appId: relay.app.id, userId: cast.bob.id });
+    expect(event).toEqual({ name: 'app.uninstall', userId: web.cast.bob.id });
+    expect(claims).toMatchObject({ appId: relay.app.id, userId: web.cast.bob.id });
     await card.getByRole('button', { name: 'Install' }).waitFor();
     expectNoErrors();
     await context.close();

@@ -1,20 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { PASSWORD, signInPage, webCast, writeHistory } from './cast.js';
+import type { Frame, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { PASSWORD, signInPage, writeHistory } from './cast.js';
+import { webSuite } from './suite.js';
 
 /**
  * What an attachment shows in the real page: an `html` view rendered as authored (its own styles) from
  * its own document with its own strict policy, and still running nothing; images with their viewer,
  * downloads, the colour bar; and `visibleTo` respected.
  */
-let t: TestServer;
-let browser: Browser;
-let cast: Awaited<ReturnType<typeof webCast>>;
-let images: Server;
+let images: Server | undefined;
 let imageOrigin: string;
 
 /** A 2×2 PNG, the only thing the image server serves. */
@@ -26,22 +23,17 @@ const AUTHORED_HTML = `<style>h2 { color: rgb(1, 2, 3); font-family: serif; }</s
 <script>document.body.dataset.ran = 'yes'; parent.__pwned = 1;</script>
 <img src="x" onerror="document.body.dataset.ran = 'onerror'">`;
 
-beforeAll(async () => {
-  if (noBrowser) return;
-  t = await startTestServer('sqlite');
-  cast = await webCast(t);
-  images = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG));
-  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
-  imageOrigin = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  images?.close();
-  if (t) await stopTestServer(t);
+const web = webSuite({
+  start: async () => {
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG));
+    images = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    imageOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  },
+  close: async () => images?.close(),
 });
 
-const signIn = (email: string, team?: string) => signInPage(browser, t, email, team);
+const signIn = (email: string, team?: string) => signInPage(web.browser, web.t, email, team);
 
 const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
 
@@ -53,10 +45,10 @@ async function frameOf(page: Page, selector: string): Promise<Frame> {
 
 describe.skipIf(noBrowser)('attachments in the page', () => {
   it('an html view renders with its own styles from its own document, and runs nothing, framed or opened alone', async () => {
-    await writeHistory(t, cast.channel, cast.alice, [
+    await writeHistory(web.t, web.cast.channel, web.cast.alice, [
       { text: 'The checklist', attachments: JSON.stringify([{ title: 'Checklist', views: { html: { inline: AUTHORED_HTML, height: 160 } } }]) },
     ]);
-    const { page, context, expectNoErrors } = await signIn(cast.bob.email!);
+    const { page, context, expectNoErrors } = await signIn(web.cast.bob.email!);
     await page.getByRole('link', { name: 'general' }).click();
     await history(page).getByText('The checklist').waitFor();
 
@@ -84,16 +76,16 @@ describe.skipIf(noBrowser)('attachments in the page', () => {
 
     // Only for people who may see the message; a bad position names itself.
     const path = new URL(frame.url()).pathname;
-    const anonymous = await fetch(`${t.url}${path}`);
+    const anonymous = await fetch(`${web.t.url}${path}`);
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ error: 'NotSignedIn' });
-    const carol = await t.f.person(cast.team.id, { firstName: 'Carol', lastName: 'Outsider', password: PASSWORD });
-    const session = (await (await fetch(`${t.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: carol.email, password: PASSWORD }) })).json()) as { sessionToken: string };
-    const asCarol = (url: string) => fetch(`${t.url}${url}`, { headers: { authorization: `Bearer ${session.sessionToken}` } });
+    const carol = await web.t.f.person(web.cast.team.id, { firstName: 'Carol', lastName: 'Outsider', password: PASSWORD });
+    const session = (await (await fetch(`${web.t.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: carol.email, password: PASSWORD }) })).json()) as { sessionToken: string };
+    const asCarol = (url: string) => fetch(`${web.t.url}${url}`, { headers: { authorization: `Bearer ${session.sessionToken}` } });
     const hidden = await asCarol(path);
     expect(hidden.status).toBe(400);
     expect(await hidden.json()).toMatchObject({ error: 'InvalidParameter', parameter: 'messageUid' });
-    const asBob = (url: string) => context.request.get(`${t.url}${url}`);
+    const asBob = (url: string) => context.request.get(`${web.t.url}${url}`);
     for (const [bad, parameter] of [[path.replace('/0/html', '/1/html'), 'index'], [path.replace('/0/html', '/x/html'), 'index'], [`/attachments/${'A'.repeat(70)}/0/html`, 'messageUid']] as const) {
       const answer = await asBob(bad);
       expect(answer.status(), bad).toBe(400);
@@ -103,7 +95,7 @@ describe.skipIf(noBrowser)('attachments in the page', () => {
   });
 
   it('an image opens in the viewer; downloads and the colour bar show', async () => {
-    await writeHistory(t, cast.channel, cast.alice, [
+    await writeHistory(web.t, web.cast.channel, web.cast.alice, [
       {
         text: 'Screenshots of the release',
         attachments: JSON.stringify([
@@ -116,7 +108,7 @@ describe.skipIf(noBrowser)('attachments in the page', () => {
         ]),
       },
     ]);
-    const { page, context, expectNoErrors } = await signIn(cast.bob.email!);
+    const { page, context, expectNoErrors } = await signIn(web.cast.bob.email!);
     await page.getByRole('link', { name: 'general' }).click();
     const card = history(page).getByRole('region', { name: 'Dashboard' });
     await card.waitFor();
@@ -143,13 +135,13 @@ describe.skipIf(noBrowser)('attachments in the page', () => {
 
   it('a message with visibleTo shows only to the people it names', async () => {
     // Written by a third person (a sender sees their own), for Alice alone.
-    const dana = await t.f.person(cast.team.id, { firstName: 'Dana', lastName: 'Doe' });
-    await writeHistory(t, cast.channel, dana, [
-      { text: 'For Alice only: the rota', visible_to: JSON.stringify([cast.alice.id]) },
+    const dana = await web.t.f.person(web.cast.team.id, { firstName: 'Dana', lastName: 'Doe' });
+    await writeHistory(web.t, web.cast.channel, dana, [
+      { text: 'For Alice only: the rota', visible_to: JSON.stringify([web.cast.alice.id]) },
       { text: 'For everyone: lunch at noon' },
     ]);
-    const bob = await signIn(cast.bob.email!);
-    const alice = await signIn(cast.alice.email!, 'Northwind');
+    const bob = await signIn(web.cast.bob.email!);
+    const alice = await signIn(web.cast.alice.email!, 'Northwind');
     for (const { page } of [bob, alice]) {
       await page.getByRole('link', { name: 'general' }).click();
       await history(page).getByText('For everyone: lunch at noon').waitFor();

@@ -1,68 +1,38 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { closeSdkApps, startSdkApp } from '../client/harness.js';
-import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { PASSWORD, webCast, writeHistory } from './cast.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { PASSWORD, signInOn, writeHistory } from './cast.js';
+import { webSuite } from './suite.js';
 
 /**
  * The web client in Debian's Chromium against a real server on port 0 serving the real build: sign-in
  * with a team choice, history, sending, slash commands with a real SDK app, infinite scroll, axe-core on
- * each screen, and screenshots of the main screens into docs/screenshots/ (made here so they stay true).
+ * each screen (the screenshots of these screens are screenshots.test.ts's).
  */
-const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
+const web = webSuite({ close: closeSdkApps });
 
-let t: TestServer;
-let browser: Browser;
-let cast: Awaited<ReturnType<typeof webCast>>;
-
-beforeAll(async () => {
-  if (noBrowser) return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  t = await startTestServer('sqlite');
-  cast = await webCast(t);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await closeSdkApps();
-  if (t) await stopTestServer(t);
-});
-
-async function signInAs(page: Page, email: string, team?: string) {
-  await page.goto(`${t.url}/`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  if (team) {
-    await page.getByRole('radio', { name: team }).check();
-    await page.getByRole('button', { name: 'Sign in to this team' }).click();
-  }
-  await page.getByRole('region', { name: 'Message history' }).waitFor();
-}
+const signInAs = (page: Page, email: string, team?: string) => signInOn(page, web.t, email, team);
 
 const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
 
 describe.skipIf(noBrowser)('the web client in a browser', () => {
   it('keyboard only: sign in (picking the team), send with Enter, a slash command picked from the list answers with a toast', async () => {
-    const weather = await startSdkApp(t, {
-      teamId: cast.team.id,
-      developerId: cast.alice.id,
+    const weather = await startSdkApp(web.t, {
+      teamId: web.cast.team.id,
+      developerId: web.cast.alice.id,
       integrations: { slashCommands: [{ name: 'weather', description: 'The forecast for a city', action: { type: 'sendEvent' } }] },
     });
     weather.answer = (event) => ({ text: `Sunny in ${(event as { text?: string }).text}` });
-    await t.f.install(weather.app.id, cast.alice.id);
-    await writeHistory(t, cast.channel, cast.bob, [{ text: 'Morning all! The release notes are up.' }, { text: 'Standup moved to 10:30.' }]);
+    await web.t.f.install(weather.app.id, web.cast.alice.id);
+    await writeHistory(web.t, web.cast.channel, web.cast.bob, [{ text: 'Morning all! The release notes are up.' }, { text: 'Standup moved to 10:30.' }]);
 
-    const { page, expectNoErrors, context } = await openWatchedPage(browser);
-    await page.goto(`${t.url}/`);
+    const { page, expectNoErrors, context } = await openWatchedPage(web.browser);
+    await page.goto(`${web.t.url}/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: `${SCREENSHOTS}signin-light.png` });
 
-    await page.keyboard.type(cast.alice.email!);
+    await page.keyboard.type(web.cast.alice.email!);
     await page.keyboard.press('Tab');
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
@@ -98,18 +68,18 @@ describe.skipIf(noBrowser)('the web client in a browser', () => {
   });
 
   it('scrolls back to the first message of a long chat, day separators and grouping included', async () => {
-    const team = cast.team;
+    const team = web.cast.team;
     const { createChannel } = await import('../../src/core/commands/channels.js');
-    const { channel } = await createChannel(t.server.ctx, cast.alice, { name: 'archive', type: 'public', members: [cast.bob.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'archive', type: 'public', members: [web.cast.bob.id] }, Date.now());
     await writeHistory(
-      t,
+      web.t,
       { id: channel.id, team_id: team.id },
-      cast.bob,
+      web.cast.bob,
       Array.from({ length: 450 }, (_, index) => ({ text: `archived message ${index + 1}` })),
       10 * 60_000,
     );
-    const { page, expectNoErrors, context } = await openWatchedPage(browser);
-    await signInAs(page, cast.alice.email!, 'Northwind');
+    const { page, expectNoErrors, context } = await openWatchedPage(web.browser);
+    await signInAs(page, web.cast.alice.email!, 'Northwind');
     await page.getByRole('link', { name: 'archive' }).click();
     await history(page).getByText('archived message 450').waitFor();
     const start = history(page).getByText('This is the very beginning of the conversation.');
@@ -125,10 +95,10 @@ describe.skipIf(noBrowser)('the web client in a browser', () => {
   });
 
   it('two people chat in a channel (each sees the other’s message on opening it)', async () => {
-    const alice = await openWatchedPage(browser);
-    const bob = await openWatchedPage(browser);
-    await signInAs(alice.page, cast.alice.email!, 'Northwind');
-    await signInAs(bob.page, cast.bob.email!);
+    const alice = await openWatchedPage(web.browser);
+    const bob = await openWatchedPage(web.browser);
+    await signInAs(alice.page, web.cast.alice.email!, 'Northwind');
+    await signInAs(bob.page, web.cast.bob.email!);
     await alice.page.getByRole('link', { name: 'general' }).click();
     await alice.page.getByRole('combobox', { name: /Message #general/ }).fill('Bob, lunch at noon?');
     await alice.page.keyboard.press('Enter');

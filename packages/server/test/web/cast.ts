@@ -49,10 +49,8 @@ export async function writeHistory(
   await insertMessages(t.testStore.store.db, rows);
 }
 
-/** A new browser context signed in through the page as `email` (picking `team` when asked), at its first conversation. */
-export async function signInPage(browser: Browser, t: TestServer, email: string, team?: string, view?: Parameters<typeof openWatchedPage>[1]): Promise<WatchedPage> {
-  const watched = await openWatchedPage(browser, view);
-  const { page } = watched;
+/** Fills in and sends the sign-in form as `email` (picking `team` when asked); waits for nothing after. */
+export async function submitSignIn(page: Page, t: TestServer, email: string, team?: string): Promise<void> {
   await page.goto(`${t.url}/`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
@@ -61,7 +59,27 @@ export async function signInPage(browser: Browser, t: TestServer, email: string,
     await page.getByRole('radio', { name: team }).check();
     await page.getByRole('button', { name: 'Sign in to this team' }).click();
   }
+}
+
+/** Signs `page` in as `email` and waits for the first conversation's history. */
+export async function signInOn(page: Page, t: TestServer, email: string, team?: string): Promise<void> {
+  await submitSignIn(page, t, email, team);
   await page.getByRole('region', { name: 'Message history' }).waitFor();
+}
+
+/** A new browser context signed in through the page as `email` (picking `team` when asked), at its first conversation. */
+export async function signInPage(browser: Browser, t: TestServer, email: string, team?: string, view?: Parameters<typeof openWatchedPage>[1]): Promise<WatchedPage> {
+  const watched = await openWatchedPage(browser, view);
+  await signInOn(watched.page, t, email, team);
+  return watched;
+}
+
+/** A new browser context signed in as `email`, at `path` of the developer dashboard (/dev…). */
+export async function openDashboardPage(browser: Browser, t: TestServer, email: string, path: string): Promise<WatchedPage> {
+  const watched = await openWatchedPage(browser);
+  await submitSignIn(watched.page, t, email);
+  await watched.page.getByRole('link', { name: 'Developer' }).waitFor();
+  await watched.page.goto(`${t.url}${path}`);
   return watched;
 }
 

@@ -1,32 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { PASSWORD, webCast } from './cast.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { PASSWORD, signInPage } from './cast.js';
+import { webSuite } from './suite.js';
 
 /** Channels in the web client: creating one with the keyboard only, browsing and joining. */
-let t: TestServer;
-let browser: Browser;
-let cast: Awaited<ReturnType<typeof webCast>>;
-
-beforeAll(async () => {
-  if (noBrowser) return;
-  t = await startTestServer('sqlite');
-  cast = await webCast(t);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  if (t) await stopTestServer(t);
-});
-
-async function signIn(page: Page, email: string) {
-  await page.goto(`${t.url}/`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('region', { name: 'Message history' }).waitFor();
-}
+const web = webSuite();
 
 const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
 const focusIsInDialogOrNowhere = (page: Page) => page.evaluate(() => document.activeElement === document.body || document.activeElement?.closest('dialog[open]') !== null);
@@ -39,8 +18,7 @@ async function tabTo(page: Page, label: string) {
 
 describe.skipIf(noBrowser)('channels in the web client', () => {
   it('keyboard only: the sidebar’s + opens a labelled modal that Escape closes; the new channel appears in the sidebar', async () => {
-    const { page, expectNoErrors, context } = await openWatchedPage(browser);
-    await signIn(page, cast.bob.email!);
+    const { page, expectNoErrors, context } = await signInPage(web.browser, web.t, web.cast.bob.email!);
     await tabTo(page, 'Create a channel');
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Create a channel' });
@@ -70,10 +48,9 @@ describe.skipIf(noBrowser)('channels in the web client', () => {
   });
 
   it('browses the public channels and joins one, which then appears in the sidebar', async () => {
-    const carla = await t.f.person(cast.team.id, { firstName: 'Carla', lastName: 'Cook', password: PASSWORD });
-    await t.server.ctx.db.insertInto('channel_members').values({ channel_id: cast.channel.id, user_id: carla.id, affiliation: 'member', joined_at: Date.now() }).execute();
-    const { page, expectNoErrors, context } = await openWatchedPage(browser);
-    await signIn(page, carla.email!);
+    const carla = await web.t.f.person(web.cast.team.id, { firstName: 'Carla', lastName: 'Cook', password: PASSWORD });
+    await web.t.server.ctx.db.insertInto('channel_members').values({ channel_id: web.cast.channel.id, user_id: carla.id, affiliation: 'member', joined_at: Date.now() }).execute();
+    const { page, expectNoErrors, context } = await signInPage(web.browser, web.t, carla.email!);
     const sidebar = page.getByRole('navigation', { name: 'Conversations' });
     expect(await sidebar.getByRole('link', { name: 'design' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Browse channels' }).click();

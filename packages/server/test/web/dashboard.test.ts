@@ -1,58 +1,36 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { eventExamples, type AnyEvent } from '@aviary/protocol';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
-import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { startListener, type TestListener } from '../helpers/listener.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { PASSWORD, webCast } from './cast.js';
+import { submitSignIn } from './cast.js';
+import { screenshotPath, webSuite } from './suite.js';
 
 /**
  * The developer dashboard (/dev) in Chromium against a real server: a refused field shown in place,
  * the integrations editor's round trip, bot and secret, and the delivery log's filters and replay
  * reaching a real SDK listener. Screenshots of each screen go to docs/screenshots/.
  */
-const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
-
-let t: TestServer;
-let browser: Browser;
-let cast: Awaited<ReturnType<typeof webCast>>;
 const listeners: TestListener[] = [];
-
-beforeAll(async () => {
-  if (noBrowser) return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  t = await startTestServer('sqlite');
-  cast = await webCast(t);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(listeners.map((listener) => listener.close()));
-  if (t) await stopTestServer(t);
-});
+const web = webSuite({ close: () => Promise.all(listeners.map((listener) => listener.close())) });
 
 /** Refusals the tests provoke on purpose: Chromium logs each 4xx answer as a console error. */
 const expectedRefusals = (errors: string[]) => errors.filter((error) => !/status of 400 /.test(error));
 
 async function openDashboard(path = '/dev') {
-  const watched = await openWatchedPage(browser);
+  const watched = await openWatchedPage(web.browser);
   const { page } = watched;
-  await page.goto(`${t.url}/`);
-  await page.getByLabel('Email').fill(cast.bob.email!);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, web.t, web.cast.bob.email!);
   await page.getByRole('link', { name: 'Developer' }).click();
   await page.getByRole('heading', { name: 'My apps' }).waitFor();
-  if (path !== '/dev') await page.goto(`${t.url}${path}`);
+  if (path !== '/dev') await page.goto(`${web.t.url}${path}`);
   return watched;
 }
 
 const check = async (page: Page, screenshot?: string) => {
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
-  if (screenshot) await page.screenshot({ path: `${SCREENSHOTS}${screenshot}.png` });
+  if (screenshot) await page.screenshot({ path: screenshotPath(screenshot) });
 };
 
 describe.skipIf(noBrowser)('the developer dashboard', () => {
@@ -65,7 +43,7 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     await page.getByRole('button', { name: 'Create app' }).click();
 
     const listener = page.getByLabel('Listener URL');
-    await expect.poll(() => listener.getAttribute('aria-invalid')).toBe('true');
+    await listener.and(page.locator('[aria-invalid="true"]')).waitFor();
     const describedBy = (await listener.getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-error'))!;
     await expect(page.locator(`[id="${describedBy}"]`).textContent()).resolves.toMatch(/listenerUrl|http/i);
     await expect(page.getByLabel('Name').getAttribute('aria-invalid')).resolves.toBe('false');
@@ -74,9 +52,9 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     await listener.fill('http://127.0.0.1:9/events');
     await page.getByRole('button', { name: 'Create app' }).click();
     await page.getByRole('heading', { name: 'Weather', level: 1 }).waitFor();
-    const app = await t.testStore.store.db.selectFrom('apps').selectAll().where('name', '=', 'Weather').executeTakeFirstOrThrow();
-    expect(app).toMatchObject({ developer_id: cast.bob.id, description: 'Forecasts on demand', listener_url: 'http://127.0.0.1:9/events' });
-    expect(page.url()).toBe(`${t.url}/dev/${encodeURIComponent(app.id)}`);
+    const app = await web.t.testStore.store.db.selectFrom('apps').selectAll().where('name', '=', 'Weather').executeTakeFirstOrThrow();
+    expect(app).toMatchObject({ developer_id: web.cast.bob.id, description: 'Forecasts on demand', listener_url: 'http://127.0.0.1:9/events' });
+    expect(page.url()).toBe(`${web.t.url}/dev/${encodeURIComponent(app.id)}`);
     await page.getByRole('tab', { name: 'Settings', selected: true }).waitFor();
     await check(page, 'dashboard-app-settings');
 
@@ -88,7 +66,7 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
   });
 
   it('edits integrations: a widget without a URL is refused at that action’s URL, then saved and shown again after a reload', async () => {
-    const app = await t.f.app(cast.team.id, cast.bob.id, { name: 'Polls' });
+    const app = await web.t.f.app(web.cast.team.id, web.cast.bob.id, { name: 'Polls' });
     const { page, errors, context } = await openDashboard(`/dev/${app.id}`);
     await page.getByRole('tab', { name: 'Integrations' }).click();
     await page.getByRole('button', { name: 'Add a slash command' }).click();
@@ -104,7 +82,7 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     await page.getByRole('button', { name: 'Save integrations' }).click();
 
     const url = command.getByLabel('URL');
-    await expect.poll(() => url.getAttribute('aria-invalid')).toBe('true');
+    await url.and(page.locator('[aria-invalid="true"]')).waitFor();
     await expect(command.getByRole('alert').textContent()).resolves.toBeTruthy();
     await url.scrollIntoViewIfNeeded();
     await check(page, 'dashboard-integrations-error');
@@ -112,7 +90,7 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     await url.fill('https://polls.example/widget');
     await page.getByRole('button', { name: 'Save integrations' }).click();
     await page.getByRole('status').getByText('Integrations saved.').waitFor();
-    const stored = await t.testStore.store.db.selectFrom('apps').select('integrations').where('id', '=', app.id).executeTakeFirstOrThrow();
+    const stored = await web.t.testStore.store.db.selectFrom('apps').select('integrations').where('id', '=', app.id).executeTakeFirstOrThrow();
     expect(JSON.parse(stored.integrations)).toMatchObject({
       slashCommands: [{ name: 'poll', description: 'Start a poll', action: { type: 'openWidget', url: 'https://polls.example/widget', desktopType: 'sidebar' } }],
       launcherButton: { name: 'New poll', action: { type: 'sendEvent' } },
@@ -129,23 +107,23 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
   });
 
   it('enables the bot with a token shown once, and rotates the secret', async () => {
-    const app = await t.f.app(cast.team.id, cast.bob.id, { name: 'Standup' });
+    const app = await web.t.f.app(web.cast.team.id, web.cast.bob.id, { name: 'Standup' });
     const { page, expectNoErrors, context } = await openDashboard(`/dev/${app.id}`);
     await page.getByRole('tab', { name: 'Bot and secret' }).click();
     await page.getByRole('button', { name: 'Enable the bot' }).click();
     const token = await page.getByLabel('Bot token').textContent();
-    const bot = await t.testStore.store.db.selectFrom('apps').select(['bot_user_id', 'secret']).where('id', '=', app.id).executeTakeFirstOrThrow();
+    const bot = await web.t.testStore.store.db.selectFrom('apps').select(['bot_user_id', 'secret']).where('id', '=', app.id).executeTakeFirstOrThrow();
     expect(bot.bot_user_id).toBeTruthy();
     expect(token).toBeTruthy();
     await page.getByRole('button', { name: 'Regenerate the bot token' }).click();
-    await expect.poll(() => page.getByLabel('Bot token').textContent()).not.toBe(token);
+    await page.getByLabel('Bot token').filter({ hasNotText: token! }).waitFor();
 
     await page.getByRole('button', { name: 'Show the secret' }).click();
     await expect(page.getByLabel('App secret', { exact: true }).textContent()).resolves.toBe(bot.secret);
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Rotate the secret' }).click();
-    await expect.poll(() => page.getByLabel('App secret', { exact: true }).textContent()).not.toBe(bot.secret);
-    const rotated = await t.testStore.store.db.selectFrom('apps').select('secret').where('id', '=', app.id).executeTakeFirstOrThrow();
+    await page.getByLabel('App secret', { exact: true }).filter({ hasNotText: bot.secret }).waitFor();
+    const rotated = await web.t.testStore.store.db.selectFrom('apps').select('secret').where('id', '=', app.id).executeTakeFirstOrThrow();
     await expect(page.getByLabel('App secret', { exact: true }).textContent()).resolves.toBe(rotated.secret);
     await page.getByRole('status').getByText(/also carry a token signed with the previous secret/).waitFor();
     await check(page, 'dashboard-bot-secret');
@@ -157,16 +135,16 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     // The listener refuses the first event (a 400 fails it at once), then answers through the SDK.
     const listener = await startListener((_request, index) => (index === 0 ? { status: 400, body: '{"error":"not configured yet"}' } : 'sdk'));
     listeners.push(listener);
-    const app = await t.f.app(cast.team.id, cast.bob.id, { name: 'Deploybot', listenerUrl: listener.url });
+    const app = await web.t.f.app(web.cast.team.id, web.cast.bob.id, { name: 'Deploybot', listenerUrl: listener.url });
     listener.verifyAs(app.id, app.secret, { onError: () => undefined, onEvent: async () => undefined as never });
-    const { ctx } = t.server;
+    const { ctx } = web.t.server;
     const enqueue = async (event: AnyEvent) => {
-      await enqueueEvent(ctx.db, { appId: app.id, userId: cast.alice.id, event }, Date.now());
+      await enqueueEvent(ctx.db, { appId: app.id, userId: web.cast.alice.id, event }, Date.now());
       ctx.events.wake();
       await ctx.events.idle();
     };
-    await enqueue({ ...eventExamples['app.uninstall'], userId: cast.alice.id });
-    await enqueue({ ...eventExamples['chat.receiveMessage'], userId: cast.alice.id });
+    await enqueue({ ...eventExamples['app.uninstall'], userId: web.cast.alice.id });
+    await enqueue({ ...eventExamples['chat.receiveMessage'], userId: web.cast.alice.id });
     expect(listener.verified.map((event) => event.event.name)).toEqual(['chat.receiveMessage']);
 
     const { page, errors, context } = await openDashboard(`/dev/${app.id}`);
@@ -175,13 +153,18 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     await events.getByRole('cell', { name: 'chat.receiveMessage', exact: true }).waitFor();
     await events.getByRole('cell', { name: 'app.uninstall', exact: true }).waitFor();
 
+    // A filter's answer replaces the two rows at once: the second row goes when it has come.
+    const rows = events.locator('tbody tr');
     await page.getByLabel('Status').selectOption('failed');
-    await expect.poll(() => events.locator('tbody tr').count()).toBe(1);
-    await expect(events.locator('tbody tr').first().textContent()).resolves.toContain('app.uninstall');
+    await rows.nth(1).waitFor({ state: 'detached' });
+    await expect(rows.count()).resolves.toBe(1);
+    await expect(rows.first().textContent()).resolves.toContain('app.uninstall');
     await page.getByLabel('Status').selectOption('');
+    await rows.nth(1).waitFor();
     await page.getByLabel('Event', { exact: true }).selectOption('chat.receiveMessage');
-    await expect.poll(() => events.locator('tbody tr').count()).toBe(1);
-    await expect(events.locator('tbody tr').first().textContent()).resolves.toContain('delivered');
+    await rows.nth(1).waitFor({ state: 'detached' });
+    await expect(rows.count()).resolves.toBe(1);
+    await expect(rows.first().textContent()).resolves.toContain('delivered');
     await page.getByLabel('Event', { exact: true }).selectOption('');
 
     await page.getByRole('button', { name: /^Attempts of app\.uninstall/ }).click();
@@ -198,7 +181,8 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
 
     await page.getByRole('button', { name: 'Pause delivery' }).click();
     await page.getByRole('region', { name: 'Delivery paused' }).waitFor();
-    await expect.poll(async () => (await ctx.db.selectFrom('apps').select('delivery_paused_at').where('id', '=', app.id).executeTakeFirstOrThrow()).delivery_paused_at).not.toBeNull();
+    // The banner shows once the pause was answered, so it is stored by then.
+    expect((await ctx.db.selectFrom('apps').select('delivery_paused_at').where('id', '=', app.id).executeTakeFirstOrThrow()).delivery_paused_at).not.toBeNull();
     await check(page, 'dashboard-delivery-paused');
     await page.getByRole('button', { name: 'Resume delivery' }).click();
     await page.getByRole('button', { name: 'Pause delivery' }).waitFor();

@@ -1,67 +1,46 @@
 import { eventExamples } from '@aviary/protocol';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
 import { sessionFor } from '../client/harness.js';
-import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { startListener, type TestListener } from '../helpers/listener.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { PASSWORD, webCast } from './cast.js';
+import { openDashboardPage } from './cast.js';
+import { webSuite } from './suite.js';
 
 /**
  * The dashboard's delivery log follows the stream: with the page open and nobody touching it, an event
  * the listener refuses shows up failed, its replay (from elsewhere) turns it delivered, and a pause
  * (from elsewhere) shows the banner, each without a reload or the Refresh button.
  */
-let t: TestServer;
-let browser: Browser;
-let cast: Awaited<ReturnType<typeof webCast>>;
 const listeners: TestListener[] = [];
-
-beforeAll(async () => {
-  if (noBrowser) return;
-  t = await startTestServer('sqlite');
-  cast = await webCast(t);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(listeners.map((listener) => listener.close()));
-  if (t) await stopTestServer(t);
-});
+const web = webSuite({ close: () => Promise.all(listeners.map((listener) => listener.close())) });
 
 describe.skipIf(noBrowser)('the dashboard, live', () => {
   it('shows delivery status changes as they happen, without a reload', async () => {
     // The listener refuses the first delivery (a 400 fails it at once), then answers through the SDK.
     const listener = await startListener((_request, index) => (index === 0 ? { status: 400, body: '{"error":"not yet"}' } : 'sdk'));
     listeners.push(listener);
-    const app = await t.f.app(cast.team.id, cast.bob.id, { name: 'Live', listenerUrl: listener.url });
+    const app = await web.t.f.app(web.cast.team.id, web.cast.bob.id, { name: 'Live', listenerUrl: listener.url });
     listener.verifyAs(app.id, app.secret, { onError: () => undefined, onEvent: async () => undefined as never });
 
-    const { page, expectNoErrors, context } = await openWatchedPage(browser);
-    await page.goto(`${t.url}/`);
-    await page.getByLabel('Email').fill(cast.bob.email!);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Developer' }).waitFor();
-    await page.goto(`${t.url}/dev/${app.id}`);
+    const { page, expectNoErrors, context } = await openDashboardPage(web.browser, web.t, web.cast.bob.email!, `/dev/${app.id}`);
     await page.getByRole('tab', { name: 'Delivery log' }).click();
     await page.getByText('No events yet.').waitFor();
     let loads = 0;
     page.on('load', () => loads++);
 
-    const { ctx } = t.server;
-    await enqueueEvent(ctx.db, { appId: app.id, userId: cast.alice.id, event: { ...eventExamples['app.uninstall'], userId: cast.alice.id } }, Date.now());
+    const { ctx } = web.t.server;
+    await enqueueEvent(ctx.db, { appId: app.id, userId: web.cast.alice.id, event: { ...eventExamples['app.uninstall'], userId: web.cast.alice.id } }, Date.now());
     ctx.events.wake();
     const row = page.getByRole('table', { name: 'Events' }).locator('tbody tr').first();
     await row.getByText('failed', { exact: true }).waitFor();
     await expect(row.textContent()).resolves.toContain('the listener answered HTTP 400');
 
     // Someone else (the developer's terminal, another tab) replays it and pauses delivery.
-    const elsewhere = await sessionFor(t, cast.bob);
+    const elsewhere = await sessionFor(web.t, web.cast.bob);
     const [event] = await ctx.db.selectFrom('events').select('id').where('app_id', '=', app.id).execute();
     const developerCall = (path: string) =>
-      fetch(`${t.url}/api/developer/apps/${app.id}${path}`, { method: 'POST', headers: { authorization: `Bearer ${elsewhere.sessionToken}`, 'content-type': 'application/json' }, body: '{}' });
+      fetch(`${web.t.url}/api/developer/apps/${app.id}${path}`, { method: 'POST', headers: { authorization: `Bearer ${elsewhere.sessionToken}`, 'content-type': 'application/json' }, body: '{}' });
     expect((await developerCall(`/events/${event!.id}/replay`)).status).toBe(200);
     await listener.waitForVerified(1);
     await row.getByText('delivered', { exact: true }).waitFor();

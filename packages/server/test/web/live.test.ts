@@ -1,47 +1,25 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, it } from 'vitest';
 import { closeSdkApps, startSdkApp } from '../client/harness.js';
-import { launchBrowser, noBrowser, openWatchedPage, type WatchedPage } from '../helpers/browser.js';
-import { restartOnSameStore, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { PASSWORD, webCast } from './cast.js';
+import { noBrowser, type WatchedPage } from '../helpers/browser.js';
+import { restartOnSameStore, type TestServer } from '../helpers/server.js';
+import { signInPage } from './cast.js';
+import { webSuite } from './suite.js';
 
 /**
  * The web client live over the stream, two people in two browser contexts: what one sends appears in the
  * other's page without a reload, in a channel and in a direct chat, and the unread badge follows.
  */
-let t: TestServer;
-/** The server started on t's store and port by the restart test, closed at the end. */
+/** The server started on the suite's store and port by the restart test, closed at the end. */
 let restarted: TestServer | undefined;
-let browser: Browser;
-let cast: Awaited<ReturnType<typeof webCast>>;
-
-beforeAll(async () => {
-  if (noBrowser) return;
-  t = await startTestServer('sqlite');
-  cast = await webCast(t);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await closeSdkApps();
-  if (restarted) await restarted.server.close();
-  if (t) await stopTestServer(t);
+const web = webSuite({
+  close: async () => {
+    await closeSdkApps();
+    if (restarted) await restarted.server.close();
+  },
 });
 
-async function signInAs(email: string, team?: string): Promise<WatchedPage> {
-  const watched = await openWatchedPage(browser);
-  const { page } = watched;
-  await page.goto(`${t.url}/`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  if (team) {
-    await page.getByRole('radio', { name: team }).check();
-    await page.getByRole('button', { name: 'Sign in to this team' }).click();
-  }
-  await page.getByRole('region', { name: 'Message history' }).waitFor();
-  return watched;
-}
+const signInAs = (email: string, team?: string): Promise<WatchedPage> => signInPage(web.browser, web.t, email, team);
 
 const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
 
@@ -53,8 +31,8 @@ async function send(page: Page, placeholder: RegExp, text: string) {
 
 describe.skipIf(noBrowser)('the web client live', () => {
   it('two people chat in a channel and in a direct chat; each message appears in the other page once, without reload', async () => {
-    const alice = await signInAs(cast.alice.email!, 'Northwind');
-    const bob = await signInAs(cast.bob.email!);
+    const alice = await signInAs(web.cast.alice.email!, 'Northwind');
+    const bob = await signInAs(web.cast.bob.email!);
     await alice.page.getByRole('link', { name: 'general' }).click();
     await bob.page.getByRole('link', { name: 'general' }).click();
 
@@ -64,9 +42,9 @@ describe.skipIf(noBrowser)('the web client live', () => {
     await history(alice.page).getByText('Yes, see you there').waitFor();
 
     // A direct chat Alice has never had: it appears in her sidebar with its badge when Bob writes.
-    const answer = await bob.context.request.post(`${t.url}/api/client/messages`, {
-      headers: { origin: t.url },
-      data: { to: cast.alice.id, text: 'A word in private?' },
+    const answer = await bob.context.request.post(`${web.t.url}/api/client/messages`, {
+      headers: { origin: web.t.url },
+      data: { to: web.cast.alice.id, text: 'A word in private?' },
     });
     if (!answer.ok()) throw new Error(`send failed: ${answer.status()} ${await answer.text()}`);
     const direct = alice.page.getByRole('link', { name: /Bob Baker/ });
@@ -96,11 +74,11 @@ describe.skipIf(noBrowser)('the web client live', () => {
   });
 
   it('a preview attached by a real SDK listener app appears live in both pages', async () => {
-    const previews = await startSdkApp(t, { teamId: cast.team.id, developerId: cast.alice.id, integrations: { previewDomains: ['tickets.example.test'] } });
+    const previews = await startSdkApp(web.t, { teamId: web.cast.team.id, developerId: web.cast.alice.id, integrations: { previewDomains: ['tickets.example.test'] } });
     previews.answer = () => ({ title: 'Ticket 7: the build is red', description: 'Opened by Bob' });
-    await t.f.install(previews.app.id, cast.alice.id);
-    const alice = await signInAs(cast.alice.email!, 'Northwind');
-    const bob = await signInAs(cast.bob.email!);
+    await web.t.f.install(previews.app.id, web.cast.alice.id);
+    const alice = await signInAs(web.cast.alice.email!, 'Northwind');
+    const bob = await signInAs(web.cast.bob.email!);
     await alice.page.getByRole('link', { name: 'general' }).click();
     await bob.page.getByRole('link', { name: 'general' }).click();
     await send(alice.page, /Message #general/, 'See https://tickets.example.test/7');
@@ -113,11 +91,11 @@ describe.skipIf(noBrowser)('the web client live', () => {
   });
 
   it('an app’s edit of its message replaces it live, marked "(edited)" with the time as its title', async () => {
-    const poller = await t.f.app(cast.team.id, cast.alice.id, { name: 'Poller' });
-    const client = t.client((await t.f.install(poller.id, cast.alice.id)).token);
-    const bob = await signInAs(cast.bob.email!);
+    const poller = await web.t.f.app(web.cast.team.id, web.cast.alice.id, { name: 'Poller' });
+    const client = web.t.client((await web.t.f.install(poller.id, web.cast.alice.id)).token);
+    const bob = await signInAs(web.cast.bob.email!);
     await bob.page.getByRole('link', { name: 'general' }).click();
-    const { uid } = await client.chat.sendMessage({ to: cast.channel.id, text: 'Lunch? 0 votes' });
+    const { uid } = await client.chat.sendMessage({ to: web.cast.channel.id, text: 'Lunch? 0 votes' });
     await history(bob.page).getByText('Lunch? 0 votes').waitFor();
     if ((await history(bob.page).getByText('(edited)').count()) !== 0) throw new Error('marked edited before any edit');
 
@@ -132,20 +110,20 @@ describe.skipIf(noBrowser)('the web client live', () => {
   });
 
   it('a server restart under an open page loses nothing and doubles nothing; "Reconnecting…" shows meanwhile', async () => {
-    const alice = await signInAs(cast.alice.email!, 'Northwind');
-    const bob = await signInAs(cast.bob.email!);
+    const alice = await signInAs(web.cast.alice.email!, 'Northwind');
+    const bob = await signInAs(web.cast.bob.email!);
     await alice.page.getByRole('link', { name: 'general' }).click();
     await bob.page.getByRole('link', { name: 'general' }).click();
     await send(bob.page, /Message #general/, 'Before the restart');
     await history(alice.page).getByText('Before the restart').waitFor();
 
     const status = alice.page.getByRole('status').filter({ hasText: 'Reconnecting…' });
-    await t.server.close();
+    await web.t.server.close();
     await status.waitFor();
-    restarted = await restartOnSameStore(t, { port: Number(new URL(t.url).port) });
+    restarted = await restartOnSameStore(web.t, { port: Number(new URL(web.t.url).port) });
     // Sent on the new server before or after the page is back: either way it comes once, over the stream.
     for (const text of ['After the restart, one', 'After the restart, two']) {
-      const answer = await bob.context.request.post(`${restarted.url}/api/client/messages`, { headers: { origin: restarted.url }, data: { to: cast.channel.id, text } });
+      const answer = await bob.context.request.post(`${restarted.url}/api/client/messages`, { headers: { origin: restarted.url }, data: { to: web.cast.channel.id, text } });
       if (!answer.ok()) throw new Error(`send failed: ${answer.status()} ${await answer.text()}`);
     }
     await history(alice.page).getByText('After the restart, two').waitFor();

@@ -1,50 +1,36 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { directChatKey } from '../../src/store/rows/messages.js';
-import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { PASSWORD, writeHistory } from './cast.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
+import { PASSWORD, submitSignIn, writeHistory } from './cast.js';
+import { browserSuite } from './suite.js';
 
 /**
  * People in the web client: a channel's members panel, a direct chat started from the roster, one's own
  * profile, and a team admin's switch in the app directory. Where someone else must see a change, they
  * watch it happen in a second browser context, live.
  */
-let t: TestServer;
-let browser: Browser;
+const web = browserSuite();
 const opened: WatchedPage[] = [];
-
-beforeAll(async () => {
-  if (noBrowser) return;
-  t = await startTestServer('sqlite');
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  if (t) await stopTestServer(t);
-});
 
 /** A team of its own for each test: Alice the team admin, Bob and Carla, Gus a guest; #general is public. */
 async function peopleCast() {
-  const team = await t.f.team('Eastwind');
+  const team = await web.t.f.team('Eastwind');
   const person = (firstName: string, lastName: string, role: 'user' | 'admin' | 'guest' = 'user') =>
-    t.f.person(team.id, { firstName, lastName, password: PASSWORD, timezone: '+01:00', role });
+    web.t.f.person(team.id, { firstName, lastName, password: PASSWORD, timezone: '+01:00', role });
   const alice = await person('Alice', 'Archer', 'admin');
   const bob = await person('Bob', 'Baker');
   const carla = await person('Carla', 'Cook');
   const gus = await person('Gus', 'Guest', 'guest');
-  const { channel: general } = await createChannel(t.server.ctx, alice, { name: 'general', type: 'public', members: [bob.id] }, Date.now());
+  const { channel: general } = await createChannel(web.t.server.ctx, alice, { name: 'general', type: 'public', members: [bob.id] }, Date.now());
   return { team, alice, bob, carla, gus, general };
 }
 
 async function signInAs(email: string): Promise<WatchedPage> {
-  const watched = await openWatchedPage(browser);
+  const watched = await openWatchedPage(web.browser);
   opened.push(watched);
-  await watched.page.goto(`${t.url}/`);
-  await watched.page.getByLabel('Email').fill(email);
-  await watched.page.getByLabel('Password').fill(PASSWORD);
-  await watched.page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(watched.page, web.t, email);
   await watched.page.getByRole('navigation', { name: 'Conversations' }).waitFor();
   return watched;
 }
@@ -69,7 +55,7 @@ const openChannel = (page: Page, name: string) => sidebar(page).getByRole('link'
 describe.skipIf(noBrowser)('people in the web client', () => {
   it('members panel: a moderator adds and removes; a member sees it live and may only leave; a refusal shows in place', async () => {
     const { alice, bob } = await peopleCast();
-    await createChannel(t.server.ctx, alice, { name: 'ops', type: 'private', members: [bob.id] }, Date.now());
+    await createChannel(web.t.server.ctx, alice, { name: 'ops', type: 'private', members: [bob.id] }, Date.now());
     const mod = await signInAs(alice.email!);
     const member = await signInAs(bob.email!);
     for (const { page } of [mod, member]) {
@@ -143,10 +129,10 @@ describe.skipIf(noBrowser)('people in the web client', () => {
     const { team, alice, bob, general } = await peopleCast();
     // One message at 10:00 UTC, which Alice (UTC+01:00) sees at 11:00, and a direct chat between them.
     const at = Date.UTC(2026, 2, 12, 10, 0);
-    await writeHistory(t, { id: general.id, team_id: team.id }, alice, [
+    await writeHistory(web.t, { id: general.id, team_id: team.id }, alice, [
       { text: 'Alice speaking', serviceml: `<serviceml>Hello from <user userId="${alice.id}">@Alice</user></serviceml>` },
     ], 60_000, at + 60_000);
-    await writeHistory(t, { id: directChatKey(alice.id, bob.id), team_id: team.id }, alice, [{ text: 'A direct word', to_id: bob.id }], 60_000, at + 120_000);
+    await writeHistory(web.t, { id: directChatKey(alice.id, bob.id), team_id: team.id }, alice, [{ text: 'A direct word', to_id: bob.id }], 60_000, at + 120_000);
     const mine = await signInAs(alice.email!);
     const theirs = await signInAs(bob.email!);
     await openChannel(mine.page, 'general');
@@ -185,8 +171,8 @@ describe.skipIf(noBrowser)('people in the web client', () => {
 
   it('apps directory: a team admin disables an app for the team and enables it again; others see it live and have no switch', async () => {
     const { team, alice, bob } = await peopleCast();
-    const app = await t.f.app(team.id, alice.id, { name: 'Weatherly', description: 'Forecasts' });
-    await t.f.install(app.id, bob.id);
+    const app = await web.t.f.app(team.id, alice.id, { name: 'Weatherly', description: 'Forecasts' });
+    await web.t.f.install(app.id, bob.id);
     const admin = await signInAs(alice.email!);
     const person = await signInAs(bob.email!);
     for (const { page } of [admin, person]) await sidebar(page).getByRole('link', { name: 'App directory' }).click();

@@ -1,60 +1,44 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
-import { launchBrowser, noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { PASSWORD, settledAtBottom, writeHistory } from './cast.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { PASSWORD, settledAtBottom, submitSignIn, writeHistory } from './cast.js';
 import { startWidgetApp, type WidgetApp } from './widgetApp.js';
+import { browserSuite, screenshotPath } from './suite.js';
 
 /**
  * The main screens, light and dark, wide and narrow, written to docs/screenshots/ by every run so the
  * pictures in the docs stay true; axe-core checks each screen as it is taken.
  */
-const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
-
-let t: TestServer;
-let browser: Browser;
 let relay: WidgetApp | undefined;
-beforeAll(async () => {
-  if (noBrowser) return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  t = await startTestServer('sqlite');
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await relay?.close();
-  if (t) await stopTestServer(t);
-});
+const web = browserSuite({ close: async () => relay?.close() });
 
 async function demoTeam() {
-  const team = await t.f.team('Northwind Labs');
-  const maya = await t.f.person(team.id, { firstName: 'Maya', lastName: 'Okafor', password: PASSWORD, timezone: '+01:00', role: 'admin' });
-  const lucas = await t.f.person(team.id, { firstName: 'Lucas', lastName: 'Silva' });
-  const priya = await t.f.person(team.id, { firstName: 'Priya', lastName: 'Raman' });
-  await t.f.person(team.id, { firstName: 'Noah', lastName: 'Fischer' });
-  await t.f.person(team.id, { firstName: 'Elena', lastName: 'Petrova' });
-  const app = await t.f.app(team.id, maya.id, { name: 'Deploybot', description: 'Ships builds and reports how they went' });
-  await t.f.install(app.id, maya.id);
-  const { botUserId } = await t.f.bot(app.id);
-  const bot = await t.testStore.store.db.selectFrom('users').selectAll().where('id', '=', botUserId).executeTakeFirstOrThrow();
-  const { channel } = await createChannel(t.server.ctx, maya, { name: 'engineering', purpose: 'Builds, releases and on-call', type: 'public', members: [lucas.id, priya.id] }, Date.now());
-  await createChannel(t.server.ctx, maya, { name: 'design', purpose: 'Reviews and critique', type: 'public', members: [lucas.id] }, Date.now());
-  await createChannel(t.server.ctx, maya, { name: 'leadership', type: 'private', members: [priya.id] }, Date.now());
+  const team = await web.t.f.team('Northwind Labs');
+  const maya = await web.t.f.person(team.id, { firstName: 'Maya', lastName: 'Okafor', password: PASSWORD, timezone: '+01:00', role: 'admin' });
+  const lucas = await web.t.f.person(team.id, { firstName: 'Lucas', lastName: 'Silva' });
+  const priya = await web.t.f.person(team.id, { firstName: 'Priya', lastName: 'Raman' });
+  await web.t.f.person(team.id, { firstName: 'Noah', lastName: 'Fischer' });
+  await web.t.f.person(team.id, { firstName: 'Elena', lastName: 'Petrova' });
+  const app = await web.t.f.app(team.id, maya.id, { name: 'Deploybot', description: 'Ships builds and reports how they went' });
+  await web.t.f.install(app.id, maya.id);
+  const { botUserId } = await web.t.f.bot(app.id);
+  const bot = await web.t.testStore.store.db.selectFrom('users').selectAll().where('id', '=', botUserId).executeTakeFirstOrThrow();
+  const { channel } = await createChannel(web.t.server.ctx, maya, { name: 'engineering', purpose: 'Builds, releases and on-call', type: 'public', members: [lucas.id, priya.id] }, Date.now());
+  await createChannel(web.t.server.ctx, maya, { name: 'design', purpose: 'Reviews and critique', type: 'public', members: [lucas.id] }, Date.now());
+  await createChannel(web.t.server.ctx, maya, { name: 'leadership', type: 'private', members: [priya.id] }, Date.now());
   const chat = { id: channel.id, team_id: team.id };
   // A fixed day, so that the pictures change only when the page does.
   const day = Date.UTC(2026, 2, 12);
-  await writeHistory(t, chat, lucas, [{ text: 'Morning! The 2.4 branch is cut; release candidate builds are running.' }, { text: 'I will watch the canary dashboards until noon.' }], 45 * 60_000, day + 9 * 3_600_000);
-  await writeHistory(t, chat, priya, [
+  await writeHistory(web.t, chat, lucas, [{ text: 'Morning! The 2.4 branch is cut; release candidate builds are running.' }, { text: 'I will watch the canary dashboards until noon.' }], 45 * 60_000, day + 9 * 3_600_000);
+  await writeHistory(web.t, chat, priya, [
     { text: 'Thanks Lucas. The migration for the audit log is in this one too, so expect a slower first boot.' },
     {
       text: 'Maya, can you check the release notes?',
       serviceml: `<serviceml><user userId="${maya.id}">@Maya</user>, can you check the <b>release notes</b> before we tag? Draft: <a href="https://example.com/notes">notes</a></serviceml>`,
     },
   ], 40 * 60_000, day + 10 * 3_600_000);
-  await writeHistory(t, chat, bot, [
+  await writeHistory(web.t, chat, bot, [
     {
       text: 'Build 2.4.0-rc.1 passed',
       app_id: app.id,
@@ -75,90 +59,87 @@ async function demoTeam() {
       ]),
     },
   ], 60_000, day + 10.5 * 3_600_000);
-  await writeHistory(t, chat, maya, [{ text: 'Looks good. Promoting after lunch.\nPriya, notes are fine by me.' }], 60_000, day + 10.6 * 3_600_000);
+  await writeHistory(web.t, chat, maya, [{ text: 'Looks good. Promoting after lunch.\nPriya, notes are fine by me.' }], 60_000, day + 10.6 * 3_600_000);
   return { maya, team };
 }
 
 
 async function signIn(page: Page, email: string) {
-  await page.goto(`${t.url}/`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, web.t, email);
   await page.getByRole('region', { name: 'Message history' }).getByText('Promoting after lunch').waitFor();
 }
 
 it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', async () => {
   const { maya } = await demoTeam();
   for (const colorScheme of ['light', 'dark'] as const) {
-    const wide = await openWatchedPage(browser, { colorScheme });
-    await wide.page.goto(`${t.url}/signin`);
+    const wide = await openWatchedPage(web.browser, { colorScheme });
+    await wide.page.goto(`${web.t.url}/signin`);
     await wide.page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await wide.page.screenshot({ path: `${SCREENSHOTS}signin-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.screenshot({ path: `${screenshotPath(`signin-${colorScheme}`)}`, animations: 'disabled' });
     await signIn(wide.page, maya.email!);
     await wide.page.getByRole('link', { name: 'engineering' }).click();
     await wide.page.getByRole('button', { name: 'Promote to canary' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
     await settledAtBottom(wide.page);
-    await wide.page.screenshot({ path: `${SCREENSHOTS}conversation-1280-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.screenshot({ path: `${screenshotPath(`conversation-1280-${colorScheme}`)}`, animations: 'disabled' });
     await wide.page.keyboard.press('Control+k');
     await wide.page.getByRole('combobox', { name: 'Conversation name' }).fill('de');
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${SCREENSHOTS}switcher-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.screenshot({ path: `${screenshotPath(`switcher-${colorScheme}`)}`, animations: 'disabled' });
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('button', { name: 'Create a channel' }).click();
     await wide.page.getByLabel('Name').fill('design-reviews');
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${SCREENSHOTS}create-channel-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.screenshot({ path: `${screenshotPath(`create-channel-${colorScheme}`)}`, animations: 'disabled' });
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('button', { name: 'Browse channels' }).click();
     await wide.page.getByRole('list', { name: 'Public channels' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${SCREENSHOTS}browse-channels-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.screenshot({ path: `${screenshotPath(`browse-channels-${colorScheme}`)}`, animations: 'disabled' });
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('link', { name: 'engineering' }).click();
     await wide.page.getByRole('button', { name: '3 members' }).click();
     await wide.page.getByRole('list', { name: '3 members' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${SCREENSHOTS}members-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.screenshot({ path: `${screenshotPath(`members-${colorScheme}`)}`, animations: 'disabled' });
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('button', { name: 'New direct message' }).click();
     await wide.page.getByRole('searchbox', { name: 'Find a person' }).fill('a');
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${SCREENSHOTS}new-direct-message-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.screenshot({ path: `${screenshotPath(`new-direct-message-${colorScheme}`)}`, animations: 'disabled' });
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('button', { name: /^Your profile/ }).click();
     await wide.page.getByRole('dialog', { name: 'Your profile' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${SCREENSHOTS}profile-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.screenshot({ path: `${screenshotPath(`profile-${colorScheme}`)}`, animations: 'disabled' });
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('link', { name: 'App directory' }).click();
     await wide.page.getByRole('heading', { name: 'Deploybot' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${SCREENSHOTS}apps-${colorScheme}.png`, animations: 'disabled' });
+    await wide.page.screenshot({ path: `${screenshotPath(`apps-${colorScheme}`)}`, animations: 'disabled' });
     wide.expectNoErrors();
     await wide.context.close();
 
-    const narrow = await openWatchedPage(browser, { colorScheme, width: 360, height: 740 });
+    const narrow = await openWatchedPage(web.browser, { colorScheme, width: 360, height: 740 });
     await signIn(narrow.page, maya.email!);
-    await narrow.page.goto(`${t.url}/`);
+    await narrow.page.goto(`${web.t.url}/`);
     await narrow.page.getByRole('region', { name: 'Message history' }).getByText('Promoting after lunch').waitFor();
     expect(await seriousAccessibilityViolations(narrow.page)).toEqual([]);
     await settledAtBottom(narrow.page);
-    await narrow.page.screenshot({ path: `${SCREENSHOTS}conversation-360-${colorScheme}.png`, animations: 'disabled' });
+    await narrow.page.screenshot({ path: `${screenshotPath(`conversation-360-${colorScheme}`)}`, animations: 'disabled' });
     await narrow.page.getByRole('button', { name: 'Show conversations' }).click();
-    await narrow.page.screenshot({ path: `${SCREENSHOTS}sidebar-360-${colorScheme}.png`, animations: 'disabled' });
+    await narrow.page.screenshot({ path: `${screenshotPath(`sidebar-360-${colorScheme}`)}`, animations: 'disabled' });
     await narrow.page.getByRole('link', { name: 'engineering' }).click();
     await narrow.page.getByRole('button', { name: '3 members' }).click();
     await narrow.page.getByRole('list', { name: '3 members' }).waitFor();
     expect(await seriousAccessibilityViolations(narrow.page)).toEqual([]);
-    await narrow.page.screenshot({ path: `${SCREENSHOTS}members-360-${colorScheme}.png`, animations: 'disabled' });
+    await narrow.page.screenshot({ path: `${screenshotPath(`members-360-${colorScheme}`)}`, animations: 'disabled' });
     await narrow.page.keyboard.press('Escape');
     await narrow.page.getByRole('button', { name: 'Show conversations' }).click();
     await narrow.page.getByRole('button', { name: /^Your profile/ }).click();
     await narrow.page.getByRole('dialog', { name: 'Your profile' }).waitFor();
     expect(await seriousAccessibilityViolations(narrow.page)).toEqual([]);
-    await narrow.page.screenshot({ path: `${SCREENSHOTS}profile-360-${colorScheme}.png`, animations: 'disabled' });
+    await narrow.page.screenshot({ path: `${screenshotPath(`profile-360-${colorScheme}`)}`, animations: 'disabled' });
     narrow.expectNoErrors();
     await narrow.context.close();
   }
@@ -166,7 +147,7 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
 
 it.skipIf(noBrowser)('app surfaces, light and dark: a widget in a modal, messages picked for an action, the action’s toast', async () => {
   const { maya, team } = await demoTeam();
-  relay = await startWidgetApp(t, {
+  relay = await startWidgetApp(web.t, {
     teamId: team.id,
     developerId: maya.id,
     name: 'Relay',
@@ -176,9 +157,9 @@ it.skipIf(noBrowser)('app surfaces, light and dark: a widget in a modal, message
     }),
   });
   relay.answer = (event) => ('messageUids' in event ? { text: `Filed ${event.messageUids.length} messages as ticket OPS-112` } : undefined);
-  await t.f.install(relay.app.id, maya.id);
+  await web.t.f.install(relay.app.id, maya.id);
   for (const colorScheme of ['light', 'dark'] as const) {
-    const { page, context, expectNoErrors } = await openWatchedPage(browser, { colorScheme });
+    const { page, context, expectNoErrors } = await openWatchedPage(web.browser, { colorScheme });
     await signIn(page, maya.email!);
     await page.getByRole('link', { name: 'engineering' }).click();
     const history = page.getByRole('region', { name: 'Message history' });
@@ -193,7 +174,7 @@ it.skipIf(noBrowser)('app surfaces, light and dark: a widget in a modal, message
     const frame = await (await page.locator('dialog iframe.widget-frame').elementHandle())!.contentFrame();
     await frame!.getByText('Verified: client.slashCommand as modal on desktop').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: `${SCREENSHOTS}widget-modal-${colorScheme}.png`, animations: 'disabled' });
+    await page.screenshot({ path: `${screenshotPath(`widget-modal-${colorScheme}`)}`, animations: 'disabled' });
     await page.getByRole('button', { name: 'Close the widget' }).click();
 
     const row = (text: string) => history.getByRole('article').filter({ hasText: text });
@@ -204,13 +185,13 @@ it.skipIf(noBrowser)('app surfaces, light and dark: a widget in a modal, message
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await settledAtBottom(page);
     await page.mouse.move(0, 0);
-    await page.screenshot({ path: `${SCREENSHOTS}multi-select-${colorScheme}.png`, animations: 'disabled' });
+    await page.screenshot({ path: `${screenshotPath(`multi-select-${colorScheme}`)}`, animations: 'disabled' });
 
     await bar.getByRole('button', { name: 'File as ticket' }).click();
     await page.getByRole('status').getByText('Filed 2 messages as ticket OPS-112').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await settledAtBottom(page);
-    await page.screenshot({ path: `${SCREENSHOTS}message-action-${colorScheme}.png`, animations: 'disabled' });
+    await page.screenshot({ path: `${screenshotPath(`message-action-${colorScheme}`)}`, animations: 'disabled' });
     expectNoErrors();
     await context.close();
   }

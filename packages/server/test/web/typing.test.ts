@@ -1,33 +1,20 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, noBrowser, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
-import { signInPage, webCast } from './cast.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { noBrowser, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
+import { signInPage } from './cast.js';
+import { webSuite } from './suite.js';
 
 /** Typing in the web client: what one person types shows in the other's open conversation, until the message comes. */
-let t: TestServer;
-let browser: Browser;
-let cast: Awaited<ReturnType<typeof webCast>>;
+const web = webSuite();
 
-beforeAll(async () => {
-  if (noBrowser) return;
-  t = await startTestServer('sqlite');
-  cast = await webCast(t);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  if (t) await stopTestServer(t);
-});
-
-const signInAs = (email: string, team?: string): Promise<WatchedPage> => signInPage(browser, t, email, team);
+const signInAs = (email: string, team?: string): Promise<WatchedPage> => signInPage(web.browser, web.t, email, team);
 
 const indicator = (page: Page) => page.locator('.typing-indicator');
 
 describe.skipIf(noBrowser)('typing in the web client', () => {
   it('shows “Alice is typing…” in Bob’s open channel while she types, and clears it when her message comes', async () => {
-    const alice = await signInAs(cast.alice.email!, 'Northwind');
-    const bob = await signInAs(cast.bob.email!);
+    const alice = await signInAs(web.cast.alice.email!, 'Northwind');
+    const bob = await signInAs(web.cast.bob.email!);
     await alice.page.getByRole('link', { name: 'general' }).click();
     await bob.page.getByRole('link', { name: 'general' }).click();
     // Bob's stream must be open before Alice types: typing is not replayed.

@@ -1,10 +1,9 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { dangerousUrls, linkOnlyUrls, markupVectors } from '../../../serviceml/test/xssCorpus.js';
 import { createChannel } from '../../src/core/commands/channels.js';
-import { launchBrowser, noBrowser, openWatchedPage } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { noBrowser, openWatchedPage } from '../helpers/browser.js';
 import { PASSWORD, webCast, writeHistory } from './cast.js';
+import { browserSuite } from './suite.js';
 
 /**
  * The XSS corpus of the ServiceML tests, written straight into the store (no API would accept it) as
@@ -21,23 +20,13 @@ const ownVectors = [
   `<svg><script>${PWN}</script></svg>`,
 ];
 
-let t: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  if (noBrowser) return;
-  // The corpus is written past every check, so the answers that carry it break their schemas on purpose:
-  // this server does not check results (config.checkResults), as a production server does not.
-  t = await startTestServer('sqlite', { checkResults: false });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  if (t) await stopTestServer(t);
-});
+// The corpus is written past every check, so the answers that carry it break their schemas on purpose:
+// this server does not check results (config.checkResults), as a production server does not.
+const web = browserSuite({ config: { checkResults: false } });
 
 it.skipIf(noBrowser)('renders every vector of the XSS corpus with 0 executions', async () => {
-  const { team, alice, bob } = await webCast(t);
-  const { channel } = await createChannel(t.server.ctx, alice, { name: 'xss', type: 'public', members: [bob.id] }, Date.now());
+  const { team, alice, bob } = await webCast(web.t);
+  const { channel } = await createChannel(web.t.server.ctx, alice, { name: 'xss', type: 'public', members: [bob.id] }, Date.now());
   const urls = [...dangerousUrls, ...linkOnlyUrls];
   const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
   const messages = [
@@ -59,9 +48,9 @@ it.skipIf(noBrowser)('renders every vector of the XSS corpus with 0 executions',
       ]),
     })),
   ];
-  await writeHistory(t, { id: channel.id, team_id: team.id }, bob, messages, 1000);
+  await writeHistory(web.t, { id: channel.id, team_id: team.id }, bob, messages, 1000);
 
-  const { page, expectNoErrors, context } = await openWatchedPage(browser, { height: 1400 });
+  const { page, expectNoErrors, context } = await openWatchedPage(web.browser, { height: 1400 });
   await page.addInitScript(() => {
     const counted = window as unknown as { __executions: number };
     counted.__executions = 0;
@@ -71,7 +60,7 @@ it.skipIf(noBrowser)('renders every vector of the XSS corpus with 0 executions',
       };
     }
   });
-  await page.goto(`${t.url}/`);
+  await page.goto(`${web.t.url}/`);
   await page.getByLabel('Email').fill(alice.email!);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -3,6 +3,7 @@ import { api, failureText, type App } from '../api/client';
 import { Avatar } from './Avatar';
 import './people.css';
 import { useWorkspace } from './workspaceContext';
+import { PageHeader } from './PageHeader';
 
 /**
  * The team's apps: install (the listener's refusal shown as the server words it), uninstall, disable and
@@ -12,15 +13,9 @@ export function AppsDirectory({ onMenu }: { onMenu: () => void }) {
   const workspace = useWorkspace();
   return (
     <section className="directory" aria-labelledby="directory-title">
-      <header className="conversation-header">
-        <button type="button" className="icon-button menu-button" aria-label="Show conversations" onClick={onMenu}>
-          ☰
-        </button>
-        <div className="conversation-heading">
-          <h1 id="directory-title">App directory</h1>
-          <p className="conversation-purpose">The apps of {workspace.team.name}</p>
-        </div>
-      </header>
+      <PageHeader titleId="directory-title" title="App directory" onMenu={onMenu}>
+        The apps of {workspace.team.name}
+      </PageHeader>
       {workspace.apps.length === 0 ? (
         <p className="page-message">This team has no apps yet.</p>
       ) : (

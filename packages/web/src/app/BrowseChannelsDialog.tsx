@@ -3,6 +3,7 @@ import { api, failureText, type Channel } from '../api/client';
 import { chatPath, navigate } from './route';
 import { Modal } from './Modal';
 import { useWorkspace } from './workspaceContext';
+import { FormError } from './FormError';
 
 /** The team's public channels: join one, or open one the person is already in. */
 export function BrowseChannelsDialog({ onClose }: { onClose: () => void }) {
@@ -29,11 +30,7 @@ export function BrowseChannelsDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <Modal title="Browse channels" onClose={onClose}>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError text={error} />
       {channels === undefined ? (
         <p className="page-message">Loading…</p>
       ) : channels.length === 0 ? (

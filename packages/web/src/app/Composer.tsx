@@ -1,5 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { api, failureText, type Message } from '../api/client';
+import { appsWith, ChatButton } from './AppButtons';
+import { PickerOption } from './PickerOption';
 import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
 import { useWorkspace } from './workspaceContext';
 
@@ -25,7 +27,7 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
   const token = dismissed ? undefined : tokenAtCaret(text, caret);
   const suggestions = token ? suggestionsFor(token, workspace.people, workspace.apps) : [];
   const open = suggestions.length > 0;
-  const pickers = workspace.apps.filter((app) => app.installed && !app.disabledByUser && !app.disabledByTeam && app.integrations.attachmentPickerButton);
+  const pickers = appsWith(workspace.apps, 'attachmentPickerButton');
 
   const edit = (value: string, at: number) => {
     setText(value);
@@ -103,18 +105,10 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
       {open && (
         <ul id={listId} role="listbox" className="picker-list composer-suggestions" aria-label={token?.kind === '@' ? 'People' : 'Slash commands'}>
           {suggestions.map((suggestion, index) => (
-            <li
-              key={suggestion.id}
-              id={`${listId}-${index}`}
-              role="option"
-              aria-selected={index === active}
-              className={`picker-item${index === active ? ' active' : ''}`}
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => pick(suggestion)}
-            >
+            <PickerOption key={suggestion.id} listId={listId} index={index} active={active} onPick={() => pick(suggestion)}>
               <span className="picker-label">{suggestion.label}</span>
               {suggestion.detail && <span className="picker-detail">{suggestion.detail}</span>}
-            </li>
+            </PickerOption>
           ))}
         </ul>
       )}
@@ -136,14 +130,9 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
         />
         <div className="composer-tools">
           {pickers.map((app) => (
-            <button
-              key={app.id}
-              type="button"
-              className="chip"
-              onClick={() => workspace.act(() => api.pressButton({ appId: app.id, button: 'attachmentPickerButton', chat }), { appId: app.id, chat })}
-            >
+            <ChatButton key={app.id} app={app} button="attachmentPickerButton" chat={chat} className="chip">
               + {app.integrations.attachmentPickerButton!.name}
-            </button>
+            </ChatButton>
           ))}
           <span className="composer-hint" aria-hidden="true">
             <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line

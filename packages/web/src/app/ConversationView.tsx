@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { chatOf } from '../stream/applyFrames';
 import { useStreamFrames } from '../stream/useStream';
 import { api, type Conversation, type Message } from '../api/client';
+import { appsWith, ChatButton } from './AppButtons';
 import { Composer } from './Composer';
 import { HistoryList } from './HistoryList';
 import { MembersDialog } from './MembersDialog';
@@ -11,6 +12,7 @@ import { TypingIndicator, useTypingSignal } from './TypingIndicator';
 import { useHistory } from './useHistory';
 import { useSelection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
+import { MenuButton } from './PageHeader';
 
 /** The open chat: its header (with the apps' chat-tab buttons), its history and the composer. */
 export function ConversationView({ chat, conversation, onMenu, onSent }: { chat: string; conversation?: Conversation | undefined; onMenu: () => void; onSent: () => void }) {
@@ -21,7 +23,7 @@ export function ConversationView({ chat, conversation, onMenu, onSent }: { chat:
   const order = useMemo(() => history.messages.map((message) => message.uid), [history.messages]);
   const selection = useSelection(order);
   const name = conversation?.name ?? workspace.nameOf(chat) ?? 'Conversation';
-  const tabButtons = workspace.apps.filter((app) => app.installed && !app.disabledByUser && !app.disabledByTeam && app.integrations.chatTabButton);
+  const tabButtons = appsWith(workspace.apps, 'chatTabButton');
   useStreamFrames((frames) => {
     const mine = (type: string) => frames.flatMap((frame) => (frame.type === type && 'message' in frame && chatOf(frame.message, workspace.me.id) === chat ? [frame.message] : []));
     const created = mine('message.created');
@@ -41,9 +43,7 @@ export function ConversationView({ chat, conversation, onMenu, onSent }: { chat:
   return (
     <section className="conversation" aria-labelledby="conversation-title">
       <header className="conversation-header">
-        <button type="button" className="icon-button menu-button" aria-label="Show conversations" onClick={onMenu}>
-          ☰
-        </button>
+        <MenuButton onMenu={onMenu} />
         {conversation && <ConversationIcon conversation={conversation} />}
         <div className="conversation-heading">
           <h1 id="conversation-title">{name}</h1>
@@ -56,14 +56,9 @@ export function ConversationView({ chat, conversation, onMenu, onSent }: { chat:
         )}
         <div className="tab-buttons">
           {tabButtons.map((app) => (
-            <button
-              key={app.id}
-              type="button"
-              className="secondary"
-              onClick={() => workspace.act(() => api.pressButton({ appId: app.id, button: 'chatTabButton', chat }), { appId: app.id, chat })}
-            >
+            <ChatButton key={app.id} app={app} button="chatTabButton" chat={chat} className="secondary">
               {app.integrations.chatTabButton!.name}
-            </button>
+            </ChatButton>
           ))}
         </div>
       </header>

@@ -3,6 +3,7 @@ import { api, failureText } from '../api/client';
 import { chatPath, navigate } from './route';
 import { Modal } from './Modal';
 import { useWorkspace } from './workspaceContext';
+import { FormError } from './FormError';
 
 /** The sidebar's "+": a channel's name, purpose and visibility; the server's refusal is shown as it words it. */
 export function CreateChannelDialog({ onClose }: { onClose: () => void }) {
@@ -52,11 +53,7 @@ export function CreateChannelDialog({ onClose }: { onClose: () => void }) {
             Private: only the people you add
           </label>
         </fieldset>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError text={error} />
         <div className="modal-actions">
           <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
             Create channel

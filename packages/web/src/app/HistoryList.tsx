@@ -6,6 +6,7 @@ import { historyRows } from './rows';
 import type { History } from './useHistory';
 import type { Selection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
+import { FormError } from './FormError';
 
 /** Load the previous page when the first rendered row is this close to the top… */
 const LOAD_AHEAD_ROWS = 8;
@@ -86,11 +87,7 @@ export function HistoryList({ history, chat, selection }: { history: History; ch
 
   return (
     <div ref={scroller} className="history" onScroll={onScroll} tabIndex={0} role="region" aria-label="Message history" data-chat={chat}>
-      {history.error && (
-        <p className="form-error" role="alert">
-          {history.error}
-        </p>
-      )}
+      <FormError text={history.error} />
       <div role="list" aria-busy={history.loading} className="history-rows" style={{ height: totalSize }}>
         {items.map((item) => {
           const row = rows[item.index]!;

@@ -8,6 +8,7 @@ import { Modal } from './Modal';
 import { PeoplePicker } from './PeoplePicker';
 import { navigate } from './route';
 import { useWorkspace } from './workspaceContext';
+import { FormError } from './FormError';
 
 /** Why the server could not add or remove one person, in the page's words. */
 const memberErrorText: Record<MemberError, string> = {
@@ -71,11 +72,7 @@ export function MembersDialog({ channel, onClose }: { channel: Channel; onClose:
 
   return (
     <Modal title={`Members of ${channel.type === 'private' ? '' : '#'}${channel.name}`} onClose={onClose} className="members-modal">
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <FormError text={problem} />
       <p className="visually-hidden" role="status">
         {notice}
       </p>

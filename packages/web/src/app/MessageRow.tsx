@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { api, type Message } from '../api/client';
+import { appsWith } from './AppButtons';
 import { AttachmentCard } from './AttachmentCard';
 import { Avatar } from './Avatar';
 import { formatFullTime, formatTime } from './format';
@@ -24,7 +25,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
       {formatTime(message.timestamp, workspace.me.timezone)}
     </time>
   );
-  const actions = workspace.apps.filter((app) => app.installed && !app.disabledByUser && !app.disabledByTeam && app.integrations.messageAction);
+  const actions = appsWith(workspace.apps, 'messageAction');
 
   const selecting = selected !== undefined;
   const snippet = message.text.length > 40 ? `${message.text.slice(0, 40)}…` : message.text;

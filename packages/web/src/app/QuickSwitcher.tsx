@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { Conversation } from '../api/client';
+import { PickerOption } from './PickerOption';
 import { chatPath, navigate } from './route';
 import { ConversationIcon } from './Sidebar';
 
@@ -48,18 +49,10 @@ export function QuickSwitcher({ conversations, onClose }: { conversations: Conve
       />
       <ul id={listId} role="listbox" aria-label="Matching conversations" className="picker-list">
         {matches.map((conversation, index) => (
-          <li
-            key={conversation.chat}
-            id={`${listId}-${index}`}
-            role="option"
-            aria-selected={index === active}
-            className={`picker-item${index === active ? ' active' : ''}`}
-            onMouseDown={(event) => event.preventDefault()}
-            onClick={() => open(conversation)}
-          >
+          <PickerOption key={conversation.chat} listId={listId} index={index} active={active} onPick={() => open(conversation)}>
             <ConversationIcon conversation={conversation} />
             {conversation.name}
-          </li>
+          </PickerOption>
         ))}
         {matches.length === 0 && <li className="picker-empty">No conversation matches.</li>}
       </ul>

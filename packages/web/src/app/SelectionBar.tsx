@@ -1,4 +1,5 @@
 import { api } from '../api/client';
+import { appsWith } from './AppButtons';
 import { MAX_SELECTED, type Selection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
 
@@ -8,7 +9,7 @@ import { useWorkspace } from './workspaceContext';
  */
 export function SelectionBar({ selection, chat }: { selection: Selection; chat: string }) {
   const workspace = useWorkspace();
-  const actions = workspace.apps.filter((app) => app.installed && !app.disabledByUser && !app.disabledByTeam && app.integrations.messageAction);
+  const actions = appsWith(workspace.apps, 'messageAction');
   const count = selection.uids.length;
   const tooMany = count > MAX_SELECTED;
   const run = (appId: string) =>

@@ -1,6 +1,7 @@
 import type { PresenceStatus } from '@aviary/protocol';
 import type { MouseEvent, ReactNode } from 'react';
 import { api, type Conversation } from '../api/client';
+import { appsWith } from './AppButtons';
 import { Avatar, PresenceText } from './Avatar';
 import './people.css';
 import { fullName } from './format';
@@ -27,7 +28,7 @@ export function Sidebar(props: SidebarProps) {
   const workspace = useWorkspace();
   const channels = conversations?.filter((conversation) => conversation.kind === 'channel') ?? [];
   const directs = conversations?.filter((conversation) => conversation.kind === 'direct') ?? [];
-  const launchers = workspace.apps.filter((app) => app.installed && !app.disabledByUser && !app.disabledByTeam && app.integrations.launcherButton);
+  const launchers = appsWith(workspace.apps, 'launcherButton');
 
   const go = (path: string) => (event: MouseEvent) => {
     event.preventDefault();

@@ -2,10 +2,10 @@
  * The apps of the person's team and the person's own install of each. Installing never shows the person
  * the app's token for them: only the app receives it, in app.install.
  */
-import { Type, type TProperties } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { ClientApp } from '../clientModels.js';
 import { defineRoute } from '../define.js';
-import { AppIdParam, sessionRead } from '../fields.js';
+import { AppInPath, closedObject, sessionRead } from '../fields.js';
 
 export const listApps = defineRoute({
   ...sessionRead,
@@ -15,16 +15,15 @@ export const listApps = defineRoute({
   result: Type.Object({ apps: Type.Array(ClientApp) }),
 });
 
-const byId = Type.Object({ id: AppIdParam });
-const answer = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });
-const appSwitch = { verb: 'POST', auth: 'session', params: byId } as const;
+/** A switch on one app: a POST that answers the switch's new state. */
+const appSwitch = { verb: 'POST', auth: 'session', params: AppInPath } as const;
 
 export const installApp = defineRoute({
   ...appSwitch,
   name: 'client.installApp',
   summary: 'Install the app: app.install goes to its listener with a new user token, and only a 200 within 10 s installs it.',
   path: '/api/client/apps/:id/install',
-  result: answer({ installed: Type.Literal(true) }),
+  result: closedObject({ installed: Type.Literal(true) }),
   errors: ['UnknownApp', 'AppDisabled', 'InstallFailed'],
 });
 
@@ -33,7 +32,7 @@ export const uninstallApp = defineRoute({
   name: 'client.uninstallApp',
   summary: 'Uninstall the app: the person’s token for it is revoked at once, and app.uninstall is sent.',
   path: '/api/client/apps/:id/uninstall',
-  result: answer({ installed: Type.Literal(false) }),
+  result: closedObject({ installed: Type.Literal(false) }),
   errors: ['UnknownApp', 'NotInstalled'],
 });
 
@@ -42,7 +41,7 @@ export const disableApp = defineRoute({
   name: 'client.disableApp',
   summary: 'The person’s own switch: their token for the app answers AppDisabled, its commands, previews and buttons stop.',
   path: '/api/client/apps/:id/disable',
-  result: answer({ disabledByUser: Type.Literal(true) }),
+  result: closedObject({ disabledByUser: Type.Literal(true) }),
   errors: ['UnknownApp', 'NotInstalled'],
 });
 
@@ -51,7 +50,7 @@ export const enableApp = defineRoute({
   name: 'client.enableApp',
   summary: 'Turn the person’s own switch back on.',
   path: '/api/client/apps/:id/enable',
-  result: answer({ disabledByUser: Type.Literal(false) }),
+  result: closedObject({ disabledByUser: Type.Literal(false) }),
   errors: ['UnknownApp', 'NotInstalled'],
 });
 
@@ -60,7 +59,7 @@ export const teamDisableApp = defineRoute({
   name: 'client.teamDisableApp',
   summary: 'A team admin’s switch for everyone in the team: every token of the app answers AppDisabled.',
   path: '/api/client/apps/:id/team-disable',
-  result: answer({ disabledByTeam: Type.Literal(true) }),
+  result: closedObject({ disabledByTeam: Type.Literal(true) }),
   errors: ['UnknownApp', 'PermissionDenied'],
 });
 
@@ -69,6 +68,6 @@ export const teamEnableApp = defineRoute({
   name: 'client.teamEnableApp',
   summary: 'Turn the team admin’s switch back on.',
   path: '/api/client/apps/:id/team-enable',
-  result: answer({ disabledByTeam: Type.Literal(false) }),
+  result: closedObject({ disabledByTeam: Type.Literal(false) }),
   errors: ['UnknownApp', 'PermissionDenied'],
 });

@@ -8,10 +8,9 @@ import { api } from '../../methods/index.js';
 import { Channel, ChannelMember, MemberStatuses } from '../../models.js';
 import { IdList } from '../../params.js';
 import { defineRoute } from '../define.js';
-import { sessionRead } from '../fields.js';
+import { closedObject, sessionRead } from '../fields.js';
 
 const creating = api.channels.create.params.properties;
-const closed = { additionalProperties: false } as const;
 const memberIds = IdList(UserId, { minItems: 1, maxItems: 1000, description: 'user ids (JSON array)' });
 
 export const createChannel = defineRoute({
@@ -20,11 +19,13 @@ export const createChannel = defineRoute({
   verb: 'POST',
   path: '/api/client/channels',
   auth: 'session',
-  params: Type.Object(
-    { name: creating.name, purpose: creating.purpose, type: creating.type, members: Type.Optional(IdList(UserId, { maxItems: 1000, description: 'user ids to add beside the creator' })) },
-    closed,
-  ),
-  result: Type.Object({ channel: Channel, members: MemberStatuses }, closed),
+  params: closedObject({
+    name: creating.name,
+    purpose: creating.purpose,
+    type: creating.type,
+    members: Type.Optional(IdList(UserId, { maxItems: 1000, description: 'user ids to add beside the creator' })),
+  }),
+  result: closedObject({ channel: Channel, members: MemberStatuses }),
   errors: ['PermissionDenied'],
 });
 
@@ -33,7 +34,7 @@ export const browseChannels = defineRoute({
   name: 'client.browseChannels',
   summary: 'The public channels of the person’s team, by name, each saying whether the person is a member.',
   path: '/api/client/channels/public',
-  result: Type.Object({ channels: Type.Array(Type.Object({ channel: Channel, isMember: Type.Boolean() }, closed)) }, closed),
+  result: closedObject({ channels: Type.Array(closedObject({ channel: Channel, isMember: Type.Boolean() })) }),
 });
 
 /** The channel in the path: one the person can see. */
@@ -45,8 +46,8 @@ export const joinChannel = defineRoute({
   verb: 'POST',
   path: '/api/client/channels/:channelId/join',
   auth: 'session',
-  params: Type.Object(byChannel, closed),
-  result: Type.Object({ channel: Channel }, closed),
+  params: closedObject(byChannel),
+  result: closedObject({ channel: Channel }),
   errors: ['UnknownChannel', 'PermissionDenied'],
 });
 
@@ -56,16 +57,13 @@ export const listChannelMembers = defineRoute({
   verb: 'GET',
   path: '/api/client/channels/:channelId/members',
   auth: 'session',
-  params: Type.Object(byChannel, closed),
-  result: Type.Object(
-    {
-      channel: Channel,
-      members: Type.Array(ChannelMember),
-      canAddMembers: Type.Boolean({ description: 'the person may add others' }),
-      canRemoveMembers: Type.Boolean({ description: 'the person may remove others (anyone may remove themselves)' }),
-    },
-    closed,
-  ),
+  params: closedObject(byChannel),
+  result: closedObject({
+    channel: Channel,
+    members: Type.Array(ChannelMember),
+    canAddMembers: Type.Boolean({ description: 'the person may add others' }),
+    canRemoveMembers: Type.Boolean({ description: 'the person may remove others (anyone may remove themselves)' }),
+  }),
   errors: ['UnknownChannel'],
 });
 
@@ -75,8 +73,8 @@ const memberChange = (change: 'add' | 'remove') =>
     verb: 'POST',
     auth: 'session',
     path: `/api/client/channels/:channelId/members/${change}`,
-    params: Type.Object({ ...byChannel, members: memberIds }, closed),
-    result: Type.Object({ members: MemberStatuses }, closed),
+    params: closedObject({ ...byChannel, members: memberIds }),
+    result: closedObject({ members: MemberStatuses }),
     errors: ['UnknownChannel', 'PermissionDenied'],
   }) as const;
 

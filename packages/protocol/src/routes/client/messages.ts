@@ -6,7 +6,7 @@ import { Message } from '../../models.js';
 import { ChatReadState } from '../../stream.js';
 import { Contact, Conversation } from '../clientModels.js';
 import { defineRoute } from '../define.js';
-import { AppIdParam, ServiceClientParam, sessionRead } from '../fields.js';
+import { AppIdParam, closedObject, ServiceClientParam, sessionRead } from '../fields.js';
 
 const history = api.chat.fetchMessages.params.properties;
 const sending = api.chat.sendMessage.params.properties;
@@ -25,10 +25,7 @@ export const markChatRead = defineRoute({
   verb: 'POST',
   path: '/api/client/conversations/read',
   auth: 'session',
-  params: Type.Object(
-    { chat: ChatId, uid: MessageUid },
-    { additionalProperties: false },
-  ),
+  params: closedObject({ chat: ChatId, uid: MessageUid }),
   result: ChatReadState,
   errors: ['UnknownChat'],
 });
@@ -38,7 +35,7 @@ export const listRoster = defineRoute({
   name: 'client.listRoster',
   summary: 'The people the person may write to and mention (as roster.listContacts), bots marked isBot.',
   path: '/api/client/roster',
-  result: Type.Object({ people: Type.Array(Contact) }, { additionalProperties: false }),
+  result: closedObject({ people: Type.Array(Contact) }),
 });
 
 export const fetchMessages = defineRoute({
@@ -53,10 +50,7 @@ export const fetchMessages = defineRoute({
 });
 
 /** The slash command a composer's text called instead of sending a message. */
-const SlashCommandCalled = Type.Object(
-  { slashCommand: Type.Object({ appId: AppIdParam, command: Type.String() }, { additionalProperties: false }), answer: InteractionAnswer },
-  { additionalProperties: false },
-);
+const SlashCommandCalled = closedObject({ slashCommand: closedObject({ appId: AppIdParam, command: Type.String() }), answer: InteractionAnswer });
 
 export const sendMessage = defineRoute({
   name: 'client.sendMessage',
@@ -75,6 +69,6 @@ export const sendMessage = defineRoute({
     id: sending.id,
     client: ServiceClientParam,
   }),
-  result: Type.Union([Type.Object({ message: Message }, { additionalProperties: false }), SlashCommandCalled]),
+  result: Type.Union([closedObject({ message: Message }), SlashCommandCalled]),
   errors: ['UnknownRecipient', 'UnknownChat', 'AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled'],
 });

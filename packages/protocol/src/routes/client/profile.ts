@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { User } from '../../models.js';
 import { defineRoute } from '../define.js';
+import { closedObject } from '../fields.js';
 
 export const updateProfile = defineRoute({
   name: 'client.updateProfile',
@@ -8,14 +9,11 @@ export const updateProfile = defineRoute({
   verb: 'PATCH',
   path: '/api/client/profile',
   auth: 'session',
-  params: Type.Object(
-    {
-      firstName: Type.Optional(Type.String({ description: 'the first name, trimmed, not empty' })),
-      lastName: Type.Optional(Type.String({ description: 'the last name, trimmed, not empty' })),
-      timezone: Type.Optional(Type.String({ description: 'a UTC offset such as +01:00 or -05:30' })),
-    },
-    { additionalProperties: false },
-  ),
-  result: Type.Object({ user: User }, { additionalProperties: false }),
+  params: closedObject({
+    firstName: Type.Optional(Type.String({ description: 'the first name, trimmed, not empty' })),
+    lastName: Type.Optional(Type.String({ description: 'the last name, trimmed, not empty' })),
+    timezone: Type.Optional(Type.String({ description: 'a UTC offset such as +01:00 or -05:30' })),
+  }),
+  result: closedObject({ user: User }),
   errors: [],
 });

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ChatId } from '../../ids.js';
 import { defineRoute } from '../define.js';
+import { closedObject } from '../fields.js';
 
 export const createStreamTicket = defineRoute({
   name: 'client.createStreamTicket',
@@ -10,11 +11,8 @@ export const createStreamTicket = defineRoute({
   verb: 'POST',
   path: '/api/client/stream/ticket',
   auth: 'session',
-  params: Type.Object({}, { additionalProperties: false }),
-  result: Type.Object(
-    { ticket: Type.String({ description: 'st_… ; pass it as ?ticket=' }), expiresAt: Type.Integer({ description: 'milliseconds since the epoch' }) },
-    { additionalProperties: false },
-  ),
+  params: closedObject({}),
+  result: closedObject({ ticket: Type.String({ description: 'st_… ; pass it as ?ticket=' }), expiresAt: Type.Integer({ description: 'milliseconds since the epoch' }) }),
   errors: [],
 });
 
@@ -27,7 +25,7 @@ export const signalTyping = defineRoute({
   path: '/api/client/typing',
   auth: 'session',
   rateClass: 'message',
-  params: Type.Object({ chat: ChatId }, { additionalProperties: false }),
-  result: Type.Object({}, { additionalProperties: false }),
+  params: closedObject({ chat: ChatId }),
+  result: closedObject({}),
   errors: ['UnknownChat'],
 });

@@ -1,10 +1,9 @@
-import { Type } from '@sinclair/typebox';
 import { oneOf } from '../../params.js';
 import { appCreatorChoices, Team } from '../clientModels.js';
 import { defineRoute } from '../define.js';
-import { sessionRead } from '../fields.js';
+import { closedObject, sessionRead } from '../fields.js';
 
-const answer = Type.Object({ team: Team }, { additionalProperties: false });
+const answer = closedObject({ team: Team });
 
 export const getTeam = defineRoute({
   ...sessionRead,
@@ -20,10 +19,7 @@ export const updateTeam = defineRoute({
   verb: 'PATCH',
   path: '/api/client/team',
   auth: 'session',
-  params: Type.Object(
-    { appCreators: oneOf(appCreatorChoices, 'members (members and admins), admins, or everyone (guests too)') },
-    { additionalProperties: false },
-  ),
+  params: closedObject({ appCreators: oneOf(appCreatorChoices, 'members (members and admins), admins, or everyone (guests too)') }),
   result: answer,
   errors: ['PermissionDenied'],
 });

@@ -7,11 +7,12 @@ import { AppFieldChanges, IntegrationsInput, NewAppFields } from '../../appField
 import { Integrations } from '../../integrations.js';
 import { BotCredentials, DeveloperApp } from '../developerModels.js';
 import { defineRoute } from '../define.js';
-import { AppIdParam, sessionRead } from '../fields.js';
+import { AppIdParam, AppInPath, closedObject, sessionRead } from '../fields.js';
 
-const oneApp = Type.Object({ app: DeveloperApp }, { additionalProperties: false });
-const byId = Type.Object({ id: AppIdParam });
-const onApp = { auth: 'session', params: byId } as const;
+const oneApp = closedObject({ app: DeveloperApp });
+const onApp = { auth: 'session', params: AppInPath } as const;
+/** A change to the app only its developer may make. */
+const developerChange = { ...onApp, verb: 'POST', errors: ['UnknownApp', 'PermissionDenied'] } as const;
 
 export const createApp = defineRoute({
   name: 'developer.createApp',
@@ -30,7 +31,7 @@ export const listApps = defineRoute({
   name: 'developer.listApps',
   summary: 'The apps the person develops, oldest first, each with its secret.',
   path: '/api/developer/apps',
-  result: Type.Object({ apps: Type.Array(DeveloperApp) }, { additionalProperties: false }),
+  result: closedObject({ apps: Type.Array(DeveloperApp) }),
 });
 
 export const getApp = defineRoute({
@@ -49,7 +50,7 @@ export const updateApp = defineRoute({
   verb: 'PATCH',
   path: '/api/developer/apps/:id',
   auth: 'session',
-  params: Type.Object({ id: AppIdParam, ...AppFieldChanges.properties }, { additionalProperties: false }),
+  params: closedObject({ id: AppIdParam, ...AppFieldChanges.properties }),
   result: oneApp,
   errors: ['UnknownApp', 'PermissionDenied'],
 });
@@ -60,7 +61,7 @@ export const deleteApp = defineRoute({
   summary: 'Delete the app with its installs, tokens and event history; its bot is deactivated.',
   verb: 'DELETE',
   path: '/api/developer/apps/:id',
-  result: Type.Object({ deleted: Type.Literal(true) }, { additionalProperties: false }),
+  result: closedObject({ deleted: Type.Literal(true) }),
   errors: ['UnknownApp'],
 });
 
@@ -72,39 +73,34 @@ export const setIntegrations = defineRoute({
   auth: 'session',
   params: Type.Object({ id: AppIdParam, integrations: IntegrationsInput }),
   bodyParam: 'integrations',
-  result: Type.Object({ integrations: Integrations }, { additionalProperties: false }),
+  result: closedObject({ integrations: Integrations }),
   errors: ['UnknownApp', 'PermissionDenied'],
 });
 
 export const rotateSecret = defineRoute({
-  ...onApp,
+  ...developerChange,
   name: 'developer.rotateSecret',
   summary: 'Rotate the app secret: events are signed with the new one and, until previousSecretUntil, also with the previous one in a second header. Developer only.',
-  verb: 'POST',
   path: '/api/developer/apps/:id/secret',
-  result: Type.Object(
-    { secret: Type.String(), previousSecretUntil: Type.Integer({ description: 'until when (ms since the epoch) events also carry a token signed with the previous secret' }) },
-    { additionalProperties: false },
-  ),
-  errors: ['UnknownApp', 'PermissionDenied'],
+  result: closedObject({
+    secret: Type.String(),
+    previousSecretUntil: Type.Integer({ description: 'until when (ms since the epoch) events also carry a token signed with the previous secret' }),
+  }),
 });
 
 export const enableBot = defineRoute({
-  ...onApp,
+  ...developerChange,
   name: 'developer.enableBot',
   summary: 'Enable the app’s bot and issue it a token; calling again issues a new one, and the old one stops working. Developer only.',
-  verb: 'POST',
   path: '/api/developer/apps/:id/bot',
   result: BotCredentials,
-  errors: ['UnknownApp', 'PermissionDenied'],
 });
 
 export const regenerateBotToken = defineRoute({
-  ...onApp,
+  ...developerChange,
   name: 'developer.regenerateBotToken',
   summary: 'Issue the bot a new token; the old one stops working. Developer only.',
-  verb: 'POST',
   path: '/api/developer/apps/:id/bot/token',
   result: BotCredentials,
-  errors: ['UnknownApp', 'PermissionDenied', 'BotNotEnabled'],
+  errors: [...developerChange.errors, 'BotNotEnabled'],
 });

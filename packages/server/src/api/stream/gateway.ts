@@ -92,6 +92,7 @@ export class StreamGateway {
       const left = this.connectionsOf(userId) - 1;
       if (left > 0) this.perPerson.set(userId, left);
       else this.perPerson.delete(userId);
+      this.ctx.log.debug({ userId, open: left }, 'a stream closed');
     });
     socket.on('error', () => undefined);
     const opening = this.start(socket, opener)

@@ -94,34 +94,25 @@ export const demoChannels: readonly DemoChannelSpec[] = [
   },
 ];
 
+/** A direct chat between two people: fifteen messages, its exchanges repeated. */
+const directChat = (people: readonly [number, number], exchanges: DemoChatSpec['exchanges']): DemoChatSpec => ({ people, messageCount: 15, exchanges });
+
 export const demoDirectChats: readonly DemoChatSpec[] = [
-  {
-    people: [0, 2],
-    messageCount: 15,
-    exchanges: [
-      [[0, 'Do you have ten minutes to talk about the hiring plan?'], [1, 'Sure, after lunch?'], [0, 'Great, I’ll send an invite.']],
-      [[1, 'The beta feedback doc is ready, I highlighted the top five themes.'], [0, 'Thank you, this is super useful.']],
-      [[0, 'How is Lucas settling in?'], [1, 'Really well, he already shipped two fixes.']],
-    ],
-  },
-  {
-    people: [1, 3],
-    messageCount: 15,
-    exchanges: [
-      [[0, 'Can you send me the export of the new icons?'], [1, 'Sure, SVGs coming your way.'], [0, 'Thanks!']],
-      [[1, 'Coffee?'], [0, 'Yes, in five minutes.']],
-      [[0, 'Is the dark mode palette final?'], [1, 'Almost, one more pass on the contrast of secondary text.']],
-    ],
-  },
-  {
-    people: [4, 0],
-    messageCount: 15,
-    exchanges: [
-      [[0, 'Quick one: can I use the new logo in the newsletter already?'], [1, 'Yes, go ahead.']],
-      [[1, 'The launch video looks fantastic.'], [0, 'Thank you! The agency did a great job.']],
-      [[0, 'I booked the big meeting room for the launch retro.'], [1, '👍']],
-    ],
-  },
+  directChat([0, 2], [
+    [[0, 'Do you have ten minutes to talk about the hiring plan?'], [1, 'Sure, after lunch?'], [0, 'Great, I’ll send an invite.']],
+    [[1, 'The beta feedback doc is ready, I highlighted the top five themes.'], [0, 'Thank you, this is super useful.']],
+    [[0, 'How is Lucas settling in?'], [1, 'Really well, he already shipped two fixes.']],
+  ]),
+  directChat([1, 3], [
+    [[0, 'Can you send me the export of the new icons?'], [1, 'Sure, SVGs coming your way.'], [0, 'Thanks!']],
+    [[1, 'Coffee?'], [0, 'Yes, in five minutes.']],
+    [[0, 'Is the dark mode palette final?'], [1, 'Almost, one more pass on the contrast of secondary text.']],
+  ]),
+  directChat([4, 0], [
+    [[0, 'Quick one: can I use the new logo in the newsletter already?'], [1, 'Yes, go ahead.']],
+    [[1, 'The launch video looks fantastic.'], [0, 'Thank you! The agency did a great job.']],
+    [[0, 'I booked the big meeting room for the launch retro.'], [1, '👍']],
+  ]),
 ];
 
 export const demoBotGreeting = (firstName: string): string =>

@@ -1,6 +1,7 @@
 import type { AppDeliveryColumns, AppsTable, InstallsTable } from '../../store/schema.js';
 import { readAllowedOrigins } from '../allowedOrigins.js';
 import { buttonKinds, readIntegrations, type Integrations } from '../integrations.js';
+import { setFields } from './setFields.js';
 
 type AppRow = AppsTable & Partial<{ [K in keyof AppDeliveryColumns]: number | null }>;
 
@@ -77,8 +78,7 @@ export function presentClientApp(row: AppsTable, install: Pick<InstallsTable, 'd
     id: row.id,
     name: row.name,
     description: row.description,
-    ...(row.icon !== null ? { icon: row.icon } : {}),
-    ...(row.bot_user_id !== null ? { botUserId: row.bot_user_id } : {}),
+    ...setFields({ icon: row.icon, botUserId: row.bot_user_id }),
     installable: row.listener_url !== null,
     installed: install !== undefined,
     disabledByUser: install?.disabled_by_user === 1,

@@ -1,5 +1,6 @@
 import type { ChannelMemberModel, ChannelModel } from '@aviary/protocol';
 import type { ChannelMembersTable, ChannelsTable } from '../../store/schema.js';
+import { setFields } from './setFields.js';
 import { presentPublicProfile, type PublicProfileRow } from './users.js';
 
 export function presentChannel(row: ChannelsTable, memberCount: number): ChannelModel {
@@ -9,7 +10,7 @@ export function presentChannel(row: ChannelsTable, memberCount: number): Channel
     purpose: row.purpose,
     type: row.type,
     memberCount,
-    ...(row.profile_image !== null ? { profileImage: row.profile_image } : {}),
+    ...setFields({ profileImage: row.profile_image }),
   };
 }
 

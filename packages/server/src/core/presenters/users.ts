@@ -1,16 +1,17 @@
 import type { PublicProfileModel, UserModel } from '@aviary/protocol';
 import type { UsersTable } from '../../store/schema.js';
+import { setFields } from './setFields.js';
 
 export function presentUser(row: UsersTable): UserModel {
   return {
     id: row.id,
     teamId: row.team_id,
-    ...(row.email !== null ? { email: row.email } : {}),
+    ...setFields({ email: row.email }),
     firstName: row.first_name,
     lastName: row.last_name,
     role: row.role,
     timezone: row.timezone,
-    ...(row.profile_image !== null ? { profileImage: row.profile_image } : {}),
+    ...setFields({ profileImage: row.profile_image }),
     ...(row.bot_app_id !== null ? { isBot: true } : {}),
   };
 }
@@ -22,6 +23,6 @@ export function presentPublicProfile(row: PublicProfileRow): PublicProfileModel 
     id: row.id,
     firstName: row.first_name,
     lastName: row.last_name,
-    ...(row.profile_image !== null ? { profileImage: row.profile_image } : {}),
+    ...setFields({ profileImage: row.profile_image }),
   };
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { developerApi, type DeveloperApp } from '../../api/developer';
 import { problemOf, type Problem } from './problems';
+import { FormError } from '../FormError';
 
 /** A value shown in full with a button that copies it. */
 function Secret({ label, value }: { label: string; value: string }) {
@@ -62,11 +63,7 @@ export function BotAndSecret({ app, onChanged }: { app: DeveloperApp; onChanged:
 
   return (
     <div className="dev-form">
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem.message}
-        </p>
-      )}
+      <FormError text={problem?.message} />
       <section aria-labelledby="dev-bot-title">
         <h2 id="dev-bot-title">Bot</h2>
         <p className="dev-hint">{app.botUserId ? 'The bot is enabled. A new token stops the old one at once.' : 'The app has no bot yet.'}</p>

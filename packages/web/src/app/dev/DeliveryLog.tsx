@@ -6,6 +6,7 @@ import { Attempts, time } from './Attempts';
 import { EVENT_NAMES } from './eventNames';
 import { problemOf, type Problem } from './problems';
 import { TestEvent } from './TestEvent';
+import { FormError } from '../FormError';
 
 /** A filter of the log: a labelled select whose first option means "no filter". */
 function Filter<T extends string>({ id, label, value, any, options, onChange }: { id: string; label: string; value: T | ''; any: string; options: readonly T[]; onChange: (value: T | '') => void }) {
@@ -117,11 +118,7 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
           </button>
         </div>
       )}
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem.message}
-        </p>
-      )}
+      <FormError text={problem?.message} />
       {notice && <p role="status">{notice}</p>}
       {events === undefined ? (
         <p className="dev-hint">Loading…</p>

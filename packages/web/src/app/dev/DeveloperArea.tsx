@@ -9,6 +9,8 @@ import { DeliveryLog } from './DeliveryLog';
 import { IntegrationsEditor } from './IntegrationsEditor';
 import { problemOf } from './problems';
 import './dashboard.css';
+import { FormError } from '../FormError';
+import { PageHeader } from '../PageHeader';
 
 const TABS = [
   { id: 'settings', label: 'Settings' },
@@ -42,21 +44,11 @@ export function DeveloperArea({ appId, onMenu }: { appId: string | undefined; on
 
   return (
     <section className="directory dev-area" aria-labelledby="dev-title">
-      <header className="conversation-header">
-        <button type="button" className="icon-button menu-button" aria-label="Show conversations" onClick={onMenu}>
-          ☰
-        </button>
-        <div className="conversation-heading">
-          <h1 id="dev-title">{app ? app.name : 'My apps'}</h1>
-          <p className="conversation-purpose">{app ? <a href="/dev" onClick={(e) => (e.preventDefault(), navigate('/dev'))}>All my apps</a> : `The apps you develop in ${workspace.team.name}`}</p>
-        </div>
-      </header>
+      <PageHeader titleId="dev-title" title={app ? app.name : 'My apps'} onMenu={onMenu}>
+        {app ? <a href="/dev" onClick={(e) => (e.preventDefault(), navigate('/dev'))}>All my apps</a> : `The apps you develop in ${workspace.team.name}`}
+      </PageHeader>
       <div className="dev-body">
-        {failure && (
-          <p className="form-error" role="alert">
-            {failure}
-          </p>
-        )}
+        <FormError text={failure} />
         {apps === undefined ? (
           <p className="dev-hint">Loading…</p>
         ) : appId !== undefined ? (
@@ -146,11 +138,7 @@ function AppScreens({ app, onChanged, onDeleted }: { app: DeveloperApp; onChange
             <section className="dev-danger" aria-labelledby="dev-delete-title">
               <h2 id="dev-delete-title">Delete the app</h2>
               <p className="dev-hint">Its installs, tokens and event history go with it; its bot is deactivated.</p>
-              {failure && (
-                <p className="form-error" role="alert">
-                  {failure}
-                </p>
-              )}
+              <FormError text={failure} />
               {confirmDelete ? (
                 <div className="dev-actions">
                   <button type="button" className="secondary danger" onClick={remove}>

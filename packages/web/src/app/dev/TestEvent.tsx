@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { developerApi, type DeveloperApp, type TestEventResult } from '../../api/developer';
 import { EVENT_NAMES } from './eventNames';
 import { problemOf } from './problems';
+import { FormError } from '../FormError';
 
 const failures: Record<NonNullable<TestEventResult['reason']>, string> = {
   no_listener: 'The app has no listener URL, and no `aviary listen` is connected.',
@@ -50,11 +51,7 @@ export function TestEvent({ app }: { app: DeveloperApp }) {
           {sending ? 'Sending…' : 'Send test event'}
         </button>
       </div>
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      <FormError text={failure} />
       <div role="region" aria-label="Test event result" aria-live="polite">
         {result && <TestEventOutcome result={result} />}
       </div>

@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { AviaryApiError, failureText } from '../../api/client';
+import { FormError } from '../FormError';
 
 /**
  * A refusal of the API placed next to the field it is about: the route errors name the offending
@@ -28,11 +29,7 @@ export function placeOf(problem: Problem | undefined, paths: readonly string[]):
 
 export function FormProblem({ problem, paths }: { problem: Problem | undefined; paths: readonly string[] }) {
   if (!problem || placeOf(problem, paths) !== undefined) return null;
-  return (
-    <p className="form-error" role="alert">
-      {problem.message}
-    </p>
-  );
+  return <FormError text={problem.message} />;
 }
 
 interface FieldProps {
