@@ -1,25 +1,40 @@
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Inside the repository, @aviary/sdk resolves to its sources (its package.json's "aviary-source"), not its build.
 const conditions = ['aviary-source', ...defaultServerConditions];
 
 /**
- * Files that each get a fresh process: those that start a browser or whole server processes (long, and
- * best started early), and those that mock a module (a mock must not reach, or miss, modules another file
- * loaded). Every other file shares its worker's loaded modules with the files run before it there, which
- * halves the suite's work; that is safe because a test file keeps all its state to itself (docs/testing.md).
+ * Files that mock a module get a fresh process each: a mock must not reach, or miss, modules another
+ * file loaded. Every other file shares its worker's loaded modules with the files run before it there,
+ * which saves most of the suite's start-up work; that is safe because a test file keeps all its state to
+ * itself (docs/testing.md).
  */
-const ownProcess = [
-  'packages/server/test/web/**/*.test.ts',
-  'packages/server/test/security/csrfBrowser.test.ts',
-  'packages/server/test/security/signInCost.test.ts',
-  'packages/server/test/scale/**/*.test.ts',
-  'packages/server/test/events/crash.test.ts',
+const ownProcess = ['packages/server/test/security/signInCost.test.ts'];
+
+/**
+ * The longest files, which mostly wait (on processes they start, a listener's probe interval, a lease,
+ * tsc, Chromium), start first, longest first: started last, one of them alone would make the run's tail.
+ */
+const startFirst = [
   'packages/server/test/events/restartRecovery.test.ts',
-  'packages/server/test/events/multiProcess.test.ts',
-  'packages/sdk/test/package/**/*.test.ts',
+  'packages/server/test/events/crash.test.ts',
+  'packages/server/test/web/screenshots.test.ts',
+  'packages/sdk/test/package/package.test.ts',
+  'packages/server/test/cli/serve.test.ts',
+  'packages/server/test/security/fuzz.test.ts',
 ];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const index = startFirst.findIndex((path) => spec.moduleId.endsWith(path));
+      return index === -1 ? startFirst.length : index;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 // Most files wait on sockets, PostgreSQL and listener apps rather than on a core: three at once on two
 // cores (four made the process-starting and fuzzing files run into their time-outs on a busy machine).
@@ -32,6 +47,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'shared', include: ['packages/*/test/**/*.test.ts'], exclude: ownProcess, isolate: false, maxWorkers } },
       { extends: true, test: { name: 'own-process', include: ownProcess, isolate: true, maxWorkers } },

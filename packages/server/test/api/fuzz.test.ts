@@ -1,6 +1,7 @@
 import { methodsByName } from '@aviary/protocol';
 import { expect, it } from 'vitest';
 import { teamWithApp } from '../helpers/factories.js';
+import { inParallel, plainHttp, type PlainRequest } from '../helpers/http.js';
 import { forEachDialect } from '../helpers/server.js';
 import { RawConnection } from './rawHttp.js';
 import { prng } from '../helpers/prng.js';
@@ -51,48 +52,55 @@ forEachDialect(
       };
       const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v)).replace(LONE_SURROGATE, '\uFFFD');
 
-      const build = (): { url: string; init: RequestInit } => {
-        const method = random.pick(methods);
+      /** A request with a body says how long it is, as fetch would. */
+      const withBody = (method: string, path: string, contentType: string, body: string | Uint8Array): PlainRequest =>
+        ({ method, path, body, headers: { 'content-type': contentType, 'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length } });
+
+      const build = (): PlainRequest => {
+        const path = `/v1/${random.pick(methods)}`;
         const p = params();
-        const url = `${t().url}/v1/${method}`;
         switch (random.int(8)) {
           case 0: {
             const query = Object.entries(p).map(([k, v]) => `${k}=${random.int(3) ? encodeURIComponent(asText(v)) : asText(v).replace(/[#\s]/g, '')}`).join('&');
-            return { url: `${url}?${query}`, init: { method: 'GET' } };
+            // As fetch sends it: what a URL may not hold raw, percent-encoded by the URL parser.
+            const url = new URL(`${path}?${query}`, t().url);
+            return { method: 'GET', path: `${url.pathname}${url.search}` };
           }
           case 1:
-            return { url, init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(Object.entries(p).map(([k, v]) => [k, asText(v)])).toString() } };
+            return withBody('POST', path, 'application/x-www-form-urlencoded', new URLSearchParams(Object.entries(p).map(([k, v]) => [k, asText(v)])).toString());
           case 2:
-            return { url, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(p) } };
+            return withBody('POST', path, 'application/json', JSON.stringify(p));
           case 3: // broken JSON
-            return { url, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(p).slice(0, -1 - random.int(5)) + random.pick(['', ',', '"', '\\']) } };
+            return withBody('POST', path, 'application/json', JSON.stringify(p).slice(0, -1 - random.int(5)) + random.pick(['', ',', '"', '\\']));
           case 4: // invalid UTF-8 bytes
-            return { url, init: { method: 'POST', headers: { 'content-type': random.pick(['application/json', 'application/x-www-form-urlencoded']) }, body: new Uint8Array(Array.from({ length: 64 }, () => random.int(256))) } };
+            return withBody('POST', path, random.pick(['application/json', 'application/x-www-form-urlencoded']), new Uint8Array(Array.from({ length: 64 }, () => random.int(256))));
           case 5: // odd content types and verbs
-            return { url, init: { method: random.pick(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']), headers: { 'content-type': random.pick(['text/plain', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/octet-stream', '']) }, body: asText(p) } };
+            return withBody(random.pick(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']), path, random.pick(['text/plain', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/octet-stream', '']), asText(p));
           case 6: // deeply nested JSON bodies
-            return { url, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"token":${JSON.stringify(token)},"members":${deepJson(random.pick([50, 500, 5000]))}}` } };
+            return withBody('POST', path, 'application/json', `{"token":${JSON.stringify(token)},"members":${deepJson(random.pick([50, 500, 5000]))}}`);
           default: // repeated keys
-            return { url: `${url}?token=${encodeURIComponent(token)}&to=a&to=b&members=u:x&members=u:y`, init: { method: 'GET' } };
+            return { method: 'GET', path: `${path}?token=${encodeURIComponent(token)}&to=a&to=b&members=u:x&members=u:y` };
         }
       };
 
+      const http = plainHttp(t().url, 8);
       const problems: string[] = [];
-      for (let i = 0; i < REQUESTS; i++) {
-        const { url, init } = build();
-        const response = await fetch(url, init);
-        const text = await response.text();
-        if (response.status >= 500) problems.push(`${response.status} ${init.method} ${url.slice(0, 120)} ${String(init.body).slice(0, 120)} → ${text.slice(0, 200)}`);
-        if (response.status !== 200 && init.method !== 'OPTIONS' && response.status !== 204) {
+      await inParallel(REQUESTS, 8, async () => {
+        const request = build();
+        const { status, text } = await http.send(request);
+        const shown = `${request.method} ${request.path.slice(0, 120)} ${String(request.body).slice(0, 120)}`;
+        if (status >= 500) problems.push(`${status} ${shown} → ${text.slice(0, 200)}`);
+        if (status !== 200 && request.method !== 'OPTIONS' && status !== 204) {
           let body: { error?: unknown; description?: unknown } = {};
           try {
             body = JSON.parse(text);
           } catch {
-            problems.push(`non-JSON error ${response.status} for ${url.slice(0, 120)}: ${text.slice(0, 100)}`);
+            problems.push(`non-JSON error ${status} for ${shown}: ${text.slice(0, 100)}`);
           }
           if (typeof body.error !== 'string' || typeof body.description !== 'string') problems.push(`error without error/description: ${text.slice(0, 200)}`);
         }
-      }
+      });
+      http.close();
       expect(problems.slice(0, 10)).toEqual([]);
 
       // Garbage that is not even HTTP gets a JSON 400 and closes only that connection.

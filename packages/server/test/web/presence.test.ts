@@ -1,38 +1,26 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { PRESENCE_LEASE_MS } from '../../src/api/stream/presence.js';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { directChatKey } from '../../src/store/rows/messages.js';
-import { launchBrowser, noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { createLog } from '../../src/log.js';
+import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { captureLog } from '../helpers/logs.js';
 import { PASSWORD, settledAtBottom, signInPage, writeHistory } from './cast.js';
+import { browserSuite, screenshotPath } from './suite.js';
 
 /**
  * Presence in the web client, watched from a second browser context: dots on the avatars of the members
  * panel, the sidebar's direct chats and one's profile; a person whose page closes goes away once their
  * hold lapses (the server's clock is moved and its renewal run by the test, never waited for).
  */
-const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
-
 let clock = Date.now();
-let t: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (noBrowser) return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  t = await startTestServer('sqlite', {}, { now: () => clock });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  if (t) await stopTestServer(t);
-});
+const serverLog = captureLog();
+const suite = browserSuite({ server: { now: () => clock, log: createLog({ logLevel: 'debug' }, serverLog.destination) } });
 
 /** Alice and Bob, who will be online, and Carla, who never signs in, in a channel "design"; a direct chat between Alice and Bob. */
 async function presenceCast() {
+  const { t } = suite;
   const team = await t.f.team('Eastwind');
   const person = (firstName: string, lastName: string) => t.f.person(team.id, { firstName, lastName, password: PASSWORD });
   const alice = await person('Alice', 'Archer');
@@ -57,6 +45,7 @@ const directEntry = (page: Page, name: string, presence: 'online' | 'away') =>
 
 describe.skipIf(noBrowser)('presence in the web client', () => {
   it('B sees A online in the members panel and the sidebar, and away once A’s page has closed and the hold lapsed', async () => {
+    const { t, browser } = suite;
     const { alice, bob } = await presenceCast();
     const b = await signInPage(browser, t, bob.email!);
     const a = await signInPage(browser, t, alice.email!);
@@ -77,8 +66,8 @@ describe.skipIf(noBrowser)('presence in the web client', () => {
     await directEntry(b.page, 'Alice Archer', 'online').waitFor();
 
     await a.context.close();
-    // The server has seen her stream close (the client's side closes first).
-    await vi.waitFor(() => expect(t.server.gateway.connectionsOf(alice.id)).toBe(0));
+    // The server has seen her stream close (the client's side closes first), and logs it.
+    await serverLog.waitFor((line) => line.msg === 'a stream closed' && line.userId === alice.id && line.open === 0);
     await t.server.gateway.presence.renew();
     // Within the lease she is still online (a reload is not a departure)…
     await directEntry(b.page, 'Alice Archer', 'online').waitFor();
@@ -99,7 +88,7 @@ async function screenshots(page: Page, name: string) {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await settledAtBottom(page);
-    await page.screenshot({ path: `${SCREENSHOTS}${name}-${colorScheme}.png`, animations: 'disabled' });
+    await page.screenshot({ path: screenshotPath(`${name}-${colorScheme}`), animations: 'disabled' });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import type { ConfigInput } from '../../src/config.js';
 import { launchBrowser, noBrowser } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, stopTestServer, type TestServer, type TestServerOptions } from '../helpers/server.js';
 import { webCast } from './cast.js';
 
 /** What a browser test file works with: a server of its own (SQLite, port 0) and Chromium. */
@@ -21,6 +21,8 @@ export interface WebSuite extends BrowserSuite {
 interface SuiteOptions<S> {
   /** The server's configuration beyond the test defaults. */
   config?: ConfigInput;
+  /** The server's clock and log, when the file moves time by hand or reads what the server logs. */
+  server?: TestServerOptions;
   /** What the file starts besides (apps, listeners), once the server and the browser are up. */
   start?: (suite: S) => Promise<void>;
   /** What the file closes besides, before the browser and the server. */
@@ -44,7 +46,7 @@ function suite<S extends BrowserSuite>(options: SuiteOptions<S>, extra: (t: Test
   const started = {} as S;
   beforeAll(async () => {
     if (noBrowser) return;
-    started.t = await startTestServer('sqlite', options.config);
+    started.t = await startTestServer('sqlite', options.config, options.server);
     Object.assign(started, await extra(started.t));
     started.browser = await launchBrowser();
     await options.start?.(started);
