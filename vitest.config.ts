@@ -48,6 +48,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     sequence: { sequencer: LongestFirst },
+    globalSetup: ['packages/server/test/globalSetup.ts'],
     projects: [
       { extends: true, test: { name: 'shared', include: ['packages/*/test/**/*.test.ts'], exclude: ownProcess, isolate: false, maxWorkers } },
       { extends: true, test: { name: 'own-process', include: ownProcess, isolate: true, maxWorkers } },
