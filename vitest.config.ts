@@ -26,9 +26,15 @@ const startFirst = [
   'packages/server/test/security/fuzz.test.ts',
 ];
 
+/**
+ * The files of their own process come first of all: a worker that shares its modules is ended when the
+ * next file in the queue needs a fresh process, and the next shared file would have to load everything
+ * again in a new worker.
+ */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (spec: TestSpecification) => {
+      if (spec.project.config.isolate) return -1;
       const index = startFirst.findIndex((path) => spec.moduleId.endsWith(path));
       return index === -1 ? startFirst.length : index;
     };
