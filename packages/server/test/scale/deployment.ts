@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import type { Readable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { startLocalDeployment, type LocalDeployment } from '../../../../deploy/local/deployment.js';
 import { findNginx } from '../../../../deploy/local/nginx.js';
@@ -14,7 +13,7 @@ import { factories } from '../helpers/factories.js';
 import { startListener, type TestListener } from '../helpers/listener.js';
 import { redisAvailable, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis.js';
 import { loopbackHosts, rawCall } from '../helpers/server.js';
-import { captureLog } from '../helpers/logs.js';
+import { captureLog, splitLines } from '../helpers/logs.js';
 import { adminQuery } from '../helpers/store.js';
 
 const nginx = findNginx();
@@ -86,7 +85,11 @@ export function withDeployment(processes: number): () => DeployedCast {
       },
     });
     const logs = captureLog();
-    for (const server of deployment.processes) readLogLines(server.child.stdout!, logs.destination);
+    // Each process's JSON log lines (its other lines, "listening on …", are not log lines).
+    for (const server of deployment.processes) {
+      const toLog = splitLines((line) => line.startsWith('{') && logs.destination.write(line));
+      server.child.stdout!.on('data', (chunk: Buffer) => toLog(chunk.toString()));
+    }
     // A PostgreSQL store keeps nothing in its data directory.
     store = openStore({ databaseUrl, dataDir: tmpdir() });
     const f = factories(store.db);
@@ -180,16 +183,6 @@ export async function waitForEventsOf(listener: TestListener, uids: string[], ti
     // Wakes at the next request the listener receives.
     await listener.waitFor(listener.received.length + 1, left).catch(() => undefined);
   }
-}
-
-/** Feeds every JSON line a process writes to `destination`; its other lines ("listening on …") are not log lines. */
-function readLogLines(stdout: Readable, destination: { write(line: string): void }): void {
-  let partial = '';
-  stdout.on('data', (chunk: Buffer) => {
-    const lines = (partial + chunk.toString()).split('\n');
-    partial = lines.pop()!;
-    for (const line of lines) if (line.startsWith('{')) destination.write(line);
-  });
 }
 
 /**

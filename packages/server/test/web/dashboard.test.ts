@@ -5,7 +5,7 @@ import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
 import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { startListener, type TestListener } from '../helpers/listener.js';
 import { submitSignIn } from './cast.js';
-import { screenshotPath, webSuite } from './suite.js';
+import { saveScreenshot, webSuite } from './suite.js';
 
 /**
  * The developer dashboard (/dev) in Chromium against a real server: a refused field shown in place,
@@ -30,7 +30,7 @@ async function openDashboard(path = '/dev') {
 
 const check = async (page: Page, screenshot?: string) => {
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
-  if (screenshot) await page.screenshot({ path: screenshotPath(screenshot) });
+  if (screenshot) await saveScreenshot(page, screenshot);
 };
 
 describe.skipIf(noBrowser)('the developer dashboard', () => {

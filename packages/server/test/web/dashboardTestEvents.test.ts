@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { answerWithSdk, closedPortUrl, startListener, type TestListener } from '../helpers/listener.js';
 import { openDashboardPage } from './cast.js';
-import { screenshotPath, webSuite } from './suite.js';
+import { saveScreenshot, webSuite } from './suite.js';
 
 /**
  * The dashboard's "Send a test event" in Chromium against a real server: the example reaches a real SDK
@@ -34,7 +34,7 @@ describe.skipIf(noBrowser)('the dashboard: send a test event', () => {
     const [verified] = await listener.waitForVerified(1);
     expect(verified).toMatchObject({ claims: { appId: app.id, userId: web.cast.bob.id }, event: { name: 'client.slashCommand', userId: web.cast.bob.id } });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: screenshotPath('dashboard-test-event') });
+    await saveScreenshot(page, 'dashboard-test-event');
     // A test event is not one of the app's events.
     await page.getByRole('table', { name: 'Events' }).waitFor({ state: 'detached' });
     await page.getByText('No events yet.').waitFor();

@@ -7,7 +7,7 @@ import { createLog } from '../../src/log.js';
 import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { captureLog } from '../helpers/logs.js';
 import { PASSWORD, settledAtBottom, signInPage, writeHistory } from './cast.js';
-import { browserSuite, screenshotPath } from './suite.js';
+import { browserSuite, saveScreenshot } from './suite.js';
 
 /**
  * Presence in the web client, watched from a second browser context: dots on the avatars of the members
@@ -88,7 +88,7 @@ async function screenshots(page: Page, name: string) {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await settledAtBottom(page);
-    await page.screenshot({ path: screenshotPath(`${name}-${colorScheme}`), animations: 'disabled' });
+    await saveScreenshot(page, `${name}-${colorScheme}`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -4,7 +4,7 @@ import { createChannel } from '../../src/core/commands/channels.js';
 import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { PASSWORD, settledAtBottom, submitSignIn, writeHistory } from './cast.js';
 import { startWidgetApp, type WidgetApp } from './widgetApp.js';
-import { browserSuite, screenshotPath } from './suite.js';
+import { browserSuite, saveScreenshot } from './suite.js';
 
 /**
  * The main screens, light and dark, wide and narrow, written to docs/screenshots/ by every run so the
@@ -75,48 +75,48 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
     const wide = await openWatchedPage(web.browser, { colorScheme });
     await wide.page.goto(`${web.t.url}/signin`);
     await wide.page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await wide.page.screenshot({ path: `${screenshotPath(`signin-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(wide.page, `signin-${colorScheme}`);
     await signIn(wide.page, maya.email!);
     await wide.page.getByRole('link', { name: 'engineering' }).click();
     await wide.page.getByRole('button', { name: 'Promote to canary' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
     await settledAtBottom(wide.page);
-    await wide.page.screenshot({ path: `${screenshotPath(`conversation-1280-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(wide.page, `conversation-1280-${colorScheme}`);
     await wide.page.keyboard.press('Control+k');
     await wide.page.getByRole('combobox', { name: 'Conversation name' }).fill('de');
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${screenshotPath(`switcher-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(wide.page, `switcher-${colorScheme}`);
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('button', { name: 'Create a channel' }).click();
     await wide.page.getByLabel('Name').fill('design-reviews');
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${screenshotPath(`create-channel-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(wide.page, `create-channel-${colorScheme}`);
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('button', { name: 'Browse channels' }).click();
     await wide.page.getByRole('list', { name: 'Public channels' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${screenshotPath(`browse-channels-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(wide.page, `browse-channels-${colorScheme}`);
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('link', { name: 'engineering' }).click();
     await wide.page.getByRole('button', { name: '3 members' }).click();
     await wide.page.getByRole('list', { name: '3 members' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${screenshotPath(`members-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(wide.page, `members-${colorScheme}`);
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('button', { name: 'New direct message' }).click();
     await wide.page.getByRole('searchbox', { name: 'Find a person' }).fill('a');
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${screenshotPath(`new-direct-message-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(wide.page, `new-direct-message-${colorScheme}`);
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('button', { name: /^Your profile/ }).click();
     await wide.page.getByRole('dialog', { name: 'Your profile' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${screenshotPath(`profile-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(wide.page, `profile-${colorScheme}`);
     await wide.page.keyboard.press('Escape');
     await wide.page.getByRole('link', { name: 'App directory' }).click();
     await wide.page.getByRole('heading', { name: 'Deploybot' }).waitFor();
     expect(await seriousAccessibilityViolations(wide.page)).toEqual([]);
-    await wide.page.screenshot({ path: `${screenshotPath(`apps-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(wide.page, `apps-${colorScheme}`);
     wide.expectNoErrors();
     await wide.context.close();
 
@@ -126,20 +126,20 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
     await narrow.page.getByRole('region', { name: 'Message history' }).getByText('Promoting after lunch').waitFor();
     expect(await seriousAccessibilityViolations(narrow.page)).toEqual([]);
     await settledAtBottom(narrow.page);
-    await narrow.page.screenshot({ path: `${screenshotPath(`conversation-360-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(narrow.page, `conversation-360-${colorScheme}`);
     await narrow.page.getByRole('button', { name: 'Show conversations' }).click();
-    await narrow.page.screenshot({ path: `${screenshotPath(`sidebar-360-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(narrow.page, `sidebar-360-${colorScheme}`);
     await narrow.page.getByRole('link', { name: 'engineering' }).click();
     await narrow.page.getByRole('button', { name: '3 members' }).click();
     await narrow.page.getByRole('list', { name: '3 members' }).waitFor();
     expect(await seriousAccessibilityViolations(narrow.page)).toEqual([]);
-    await narrow.page.screenshot({ path: `${screenshotPath(`members-360-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(narrow.page, `members-360-${colorScheme}`);
     await narrow.page.keyboard.press('Escape');
     await narrow.page.getByRole('button', { name: 'Show conversations' }).click();
     await narrow.page.getByRole('button', { name: /^Your profile/ }).click();
     await narrow.page.getByRole('dialog', { name: 'Your profile' }).waitFor();
     expect(await seriousAccessibilityViolations(narrow.page)).toEqual([]);
-    await narrow.page.screenshot({ path: `${screenshotPath(`profile-360-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(narrow.page, `profile-360-${colorScheme}`);
     narrow.expectNoErrors();
     await narrow.context.close();
   }
@@ -174,7 +174,7 @@ it.skipIf(noBrowser)('app surfaces, light and dark: a widget in a modal, message
     const frame = await (await page.locator('dialog iframe.widget-frame').elementHandle())!.contentFrame();
     await frame!.getByText('Verified: client.slashCommand as modal on desktop').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: `${screenshotPath(`widget-modal-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(page, `widget-modal-${colorScheme}`);
     await page.getByRole('button', { name: 'Close the widget' }).click();
 
     const row = (text: string) => history.getByRole('article').filter({ hasText: text });
@@ -185,13 +185,13 @@ it.skipIf(noBrowser)('app surfaces, light and dark: a widget in a modal, message
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await settledAtBottom(page);
     await page.mouse.move(0, 0);
-    await page.screenshot({ path: `${screenshotPath(`multi-select-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(page, `multi-select-${colorScheme}`);
 
     await bar.getByRole('button', { name: 'File as ticket' }).click();
     await page.getByRole('status').getByText('Filed 2 messages as ticket OPS-112').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await settledAtBottom(page);
-    await page.screenshot({ path: `${screenshotPath(`message-action-${colorScheme}`)}`, animations: 'disabled' });
+    await saveScreenshot(page, `message-action-${colorScheme}`);
     expectNoErrors();
     await context.close();
   }

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import type { ConfigInput } from '../../src/config.js';
 import { launchBrowser, noBrowser } from '../helpers/browser.js';
@@ -63,10 +63,11 @@ function suite<S extends BrowserSuite>(options: SuiteOptions<S>, extra: (t: Test
 const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
 
 /**
- * Where a screenshot of the docs goes (docs/screenshots/<name>.png). Each name belongs to one test: the
- * test that shows that screen, so that two runs never write the same picture.
+ * Takes a picture of the docs: the page as it is, animations stopped, to docs/screenshots/<name>.png.
+ * Each name belongs to one test: the test that shows that screen, so that two runs never write the same
+ * picture.
  */
-export function screenshotPath(name: string): string {
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  return `${SCREENSHOTS}${name}.png`;
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, animations: 'disabled' });
 }
