@@ -2,15 +2,16 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { closeSdkApps, startSdkApp } from '../client/harness.js';
 import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { PASSWORD, signInOn, writeHistory } from './cast.js';
-import { webSuite } from './suite.js';
+import { PASSWORD, signInOn, webCast, writeHistory } from './cast.js';
+import { browserSuite } from './suite.js';
 
 /**
  * The web client in Debian's Chromium against a real server on port 0 serving the real build: sign-in
- * with a team choice, history, sending, slash commands with a real SDK app, infinite scroll, axe-core on
- * each screen (the screenshots of these screens are screenshots.test.ts's).
+ * with a team choice, history, sending, slash commands with a real SDK app, axe-core on each screen (the
+ * screenshots of these screens are screenshots.test.ts's; scrolling back through history is
+ * historyPages.test.ts's). Each test has people of its own (webCast), so that none depends on another.
  */
-const web = webSuite({ close: closeSdkApps });
+const web = browserSuite({ close: closeSdkApps });
 
 const signInAs = (page: Page, email: string, team?: string) => signInOn(page, web.t, email, team);
 
@@ -18,21 +19,22 @@ const history = (page: Page) => page.getByRole('region', { name: 'Message histor
 
 describe.skipIf(noBrowser)('the web client in a browser', () => {
   it('keyboard only: sign in (picking the team), send with Enter, a slash command picked from the list answers with a toast', async () => {
+    const cast = await webCast(web.t);
     const weather = await startSdkApp(web.t, {
-      teamId: web.cast.team.id,
-      developerId: web.cast.alice.id,
+      teamId: cast.team.id,
+      developerId: cast.alice.id,
       integrations: { slashCommands: [{ name: 'weather', description: 'The forecast for a city', action: { type: 'sendEvent' } }] },
     });
     weather.answer = (event) => ({ text: `Sunny in ${(event as { text?: string }).text}` });
-    await web.t.f.install(weather.app.id, web.cast.alice.id);
-    await writeHistory(web.t, web.cast.channel, web.cast.bob, [{ text: 'Morning all! The release notes are up.' }, { text: 'Standup moved to 10:30.' }]);
+    await web.t.f.install(weather.app.id, cast.alice.id);
+    await writeHistory(web.t, cast.channel, cast.bob, [{ text: 'Morning all! The release notes are up.' }, { text: 'Standup moved to 10:30.' }]);
 
     const { page, expectNoErrors, context } = await openWatchedPage(web.browser);
     await page.goto(`${web.t.url}/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
-    await page.keyboard.type(web.cast.alice.email!);
+    await page.keyboard.type(cast.alice.email!);
     await page.keyboard.press('Tab');
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
@@ -67,38 +69,12 @@ describe.skipIf(noBrowser)('the web client in a browser', () => {
     await context.close();
   });
 
-  it('scrolls back to the first message of a long chat, day separators and grouping included', async () => {
-    const team = web.cast.team;
-    const { createChannel } = await import('../../src/core/commands/channels.js');
-    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'archive', type: 'public', members: [web.cast.bob.id] }, Date.now());
-    await writeHistory(
-      web.t,
-      { id: channel.id, team_id: team.id },
-      web.cast.bob,
-      Array.from({ length: 450 }, (_, index) => ({ text: `archived message ${index + 1}` })),
-      10 * 60_000,
-    );
-    const { page, expectNoErrors, context } = await openWatchedPage(web.browser);
-    await signInAs(page, web.cast.alice.email!, 'Northwind');
-    await page.getByRole('link', { name: 'archive' }).click();
-    await history(page).getByText('archived message 450').waitFor();
-    const start = history(page).getByText('This is the very beginning of the conversation.');
-    while (!(await start.isVisible())) {
-      await history(page).evaluate((element) => element.scrollTo({ top: 0 }));
-      await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
-      await history(page).locator('[aria-busy="false"]').waitFor({ state: 'attached' });
-    }
-    await history(page).getByText('archived message 1', { exact: true }).waitFor();
-    expect(await history(page).locator('.day-separator').count()).toBeGreaterThan(0);
-    expectNoErrors();
-    await context.close();
-  });
-
   it('two people chat in a channel (each sees the other’s message on opening it)', async () => {
+    const cast = await webCast(web.t);
     const alice = await openWatchedPage(web.browser);
     const bob = await openWatchedPage(web.browser);
-    await signInAs(alice.page, web.cast.alice.email!, 'Northwind');
-    await signInAs(bob.page, web.cast.bob.email!);
+    await signInAs(alice.page, cast.alice.email!, 'Northwind');
+    await signInAs(bob.page, cast.bob.email!);
     await alice.page.getByRole('link', { name: 'general' }).click();
     await alice.page.getByRole('combobox', { name: /Message #general/ }).fill('Bob, lunch at noon?');
     await alice.page.keyboard.press('Enter');

@@ -2,31 +2,39 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { noBrowser } from '../helpers/browser.js';
-import { settledAtBottom, signInPage, writeHistory } from './cast.js';
-import { webSuite } from './suite.js';
-
-/** How many history pages the web client asks for on opening a chat: only those the view needs. */
-const suite = webSuite();
-
-/** A public channel of Alice's with `count` messages from Bob, a minute apart (one group, rows of one line). */
-async function channelWith(name: string, count: number) {
-  const { t, cast } = suite;
-  const { channel } = await createChannel(t.server.ctx, cast.alice, { name, type: 'public', members: [cast.bob.id] }, Date.now());
-  await writeHistory(t, channel, cast.bob, Array.from({ length: count }, (_, index) => ({ text: `${name} message ${index + 1}` })), 60_000);
-  return channel;
-}
+import { settledAtBottom, signInPage, webCast, writeHistory } from './cast.js';
+import { browserSuite } from './suite.js';
 
 /**
- * Opens `chat` in a page that was signed in, and returns the history requests (GET /api/client/messages)
- * the page makes for it from then on. The signed-in page is left for a blank one first: the chat it
- * landed on may be this one, and its requests, still under way, must not be counted.
+ * Loading a chat's history in the web client: only the pages the view needs, the next page whenever the
+ * top of the history is near the view, and the person's place kept when a page is put in front. Each test
+ * has people and channels of its own (webCast), so that none depends on another having run.
+ */
+const suite = browserSuite();
+
+const MINUTE = 60_000;
+
+/** A public channel of a new cast's Alice with `count` messages from Bob, `gapMs` apart, the last at `endAt`. */
+async function channelWith(name: string, count: number, gapMs = MINUTE, endAt = Date.now()) {
+  const cast = await webCast(suite.t);
+  const { channel } = await createChannel(suite.t.server.ctx, cast.alice, { name, type: 'public', members: [cast.bob.id] }, endAt - (count + 1) * gapMs);
+  await writeHistory(suite.t, channel, cast.bob, Array.from({ length: count }, (_, index) => ({ text: `${name} message ${index + 1}` })), gapMs, endAt);
+  return { cast, channel };
+}
+
+const isHistoryRequest = (url: URL) => url.pathname === '/api/client/messages';
+
+/**
+ * Opens `chat` in a page that was signed in, and returns the history requests the page makes for it from
+ * then on. The signed-in page is left for a blank one first: the chat it landed on may be this one, and
+ * its requests, still under way, must not be counted.
  */
 async function openCounting(page: Page, chat: string): Promise<string[]> {
   await page.goto('about:blank');
   const seen: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
-    if (request.method() === 'GET' && url.pathname === '/api/client/messages' && url.searchParams.get('chat') === chat) seen.push(url.search);
+    if (request.method() === 'GET' && isHistoryRequest(url) && url.searchParams.get('chat') === chat) seen.push(url.search);
   });
   await page.goto(`${suite.t.url}/c/${encodeURIComponent(chat)}`);
   return seen;
@@ -34,10 +42,48 @@ async function openCounting(page: Page, chat: string): Promise<string[]> {
 
 const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
 
+const nextFrames = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+/**
+ * Scrolls the history to its very top and holds the request for the older page that this sets off, so
+ * that the first message row in the view, how far it is from the view's top, and the list's first row
+ * can be noted before the page arrives. Resolves once the page has arrived and been drawn, with what was noted.
+ */
+async function scrollUpForOlderPage(page: Page): Promise<{ uid: string; offset: number; firstRow: string }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const olderPage = (url: URL) => isHistoryRequest(url) && url.searchParams.has('before');
+  await page.route(olderPage, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const sent = page.waitForRequest((request) => olderPage(new URL(request.url())));
+  await history(page).evaluate((element) => (element.scrollTop = 0));
+  const request = await sent;
+  await nextFrames(page);
+  const noted = await history(page).evaluate((element) => {
+    const view = element.getBoundingClientRect();
+    const inView = [...element.querySelectorAll<HTMLElement>('[data-uid]')].filter((row) => row.getBoundingClientRect().top >= view.top);
+    inView.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+    const firstRow = element.querySelector<HTMLElement>('[data-index="0"]')!.innerText;
+    return { uid: inView[0]!.dataset.uid!, offset: inView[0]!.getBoundingClientRect().top - view.top, firstRow };
+  });
+  release();
+  await request.response();
+  await page.unroute(olderPage);
+  await history(page).locator('[aria-busy="false"]').waitFor({ state: 'attached' });
+  await nextFrames(page);
+  return noted;
+}
+
+/** Where the message row `uid` now is, from the top of the view. */
+const offsetOf = (page: Page, uid: string) =>
+  history(page).evaluate((element, uid) => element.querySelector(`[data-uid="${uid}"]`)!.getBoundingClientRect().top - element.getBoundingClientRect().top, uid);
+
 describe.skipIf(noBrowser)('history pages in the web client', () => {
   it('asks for one page on opening a chat whose first page fills the view, and the next only when the person scrolls near the top', async () => {
-    const channel = await channelWith('long', 250);
-    const alice = await signInPage(suite.browser, suite.t, suite.cast.alice.email!, 'Northwind');
+    const { cast, channel } = await channelWith('long', 250);
+    const alice = await signInPage(suite.browser, suite.t, cast.alice.email!, 'Northwind');
     const requests = await openCounting(alice.page, channel.id);
     await history(alice.page).getByText('long message 250', { exact: true }).waitFor();
     // Everything the opening sets off has happened once the rows are measured and the view is at the end.
@@ -46,7 +92,7 @@ describe.skipIf(noBrowser)('history pages in the web client', () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]).not.toContain('before=');
 
-    const next = alice.page.waitForRequest((request) => request.url().includes('/api/client/messages') && request.url().includes('before='));
+    const next = alice.page.waitForRequest((request) => isHistoryRequest(new URL(request.url())) && request.url().includes('before='));
     await history(alice.page).evaluate((element) => element.scrollTo({ top: 0 }));
     await next;
     expect(requests.length).toBeGreaterThanOrEqual(2);
@@ -55,13 +101,44 @@ describe.skipIf(noBrowser)('history pages in the web client', () => {
   });
 
   it('asks for the next page at once when the first does not fill the view', async () => {
-    const channel = await channelWith('tall', 130);
+    const { cast, channel } = await channelWith('tall', 130);
     // A view taller than a hundred one-line rows.
-    const alice = await signInPage(suite.browser, suite.t, suite.cast.alice.email!, 'Northwind', { height: 6_000 });
+    const alice = await signInPage(suite.browser, suite.t, cast.alice.email!, 'Northwind', { height: 6_000 });
     const requests = await openCounting(alice.page, channel.id);
     await history(alice.page).getByText('This is the very beginning of the conversation.').waitFor();
     expect(requests).toHaveLength(2);
     expect(requests[1]).toContain('before=');
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
+
+  it('scrolls back through 450 messages over four days to the first, each page in front keeping the place, day separators first and a page ending at midnight', async () => {
+    // A fixed time, not the real one: ten minutes apart, the 351st message (the oldest of the first page
+    // of 100) is at midnight in Alice's zone (+01:00), the 251st (the oldest of the second) at 07:20 on
+    // the day before, whose separator is the first row both before and after the third page arrives.
+    const midnight = Date.UTC(2026, 2, 10, 23, 0);
+    const gap = 10 * MINUTE;
+    const { cast, channel } = await channelWith('archive', 450, gap, midnight + 100 * gap);
+    const alice = await signInPage(suite.browser, suite.t, cast.alice.email!, 'Northwind');
+    await alice.page.goto(`${suite.t.url}/c/${encodeURIComponent(channel.id)}`);
+    await history(alice.page).getByText('archive message 450', { exact: true }).waitFor();
+    await settledAtBottom(alice.page);
+
+    const start = history(alice.page).getByText('This is the very beginning of the conversation.');
+    const firstRows: string[] = [];
+    for (let page = 2; page <= 5; page++) {
+      const noted = await scrollUpForOlderPage(alice.page);
+      // The row the person was reading stays where it was (to within a pixel of rounding).
+      expect(Math.abs((await offsetOf(alice.page, noted.uid)) - noted.offset)).toBeLessThanOrEqual(1);
+      firstRows.push(noted.firstRow);
+    }
+    await history(alice.page).evaluate((element) => (element.scrollTop = 0));
+    await start.waitFor();
+    await history(alice.page).getByText('archive message 1', { exact: true }).waitFor();
+    // Before each page, the list began with the separator of its oldest day: the first page's is the
+    // midnight one; the last two pages each began within the day already first.
+    expect(firstRows).toEqual(['Wednesday, March 11, 2026', 'Tuesday, March 10, 2026', 'Monday, March 9, 2026', 'Sunday, March 8, 2026']);
+    await expect(history(alice.page).locator('[data-index="1"]').innerText()).resolves.toBe('Sunday, March 8, 2026');
     alice.expectNoErrors();
     await alice.context.close();
   });

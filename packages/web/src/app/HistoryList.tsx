@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { dayLabel } from './format';
 import { MessageRow } from './MessageRow';
 import { historyRows } from './rows';
@@ -8,24 +8,35 @@ import type { Selection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
 import { FormError } from './FormError';
 
-/** Load the previous page when the first rendered row is this close to the top… */
-const LOAD_AHEAD_ROWS = 8;
-/** …and the view is scrolled this close to it (a view the rows do not fill is at 0). */
+/** Load the previous page when the top of the history is this close to the view (pixels above it). */
 const LOAD_AHEAD_PX = 600;
 /** Within this many pixels of the bottom, the list follows new messages. */
 const STICK_TO_BOTTOM_PX = 80;
 
 /**
  * The chat's history, virtualized: only the rows near the viewport are in the DOM, so a chat of any
- * length scrolls alike. It opens at the newest message, loads older pages as the person scrolls up
- * (keeping the row they were reading in place) and follows new messages while at the bottom.
+ * length scrolls alike. It opens at the newest message, loads older pages while the top of the history
+ * is in (or near) the view, keeps what the person was reading in place when a page is put in front,
+ * and follows new messages while at the bottom.
  */
 export function HistoryList({ history, chat, selection }: { history: History; chat: string; selection?: Selection | undefined }) {
   const { me } = useWorkspace();
   const scroller = useRef<HTMLDivElement>(null);
+  const top = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => historyRows(history.messages, me.timezone, !history.hasOlder), [history.messages, me.timezone, history.hasOlder]);
   const atBottom = useRef(true);
-  const firstKey = useRef<string | undefined>(undefined);
+  /** The oldest message shown at the last render: when it changes, a page was put in front. */
+  const oldestShown = useRef<string | undefined>(undefined);
+  /** How far the top of the view was from the end of the list, at the last render or scroll. */
+  const fromEnd = useRef(0);
+  /**
+   * While a page put in front is being measured, the distance from the end that the view keeps: rows
+   * measured then change the list's height above the view. Until the person scrolls themselves.
+   */
+  const keptFromEnd = useRef<number | undefined>(undefined);
+  const keepPlace = (element: HTMLDivElement) => {
+    if (keptFromEnd.current !== undefined) element.scrollTop = element.scrollHeight - keptFromEnd.current;
+  };
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -36,27 +47,40 @@ export function HistoryList({ history, chat, selection }: { history: History; ch
   });
   const items = virtualizer.getVirtualItems();
 
-  // Older rows were put in front: bring the row that was first back to where it was, not to the top.
+  const remember = (element: HTMLDivElement) => {
+    fromEnd.current = element.scrollHeight - element.scrollTop;
+  };
+
+  // Opening: straight to the bottom. Older messages put in front: everything the person saw keeps its
+  // place, which is its distance from the end of the list, since nothing changed below it. (Not a row's
+  // key: the first row is often a day separator that stays first while older messages of its day are
+  // put under it.)
   useLayoutEffect(() => {
-    const previousFirst = firstKey.current;
-    firstKey.current = rows[0]?.key;
-    if (rows.length === 0) return;
-    if (previousFirst === undefined || atBottom.current) {
+    const element = scroller.current;
+    const previousOldest = oldestShown.current;
+    oldestShown.current = history.messages[0]?.uid;
+    if (!element || rows.length === 0) return;
+    if (previousOldest === undefined || atBottom.current) {
       // Straight to the bottom, not scrollToIndex: that one aims with estimated heights, and a scroll
       // event on the way would read as the person leaving the bottom.
       atBottom.current = true;
-      if (scroller.current) scroller.current.scrollTop = scroller.current.scrollHeight;
-      return;
+      keptFromEnd.current = undefined;
+      element.scrollTop = element.scrollHeight;
+    } else if (oldestShown.current !== previousOldest) {
+      keptFromEnd.current = fromEnd.current;
     }
-    const kept = rows.findIndex((row) => row.key === previousFirst);
-    if (kept > 0) virtualizer.scrollToIndex(kept, { align: 'start' });
-  }, [rows, virtualizer]);
+    keepPlace(element);
+    remember(element);
+  }, [rows, history.messages]);
 
   // Rows measured taller than estimated grow the list below the view: while at the bottom, stay there.
   const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (element && atBottom.current) element.scrollTop = element.scrollHeight;
+    if (!element) return;
+    if (atBottom.current) element.scrollTop = element.scrollHeight;
+    else keepPlace(element);
+    remember(element);
   }, [totalSize]);
 
   // The view itself shrinks too (the selection bar opens, the composer grows): at the bottom, stay there.
@@ -70,23 +94,36 @@ export function HistoryList({ history, chat, selection }: { history: History; ch
     return () => observer.disconnect();
   }, []);
 
-  // The rows are those of the last render, whose scroll position may be stale: the first page renders
-  // at the top before it is brought to the bottom. So the view itself must be near the top too (or the
-  // rows must not fill it): opening a chat then asks for one page, unless the view needs more.
-  const firstShown = items[0]?.index;
+  // The next page loads whenever the top of the history is near the view and there is more: when the
+  // person scrolls up to it (the observer), and when a page arrives that does not push it away (the
+  // load ending). Whether it is near is read from the layout at that moment, never from a scroll event.
+  const [topSeen, setTopSeen] = useState(0);
   useEffect(() => {
     const element = scroller.current;
-    const nearTop = element !== null && element.scrollTop < LOAD_AHEAD_PX;
-    if (nearTop && firstShown !== undefined && firstShown < LOAD_AHEAD_ROWS && history.hasOlder && !history.loading && rows.length > 0) history.loadOlder();
-  }, [firstShown, history, rows.length]);
+    if (!element || !top.current) return;
+    const observer = new IntersectionObserver(() => setTopSeen((count) => count + 1), { root: element, rootMargin: `${LOAD_AHEAD_PX}px 0px 0px 0px` });
+    observer.observe(top.current);
+    return () => observer.disconnect();
+  }, []);
+  const { hasOlder, loading, loadOlder } = history;
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element || !top.current || !hasOlder || loading || rows.length === 0) return;
+    if (top.current.getBoundingClientRect().bottom >= element.getBoundingClientRect().top - LOAD_AHEAD_PX) loadOlder();
+  }, [topSeen, hasOlder, loading, loadOlder, rows.length]);
 
   const onScroll = () => {
     const element = scroller.current;
-    if (element) atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < STICK_TO_BOTTOM_PX;
+    if (!element) return;
+    atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < STICK_TO_BOTTOM_PX;
+    // A scroll that moved the view from the kept place is the person's: the place is theirs again.
+    if (keptFromEnd.current !== undefined && Math.abs(element.scrollHeight - element.scrollTop - keptFromEnd.current) > 1) keptFromEnd.current = undefined;
+    remember(element);
   };
 
   return (
     <div ref={scroller} className="history" onScroll={onScroll} tabIndex={0} role="region" aria-label="Message history" data-chat={chat}>
+      <div ref={top} className="history-top" />
       <FormError text={history.error} />
       <div role="list" aria-busy={history.loading} className="history-rows" style={{ height: totalSize }}>
         {items.map((item) => {

@@ -32,6 +32,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
 
   return (
     <article
+      data-uid={message.uid}
       className={`message${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}`}
       aria-label={`${sender}${appName ? ` via ${appName}` : ''}`}
     >
