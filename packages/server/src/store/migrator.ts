@@ -29,24 +29,12 @@ interface StoreHandle {
 }
 
 export async function planMigrations(store: StoreHandle): Promise<MigrationPlan> {
-  const names = Object.keys(await migrationProvider.getMigrations());
-  const executed = await executedMigrations(store);
-  const renames = await renamesFor(store, executed);
-  const renamedTo = new Set(renames.map((rename) => rename.to));
-  const done = new Set([...executed.filter((name) => !renames.some((rename) => rename.from === name)), ...renamedTo]);
-  const unknown = [...done].filter((name) => !names.includes(name));
-  if (unknown.length > 0) {
-    throw new StoreNewerError(
-      `This database was migrated by a newer version of Aviary: it records the migration${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}, ` +
-        `which Aviary ${aviaryVersion} does not know (its last is ${names.at(-1)}). Run the newer version on it, or restore the backup taken before that upgrade.`,
-    );
-  }
-  return { renamed: renames.map(({ from, to }) => ({ from, to })), pending: names.filter((name) => !done.has(name)), latest: names.at(-1)! };
+  const { renames, pending, latest } = await plan(store);
+  return { renamed: renames.map(({ from, to }) => ({ from, to })), pending, latest };
 }
 
 export async function migrateToLatest(store: StoreHandle): Promise<MigrationReport> {
-  const plan = await planMigrations(store);
-  const renames = renamedMigrations.filter((rename) => plan.renamed.some(({ from }) => from === rename.from));
+  const { renames, latest } = await plan(store);
   if (renames.length > 0) await renameRecords(store, renames);
   const { db, pgSchema } = store;
   const migrator = new Migrator({
@@ -65,7 +53,22 @@ export async function migrateToLatest(store: StoreHandle): Promise<MigrationRepo
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`, { cause: error });
   }
   const applied = (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
-  return { renamed: plan.renamed, applied, latest: plan.latest };
+  return { renamed: renames.map(({ from, to }) => ({ from, to })), applied, latest };
+}
+
+async function plan(store: StoreHandle): Promise<{ renames: RenamedMigration[]; pending: string[]; latest: string }> {
+  const names = Object.keys(await migrationProvider.getMigrations());
+  const executed = await executedMigrations(store);
+  const renames = await renamesFor(store, executed);
+  const done = new Set(executed.map((name) => renames.find((rename) => rename.from === name)?.to ?? name));
+  const unknown = [...done].filter((name) => !names.includes(name));
+  if (unknown.length > 0) {
+    throw new StoreNewerError(
+      `This database was migrated by a newer version of Aviary: it records the migration${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}, ` +
+        `which Aviary ${aviaryVersion} does not know (its last is ${names.at(-1)}). Run the newer version on it, or restore the backup taken before that upgrade.`,
+    );
+  }
+  return { renames, pending: names.filter((name) => !done.has(name)), latest: names.at(-1)! };
 }
 
 /** The names the database records as applied, oldest first; none before the first migration. */
