@@ -15,7 +15,7 @@ const layers = [
   { name: 'api', paths: ['api/', 'context\\.ts$'] },
   { name: 'core', paths: ['core/'] },
   { name: 'events', paths: ['events/'] },
-  { name: 'foundation', paths: ['store/', 'net/', 'bus/', 'config\\.ts$', 'errors\\.ts$', 'log\\.ts$', 'redis\\.ts$'] },
+  { name: 'foundation', paths: ['store/', 'net/', 'bus/', 'config\\.ts$', 'errors\\.ts$', 'log\\.ts$', 'redis\\.ts$', 'version\\.ts$'] },
 ];
 
 const inLayers = (list) => list.flatMap((layer) => layer.paths.map((path) => server + path));

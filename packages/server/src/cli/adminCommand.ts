@@ -14,6 +14,7 @@ export interface OutputFlags {
 }
 
 export interface AdminContext {
+  store: Store;
   db: Db;
   config: Config;
   now: () => number;
@@ -43,17 +44,21 @@ export function configFrom(flags: StoreFlags, more: ConfigInput = {}): Config {
   return loadConfig({ dataDir: flags.data, databaseUrl: flags.databaseUrl, ...more });
 }
 
-/** Opens and migrates the store (so a fresh one works), runs the command, prints, and always closes. */
+/**
+ * Opens and migrates the store (so a fresh one works), runs the command, prints, and always closes.
+ * `migrate: false` leaves the migrating to the command (`aviary migrate`).
+ */
 export async function runAdminCommand(
   flags: StoreFlags & OutputFlags,
   command: (admin: AdminContext) => Promise<CommandOutput>,
+  { migrate = true }: { migrate?: boolean } = {},
 ): Promise<void> {
   let store: Store | undefined;
   try {
     const config = configFrom(flags);
     store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    await store.migrate();
-    const output = await command({ db: store.db, config, now: Date.now });
+    if (migrate) await store.migrate();
+    const output = await command({ store, db: store.db, config, now: Date.now });
     process.stdout.write(flags.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
   } catch (error) {
     reportFailure(toCliError(error), flags.json === true);

@@ -1,4 +1,5 @@
 import { ConfigError } from '../config.js';
+import { StoreNewerError } from '../store/migrator.js';
 import { isStoreUnavailable } from '../store/store.js';
 
 /** The codes a command fails with; docs/errors.md lists them (a test keeps the two in step). */
@@ -19,6 +20,7 @@ export const cliErrorCodes = [
   'ManifestInvalid',
   'PermissionDenied',
   'StoreUnavailable',
+  'StoreNewer',
   'Failed',
 ] as const;
 
@@ -38,6 +40,7 @@ export class CliError extends Error {
 export function toCliError(error: unknown): CliError {
   if (error instanceof CliError) return error;
   if (error instanceof ConfigError) return new CliError('InvalidConfig', error.message);
+  if (error instanceof StoreNewerError) return new CliError('StoreNewer', error.message);
   // A failed migration wraps the driver's error; its code says whether the database was out of reach.
   const unreachable = [error, (error as { cause?: unknown })?.cause].find(isStoreUnavailable);
   if (unreachable) return new CliError('StoreUnavailable', `The database could not be reached: ${messageOf(unreachable)}`);

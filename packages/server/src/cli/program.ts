@@ -12,13 +12,15 @@ import { registerServeCommand } from './serve.js';
 import { registerTeamCommands } from './team.js';
 import { registerTriggerCommand } from './trigger.js';
 import { registerUserCommands } from './user.js';
+import { aviaryVersion } from '../version.js';
 
 function buildProgram(): Command {
   const program = new Command('aviary')
     .description('Aviary: serve the platform, seed a demo, manage teams, people and apps in its store, and try and debug apps.')
     // Set before the commands are added, which inherit it: usage errors come back here instead of exiting.
     .exitOverride()
-    .showHelpAfterError('(add --help for usage)');
+    .showHelpAfterError('(add --help for usage)')
+    .version(aviaryVersion, '-V, --version', 'print the version of Aviary and exit');
   registerServeCommand(program);
   registerMigrateCommand(program);
   registerSeedCommand(program);

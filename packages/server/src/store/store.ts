@@ -1,14 +1,15 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, Migrator, type Dialect, type PostgresDialect, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, type Dialect, type PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
-import { migrationProvider } from './migrations/index.js';
+import type { DialectName } from './catalog.js';
+import { migrateToLatest, planMigrations, type MigrationPlan, type MigrationReport } from './migrator.js';
 import { OwnSchemaPostgresDialect } from './ownSchemaIntrospector.js';
 import type { Database } from './schema.js';
 import { executeCompiled, groupCommitSqliteDialect, type SqliteConnection } from './sqliteGroupCommit.js';
 
-export type DialectName = 'sqlite' | 'postgres';
+export type { DialectName } from './catalog.js';
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
 
@@ -24,7 +25,10 @@ export interface StoreOptions {
 export interface Store {
   db: Db;
   dialect: DialectName;
-  migrate(): Promise<void>;
+  /** Brings the schema to this version's (StoreNewerError for a database a newer version migrated). */
+  migrate(): Promise<MigrationReport>;
+  /** What migrate() would do, changing nothing. */
+  planMigrations(): Promise<MigrationPlan>;
   close(): Promise<void>;
   /**
    * A number that changes in the same transaction as any change to tokens, users, installs or an app's
@@ -45,7 +49,8 @@ export function openStore(options: StoreOptions): Store {
   return {
     db,
     dialect,
-    migrate: () => migrateToLatest(db, options.pgSchema),
+    migrate: () => migrateToLatest({ db, dialect, pgSchema: options.pgSchema }),
+    planMigrations: () => planMigrations({ db, dialect, pgSchema: options.pgSchema }),
     close: () => db.destroy(),
     credentialsVersion: async () => {
       if (dialect !== 'sqlite') return undefined;
@@ -142,16 +147,6 @@ function postgresDialect(url: string, options: StoreOptions): PostgresDialect {
   // An idle client's connection error must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   return new OwnSchemaPostgresDialect({ pool }, options.pgSchema);
-}
-
-async function migrateToLatest(db: Db, pgSchema: string | undefined): Promise<void> {
-  // Kysely looks for its migration tables in every schema unless told which one is ours.
-  const migrator = new Migrator({ db, provider: migrationProvider, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error || failed) {
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`, { cause: error });
-  }
 }
 
 /** Whether an error means the database could not be reached (answered as 503, not 500). */
