@@ -22,6 +22,8 @@ export const DeveloperApp = Type.Object(
     integrations: Integrations,
     /** Origins besides the listener, configuration and integration URLs that may receive its widget and browser tokens. */
     allowedOrigins: Type.Array(Type.String()),
+    /** Flock-compatible naming (docs/flock-compatibility.md). */
+    flockNaming: Type.Boolean(),
     botUserId: Type.Union([UserId, Type.Null()]),
     disabledByTeam: Type.Boolean(),
     /** When asynchronous delivery was paused after days of failures; null while it runs. */

@@ -26,6 +26,7 @@ export function registerAppCommands(program: Command): Command {
     .option('--slash-command <name[:url]>', 'a slash command (repeatable): it sends an event to the listener, or with a URL opens that widget', collect, [])
     .option('--preview-domain <domain>', 'a domain whose links the app previews, e.g. example.com or *.example.com (repeatable)', collect, [])
     .option('--allowed-origin <origin>', 'an origin such as https://app.example its widget and browser tokens may also go to (repeatable)', collect, [])
+    .option('--flock-naming', 'Flock-compatible naming: its events and widget URLs also carry Flock’s names (docs/flock-compatibility.md)')
     .action((flags: Flags<AppCreateFlags>) =>
       runAdminCommand(flags, async ({ db, now }) => {
         const developer = await requirePerson(db, flags.developer);
@@ -39,6 +40,7 @@ export function registerAppCommands(program: Command): Command {
               listenerUrl: flags.listenerUrl,
               integrations: integrationsFromFlags(flags),
               allowedOrigins: flags.allowedOrigin,
+              flockNaming: flags.flockNaming === true,
               now: now(),
             }),
           (parameter, description) => appOptionWording(flags, parameter, description),
@@ -124,6 +126,7 @@ interface AppCreateFlags {
   slashCommand: string[];
   previewDomain: string[];
   allowedOrigin: string[];
+  flockNaming?: boolean;
 }
 
 /** The integrations `app create` makes of its flags: a command sends an event, or with a URL opens that widget. */

@@ -60,6 +60,8 @@ export function registerAppAdminCommands(app: Command): void {
     .option('--configuration-url <url>', 'an http(s) URL of its settings page; "" clears it')
     .option('--allowed-origin <origin>', 'an origin its widget and browser tokens may also go to (repeatable; replaces the list)', collect, [])
     .option('--no-allowed-origins', 'clear the allowed origins')
+    .option('--flock-naming', 'turn on Flock-compatible naming: its events and widget URLs also carry Flock’s names (docs/flock-compatibility.md)')
+    .option('--no-flock-naming', 'turn Flock-compatible naming off')
     .option('--integrations-file <path>', 'a JSON file holding the whole integrations object; {} removes them all')
     .action((flags: Flags<AppUpdateFlags>) =>
       runAdminCommand(flags, async ({ db, now }) => {
@@ -96,6 +98,8 @@ interface AppUpdateFlags {
   allowedOrigin: string[];
   /** False with --no-allowed-origins. */
   allowedOrigins: boolean;
+  /** Undefined unless --flock-naming or --no-flock-naming is given. */
+  flockNaming?: boolean;
   integrationsFile?: string;
 }
 
@@ -110,6 +114,7 @@ function changesFromFlags(flags: AppUpdateFlags): Record<string, unknown> {
     configurationUrl: flags.configurationUrl,
     allowedOrigins: flags.allowedOrigins ? (flags.allowedOrigin.length > 0 ? flags.allowedOrigin : undefined) : [],
     integrations: flags.integrationsFile === undefined ? undefined : readJsonFile('--integrations-file', flags.integrationsFile),
+    flockNaming: flags.flockNaming,
   };
   return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
 }
@@ -144,6 +149,7 @@ function describeApp(app: DeveloperAppModel): string {
     ['slash commands', integrations.slashCommands.map((command) => `/${command.name}`).join(' ') || '-'],
     ['preview domains', integrations.previewDomains.join(' ') || '-'],
     ['allowed origins', app.allowedOrigins.join(' ') || '-'],
+    ['Flock naming', app.flockNaming ? 'on' : 'off'],
     ['bot', app.botUserId ?? 'not enabled'],
     ['disabled by team', app.disabledByTeam ? 'yes' : 'no'],
     ['delivery', app.deliveryPausedAt === null ? 'running' : `paused since ${isoTime(app.deliveryPausedAt)}`],

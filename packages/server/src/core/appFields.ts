@@ -21,6 +21,7 @@ export interface AppFieldInput {
   configurationUrl?: unknown;
   integrations?: unknown;
   allowedOrigins?: unknown;
+  flockNaming?: unknown;
 }
 
 /** App fields as checked: the name trimmed, URLs and integrations in their normal form, null for a cleared URL. */
@@ -32,6 +33,7 @@ export interface AppFields {
   configurationUrl?: string | null;
   integrations?: Integrations;
   allowedOrigins?: string[];
+  flockNaming?: boolean;
 }
 
 const urlFields = ['icon', 'listenerUrl', 'configurationUrl'] as const;
@@ -53,6 +55,7 @@ export function checkAppFields(input: AppFieldInput, mode: 'create' | 'update'):
     if (!result.ok) throw invalidParameter(result.parameter, `${result.description}.`);
     fields.allowedOrigins = result.value;
   }
+  if (input.flockNaming !== undefined) fields.flockNaming = checkFlockNaming(input.flockNaming);
   return fields;
 }
 
@@ -77,6 +80,11 @@ function checkName(value: unknown, mode: 'create' | 'update'): string {
   const name = value.trim();
   if (name.length > maxAppNameLength) throw invalidParameter('name', `name is ${name.length} characters long; the limit is ${maxAppNameLength}.`);
   return name;
+}
+
+function checkFlockNaming(value: unknown): boolean {
+  if (typeof value !== 'boolean') throw invalidParameter('flockNaming', 'flockNaming must be true or false: whether the app also gets Flock’s names.');
+  return value;
 }
 
 function checkDescription(value: unknown): string {

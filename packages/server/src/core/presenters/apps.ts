@@ -18,6 +18,8 @@ export interface DeveloperAppModel {
   integrations: Integrations;
   /** Origins besides the listener, configuration and integration URLs that may receive its widget and browser tokens. */
   allowedOrigins: string[];
+  /** Flock-compatible naming (docs/flock-compatibility.md). */
+  flockNaming: boolean;
   botUserId: string | null;
   disabledByTeam: boolean;
   /** When asynchronous delivery was paused after days of failures; null while it runs. */
@@ -40,6 +42,7 @@ export function presentDeveloperApp(row: AppRow, options: { withSecret: boolean 
     configurationUrl: row.configuration_url,
     integrations: readIntegrations(row),
     allowedOrigins: readAllowedOrigins(row),
+    flockNaming: row.flock_naming === 1,
     botUserId: row.bot_user_id,
     disabledByTeam: row.disabled_by_team === 1,
     deliveryPausedAt: row.delivery_paused_at ?? null,

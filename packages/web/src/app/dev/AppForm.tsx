@@ -18,7 +18,7 @@ const draftOf = (app?: DeveloperApp): Draft => ({
  * The fields as the API takes them: an emptied URL clears it (null) on an edit and is left out of a new
  * app; origins are one a line.
  */
-function fieldsOf(draft: Draft, editing: boolean): AppFields & { name: string } {
+function fieldsOf(draft: Draft, flockNaming: boolean, editing: boolean): AppFields & { name: string } {
   const url = (value: string) => (value.trim() === '' ? (editing ? null : undefined) : value.trim());
   const fields: AppFields & { name: string } = { name: draft.name, description: draft.description };
   for (const key of ['icon', 'listenerUrl', 'configurationUrl'] as const) {
@@ -27,6 +27,7 @@ function fieldsOf(draft: Draft, editing: boolean): AppFields & { name: string } 
   }
   const origins = draft.allowedOrigins.split('\n').map((line) => line.trim()).filter(Boolean);
   if (editing || origins.length > 0) fields.allowedOrigins = origins;
+  if (editing || flockNaming) fields.flockNaming = flockNaming;
   return fields;
 }
 
@@ -42,6 +43,7 @@ const LABELS: Record<(typeof PATHS)[number], { label: string; hint?: string; typ
 /** Create an app, or edit one: each refusal shown under the field it names. */
 export function AppForm({ app, onSaved, onCancel }: { app?: DeveloperApp; onSaved: (app: DeveloperApp) => void; onCancel?: () => void }) {
   const [draft, setDraft] = useState(() => draftOf(app));
+  const [flockNaming, setFlockNaming] = useState(app?.flockNaming ?? false);
   const [problem, setProblem] = useState<Problem>();
   const [busy, setBusy] = useState(false);
   const problemAt = placeOf(problem, PATHS);
@@ -51,7 +53,7 @@ export function AppForm({ app, onSaved, onCancel }: { app?: DeveloperApp; onSave
     setBusy(true);
     setProblem(undefined);
     try {
-      const fields = fieldsOf(draft, app !== undefined);
+      const fields = fieldsOf(draft, flockNaming, app !== undefined);
       const answer = app ? await developerApi.updateApp({ id: app.id, ...fields }) : await developerApi.createApp(fields);
       onSaved(answer.app);
     } catch (error) {
@@ -79,6 +81,10 @@ export function AppForm({ app, onSaved, onCancel }: { app?: DeveloperApp; onSave
           </Field>
         );
       })}
+      <label className="dev-check">
+        <input type="checkbox" name="flockNaming" checked={flockNaming} onChange={(e) => setFlockNaming(e.target.checked)} /> Flock-compatible naming
+        <small> (its events and widget URLs also carry Flock’s names, so an app written for Flock runs unchanged; see docs/flock-compatibility.md)</small>
+      </label>
       <div className="dev-actions">
         <button type="submit" className="primary" disabled={busy}>
           {app ? 'Save changes' : 'Create app'}
