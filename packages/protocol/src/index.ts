@@ -23,3 +23,4 @@ export * from './openapiRoutes.js';
 export * from './appManifest.js';
 export * from './listen.js';
 export * from './stream.js';
+export * from './flock.js';

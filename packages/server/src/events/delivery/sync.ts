@@ -1,4 +1,4 @@
-import type { AnyEvent } from '@aviary/protocol';
+import { flockNamedEvent, type AnyEvent } from '@aviary/protocol';
 import type { EventsContext } from '../context.js';
 import { insertAttempt, listenerHeaders, noListenerResult } from './attempts.js';
 import { logListenerNews, logSyncDelivery } from './deliveryLog.js';
@@ -25,13 +25,22 @@ export async function deliverSynchronously(
   ctx: Pick<EventsContext, 'db' | 'now' | 'events' | 'requestId'> & Partial<Pick<EventsContext, 'log'>>,
   input: { appId: string; userId: string; event: AnyEvent; timeoutMs: number },
 ): Promise<SyncDeliveryResult> {
-  const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
+  const app = await ctx.db
+    .selectFrom('apps')
+    .select(['id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url', 'flock_naming'])
+    .where('id', '=', input.appId)
+    .executeTakeFirstOrThrow();
   const startedAt = ctx.now();
   const eventId = newEventId(startedAt);
-  const body = JSON.stringify(input.event);
+  const flockNaming = app.flock_naming === 1;
+  const body = JSON.stringify(flockNaming ? flockNamedEvent(input.event) : input.event);
   const result: AttemptResult = await callAppListener(ctx.events, app, {
     body,
-    headers: listenerHeaders({ appId: app.id, appSecret: app.secret, previousSecret: app.previous_secret, previousSecretUntil: app.previous_secret_until, userId: input.userId, eventId, retryNum: 0 }, body, startedAt),
+    headers: listenerHeaders(
+      { appId: app.id, appSecret: app.secret, previousSecret: app.previous_secret, previousSecretUntil: app.previous_secret_until, userId: input.userId, eventId, retryNum: 0, flockNaming },
+      body,
+      startedAt,
+    ),
     answerTimeoutMs: input.timeoutMs,
     keepBytes: maxSyncAnswerBytes,
   });

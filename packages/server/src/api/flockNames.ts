@@ -1,0 +1,98 @@
+import { flockMarkupParam, flockMethodAliases } from '@aviary/protocol';
+import type { Db } from '../store/store.js';
+import type { Caller } from './caller.js';
+import { ApiError, invalidParameter } from './errors.js';
+import type { RawParams } from './params.js';
+
+/**
+ * Calls under Flock's names (docs/flock-compatibility.md), for an app with Flock-compatible naming: a
+ * legacy method name (`groups.list`) stands for ours, and `flockml` (a `<flockml>` document) is taken
+ * wherever `serviceml` is, in attachments' views too. Every other app's calls are not looked at twice:
+ * the app's setting is read only when a call uses one of Flock's names.
+ */
+export interface FlockNamedCall {
+  /** The parameters under our names. */
+  raw: RawParams;
+  /** A refusal of a parameter given under Flock's name, naming it so. */
+  refusal(error: unknown): unknown;
+}
+
+const markup = flockMarkupParam;
+
+/** Our method for a Flock legacy name: the dispatcher finds its handler by it. */
+export function flockAliasTarget(name: string): string | undefined {
+  return Object.hasOwn(flockMethodAliases, name) ? flockMethodAliases[name].method : undefined;
+}
+
+/** Undefined when the call uses none of Flock's names; NoSuchMethod for a Flock method name an app without the setting calls. */
+export async function flockNamedCall(db: Db, caller: Caller, methodName: string, raw: RawParams): Promise<FlockNamedCall | undefined> {
+  const alias = Object.hasOwn(flockMethodAliases, methodName) ? flockMethodAliases[methodName] : undefined;
+  if (alias === undefined && raw[markup] === undefined && !mentionsFlockml(raw.attachments)) return undefined;
+  const app = await db.selectFrom('apps').select('flock_naming').where('id', '=', caller.appId).executeTakeFirst();
+  if (app?.flock_naming !== 1) {
+    if (alias === undefined) return undefined;
+    throw new ApiError('NoSuchMethod', `There is no method named "${methodName}"; it is Flock's name for ${alias.method}, which only an app with Flock-compatible naming may call by it.`);
+  }
+  const renamed: RawParams = { ...raw };
+  for (const [flockName, ours] of Object.entries(alias?.params ?? {})) {
+    if (renamed[flockName] === undefined) continue;
+    if (renamed[ours] !== undefined) throw invalidParameter(flockName, `Give ${flockName} or ${ours}, not both.`);
+    renamed[ours] = renamed[flockName];
+    delete renamed[flockName];
+  }
+  if (renamed[markup] !== undefined) {
+    if (renamed.serviceml !== undefined) throw invalidParameter(markup, `Give ${markup} or serviceml, not both.`);
+    renamed.serviceml = serviceMLOf(renamed[markup]);
+    delete renamed[markup];
+  }
+  if (renamed.attachments !== undefined) renamed.attachments = attachmentsWithOurNames(renamed.attachments);
+  return { raw: renamed, refusal: (error) => (raw[markup] !== undefined || mentionsFlockml(raw.attachments) ? underFlockNames(error) : error) };
+}
+
+function mentionsFlockml(attachments: unknown): boolean {
+  if (attachments === undefined || attachments === null) return false;
+  const text = typeof attachments === 'string' ? attachments : JSON.stringify(attachments);
+  return text.includes(`"${markup}"`);
+}
+
+/**
+ * `<flockml>…</flockml>` is the same document as `<serviceml>…</serviceml>`: only the root's name
+ * differs. Anything else is left for ServiceML's one check to describe.
+ */
+function serviceMLOf(document: unknown): unknown {
+  if (typeof document !== 'string') return document;
+  const match = /^(\s*)<flockml>([\s\S]*)<\/flockml>(\s*)$/.exec(document);
+  return match ? `${match[1]}<serviceml>${match[2]}</serviceml>${match[3]}` : document;
+}
+
+/** `attachments[].views.flockml` as `views.serviceml`; a list that is not one is left for the decoder to refuse. */
+function attachmentsWithOurNames(given: unknown): unknown {
+  let list = given;
+  if (typeof given === 'string') {
+    try {
+      list = JSON.parse(given);
+    } catch {
+      return given;
+    }
+  }
+  if (!Array.isArray(list)) return given;
+  return list.map((attachment: unknown, index) => {
+    const views = isObject(attachment) ? attachment.views : undefined;
+    if (!isObject(views) || views[markup] === undefined) return attachment;
+    const { [markup]: flockml, ...others } = views;
+    if (others.serviceml !== undefined) throw invalidParameter(`attachments[${index}].views.${markup}`, `Give views.${markup} or views.serviceml, not both.`);
+    return { ...(attachment as object), views: { ...others, serviceml: serviceMLOf(flockml) } };
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A refusal naming `serviceml` (or a view's) named as the caller gave it: `flockml`. */
+function underFlockNames(error: unknown): unknown {
+  if (!(error instanceof ApiError) || typeof error.context.parameter !== 'string' || !/serviceml$/.test(error.context.parameter)) return error;
+  const parameter = error.context.parameter.replace(/serviceml$/, markup);
+  const description = error.message.replaceAll(error.context.parameter, parameter).replaceAll('ServiceML', 'FlockML');
+  return new ApiError(error.code, description, { ...error.context, parameter }, error.headers);
+}
