@@ -80,6 +80,9 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     // Bob clicks the action: the app hears client.flockmlAction.
     const done = await bob.post('/actions/servicemlAction', { messageUid: posted.uid, actionId: 'done-1' });
     expect(done.body).toEqual({ kind: 'toast', text: 'Done: Buy milk' });
+    // The developer's delivery log keeps the specification's names.
+    const logged = await db.selectFrom('events').select('name').where('app_id', '=', app.id).where('name', 'like', 'client.%mlAction').execute();
+    expect(logged).toEqual([{ name: 'client.servicemlAction' }]);
 
     // The message action fetches the selected messages with chat.fetchMessages.
     const note = await bob.post('/messages', { to: channel.id, text: 'Call the plumber' });
