@@ -119,11 +119,12 @@ var allTodos = function () {
     return Object.keys(todos).reduce(function (all, chat) { return all.concat(todos[chat]); }, []);
 };
 
-// The bot answers a direct message with how much is left to do.
+// The bot answers a direct message with how much is left to do, then takes the event.
 flock.events.on('chat.receiveMessage', function (event, callback) {
-    callback(null, {});
     var open = allTodos().filter(function (t) { return !t.done; }).length;
-    flock.chat.sendMessage(config.botToken, { to: event.userId, text: 'You said "' + event.message.text + '"; ' + open + ' to-do(s) open.' });
+    flock.chat.sendMessage(config.botToken, { to: event.userId, text: 'You said "' + event.message.text + '"; ' + open + ' to-do(s) open.' }, function (error) {
+        callback(error, {});
+    });
 });
 
 flock.events.on('chat.generateUrlPreview', function (event, callback) {
