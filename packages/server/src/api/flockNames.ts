@@ -33,20 +33,20 @@ export async function flockNamedCall(db: Db, caller: Caller, methodName: string,
     if (alias === undefined) return undefined;
     throw new ApiError('NoSuchMethod', `There is no method named "${methodName}"; it is Flock's name for ${alias.method}, which only an app with Flock-compatible naming may call by it.`);
   }
+  /** Our name of each parameter given under Flock's → Flock's, so that a refusal names what the caller gave. */
+  const flockNameOf = new Map<string, string>();
   const renamed: RawParams = { ...raw };
-  for (const [flockName, ours] of Object.entries(alias?.params ?? {})) {
-    if (renamed[flockName] === undefined) continue;
+  const rename = (flockName: string, ours: string, value: (given: unknown) => unknown = (given) => given) => {
+    flockNameOf.set(ours, flockName);
+    if (renamed[flockName] === undefined) return;
     if (renamed[ours] !== undefined) throw invalidParameter(flockName, `Give ${flockName} or ${ours}, not both.`);
-    renamed[ours] = renamed[flockName];
+    renamed[ours] = value(renamed[flockName]);
     delete renamed[flockName];
-  }
-  if (renamed[markup] !== undefined) {
-    if (renamed.serviceml !== undefined) throw invalidParameter(markup, `Give ${markup} or serviceml, not both.`);
-    renamed.serviceml = serviceMLOf(renamed[markup]);
-    delete renamed[markup];
-  }
-  if (renamed.attachments !== undefined) renamed.attachments = attachmentsWithOurNames(renamed.attachments);
-  return { raw: renamed, refusal: (error) => (raw[markup] !== undefined || mentionsFlockml(raw.attachments) ? underFlockNames(error) : error) };
+  };
+  for (const [flockName, ours] of Object.entries(alias?.params ?? {})) rename(flockName, ours);
+  if (renamed[markup] !== undefined) rename(markup, 'serviceml', serviceMLOf);
+  if (renamed.attachments !== undefined) renamed.attachments = attachmentsWithOurNames(renamed.attachments, flockNameOf);
+  return { raw: renamed, refusal: (error) => underFlockNames(error, flockNameOf) };
 }
 
 function mentionsFlockml(attachments: unknown): boolean {
@@ -66,7 +66,7 @@ function serviceMLOf(document: unknown): unknown {
 }
 
 /** `attachments[].views.flockml` as `views.serviceml`; a list that is not one is left for the decoder to refuse. */
-function attachmentsWithOurNames(given: unknown): unknown {
+function attachmentsWithOurNames(given: unknown, flockNameOf: Map<string, string>): unknown {
   let list = given;
   if (typeof given === 'string') {
     try {
@@ -80,7 +80,9 @@ function attachmentsWithOurNames(given: unknown): unknown {
     const views = isObject(attachment) ? attachment.views : undefined;
     if (!isObject(views) || views[markup] === undefined) return attachment;
     const { [markup]: flockml, ...others } = views;
-    if (others.serviceml !== undefined) throw invalidParameter(`attachments[${index}].views.${markup}`, `Give views.${markup} or views.serviceml, not both.`);
+    const at = `attachments[${index}].views.`;
+    if (others.serviceml !== undefined) throw invalidParameter(`${at}${markup}`, `Give views.${markup} or views.serviceml, not both.`);
+    flockNameOf.set(`${at}serviceml`, `${at}${markup}`);
     return { ...(attachment as object), views: { ...others, serviceml: serviceMLOf(flockml) } };
   });
 }
@@ -89,10 +91,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A refusal naming `serviceml` (or a view's) named as the caller gave it: `flockml`. */
-function underFlockNames(error: unknown): unknown {
-  if (!(error instanceof ApiError) || typeof error.context.parameter !== 'string' || !/serviceml$/.test(error.context.parameter)) return error;
-  const parameter = error.context.parameter.replace(/serviceml$/, markup);
-  const description = error.message.replaceAll(error.context.parameter, parameter).replaceAll('ServiceML', 'FlockML');
-  return new ApiError(error.code, description, { ...error.context, parameter }, error.headers);
+/** A refusal of a parameter the caller gave under Flock's name, naming it so (and FlockML for ServiceML). */
+function underFlockNames(error: unknown, flockNameOf: Map<string, string>): unknown {
+  const parameter = error instanceof ApiError ? error.context.parameter : undefined;
+  const flockName = typeof parameter === 'string' ? flockNameOf.get(parameter) : undefined;
+  if (!(error instanceof ApiError) || flockName === undefined) return error;
+  let description = error.message.replaceAll(parameter as string, flockName);
+  if (flockName.endsWith(markup)) description = description.replaceAll('ServiceML', 'FlockML');
+  return new ApiError(error.code, description, { ...error.context, parameter: flockName }, error.headers);
 }
