@@ -5,6 +5,7 @@
  * cannot say: URLs as a browser parses them, integrations and origins in their normal form.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { EventSubscriptionsInput } from './eventSubscriptions.js';
 import { checkedByServer, Clearable, HttpUrl } from './params.js';
 
 export const maxAppNameLength = 80;
@@ -43,6 +44,7 @@ const appFieldSchemas = {
     description: `up to ${maxAllowedOrigins} origins such as https://widgets.example that its widget and browser URLs may also lead to; null or [] clears the list`,
   }),
   flockNaming: Type.Boolean({ description: flockNamingDescription }),
+  eventSubscriptions: EventSubscriptionsInput,
 };
 
 export const appFieldNames = Object.keys(appFieldSchemas) as Array<keyof typeof appFieldSchemas>;

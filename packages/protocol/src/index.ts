@@ -24,3 +24,4 @@ export * from './appManifest.js';
 export * from './listen.js';
 export * from './stream.js';
 export * from './flock.js';
+export * from './eventSubscriptions.js';

@@ -24,6 +24,8 @@ export const DeveloperApp = Type.Object(
     allowedOrigins: Type.Array(Type.String()),
     /** Flock-compatible naming (docs/flock-compatibility.md). */
     flockNaming: Type.Boolean(),
+    /** The events the app receives; null: the defaults (docs/reference/event-subscriptions.md). */
+    eventSubscriptions: Type.Union([Type.Array(Type.String()), Type.Null()]),
     botUserId: Type.Union([UserId, Type.Null()]),
     disabledByTeam: Type.Boolean(),
     /** When asynchronous delivery was paused after days of failures; null while it runs. */

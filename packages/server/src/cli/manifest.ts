@@ -87,6 +87,7 @@ function fieldsOf(manifest: AppManifest): Record<ManifestField, unknown> {
     integrations: manifest.integrations ?? { slashCommands: [], previewDomains: [] },
     allowedOrigins: manifest.allowedOrigins ?? [],
     flockNaming: manifest.flockNaming ?? false,
+    eventSubscriptions: manifest.eventSubscriptions ?? null,
   };
 }
 
@@ -136,5 +137,6 @@ function manifestOf(app: DeveloperAppModel): AppManifest & { id: string } {
     integrations: app.integrations,
     ...(app.allowedOrigins.length > 0 ? { allowedOrigins: app.allowedOrigins } : {}),
     ...(app.flockNaming ? { flockNaming: true } : {}),
+    ...(app.eventSubscriptions !== null ? { eventSubscriptions: app.eventSubscriptions } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { maxAppDescriptionLength, maxAppNameLength } from '@aviary/protocol';
 import { invalidParameter, missingParameter } from '../errors.js';
 import { validateAllowedOrigins } from './allowedOrigins.js';
+import { checkEventSubscriptions } from './eventSubscriptions.js';
 import { checkHttpUrl } from './httpUrls.js';
 import { validateIntegrations, type Integrations } from './integrations.js';
 
@@ -22,6 +23,7 @@ export interface AppFieldInput {
   integrations?: unknown;
   allowedOrigins?: unknown;
   flockNaming?: unknown;
+  eventSubscriptions?: unknown;
 }
 
 /** App fields as checked: the name trimmed, URLs and integrations in their normal form, null for a cleared URL. */
@@ -34,6 +36,8 @@ export interface AppFields {
   integrations?: Integrations;
   allowedOrigins?: string[];
   flockNaming?: boolean;
+  /** null: the defaults. */
+  eventSubscriptions?: string[] | null;
 }
 
 const urlFields = ['icon', 'listenerUrl', 'configurationUrl'] as const;
@@ -56,6 +60,7 @@ export function checkAppFields(input: AppFieldInput, mode: 'create' | 'update'):
     fields.allowedOrigins = result.value;
   }
   if (input.flockNaming !== undefined) fields.flockNaming = checkFlockNaming(input.flockNaming);
+  if (input.eventSubscriptions !== undefined) fields.eventSubscriptions = checkEventSubscriptions(input.eventSubscriptions);
   return fields;
 }
 

@@ -2,6 +2,7 @@ import { eventTokenLifetimeSeconds, flockNamedEvent, flockWidgetParams, widgetPa
 import { ApiError } from '../errors.js';
 import { newEventId } from '../events/ids.js';
 import { signEventToken } from '../events/signing/tokens.js';
+import { appReceives } from '../events/subscriptions.js';
 import type { AppsTable } from '../store/schema.js';
 import type { CoreContext } from './context.js';
 import { originOf, registeredOrigins } from './registeredOrigins.js';
@@ -30,7 +31,8 @@ export type WidgetUrlInput = {
 export async function buildWidgetUrl(ctx: CoreContext, input: WidgetUrlInput): Promise<string> {
   const app = await findApp(ctx, input.appId);
   const url = requireRegisteredOrigin(app, input.url, input.parameter);
-  if (input.route === 'browser' && !input.sendContext) return input.url;
+  // Without the event, a page opens as any page does: the app did not ask for it, or did not subscribe to it.
+  if ((input.route === 'browser' && !input.sendContext) || !appReceives(app, input.event.name)) return input.url;
   // An app with Flock-compatible naming gets the event under Flock's names, in both parameters alike.
   const flockNaming = app.flock_naming === 1;
   const serviceEvent = JSON.stringify(flockNaming ? flockNamedEvent(input.event) : input.event);
@@ -49,12 +51,12 @@ export async function buildWidgetUrl(ctx: CoreContext, input: WidgetUrlInput): P
   return url.toString();
 }
 
-type AppForWidgets = Pick<AppsTable, 'id' | 'secret' | 'listener_url' | 'configuration_url' | 'integrations' | 'allowed_origins' | 'flock_naming'>;
+type AppForWidgets = Pick<AppsTable, 'id' | 'secret' | 'listener_url' | 'configuration_url' | 'integrations' | 'allowed_origins' | 'flock_naming' | 'event_subscriptions'>;
 
 function findApp(ctx: CoreContext, appId: string): Promise<AppForWidgets> {
   return ctx.db
     .selectFrom('apps')
-    .select(['id', 'secret', 'listener_url', 'configuration_url', 'integrations', 'allowed_origins', 'flock_naming'])
+    .select(['id', 'secret', 'listener_url', 'configuration_url', 'integrations', 'allowed_origins', 'flock_naming', 'event_subscriptions'])
     .where('id', '=', appId)
     .executeTakeFirstOrThrow();
 }

@@ -66,6 +66,13 @@ describe.each(dialects)('app deploy and app export (%s)', (dialect) => {
     );
     expect((await runCliJson(['app', 'export', '--app', created.app.id, ...on])).flockNaming).toBe(true);
     expect((await runCliJson(['app', 'deploy', '--manifest', path, '--developer', developerId, ...on])).changed).toEqual(['flockNaming']);
+
+    // Event subscriptions: the list where the manifest has one, the defaults where it leaves it out.
+    const subscribed = file('subscribed.json', { ...manifest, eventSubscriptions: ['client.slashCommand'] });
+    expect((await runCliJson(['app', 'deploy', '--manifest', subscribed, '--developer', developerId, ...on])).changed).toEqual(['eventSubscriptions']);
+    expect((await runCliJson(['app', 'export', '--app', created.app.id, ...on])).eventSubscriptions).toEqual(['client.slashCommand']);
+    const back = await runCliJson(['app', 'deploy', '--manifest', path, '--developer', developerId, ...on]);
+    expect(back).toEqual(expect.objectContaining({ app: expect.objectContaining({ eventSubscriptions: null }), changed: ['eventSubscriptions'] }));
   });
 
   it('export writes a manifest that deploys back to the same app unchanged, matched by its id', async () => {

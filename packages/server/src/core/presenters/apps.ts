@@ -1,4 +1,5 @@
 import type { AppDeliveryColumns, AppsTable, InstallsTable } from '../../store/schema.js';
+import { storedSubscriptions } from '../../events/subscriptions.js';
 import { readAllowedOrigins } from '../allowedOrigins.js';
 import { buttonKinds, readIntegrations, type Integrations } from '../integrations.js';
 import { setFields } from './setFields.js';
@@ -20,6 +21,8 @@ export interface DeveloperAppModel {
   allowedOrigins: string[];
   /** Flock-compatible naming (docs/flock-compatibility.md). */
   flockNaming: boolean;
+  /** The events the app receives; null: the defaults. */
+  eventSubscriptions: string[] | null;
   botUserId: string | null;
   disabledByTeam: boolean;
   /** When asynchronous delivery was paused after days of failures; null while it runs. */
@@ -43,6 +46,7 @@ export function presentDeveloperApp(row: AppRow, options: { withSecret: boolean 
     integrations: readIntegrations(row),
     allowedOrigins: readAllowedOrigins(row),
     flockNaming: row.flock_naming === 1,
+    eventSubscriptions: storedSubscriptions(row),
     botUserId: row.bot_user_id,
     disabledByTeam: row.disabled_by_team === 1,
     deliveryPausedAt: row.delivery_paused_at ?? null,

@@ -7,10 +7,11 @@ import { insertEvent } from '../../store/rows/events.js';
 import { newEventId } from '../ids.js';
 import type { AttemptResult, FailureReason } from './listenerCall.js';
 import { callAppListener } from './listenerTransport.js';
+import { appReceives } from '../subscriptions.js';
 
 export type SyncDeliveryResult =
   | { ok: true; status: number; body: unknown; eventId: string }
-  | { ok: false; reason: 'no_listener' | FailureReason | 'http_error'; status?: number; description: string; eventId: string; internalAddress?: true };
+  | { ok: false; reason: 'no_listener' | 'not_subscribed' | FailureReason | 'http_error'; status?: number; description: string; eventId: string; internalAddress?: true };
 
 /** A synchronous answer may carry an attachment or a toast; nothing needs more than this. */
 const maxSyncAnswerBytes = 256 * 1024;
@@ -19,7 +20,8 @@ const maxSyncAnswerBytes = 256 * 1024;
  * Sends an event and waits for the listener's answer (`app.install`, `chat.generateUrlPreview`,
  * `client.*` sent to the listener): one attempt, never retried, recorded like any other. A 2xx within
  * `timeoutMs` is `ok`, with the body parsed as JSON when it is JSON (else its text, or null when empty).
- * A 2xx also ends the app's listener backoff, if it had one: its waiting events go at once.
+ * A 2xx also ends the app's listener backoff, if it had one: its waiting events go at once. An event
+ * the app did not subscribe to is neither sent nor recorded (`not_subscribed`).
  */
 export async function deliverSynchronously(
   ctx: Pick<EventsContext, 'db' | 'now' | 'events' | 'requestId'> & Partial<Pick<EventsContext, 'log'>>,
@@ -27,11 +29,14 @@ export async function deliverSynchronously(
 ): Promise<SyncDeliveryResult> {
   const app = await ctx.db
     .selectFrom('apps')
-    .select(['id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url', 'flock_naming'])
+    .select(['id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url', 'flock_naming', 'event_subscriptions'])
     .where('id', '=', input.appId)
     .executeTakeFirstOrThrow();
   const startedAt = ctx.now();
   const eventId = newEventId(startedAt);
+  if (!appReceives(app, input.event.name)) {
+    return { ok: false, reason: 'not_subscribed', description: `the app did not subscribe to ${input.event.name}`, eventId };
+  }
   const flockNaming = app.flock_naming === 1;
   const body = JSON.stringify(flockNaming ? flockNamedEvent(input.event) : input.event);
   const result: AttemptResult = await callAppListener(ctx.events, app, {
