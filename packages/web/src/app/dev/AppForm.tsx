@@ -93,9 +93,12 @@ export function AppForm({ app, onSaved, onCancel }: { app?: DeveloperApp; onSave
         );
       })}
       <label className="dev-check">
-        <input type="checkbox" name="flockNaming" checked={settings.flockNaming} onChange={(e) => setSettings({ ...settings, flockNaming: e.target.checked })} /> Flock-compatible naming
-        <small> (its events and widget URLs also carry Flock’s names, so an app written for Flock runs unchanged; see docs/flock-compatibility.md)</small>
+        <input type="checkbox" name="flockNaming" aria-describedby="dev-flock-hint" checked={settings.flockNaming} onChange={(e) => setSettings({ ...settings, flockNaming: e.target.checked })} />{' '}
+        Flock-compatible naming
       </label>
+      <p id="dev-flock-hint" className="dev-hint">
+        For an app written for Flock: its events and widget URLs also carry Flock’s wording, and it may call with Flock’s, so it runs unchanged.
+      </p>
       <fieldset aria-label="Events">
         <legend>Events it receives</legend>
         <label className="dev-check">
