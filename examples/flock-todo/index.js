@@ -128,7 +128,7 @@ flock.events.on('chat.receiveMessage', function (event, callback) {
 });
 
 flock.events.on('chat.generateUrlPreview', function (event, callback) {
-    callback(null, { title: 'A to-do link', description: 'for message ' + event.messageId });
+    callback(null, { title: 'A to-do link', description: 'for message ' + event.messageId, views: { flockml: '<flockml><b>' + allTodos().length + '</b> to-dos</flockml>' } });
 });
 
 // The launcher button opens this widget: the event comes in flockEvent, verified above with flockEventToken.

@@ -37,6 +37,31 @@ export const flockMethodAliases: Readonly<Record<string, { method: string; param
 export const flockWidgetScriptGlobal = 'flock';
 
 /**
+ * `<flockml>…</flockml>` is the same document as `<serviceml>…</serviceml>`: only the root's name
+ * differs. Anything else is returned as it is, for ServiceML's one check to describe.
+ */
+export function serviceMLFromFlockML(document: unknown): unknown {
+  if (typeof document !== 'string') return document;
+  const match = /^(\s*)<flockml>([\s\S]*)<\/flockml>(\s*)$/.exec(document);
+  return match ? `${match[1]}<serviceml>${match[2]}</serviceml>${match[3]}` : document;
+}
+
+/**
+ * An attachment a Flock-named app gave (in a call, or as its answer to `chat.generateUrlPreview`) with
+ * our names: `views.flockml` as `views.serviceml`. Undefined when it has no `views.flockml`; a
+ * `views.serviceml` beside it is for the caller to refuse.
+ */
+export function attachmentWithOurNames(attachment: unknown): { attachment: Record<string, unknown>; both: boolean } | undefined {
+  if (!isPlainObject(attachment) || !isPlainObject(attachment.views) || attachment.views[flockMarkupParam] === undefined) return undefined;
+  const { [flockMarkupParam]: flockml, ...views } = attachment.views;
+  return { attachment: { ...attachment, views: { ...views, serviceml: serviceMLFromFlockML(flockml) } }, both: views.serviceml !== undefined };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
  * An event as a Flock-named app receives it: the renamed event names, and `messageId` beside
  * `messageUid` in `chat.generateUrlPreview`. Every other event is returned as it is.
  */

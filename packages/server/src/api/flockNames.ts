@@ -1,4 +1,4 @@
-import { flockMarkupParam, flockMethodAliases } from '@aviary/protocol';
+import { attachmentWithOurNames, flockMarkupParam, flockMethodAliases, serviceMLFromFlockML } from '@aviary/protocol';
 import type { Db } from '../store/store.js';
 import type { Caller } from './caller.js';
 import { ApiError, invalidParameter } from './errors.js';
@@ -44,7 +44,7 @@ export async function flockNamedCall(db: Db, caller: Caller, methodName: string,
     delete renamed[flockName];
   };
   for (const [flockName, ours] of Object.entries(alias?.params ?? {})) rename(flockName, ours);
-  if (renamed[markup] !== undefined) rename(markup, 'serviceml', serviceMLOf);
+  if (renamed[markup] !== undefined) rename(markup, 'serviceml', serviceMLFromFlockML);
   if (renamed.attachments !== undefined) renamed.attachments = attachmentsWithOurNames(renamed.attachments, flockNameOf);
   return { raw: renamed, refusal: (error) => underFlockNames(error, flockNameOf) };
 }
@@ -53,16 +53,6 @@ function mentionsFlockml(attachments: unknown): boolean {
   if (attachments === undefined || attachments === null) return false;
   const text = typeof attachments === 'string' ? attachments : JSON.stringify(attachments);
   return text.includes(`"${markup}"`);
-}
-
-/**
- * `<flockml>…</flockml>` is the same document as `<serviceml>…</serviceml>`: only the root's name
- * differs. Anything else is left for ServiceML's one check to describe.
- */
-function serviceMLOf(document: unknown): unknown {
-  if (typeof document !== 'string') return document;
-  const match = /^(\s*)<flockml>([\s\S]*)<\/flockml>(\s*)$/.exec(document);
-  return match ? `${match[1]}<serviceml>${match[2]}</serviceml>${match[3]}` : document;
 }
 
 /** `attachments[].views.flockml` as `views.serviceml`; a list that is not one is left for the decoder to refuse. */
@@ -77,18 +67,13 @@ function attachmentsWithOurNames(given: unknown, flockNameOf: Map<string, string
   }
   if (!Array.isArray(list)) return given;
   return list.map((attachment: unknown, index) => {
-    const views = isObject(attachment) ? attachment.views : undefined;
-    if (!isObject(views) || views[markup] === undefined) return attachment;
-    const { [markup]: flockml, ...others } = views;
+    const renamed = attachmentWithOurNames(attachment);
+    if (renamed === undefined) return attachment;
     const at = `attachments[${index}].views.`;
-    if (others.serviceml !== undefined) throw invalidParameter(`${at}${markup}`, `Give views.${markup} or views.serviceml, not both.`);
+    if (renamed.both) throw invalidParameter(`${at}${markup}`, `Give views.${markup} or views.serviceml, not both.`);
     flockNameOf.set(`${at}serviceml`, `${at}${markup}`);
-    return { ...(attachment as object), views: { ...others, serviceml: serviceMLOf(flockml) } };
+    return renamed.attachment;
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A refusal of a parameter the caller gave under Flock's name, naming it so (and FlockML for ServiceML). */

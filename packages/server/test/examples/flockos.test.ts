@@ -114,7 +114,9 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     const linked = await alice.post('/messages', { to: channel.id, text: 'See https://todo.example.test/list' });
     await t().server.ctx.background.settled();
     const [previewed] = (await alice.get('/messages', { chat: channel.id })).body.messages;
-    expect(previewed.attachments).toEqual([{ appId: app.id, title: 'A to-do link', description: `for message ${linked.body.message.uid}` }]);
+    expect(previewed.attachments).toEqual([
+      { appId: app.id, title: 'A to-do link', description: `for message ${linked.body.message.uid}`, views: { serviceml: '<serviceml><b>2</b> to-dos</serviceml>' } },
+    ]);
     expect(flockApp.warned.lines.filter((line) => /Invalid event token/.test(line))).toEqual([]);
   });
 

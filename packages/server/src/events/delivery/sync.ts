@@ -8,6 +8,7 @@ import { newEventId } from '../ids.js';
 import type { AttemptResult, FailureReason } from './listenerCall.js';
 import { callAppListener } from './listenerTransport.js';
 import { appReceives } from '../subscriptions.js';
+import { flockAnswerWithOurNames } from './flockNaming.js';
 
 export type SyncDeliveryResult =
   | { ok: true; status: number; body: unknown; eventId: string }
@@ -49,7 +50,7 @@ export async function deliverSynchronously(
     answerTimeoutMs: input.timeoutMs,
     keepBytes: maxSyncAnswerBytes,
   });
-  const answer = syncAnswer(result, eventId, result !== noListenerResult);
+  const answer = syncAnswer(result, eventId, result !== noListenerResult, flockNaming);
   const finishedAt = ctx.now();
   const released = await ctx.db.transaction().execute(async (tx) => {
     await insertEvent(tx, {
@@ -96,10 +97,13 @@ export async function deliverSynchronously(
   return answer;
 }
 
-function syncAnswer(result: AttemptResult, eventId: string, hasListener: boolean): SyncDeliveryResult {
+function syncAnswer(result: AttemptResult, eventId: string, hasListener: boolean, flockNaming: boolean): SyncDeliveryResult {
   if (!hasListener) return { ok: false, reason: 'no_listener', description: 'the app has no event listener URL', eventId };
   if (result.kind === 'unanswered') return { ok: false, reason: result.reason, description: result.error, eventId, internalAddress: result.internalAddress };
-  if (result.status >= 200 && result.status < 300) return { ok: true, status: result.status, body: parseBody(result.body), eventId };
+  if (result.status >= 200 && result.status < 300) {
+    const body = parseBody(result.body);
+    return { ok: true, status: result.status, body: flockNaming ? flockAnswerWithOurNames(body) : body, eventId };
+  }
   return { ok: false, reason: 'http_error', status: result.status, description: `the listener answered HTTP ${result.status}`, eventId };
 }
 
