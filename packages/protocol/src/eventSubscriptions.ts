@@ -5,14 +5,28 @@
  * apps that subscribe to them.
  */
 import { Type } from '@sinclair/typebox';
-import { eventNames } from './events.js';
+import { eventNames, type EventName } from './events.js';
 import { checkedByServer } from './params.js';
 
 /** The events an app may subscribe to. */
 export const subscribableEventNames: readonly string[] = eventNames;
 
-/** What an app receives until it chooses: the ten events of the specification. */
-export const defaultEventSubscriptions: readonly string[] = eventNames;
+/**
+ * What an app receives until it chooses: the ten events of the specification, named here rather than
+ * read from `eventNames`, so that an event Aviary adds never reaches an app that did not ask for it.
+ */
+export const defaultEventSubscriptions: readonly string[] = [
+  'app.install',
+  'app.uninstall',
+  'chat.receiveMessage',
+  'chat.generateUrlPreview',
+  'client.pressButton',
+  'client.slashCommand',
+  'client.messageAction',
+  'client.openAttachmentWidget',
+  'client.widgetAction',
+  'client.servicemlAction',
+] satisfies readonly EventName[];
 
 export const eventSubscriptionsDescription =
   'the events the app receives, by name (docs/reference/event-subscriptions.md); null (or left out of a manifest) means the defaults, the events of the specification';

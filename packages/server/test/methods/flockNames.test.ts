@@ -1,6 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { updateApp } from '../../src/core/commands/apps.js';
 import { createChannel } from '../../src/core/commands/channels.js';
+import { sessionFor } from '../client/harness.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { startListener, type TestListener } from '../helpers/listener.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
@@ -69,6 +70,19 @@ forEachDialect('Flock-compatible naming: methods', (t) => {
     const sent = await send({ flockml: '<flockml>ignored</flockml>' });
     expect(sent.status).toBe(200);
     expect((await stored(sent.body.uid)).serviceml).toBeUndefined();
+  });
+
+  it('gives a browser page opened with its context the event under both sets of names, with the same values, only with the setting', async () => {
+    for (const flockNaming of [false, true]) {
+      const { app, alice, channel } = await cast(t(), flockNaming);
+      const integrations = { slashCommands: [{ name: 'open', action: { type: 'openBrowser', url: 'https://flock.example.test/page', sendContext: true } }] };
+      await updateApp(t().testStore.store.db, app.id, { listenerUrl: 'https://flock.example.test/events', integrations }, Date.now());
+      const opened = await (await sessionFor(t(), alice)).post('/messages', { to: channel.id, text: '/open now' });
+      const params = new URL(opened.body.answer.url).searchParams;
+      const names = ['Event', 'EventToken', 'Client', 'WidgetType'];
+      expect(names.map((name) => params.get(`service${name}`))).toEqual([expect.stringContaining('"client.slashCommand"'), expect.any(String), 'desktop', 'modal']);
+      expect(names.map((name) => params.get(`flock${name}`))).toEqual(names.map((name) => (flockNaming ? params.get(`service${name}`) : null)));
+    }
   });
 
   it('sends X-Flock-Event-Token beside X-Service-Event-Token only to an app that has the setting', async () => {
