@@ -49,10 +49,10 @@ export async function flockNamedCall(db: Db, caller: Caller, methodName: string,
   return { raw: renamed, refusal: (error) => underFlockNames(error, flockNameOf) };
 }
 
+/** Cheap for every other app's call: a form's JSON text is searched, a JSON body's list looked at, neither parsed nor written again. */
 function mentionsFlockml(attachments: unknown): boolean {
-  if (attachments === undefined || attachments === null) return false;
-  const text = typeof attachments === 'string' ? attachments : JSON.stringify(attachments);
-  return text.includes(`"${markup}"`);
+  if (typeof attachments === 'string') return attachments.includes(`"${markup}"`);
+  return Array.isArray(attachments) && attachments.some((attachment) => attachmentWithOurNames(attachment) !== undefined);
 }
 
 /** `attachments[].views.flockml` as `views.serviceml`; a list that is not one is left for the decoder to refuse. */

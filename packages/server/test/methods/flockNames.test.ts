@@ -25,7 +25,7 @@ async function cast(t: TestServer, flockNaming: boolean) {
 
 forEachDialect('Flock-compatible naming: methods', (t) => {
   it('takes flockml, and views.flockml in attachments, as ServiceML', async () => {
-    const { send, stored } = await cast(t(), true);
+    const { alice, bob, send, stored } = await cast(t(), true);
     const sent = await send({ flockml: '<flockml>Build <b>passed</b></flockml>' });
     expect(sent.status).toBe(200);
     expect((await stored(sent.body.uid)).serviceml).toBe('<serviceml>Build <b>passed</b></serviceml>');
@@ -34,6 +34,12 @@ forEachDialect('Flock-compatible naming: methods', (t) => {
     const withView = await send({ attachments });
     expect(withView.status).toBe(200);
     expect((await stored(withView.body.uid)).attachments).toEqual([{ id: 'a', appId: expect.any(String), views: { serviceml: '<serviceml><i>green</i></serviceml>' } }]);
+
+    // The same in a JSON body, where the list is a list.
+    const json = { token: alice.token, to: bob.id, text: 'fallback', flockml: '<flockml>json</flockml>', attachments: [{ views: { flockml: '<flockml>j</flockml>' } }] };
+    const sentAsJson = await t().call('chat.sendMessage', { json });
+    expect(sentAsJson.status).toBe(200);
+    expect(await stored(sentAsJson.body.uid)).toMatchObject({ serviceml: '<serviceml>json</serviceml>', attachments: [{ views: { serviceml: '<serviceml>j</serviceml>' } }] });
   });
 
   it('names flockml in a refusal of what was given as flockml', async () => {
