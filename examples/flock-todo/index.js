@@ -15,13 +15,14 @@ var app = express();
 // and answers 403 to one that is not this app's.
 app.use(flock.events.tokenVerifier);
 
-// flockos 0.0.6 passes a request that carries no token at all; take nothing flockos did not verify.
+// flockos 0.0.6's middleware passes a request that carries no token at all: ask flockos's own
+// verifyToken about it too, which refuses a missing token. Nothing flockos did not verify is taken.
 var requireVerified = function (req, res, next) {
-    if (!res.locals.eventTokenPayload) {
-        res.sendStatus(403);
+    if (res.locals.eventTokenPayload || flock.events.verifyToken(req.get('x-flock-event-token') || req.query.flockEventToken)) {
+        next();
         return;
     }
-    next();
+    res.sendStatus(403);
 };
 
 app.post('/events', requireVerified, flock.events.listener);

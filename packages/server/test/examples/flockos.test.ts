@@ -143,8 +143,9 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
       // The refusal is flockos's own: its verifier warns, naming the token, as it answers 403.
       await flockApp.warned.waitFor(new RegExp(`^Invalid event token ${token.replaceAll('.', '\\.')}$`));
     }
-    // No token: flockos 0.0.6 verifies nothing, and the app takes nothing flockos did not verify.
+    // No token: flockos 0.0.6's middleware lets it by, and its own verifyToken, which the app asks, refuses it.
     expect((await post({})).status).toBe(403);
+    await flockApp.warned.waitFor(/^Got error while verifying token: JsonWebTokenError: jwt must be provided$/);
     // The genuine event is taken: the refusals above were of the forgeries only.
     expect((await bob.post(`/apps/${app.id}/install`, {})).status).toBe(200);
   });
