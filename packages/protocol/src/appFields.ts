@@ -5,11 +5,16 @@
  * cannot say: URLs as a browser parses them, integrations and origins in their normal form.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { EventSubscriptionsInput } from './eventSubscriptions.js';
 import { checkedByServer, Clearable, HttpUrl } from './params.js';
 
 export const maxAppNameLength = 80;
 export const maxAppDescriptionLength = 1000;
 export const maxAllowedOrigins = 20;
+
+/** The `flockNaming` field, described once for the developer API and the manifest. */
+export const flockNamingDescription =
+  'Flock-compatible naming (docs/flock-compatibility.md): its events and widget URLs also carry Flock’s names, and its calls may use them; off by default';
 
 /** The fields that decide where an app's events and tokens go: its developer's alone to change. */
 export const eventRoutingFields = ['listenerUrl', 'configurationUrl', 'integrations', 'allowedOrigins'] as const;
@@ -38,6 +43,8 @@ const appFieldSchemas = {
     clearable: true,
     description: `up to ${maxAllowedOrigins} origins such as https://widgets.example that its widget and browser URLs may also lead to; null or [] clears the list`,
   }),
+  flockNaming: Type.Boolean({ description: flockNamingDescription }),
+  eventSubscriptions: EventSubscriptionsInput,
 };
 
 export const appFieldNames = Object.keys(appFieldSchemas) as Array<keyof typeof appFieldSchemas>;

@@ -7,7 +7,8 @@
  * as plain JSON Schema, kept in step by a test.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { maxAllowedOrigins, maxAppDescriptionLength, maxAppNameLength } from './appFields.js';
+import { flockNamingDescription, maxAllowedOrigins, maxAppDescriptionLength, maxAppNameLength } from './appFields.js';
+import { eventSubscriptionsDescription } from './eventSubscriptions.js';
 import { Integrations } from './integrations.js';
 import { HttpUrlOf } from './params.js';
 
@@ -24,6 +25,8 @@ export const AppManifest = Type.Object(
     allowedOrigins: Type.Optional(
       Type.Array(Type.String(), { maxItems: maxAllowedOrigins, description: 'origins such as https://widgets.example that its widget and browser URLs may also lead to' }),
     ),
+    flockNaming: Type.Optional(Type.Boolean({ description: flockNamingDescription })),
+    eventSubscriptions: Type.Optional(Type.Array(Type.String(), { maxItems: 100, description: eventSubscriptionsDescription })),
   },
   { additionalProperties: false, title: 'Aviary app manifest', description: 'An Aviary app as `aviary app deploy` makes it and `aviary app export` writes it.' },
 );
@@ -31,4 +34,4 @@ export const AppManifest = Type.Object(
 export type AppManifest = Static<typeof AppManifest>;
 
 /** The app fields a manifest sets, in the order `aviary app deploy` reports their changes. */
-export const appManifestFields = ['name', 'description', 'icon', 'listenerUrl', 'configurationUrl', 'integrations', 'allowedOrigins'] as const;
+export const appManifestFields = ['name', 'description', 'icon', 'listenerUrl', 'configurationUrl', 'integrations', 'allowedOrigins', 'flockNaming', 'eventSubscriptions'] as const;

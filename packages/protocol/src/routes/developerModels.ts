@@ -22,6 +22,10 @@ export const DeveloperApp = Type.Object(
     integrations: Integrations,
     /** Origins besides the listener, configuration and integration URLs that may receive its widget and browser tokens. */
     allowedOrigins: Type.Array(Type.String()),
+    /** Flock-compatible naming (docs/flock-compatibility.md). */
+    flockNaming: Type.Boolean(),
+    /** The events the app receives; null: the defaults (docs/reference/event-subscriptions.md). */
+    eventSubscriptions: Type.Union([Type.Array(Type.String()), Type.Null()]),
     botUserId: Type.Union([UserId, Type.Null()]),
     disabledByTeam: Type.Boolean(),
     /** When asynchronous delivery was paused after days of failures; null while it runs. */

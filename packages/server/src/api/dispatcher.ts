@@ -4,6 +4,7 @@ import { forRequest, type ServerContext } from '../context.js';
 import { authenticate } from './caller.js';
 import { ApiError, missingParameter } from './errors.js';
 import type { MethodHandler } from './handler.js';
+import { flockAliasTarget, flockNamedCall } from './flockNames.js';
 import { handlers } from './methods/index.js';
 import { decodeParams, type RawParams } from './params.js';
 import { bearerToken } from './session/sessionToken.js';
@@ -56,7 +57,7 @@ export function methodNotAllowed(request: FastifyRequest): ApiError | undefined 
 
 export function requireMethod(request: FastifyRequest): MethodHandler {
   const name = (request.params as { method?: string }).method ?? '';
-  const handler = handlersByName.get(name);
+  const handler = handlersByName.get(name) ?? handlersByName.get(flockAliasTarget(name) ?? '');
   if (!handler) throw new ApiError('NoSuchMethod', `There is no method named "${name.slice(0, 100)}".`);
   return handler;
 }
@@ -68,9 +69,12 @@ async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: Fast
   if (token === undefined || token === '' || token === null) throw missingParameter('token');
   if (typeof token !== 'string') throw new ApiError('InvalidToken', 'The token must be a string.');
   const caller = await authenticate(ctx.store, token);
-  await enforceRateLimits(ctx, handler.method, caller, raw, reply);
-  const params = decodeParams(handler.method.params, raw);
-  const result = await handler.handle(params, caller, forRequest(ctx, request.id));
+  const flockNamed = await flockNamedCall(ctx.store.db, caller, (request.params as { method: string }).method, raw);
+  const call = async (given: RawParams) => {
+    await enforceRateLimits(ctx, handler.method, caller, given, reply);
+    return handler.handle(decodeParams(handler.method.params, given), caller, forRequest(ctx, request.id));
+  };
+  const result = flockNamed ? await call(flockNamed.raw).catch((error: unknown) => Promise.reject(flockNamed.refusal(error))) : await call(raw);
   checkResult(ctx, handler.method.result, result, handler.method.name, request.id);
   return result;
 }

@@ -1,3 +1,4 @@
+import { flockWidgetScriptGlobal } from '@aviary/protocol';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -5,9 +6,10 @@ import type { FastifyInstance } from 'fastify';
  * shows it. Each call posts one message to the parent window (the format is in docs/widgets.md); the
  * client, which knows which widget's iframe the message came from, turns it into
  * POST /api/client/actions/widgetAction. The script holds no secret and no state, so any origin may
- * load it and the parent filters by the sending iframe, not by origin.
+ * load it and the parent filters by the sending iframe, not by origin. /flock.js is the same script
+ * under Flock's global name (docs/flock-compatibility.md), for widget pages written for Flock.
  */
-export const widgetScriptSource = `/* Aviary widget script: window.Aviary.openWidget / openBrowser / close. */
+const widgetScriptFor = (global: string) => `/* Aviary widget script: window.${global}.openWidget / openBrowser / close. */
 (function () {
   'use strict';
   function post(message) {
@@ -15,7 +17,7 @@ export const widgetScriptSource = `/* Aviary widget script: window.Aviary.openWi
     for (var key in message) if (message[key] !== undefined) clean[key] = message[key];
     window.parent.postMessage(clean, '*');
   }
-  window.Aviary = Object.freeze({
+  window.${global} = Object.freeze({
     openWidget: function (url, desktopType, mobileType) {
       post({ type: 'aviary:openWidget', url: String(url), desktopType: desktopType, mobileType: mobileType });
     },
@@ -29,8 +31,11 @@ export const widgetScriptSource = `/* Aviary widget script: window.Aviary.openWi
 })();
 `;
 
+export const widgetScriptSource = widgetScriptFor('Aviary');
+export const flockWidgetScriptSource = widgetScriptFor(flockWidgetScriptGlobal);
+
 export function registerWidgetScriptRoute(app: FastifyInstance): void {
-  app.get('/widget.js', async (_request, reply) =>
-    reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(widgetScriptSource),
-  );
+  for (const [path, source] of [['/widget.js', widgetScriptSource], ['/flock.js', flockWidgetScriptSource]]) {
+    app.get(path, async (_request, reply) => reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(source));
+  }
 }

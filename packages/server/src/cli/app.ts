@@ -3,7 +3,7 @@ import { checkIntegrations } from '../core/appFields.js';
 import { createApp, enableBot, updateApp } from '../core/commands/apps.js';
 import type { InstallContext } from '../core/commands/installs.js';
 import { adminCommand, runAdminCommand, type AdminContext, type OutputFlags, type StoreFlags } from './adminCommand.js';
-import { allowedOriginWording, asCliError, optionsNamed } from './coreRefusals.js';
+import { allowedOriginWording, asCliError, eventWording, optionsNamed } from './coreRefusals.js';
 import { CliError } from './errors.js';
 import { readJsonFile } from './jsonFile.js';
 import { requireApp, requirePerson, requireUser } from './lookups.js';
@@ -26,6 +26,8 @@ export function registerAppCommands(program: Command): Command {
     .option('--slash-command <name[:url]>', 'a slash command (repeatable): it sends an event to the listener, or with a URL opens that widget', collect, [])
     .option('--preview-domain <domain>', 'a domain whose links the app previews, e.g. example.com or *.example.com (repeatable)', collect, [])
     .option('--allowed-origin <origin>', 'an origin such as https://app.example its widget and browser tokens may also go to (repeatable)', collect, [])
+    .option('--flock-naming', 'Flock-compatible naming: its events and widget URLs also carry Flock’s names (docs/flock-compatibility.md)')
+    .option('--event <name>', 'an event the app receives (repeatable); without it, the defaults (docs/reference/event-subscriptions.md)', collect, [])
     .action((flags: Flags<AppCreateFlags>) =>
       runAdminCommand(flags, async ({ db, now }) => {
         const developer = await requirePerson(db, flags.developer);
@@ -39,6 +41,8 @@ export function registerAppCommands(program: Command): Command {
               listenerUrl: flags.listenerUrl,
               integrations: integrationsFromFlags(flags),
               allowedOrigins: flags.allowedOrigin,
+              flockNaming: flags.flockNaming === true,
+              eventSubscriptions: flags.event.length > 0 ? flags.event : null,
               now: now(),
             }),
           (parameter, description) => appOptionWording(flags, parameter, description),
@@ -124,6 +128,8 @@ interface AppCreateFlags {
   slashCommand: string[];
   previewDomain: string[];
   allowedOrigin: string[];
+  flockNaming?: boolean;
+  event: string[];
 }
 
 /** The integrations `app create` makes of its flags: a command sends an event, or with a URL opens that widget. */
@@ -145,7 +151,7 @@ function appOptionWording(flags: AppCreateFlags, parameter: string, description:
     const flag = list === 'slashCommands' ? `--slash-command ${JSON.stringify(flags.slashCommand[Number(index)])}` : `--preview-domain ${JSON.stringify(flags.previewDomain[Number(index)])}`;
     return `${flag}: ${description.replace(/^integrations\./, '')}`;
   }
-  return allowedOriginWording(flags.allowedOrigin, parameter, description) ?? appOptions(parameter, description);
+  return allowedOriginWording(flags.allowedOrigin, parameter, description) ?? eventWording(flags.event, parameter, description) ?? appOptions(parameter, description);
 }
 
 /**

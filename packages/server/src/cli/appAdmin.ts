@@ -4,7 +4,7 @@ import { deleteApp, updateApp } from '../core/commands/apps.js';
 import { tellNobody } from '../core/effects/effects.js';
 import { presentDeveloperApp, type DeveloperAppModel } from '../core/presenters/apps.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
-import { allowedOriginWording, asCliError, optionsNamed } from './coreRefusals.js';
+import { allowedOriginWording, asCliError, eventWording, optionsNamed } from './coreRefusals.js';
 import { CliError } from './errors.js';
 import { readJsonFile } from './jsonFile.js';
 import { requireApp } from './lookups.js';
@@ -60,6 +60,10 @@ export function registerAppAdminCommands(app: Command): void {
     .option('--configuration-url <url>', 'an http(s) URL of its settings page; "" clears it')
     .option('--allowed-origin <origin>', 'an origin its widget and browser tokens may also go to (repeatable; replaces the list)', collect, [])
     .option('--no-allowed-origins', 'clear the allowed origins')
+    .option('--flock-naming', 'turn on Flock-compatible naming: its events and widget URLs also carry Flock’s names (docs/flock-compatibility.md)')
+    .option('--no-flock-naming', 'turn Flock-compatible naming off')
+    .option('--event <name>', 'an event the app receives (repeatable; replaces its subscriptions)', collect, [])
+    .option('--default-events', 'back to the default subscriptions, the events of the specification')
     .option('--integrations-file <path>', 'a JSON file holding the whole integrations object; {} removes them all')
     .action((flags: Flags<AppUpdateFlags>) =>
       runAdminCommand(flags, async ({ db, now }) => {
@@ -96,12 +100,17 @@ interface AppUpdateFlags {
   allowedOrigin: string[];
   /** False with --no-allowed-origins. */
   allowedOrigins: boolean;
+  /** Undefined unless --flock-naming or --no-flock-naming is given. */
+  flockNaming?: boolean;
+  event: string[];
+  defaultEvents?: boolean;
   integrationsFile?: string;
 }
 
 /** The developer API's fields for the options given: "" clears a URL, as in the API. */
 function changesFromFlags(flags: AppUpdateFlags): Record<string, unknown> {
   if (flags.allowedOrigin.length > 0 && !flags.allowedOrigins) throw new CliError('InvalidUsage', 'Give --allowed-origin or --no-allowed-origins, not both.');
+  if (flags.event.length > 0 && flags.defaultEvents) throw new CliError('InvalidUsage', 'Give --event or --default-events, not both.');
   const changes: Record<string, unknown> = {
     name: flags.name,
     description: flags.description,
@@ -110,6 +119,8 @@ function changesFromFlags(flags: AppUpdateFlags): Record<string, unknown> {
     configurationUrl: flags.configurationUrl,
     allowedOrigins: flags.allowedOrigins ? (flags.allowedOrigin.length > 0 ? flags.allowedOrigin : undefined) : [],
     integrations: flags.integrationsFile === undefined ? undefined : readJsonFile('--integrations-file', flags.integrationsFile),
+    flockNaming: flags.flockNaming,
+    eventSubscriptions: flags.defaultEvents ? null : flags.event.length > 0 ? flags.event : undefined,
   };
   return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
 }
@@ -126,7 +137,7 @@ const updateOptions = optionsNamed({
 function updateWording(flags: AppUpdateFlags) {
   return (parameter: string, description: string): string | undefined => {
     if (parameter.startsWith('integrations')) return `--integrations-file ${flags.integrationsFile}: ${description}`;
-    return allowedOriginWording(flags.allowedOrigin, parameter, description) ?? updateOptions(parameter, description);
+    return allowedOriginWording(flags.allowedOrigin, parameter, description) ?? eventWording(flags.event, parameter, description) ?? updateOptions(parameter, description);
   };
 }
 
@@ -144,6 +155,8 @@ function describeApp(app: DeveloperAppModel): string {
     ['slash commands', integrations.slashCommands.map((command) => `/${command.name}`).join(' ') || '-'],
     ['preview domains', integrations.previewDomains.join(' ') || '-'],
     ['allowed origins', app.allowedOrigins.join(' ') || '-'],
+    ['Flock naming', app.flockNaming ? 'on' : 'off'],
+    ['events', app.eventSubscriptions?.join(' ') ?? 'the defaults'],
     ['bot', app.botUserId ?? 'not enabled'],
     ['disabled by team', app.disabledByTeam ? 'yes' : 'no'],
     ['delivery', app.deliveryPausedAt === null ? 'running' : `paused since ${isoTime(app.deliveryPausedAt)}`],

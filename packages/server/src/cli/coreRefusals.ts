@@ -38,10 +38,18 @@ function cliErrorOf(error: unknown, wording: OptionWording): unknown {
 
 const isCliErrorCode = (code: string): code is CliErrorCode => (cliErrorCodes as readonly string[]).includes(code);
 
-/** A refused allowed origin named by the repeated `--allowed-origin` flag that gave it; undefined for another field. */
-export function allowedOriginWording(origins: readonly string[], parameter: string, description: string): string | undefined {
-  const origin = /^allowedOrigins(?:\[(\d+)\])?/.exec(parameter);
-  if (!origin) return undefined;
-  const flag = origin[1] === undefined ? '--allowed-origin' : `--allowed-origin ${JSON.stringify(origins[Number(origin[1])])}`;
-  return `${flag}: ${description.replace(/^allowedOrigins(\[\d+\])? /, '')}`;
+/** A refused entry of a list given by a repeated flag, named by the flag and the value that gave it; undefined for another field. */
+function repeatedFlagWording(field: string, flag: string, values: readonly string[], parameter: string, description: string): string | undefined {
+  const entry = new RegExp(`^${field}(?:\\[(\\d+)\\])?`).exec(parameter);
+  if (!entry) return undefined;
+  const named = entry[1] === undefined ? flag : `${flag} ${JSON.stringify(values[Number(entry[1])])}`;
+  return `${named}: ${description.replace(new RegExp(`^${field}(\\[\\d+\\])? `), '')}`;
 }
+
+/** A refused allowed origin named by the repeated `--allowed-origin` flag that gave it; undefined for another field. */
+export const allowedOriginWording = (origins: readonly string[], parameter: string, description: string): string | undefined =>
+  repeatedFlagWording('allowedOrigins', '--allowed-origin', origins, parameter, description);
+
+/** A refused event subscription named by the repeated `--event` flag that gave it; undefined for another field. */
+export const eventWording = (events: readonly string[], parameter: string, description: string): string | undefined =>
+  repeatedFlagWording('eventSubscriptions', '--event', events, parameter, description);

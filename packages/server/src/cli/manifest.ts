@@ -86,6 +86,8 @@ function fieldsOf(manifest: AppManifest): Record<ManifestField, unknown> {
     configurationUrl: manifest.configurationUrl ?? null,
     integrations: manifest.integrations ?? { slashCommands: [], previewDomains: [] },
     allowedOrigins: manifest.allowedOrigins ?? [],
+    flockNaming: manifest.flockNaming ?? false,
+    eventSubscriptions: manifest.eventSubscriptions ?? null,
   };
 }
 
@@ -134,5 +136,7 @@ function manifestOf(app: DeveloperAppModel): AppManifest & { id: string } {
     ...(app.configurationUrl !== null ? { configurationUrl: app.configurationUrl } : {}),
     integrations: app.integrations,
     ...(app.allowedOrigins.length > 0 ? { allowedOrigins: app.allowedOrigins } : {}),
+    ...(app.flockNaming ? { flockNaming: true } : {}),
+    ...(app.eventSubscriptions !== null ? { eventSubscriptions: app.eventSubscriptions } : {}),
   };
 }

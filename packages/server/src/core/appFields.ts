@@ -1,6 +1,7 @@
 import { maxAppDescriptionLength, maxAppNameLength } from '@aviary/protocol';
 import { invalidParameter, missingParameter } from '../errors.js';
 import { validateAllowedOrigins } from './allowedOrigins.js';
+import { checkEventSubscriptions } from './eventSubscriptions.js';
 import { checkHttpUrl } from './httpUrls.js';
 import { validateIntegrations, type Integrations } from './integrations.js';
 
@@ -21,6 +22,8 @@ export interface AppFieldInput {
   configurationUrl?: unknown;
   integrations?: unknown;
   allowedOrigins?: unknown;
+  flockNaming?: unknown;
+  eventSubscriptions?: unknown;
 }
 
 /** App fields as checked: the name trimmed, URLs and integrations in their normal form, null for a cleared URL. */
@@ -32,6 +35,9 @@ export interface AppFields {
   configurationUrl?: string | null;
   integrations?: Integrations;
   allowedOrigins?: string[];
+  flockNaming?: boolean;
+  /** null: the defaults. */
+  eventSubscriptions?: string[] | null;
 }
 
 const urlFields = ['icon', 'listenerUrl', 'configurationUrl'] as const;
@@ -53,6 +59,8 @@ export function checkAppFields(input: AppFieldInput, mode: 'create' | 'update'):
     if (!result.ok) throw invalidParameter(result.parameter, `${result.description}.`);
     fields.allowedOrigins = result.value;
   }
+  if (input.flockNaming !== undefined) fields.flockNaming = checkFlockNaming(input.flockNaming);
+  if (input.eventSubscriptions !== undefined) fields.eventSubscriptions = checkEventSubscriptions(input.eventSubscriptions);
   return fields;
 }
 
@@ -77,6 +85,11 @@ function checkName(value: unknown, mode: 'create' | 'update'): string {
   const name = value.trim();
   if (name.length > maxAppNameLength) throw invalidParameter('name', `name is ${name.length} characters long; the limit is ${maxAppNameLength}.`);
   return name;
+}
+
+function checkFlockNaming(value: unknown): boolean {
+  if (typeof value !== 'boolean') throw invalidParameter('flockNaming', 'flockNaming must be true or false: whether the app also gets Flock’s names.');
+  return value;
 }
 
 function checkDescription(value: unknown): string {

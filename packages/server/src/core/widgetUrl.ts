@@ -1,7 +1,8 @@
-import { eventTokenLifetimeSeconds, widgetParams, type ServiceClient, type ServiceWidgetType, type WidgetEvent } from '@aviary/protocol';
+import { eventTokenLifetimeSeconds, flockNamedEvent, flockWidgetParams, widgetParams, type ServiceClient, type ServiceWidgetType, type WidgetEvent } from '@aviary/protocol';
 import { ApiError } from '../errors.js';
 import { newEventId } from '../events/ids.js';
 import { signEventToken } from '../events/signing/tokens.js';
+import { appReceives } from '../events/subscriptions.js';
 import type { AppsTable } from '../store/schema.js';
 import type { CoreContext } from './context.js';
 import { originOf, registeredOrigins } from './registeredOrigins.js';
@@ -30,8 +31,11 @@ export type WidgetUrlInput = {
 export async function buildWidgetUrl(ctx: CoreContext, input: WidgetUrlInput): Promise<string> {
   const app = await findApp(ctx, input.appId);
   const url = requireRegisteredOrigin(app, input.url, input.parameter);
-  if (input.route === 'browser' && !input.sendContext) return input.url;
-  const serviceEvent = JSON.stringify(input.event);
+  // Without the event, a page opens as any page does: the app did not ask for it, or did not subscribe to it.
+  if ((input.route === 'browser' && !input.sendContext) || !appReceives(app, input.event.name)) return input.url;
+  // An app with Flock-compatible naming gets the event under Flock's names, in both parameters alike.
+  const flockNaming = app.flock_naming === 1;
+  const serviceEvent = JSON.stringify(flockNaming ? flockNamedEvent(input.event) : input.event);
   const now = ctx.now();
   const token = signEventToken(
     app.secret,
@@ -40,19 +44,19 @@ export async function buildWidgetUrl(ctx: CoreContext, input: WidgetUrlInput): P
     now,
   );
   // URLSearchParams gives back exactly this string, so the app's digest is over the same bytes.
-  url.searchParams.set(widgetParams.event, serviceEvent);
-  url.searchParams.set(widgetParams.token, token);
-  url.searchParams.set(widgetParams.client, input.client);
-  url.searchParams.set(widgetParams.widgetType, input.widgetType);
+  const values = { event: serviceEvent, token, client: input.client, widgetType: input.widgetType };
+  for (const names of flockNaming ? [widgetParams, flockWidgetParams] : [widgetParams]) {
+    for (const [key, value] of Object.entries(values)) url.searchParams.set(names[key as keyof typeof values], value);
+  }
   return url.toString();
 }
 
-type AppForWidgets = Pick<AppsTable, 'id' | 'secret' | 'listener_url' | 'configuration_url' | 'integrations' | 'allowed_origins'>;
+type AppForWidgets = Pick<AppsTable, 'id' | 'secret' | 'listener_url' | 'configuration_url' | 'integrations' | 'allowed_origins' | 'flock_naming' | 'event_subscriptions'>;
 
 function findApp(ctx: CoreContext, appId: string): Promise<AppForWidgets> {
   return ctx.db
     .selectFrom('apps')
-    .select(['id', 'secret', 'listener_url', 'configuration_url', 'integrations', 'allowed_origins'])
+    .select(['id', 'secret', 'listener_url', 'configuration_url', 'integrations', 'allowed_origins', 'flock_naming', 'event_subscriptions'])
     .where('id', '=', appId)
     .executeTakeFirstOrThrow();
 }

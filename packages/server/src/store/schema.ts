@@ -92,6 +92,10 @@ export interface AppsTable {
   bot_user_id: string | null;
   /** JSON array of extra origins the app's widget and browser tokens may go to. */
   allowed_origins: string;
+  /** 1: the app's events and widget URLs also carry Flock's names, and its calls may use them (docs/flock-compatibility.md). */
+  flock_naming: number;
+  /** JSON array of the event names the app receives; null: the defaults (docs/reference/event-subscriptions.md). */
+  event_subscriptions: string | null;
   disabled_by_team: number;
   created_at: number;
   updated_at: number;

@@ -67,6 +67,30 @@ describe.each(dialects)('app list|show|update|delete, user list and channel list
     expect(JSON.parse(unknown.stdout).error).toBe('UnknownApp');
   });
 
+  it('app create and app update turn Flock-compatible naming on and off; it is off by default', async () => {
+    const plain = await runCliJson(['app', 'create', '--name', 'Plain', '--developer', developerId, ...on]);
+    expect((await runCliJson(['app', 'show', '--app', plain.id, ...on])).app.flockNaming).toBe(false);
+    const flocked = await runCliJson(['app', 'create', '--name', 'Flocked', '--developer', developerId, '--flock-naming', ...on]);
+    expect((await runCliJson(['app', 'show', '--app', flocked.id, ...on])).app.flockNaming).toBe(true);
+    expect((await runCliJson(['app', 'update', '--app', flocked.id, '--no-flock-naming', ...on])).app.flockNaming).toBe(false);
+    expect((await runCliJson(['app', 'update', '--app', plain.id, '--flock-naming', ...on])).app.flockNaming).toBe(true);
+    expect((await runCli(['app', 'show', '--app', plain.id, ...on])).stdout).toMatch(/Flock naming\s+on/);
+    // Another change leaves the setting as it is.
+    expect((await runCliJson(['app', 'update', '--app', plain.id, '--description', 'still Flock-named', ...on])).app.flockNaming).toBe(true);
+  });
+
+  it('app create and app update choose the events an app receives; --default-events goes back to the defaults', async () => {
+    const chosen = await runCliJson(['app', 'create', '--name', 'Chooser', '--developer', developerId, '--event', 'client.slashCommand', '--event', 'app.install', ...on]);
+    expect((await runCliJson(['app', 'show', '--app', chosen.id, ...on])).app.eventSubscriptions).toEqual(['app.install', 'client.slashCommand']);
+    expect((await runCliJson(['app', 'update', '--app', chosen.id, '--event', 'chat.receiveMessage', ...on])).app.eventSubscriptions).toEqual(['chat.receiveMessage']);
+    expect((await runCli(['app', 'show', '--app', chosen.id, ...on])).stdout).toMatch(/events\s+chat\.receiveMessage/);
+    expect((await runCliJson(['app', 'update', '--app', chosen.id, '--default-events', ...on])).app.eventSubscriptions).toBeNull();
+    const unknown = await runCli(['app', 'update', '--app', chosen.id, '--event', 'app.install', '--event', 'message.sent', '--json', ...on]);
+    expect(JSON.parse(unknown.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringMatching(/^--event "message.sent": names no event/) });
+    const both = await runCli(['app', 'update', '--app', chosen.id, '--event', 'app.install', '--default-events', '--json', ...on]);
+    expect(JSON.parse(both.stdout).error).toBe('InvalidUsage');
+  });
+
   it('app delete wants --yes, then the app is gone', async () => {
     const created = await runCliJson(['app', 'create', '--name', 'Doomed', '--developer', developerId, ...on]);
     const unconfirmed = await runCli(['app', 'delete', '--app', created.id, '--json', ...on]);

@@ -29,7 +29,7 @@ describe.each(dialects)('events list|tail|replay, with `aviary serve` delivering
     const opened = store.open();
     try {
       for (const event of [{ name: 'app.uninstall', userId: developerId }, { name: 'chat.receiveMessage', userId: developerId, message: { uid: '01JD3ZK4Q8X7V2M9N5P6R3T1W0', from: developerId, to: 'u:deploybot234abcd', timestamp: startedAt, text: 'hi' } }] as const) {
-        eventIds.push((await enqueueEvent(opened.db, { appId: app.id, userId: developerId, event }, Date.now())).eventId);
+        eventIds.push((await enqueueEvent(opened.db, { appId: app.id, userId: developerId, event }, Date.now()))!.eventId);
       }
     } finally {
       await opened.close();

@@ -58,6 +58,21 @@ describe.each(dialects)('app deploy and app export (%s)', (dialect) => {
     expect(updated).toEqual({ action: 'updated', app: expect.objectContaining({ id: created.app.id, description: '', listenerUrl: 'https://weather.example/v2/events' }), changed: ['description', 'listenerUrl'] });
     const text = await runCli(['app', 'deploy', '--manifest', path, '--developer', developerId, ...on]);
     expect(text.stdout).toBe(`Updated "Weather" ${created.app.id}: description, listenerUrl.\n`);
+
+    // Flock-compatible naming: on where the manifest says so, off again where it leaves it out.
+    const flockNamed = file('flock.json', { ...manifest, flockNaming: true });
+    expect(await runCliJson(['app', 'deploy', '--manifest', flockNamed, '--developer', developerId, ...on])).toEqual(
+      expect.objectContaining({ action: 'updated', app: expect.objectContaining({ flockNaming: true }), changed: ['flockNaming'] }),
+    );
+    expect((await runCliJson(['app', 'export', '--app', created.app.id, ...on])).flockNaming).toBe(true);
+    expect((await runCliJson(['app', 'deploy', '--manifest', path, '--developer', developerId, ...on])).changed).toEqual(['flockNaming']);
+
+    // Event subscriptions: the list where the manifest has one, the defaults where it leaves it out.
+    const subscribed = file('subscribed.json', { ...manifest, eventSubscriptions: ['client.slashCommand'] });
+    expect((await runCliJson(['app', 'deploy', '--manifest', subscribed, '--developer', developerId, ...on])).changed).toEqual(['eventSubscriptions']);
+    expect((await runCliJson(['app', 'export', '--app', created.app.id, ...on])).eventSubscriptions).toEqual(['client.slashCommand']);
+    const back = await runCliJson(['app', 'deploy', '--manifest', path, '--developer', developerId, ...on]);
+    expect(back).toEqual(expect.objectContaining({ app: expect.objectContaining({ eventSubscriptions: null }), changed: ['eventSubscriptions'] }));
   });
 
   it('export writes a manifest that deploys back to the same app unchanged, matched by its id', async () => {

@@ -4,11 +4,11 @@ import { startTestServer, stopTestServer, type TestServer } from '../helpers/ser
 import { http } from './harness.js';
 
 /** Runs the served script in a fake window whose parent records what it is posted. */
-function loadWidgetScript(source: string) {
+function loadWidgetScript(source: string, global = 'Aviary') {
   const posted: Array<{ message: unknown; targetOrigin: string }> = [];
   const window: Record<string, any> = { parent: { postMessage: (message: unknown, targetOrigin: string) => posted.push({ message, targetOrigin }) } };
   runInNewContext(source, { window });
-  return { aviary: window.Aviary, posted: () => posted.map(({ message, targetOrigin }) => ({ message: JSON.parse(JSON.stringify(message)), targetOrigin })) };
+  return { aviary: window[global], posted: () => posted.map(({ message, targetOrigin }) => ({ message: JSON.parse(JSON.stringify(message)), targetOrigin })) };
 }
 
 describe('/widget.js', () => {
@@ -43,5 +43,19 @@ describe('/widget.js', () => {
       { message: { type: 'aviary:close' }, targetOrigin: '*' },
     ]);
     expect(Object.isFrozen(aviary)).toBe(true);
+  });
+
+  it('is served as /flock.js under Flock’s global name, posting the same messages', async () => {
+    const result = await http(t.url, 'GET', '/flock.js');
+    expect(result.status).toBe(200);
+    expect(result.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    const { aviary: flock, posted } = loadWidgetScript(result.body, 'flock');
+    expect(Object.keys(flock).sort()).toEqual(['close', 'openBrowser', 'openWidget']);
+    flock.openWidget('https://widgets.example.test/next', 'modal');
+    flock.close();
+    expect(posted()).toEqual([
+      { message: { type: 'aviary:openWidget', url: 'https://widgets.example.test/next', desktopType: 'modal' }, targetOrigin: '*' },
+      { message: { type: 'aviary:close' }, targetOrigin: '*' },
+    ]);
   });
 });

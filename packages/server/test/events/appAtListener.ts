@@ -8,7 +8,7 @@ import type { TestServer } from '../helpers/server.js';
 export async function enqueueMany(db: Db, appId: string, userId: string, count: number, now: number): Promise<string[]> {
   const ids: string[] = [];
   await db.transaction().execute(async (tx) => {
-    for (let n = 0; n < count; n++) ids.push((await enqueueEvent(tx, { appId, userId, event: { name: 'app.uninstall', userId, n } as AnyEvent }, now)).eventId);
+    for (let n = 0; n < count; n++) ids.push((await enqueueEvent(tx, { appId, userId, event: { name: 'app.uninstall', userId, n } as AnyEvent }, now))!.eventId);
   });
   return ids;
 }

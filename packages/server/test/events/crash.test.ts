@@ -24,7 +24,7 @@ for (const dialect of dialects) {
       const eventIds: string[] = [];
       for (let i = 0; i < count; i++) {
         const event = { name: 'app.uninstall', userId: developer.id, n: i } as AnyEvent;
-        eventIds.push((await enqueueEvent(testStore.store.db, { appId: app.id, userId: developer.id, event }, Date.now())).eventId);
+        eventIds.push((await enqueueEvent(testStore.store.db, { appId: app.id, userId: developer.id, event }, Date.now()))!.eventId);
       }
       return { testStore, app, eventIds };
     }

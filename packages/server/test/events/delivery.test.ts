@@ -41,7 +41,7 @@ for (const dialect of dialects) {
 
     async function enqueue(appId: string, userId: string, extra: Record<string, unknown> = {}) {
       const event = { name: 'app.uninstall', userId, ...extra } as AnyEvent;
-      const { eventId } = await enqueueEvent(t.server.ctx.db, { appId, userId, event }, clock.now());
+      const { eventId } = (await enqueueEvent(t.server.ctx.db, { appId, userId, event }, clock.now()))!;
       t.server.ctx.events.wake();
       return { eventId, event };
     }

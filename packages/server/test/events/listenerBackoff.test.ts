@@ -174,7 +174,7 @@ for (const dialect of dialects) {
         await first.ctx.events.idle();
         // An event that a server from before listener backoff would have retried in an hour.
         const scheduled = await first.ctx.db.transaction().execute(async (tx) => {
-          const { eventId } = await enqueueEvent(tx, { appId: app.id, userId: developer.id, event: { name: 'app.uninstall', userId: developer.id } }, clock.now());
+          const { eventId } = (await enqueueEvent(tx, { appId: app.id, userId: developer.id, event: { name: 'app.uninstall', userId: developer.id } }, clock.now()))!;
           await tx.updateTable('events').set({ next_attempt_at: clock.now() + 3_600_000, retry_num: 3 }).where('id', '=', eventId).execute();
           return eventId;
         });

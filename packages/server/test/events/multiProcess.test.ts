@@ -43,7 +43,7 @@ describe.runIf(dialects.includes('postgres'))('two server processes on one Postg
       for (let i = 0; i < 200; i++) {
         const app = apps[i % apps.length];
         const event = { name: 'app.uninstall', userId: developer.id, n: i } as AnyEvent;
-        eventIds.push((await enqueueEvent(tx, { appId: app.id, userId: developer.id, event }, Date.now())).eventId);
+        eventIds.push((await enqueueEvent(tx, { appId: app.id, userId: developer.id, event }, Date.now()))!.eventId);
       }
     });
 

@@ -29,7 +29,7 @@ for (const dialect of dialects) {
       t.server.ctx.events.wake();
     };
     async function enqueue(appId: string, userId: string, extra: Record<string, unknown> = {}) {
-      const { eventId } = await enqueueEvent(db(), { appId, userId, event: { name: 'app.uninstall', userId, ...extra } }, clock.now());
+      const { eventId } = (await enqueueEvent(db(), { appId, userId, event: { name: 'app.uninstall', userId, ...extra } }, clock.now()))!;
       t.server.ctx.events.wake();
       return eventId;
     }

@@ -69,7 +69,7 @@ for (const dialect of dialects) {
       await store.db.transaction().execute(async (tx) => {
         for (let n = 0; n < eventCount; n++) {
           const event = { name: 'app.uninstall', userId: developer.id, n } as AnyEvent;
-          eventIds.push((await enqueueEvent(tx, { appId: app.id, userId: developer.id, event }, Date.now())).eventId);
+          eventIds.push((await enqueueEvent(tx, { appId: app.id, userId: developer.id, event }, Date.now()))!.eventId);
         }
       });
       const rows = () => store.db.selectFrom('events').selectAll().where('app_id', '=', app.id).orderBy('id').execute();

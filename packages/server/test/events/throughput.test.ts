@@ -37,7 +37,7 @@ for (const dialect of dialects) {
         const ids: string[] = [];
         await ctx.db.transaction().execute(async (tx) => {
           for (let i = 0; i < 20; i++) await enqueueEvent(tx, { appId: stuck.id, userId: developer.id, event }, ctx.now());
-          for (let i = 0; i < 400; i++) ids.push((await enqueueEvent(tx, { appId: quick.id, userId: developer.id, event: { ...event, n: i } as AnyEvent }, ctx.now())).eventId);
+          for (let i = 0; i < 400; i++) ids.push((await enqueueEvent(tx, { appId: quick.id, userId: developer.id, event: { ...event, n: i } as AnyEvent }, ctx.now()))!.eventId);
         });
         ctx.events.wake();
 

@@ -46,7 +46,7 @@ forEachDialect(
       const { listener, app, user } = await cast(t());
       // Not ASCII, so that the digest is plainly of the UTF-8 bytes.
       const event = { name: 'chat.receiveMessage', userId: user.id, message: { uid: 'm1', text: 'héllo ✓ 🐦' } } as AnyEvent;
-      const { eventId } = await enqueueEvent(t().server.ctx.db, { appId: app.id, userId: user.id, event }, Date.now());
+      const { eventId } = (await enqueueEvent(t().server.ctx.db, { appId: app.id, userId: user.id, event }, Date.now()))!;
       t().server.ctx.events.wake();
       const [request] = await listener.waitFor(1);
       const payload = await verifyLikeOfficialSdks(String(request!.headers['x-service-event-token']), app.secret, user.id);

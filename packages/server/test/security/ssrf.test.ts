@@ -66,7 +66,7 @@ for (const dialect of dialects) {
   /** Enqueues an event and waits until the worker has made (and recorded) its first attempt; a retry is seconds away. */
   async function firstAttempt(t: TestServer, app: { id: string; developer_id: string }) {
     const { ctx } = t.server;
-    const { eventId } = await enqueueEvent(ctx.db, { appId: app.id, userId: app.developer_id, event: { name: 'app.uninstall', userId: app.developer_id } }, ctx.now());
+    const { eventId } = (await enqueueEvent(ctx.db, { appId: app.id, userId: app.developer_id, event: { name: 'app.uninstall', userId: app.developer_id } }, ctx.now()))!;
     await ctx.events.idle();
     const [attempt] = await listEventAttempts(ctx.db, eventId);
     return attempt;

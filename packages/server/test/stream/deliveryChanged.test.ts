@@ -29,7 +29,7 @@ forEachDialect('stream: delivery.changed', (t) => {
     const [mine, admins, theirs] = await Promise.all([developer, admin, someone].map((who) => openStream(t(), who)));
 
     const { ctx } = t().server;
-    const { eventId } = await enqueueEvent(ctx.db, { appId: app.id, userId: someone.user.id, event: { ...eventExamples['app.uninstall'], userId: someone.user.id } }, Date.now());
+    const { eventId } = (await enqueueEvent(ctx.db, { appId: app.id, userId: someone.user.id, event: { ...eventExamples['app.uninstall'], userId: someone.user.id } }, Date.now()))!;
     ctx.events.wake();
     await listener.waitForVerified(1);
     expect(await mine!.waitFor(deliveryOf(app.id, eventId))).toMatchObject({ deliveryPausedAt: null });

@@ -65,6 +65,36 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     await context.close();
   });
 
+  it('settings: Flock-compatible naming and the events the app receives are saved, and shown again after a reload', async () => {
+    const app = await web.t.f.app(web.cast.team.id, web.cast.bob.id, { name: 'Flocked' });
+    const { page, errors, context } = await openDashboard(`/dev/${app.id}`);
+    const flockNaming = page.getByRole('checkbox', { name: /Flock-compatible naming/ });
+    const defaults = page.getByRole('checkbox', { name: /The defaults/ });
+    await expect(flockNaming.isChecked()).resolves.toBe(false);
+    await expect(defaults.isChecked()).resolves.toBe(true);
+    await flockNaming.check();
+    await defaults.uncheck();
+    await page.getByRole('checkbox', { name: 'chat.receiveMessage' }).uncheck();
+    await page.getByRole('checkbox', { name: 'chat.generateUrlPreview' }).uncheck();
+    // Answered once stored: the save's own response is the signal.
+    const saved = page.waitForResponse((response) => response.request().postData()?.includes('"flockNaming":true') === true);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect((await saved).status()).toBe(200);
+    const stored = await web.t.testStore.store.db.selectFrom('apps').select(['flock_naming', 'event_subscriptions']).where('id', '=', app.id).executeTakeFirstOrThrow();
+    expect(stored.flock_naming).toBe(1);
+    const subscribed: string[] = JSON.parse(stored.event_subscriptions!);
+    expect(subscribed).not.toContain('chat.receiveMessage');
+    expect(subscribed).toHaveLength(8);
+
+    await page.reload();
+    await flockNaming.and(page.locator(':checked')).waitFor();
+    await expect(page.getByRole('checkbox', { name: 'chat.receiveMessage' }).isChecked()).resolves.toBe(false);
+    await expect(page.getByRole('checkbox', { name: 'client.slashCommand' }).isChecked()).resolves.toBe(true);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    expect(expectedRefusals(errors)).toEqual([]);
+    await context.close();
+  });
+
   it('edits integrations: a widget without a URL is refused at that action’s URL, then saved and shown again after a reload', async () => {
     const app = await web.t.f.app(web.cast.team.id, web.cast.bob.id, { name: 'Polls' });
     const { page, errors, context } = await openDashboard(`/dev/${app.id}`);

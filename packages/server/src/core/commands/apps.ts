@@ -47,6 +47,8 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
     integrations: JSON.stringify(fields.integrations ?? emptyIntegrations()),
     bot_user_id: null,
     allowed_origins: JSON.stringify(fields.allowedOrigins ?? []),
+    flock_naming: fields.flockNaming ? 1 : 0,
+    event_subscriptions: fields.eventSubscriptions ? JSON.stringify(fields.eventSubscriptions) : null,
     disabled_by_team: 0,
     created_at: input.now,
     updated_at: input.now,
@@ -66,6 +68,8 @@ export async function updateApp(db: Db, appId: string, changes: AppFieldInput, n
     configuration_url: fields.configurationUrl,
     integrations: fields.integrations === undefined ? undefined : JSON.stringify(fields.integrations),
     allowed_origins: fields.allowedOrigins === undefined ? undefined : JSON.stringify(fields.allowedOrigins),
+    flock_naming: fields.flockNaming === undefined ? undefined : Number(fields.flockNaming),
+    event_subscriptions: fields.eventSubscriptions === undefined ? undefined : fields.eventSubscriptions && JSON.stringify(fields.eventSubscriptions),
   };
   const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
   await db.updateTable('apps').set({ ...set, updated_at: now }).where('id', '=', appId).execute();

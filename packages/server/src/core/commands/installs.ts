@@ -45,7 +45,9 @@ export async function installApp(ctx: InstallContext, input: InstallTarget): Pro
     // The server's own policy, not the listener: an administrator can change it, nobody else.
     throw new ApiError('InstallFailed', `"${app.name}" was not installed: ${delivery.description}. Nothing was sent to it.`);
   }
-  if (!delivery.ok || delivery.status !== 200) {
+  // An app that did not subscribe to app.install is installed without being asked (nor given the token).
+  const unasked = !delivery.ok && delivery.reason === 'not_subscribed';
+  if (!unasked && (!delivery.ok || delivery.status !== 200)) {
     throw new ApiError('InstallFailed', `"${app.name}" was not installed: ${whatTheListenerDid(delivery, ctx.config.installTimeoutMs)}. Nothing was installed; try again later or tell the app's developer.`);
   }
   return runChange(ctx, async (tx, effects) => {
@@ -63,8 +65,8 @@ export async function uninstallApp(ctx: InstallContext, input: InstallTarget): P
   await runChange(ctx, async (tx, effects) => {
     if (!(await removeInstallIn(tx, input))) throw notInstalled(app);
     const now = ctx.now();
-    const { eventId } = await enqueueEvent(tx, { ...input, event: { ...event } }, now);
-    effects.add({ kind: 'deliverEvents', appId: input.appId, eventId });
+    const enqueued = await enqueueEvent(tx, { ...input, event: { ...event } }, now);
+    if (enqueued) effects.add({ kind: 'deliverEvents', appId: input.appId, eventId: enqueued.eventId });
     await recordStreamEntries(tx, effects, app.team_id, [appUninstalled(app.id, input.userId)], now);
   });
 }
@@ -117,6 +119,8 @@ function whatTheListenerDid(delivery: SyncDeliveryResult, timeoutMs: number): st
       return 'its event listener could not be reached';
     case 'no_listener':
       return 'it has no event listener URL';
+    case 'not_subscribed':
+      return 'it did not subscribe to app.install';
   }
 }
 

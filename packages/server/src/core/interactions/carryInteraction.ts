@@ -44,6 +44,8 @@ export async function carryInteraction(ctx: CoreContext, { appId, action, event,
 async function askListener(ctx: CoreContext, appId: string, event: ClientEvent): Promise<InteractionAnswer> {
   const timeoutMs = ctx.events.settings.clientEventTimeoutMs;
   const delivery = await deliverSynchronously(ctx, { appId, userId: event.userId, event, timeoutMs });
+  // The app chose not to hear of it: there is nothing to wait for.
+  if (!delivery.ok && delivery.reason === 'not_subscribed') return { kind: 'none' };
   if (!delivery.ok) throw new ApiError('AppUnreachable', `The app did not take ${event.name}: ${delivery.description}.`);
   const text = toastText(delivery.body);
   return text === undefined ? { kind: 'none' } : { kind: 'toast', text };

@@ -1,4 +1,5 @@
 import type { AppDeliveryColumns, AppsTable, InstallsTable } from '../../store/schema.js';
+import { storedSubscriptions } from '../../events/subscriptions.js';
 import { readAllowedOrigins } from '../allowedOrigins.js';
 import { buttonKinds, readIntegrations, type Integrations } from '../integrations.js';
 import { setFields } from './setFields.js';
@@ -18,6 +19,10 @@ export interface DeveloperAppModel {
   integrations: Integrations;
   /** Origins besides the listener, configuration and integration URLs that may receive its widget and browser tokens. */
   allowedOrigins: string[];
+  /** Flock-compatible naming (docs/flock-compatibility.md). */
+  flockNaming: boolean;
+  /** The events the app receives; null: the defaults. */
+  eventSubscriptions: string[] | null;
   botUserId: string | null;
   disabledByTeam: boolean;
   /** When asynchronous delivery was paused after days of failures; null while it runs. */
@@ -40,6 +45,8 @@ export function presentDeveloperApp(row: AppRow, options: { withSecret: boolean 
     configurationUrl: row.configuration_url,
     integrations: readIntegrations(row),
     allowedOrigins: readAllowedOrigins(row),
+    flockNaming: row.flock_naming === 1,
+    eventSubscriptions: storedSubscriptions(row),
     botUserId: row.bot_user_id,
     disabledByTeam: row.disabled_by_team === 1,
     deliveryPausedAt: row.delivery_paused_at ?? null,

@@ -27,6 +27,6 @@ export async function enqueueReceiveMessage(tx: Tx, message: MessagesTable, now:
     userId: message.from_user_id,
     message: presentMessage(message),
   };
-  const { eventId } = await enqueueEvent(tx, { appId, userId: message.from_user_id, event }, now);
-  return { appId, eventId };
+  const enqueued = await enqueueEvent(tx, { appId, userId: message.from_user_id, event }, now);
+  return enqueued && { appId, eventId: enqueued.eventId };
 }

@@ -47,7 +47,8 @@ async function askForPreview(ctx: CoreContext, appId: string, message: MessagesT
   const timeoutMs = ctx.events.settings.urlPreviewTimeoutMs;
   const delivery = await deliverSynchronously(ctx, { appId, userId: message.from_user_id, event, timeoutMs });
   if (!delivery.ok) {
-    ctx.log.info({ appId, eventId: delivery.eventId, reason: delivery.reason }, 'no URL preview: the app did not answer');
+    const why = delivery.reason === 'not_subscribed' ? 'the app did not subscribe to chat.generateUrlPreview' : 'the app did not answer';
+    ctx.log.info({ appId, eventId: delivery.eventId, reason: delivery.reason }, `no URL preview: ${why}`);
     return undefined;
   }
   if (declined(delivery.body)) return undefined;

@@ -1,6 +1,7 @@
 import type { EventsContext } from '../context.js';
 import type { EventsTable } from '../../store/schema.js';
 import { listenerHeaders } from './attempts.js';
+import { flockListenerBody } from './flockNaming.js';
 import type { AppForDelivery } from './deliveryHealth.js';
 import { newAttemptId } from '../ids.js';
 import type { AttemptResult, CallCanceller } from './listenerCall.js';
@@ -29,11 +30,13 @@ export interface FinishedAttempt {
 export async function attemptClaimedEvent(ctx: EventsContext, event: EventsTable, app: AppForDelivery, cancel: CallCanceller): Promise<FinishedAttempt | undefined> {
   const startedAt = ctx.now();
   const id = newAttemptId(startedAt);
+  const flockNaming = app.flock_naming === 1;
+  const body = flockNaming ? flockListenerBody(event.name, event.payload) : event.payload;
   const result = await callAppListener(ctx.events, app, {
-    body: event.payload,
+    body,
     headers: listenerHeaders(
-      { appId: app.id, appSecret: app.secret, previousSecret: app.previous_secret, previousSecretUntil: app.previous_secret_until, userId: event.user_id, eventId: event.id, retryNum: event.retry_num, retryReason: event.last_reason },
-      event.payload,
+      { appId: app.id, appSecret: app.secret, previousSecret: app.previous_secret, previousSecretUntil: app.previous_secret_until, userId: event.user_id, eventId: event.id, retryNum: event.retry_num, retryReason: event.last_reason, flockNaming },
+      body,
       startedAt,
     ),
     answerTimeoutMs: ctx.events.settings.answerTimeoutMs,

@@ -1,4 +1,4 @@
-import { eventHeaders, eventTokenLifetimeSeconds } from '@aviary/protocol';
+import { eventHeaders, eventTokenLifetimeSeconds, flockEventTokenHeader } from '@aviary/protocol';
 import type { AttemptOutcome, EventAttemptsTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { newAttemptId } from '../ids.js';
@@ -18,6 +18,8 @@ export interface AttemptTarget {
   retryNum: number;
   /** Why the previous attempt failed; absent on a first attempt. */
   retryReason?: string | null;
+  /** The app's Flock-compatible naming: the token also goes as `X-Flock-Event-Token`. */
+  flockNaming?: boolean;
 }
 
 /**
@@ -28,10 +30,12 @@ export function listenerHeaders(target: AttemptTarget, body: string, now: number
   const claims = { appId: target.appId, userId: target.userId, jti: target.eventId, route: 'listener', content: body } as const;
   const sign = (secret: string) => signEventToken(secret, claims, eventTokenLifetimeSeconds.listener, now);
   const inGrace = target.previousSecret && target.previousSecretUntil != null && now < target.previousSecretUntil;
+  const token = sign(target.appSecret);
   return {
     'content-type': 'application/json',
     'user-agent': userAgent,
-    [eventHeaders.token]: sign(target.appSecret),
+    [eventHeaders.token]: token,
+    ...(target.flockNaming ? { [flockEventTokenHeader]: token } : {}),
     ...(inGrace ? { [eventHeaders.previousToken]: sign(target.previousSecret!) } : {}),
     [eventHeaders.eventId]: target.eventId,
     [eventHeaders.retryNum]: String(target.retryNum),

@@ -13,6 +13,7 @@ export interface AppForDelivery {
   previous_secret: string | null;
   previous_secret_until: number | null;
   listener_url: string | null;
+  flock_naming: number;
   /** As read when the attempt is recorded; the pause itself is decided on the stored value. */
   delivery_failing_since: number | null;
 }

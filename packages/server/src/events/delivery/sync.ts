@@ -1,4 +1,4 @@
-import type { AnyEvent } from '@aviary/protocol';
+import { flockNamedEvent, type AnyEvent } from '@aviary/protocol';
 import type { EventsContext } from '../context.js';
 import { insertAttempt, listenerHeaders, noListenerResult } from './attempts.js';
 import { logListenerNews, logSyncDelivery } from './deliveryLog.js';
@@ -7,10 +7,12 @@ import { insertEvent } from '../../store/rows/events.js';
 import { newEventId } from '../ids.js';
 import type { AttemptResult, FailureReason } from './listenerCall.js';
 import { callAppListener } from './listenerTransport.js';
+import { appReceives } from '../subscriptions.js';
+import { flockAnswerWithOurNames } from './flockNaming.js';
 
 export type SyncDeliveryResult =
   | { ok: true; status: number; body: unknown; eventId: string }
-  | { ok: false; reason: 'no_listener' | FailureReason | 'http_error'; status?: number; description: string; eventId: string; internalAddress?: true };
+  | { ok: false; reason: 'no_listener' | 'not_subscribed' | FailureReason | 'http_error'; status?: number; description: string; eventId: string; internalAddress?: true };
 
 /** A synchronous answer may carry an attachment or a toast; nothing needs more than this. */
 const maxSyncAnswerBytes = 256 * 1024;
@@ -19,23 +21,36 @@ const maxSyncAnswerBytes = 256 * 1024;
  * Sends an event and waits for the listener's answer (`app.install`, `chat.generateUrlPreview`,
  * `client.*` sent to the listener): one attempt, never retried, recorded like any other. A 2xx within
  * `timeoutMs` is `ok`, with the body parsed as JSON when it is JSON (else its text, or null when empty).
- * A 2xx also ends the app's listener backoff, if it had one: its waiting events go at once.
+ * A 2xx also ends the app's listener backoff, if it had one: its waiting events go at once. An event
+ * the app did not subscribe to is neither sent nor recorded (`not_subscribed`).
  */
 export async function deliverSynchronously(
   ctx: Pick<EventsContext, 'db' | 'now' | 'events' | 'requestId'> & Partial<Pick<EventsContext, 'log'>>,
   input: { appId: string; userId: string; event: AnyEvent; timeoutMs: number },
 ): Promise<SyncDeliveryResult> {
-  const app = await ctx.db.selectFrom('apps').select(['id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url']).where('id', '=', input.appId).executeTakeFirstOrThrow();
+  const app = await ctx.db
+    .selectFrom('apps')
+    .select(['id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url', 'flock_naming', 'event_subscriptions'])
+    .where('id', '=', input.appId)
+    .executeTakeFirstOrThrow();
   const startedAt = ctx.now();
   const eventId = newEventId(startedAt);
-  const body = JSON.stringify(input.event);
+  if (!appReceives(app, input.event.name)) {
+    return { ok: false, reason: 'not_subscribed', description: `the app did not subscribe to ${input.event.name}`, eventId };
+  }
+  const flockNaming = app.flock_naming === 1;
+  const body = JSON.stringify(flockNaming ? flockNamedEvent(input.event) : input.event);
   const result: AttemptResult = await callAppListener(ctx.events, app, {
     body,
-    headers: listenerHeaders({ appId: app.id, appSecret: app.secret, previousSecret: app.previous_secret, previousSecretUntil: app.previous_secret_until, userId: input.userId, eventId, retryNum: 0 }, body, startedAt),
+    headers: listenerHeaders(
+      { appId: app.id, appSecret: app.secret, previousSecret: app.previous_secret, previousSecretUntil: app.previous_secret_until, userId: input.userId, eventId, retryNum: 0, flockNaming },
+      body,
+      startedAt,
+    ),
     answerTimeoutMs: input.timeoutMs,
     keepBytes: maxSyncAnswerBytes,
   });
-  const answer = syncAnswer(result, eventId, result !== noListenerResult);
+  const answer = syncAnswer(result, eventId, result !== noListenerResult, flockNaming);
   const finishedAt = ctx.now();
   const released = await ctx.db.transaction().execute(async (tx) => {
     await insertEvent(tx, {
@@ -82,10 +97,13 @@ export async function deliverSynchronously(
   return answer;
 }
 
-function syncAnswer(result: AttemptResult, eventId: string, hasListener: boolean): SyncDeliveryResult {
+function syncAnswer(result: AttemptResult, eventId: string, hasListener: boolean, flockNaming: boolean): SyncDeliveryResult {
   if (!hasListener) return { ok: false, reason: 'no_listener', description: 'the app has no event listener URL', eventId };
   if (result.kind === 'unanswered') return { ok: false, reason: result.reason, description: result.error, eventId, internalAddress: result.internalAddress };
-  if (result.status >= 200 && result.status < 300) return { ok: true, status: result.status, body: parseBody(result.body), eventId };
+  if (result.status >= 200 && result.status < 300) {
+    const body = parseBody(result.body);
+    return { ok: true, status: result.status, body: flockNaming ? flockAnswerWithOurNames(body) : body, eventId };
+  }
   return { ok: false, reason: 'http_error', status: result.status, description: `the listener answered HTTP ${result.status}`, eventId };
 }
 

@@ -248,7 +248,7 @@ export class DeliveryWorker {
     const ids = [...new Set(appIds)];
     const rows = await this.ctx.db
       .selectFrom('apps')
-      .select(['id', 'name', 'team_id', 'developer_id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url', 'delivery_failing_since'])
+      .select(['id', 'name', 'team_id', 'developer_id', 'secret', 'previous_secret', 'previous_secret_until', 'listener_url', 'flock_naming', 'delivery_failing_since'])
       .where('id', 'in', paddedList(ids))
       .execute();
     return new Map(rows.map((row) => [row.id, row]));

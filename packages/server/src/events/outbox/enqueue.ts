@@ -2,16 +2,19 @@ import type { AnyEvent } from '@aviary/protocol';
 import type { Db, Tx } from '../../store/store.js';
 import { insertEvent } from '../../store/rows/events.js';
 import { newEventId } from '../ids.js';
+import { appSubscribesTo } from '../subscriptions.js';
 
 /**
  * Puts an asynchronous event in the outbox. Call it inside the transaction of the change that causes
  * the event, so both commit or neither does; after the commit, `ctx.events.wake()` starts delivery.
+ * Undefined, and nothing enqueued, when the app did not subscribe to the event.
  */
 export async function enqueueEvent(
   db: Db | Tx,
   input: { appId: string; userId: string; event: AnyEvent },
   now: number,
-): Promise<{ eventId: string }> {
+): Promise<{ eventId: string } | undefined> {
+  if (!(await appSubscribesTo(db, input.appId, input.event.name))) return undefined;
   const eventId = newEventId(now);
   await insertEvent(db, {
     id: eventId,

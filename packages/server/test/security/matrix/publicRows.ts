@@ -15,6 +15,7 @@ export const publicRows: Row[] = [
   { route: 'GET /v1/openapi.json', credential: 'session', request: () => get('/v1/openapi.json'), expect: everyone(OK) },
   { route: 'GET /openapi.json', credential: 'session', request: () => get('/openapi.json'), expect: everyone(OK) },
   { route: 'GET /widget.js', credential: 'session', request: () => get('/widget.js'), expect: everyone(OK) },
+  { route: 'GET /flock.js', credential: 'session', request: () => get('/flock.js'), expect: everyone(OK) },
   // The stream is a WebSocket (test/stream/upgrade.test.ts checks who may open it); a plain GET is told so.
   { route: 'GET /api/stream', credential: 'session', request: () => get('/api/stream'), expect: everyone(denied('InvalidRequestData')) },
   // The web client's page and files: the same for everyone, signed in or not (the page asks who is).

@@ -1,3 +1,4 @@
+import { defaultEventSubscriptions, subscribableEventNames } from '@aviary/protocol';
 import { useState, type FormEvent } from 'react';
 import { developerApi, type AppFields, type DeveloperApp } from '../../api/developer';
 import { Field, FormProblem, placeOf, problemOf, type Problem } from './problems';
@@ -18,7 +19,13 @@ const draftOf = (app?: DeveloperApp): Draft => ({
  * The fields as the API takes them: an emptied URL clears it (null) on an edit and is left out of a new
  * app; origins are one a line.
  */
-function fieldsOf(draft: Draft, editing: boolean): AppFields & { name: string } {
+interface Settings {
+  flockNaming: boolean;
+  /** null: the default subscriptions. */
+  events: string[] | null;
+}
+
+function fieldsOf(draft: Draft, settings: Settings, editing: boolean): AppFields & { name: string } {
   const url = (value: string) => (value.trim() === '' ? (editing ? null : undefined) : value.trim());
   const fields: AppFields & { name: string } = { name: draft.name, description: draft.description };
   for (const key of ['icon', 'listenerUrl', 'configurationUrl'] as const) {
@@ -27,6 +34,8 @@ function fieldsOf(draft: Draft, editing: boolean): AppFields & { name: string } 
   }
   const origins = draft.allowedOrigins.split('\n').map((line) => line.trim()).filter(Boolean);
   if (editing || origins.length > 0) fields.allowedOrigins = origins;
+  if (editing || settings.flockNaming) fields.flockNaming = settings.flockNaming;
+  if (editing || settings.events !== null) fields.eventSubscriptions = settings.events;
   return fields;
 }
 
@@ -42,6 +51,10 @@ const LABELS: Record<(typeof PATHS)[number], { label: string; hint?: string; typ
 /** Create an app, or edit one: each refusal shown under the field it names. */
 export function AppForm({ app, onSaved, onCancel }: { app?: DeveloperApp; onSaved: (app: DeveloperApp) => void; onCancel?: () => void }) {
   const [draft, setDraft] = useState(() => draftOf(app));
+  const [settings, setSettings] = useState<Settings>({ flockNaming: app?.flockNaming ?? false, events: app?.eventSubscriptions ?? null });
+  const events = settings.events ?? defaultEventSubscriptions;
+  const toggleEvent = (name: string, on: boolean) =>
+    setSettings({ ...settings, events: subscribableEventNames.filter((known) => (known === name ? on : events.includes(known))) });
   const [problem, setProblem] = useState<Problem>();
   const [busy, setBusy] = useState(false);
   const problemAt = placeOf(problem, PATHS);
@@ -51,7 +64,7 @@ export function AppForm({ app, onSaved, onCancel }: { app?: DeveloperApp; onSave
     setBusy(true);
     setProblem(undefined);
     try {
-      const fields = fieldsOf(draft, app !== undefined);
+      const fields = fieldsOf(draft, settings, app !== undefined);
       const answer = app ? await developerApi.updateApp({ id: app.id, ...fields }) : await developerApi.createApp(fields);
       onSaved(answer.app);
     } catch (error) {
@@ -79,6 +92,26 @@ export function AppForm({ app, onSaved, onCancel }: { app?: DeveloperApp; onSave
           </Field>
         );
       })}
+      <label className="dev-check">
+        <input type="checkbox" name="flockNaming" aria-describedby="dev-flock-hint" checked={settings.flockNaming} onChange={(e) => setSettings({ ...settings, flockNaming: e.target.checked })} />{' '}
+        Flock-compatible naming
+      </label>
+      <p id="dev-flock-hint" className="dev-hint">
+        For an app written for Flock: its events and widget URLs also carry Flock’s wording, and it may call with Flock’s, so it runs unchanged.
+      </p>
+      <fieldset aria-label="Events">
+        <legend>Events it receives</legend>
+        <label className="dev-check">
+          <input type="checkbox" name="defaultEvents" checked={settings.events === null} onChange={(e) => setSettings({ ...settings, events: e.target.checked ? null : [...events] })} /> The
+          defaults (the events of the specification)
+        </label>
+        {settings.events !== null &&
+          subscribableEventNames.map((name) => (
+            <label key={name} className="dev-check">
+              <input type="checkbox" name={`event:${name}`} checked={events.includes(name)} onChange={(e) => toggleEvent(name, e.target.checked)} /> <code>{name}</code>
+            </label>
+          ))}
+      </fieldset>
       <div className="dev-actions">
         <button type="submit" className="primary" disabled={busy}>
           {app ? 'Save changes' : 'Create app'}
