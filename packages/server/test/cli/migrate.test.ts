@@ -45,14 +45,15 @@ describe.each(dialects)('aviary migrate on %s', (dialect) => {
     const fixture = await loadFixture('85fe844', dialect);
     removals.push(fixture.remove);
     const on = ['--data', fixture.dataDir, ...(fixture.databaseUrl ? ['--database-url', fixture.databaseUrl] : [])];
-    const pending = ['0005_events_by_status', '0007_stream', '0008_secret_grace', '0009_message_edits'];
+    // What 85fe844 lacked of 0.10.0, then every migration since.
+    const pending = ['0005_events_by_status', '0007_stream', '0008_secret_grace', ...names.slice(names.indexOf('0009_message_edits'))];
     const renamed = [{ from: '0005_listener_backoff', to: '0006_listener_backoff' }];
     expect(await runCliJson(['migrate', '--dry-run', '--json', ...on])).toEqual({ schema: latest, pending, renamed });
     const upgrade = await runCli(['migrate', ...on]);
     expect(upgrade.stdout).toBe(
       [
         'Renamed the record of 0005_listener_backoff to 0006_listener_backoff (its name before Aviary 0.10.0).',
-        'Applied 4 migrations:',
+        `Applied ${pending.length} migrations:`,
         ...pending.map((name) => `  ${name}`),
         `The store's schema is now ${latest}.`,
         '',
