@@ -45,10 +45,11 @@ forEachDialect('the web client is served', (t) => {
     }
   });
 
-  it('GET /api/session says who is signed in, with the team; without a session, NotSignedIn', async () => {
+  it('GET /api/session says who is signed in, with the team; without a live session, {user: null} and no error status', async () => {
     const team = await t().f.team('Birdwatchers');
     const person = await t().f.person(team.id, { firstName: 'Ada' });
-    expect(await http(t().url, 'GET', '/api/session')).toMatchObject({ status: 401, body: { error: 'NotSignedIn' } });
+    expect(await http(t().url, 'GET', '/api/session')).toMatchObject({ status: 200, body: { user: null } });
+    expect(await http(t().url, 'GET', '/api/session', { headers: { authorization: 'Bearer as_s_not-a-session' } })).toMatchObject({ status: 200, body: { user: null } });
     const { sessionToken } = await sessionFor(t(), person);
     const answer = await http(t().url, 'GET', '/api/session', { headers: { authorization: `Bearer ${sessionToken}` } });
     expect(answer.status).toBe(200);
@@ -59,17 +60,24 @@ forEachDialect('the web client is served', (t) => {
     });
   });
 
-  it('GET /api/client/roster lists teammates and the bots of the person’s apps, bots marked', async () => {
+  it('GET /api/client/roster lists teammates and every bot of the team, installed or not, bots marked', async () => {
     const team = await t().f.team();
     const me = await t().f.person(team.id, { firstName: 'Me' });
     const mate = await t().f.person(team.id, { firstName: 'Mate' });
     const app = await t().f.app(team.id, me.id, { name: 'Helper' });
     const { botUserId } = await t().f.bot(app.id);
     await t().f.install(app.id, me.id);
+    // An app Me never installed: its bot still posts where Me reads, and is named.
+    const other = await t().f.app(team.id, mate.id, { name: 'Other' });
+    const { botUserId: otherBot } = await t().f.bot(other.id);
+    const otherTeam = await t().f.team();
+    const elsewhere = await t().f.app(otherTeam.id, (await t().f.person(otherTeam.id)).id, { name: 'Elsewhere' });
+    await t().f.bot(elsewhere.id);
     const answer = await (await sessionFor(t(), me)).get('/roster');
     expect(answer.status).toBe(200);
-    const people = answer.body.people as Array<{ id: string; isBot?: boolean }>;
-    expect(people.map((person) => person.id).sort()).toEqual([mate.id, botUserId].sort());
+    const people = answer.body.people as Array<{ id: string; firstName: string; isBot?: boolean }>;
+    expect(people.map((person) => person.id).sort()).toEqual([mate.id, botUserId, otherBot].sort());
+    expect(people.find((person) => person.id === otherBot)).toMatchObject({ firstName: 'Other', isBot: true });
     expect(people.find((person) => person.id === botUserId)?.isBot).toBe(true);
     expect(people.find((person) => person.id === mate.id)).not.toHaveProperty('isBot');
     expect(await http(t().url, 'GET', '/api/client/roster')).toMatchObject({ status: 401 });

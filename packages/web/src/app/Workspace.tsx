@@ -61,7 +61,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       const profiles = updatedProfiles(frames);
       if (profiles.size > 0) {
         setPeople((known) => known.map((person) => ({ ...person, ...profiles.get(person.id) })));
-        if (profiles.has(session.user.id)) void sessionApi.getSession().then(onSessionChange, () => undefined);
+        if (profiles.has(session.user.id)) void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
       }
       if (!conversations) {
         early.current?.push(...frames);
