@@ -1,28 +1,28 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { api, failureText, type Message } from '../api/client';
+import { failureText, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { PickerOption } from './PickerOption';
 import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
 import { useWorkspace } from './workspaceContext';
 
 /**
- * Enter sends, Shift+Enter adds a line. `@` picks a person (a mention), a leading `/` lists the slash
+ * A multi-line textbox (its list of suggestions announced through aria-autocomplete, as screen readers
+ * expect of a message field). Enter sends, Shift+Enter adds a line. `@` picks a person (a mention), a leading `/` lists the slash
  * commands of the person's apps. A slash command's answer is followed (toast, widget, tab); a `/` that
  * names no command goes out as text, as the server decides.
  */
-export function Composer({ chat, placeholder, onSent }: { chat: string; placeholder: string; onSent: (message: Message) => void }) {
+export function Composer({ chat, placeholder, focusSignal, onSent }: { chat: string; placeholder: string; focusSignal?: number; onSent: (message: Message) => void }) {
   const workspace = useWorkspace();
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState(false);
-  const [sending, setSending] = useState(false);
   const mentions = useRef<Mention[]>([]);
   const input = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
 
-  // A conversation opens ready to type in, as people expect of a chat.
-  useEffect(() => input.current?.focus(), [chat]);
+  // A conversation opens ready to type in, as people expect of a chat; so does choosing it again (Ctrl+K).
+  useEffect(() => input.current?.focus(), [chat, focusSignal]);
 
   const token = dismissed ? undefined : tokenAtCaret(text, caret);
   const suggestions = token ? suggestionsFor(token, workspace.people, workspace.apps) : [];
@@ -54,22 +54,26 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
     pendingCaret.current = undefined;
   });
 
-  const send = async () => {
+  // Sent at once and the box cleared: the outbox keeps the message (shown as pending) until the server
+  // has it. A refusal puts the text back, when nothing new was typed meanwhile.
+  const send = () => {
     const body = text.trim();
-    if (body === '' || sending) return;
-    setSending(true);
-    try {
-      const result = await api.sendMessage({ to: chat, text: body, serviceml: mentionMarkup(body, mentions.current) });
-      if ('message' in result) onSent(result.message);
-      else workspace.showAnswer(result.answer, { appId: result.slashCommand.appId, chat });
-      mentions.current = [];
-      edit('', 0);
-    } catch (error) {
-      workspace.toast(failureText(error), 'error');
-    } finally {
-      setSending(false);
-      input.current?.focus();
-    }
+    if (body === '') return;
+    const serviceml = mentionMarkup(body, mentions.current);
+    mentions.current = [];
+    edit('', 0);
+    input.current?.focus();
+    workspace.outbox.send(chat, body, serviceml).then(
+      (delivered) => {
+        if (!delivered) return;
+        if ('message' in delivered) onSent(delivered.message);
+        else workspace.showAnswer(delivered.answer, { appId: delivered.appId, chat });
+      },
+      (error: unknown) => {
+        workspace.toast(failureText(error), 'error');
+        setText((current) => (current === '' ? body : current));
+      },
+    );
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -90,7 +94,7 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      void send();
+      send();
     }
   };
 
@@ -99,7 +103,7 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
       className="composer"
       onSubmit={(event) => {
         event.preventDefault();
-        void send();
+        send();
       }}
     >
       {open && (
@@ -119,9 +123,7 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
           value={text}
           placeholder={placeholder}
           aria-label={placeholder}
-          role="combobox"
           aria-autocomplete="list"
-          aria-expanded={open}
           aria-controls={open ? listId : undefined}
           aria-activedescendant={open ? `${listId}-${active}` : undefined}
           onChange={(event) => edit(event.target.value, event.target.selectionStart)}
@@ -137,7 +139,7 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
           <span className="composer-hint" aria-hidden="true">
             <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
           </span>
-          <button type="submit" className="primary send-button" disabled={sending || text.trim() === ''}>
+          <button type="submit" className="primary send-button" disabled={text.trim() === ''}>
             Send
           </button>
         </div>

@@ -1,21 +1,30 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { chatOf } from '../stream/applyFrames';
 import { useStreamFrames } from '../stream/useStream';
-import { api, type Conversation, type Message } from '../api/client';
+import type { Conversation, Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { Composer } from './Composer';
 import { HistoryList } from './HistoryList';
 import { MembersDialog } from './MembersDialog';
+import { PendingMessages } from './PendingMessages';
 import { SelectionBar } from './SelectionBar';
 import { ConversationIcon } from './Sidebar';
 import { TypingIndicator, useTypingSignal } from './TypingIndicator';
 import { useHistory } from './useHistory';
+import { useReadMarker } from './useReadMarker';
 import { useSelection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
 import { MenuButton } from './PageHeader';
 
 /** The open chat: its header (with the apps' chat-tab buttons), its history and the composer. */
-export function ConversationView({ chat, conversation, onMenu, onSent }: { chat: string; conversation?: Conversation | undefined; onMenu: () => void; onSent: () => void }) {
+export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent }: {
+  chat: string;
+  conversation?: Conversation | undefined;
+  /** Changes when the person chose this chat again (Ctrl+K): the composer takes the focus. */
+  focusSignal?: number;
+  onMenu: () => void;
+  onSent: () => void;
+}) {
   const workspace = useWorkspace();
   const history = useHistory(chat);
   const typed = useTypingSignal(chat);
@@ -31,7 +40,7 @@ export function ConversationView({ chat, conversation, onMenu, onSent }: { chat:
     if (created.length > 0) history.add(created);
     if (updated.length > 0) history.replace(updated);
   });
-  useMarkRead(chat, history.messages.at(-1), conversation?.unread ?? 0, workspace.me.id);
+  useReadMarker(chat, history.messages.at(-1), conversation?.unread ?? 0, workspace.me.id);
   const sent = useCallback(
     (message: Message) => {
       history.add([message]);
@@ -65,26 +74,11 @@ export function ConversationView({ chat, conversation, onMenu, onSent }: { chat:
       {membersOpen && conversation?.channel && <MembersDialog channel={conversation.channel} onClose={() => setMembersOpen(false)} />}
       <HistoryList history={history} chat={chat} selection={selection} />
       {selection.active && <SelectionBar selection={selection} chat={chat} />}
+      <PendingMessages chat={chat} />
       <TypingIndicator chat={chat} />
       <div className="typing-watch" onInput={typed}>
-        <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} onSent={sent} />
+        <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={focusSignal} onSent={sent} />
       </div>
     </section>
   );
-}
-
-/** While the chat is open and the page visible, what arrives from others is read: the marker follows it. */
-function useMarkRead(chat: string, last: Message | undefined, unread: number, me: string) {
-  const [visible, setVisible] = useState(() => document.visibilityState === 'visible');
-  useEffect(() => {
-    const onChange = () => setVisible(document.visibilityState === 'visible');
-    document.addEventListener('visibilitychange', onChange);
-    return () => document.removeEventListener('visibilitychange', onChange);
-  }, []);
-  const uid = last?.uid;
-  const fromOthers = last !== undefined && last.from !== me;
-  useEffect(() => {
-    if (!uid || !visible || (unread === 0 && !fromOthers)) return;
-    api.markChatRead({ chat, uid }).catch(() => undefined); // a refused marker only leaves the badge; nothing to tell the person
-  }, [chat, uid, visible, unread, fromOthers]);
 }
