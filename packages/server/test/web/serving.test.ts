@@ -1,5 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { WEB_CLIENT_DIST } from '../../src/api/webClient.js';
 import { http, sessionFor } from '../client/harness.js';
@@ -33,6 +35,32 @@ forEachDialect('the web client is served', (t) => {
       expect(asset.status, path).toBe(200);
       expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     }
+  });
+
+  it('sends the build’s Brotli or gzip copy as the browser accepts, the file itself otherwise, varying by Accept-Encoding', async () => {
+    const script = readdirSync(join(WEB_CLIENT_DIST, 'assets')).find((name) => name.endsWith('.js'))!;
+    for (const [path, file] of [[`/assets/${script}`, join(WEB_CLIENT_DIST, 'assets', script)], ['/', join(WEB_CLIENT_DIST, 'index.html')]] as const) {
+      const plain = readFileSync(file);
+      const cases: Array<[string | undefined, string | undefined, (body: Buffer) => Buffer]> = [
+        ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+        ['br;q=0, gzip', 'gzip', gunzipSync],
+        ['GZIP;q=0.5', 'gzip', gunzipSync],
+        ['*', 'br', brotliDecompressSync],
+        ['br;q=0, gzip;q=0', undefined, (body) => body],
+        ['identity', undefined, (body) => body],
+        [undefined, undefined, (body) => body],
+      ];
+      for (const [accept, encoding, decode] of cases) {
+        const answer = await rawGet(`${t().url}${path}`, accept);
+        expect(answer.status, `${path} ${accept}`).toBe(200);
+        expect(answer.headers['content-encoding'], `${path} ${accept}`).toBe(encoding);
+        expect(answer.headers.vary).toMatch(/accept-encoding/i);
+        expect(decode(answer.body).equals(plain), `${path} ${accept}`).toBe(true);
+        if (encoding) expect(answer.body.length).toBeLessThan(plain.length);
+      }
+    }
+    // The copies are the build's, never files of their own.
+    expect((await rawGet(`${t().url}/assets/${script}.br`, 'br')).status).toBe(404);
   });
 
   it('serves only built files: no other path, no traversal', async () => {
@@ -83,3 +111,16 @@ forEachDialect('the web client is served', (t) => {
     expect(await http(t().url, 'GET', '/api/client/roster')).toMatchObject({ status: 401 });
   });
 });
+
+/** A GET without the decoding fetch does, with exactly the Accept-Encoding given (none when undefined). */
+function rawGet(url: string, acceptEncoding: string | undefined): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
