@@ -1,28 +1,37 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { failureText, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
+import { loadDraft, saveDraft } from './drafts';
 import { PickerOption } from './PickerOption';
 import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
 import { useWorkspace } from './workspaceContext';
+
+/** Ctrl/Cmd + these keys wrap the selection in Markdown: bold, italic. */
+const FORMAT_KEYS: Readonly<Record<string, string>> = { b: '**', i: '*' };
 
 /**
  * A multi-line textbox (its list of suggestions announced through aria-autocomplete, as screen readers
  * expect of a message field). Enter sends, Shift+Enter adds a line. `@` picks a person (a mention), a leading `/` lists the slash
  * commands of the person's apps. A slash command's answer is followed (toast, widget, tab); a `/` that
- * names no command goes out as text, as the server decides.
+ * names no command goes out as text, as the server decides. Each chat keeps its draft (drafts.ts), across
+ * reloads; Ctrl/Cmd+B and +I wrap the selection in Markdown's bold and italic.
  */
 export function Composer({ chat, placeholder, focusSignal, onSent }: { chat: string; placeholder: string; focusSignal?: number; onSent: (message: Message) => void }) {
   const workspace = useWorkspace();
-  const [text, setText] = useState('');
+  const me = workspace.me.id;
+  // The draft of this chat, as left before (across reloads too); the component is made anew for each chat.
+  const [draft] = useState(() => loadDraft(me, chat));
+  const [text, setText] = useState(draft.text);
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState(false);
-  const mentions = useRef<Mention[]>([]);
+  const mentions = useRef<Mention[]>(draft.mentions);
   const input = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
 
   // A conversation opens ready to type in, as people expect of a chat; so does choosing it again (Ctrl+K).
   useEffect(() => input.current?.focus(), [chat, focusSignal]);
+  useEffect(() => saveDraft(me, chat, { text, mentions: mentions.current }), [me, chat, text]);
 
   const token = dismissed ? undefined : tokenAtCaret(text, caret);
   const suggestions = token ? suggestionsFor(token, workspace.people, workspace.apps) : [];
@@ -43,15 +52,24 @@ export function Composer({ chat, placeholder, focusSignal, onSent }: { chat: str
     const next = text.slice(0, token.start) + insert + text.slice(caret);
     const at = token.start + insert.length;
     edit(next, at);
-    pendingCaret.current = at;
+    pendingSelection.current = [at, at];
   };
 
-  // After a pick, the caret goes right after what was inserted, before the next key is typed.
-  const pendingCaret = useRef<number | undefined>(undefined);
+  /** Ctrl/Cmd+B and +I: the selection (or nothing, the caret between) wrapped in Markdown's `**` or `*`, and still selected. */
+  const wrapSelection = (marker: string) => {
+    const box = input.current;
+    if (!box) return;
+    const [start, end] = [box.selectionStart, box.selectionEnd];
+    edit(text.slice(0, start) + marker + text.slice(start, end) + marker + text.slice(end), end + marker.length);
+    pendingSelection.current = [start + marker.length, end + marker.length];
+  };
+
+  // After a pick or a wrap, the caret (or selection) goes where it belongs before the next key is typed.
+  const pendingSelection = useRef<[number, number] | undefined>(undefined);
   useLayoutEffect(() => {
-    if (pendingCaret.current === undefined) return;
-    input.current?.setSelectionRange(pendingCaret.current, pendingCaret.current);
-    pendingCaret.current = undefined;
+    if (pendingSelection.current === undefined) return;
+    input.current?.setSelectionRange(...pendingSelection.current);
+    pendingSelection.current = undefined;
   });
 
   // Sent at once and the box cleared: the outbox keeps the message (shown as pending) until the server
@@ -77,6 +95,11 @@ export function Composer({ chat, placeholder, focusSignal, onSent }: { chat: str
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    const format = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey ? FORMAT_KEYS[event.key.toLowerCase()] : undefined;
+    if (format) {
+      wrapSelection(format);
+      return event.preventDefault();
+    }
     if (open) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         const step = event.key === 'ArrowDown' ? 1 : -1;

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { chatOf } from '../stream/applyFrames';
 import { useStreamFrames } from '../stream/useStream';
 import type { Conversation, Message } from '../api/client';
@@ -11,6 +11,8 @@ import { SelectionBar } from './SelectionBar';
 import { ConversationIcon } from './Sidebar';
 import { TypingIndicator, useTypingSignal } from './TypingIndicator';
 import { useHistory } from './useHistory';
+import { useJumpToNewest } from './useJumpToNewest';
+import { FirstUnreadContext, useFirstUnread } from './useLeftOff';
 import { useReadMarker } from './useReadMarker';
 import { useSelection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
@@ -41,16 +43,23 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
     if (updated.length > 0) history.replace(updated);
   });
   useReadMarker(chat, history.messages.at(-1), conversation?.unread ?? 0, workspace.me.id);
+  const firstUnread = useFirstUnread(conversation, history.messages, workspace.me.id);
+  const section = useRef<HTMLElement>(null);
+  const newest = useJumpToNewest(section);
+  const { add } = history;
+  const { jump } = newest;
+  // One's own message always comes into view, however far up the person had scrolled.
   const sent = useCallback(
     (message: Message) => {
-      history.add([message]);
+      add([message]);
+      jump();
       onSent();
     },
-    [history, onSent],
+    [add, jump, onSent],
   );
 
   return (
-    <section className="conversation" aria-labelledby="conversation-title">
+    <section ref={section} className="conversation" aria-labelledby="conversation-title">
       <header className="conversation-header">
         <MenuButton onMenu={onMenu} />
         {conversation && <ConversationIcon conversation={conversation} />}
@@ -72,7 +81,16 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
         </div>
       </header>
       {membersOpen && conversation?.channel && <MembersDialog channel={conversation.channel} onClose={() => setMembersOpen(false)} />}
-      <HistoryList history={history} chat={chat} selection={selection} />
+      <FirstUnreadContext.Provider value={firstUnread}>
+        <HistoryList history={history} chat={chat} selection={selection} />
+      </FirstUnreadContext.Provider>
+      <div className="jump-anchor">
+        {newest.away && (
+          <button type="button" className="jump-to-newest" onClick={newest.jump}>
+            Jump to newest <span aria-hidden="true">↓</span>
+          </button>
+        )}
+      </div>
       {selection.active && <SelectionBar selection={selection} chat={chat} />}
       <PendingMessages chat={chat} />
       <TypingIndicator chat={chat} />
