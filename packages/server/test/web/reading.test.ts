@@ -36,11 +36,13 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
   it('renders Markdown without raw HTML or script links, and highlights code with a script loaded only then', async () => {
     const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'formatting', members: [web.cast.bob.id] }, Date.now());
     await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Plain first, nothing to format.' }]);
+    // Light at 1280 px; dark on a phone, 390 px, where the chat the latest message went to opens first.
     for (const colorScheme of ['light', 'dark'] as const) {
-      const bob = await signInAs(web.cast.bob.email!, undefined, { colorScheme });
+      const bob = await signInAs(web.cast.bob.email!, undefined, colorScheme === 'light' ? { colorScheme } : { colorScheme, width: 390, height: 800 });
       const scripts: string[] = [];
       bob.page.on('request', (request) => void (request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname)));
-      await openChannel(bob.page, 'formatting');
+      if (colorScheme === 'light') await openChannel(bob.page, 'formatting');
+      else await bob.page.getByRole('heading', { name: 'formatting', level: 1 }).waitFor();
       await history(bob.page).getByText('Plain first, nothing to format.').waitFor();
       // The first time: the highlighter is fetched only once a code block is shown.
       if (colorScheme === 'light') {
@@ -67,7 +69,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
       expect(await link.getAttribute('target')).toBe('_blank');
       expect(await seriousAccessibilityViolations(bob.page)).toEqual([]);
       await settledAtBottom(bob.page);
-      await saveScreenshot(bob.page, `markdown-${colorScheme}`);
+      await saveScreenshot(bob.page, colorScheme === 'light' ? 'markdown-light' : 'markdown-390-dark');
       bob.expectNoErrors();
       await bob.context.close();
     }
