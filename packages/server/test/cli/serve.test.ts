@@ -39,7 +39,7 @@ describe('aviary serve', () => {
     expect(await server.stop('SIGTERM')).toBe(0);
   });
 
-  it('--seed-demo with loopback allowed runs the demo app in-process: its bot echoes, /poll opens its widget, links to its domain get a preview', async () => {
+  it('--seed-demo with loopback allowed runs the demo app in-process: its bot echoes, /poll opens its widget, links to its domain get a preview, its tab and message action answer', async () => {
     const dir = dataDir();
     const server = await serve(['--seed-demo', '--allow-internal-hosts', '127.0.0.0/8', '--data', dir]);
     expect(server.stdout()).toMatch(/The demo app runs in this process, its listener at http:\/\/127\.0\.0\.1:\d+\/events/);
@@ -68,6 +68,16 @@ describe('aviary serve', () => {
 
     await send(general.id, 'Start here: https://docs.example.com/start');
     await stream.next((frame) => frame.type === 'message.updated' && frame.message.attachments?.[0]?.title === 'docs.example.com/start');
+
+    // The client's own buttons: the tab in the chat's header, and the action on a message.
+    const act = async (path: string, body: unknown) => {
+      const answer = await fetch(`${server.url}/api/client/actions/${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      expect(answer.status, path).toBe(200);
+      return answer.json();
+    };
+    expect(await act('pressButton', { appId: demo.app.id, button: 'chatTabButton', chat: general.id })).toMatchObject({ kind: 'toast', text: expect.stringContaining('/poll') });
+    const [latest] = ((await (await fetch(`${server.url}/api/client/messages?chat=${encodeURIComponent(general.id)}&limit=1`, { headers })).json()) as { messages: Array<{ uid: string }> }).messages;
+    expect(await act('messageAction', { appId: demo.app.id, chat: general.id, messageUids: [latest!.uid] })).toMatchObject({ kind: 'toast', text: '3 words in 1 message' });
     stream.close();
     expect(await server.stop('SIGTERM')).toBe(0);
   });
