@@ -116,7 +116,8 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await writeHistory(web.t, chat, web.cast.alice, Array.from({ length: 60 }, (_, i) => ({ text: `Older message ${i + 1}` })), 60_000, Date.now() - 3_600_000);
     const bob = await signInAs(web.cast.bob.email!);
     await openChannel(bob.page, 'long-read');
-    await history(bob.page).getByText('Older message 60', { exact: true }).waitFor();
+    // Never read: it opens at its first message, under the line, and is read to the newest.
+    await history(bob.page).getByRole('listitem').filter({ has: bob.page.getByRole('separator', { name: 'New messages' }) }).getByText('Older message 1', { exact: true }).waitFor();
     // Read: Bob's marker reaches the newest, then he goes elsewhere while Alice writes.
     await bob.page.getByRole('link', { name: 'long-read' }).getByLabel(/unread/).waitFor({ state: 'detached' });
     await openChannel(bob.page, 'general');
@@ -147,6 +148,27 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await bob.page.keyboard.press('Enter');
     await jump.waitFor({ state: 'detached' });
     await inView(bob.page, 'Catching up now');
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
+  it('opens a chat with more new messages than the view shows at the “New messages” line', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'many-new', members: [web.cast.bob.id] }, Date.now());
+    await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Read long ago' }], 60_000, Date.now() - 3_600_000);
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(bob.page, 'many-new');
+    await bob.page.getByRole('link', { name: 'many-new' }).getByLabel(/unread/).waitFor({ state: 'detached' });
+    await openChannel(bob.page, 'general');
+    for (let i = 1; i <= 40; i++) await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: `Piled up ${i}` });
+    await bob.page.getByRole('link', { name: 'many-new' }).getByLabel('40 unread').waitFor();
+
+    await openChannel(bob.page, 'many-new');
+    const line = history(bob.page).getByRole('separator', { name: 'New messages' });
+    await line.waitFor();
+    await history(bob.page).getByText('Piled up 1', { exact: true }).waitFor();
+    const [region, lineBox] = [await history(bob.page).boundingBox(), await line.boundingBox()];
+    expect(lineBox!.y).toBeGreaterThanOrEqual(region!.y);
+    expect(lineBox!.y).toBeLessThan(region!.y + region!.height);
     bob.expectNoErrors();
     await bob.context.close();
   });

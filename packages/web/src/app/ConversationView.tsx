@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { chatOf } from '../stream/applyFrames';
 import { useStreamFrames } from '../stream/useStream';
 import type { Conversation, Message } from '../api/client';
@@ -45,6 +45,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   useReadMarker(chat, history.messages.at(-1), conversation?.unread ?? 0, workspace.me.id);
   const firstUnread = useFirstUnread(conversation, history.messages, workspace.me.id);
   const section = useRef<HTMLElement>(null);
+  useShowLeftOff(section, firstUnread);
   const newest = useJumpToNewest(section);
   const { add } = history;
   const { jump } = newest;
@@ -99,4 +100,35 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       </div>
     </section>
   );
+}
+
+/** Looking for the "New messages" line, the history goes up a view at a time, this many views at most. */
+const LEFT_OFF_SEARCH_VIEWS = 20;
+
+/**
+ * Once per opening: when the "New messages" line is above the view (more came than the view shows), the
+ * history is brought to it, so the person reads on from where they left off rather than from the end.
+ * The list only renders rows near the view, so the line is looked for a view further up at each frame.
+ */
+function useShowLeftOff(section: RefObject<HTMLElement | null>, firstUnread: string | undefined) {
+  const shown = useRef(false);
+  useEffect(() => {
+    if (shown.current || firstUnread === undefined) return;
+    shown.current = true;
+    let views = 0;
+    const look = () => {
+      const history = section.current?.querySelector<HTMLElement>('.history');
+      if (!history) return;
+      const line = history.querySelector<HTMLElement>('.new-messages-line');
+      if (line) {
+        if (line.getBoundingClientRect().top < history.getBoundingClientRect().top) line.scrollIntoView({ block: 'start' });
+        return;
+      }
+      if (history.scrollTop === 0 || ++views > LEFT_OFF_SEARCH_VIEWS) return;
+      history.scrollTop -= history.clientHeight;
+      requestAnimationFrame(look);
+    };
+    // After the list has opened at its end and measured its rows.
+    requestAnimationFrame(() => requestAnimationFrame(look));
+  }, [section, firstUnread]);
 }
