@@ -7,12 +7,12 @@ import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggest
 import { useWorkspace } from './workspaceContext';
 
 /** Ctrl/Cmd + these keys wrap the selection in Markdown: bold, italic. */
-const FORMAT_KEYS: Readonly<Record<string, string>> = { b: '**', i: '*' };
+const FORMAT_KEYS: ReadonlyMap<string, string> = new Map([['b', '**'], ['i', '*']]);
 
 /**
  * A multi-line textbox (its list of suggestions announced through aria-autocomplete, as screen readers
- * expect of a message field). Enter sends, Shift+Enter adds a line. `@` picks a person (a mention), a leading `/` lists the slash
- * commands of the person's apps. A slash command's answer is followed (toast, widget, tab); a `/` that
+ * expect of a message field). Enter sends, Shift+Enter adds a line. `@` picks a person (a mention), a
+ * leading `/` lists the slash commands of the person's apps. A slash command's answer is followed (toast, widget, tab); a `/` that
  * names no command goes out as text, as the server decides. Each chat keeps its draft (drafts.ts), across
  * reloads; Ctrl/Cmd+B and +I wrap the selection in Markdown's bold and italic.
  */
@@ -95,7 +95,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent }: { chat: str
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    const format = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey ? FORMAT_KEYS[event.key.toLowerCase()] : undefined;
+    const format = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey ? FORMAT_KEYS.get(event.key.toLowerCase()) : undefined;
     if (format) {
       wrapSelection(format);
       return event.preventDefault();
