@@ -11,7 +11,11 @@ export interface EchoBotOptions {
 
 /** Answers every direct message to its bot with the same text. */
 export function echoBot(options: EchoBotOptions): AviaryApp {
-  const app = createApp(options);
+  return echoDirectMessages(createApp(options));
+}
+
+/** Makes `app` (created with its bot token) answer every direct message to its bot with the same text. */
+export function echoDirectMessages(app: AviaryApp): AviaryApp {
   app.message(async (event, ctx) => {
     await ctx.bot?.chat.sendMessage({ to: event.userId, text: event.message.text });
   });

@@ -10,7 +10,11 @@ export interface UrlPreviewOptions {
 /** A preview for each link to `domain`: its path as the title, and a button to open it. */
 export function urlPreview(options: UrlPreviewOptions): AviaryApp {
   const { domain, ...credentials } = options;
-  const app = createApp(credentials);
+  return previewLinks(createApp(credentials), domain);
+}
+
+/** Makes `app` answer a preview for each link to `domain`. */
+export function previewLinks(app: AviaryApp, domain: string): AviaryApp {
   app.preview(domain, async (event) => {
     const url = new URL(event.url);
     return {

@@ -29,12 +29,17 @@ export const signIn = defineRoute({
   errors: ['InvalidCredentials', 'TeamRequired', 'TooManyRequests'],
 });
 
+/**
+ * Asked by every page that opens, signed in or not: without a live session the answer is `{user: null}`,
+ * not a refusal, so that a fresh page's first request is no error (a browser logs every 4xx).
+ */
 export const getSession = defineRoute({
   ...sessionRead,
+  auth: 'none',
   name: 'session.getSession',
-  summary: 'Who the session belongs to, and their team: the web client asks on load, as it cannot read the cookie.',
+  summary: 'Who the session belongs to, and their team: the web client asks on load, as it cannot read the cookie. Without a live session: {user: null}.',
   path: '/api/session',
-  result: closedObject({ user: User, team: SessionTeam, streamCursor: StreamCursor }),
+  result: Type.Union([closedObject({ user: User, team: SessionTeam, streamCursor: StreamCursor }), closedObject({ user: Type.Null() })]),
 });
 
 export const signOut = defineRoute({

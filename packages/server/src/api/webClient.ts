@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { pickEncoding } from './contentEncoding.js';
 import { ApiError } from './errors.js';
 import { HTML_CONTENT_SECURITY_POLICY } from './security/headers.js';
 
@@ -36,14 +37,31 @@ const contentTypes: Readonly<Record<string, string>> = {
 };
 
 /**
+ * A built file as the request accepts it: its Brotli or gzip copy written by the build when the browser
+ * takes one (Content-Encoding set), else the file itself; undefined when there is no such file. Every
+ * answer varies by Accept-Encoding, so that a cache never hands a compressed body to a client that
+ * did not ask for it.
+ */
+async function readBuilt(path: string, request: FastifyRequest, reply: FastifyReply): Promise<Buffer | undefined> {
+  reply.header('vary', 'accept-encoding');
+  const precompressed = pickEncoding(request.headers['accept-encoding']);
+  const encoded = precompressed && (await readFile(path + precompressed.extension).catch(() => undefined));
+  if (precompressed && encoded) {
+    reply.header('content-encoding', precompressed.encoding);
+    return encoded;
+  }
+  return readFile(path).catch(() => undefined);
+}
+
+/**
  * Serves the built web client: index.html at the client's own paths (never cached, so a new build is
- * picked up at once) and the hashed assets under /assets/ (cached for a year: a new build has new names).
+ * picked up at once) and the hashed assets under /assets/ (cached for a year: a new build has new names),
+ * each precompressed when the browser accepts Brotli or gzip.
  */
 export function registerWebClientRoutes(app: FastifyInstance, dist = WEB_CLIENT_DIST): void {
-  const sendPage = async (_request: unknown, reply: import('fastify').FastifyReply) => {
-    const page = await readFile(join(dist, 'index.html')).catch(() => {
-      throw new ApiError('ServiceUnavailable', 'The web client is not built: run `npm run build -w packages/web` (npm start and npm test do it).');
-    });
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const page = await readBuilt(join(dist, 'index.html'), request, reply);
+    if (!page) throw new ApiError('ServiceUnavailable', 'The web client is not built: run `npm run build -w packages/web` (npm start and npm test do it).');
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', WEB_CLIENT_CONTENT_SECURITY_POLICY).send(page);
   };
   for (const path of PAGE_PATHS) app.get(path, sendPage);
@@ -51,7 +69,7 @@ export function registerWebClientRoutes(app: FastifyInstance, dist = WEB_CLIENT_
   app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const { name } = request.params;
     const type = contentTypes[extname(name)];
-    const file = ASSET_NAME.test(name) && type ? await readFile(join(dist, 'assets', name)).catch(() => undefined) : undefined;
+    const file = ASSET_NAME.test(name) && type ? await readBuilt(join(dist, 'assets', name), request, reply) : undefined;
     if (!file) throw new ApiError('NoSuchMethod', `No web client asset is named ${name.slice(0, 200)}.`);
     return reply.type(type!).header('cache-control', 'public, max-age=31536000, immutable').send(file);
   });

@@ -6,8 +6,12 @@ import type { Redis } from 'ioredis';
  * is of record: lost, it is rebuilt by the next renewal.
  */
 export interface PresenceStore {
-  /** Holds these people until `until`; answers those nobody held before (who just came online). */
-  hold(teamId: string, userIds: readonly string[], until: number): Promise<string[]>;
+  /**
+   * Holds these people until `until`; answers those nobody held at `now` (who just came online): nobody
+   * held them before, or their hold had lapsed by `now` and was not yet let go of (a reconnect after the
+   * lease, before the sweep, is coming online).
+   */
+  hold(teamId: string, userIds: readonly string[], until: number, now: number): Promise<string[]>;
   /** Lets go of everyone whose hold ran out by `now`; answers them, each to one caller only (who went away). */
   expire(teamId: string, now: number): Promise<string[]>;
   /** Everyone held past `now`. */
@@ -18,13 +22,13 @@ export interface PresenceStore {
 export class MemoryPresenceStore implements PresenceStore {
   private readonly teams = new Map<string, Map<string, number>>();
 
-  async hold(teamId: string, userIds: readonly string[], until: number): Promise<string[]> {
+  async hold(teamId: string, userIds: readonly string[], until: number, now: number): Promise<string[]> {
     let held = this.teams.get(teamId);
     if (!held) this.teams.set(teamId, (held = new Map()));
     const fresh: string[] = [];
     for (const userId of userIds) {
       const before = held.get(userId);
-      if (before === undefined) fresh.push(userId);
+      if (before === undefined || before <= now) fresh.push(userId);
       held.set(userId, Math.max(before ?? 0, until));
     }
     return fresh;
@@ -60,9 +64,25 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 return lapsed`;
 
 /**
+ * Holds each person (ARGV[4…]) until ARGV[1], only ever extending a hold, answers those whose hold was
+ * missing or had lapsed by ARGV[2], and keeps the set ARGV[3] ms: one script, so that one process only
+ * announces each arrival.
+ */
+const HOLD = `
+local fresh = {}
+for i = 4, #ARGV do
+  local before = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  redis.call('ZADD', KEYS[1], 'GT', ARGV[1], ARGV[i])
+  if not before or tonumber(before) <= tonumber(ARGV[2]) then fresh[#fresh + 1] = ARGV[i] end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return fresh`;
+const HOLD_SLICE = 500;
+
+/**
  * Several processes: one sorted set per team (`<prefix>presence:<teamId>`), a member per person scored
- * by the end of their hold. ZADD GT only ever extends a hold and answers 1 to one process only, and the
- * expiry is one script (EXPIRE_LAPSED), so exactly one process announces each arrival and each departure,
+ * by the end of their hold. A hold is one script (HOLD) that only ever extends a hold and answers an arrival
+ * to one process only, and the expiry is one script (EXPIRE_LAPSED), so exactly one process announces each arrival and each departure,
  * and a renewal is never undone by an expiry that read the hold before it. The set expires when no
  * process has renewed anything in it for a while.
  */
@@ -78,18 +98,14 @@ export class RedisPresenceStore implements PresenceStore {
     return `${this.keyPrefix}presence:${teamId}`;
   }
 
-  async hold(teamId: string, userIds: readonly string[], until: number): Promise<string[]> {
-    if (userIds.length === 0) return [];
-    const key = this.key(teamId);
-    const pipeline = this.redis.pipeline();
-    for (const userId of userIds) pipeline.zadd(key, 'GT', until, userId);
-    pipeline.pexpire(key, this.keepMs);
-    const answers = (await pipeline.exec()) ?? [];
-    return userIds.filter((_, i) => {
-      const [error, added] = answers[i] ?? [];
-      if (error) throw error;
-      return added === 1;
-    });
+  async hold(teamId: string, userIds: readonly string[], until: number, now: number): Promise<string[]> {
+    const fresh: string[] = [];
+    // In slices, so that one script never holds Redis long however many people a process holds.
+    for (let start = 0; start < userIds.length; start += HOLD_SLICE) {
+      const slice = userIds.slice(start, start + HOLD_SLICE);
+      fresh.push(...((await this.redis.eval(HOLD, 1, this.key(teamId), until, now, this.keepMs, ...slice)) as string[]));
+    }
+    return fresh;
   }
 
   async expire(teamId: string, now: number): Promise<string[]> {

@@ -1,9 +1,11 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Config } from '../config.js';
 import { seedDemo, type DemoCredentials } from '../core/commands/seedDemo.js';
+import { InternalHostsAllowList } from '../net/addressPolicy.js';
 import type { RunningServer } from '../server.js';
 import { openStore, type Db, type Store } from '../store/store.js';
 import { configFrom, withStoreOptions, type StoreFlags } from './adminCommand.js';
+import { DEMO_PREVIEW_DOMAIN, startDemoApp, type RunningDemoApp } from './demoApp.js';
 import { demoCredentialsFile, formatDemoCredentials, loadDemoCredentials, saveDemoCredentials } from './demoCredentials.js';
 import { reportFailure, toCliError } from './errors.js';
 import { findTeam, hasAnyTeam } from './lookups.js';
@@ -29,6 +31,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   let store: Store | undefined;
   let server: RunningServer;
   let demo: DemoCredentials | undefined;
+  let demoApp: RunningDemoApp | undefined;
   let config: Config;
   try {
     config = configFrom(flags, { port: flags.port, host: flags.host, allowedInternalHosts: flags.allowInternalHosts });
@@ -43,8 +46,15 @@ async function serve(flags: ServeFlags): Promise<void> {
     reportFailure(toCliError(error), false);
     return;
   }
+  // The demo app's listener is on loopback: it runs only where the server may call loopback listeners.
+  if (demo && demoAppReachable(config)) {
+    demoApp = await startDemoApp(store.db, server.url, demo.app, Date.now()).catch((error: unknown) => {
+      process.stderr.write(`aviary: the demo app could not start (${String(error)}); the server runs without it\n`);
+      return undefined;
+    });
+  }
   // Before announcing: whoever reads the announcement may signal at once.
-  drainOnSignals(server);
+  drainOnSignals(server, demoApp);
   // Tests and scripts read the port from this line when they ask for port 0.
   process.stdout.write(`listening on ${server.url}\n`);
   if (config.allowedInternalHosts.length > 0) {
@@ -56,8 +66,17 @@ async function serve(flags: ServeFlags): Promise<void> {
     const block = demo
       ? formatDemoCredentials(demo, { file, url: server.url })
       : `This store already had a team when the demo was to be seeded, so there are no demo logins to print\n(none for it in ${file}).`;
-    process.stdout.write(`\n${block}\n\n`);
+    const about = demoApp
+      ? `The demo app runs in this process, its listener at ${demoApp.url}: message its bot, try /poll Lunch? | Pizza | Sushi, or post a link to ${DEMO_PREVIEW_DOMAIN}.`
+      : demo && 'The demo app is not run: its listener would be on loopback, which --allow-internal-hosts does not allow.';
+    // The block ends with a blank line, which tells whoever reads it that it is whole.
+    process.stdout.write(`\n${block}\n${about ? `\n${about}\n` : ''}\n`);
   }
+}
+
+/** Whether the server may deliver to a listener on 127.0.0.1 (`--allow-internal-hosts`, as `npm start` sets it). */
+function demoAppReachable(config: Config): boolean {
+  return InternalHostsAllowList.parse(config.allowedInternalHosts).allowsAddress('127.0.0.1');
 }
 
 /** Seeds a store that has no team; otherwise the credentials saved when this store was seeded, if any. */
@@ -72,11 +91,11 @@ async function demoCredentialsFor(db: Db, dataDir: string): Promise<DemoCredenti
   return saved && (await findTeam(db, saved.teamId)) ? saved : undefined;
 }
 
-function drainOnSignals(server: RunningServer): void {
+function drainOnSignals(server: RunningServer, demoApp: RunningDemoApp | undefined): void {
   const drain = (signal: NodeJS.Signals) => {
     process.stderr.write(`aviary: ${signal} received, finishing in-flight requests…\n`);
     // The HTTP server and the store are closed by then; exiting does not wait on anything else.
-    server.close().then(
+    Promise.all([server.close(), demoApp?.close()]).then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`aviary: shutdown failed: ${String(error)}\n`);

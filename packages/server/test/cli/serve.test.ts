@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { DemoCredentials } from '../../src/core/commands/seedDemo.js';
 import { openStore } from '../../src/store/store.js';
 import { getInfo, runCli, runCliProcess, serveScratch } from './cli.js';
@@ -35,6 +36,49 @@ describe('aviary serve', () => {
     }
     expect(printed).toContain(demo.app.botToken);
     expect(printed).toContain(join(dir, 'demo-credentials.json'));
+    expect(await server.stop('SIGTERM')).toBe(0);
+  });
+
+  it('--seed-demo with loopback allowed runs the demo app in-process: its bot echoes, /poll opens its widget, links to its domain get a preview, its tab and message action answer', async () => {
+    const dir = dataDir();
+    const server = await serve(['--seed-demo', '--allow-internal-hosts', '127.0.0.0/8', '--data', dir]);
+    expect(server.stdout()).toMatch(/The demo app runs in this process, its listener at http:\/\/127\.0\.0\.1:\d+\/events/);
+    const demo = readDemo(dir);
+    const [me] = demo.users;
+    const signIn = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: me!.email, password: me!.password }) });
+    const { sessionToken } = (await signIn.json()) as { sessionToken: string };
+    const headers = { authorization: `Bearer ${sessionToken}`, 'content-type': 'application/json' };
+    const send = async (to: string, text: string) => {
+      const answer = await fetch(`${server.url}/api/client/messages`, { method: 'POST', headers, body: JSON.stringify({ to, text }) });
+      expect(answer.status, text).toBe(200);
+      return (await answer.json()) as { answer?: { kind: string; url: string } };
+    };
+    const stream = frames(`${server.url.replace(/^http/, 'ws')}/api/stream`, sessionToken);
+    await stream.next((frame) => frame.type === 'hello');
+
+    await send(demo.app.botUserId, 'Echo this, please');
+    await stream.next((frame) => frame.type === 'message.created' && frame.message.from === demo.app.botUserId && frame.message.text === 'Echo this, please');
+
+    const general = demo.channels.find((channel) => channel.members.includes(me!.id))!;
+    const poll = await send(general.id, '/poll Lunch? | Pizza | Sushi');
+    expect(poll.answer).toMatchObject({ kind: 'openWidget', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/widget\?/) });
+    const widget = await fetch(poll.answer!.url);
+    expect(widget.status).toBe(200);
+    expect(await widget.text()).toContain('value="Lunch?"');
+
+    await send(general.id, 'Start here: https://docs.example.com/start');
+    await stream.next((frame) => frame.type === 'message.updated' && frame.message.attachments?.[0]?.title === 'docs.example.com/start');
+
+    // The client's own buttons: the tab in the chat's header, and the action on a message.
+    const act = async (path: string, body: unknown) => {
+      const answer = await fetch(`${server.url}/api/client/actions/${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      expect(answer.status, path).toBe(200);
+      return answer.json();
+    };
+    expect(await act('pressButton', { appId: demo.app.id, button: 'chatTabButton', chat: general.id })).toMatchObject({ kind: 'toast', text: expect.stringContaining('/poll') });
+    const [latest] = ((await (await fetch(`${server.url}/api/client/messages?chat=${encodeURIComponent(general.id)}&limit=1`, { headers })).json()) as { messages: Array<{ uid: string }> }).messages;
+    expect(await act('messageAction', { appId: demo.app.id, chat: general.id, messageUids: [latest!.uid] })).toMatchObject({ kind: 'toast', text: '3 words in 1 message' });
+    stream.close();
     expect(await server.stop('SIGTERM')).toBe(0);
   });
 
@@ -108,3 +152,28 @@ describe('aviary serve', () => {
     expect(result.stderr).toContain('expected a port number');
   });
 });
+
+interface Frame {
+  type: string;
+  message: { from: string; text: string; attachments?: Array<{ title?: string }> };
+}
+
+/** The stream's frames as a person's session receives them; `next` waits for one that matches (seen before or to come). */
+function frames(url: string, sessionToken: string) {
+  const socket = new WebSocket(url, { headers: { authorization: `Bearer ${sessionToken}` } });
+  const seen: Frame[] = [];
+  const waiters: Array<{ match: (frame: Frame) => boolean; resolve: (frame: Frame) => void }> = [];
+  socket.on('message', (data) => {
+    const frame = JSON.parse(String(data)) as Frame;
+    seen.push(frame);
+    for (const waiter of [...waiters]) if (waiter.match(frame)) waiters.splice(waiters.indexOf(waiter), 1) && waiter.resolve(frame);
+  });
+  return {
+    next: (match: (frame: Frame) => boolean) => new Promise<Frame>((resolve) => {
+      const found = seen.find(match);
+      if (found) resolve(found);
+      else waiters.push({ match, resolve });
+    }),
+    close: () => socket.close(),
+  };
+}

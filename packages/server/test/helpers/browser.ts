@@ -44,16 +44,16 @@ export async function openWatchedPage(browser: Browser, options: { width?: numbe
 }
 
 /**
- * Chromium logs every 4xx answer as a console error. Two belong to signing in as the API defines it:
- * GET /api/session answers 401 before anyone signs in, and POST /api/session 409 TeamRequired when the
- * person must pick a team. Any other is an error.
+ * Chromium logs every 4xx answer as a console error. One belongs to signing in as the API defines it:
+ * POST /api/session answers 409 TeamRequired when the person must pick a team. Any other is an error
+ * (GET /api/session answers a page nobody signed in on without an error status).
  */
 function expectedRefusal(text: string, url: string): boolean {
   // What a sandboxed `html` attachment's document tried and was refused (its scripts; its relative
   // URLs, which lead nowhere): the sandbox and its policy at work.
   if (url === 'about:srcdoc' || /^Blocked script execution in 'about:srcdoc'/.test(text)) return true;
   if (ATTACHMENT_DOCUMENT.test(new URL(url, 'http://x').pathname) || /^Blocked script execution in '[^']*\/attachments\/[^/']+\/\d+\/html'/.test(text)) return true;
-  return new URL(url, 'http://x').pathname === '/api/session' && /status of (401|409) /.test(text);
+  return new URL(url, 'http://x').pathname === '/api/session' && /status of 409 /.test(text);
 }
 
 /** An `html` attachment's document, and what its relative URLs resolve to. */

@@ -108,4 +108,27 @@ describe('typing and presence on the stream', () => {
     expect(await annStream.waitFor(presence('away', ben.user.id))).toEqual({ type: 'presence', status: 'away', userIds: [ben.user.id] });
     expect(annStream.frames.filter(presence('away', ben.user.id))).toHaveLength(1);
   });
+
+  it('tells the team that someone is online again when their stream comes back after the lease, before the sweep let go of it', async () => {
+    const { people } = await streamCast(t, ['Ann', 'Ben']);
+    const [ann, ben] = people;
+    const annStream = await openStream(t, ann);
+    const benFirst = await openStream(t, ben);
+    await t.server.gateway.presence.holdArrivals();
+    await annStream.waitFor(presence('online', ben.user.id));
+    await benFirst.close();
+    await serverLog.waitFor((line) => line.msg === 'a stream closed' && line.userId === ben.user.id && line.open === 0);
+    // Ben's lease runs out; no renewal has swept it yet when his page reconnects.
+    clock += PRESENCE_LEASE_MS + 1;
+    const benAgain = await openStream(t, ben);
+    await t.server.gateway.presence.holdArrivals();
+    const onlineAgain = (frame: StreamFrame) => presence('online', ben.user.id)(frame) && annStream.frames.filter(presence('online', ben.user.id)).length === 2;
+    expect(await annStream.waitFor(onlineAgain)).toEqual({ type: 'presence', status: 'online', userIds: [ben.user.id] });
+    await t.server.gateway.presence.renew();
+    const later = await openStream(t, ann);
+    const snapshot = await later.waitFor((frame) => frame.type === 'presence');
+    expect((snapshot as { userIds: string[] }).userIds).toContain(ben.user.id);
+    expect(annStream.frames.some(presence('away', ben.user.id))).toBe(false);
+    await benAgain.close();
+  });
 });

@@ -147,7 +147,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     const direct = bobIn(botId, 'Relay Bot');
 
     // A message to the bot: chat.receiveMessage with the message.
-    await page.getByRole('combobox', { name: /Message Relay Bot/ }).fill('Is deploy 12 safe?');
+    await page.getByRole('textbox', { name: /Message Relay Bot/ }).fill('Is deploy 12 safe?');
     await page.keyboard.press('Enter');
     const received = await relay.waitForEvent('chat.receiveMessage');
     expect(received.event).toMatchObject({ userId: web.cast.bob.id, message: { from: web.cast.bob.id, to: botId, text: 'Is deploy 12 safe?' } });
@@ -211,7 +211,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     const { page, context, expectNoErrors } = await signInAsBob();
     await page.getByRole('link', { name: 'general' }).click();
     const general = bobIn(web.cast.channel.id, 'general');
-    const composer = page.getByRole('combobox', { name: /Message #general/ });
+    const composer = page.getByRole('textbox', { name: /Message #general/ });
 
     await composer.fill('/status production');
     await page.keyboard.press('Enter');
@@ -308,7 +308,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
   it('chat.generateUrlPreview: the app’s attachment appears live in the open page', async () => {
     const { page, context, expectNoErrors } = await signInAsBob();
     await page.getByRole('link', { name: 'general' }).click();
-    await page.getByRole('combobox', { name: /Message #general/ }).fill('See https://tickets.example.test/7 please');
+    await page.getByRole('textbox', { name: /Message #general/ }).fill('See https://tickets.example.test/7 please');
     await page.keyboard.press('Enter');
     await history(page).getByText('Ticket 7: the build is red').waitFor();
     const { event, claims } = await relay.waitForEvent('chat.generateUrlPreview');

@@ -76,13 +76,13 @@ describe.skipIf(noBrowser)('the web client in a browser', () => {
     await signInAs(alice.page, cast.alice.email!, 'Northwind');
     await signInAs(bob.page, cast.bob.email!);
     await alice.page.getByRole('link', { name: 'general' }).click();
-    await alice.page.getByRole('combobox', { name: /Message #general/ }).fill('Bob, lunch at noon?');
+    await alice.page.getByRole('textbox', { name: /Message #general/ }).fill('Bob, lunch at noon?');
     await alice.page.keyboard.press('Enter');
     await history(alice.page).getByText('Bob, lunch at noon?').waitFor();
     await bob.page.reload();
     await bob.page.getByRole('link', { name: 'general' }).click();
     await history(bob.page).getByText('Bob, lunch at noon?').waitFor();
-    await bob.page.getByRole('combobox', { name: /Message #general/ }).fill('Yes, see you there');
+    await bob.page.getByRole('textbox', { name: /Message #general/ }).fill('Yes, see you there');
     await bob.page.keyboard.press('Enter');
     await alice.page.reload();
     await history(alice.page).getByText('Yes, see you there').waitFor();

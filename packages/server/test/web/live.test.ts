@@ -24,7 +24,7 @@ const signInAs = (email: string, team?: string): Promise<WatchedPage> => signInP
 const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
 
 async function send(page: Page, placeholder: RegExp, text: string) {
-  await page.getByRole('combobox', { name: placeholder }).fill(text);
+  await page.getByRole('textbox', { name: placeholder }).fill(text);
   await page.keyboard.press('Enter');
   await history(page).getByText(text).waitFor();
 }

@@ -117,7 +117,7 @@ describe.skipIf(noBrowser)('people in the web client', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Carla Cook' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/c/${encodeURIComponent(carla.id)}`);
-    await page.getByRole('combobox', { name: /Message Carla Cook/ }).fill('Hello Carla, a direct word');
+    await page.getByRole('textbox', { name: /Message Carla Cook/ }).fill('Hello Carla, a direct word');
     await page.keyboard.press('Enter');
     await sidebar(page).getByRole('link', { name: 'Carla Cook' }).waitFor();
     await sidebar(other.page).getByRole('link', { name: /Bob Baker/ }).click();

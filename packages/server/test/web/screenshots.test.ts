@@ -165,7 +165,7 @@ it.skipIf(noBrowser)('app surfaces, light and dark: a widget in a modal, message
     const history = page.getByRole('region', { name: 'Message history' });
     await history.getByText('Promoting after lunch').waitFor();
 
-    const composer = page.getByRole('combobox', { name: /Message #engineering/ });
+    const composer = page.getByRole('textbox', { name: /Message #engineering/ });
     await composer.fill('/board');
     await page.getByRole('option', { name: /\/board/ }).waitFor();
     await page.keyboard.press('Enter');

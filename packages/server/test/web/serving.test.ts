@@ -1,5 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { WEB_CLIENT_DIST } from '../../src/api/webClient.js';
 import { http, sessionFor } from '../client/harness.js';
@@ -35,6 +37,32 @@ forEachDialect('the web client is served', (t) => {
     }
   });
 
+  it('sends the build’s Brotli or gzip copy as the browser accepts, the file itself otherwise, varying by Accept-Encoding', async () => {
+    const script = readdirSync(join(WEB_CLIENT_DIST, 'assets')).find((name) => name.endsWith('.js'))!;
+    for (const [path, file] of [[`/assets/${script}`, join(WEB_CLIENT_DIST, 'assets', script)], ['/', join(WEB_CLIENT_DIST, 'index.html')]] as const) {
+      const plain = readFileSync(file);
+      const cases: Array<[string | undefined, string | undefined, (body: Buffer) => Buffer]> = [
+        ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+        ['br;q=0, gzip', 'gzip', gunzipSync],
+        ['GZIP;q=0.5', 'gzip', gunzipSync],
+        ['*', 'br', brotliDecompressSync],
+        ['br;q=0, gzip;q=0', undefined, (body) => body],
+        ['identity', undefined, (body) => body],
+        [undefined, undefined, (body) => body],
+      ];
+      for (const [accept, encoding, decode] of cases) {
+        const answer = await rawGet(`${t().url}${path}`, accept);
+        expect(answer.status, `${path} ${accept}`).toBe(200);
+        expect(answer.headers['content-encoding'], `${path} ${accept}`).toBe(encoding);
+        expect(answer.headers.vary).toMatch(/accept-encoding/i);
+        expect(decode(answer.body).equals(plain), `${path} ${accept}`).toBe(true);
+        if (encoding) expect(answer.body.length).toBeLessThan(plain.length);
+      }
+    }
+    // The copies are the build's, never files of their own.
+    expect((await rawGet(`${t().url}/assets/${script}.br`, 'br')).status).toBe(404);
+  });
+
   it('serves only built files: no other path, no traversal', async () => {
     const built = readdirSync(join(WEB_CLIENT_DIST, 'assets'));
     expect(built.length).toBeGreaterThan(0);
@@ -45,10 +73,11 @@ forEachDialect('the web client is served', (t) => {
     }
   });
 
-  it('GET /api/session says who is signed in, with the team; without a session, NotSignedIn', async () => {
+  it('GET /api/session says who is signed in, with the team; without a live session, {user: null} and no error status', async () => {
     const team = await t().f.team('Birdwatchers');
     const person = await t().f.person(team.id, { firstName: 'Ada' });
-    expect(await http(t().url, 'GET', '/api/session')).toMatchObject({ status: 401, body: { error: 'NotSignedIn' } });
+    expect(await http(t().url, 'GET', '/api/session')).toMatchObject({ status: 200, body: { user: null } });
+    expect(await http(t().url, 'GET', '/api/session', { headers: { authorization: 'Bearer as_s_not-a-session' } })).toMatchObject({ status: 200, body: { user: null } });
     const { sessionToken } = await sessionFor(t(), person);
     const answer = await http(t().url, 'GET', '/api/session', { headers: { authorization: `Bearer ${sessionToken}` } });
     expect(answer.status).toBe(200);
@@ -59,19 +88,39 @@ forEachDialect('the web client is served', (t) => {
     });
   });
 
-  it('GET /api/client/roster lists teammates and the bots of the person’s apps, bots marked', async () => {
+  it('GET /api/client/roster lists teammates and every bot of the team, installed or not, bots marked', async () => {
     const team = await t().f.team();
     const me = await t().f.person(team.id, { firstName: 'Me' });
     const mate = await t().f.person(team.id, { firstName: 'Mate' });
     const app = await t().f.app(team.id, me.id, { name: 'Helper' });
     const { botUserId } = await t().f.bot(app.id);
     await t().f.install(app.id, me.id);
+    // An app Me never installed: its bot still posts where Me reads, and is named.
+    const other = await t().f.app(team.id, mate.id, { name: 'Other' });
+    const { botUserId: otherBot } = await t().f.bot(other.id);
+    const otherTeam = await t().f.team();
+    const elsewhere = await t().f.app(otherTeam.id, (await t().f.person(otherTeam.id)).id, { name: 'Elsewhere' });
+    await t().f.bot(elsewhere.id);
     const answer = await (await sessionFor(t(), me)).get('/roster');
     expect(answer.status).toBe(200);
-    const people = answer.body.people as Array<{ id: string; isBot?: boolean }>;
-    expect(people.map((person) => person.id).sort()).toEqual([mate.id, botUserId].sort());
+    const people = answer.body.people as Array<{ id: string; firstName: string; isBot?: boolean }>;
+    expect(people.map((person) => person.id).sort()).toEqual([mate.id, botUserId, otherBot].sort());
+    expect(people.find((person) => person.id === otherBot)).toMatchObject({ firstName: 'Other', isBot: true });
     expect(people.find((person) => person.id === botUserId)?.isBot).toBe(true);
     expect(people.find((person) => person.id === mate.id)).not.toHaveProperty('isBot');
     expect(await http(t().url, 'GET', '/api/client/roster')).toMatchObject({ status: 401 });
   });
 });
+
+/** A GET without the decoding fetch does, with exactly the Accept-Encoding given (none when undefined). */
+function rawGet(url: string, acceptEncoding: string | undefined): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}

@@ -18,9 +18,9 @@ describe.skipIf(noBrowser)('typing in the web client', () => {
     await alice.page.getByRole('link', { name: 'general' }).click();
     await bob.page.getByRole('link', { name: 'general' }).click();
     // Bob's stream must be open before Alice types: typing is not replayed.
-    await bob.page.getByRole('combobox', { name: /Message #general/ }).waitFor();
+    await bob.page.getByRole('textbox', { name: /Message #general/ }).waitFor();
 
-    await alice.page.getByRole('combobox', { name: /Message #general/ }).fill('Bob, about the release');
+    await alice.page.getByRole('textbox', { name: /Message #general/ }).fill('Bob, about the release');
     await indicator(bob.page).getByText('Alice Archer is typing…').waitFor();
     expect(await indicator(alice.page).textContent()).toBe('');
     expect(await seriousAccessibilityViolations(bob.page)).toEqual([]);

@@ -34,7 +34,7 @@ export type App = ClientApp;
 /** Someone of the roster: a teammate, or the bot of an app (`isBot`). */
 export type Person = Contact;
 /** The team the session is for. */
-export type Team = RouteResultOf<typeof sessionRoutes.getSession>['team'];
+export type Team = RouteResultOf<typeof sessionRoutes.signIn>['team'];
 export type Channel = ChannelModel;
 /** A channel's members, and whether the person may add or remove others. */
 export type ChannelMembers = RouteResultOf<typeof clientRoutes.listChannelMembers>;

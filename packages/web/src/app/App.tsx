@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { AviaryApiError, failureText, sessionApi } from '../api/client';
+import { failureText, sessionApi } from '../api/client';
 import { navigate, useRoute } from './route';
 import type { Session } from './session';
 import { SignIn } from './SignIn';
@@ -12,10 +12,10 @@ export function App() {
   const route = useRoute();
 
   useEffect(() => {
-    sessionApi.getSession().then(setSession, (error: unknown) => {
-      if (error instanceof AviaryApiError && error.code === 'NotSignedIn') setSession(null);
-      else setFailure(failureText(error));
-    });
+    sessionApi.getSession().then(
+      (answer) => setSession(answer.user === null ? null : answer),
+      (error: unknown) => setFailure(failureText(error)),
+    );
   }, []);
 
   useEffect(() => {

@@ -1,28 +1,37 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { api, failureText, type Message } from '../api/client';
+import { failureText, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
+import { loadDraft, saveDraft } from './drafts';
 import { PickerOption } from './PickerOption';
 import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
 import { useWorkspace } from './workspaceContext';
 
+/** Ctrl/Cmd + these keys wrap the selection in Markdown: bold, italic. */
+const FORMAT_KEYS: ReadonlyMap<string, string> = new Map([['b', '**'], ['i', '*']]);
+
 /**
- * Enter sends, Shift+Enter adds a line. `@` picks a person (a mention), a leading `/` lists the slash
- * commands of the person's apps. A slash command's answer is followed (toast, widget, tab); a `/` that
- * names no command goes out as text, as the server decides.
+ * A multi-line textbox (its list of suggestions announced through aria-autocomplete, as screen readers
+ * expect of a message field). Enter sends, Shift+Enter adds a line. `@` picks a person (a mention), a
+ * leading `/` lists the slash commands of the person's apps. A slash command's answer is followed (toast, widget, tab); a `/` that
+ * names no command goes out as text, as the server decides. Each chat keeps its draft (drafts.ts), across
+ * reloads; Ctrl/Cmd+B and +I wrap the selection in Markdown's bold and italic.
  */
-export function Composer({ chat, placeholder, onSent }: { chat: string; placeholder: string; onSent: (message: Message) => void }) {
+export function Composer({ chat, placeholder, focusSignal, onSent }: { chat: string; placeholder: string; focusSignal?: number; onSent: (message: Message) => void }) {
   const workspace = useWorkspace();
-  const [text, setText] = useState('');
+  const me = workspace.me.id;
+  // The draft of this chat, as left before (across reloads too); the component is made anew for each chat.
+  const [draft] = useState(() => loadDraft(me, chat));
+  const [text, setText] = useState(draft.text);
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState(false);
-  const [sending, setSending] = useState(false);
-  const mentions = useRef<Mention[]>([]);
+  const mentions = useRef<Mention[]>(draft.mentions);
   const input = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
 
-  // A conversation opens ready to type in, as people expect of a chat.
-  useEffect(() => input.current?.focus(), [chat]);
+  // A conversation opens ready to type in, as people expect of a chat; so does choosing it again (Ctrl+K).
+  useEffect(() => input.current?.focus(), [chat, focusSignal]);
+  useEffect(() => saveDraft(me, chat, { text, mentions: mentions.current }), [me, chat, text]);
 
   const token = dismissed ? undefined : tokenAtCaret(text, caret);
   const suggestions = token ? suggestionsFor(token, workspace.people, workspace.apps) : [];
@@ -43,36 +52,54 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
     const next = text.slice(0, token.start) + insert + text.slice(caret);
     const at = token.start + insert.length;
     edit(next, at);
-    pendingCaret.current = at;
+    pendingSelection.current = [at, at];
   };
 
-  // After a pick, the caret goes right after what was inserted, before the next key is typed.
-  const pendingCaret = useRef<number | undefined>(undefined);
+  /** Ctrl/Cmd+B and +I: the selection (or nothing, the caret between) wrapped in Markdown's `**` or `*`, and still selected. */
+  const wrapSelection = (marker: string) => {
+    const box = input.current;
+    if (!box) return;
+    const [start, end] = [box.selectionStart, box.selectionEnd];
+    edit(text.slice(0, start) + marker + text.slice(start, end) + marker + text.slice(end), end + marker.length);
+    pendingSelection.current = [start + marker.length, end + marker.length];
+  };
+
+  // After a pick or a wrap, the caret (or selection) goes where it belongs before the next key is typed.
+  const pendingSelection = useRef<[number, number] | undefined>(undefined);
   useLayoutEffect(() => {
-    if (pendingCaret.current === undefined) return;
-    input.current?.setSelectionRange(pendingCaret.current, pendingCaret.current);
-    pendingCaret.current = undefined;
+    if (pendingSelection.current === undefined) return;
+    input.current?.setSelectionRange(...pendingSelection.current);
+    pendingSelection.current = undefined;
   });
 
-  const send = async () => {
+  // Sent at once and the box cleared: the outbox keeps the message (shown as pending) until the server
+  // has it. A refusal puts the text back, when nothing new was typed meanwhile.
+  const send = () => {
     const body = text.trim();
-    if (body === '' || sending) return;
-    setSending(true);
-    try {
-      const result = await api.sendMessage({ to: chat, text: body, serviceml: mentionMarkup(body, mentions.current) });
-      if ('message' in result) onSent(result.message);
-      else workspace.showAnswer(result.answer, { appId: result.slashCommand.appId, chat });
-      mentions.current = [];
-      edit('', 0);
-    } catch (error) {
-      workspace.toast(failureText(error), 'error');
-    } finally {
-      setSending(false);
-      input.current?.focus();
-    }
+    if (body === '') return;
+    const serviceml = mentionMarkup(body, mentions.current);
+    mentions.current = [];
+    edit('', 0);
+    input.current?.focus();
+    workspace.outbox.send(chat, body, serviceml).then(
+      (delivered) => {
+        if (!delivered) return;
+        if ('message' in delivered) onSent(delivered.message);
+        else workspace.showAnswer(delivered.answer, { appId: delivered.appId, chat });
+      },
+      (error: unknown) => {
+        workspace.toast(failureText(error), 'error');
+        setText((current) => (current === '' ? body : current));
+      },
+    );
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    const format = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey ? FORMAT_KEYS.get(event.key.toLowerCase()) : undefined;
+    if (format) {
+      wrapSelection(format);
+      return event.preventDefault();
+    }
     if (open) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         const step = event.key === 'ArrowDown' ? 1 : -1;
@@ -90,7 +117,7 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      void send();
+      send();
     }
   };
 
@@ -99,7 +126,7 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
       className="composer"
       onSubmit={(event) => {
         event.preventDefault();
-        void send();
+        send();
       }}
     >
       {open && (
@@ -119,9 +146,7 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
           value={text}
           placeholder={placeholder}
           aria-label={placeholder}
-          role="combobox"
           aria-autocomplete="list"
-          aria-expanded={open}
           aria-controls={open ? listId : undefined}
           aria-activedescendant={open ? `${listId}-${active}` : undefined}
           onChange={(event) => edit(event.target.value, event.target.selectionStart)}
@@ -137,7 +162,7 @@ export function Composer({ chat, placeholder, onSent }: { chat: string; placehol
           <span className="composer-hint" aria-hidden="true">
             <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
           </span>
-          <button type="submit" className="primary send-button" disabled={sending || text.trim() === ''}>
+          <button type="submit" className="primary send-button" disabled={text.trim() === ''}>
             Send
           </button>
         </div>

@@ -1,21 +1,32 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { chatOf } from '../stream/applyFrames';
 import { useStreamFrames } from '../stream/useStream';
-import { api, type Conversation, type Message } from '../api/client';
+import type { Conversation, Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { Composer } from './Composer';
 import { HistoryList } from './HistoryList';
 import { MembersDialog } from './MembersDialog';
+import { PendingMessages } from './PendingMessages';
 import { SelectionBar } from './SelectionBar';
 import { ConversationIcon } from './Sidebar';
 import { TypingIndicator, useTypingSignal } from './TypingIndicator';
 import { useHistory } from './useHistory';
+import { useJumpToNewest } from './useJumpToNewest';
+import { FirstUnreadContext, useFirstUnread } from './useLeftOff';
+import { useReadMarker } from './useReadMarker';
 import { useSelection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
 import { MenuButton } from './PageHeader';
 
 /** The open chat: its header (with the apps' chat-tab buttons), its history and the composer. */
-export function ConversationView({ chat, conversation, onMenu, onSent }: { chat: string; conversation?: Conversation | undefined; onMenu: () => void; onSent: () => void }) {
+export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent }: {
+  chat: string;
+  conversation?: Conversation | undefined;
+  /** Changes when the person chose this chat again (Ctrl+K): the composer takes the focus. */
+  focusSignal?: number;
+  onMenu: () => void;
+  onSent: () => void;
+}) {
   const workspace = useWorkspace();
   const history = useHistory(chat);
   const typed = useTypingSignal(chat);
@@ -31,17 +42,25 @@ export function ConversationView({ chat, conversation, onMenu, onSent }: { chat:
     if (created.length > 0) history.add(created);
     if (updated.length > 0) history.replace(updated);
   });
-  useMarkRead(chat, history.messages.at(-1), conversation?.unread ?? 0, workspace.me.id);
+  useReadMarker(chat, history.messages.at(-1), conversation?.unread ?? 0, workspace.me.id);
+  const firstUnread = useFirstUnread(conversation, history.messages, workspace.me.id);
+  const section = useRef<HTMLElement>(null);
+  useShowLeftOff(section, firstUnread);
+  const newest = useJumpToNewest(section);
+  const { add } = history;
+  const { jump } = newest;
+  // One's own message always comes into view, however far up the person had scrolled.
   const sent = useCallback(
     (message: Message) => {
-      history.add([message]);
+      add([message]);
+      jump();
       onSent();
     },
-    [history, onSent],
+    [add, jump, onSent],
   );
 
   return (
-    <section className="conversation" aria-labelledby="conversation-title">
+    <section ref={section} className="conversation" aria-labelledby="conversation-title">
       <header className="conversation-header">
         <MenuButton onMenu={onMenu} />
         {conversation && <ConversationIcon conversation={conversation} />}
@@ -63,28 +82,53 @@ export function ConversationView({ chat, conversation, onMenu, onSent }: { chat:
         </div>
       </header>
       {membersOpen && conversation?.channel && <MembersDialog channel={conversation.channel} onClose={() => setMembersOpen(false)} />}
-      <HistoryList history={history} chat={chat} selection={selection} />
+      <FirstUnreadContext.Provider value={firstUnread}>
+        <HistoryList history={history} chat={chat} selection={selection} />
+      </FirstUnreadContext.Provider>
+      <div className="jump-anchor">
+        {newest.away && (
+          <button type="button" className="jump-to-newest" onClick={newest.jump}>
+            Jump to newest <span aria-hidden="true">↓</span>
+          </button>
+        )}
+      </div>
       {selection.active && <SelectionBar selection={selection} chat={chat} />}
+      <PendingMessages chat={chat} />
       <TypingIndicator chat={chat} />
       <div className="typing-watch" onInput={typed}>
-        <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} onSent={sent} />
+        <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={focusSignal} onSent={sent} />
       </div>
     </section>
   );
 }
 
-/** While the chat is open and the page visible, what arrives from others is read: the marker follows it. */
-function useMarkRead(chat: string, last: Message | undefined, unread: number, me: string) {
-  const [visible, setVisible] = useState(() => document.visibilityState === 'visible');
+/** Looking for the "New messages" line, the history goes up a view at a time, this many views at most. */
+const LEFT_OFF_SEARCH_VIEWS = 20;
+
+/**
+ * Once per opening: when the "New messages" line is above the view (more came than the view shows), the
+ * history is brought to it, so the person reads on from where they left off rather than from the end.
+ * The list only renders rows near the view, so the line is looked for a view further up at each frame.
+ */
+function useShowLeftOff(section: RefObject<HTMLElement | null>, firstUnread: string | undefined) {
+  const shown = useRef(false);
   useEffect(() => {
-    const onChange = () => setVisible(document.visibilityState === 'visible');
-    document.addEventListener('visibilitychange', onChange);
-    return () => document.removeEventListener('visibilitychange', onChange);
-  }, []);
-  const uid = last?.uid;
-  const fromOthers = last !== undefined && last.from !== me;
-  useEffect(() => {
-    if (!uid || !visible || (unread === 0 && !fromOthers)) return;
-    api.markChatRead({ chat, uid }).catch(() => undefined); // a refused marker only leaves the badge; nothing to tell the person
-  }, [chat, uid, visible, unread, fromOthers]);
+    if (shown.current || firstUnread === undefined) return;
+    shown.current = true;
+    let views = 0;
+    const look = () => {
+      const history = section.current?.querySelector<HTMLElement>('.history');
+      if (!history) return;
+      const line = history.querySelector<HTMLElement>('.new-messages-line');
+      if (line) {
+        if (line.getBoundingClientRect().top < history.getBoundingClientRect().top) line.scrollIntoView({ block: 'start' });
+        return;
+      }
+      if (history.scrollTop === 0 || ++views > LEFT_OFF_SEARCH_VIEWS) return;
+      history.scrollTop -= history.clientHeight;
+      requestAnimationFrame(look);
+    };
+    // After the list has opened at its end and measured its rows.
+    requestAnimationFrame(() => requestAnimationFrame(look));
+  }, [section, firstUnread]);
 }

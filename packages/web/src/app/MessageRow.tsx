@@ -1,13 +1,19 @@
-import { memo } from 'react';
+import { memo, useContext } from 'react';
 import { api, type Message } from '../api/client';
 import { appsWith } from './AppButtons';
 import { AttachmentCard } from './AttachmentCard';
 import { Avatar } from './Avatar';
 import { formatFullTime, formatTime } from './format';
+import { MarkdownView } from './MarkdownView';
+import { FirstUnreadContext } from './useLeftOff';
 import { ServiceMLView } from './ServiceMLView';
 import { useWorkspace } from './workspaceContext';
 
-/** One message: its sender (or `sendAs`), "via" the app that sent it, its text or ServiceML, "(edited)" once its sender edited it, its attachments. */
+/**
+ * One message: its sender (or `sendAs`), "via" the app that sent it, its text (Markdown) or ServiceML,
+ * "(edited)" once its sender edited it, its attachments; above it, the "New messages" line when the
+ * person had read up to just before it.
+ */
 export const MessageRow = memo(function MessageRow({ message, continued, chat, selected, onToggle }: {
   message: Message;
   continued: boolean;
@@ -28,64 +34,72 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
   const actions = appsWith(workspace.apps, 'messageAction');
 
   const selecting = selected !== undefined;
+  const firstUnread = useContext(FirstUnreadContext) === message.uid;
   const snippet = message.text.length > 40 ? `${message.text.slice(0, 40)}…` : message.text;
 
   return (
-    <article
-      data-uid={message.uid}
-      className={`message${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}`}
-      aria-label={`${sender}${appName ? ` via ${appName}` : ''}`}
-    >
-      {selecting && (
-        <input
-          type="checkbox"
-          className="message-select"
-          checked={selected}
-          aria-label={`Select the message “${snippet}” from ${sender}`}
-          onChange={(event) => onToggle?.(message.uid, (event.nativeEvent as MouseEvent).shiftKey === true)}
-        />
-      )}
-      <div className="message-gutter">{continued ? <span className="message-hover-time">{time}</span> : <Avatar name={sender} image={message.sendAs?.profileImage} />}</div>
-      <div className="message-body">
-        {!continued && (
-          <header className="message-header">
-            <span className="message-sender">{sender}</span>
-            {appName && <span className="via-app">via {appName}</span>}
-            {message.visibleTo && <span className="only-you">Only visible to some</span>}
-            {time}
-          </header>
-        )}
-        {message.serviceml ? (
-          <ServiceMLView source={message.serviceml} fallback={message.text} messageUid={message.uid} appId={message.appId} chat={chat} />
-        ) : (
-          message.text !== '' && <div className="message-text">{message.text}</div>
-        )}
-        {message.editedAt !== undefined && (
-          <span className="message-edited" title={`Edited ${formatFullTime(message.editedAt, workspace.me.timezone)}`}>
-            (edited)
-          </span>
-        )}
-        {message.attachments?.map((attachment, index) => <AttachmentCard key={attachment.id ?? index} attachment={attachment} index={index} message={message} chat={chat} />)}
-      </div>
-      {actions.length > 0 && !selecting && (
-        <div className="message-actions">
-          {onToggle && (
-            <button type="button" className="chip" aria-label={`Select the message “${snippet}” and others`} onClick={() => onToggle(message.uid, false)}>
-              Select
-            </button>
-          )}
-          {actions.map((app) => (
-            <button
-              key={app.id}
-              type="button"
-              className="chip"
-              onClick={() => workspace.act(() => api.messageAction({ appId: app.id, chat, messageUids: [message.uid] }), { appId: app.id, chat })}
-            >
-              {app.integrations.messageAction!.name}
-            </button>
-          ))}
+    <>
+      {firstUnread && (
+        <div className="new-messages-line" role="separator" aria-label="New messages">
+          <span>New messages</span>
         </div>
       )}
-    </article>
+      <article
+        data-uid={message.uid}
+        className={`message${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}`}
+        aria-label={`${sender}${appName ? ` via ${appName}` : ''}`}
+      >
+        {selecting && (
+          <input
+            type="checkbox"
+            className="message-select"
+            checked={selected}
+            aria-label={`Select the message “${snippet}” from ${sender}`}
+            onChange={(event) => onToggle?.(message.uid, (event.nativeEvent as MouseEvent).shiftKey === true)}
+          />
+        )}
+        <div className="message-gutter">{continued ? <span className="message-hover-time">{time}</span> : <Avatar name={sender} image={message.sendAs?.profileImage} />}</div>
+        <div className="message-body">
+          {!continued && (
+            <header className="message-header">
+              <span className="message-sender">{sender}</span>
+              {appName && <span className="via-app">via {appName}</span>}
+              {message.visibleTo && <span className="only-you">Only visible to some</span>}
+              {time}
+            </header>
+          )}
+          {message.serviceml ? (
+            <ServiceMLView source={message.serviceml} fallback={message.text} messageUid={message.uid} appId={message.appId} chat={chat} />
+          ) : (
+            message.text !== '' && <MarkdownView text={message.text} />
+          )}
+          {message.editedAt !== undefined && (
+            <span className="message-edited" title={`Edited ${formatFullTime(message.editedAt, workspace.me.timezone)}`}>
+              (edited)
+            </span>
+          )}
+          {message.attachments?.map((attachment, index) => <AttachmentCard key={attachment.id ?? index} attachment={attachment} index={index} message={message} chat={chat} />)}
+        </div>
+        {actions.length > 0 && !selecting && (
+          <div className="message-actions">
+            {onToggle && (
+              <button type="button" className="chip" aria-label={`Select the message “${snippet}” and others`} onClick={() => onToggle(message.uid, false)}>
+                Select
+              </button>
+            )}
+            {actions.map((app) => (
+              <button
+                key={app.id}
+                type="button"
+                className="chip"
+                onClick={() => workspace.act(() => api.messageAction({ appId: app.id, chat, messageUids: [message.uid] }), { appId: app.id, chat })}
+              >
+                {app.integrations.messageAction!.name}
+              </button>
+            ))}
+          </div>
+        )}
+      </article>
+    </>
   );
 });

@@ -5,7 +5,7 @@ import { chatPath, navigate } from './route';
 import { ConversationIcon } from './Sidebar';
 
 /** Ctrl/Cmd+K: type part of a name, arrows to choose, Enter to open, Escape to leave. */
-export function QuickSwitcher({ conversations, onClose }: { conversations: Conversation[]; onClose: () => void }) {
+export function QuickSwitcher({ conversations, onClose, onChosen }: { conversations: Conversation[]; onClose: () => void; onChosen: () => void }) {
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -20,6 +20,8 @@ export function QuickSwitcher({ conversations, onClose }: { conversations: Conve
     if (!conversation) return;
     navigate(chatPath(conversation.chat));
     onClose();
+    // The chosen chat's composer takes the focus, the one already open too (it is not opened anew).
+    onChosen();
   };
 
   const onKeyDown = (event: KeyboardEvent) => {

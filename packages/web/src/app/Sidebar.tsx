@@ -123,7 +123,7 @@ export function Sidebar(props: SidebarProps) {
             <span className="me-detail">UTC{workspace.me.timezone}</span>
           </span>
         </button>
-        <button type="button" className="quiet" onClick={onSignOut}>
+        <button type="button" className="quiet sign-out" onClick={onSignOut}>
           Sign out
         </button>
       </footer>

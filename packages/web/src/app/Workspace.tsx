@@ -18,6 +18,7 @@ import { WidgetPanel, type OpenWidget, type WidgetOrigin } from './WidgetPanel';
 import { applyFrames, updatedProfiles } from '../stream/applyFrames';
 import { ConnectionBanner } from '../stream/ConnectionBanner';
 import { useStream } from '../stream/useStream';
+import { useOutbox } from './useOutbox';
 import { WorkspaceContext, type Workspace as WorkspaceValue } from './workspaceContext';
 
 /** The signed-in screen: the sidebar, the open conversation (or the apps directory), toasts and widgets. */
@@ -61,7 +62,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       const profiles = updatedProfiles(frames);
       if (profiles.size > 0) {
         setPeople((known) => known.map((person) => ({ ...person, ...profiles.get(person.id) })));
-        if (profiles.has(session.user.id)) void sessionApi.getSession().then(onSessionChange, () => undefined);
+        if (profiles.has(session.user.id)) void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
       }
       if (!conversations) {
         early.current?.push(...frames);
@@ -69,6 +70,11 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       }
       const applied = applyFrames(conversations, frames, session.user.id, openChat);
       setConversations(applied.conversations);
+      const removed = removedFrom(frames, session.user.id, openChatNow.current);
+      if (removed) {
+        toasts.show(`You are no longer a member of #${removed}.`);
+        navigate('/', true);
+      }
       if (applied.reloadConversations) void refreshConversations();
       if (applied.reloadApps) void refreshApps();
     },
@@ -84,6 +90,8 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   useEffect(() => {
     if (route.page === 'home' && conversations?.[0]) navigate(chatPath(conversations[0].chat), true);
   }, [route.page, conversations]);
+  const outbox = useOutbox(connection);
+  const [composerFocus, setComposerFocus] = useState(0);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -130,8 +138,9 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       refreshApps,
       refreshConversations,
       updateMe: (user) => onSessionChange({ ...session, user }),
+      outbox,
     };
-  }, [session, people, apps, conversations, online, toasts, showAnswer, refreshApps, refreshConversations, onSessionChange]);
+  }, [session, people, apps, conversations, online, toasts, showAnswer, refreshApps, refreshConversations, onSessionChange, outbox]);
 
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
 
@@ -152,20 +161,29 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           onEditProfile={() => setDialog('profile')}
         />
         <main className="main" id="main">
+          <ConnectionBanner state={connection} />
           {route.page === 'apps' ? (
             <AppsDirectory onMenu={() => setNavOpen(true)} />
           ) : route.page === 'dev' ? (
             <DeveloperArea appId={route.app} onMenu={() => setNavOpen(true)} />
           ) : route.page === 'chat' ? (
-            <ConversationView key={`${route.chat}:${resyncs}`} chat={route.chat} conversation={current} onMenu={() => setNavOpen(true)} onSent={refreshConversations} />
+            <ConversationView
+              key={`${route.chat}:${resyncs}`}
+              chat={route.chat}
+              conversation={current}
+              focusSignal={composerFocus}
+              onMenu={() => setNavOpen(true)}
+              onSent={refreshConversations}
+            />
           ) : (
             <p className="page-message">{conversations?.length === 0 ? 'No conversations yet.' : 'Loading…'}</p>
           )}
         </main>
         {widget && <WidgetPanel widget={widget} onClose={() => setWidget(undefined)} />}
       </div>
-      {switcherOpen && conversations && <QuickSwitcher conversations={conversations} onClose={() => setSwitcherOpen(false)} />}
-      <ConnectionBanner state={connection} />
+      {switcherOpen && conversations && (
+        <QuickSwitcher conversations={conversations} onClose={() => setSwitcherOpen(false)} onChosen={() => setComposerFocus((count) => count + 1)} />
+      )}
       {dialog === 'createChannel' && <CreateChannelDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'browseChannels' && <BrowseChannelsDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
@@ -173,4 +191,10 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>
   );
+}
+
+/** The name of the open channel a batch took the person out of (removed, or left on another device), if any. */
+function removedFrom(frames: StreamDataFrame[], me: string, openChat: string | undefined): string | undefined {
+  for (const frame of frames) if (frame.type === 'channel.membersRemoved' && frame.channel.id === openChat && frame.userIds.includes(me)) return frame.channel.name;
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import type { PresenceStatus } from '@aviary/protocol';
 import { createContext, useContext } from 'react';
 import type { App, InteractionAnswer, Person, Team, User } from '../api/client';
+import type { Outbox } from './useOutbox';
 import type { WidgetOrigin } from './widgetOrigin';
 
 /** What every part of the signed-in screen needs: who, the team's people and apps, and how to answer an action. */
@@ -20,6 +21,8 @@ export interface Workspace {
   act(action: () => Promise<InteractionAnswer>, origin: WidgetOrigin): Promise<void>;
   refreshApps(): Promise<void>;
   refreshConversations(): Promise<void>;
+  /** The person's messages on their way to the server (pending while it cannot be reached). */
+  outbox: Outbox;
   /** The person's own profile changed (here, or on another of their devices). */
   updateMe(user: User): void;
 }

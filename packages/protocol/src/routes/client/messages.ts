@@ -33,7 +33,7 @@ export const markChatRead = defineRoute({
 export const listRoster = defineRoute({
   ...sessionRead,
   name: 'client.listRoster',
-  summary: 'The people the person may write to and mention (as roster.listContacts), bots marked isBot.',
+  summary: 'The people the person may write to and mention: their teammates and every bot of the team (named to all, installed or not), bots marked isBot.',
   path: '/api/client/roster',
   result: closedObject({ people: Type.Array(Contact) }),
 });

@@ -99,7 +99,8 @@ export class Presence {
   }
 
   private async hold(teamId: string, userIds: string[]): Promise<void> {
-    const fresh = await this.attempt(() => this.deps.store.hold(teamId, userIds, this.deps.now() + PRESENCE_LEASE_MS));
+    const now = this.deps.now();
+    const fresh = await this.attempt(() => this.deps.store.hold(teamId, userIds, now + PRESENCE_LEASE_MS, now));
     if (fresh?.length) publishLive(this.deps.bus, teamId, { kind: 'presence', status: 'online', userIds: fresh });
   }
 

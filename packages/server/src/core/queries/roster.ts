@@ -3,10 +3,17 @@ import type { Db } from '../../store/store.js';
 import type { PublicProfileRow } from '../presenters/users.js';
 
 /**
- * Who a person may reach: their active teammates (people, not bots) and the bots of the apps they
- * installed, by name. `roster.listContacts` and the web client's roster both answer this.
+ * Which bots a roster lists: those of the apps the person installed (`roster.listContacts`, as the
+ * specification decides), or every active bot of the team (the web client's roster: a bot is a team
+ * member, so its messages are named to everyone, installed or not).
  */
-export async function listContacts(db: Db, me: Pick<UsersTable, 'id' | 'team_id'>): Promise<Array<PublicProfileRow & { isBot: boolean }>> {
+export type RosterBots = 'installed' | 'team';
+
+/**
+ * Who a person may reach: their active teammates (people, not bots) and bots (RosterBots), by name.
+ * `roster.listContacts` and the web client's roster both answer this.
+ */
+export async function listContacts(db: Db, me: Pick<UsersTable, 'id' | 'team_id'>, bots: RosterBots = 'installed'): Promise<Array<PublicProfileRow & { isBot: boolean }>> {
   const teammates = await db
     .selectFrom('users')
     .select(['id', 'first_name', 'last_name', 'profile_image'])
@@ -16,15 +23,22 @@ export async function listContacts(db: Db, me: Pick<UsersTable, 'id' | 'team_id'
     .where('email', 'is not', null)
     .where('deactivated_at', 'is', null)
     .execute();
-  const bots = await db
-    .selectFrom('installs as i')
-    .innerJoin('apps as a', 'a.id', 'i.app_id')
-    .innerJoin('users as u', 'u.id', 'a.bot_user_id')
-    .select(['u.id', 'u.first_name', 'u.last_name', 'u.profile_image'])
-    .where('i.user_id', '=', me.id)
-    .where('u.deactivated_at', 'is', null)
-    .execute();
-  return [...teammates.map((row) => ({ ...row, isBot: false })), ...bots.map((row) => ({ ...row, isBot: true }))].sort(byName);
+  const botRows = await (bots === 'installed'
+    ? db
+        .selectFrom('installs as i')
+        .innerJoin('apps as a', 'a.id', 'i.app_id')
+        .innerJoin('users as u', 'u.id', 'a.bot_user_id')
+        .select(['u.id', 'u.first_name', 'u.last_name', 'u.profile_image'])
+        .where('i.user_id', '=', me.id)
+        .where('u.deactivated_at', 'is', null)
+    : db
+        .selectFrom('apps as a')
+        .innerJoin('users as u', 'u.id', 'a.bot_user_id')
+        .select(['u.id', 'u.first_name', 'u.last_name', 'u.profile_image'])
+        .where('a.team_id', '=', me.team_id)
+        .where('u.deactivated_at', 'is', null)
+  ).execute();
+  return [...teammates.map((row) => ({ ...row, isBot: false })), ...botRows.map((row) => ({ ...row, isBot: true }))].sort(byName);
 }
 
 /** In code, not SQL: the two dialects collate text differently, and the order must not depend on it. */

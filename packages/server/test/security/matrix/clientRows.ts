@@ -149,7 +149,6 @@ export const clientRows: Row[] = [
   // The team's settings (who may create apps): everyone reads their own team's, only its admins change them.
   { route: 'GET /api/client/team', credential: 'session', request: () => get('/api/client/team'), expect: signedIn },
   { route: 'GET /api/client/roster', credential: 'session', request: () => get('/api/client/roster'), expect: signedIn },
-  { route: 'GET /api/session', credential: 'session', request: () => get('/api/session'), expect: signedIn },
   {
     route: 'PATCH /api/client/team',
     credential: 'session',

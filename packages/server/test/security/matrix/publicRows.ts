@@ -47,6 +47,13 @@ export const publicRows: Row[] = [
     expect: everyone(OK),
   },
   {
+    route: 'GET /api/session',
+    credential: 'session',
+    // Who is signed in: anyone may ask; without a live session (none, a bot's token, a revoked one) the answer is {user: null}.
+    request: () => get('/api/session'),
+    expect: everyone(OK),
+  },
+  {
     route: 'DELETE /api/session',
     credential: 'session',
     // Signing out ends the session presented (a fresh one of the actor's, so the actor's own lives on).

@@ -1,0 +1,199 @@
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createChannel, removeChannelMembers } from '../../src/core/commands/channels.js';
+import { sendMessage } from '../../src/core/commands/sendMessage.js';
+import { noBrowser, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
+import { PASSWORD, settledAtBottom, signInPage, writeHistory } from './cast.js';
+import { saveScreenshot, webSuite } from './suite.js';
+
+/**
+ * What the team's trial found wrong in everyday use (issue 23, "Defects seen in the trial"), each in
+ * Chromium: bots named to everyone, read markers that do not flood, sending while offline, being removed
+ * from the open channel, Ctrl+K on the open chat, the composer's role, and the layout's gaps and overlaps.
+ */
+const web = webSuite();
+
+const signInAs = (email: string, team?: string, view?: Parameters<typeof signInPage>[4]): Promise<WatchedPage> => signInPage(web.browser, web.t, email, team, view);
+const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
+const composer = (page: Page, name: RegExp) => page.getByRole('textbox', { name });
+const db = () => web.t.testStore.store.db;
+
+async function openChannel(page: Page, name: string) {
+  await page.getByRole('link', { name }).click();
+  await page.getByRole('heading', { name, level: 1 }).waitFor();
+}
+
+describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
+  it('names an app’s bot to someone who never installed its app', async () => {
+    const app = await web.t.f.app(web.cast.team.id, web.cast.alice.id, { name: 'Buildbot' });
+    const { botUserId } = await web.t.f.bot(app.id);
+    await web.t.f.install(app.id, web.cast.alice.id);
+    const bot = await db().selectFrom('users').selectAll().where('id', '=', botUserId).executeTakeFirstOrThrow();
+    await writeHistory(web.t, web.cast.channel, bot, [{ text: 'Build 812 passed', app_id: app.id }]);
+
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(bob.page, 'general');
+    const message = history(bob.page).getByRole('article', { name: /^Buildbot Bot/ });
+    await message.getByText('Build 812 passed').waitFor();
+    expect(await history(bob.page).getByRole('article', { name: /^Someone/ }).count()).toBe(0);
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
+  it('sends read markers at most every few seconds during a burst, ending at the newest, with no stale unread count', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'busy', members: [web.cast.bob.id] }, Date.now());
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(bob.page, 'busy');
+    const markers: Request[] = [];
+    const refused: number[] = [];
+    bob.page.on('request', (request) => {
+      if (request.url().endsWith('/api/client/conversations/read')) markers.push(request);
+    });
+    bob.page.on('response', (response) => {
+      if (response.url().endsWith('/api/client/conversations/read') && response.status() !== 200) refused.push(response.status());
+    });
+
+    const started = Date.now();
+    let last = '';
+    for (let i = 1; i <= 40; i++) last = (await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: `Burst message ${i}` })).message.uid;
+    await history(bob.page).getByText('Burst message 40', { exact: true }).waitFor();
+    const newest = await bob.page.waitForRequest((request) => request.url().endsWith('/api/client/conversations/read') && request.postDataJSON()?.uid === last);
+    await newest.response();
+    const elapsed = Date.now() - started;
+
+    // One marker every three seconds at most (and the first at once): never one per message.
+    expect(markers.length).toBeLessThanOrEqual(Math.floor(elapsed / 3_000) + 1);
+    expect(markers.length).toBeLessThan(40);
+    expect(refused).toEqual([]);
+    // The last marker's chat.read frame leaves no count on the open channel.
+    await bob.page.getByRole('link', { name: 'busy' }).getByLabel(/unread/).waitFor({ state: 'detached' });
+    const read = await db().selectFrom('chat_reads').selectAll().where('user_id', '=', web.cast.bob.id).where('chat_key', '=', channel.id).executeTakeFirst();
+    expect(read?.read_uid).toBe(last);
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
+  it('keeps a message sent offline as pending, sends it once with the same id when the connection is back, and lets another be cancelled', async () => {
+    const alice = await signInAs(web.cast.alice.email!, 'Northwind');
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(alice.page, 'general');
+    await openChannel(bob.page, 'general');
+    const ids: string[] = [];
+    alice.page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/client/messages') && request.postDataJSON()?.text === 'Sent from the train') ids.push(request.postDataJSON().id);
+    });
+
+    await alice.context.setOffline(true);
+    await composer(alice.page, /Message #general/).fill('Sent from the train');
+    await alice.page.keyboard.press('Enter');
+    const pending = alice.page.getByRole('list', { name: 'Messages not sent yet' });
+    await pending.getByRole('listitem').filter({ hasText: 'Sent from the train' }).getByText('Not sent yet: waiting for the connection').waitFor();
+    await composer(alice.page, /Message #general/).fill('Never mind that');
+    await alice.page.keyboard.press('Enter');
+    const second = pending.getByRole('listitem').filter({ hasText: 'Never mind that' });
+    await second.getByText('Not sent yet: waiting for the connection').waitFor();
+    expect(await alice.page.getByText('Failed to fetch').count()).toBe(0);
+    expect(await seriousAccessibilityViolations(alice.page)).toEqual([]);
+    await saveScreenshot(alice.page, 'pending-message-light');
+    await second.getByRole('button', { name: 'Cancel the message “Never mind that”' }).click();
+    await second.waitFor({ state: 'detached' });
+
+    await alice.context.setOffline(false);
+    await history(bob.page).getByText('Sent from the train').waitFor();
+    await history(alice.page).getByText('Sent from the train').waitFor();
+    await pending.waitFor({ state: 'detached' });
+    expect(await history(alice.page).getByText('Sent from the train').count()).toBe(1);
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(ids).size).toBe(1);
+    const stored = await db().selectFrom('messages').select('text').where('chat_key', '=', web.cast.channel.id).where('text', 'in', ['Sent from the train', 'Never mind that']).execute();
+    expect(stored.map((row) => row.text)).toEqual(['Sent from the train']);
+    // Offline, Chromium logs each request that could not go out; nothing else may be logged.
+    expect(alice.errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|WebSocket/.test(error))).toEqual([]);
+    bob.expectNoErrors();
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('tells a person removed from the channel they are viewing, and closes it', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'standup', members: [web.cast.bob.id] }, Date.now());
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(bob.page, 'standup');
+    await removeChannelMembers(web.t.server.ctx, web.cast.alice, channel.id, [web.cast.bob.id], Date.now());
+    await bob.page.getByText('You are no longer a member of #standup.').waitFor();
+    await bob.page.getByRole('heading', { name: 'standup', level: 1 }).waitFor({ state: 'detached' });
+    expect(await composer(bob.page, /Message #standup/).count()).toBe(0);
+    expect(new URL(bob.page.url()).pathname).not.toContain(encodeURIComponent(channel.id));
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
+  it('puts the focus in the composer when Ctrl+K chooses the chat already open; the composer is a multi-line textbox with autocomplete', async () => {
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(bob.page, 'general');
+    const box = composer(bob.page, /Message #general/);
+    expect(await box.evaluate((element) => [element.tagName, element.getAttribute('role'), element.getAttribute('aria-autocomplete')])).toEqual(['TEXTAREA', null, 'list']);
+    await bob.page.getByRole('heading', { name: 'general', level: 1 }).click();
+    await bob.page.keyboard.press('Control+k');
+    await bob.page.getByRole('combobox', { name: 'Conversation name' }).fill('gener');
+    await bob.page.keyboard.press('Enter');
+    await bob.page.getByRole('dialog', { name: 'Jump to a conversation' }).waitFor({ state: 'detached' });
+    await box.and(bob.page.locator(':focus')).waitFor();
+
+    // `@` opens the people it may name, tied to the textbox by aria-controls.
+    await box.fill('@Ali');
+    const list = bob.page.getByRole('listbox', { name: 'People' });
+    await list.waitFor();
+    expect(await box.getAttribute('aria-controls')).toBe(await list.getAttribute('id'));
+    expect(await seriousAccessibilityViolations(bob.page)).toEqual([]);
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
+  it('lays consecutive messages out evenly, keeps the connection banner off the channel description and the sidebar name whole', async () => {
+    const long = await web.t.f.person(web.cast.team.id, { firstName: 'Maximiliana', lastName: 'Featherstonehaugh', password: PASSWORD });
+    const { channel } = await createChannel(web.t.server.ctx, long, { name: 'layout', purpose: 'Where the layout is looked at', members: [web.cast.bob.id] }, Date.now());
+    const day = Date.UTC(2026, 2, 12, 9);
+    await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, long, [
+      { text: 'First line of a run of messages.' },
+      { text: 'Second, a minute later.' },
+      { text: 'Third, still the same sender.' },
+      { text: 'Fourth and last.' },
+    ], 60_000, day);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const watched = await signInAs(long.email!, undefined, { colorScheme });
+      const { page } = watched;
+      // The stream's socket goes through the test, which can cut it and refuse the next ones.
+      let refuse = false;
+      const sockets: Array<{ close(): Promise<void> }> = [];
+      await page.routeWebSocket(/\/api\/stream/, (socket) => {
+        if (refuse) return void socket.close();
+        socket.connectToServer();
+        sockets.push(socket);
+      });
+      await page.reload();
+      await openChannel(page, 'layout');
+      await history(page).getByText('Fourth and last.').waitFor();
+      await settledAtBottom(page);
+
+      const rows = await history(page).getByRole('article').evaluateAll((articles) => articles.map((article) => article.getBoundingClientRect().height));
+      const continued = rows.slice(1);
+      expect(continued).toHaveLength(3);
+      // One line each, all alike: no room left for hidden buttons.
+      expect(Math.max(...continued) - Math.min(...continued)).toBeLessThan(1);
+      expect(Math.max(...continued)).toBeLessThan(30);
+      const name = page.locator('.me-name');
+      expect(await name.evaluate((element) => element.scrollHeight <= element.clientHeight + 1 && element.scrollWidth <= element.clientWidth + 1)).toBe(true);
+
+      refuse = true;
+      for (const socket of sockets) await socket.close();
+      const banner = page.getByRole('status').filter({ hasText: 'Reconnecting…' });
+      await banner.waitFor();
+      const [bannerBox, purposeBox] = [await banner.boundingBox(), await page.getByText('Where the layout is looked at').boundingBox()];
+      expect(bannerBox!.y).toBeGreaterThanOrEqual(purposeBox!.y + purposeBox!.height);
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await saveScreenshot(page, `consecutive-messages-${colorScheme}`);
+      expect(watched.errors.filter((error) => !/WebSocket/.test(error))).toEqual([]);
+      await watched.context.close();
+    }
+  });
+});

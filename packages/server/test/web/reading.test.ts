@@ -1,0 +1,183 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createChannel } from '../../src/core/commands/channels.js';
+import { sendMessage } from '../../src/core/commands/sendMessage.js';
+import { noBrowser, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
+import { settledAtBottom, signInPage, writeHistory } from './cast.js';
+import { saveScreenshot, webSuite } from './suite.js';
+
+/**
+ * Reading in the web client (issue 23, "Reading" and "Formatting"): Markdown rendered safely with code
+ * highlighted on demand, Ctrl/Cmd+B and +I, drafts kept per chat across reloads, the "New messages"
+ * line where the person left off, "Jump to newest", and one's own message always brought into view.
+ */
+const web = webSuite();
+
+const signInAs = (email: string, team?: string, view?: Parameters<typeof signInPage>[4]): Promise<WatchedPage> => signInPage(web.browser, web.t, email, team, view);
+const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
+const composer = (page: Page, name: RegExp) => page.getByRole('textbox', { name });
+
+async function openChannel(page: Page, name: string) {
+  await page.getByRole('link', { name }).click();
+  await page.getByRole('heading', { name, level: 1 }).waitFor();
+}
+
+const MARKDOWN = [
+  'Release **today**, *maybe* ~~tomorrow~~, run `npm test` first <b>not bold</b> [click](javascript:alert(1)) https://example.com/notes',
+  '> quoted from the plan',
+  '- one',
+  '- two',
+  '```js',
+  'const answer = 42; // the answer',
+  '```',
+].join('\n');
+
+describe.skipIf(noBrowser)('reading in the web client', () => {
+  it('renders Markdown without raw HTML or script links, and highlights code with a script loaded only then', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'formatting', members: [web.cast.bob.id] }, Date.now());
+    await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Plain first, nothing to format.' }]);
+    // Light at 1280 px; dark on a phone, 390 px, where the chat the latest message went to opens first.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const bob = await signInAs(web.cast.bob.email!, undefined, colorScheme === 'light' ? { colorScheme } : { colorScheme, width: 390, height: 800 });
+      const scripts: string[] = [];
+      bob.page.on('request', (request) => void (request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname)));
+      if (colorScheme === 'light') await openChannel(bob.page, 'formatting');
+      else await bob.page.getByRole('heading', { name: 'formatting', level: 1 }).waitFor();
+      await history(bob.page).getByText('Plain first, nothing to format.').waitFor();
+      // The first time: the highlighter is fetched only once a code block is shown.
+      if (colorScheme === 'light') {
+        expect(scripts.some((path) => path.includes('highlight'))).toBe(false);
+        await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: MARKDOWN });
+      }
+      const message = history(bob.page).getByRole('article').filter({ hasText: 'quoted from the plan' });
+      await message.locator('code.hljs .hljs-keyword').waitFor();
+      if (colorScheme === 'light') expect(scripts.some((path) => path.includes('highlight'))).toBe(true);
+      const text = message.locator('.markdown');
+      expect(await text.locator('strong').textContent()).toBe('today');
+      expect(await text.locator('em').textContent()).toBe('maybe');
+      expect(await text.locator('s').textContent()).toBe('tomorrow');
+      expect(await text.locator(':not(pre) > code').textContent()).toBe('npm test');
+      expect(await text.locator('blockquote').textContent()).toContain('quoted from the plan');
+      expect(await text.locator('li').allTextContents()).toEqual(['one', 'two']);
+      // Raw HTML stays text; a javascript: link is no link; a URL in the text is one, leaving the page.
+      expect(await text.locator('b').count()).toBe(0);
+      await text.getByText('<b>not bold</b>').waitFor();
+      expect(await text.locator('a[href^="javascript"]').count()).toBe(0);
+      const link = text.getByRole('link', { name: 'https://example.com/notes' });
+      expect(await link.getAttribute('href')).toBe('https://example.com/notes');
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+      expect(await link.getAttribute('target')).toBe('_blank');
+      expect(await seriousAccessibilityViolations(bob.page)).toEqual([]);
+      await settledAtBottom(bob.page);
+      await saveScreenshot(bob.page, colorScheme === 'light' ? 'markdown-light' : 'markdown-390-dark');
+      bob.expectNoErrors();
+      await bob.context.close();
+    }
+  });
+
+  it('wraps the selection with Ctrl+B and Ctrl+I, and keeps each chat’s draft across a reload', async () => {
+    await createChannel(web.t.server.ctx, web.cast.alice, { name: 'elsewhere', members: [] }, Date.now());
+    const alice = await signInAs(web.cast.alice.email!, 'Northwind');
+    await openChannel(alice.page, 'general');
+    const box = composer(alice.page, /Message #general/);
+    await box.fill('make this bold');
+    await box.press('Control+a');
+    await box.press('Control+b');
+    expect(await box.inputValue()).toBe('**make this bold**');
+    await box.press('End');
+    await box.pressSequentially(' and ');
+    await box.press('Control+i');
+    await box.pressSequentially('this');
+    expect(await box.inputValue()).toBe('**make this bold** and *this*');
+
+    // The draft outlives a reload, and stays with its chat.
+    await alice.page.reload();
+    await openChannel(alice.page, 'general');
+    expect(await box.inputValue()).toBe('**make this bold** and *this*');
+    await openChannel(alice.page, 'elsewhere');
+    expect(await composer(alice.page, /Message #elsewhere/).inputValue()).toBe('');
+    await openChannel(alice.page, 'general');
+    expect(await box.inputValue()).toBe('**make this bold** and *this*');
+    await box.press('Enter');
+    const sent = history(alice.page).getByRole('article').filter({ hasText: 'make this bold' });
+    expect(await sent.locator('strong').textContent()).toBe('make this bold');
+    expect(await sent.locator('em').textContent()).toBe('this');
+    // Sent: nothing left to restore.
+    await alice.page.reload();
+    await openChannel(alice.page, 'general');
+    expect(await box.inputValue()).toBe('');
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
+
+  it('draws “New messages” where the person left off, offers “Jump to newest” when scrolled up, and brings one’s own message into view', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'long-read', members: [web.cast.bob.id] }, Date.now());
+    const chat = { id: channel.id, team_id: web.cast.team.id };
+    await writeHistory(web.t, chat, web.cast.alice, Array.from({ length: 60 }, (_, i) => ({ text: `Older message ${i + 1}` })), 60_000, Date.now() - 3_600_000);
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(bob.page, 'long-read');
+    // Never read: it opens at its first message, under the line, and is read to the newest.
+    await history(bob.page).getByRole('listitem').filter({ has: bob.page.getByRole('separator', { name: 'New messages' }) }).getByText('Older message 1', { exact: true }).waitFor();
+    // Read: Bob's marker reaches the newest, then he goes elsewhere while Alice writes.
+    await bob.page.getByRole('link', { name: 'long-read' }).getByLabel(/unread/).waitFor({ state: 'detached' });
+    await openChannel(bob.page, 'general');
+    for (let i = 1; i <= 3; i++) await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: `While you were away ${i}` });
+    await bob.page.getByRole('link', { name: 'long-read' }).getByLabel('3 unread').waitFor();
+
+    await openChannel(bob.page, 'long-read');
+    const line = history(bob.page).getByRole('separator', { name: 'New messages' });
+    await line.waitFor();
+    const [lineBox, firstNew] = [await line.boundingBox(), await history(bob.page).getByText('While you were away 1').boundingBox()];
+    expect(lineBox!.y).toBeLessThan(firstNew!.y);
+    expect(await history(bob.page).getByRole('listitem').filter({ has: bob.page.getByRole('separator', { name: 'New messages' }) }).getByText('While you were away 1').count()).toBe(1);
+
+    // Scrolled up: the way back down is offered, and taken.
+    const jump = bob.page.getByRole('button', { name: 'Jump to newest' });
+    await history(bob.page).evaluate((element) => element.scrollTo({ top: 0 }));
+    await jump.waitFor();
+    expect(await seriousAccessibilityViolations(bob.page)).toEqual([]);
+    await saveScreenshot(bob.page, 'jump-to-newest-light');
+    await jump.click();
+    await jump.waitFor({ state: 'detached' });
+    await inView(bob.page, 'While you were away 3');
+
+    // Scrolled up again, Bob sends: his message comes into view.
+    await history(bob.page).evaluate((element) => element.scrollTo({ top: 0 }));
+    await jump.waitFor();
+    await composer(bob.page, /Message #long-read/).fill('Catching up now');
+    await bob.page.keyboard.press('Enter');
+    await jump.waitFor({ state: 'detached' });
+    await inView(bob.page, 'Catching up now');
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
+  it('opens a chat with more new messages than the view shows at the “New messages” line', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'many-new', members: [web.cast.bob.id] }, Date.now());
+    await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Read long ago' }], 60_000, Date.now() - 3_600_000);
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(bob.page, 'many-new');
+    await bob.page.getByRole('link', { name: 'many-new' }).getByLabel(/unread/).waitFor({ state: 'detached' });
+    await openChannel(bob.page, 'general');
+    for (let i = 1; i <= 40; i++) await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: `Piled up ${i}` });
+    await bob.page.getByRole('link', { name: 'many-new' }).getByLabel('40 unread').waitFor();
+
+    await openChannel(bob.page, 'many-new');
+    const line = history(bob.page).getByRole('separator', { name: 'New messages' });
+    await line.waitFor();
+    await history(bob.page).getByText('Piled up 1', { exact: true }).waitFor();
+    const [region, lineBox] = [await history(bob.page).boundingBox(), await line.boundingBox()];
+    expect(lineBox!.y).toBeGreaterThanOrEqual(region!.y);
+    expect(lineBox!.y).toBeLessThan(region!.y + region!.height);
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+});
+
+/** The message's text is inside the history's visible area. */
+async function inView(page: Page, text: string) {
+  await settledAtBottom(page);
+  const [region, message] = [await history(page).boundingBox(), await history(page).getByText(text, { exact: true }).boundingBox()];
+  expect(message!.y).toBeGreaterThanOrEqual(region!.y);
+  expect(message!.y + message!.height).toBeLessThanOrEqual(region!.y + region!.height);
+}

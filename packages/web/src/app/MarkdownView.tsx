@@ -1,0 +1,25 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { renderMarkdown } from './markdown';
+
+/**
+ * A message's text rendered as Markdown (markdown.ts: no raw HTML, checked links). Code blocks that
+ * name their language are highlighted once the highlighter has loaded: it is a chunk of its own, fetched
+ * the first time such a block is shown, so that the page's first script stays small.
+ */
+export function MarkdownView({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  const element = useRef<HTMLDivElement>(null);
+  const hasCode = html.includes('<code class="language-');
+  useEffect(() => {
+    if (!hasCode) return;
+    let live = true;
+    void import('./highlight').then(({ highlightCode }) => {
+      if (live && element.current) highlightCode(element.current);
+    });
+    return () => {
+      live = false;
+    };
+  }, [html, hasCode]);
+  // The HTML comes from markdown-it with raw HTML off: the only markup is what the Markdown asked for.
+  return <div ref={element} className="message-text markdown" dangerouslySetInnerHTML={{ __html: html }} />;
+}
