@@ -2,6 +2,7 @@ import { maxAppDescriptionLength, maxAppNameLength } from '@aviary/protocol';
 import { invalidParameter, missingParameter } from '../errors.js';
 import { validateAllowedOrigins } from './allowedOrigins.js';
 import { checkHttpUrl } from './httpUrls.js';
+import { checkVisibleName } from './names.js';
 import { validateIntegrations, type Integrations } from './integrations.js';
 
 /**
@@ -76,7 +77,7 @@ function checkName(value: unknown, mode: 'create' | 'update'): string {
   if (typeof value !== 'string') throw invalidParameter('name', 'name must be a string: the app name people see.');
   const name = value.trim();
   if (name.length > maxAppNameLength) throw invalidParameter('name', `name is ${name.length} characters long; the limit is ${maxAppNameLength}.`);
-  return name;
+  return checkVisibleName('name', name);
 }
 
 function checkDescription(value: unknown): string {

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useEffect } from 'react';
 import { api, type Message } from '../api/client';
 import { appsWith } from './AppButtons';
 import { AttachmentCard } from './AttachmentCard';
@@ -7,7 +7,11 @@ import { formatFullTime, formatTime } from './format';
 import { ServiceMLView } from './ServiceMLView';
 import { useWorkspace } from './workspaceContext';
 
-/** One message: its sender (or `sendAs`), "via" the app that sent it, its text or ServiceML, "(edited)" once its sender edited it, its attachments. */
+/**
+ * One message: its sender (or `sendAs`), "via" the app that sent it, its text or ServiceML, "(edited)" once its sender
+ * edited it, its attachments. A `sendAs` name is only what the app chose to call itself: beside it, always, who really
+ * sent the message (the person the app acts for, or its bot) and through which app, so that no app passes for a person.
+ */
 export const MessageRow = memo(function MessageRow({ message, continued, chat, selected, onToggle }: {
   message: Message;
   continued: boolean;
@@ -19,7 +23,11 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
 }) {
   const workspace = useWorkspace();
   const appName = message.appId ? (workspace.appName(message.appId) ?? 'an app') : undefined;
-  const sender = message.sendAs?.name ?? workspace.nameOf(message.from) ?? 'Someone';
+  const realSender = workspace.nameOf(message.from) ?? 'Someone';
+  const sender = message.sendAs?.name ?? realSender;
+  const realSenderLabel = message.sendAs ? `sent by ${realSender}${appName ? ` via ${appName}` : ''}` : undefined;
+  const { lookUpSender } = workspace;
+  useEffect(() => lookUpSender(message.from, message.appId), [lookUpSender, message.from, message.appId]);
   const time = (
     <time dateTime={new Date(message.timestamp).toISOString()} title={formatFullTime(message.timestamp, workspace.me.timezone)}>
       {formatTime(message.timestamp, workspace.me.timezone)}
@@ -33,7 +41,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
   return (
     <article
       className={`message${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}`}
-      aria-label={`${sender}${appName ? ` via ${appName}` : ''}`}
+      aria-label={realSenderLabel ? `${sender} (${realSenderLabel})` : `${sender}${appName ? ` via ${appName}` : ''}`}
     >
       {selecting && (
         <input
@@ -49,7 +57,13 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
         {!continued && (
           <header className="message-header">
             <span className="message-sender">{sender}</span>
-            {appName && <span className="via-app">via {appName}</span>}
+            {realSenderLabel ? (
+              <span className="real-sender" title="The name above is the one the app chose; this is who sent the message">
+                {realSenderLabel}
+              </span>
+            ) : (
+              appName && <span className="via-app">via {appName}</span>
+            )}
             {message.visibleTo && <span className="only-you">Only visible to some</span>}
             {time}
           </header>
