@@ -77,14 +77,17 @@ export const SECRET_GRACE_MS = 24 * 3_600_000;
 
 /**
  * A new app secret: from now on events are signed with it and, for `SECRET_GRACE_MS`, also with the old
- * one (a second header), so that a listener holding either secret accepts them while it is updated.
+ * one (a second header), so that a listener holding either secret accepts them while it is updated. A
+ * listen connection opened with the old secret closes at once.
  */
-export async function rotateAppSecret(db: Db, appId: string, now: number): Promise<{ secret: string; previousSecretUntil: number }> {
+export async function rotateAppSecret(ctx: ChangeContext, appId: string, now: number): Promise<{ secret: string; previousSecretUntil: number }> {
   const secret = newSecret('as_');
   const previousSecretUntil = now + SECRET_GRACE_MS;
-  await db.transaction().execute(async (tx) => {
+  await runChange(ctx, async (tx, effects) => {
     const { secret: previous } = await tx.selectFrom('apps').select('secret').where('id', '=', appId).executeTakeFirstOrThrow();
     await tx.updateTable('apps').set({ secret, previous_secret: previous, previous_secret_until: previousSecretUntil, updated_at: now }).where('id', '=', appId).execute();
+    // Listen connections opened with the old secret end now; events still carry it for the grace period.
+    effects.add({ kind: 'credentialsEnded', notice: { appId } });
   });
   return { secret, previousSecretUntil };
 }
@@ -104,6 +107,7 @@ export async function deleteApp(ctx: ChangeContext, appId: string, now: number):
     if (app.bot_user_id) await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', app.bot_user_id).execute();
     await tx.deleteFrom('apps').where('id', '=', appId).execute();
     await recordStreamEntries(tx, effects, app.team_id, [appDeleted(appId)], now);
+    effects.add({ kind: 'credentialsEnded', notice: { appId } });
   });
 }
 
