@@ -4,6 +4,8 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, type Dialect, type PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
+import { SealedAppSecretsPlugin, sealAppSecrets } from './sealedAppSecrets.js';
+import { loadSecretKeyring, type SecretKeyring } from './secretKeys.js';
 import { OwnSchemaPostgresDialect } from './ownSchemaIntrospector.js';
 import type { Database } from './schema.js';
 import { executeCompiled, groupCommitSqliteDialect, type SqliteConnection } from './sqliteGroupCommit.js';
@@ -19,11 +21,15 @@ export interface StoreOptions {
   /** PostgreSQL schema to use (tests give each run its own). */
   pgSchema?: string;
   pgPoolSize?: number;
+  /** The keys that seal app secrets (config.secretKeys); without them, the key generated in `dataDir`. */
+  secretKeys?: readonly string[];
 }
 
 export interface Store {
   db: Db;
   dialect: DialectName;
+  /** The server's secret keys (AVIARY_SECRET_KEY or the generated one): they seal app secrets and sign device cookies. */
+  keyring: SecretKeyring;
   migrate(): Promise<void>;
   close(): Promise<void>;
   /**
@@ -39,13 +45,20 @@ const CREDENTIALS_VERSION = CompiledQuery.raw('select version from credentials_v
 
 export function openStore(options: StoreOptions): Store {
   const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
+  const keyring = loadSecretKeyring(options);
   const db = new Kysely<Database>({
     dialect: options.databaseUrl ? postgresDialect(options.databaseUrl, options) : sqliteDialect(options.dataDir),
+    plugins: [new SealedAppSecretsPlugin(keyring)],
   });
   return {
     db,
     dialect,
-    migrate: () => migrateToLatest(db, options.pgSchema),
+    keyring,
+    // The secrets are sealed with the schema: the key is at hand only here, at run time, not in a migration.
+    migrate: async () => {
+      await migrateToLatest(db, options.pgSchema);
+      await sealAppSecrets(db);
+    },
     close: () => db.destroy(),
     credentialsVersion: async () => {
       if (dialect !== 'sqlite') return undefined;

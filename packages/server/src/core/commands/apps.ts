@@ -5,6 +5,7 @@ import { appDeleted } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { hashToken, newAppId, newSecret, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
+import { sealAppSecret } from '../../store/sealedAppSecrets.js';
 import { checkAppFields, type AppFieldInput } from '../appFields.js';
 import { emptyIntegrations } from '../integrations.js';
 import { requireMayCreateApps } from '../policies/apps.js';
@@ -51,7 +52,8 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
     created_at: input.now,
     updated_at: input.now,
   };
-  await db.insertInto('apps').values(row).execute();
+  // Stored sealed (store/sealedAppSecrets.ts); the caller gets the secret itself, as a read would give it.
+  await db.insertInto('apps').values({ ...row, secret: sealAppSecret(db, row.secret) }).execute();
   return row;
 }
 
@@ -85,7 +87,11 @@ export async function rotateAppSecret(ctx: ChangeContext, appId: string, now: nu
   const previousSecretUntil = now + SECRET_GRACE_MS;
   await runChange(ctx, async (tx, effects) => {
     const { secret: previous } = await tx.selectFrom('apps').select('secret').where('id', '=', appId).executeTakeFirstOrThrow();
-    await tx.updateTable('apps').set({ secret, previous_secret: previous, previous_secret_until: previousSecretUntil, updated_at: now }).where('id', '=', appId).execute();
+    await tx
+      .updateTable('apps')
+      .set({ secret: sealAppSecret(tx, secret), previous_secret: sealAppSecret(tx, previous), previous_secret_until: previousSecretUntil, updated_at: now })
+      .where('id', '=', appId)
+      .execute();
     // Listen connections opened with the old secret end now; events still carry it for the grace period.
     effects.add({ kind: 'credentialsEnded', notice: { appId } });
   });
