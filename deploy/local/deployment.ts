@@ -2,6 +2,7 @@
 // one PostgreSQL and one Redis, nginx in front, all on loopback. The multi-process tests start it, and so
 // can anyone (deploy/local/run.ts).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +61,8 @@ export async function startLocalDeployment(options: LocalDeploymentOptions): Pro
   try {
     const port = options.port ?? (await freeLoopbackPort());
     const env = {
+      // Every process seals and opens app secrets with the same key; each has a data directory of its own.
+      AVIARY_SECRET_KEY: randomBytes(32).toString('base64'),
       ...options.env,
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl,

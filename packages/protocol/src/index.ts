@@ -14,6 +14,7 @@ export * from './eventExamples.js';
 export * from './apiError.js';
 export * from './appFields.js';
 export * from './personFields.js';
+export * from './names.js';
 export * from './routeClient.js';
 export * from './routes/define.js';
 export * from './routes/clientModels.js';

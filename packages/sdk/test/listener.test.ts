@@ -379,6 +379,23 @@ describe('the event listener adapters', () => {
     }
   });
 
+  it('refuses a body that was parsed already, naming the mistake, instead of throwing', async () => {
+    const warnings: string[] = [];
+    const listener = createEventListener({ appId, appSecret, logger: { warn: (line: string) => warnings.push(line) } });
+    const event = makeEvent('app.uninstall');
+    const token = await signEventToken({}, { content: JSON.stringify(event) });
+    for (const [body, what] of [
+      [event, 'an already-parsed object'],
+      [[event], 'an already-parsed array'],
+      [undefined, 'no body'],
+    ] as const) {
+      const answer = await listener.handle({ headers: { 'x-service-event-token': token }, body: body as unknown as string });
+      expect(answer).toMatchObject({ status: 500, body: { error: 'InternalServerError', description: expect.stringContaining(`handle() was given ${what}`) } });
+      expect(answer.body.description).toMatch(/needs the raw body/);
+    }
+    expect(warnings).toHaveLength(3);
+  });
+
   it('checks token expiry against the injected clock', async () => {
     const longAgo = Date.UTC(2001, 8, 9);
     const listener = createEventListener({ appId, appSecret, now: () => longAgo + 60_000 });

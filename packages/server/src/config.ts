@@ -83,6 +83,12 @@ export interface Config {
   redisUrl?: string;
   /** What every key and channel this server uses in Redis starts with, so that deployments can share one. Env `AVIARY_REDIS_KEY_PREFIX`. */
   redisKeyPrefix: string;
+  /**
+   * The keys that seal app secrets at rest, each 32 bytes in base64; the first seals, all open (a rotation
+   * lists the new key first). Env `AVIARY_SECRET_KEY`, comma-separated. Empty: the store's key is
+   * generated into the data directory (`secret.key`, 0600). Several processes must share the keys.
+   */
+  secretKeys: string[];
   /** When set, `GET /metrics` wants `Authorization: Bearer <this>`. Env `AVIARY_METRICS_TOKEN`. */
   metricsToken?: string;
   /**
@@ -152,6 +158,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     redisUrl: redisUrl(input.redisUrl ?? (env.REDIS_URL || undefined)),
     redisKeyPrefix: input.redisKeyPrefix ?? (env.AVIARY_REDIS_KEY_PREFIX || 'aviary:'),
     metricsToken: input.metricsToken ?? (env.AVIARY_METRICS_TOKEN || undefined),
+    secretKeys: secretKeys(input.secretKeys ?? list(env.AVIARY_SECRET_KEY)),
     stream: {
       ...defaultStreamConfig,
       heartbeatMs: positive(env, 'AVIARY_STREAM_HEARTBEAT_MS') ?? defaultStreamConfig.heartbeatMs,
@@ -228,6 +235,21 @@ function redisUrl(value: string | undefined): string | undefined {
   }
   if (protocol !== 'redis:' && protocol !== 'rediss:') throw new ConfigError('REDIS_URL', 'expected a redis:// or rediss:// URL, such as redis://127.0.0.1:6379.');
   return value;
+}
+
+/** A key of AVIARY_SECRET_KEY as written: base64 of 32 bytes, or why it is not. */
+export function secretKeyProblem(written: string): string | undefined {
+  const bytes = /^[A-Za-z0-9+/_-]+={0,2}$/.test(written) ? Buffer.from(written, 'base64').length : 0;
+  return bytes === 32 ? undefined : `a key is 32 random bytes in base64, such as the output of \`openssl rand -base64 32\`; got ${bytes === 0 ? 'no base64' : `${bytes} bytes`}`;
+}
+
+function secretKeys(keys: string[]): string[] {
+  for (const [index, key] of keys.entries()) {
+    const problem = secretKeyProblem(key);
+    // Never echo the value: it is a key.
+    if (problem) throw new ConfigError('AVIARY_SECRET_KEY', `key ${index + 1} of ${keys.length}: ${problem}.`);
+  }
+  return keys;
 }
 
 function list(value: string | undefined): string[] {

@@ -84,7 +84,7 @@ export function createContext(
 
 /** Migrates the store, then serves the API on config.host:config.port (0 picks a free port). */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = options.store ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, secretKeys: config.secretKeys });
   if (options.migrate !== false) await store.migrate();
   const log = options.log ?? createLog(config);
   // One connection per process, for whatever needs Redis (ctx.redis).

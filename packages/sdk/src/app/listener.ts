@@ -122,6 +122,8 @@ export function createEventListener(options: EventListenerOptions): EventListene
   }
 
   async function handle({ headers, body: raw }: EventRequest): Promise<ListenerAnswer> {
+    // From JavaScript, or past a cast: a body someone parsed has lost the bytes the token signs.
+    if (typeof raw !== 'string' && !(raw instanceof Uint8Array)) return parsedBody(`handle() was given ${describeBody(raw)}`);
     const token = headerValue(headers, eventHeaders.token);
     if (!token) return refuse(403, 'InvalidEventToken', `the ${eventHeaders.token} header is missing`);
     let claims: EventTokenClaims;
@@ -201,11 +203,19 @@ export function createEventListener(options: EventListenerOptions): EventListene
   async function answerParsed(req: RequestWithBody): Promise<ListenerAnswer> {
     const raw = [req.body, req.rawBody].find((body) => typeof body === 'string' || body instanceof Uint8Array) as Uint8Array | string | undefined;
     if (raw !== undefined) return handle({ headers: req.headers, body: raw });
+    return parsedBody('a body parser read the request before the Aviary listener');
+  }
+
+  /**
+   * The delivery is refused (500, so that the service retries once the app is set up to keep the raw
+   * bytes): the token signs the body's exact bytes, and a decoded object no longer has them.
+   */
+  function parsedBody(what: string): ListenerAnswer {
     return refuse(
       500,
       'InternalServerError',
-      'a body parser read the request before the Aviary listener, which needs the raw bytes to check the token\'s digest: ' +
-        'mount the listener before express.json(), use express.raw({ type: "application/json" }), or keep the raw bytes as req.rawBody',
+      `${what}, but the Aviary listener needs the raw body (a Buffer, Uint8Array or string, as received) to check the token's digest: ` +
+        'mount the listener before express.json(), use express.raw({ type: "application/json" }), or keep the raw bytes as req.rawBody and pass them to handle()',
     );
   }
 
@@ -240,6 +250,12 @@ export function createEventListener(options: EventListenerOptions): EventListene
       serveNode(req, res);
     },
   };
+}
+
+/** What a body that is not raw bytes is, for the refusal: "an already-parsed object", "nothing". */
+function describeBody(body: unknown): string {
+  if (body === undefined || body === null) return 'no body';
+  return `an already-parsed ${Array.isArray(body) ? 'array' : typeof body} as the body`;
 }
 
 function isEventShaped(body: unknown): body is { name: string; userId: string } {

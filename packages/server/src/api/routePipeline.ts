@@ -6,7 +6,7 @@ import { decodeRouteParams, readRouteInput } from './routeInput.js';
 import { clientAddressResolver } from './security/clientAddress.js';
 import { signedInPerson } from './session/auth.js';
 import { enforceRouteRateLimits } from './session/routeLimits.js';
-import { sessionToken } from './session/sessionToken.js';
+import { requestCookie, sessionToken } from './session/sessionToken.js';
 
 /**
  * The routes people's clients call (client API, developer API, sessions), each run through one fixed
@@ -39,6 +39,7 @@ async function runRoute(
   const exchange: RouteExchange = {
     sessionToken: () => sessionToken(request),
     clientAddress: () => clientAddress(request),
+    cookie: (name) => requestCookie(request, name),
     setHeader: (name, value) => void reply.header(name, value),
   };
   const result = await handler.handle(params, person, forRequest(ctx, request.id), exchange);

@@ -56,7 +56,7 @@ export async function runAdminCommand(
   let store: Store | undefined;
   try {
     const config = configFrom(flags);
-    store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, secretKeys: config.secretKeys });
     if (migrate) await store.migrate();
     const output = await command({ store, db: store.db, config, now: Date.now });
     process.stdout.write(flags.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);

@@ -35,7 +35,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   let config: Config;
   try {
     config = configFrom(flags, { port: flags.port, host: flags.host, allowedInternalHosts: flags.allowInternalHosts });
-    store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, secretKeys: config.secretKeys });
     await store.migrate();
     if (flags.seedDemo) demo = await demoCredentialsFor(store.db, config.dataDir);
     // Loaded here, not at the top: the HTTP stack would slow every other command's start by about a second.

@@ -3,6 +3,7 @@ import { invalidParameter, missingParameter } from '../errors.js';
 import { validateAllowedOrigins } from './allowedOrigins.js';
 import { checkEventSubscriptions } from './eventSubscriptions.js';
 import { checkHttpUrl } from './httpUrls.js';
+import { checkVisibleName } from './names.js';
 import { validateIntegrations, type Integrations } from './integrations.js';
 
 /**
@@ -84,7 +85,7 @@ function checkName(value: unknown, mode: 'create' | 'update'): string {
   if (typeof value !== 'string') throw invalidParameter('name', 'name must be a string: the app name people see.');
   const name = value.trim();
   if (name.length > maxAppNameLength) throw invalidParameter('name', `name is ${name.length} characters long; the limit is ${maxAppNameLength}.`);
-  return name;
+  return checkVisibleName('name', name);
 }
 
 function checkFlockNaming(value: unknown): boolean {

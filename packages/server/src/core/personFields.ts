@@ -2,6 +2,7 @@ import { emailPattern, maxEmailLength, maxPasswordLength, maxPersonNameLength, m
 import { invalidParameter, missingParameter } from '../errors.js';
 import type { UsersTable } from '../store/schema.js';
 import { checkHttpUrl } from './httpUrls.js';
+import { checkVisibleName } from './names.js';
 
 /**
  * The one check of a person's fields (their limits are defined in @aviary/protocol's personFields.ts),
@@ -72,7 +73,7 @@ function checkName(field: string, value: unknown): string {
   const name = typeof value === 'string' ? value.trim() : '';
   if (name === '') throw missingParameter(field);
   if (name.length > maxPersonNameLength) throw invalidParameter(field, `${field} must be at most ${maxPersonNameLength} characters; got ${name.length}.`);
-  return name;
+  return checkVisibleName(field, name);
 }
 
 function checkPassword(value: unknown): string {

@@ -5,6 +5,8 @@ import { CompiledQuery, Kysely, type Dialect, type PostgresDialect, type Transac
 import pg from 'pg';
 import type { DialectName } from './catalog.js';
 import { migrateToLatest, planMigrations, type MigrationPlan, type MigrationReport } from './migrator.js';
+import { SealedAppSecretsPlugin, sealAppSecrets } from './sealedAppSecrets.js';
+import { loadSecretKeyring, type SecretKeyring } from './secretKeys.js';
 import { OwnSchemaPostgresDialect } from './ownSchemaIntrospector.js';
 import type { Database } from './schema.js';
 import { executeCompiled, groupCommitSqliteDialect, type SqliteConnection } from './sqliteGroupCommit.js';
@@ -20,12 +22,19 @@ export interface StoreOptions {
   /** PostgreSQL schema to use (tests give each run its own). */
   pgSchema?: string;
   pgPoolSize?: number;
+  /** The keys that seal app secrets (config.secretKeys); without them, the key generated in `dataDir`. */
+  secretKeys?: readonly string[];
 }
 
 export interface Store {
   db: Db;
   dialect: DialectName;
-  /** Brings the schema to this version's (StoreNewerError for a database a newer version migrated). */
+  /** The server's secret keys (AVIARY_SECRET_KEY or the generated one): they seal app secrets and sign device cookies. */
+  keyring: SecretKeyring;
+  /**
+   * Brings the schema to this version's (StoreNewerError for a database a newer version migrated), then
+   * seals the app secrets still in clear or under an older key.
+   */
   migrate(): Promise<MigrationReport>;
   /** What migrate() would do, changing nothing. */
   planMigrations(): Promise<MigrationPlan>;
@@ -43,13 +52,21 @@ const CREDENTIALS_VERSION = CompiledQuery.raw('select version from credentials_v
 
 export function openStore(options: StoreOptions): Store {
   const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
+  const keyring = loadSecretKeyring(options);
   const db = new Kysely<Database>({
     dialect: options.databaseUrl ? postgresDialect(options.databaseUrl, options) : sqliteDialect(options.dataDir),
+    plugins: [new SealedAppSecretsPlugin(keyring)],
   });
   return {
     db,
     dialect,
-    migrate: () => migrateToLatest({ db, dialect, pgSchema: options.pgSchema }),
+    keyring,
+    // The secrets are sealed with the schema: the key is at hand only here, at run time, not in a migration.
+    migrate: async () => {
+      const report = await migrateToLatest({ db, dialect, pgSchema: options.pgSchema });
+      await sealAppSecrets(db);
+      return report;
+    },
     planMigrations: () => planMigrations({ db, dialect, pgSchema: options.pgSchema }),
     close: () => db.destroy(),
     credentialsVersion: async () => {

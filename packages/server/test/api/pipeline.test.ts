@@ -132,7 +132,7 @@ forEachDialect('method pipeline', (t) => {
     it('InvalidToken once the app is uninstalled or the person deactivated', async () => {
       const { app, people } = await cast(2);
       await removeInstall(t().testStore.store.db, { appId: app.id, userId: people[0].id });
-      await deactivatePerson(t().testStore.store.db, people[1].id, Date.now());
+      await deactivatePerson(t().server.ctx, people[1].id, Date.now());
       for (const person of people) {
         const answer = await t().call('users.getInfo', { query: { token: person.token } });
         expect(answer.status).toBe(403);

@@ -29,7 +29,7 @@ forEachDialect('token changes made by another process', (t) => {
   describe('take effect at once', () => {
     it('deactivating the person', async () => {
       const { alice } = await scene();
-      await deactivatePerson(otherProcess.db, alice.id, Date.now());
+      await deactivatePerson({ db: otherProcess.db, afterCommit: tellNobody }, alice.id, Date.now());
       expect(await tokenOutcome(t(), alice.token)).toBe('InvalidToken');
     });
 

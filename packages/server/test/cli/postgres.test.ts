@@ -31,12 +31,12 @@ describe.skipIf(!dialects.includes('postgres'))('the CLI on PostgreSQL', () => {
     const listener = await startListener();
     try {
       expect((await getInfo(server.url, demo.users[2].token)).body.id).toBe(demo.users[2].id);
-      const person = await runCliJson(['user', 'create', '--team', demo.teamId, '--email', 'pg@example.com', '--first-name', 'Post', '--last-name', 'Gres'], {
+      const person = await runCliJson(['user', 'create', '--team', demo.teamId, '--email', 'pg@example.com', '--first-name', 'Post', '--last-name', 'Gres', '--data', data.dir], {
         DATABASE_URL: url,
       });
       // Installing delivers app.install, which the app's listener must accept.
-      const app = await runCliJson(['app', 'create', '--name', 'Hooked', '--developer', person.id, '--listener-url', listener.url, '--database-url', url]);
-      const { token } = await runCliJson(['app', 'install', '--app', app.id, '--user', person.id, '--database-url', url]);
+      const app = await runCliJson(['app', 'create', '--name', 'Hooked', '--developer', person.id, '--listener-url', listener.url, '--database-url', url, '--data', data.dir]);
+      const { token } = await runCliJson(['app', 'install', '--app', app.id, '--user', person.id, '--database-url', url, '--data', data.dir]);
       expect((await getInfo(server.url, token)).body).toEqual(expect.objectContaining({ id: person.id, email: 'pg@example.com' }));
     } finally {
       expect(await server.stop()).toBe(0);

@@ -15,7 +15,8 @@ async function signedInWithCookie(t: TestServer, teamId?: string) {
   const user = await t.f.person(team, { password });
   const answer = await http(t.url, 'POST', '/api/session', { json: { email: user.email, password } });
   expect(answer.status).toBe(200);
-  const setCookie = answer.headers.get('set-cookie')!;
+  // Beside the device cookie (deviceCookie.test.ts).
+  const setCookie = answer.headers.getSetCookie().find((value) => value.startsWith('aviary_session='))!;
   return { user, setCookie, cookie: setCookie.split(';')[0], sessionToken: answer.body.sessionToken as string };
 }
 

@@ -76,7 +76,7 @@ forEachDialect('channels', (t) => {
       const { clients, ids, people, f, app } = await team(3);
       const outsider = (await teamWithApp(db(), 1)).people[0];
       const { botUserId } = await f.bot(app.id);
-      await deactivatePerson(db(), ids[2], Date.now());
+      await deactivatePerson(t().server.ctx, ids[2], Date.now());
       const guest = await f.person(people[0].team_id, { role: 'guest' });
 
       const created = await clients[0].channels.create({
@@ -203,7 +203,7 @@ forEachDialect('channels', (t) => {
       const { clients, ids, f, app } = await team(3);
       const outsider = (await teamWithApp(db(), 1)).people[0];
       const { botUserId } = await f.bot(app.id);
-      await deactivatePerson(db(), ids[2], Date.now());
+      await deactivatePerson(t().server.ctx, ids[2], Date.now());
       const { id } = await clients[0].channels.create({ name: 'Closed', members: [] });
       expect(await clients[0].channels.addMembers({ channelId: id, members: [NOBODY, outsider.id, botUserId, ids[2], ids[1]] })).toEqual({
         members: {

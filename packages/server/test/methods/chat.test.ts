@@ -50,7 +50,7 @@ forEachDialect(
       it('answers UnknownRecipient for a user who is unknown, of another team or deactivated', async () => {
         const { alice, olga, f, team } = await cast();
         const leaver = await f.person(team.id);
-        await deactivatePerson(t().testStore.store.db, leaver.id, Date.now());
+        await deactivatePerson(t().server.ctx, leaver.id, Date.now());
         for (const [to, description] of [
           [NOBODY, /no active user u:a{16} in your team/],
           [olga.id, /no active user .* in your team/],

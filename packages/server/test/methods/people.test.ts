@@ -16,7 +16,7 @@ forEachDialect('people', (t) => {
       const amy = await f.person(team.id, { firstName: 'Amy', lastName: 'Brown' });
       const guest = await f.person(team.id, { firstName: 'Gus', lastName: 'Guest', role: 'guest' });
       const gone = await f.person(team.id, { firstName: 'Gone', lastName: 'Away' });
-      await deactivatePerson(db(), gone.id, Date.now());
+      await deactivatePerson(t().server.ctx, gone.id, Date.now());
       const { botUserId: installedBot } = await f.bot(app.id);
       // A bot of an app the caller never installed is reached by messaging it, not through contacts.
       await f.bot((await f.app(team.id, zoe.id, { name: 'Other' })).id);

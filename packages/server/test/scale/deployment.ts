@@ -60,6 +60,8 @@ export interface DeployedCast {
 export function withDeployment(processes: number): () => DeployedCast {
   const database = `aviary_deploy_${randomBytes(6).toString('hex')}`;
   const databaseUrl = Object.assign(new URL(postgresTestUrl), { pathname: `/${database}` }).toString();
+  // The processes and the test's own store seal and open app secrets with one key.
+  const secretKey = randomBytes(32).toString('base64');
   let cast: DeployedCast | undefined;
   let deployment: LocalDeployment | undefined;
   let store: Store | undefined;
@@ -75,6 +77,7 @@ export function withDeployment(processes: number): () => DeployedCast {
       env: {
         // info: a process logs each delivery once it has recorded it (deliveriesRecorded waits on that).
         AVIARY_LOG_LEVEL: 'info',
+        AVIARY_SECRET_KEY: secretKey,
         AVIARY_ALLOWED_INTERNAL_HOSTS: loopbackHosts.join(','),
         AVIARY_REDIS_KEY_PREFIX: uniqueRedisPrefix(),
         // The tests send bursts of messages to one bot; the limits are not what they look at.
@@ -90,8 +93,8 @@ export function withDeployment(processes: number): () => DeployedCast {
       const toLog = splitLines((line) => line.startsWith('{') && logs.destination.write(line));
       server.child.stdout!.on('data', (chunk: Buffer) => toLog(chunk.toString()));
     }
-    // A PostgreSQL store keeps nothing in its data directory.
-    store = openStore({ databaseUrl, dataDir: tmpdir() });
+    // A PostgreSQL store given its key keeps nothing in its data directory.
+    store = openStore({ databaseUrl, dataDir: tmpdir(), secretKeys: [secretKey] });
     const f = factories(store.db);
     const team = await f.team();
     const developer = await f.person(team.id);

@@ -32,11 +32,11 @@ export interface OpenOptions {
 const controlTypes = new Set(['hello', 'cursor', 'resync', 'reconnect', 'typing', 'presence']);
 const openClients = new Set<StreamClient>();
 
-export const streamUrl = (t: TestServer, query: Record<string, string> = {}): string =>
+export const streamUrl = (t: Pick<TestServer, 'url'>, query: Record<string, string> = {}): string =>
   `${t.url.replace(/^http/, 'ws')}/api/stream${Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ''}`;
 
 /** Opens the stream as `who` (bearer session token unless `headers` say otherwise) and waits for `hello`. */
-export async function openStream(t: TestServer, who: SignedIn | undefined, options: OpenOptions = {}): Promise<StreamClient> {
+export async function openStream(t: Pick<TestServer, 'url'>, who: SignedIn | undefined, options: OpenOptions = {}): Promise<StreamClient> {
   const query: Record<string, string> = {};
   if (options.cursor !== undefined) query.cursor = options.cursor;
   if (options.ticket !== undefined) query.ticket = options.ticket;

@@ -1,4 +1,4 @@
-import { memo, useContext } from 'react';
+import { memo, useContext, useEffect } from 'react';
 import { api, type Message } from '../api/client';
 import { appsWith } from './AppButtons';
 import { AttachmentCard } from './AttachmentCard';
@@ -12,7 +12,9 @@ import { useWorkspace } from './workspaceContext';
 /**
  * One message: its sender (or `sendAs`), "via" the app that sent it, its text (Markdown) or ServiceML,
  * "(edited)" once its sender edited it, its attachments; above it, the "New messages" line when the
- * person had read up to just before it.
+ * person had read up to just before it. A `sendAs` name is only what the app chose to call itself:
+ * beside it, always, who really sent the message (the person the app acts for, or its bot) and through
+ * which app, so that no app passes for a person.
  */
 export const MessageRow = memo(function MessageRow({ message, continued, chat, selected, onToggle }: {
   message: Message;
@@ -25,7 +27,11 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
 }) {
   const workspace = useWorkspace();
   const appName = message.appId ? (workspace.appName(message.appId) ?? 'an app') : undefined;
-  const sender = message.sendAs?.name ?? workspace.nameOf(message.from) ?? 'Someone';
+  const realSender = workspace.nameOf(message.from) ?? 'Someone';
+  const sender = message.sendAs?.name ?? realSender;
+  const realSenderLabel = message.sendAs ? `sent by ${realSender}${appName ? ` via ${appName}` : ''}` : undefined;
+  const { lookUpSender } = workspace;
+  useEffect(() => lookUpSender(message.from, message.appId), [lookUpSender, message.from, message.appId]);
   const time = (
     <time dateTime={new Date(message.timestamp).toISOString()} title={formatFullTime(message.timestamp, workspace.me.timezone)}>
       {formatTime(message.timestamp, workspace.me.timezone)}
@@ -47,7 +53,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
       <article
         data-uid={message.uid}
         className={`message${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}`}
-        aria-label={`${sender}${appName ? ` via ${appName}` : ''}`}
+        aria-label={realSenderLabel ? `${sender} (${realSenderLabel})` : `${sender}${appName ? ` via ${appName}` : ''}`}
       >
         {selecting && (
           <input
@@ -63,7 +69,13 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
           {!continued && (
             <header className="message-header">
               <span className="message-sender">{sender}</span>
-              {appName && <span className="via-app">via {appName}</span>}
+              {realSenderLabel ? (
+                <span className="real-sender" title="The name above is the one the app chose; this is who sent the message">
+                  {realSenderLabel}
+                </span>
+              ) : (
+                appName && <span className="via-app">via {appName}</span>
+              )}
               {message.visibleTo && <span className="only-you">Only visible to some</span>}
               {time}
             </header>

@@ -47,11 +47,14 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     if (applied.reloadApps) void refreshApps();
     if (applied.reloadConversations) await refreshConversations();
   }, [session.user.id, refreshApps]);
+  const refreshRoster = useCallback(() => api.listRoster().then((answer) => setPeople(answer.people)), []);
   const reloadAll = useCallback(() => {
     void refreshConversations();
     void refreshApps();
-    void api.listRoster().then((answer) => setPeople(answer.people));
-  }, [refreshConversations, refreshApps]);
+    void refreshRoster();
+  }, [refreshConversations, refreshApps, refreshRoster]);
+  // The senders and apps already asked about, so that one unknown to the server too is asked about once.
+  const lookedUp = useRef(new Set<string>());
   useEffect(reloadAll, [reloadAll]);
 
   // After a gap the stream could not replay, the open history is reloaded too (a new key remounts it).
@@ -136,11 +139,18 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
         }
       },
       refreshApps,
+      lookUpSender: (userId, appId) => {
+        for (const [id, known, refresh] of [[userId, names.has(userId), refreshRoster], [appId, apps.some((app) => app.id === appId), refreshApps]] as const) {
+          if (id === undefined || known || lookedUp.current.has(id)) continue;
+          lookedUp.current.add(id);
+          void refresh().catch(() => undefined);
+        }
+      },
       refreshConversations,
       updateMe: (user) => onSessionChange({ ...session, user }),
       outbox,
     };
-  }, [session, people, apps, conversations, online, toasts, showAnswer, refreshApps, refreshConversations, onSessionChange, outbox]);
+  }, [session, people, apps, conversations, online, toasts, showAnswer, refreshApps, refreshRoster, refreshConversations, onSessionChange, outbox]);
 
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
 

@@ -20,6 +20,8 @@ export interface Workspace {
   /** Runs an action and follows its answer; a refusal becomes an error toast. */
   act(action: () => Promise<InteractionAnswer>, origin: WidgetOrigin): Promise<void>;
   refreshApps(): Promise<void>;
+  /** A message names a sender or app this page does not know yet (new since it loaded): asks once for the roster and apps again. */
+  lookUpSender(userId: string, appId: string | undefined): void;
   refreshConversations(): Promise<void>;
   /** The person's messages on their way to the server (pending while it cannot be reached). */
   outbox: Outbox;

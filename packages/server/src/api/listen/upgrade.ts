@@ -1,14 +1,14 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ServerContext } from '../../context.js';
 import { sessionUser } from '../../core/commands/sessions.js';
-import type { AppsTable } from '../../store/schema.js';
 import { isStoreUnavailable } from '../../store/store.js';
 import { reachableApp, requireDeveloper } from '../developer/access.js';
 import { ApiError } from '../errors.js';
 import { rawErrorResponse } from '../frameworkErrors.js';
-import type { ListenGateway } from './gateway.js';
+import { hashToken } from '../../store/ids.js';
+import { secretDigest, type ListenGateway, type ListenOpener } from './gateway.js';
 
 /** `GET /api/developer/apps/:id/listen`: the path a listen connection upgrades on. */
 export const LISTEN_PATH = /^\/api\/developer\/apps\/([^/]{1,64})\/listen$/;
@@ -34,25 +34,25 @@ export function isListenUpgrade(request: IncomingMessage): boolean {
  * with the app's secret. A refusal is the API's error shape, before any WebSocket exists.
  */
 export function listenUpgradeListener(ctx: ServerContext, gateway: ListenGateway) {
-  async function authenticate(request: IncomingMessage, appId: string): Promise<AppsTable> {
+  async function authenticate(request: IncomingMessage, appId: string): Promise<ListenOpener> {
     const token = /^Bearer\s+(\S{1,256})\s*$/i.exec(request.headers.authorization ?? '')?.[1];
     if (token === undefined) {
       throw new ApiError('NotSignedIn', "Send Authorization: Bearer with the app developer's session token or with the app's secret.");
     }
     const app = await ctx.db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
-    if (app && sameSecret(token, app.secret)) return app;
+    if (app && sameSecret(token, app.secret)) return { appId: app.id, by: { secretDigest: secretDigest(app.secret) } };
     const person = await sessionUser(ctx.db, token, ctx.now());
     if (!person) throw new ApiError('NotSignedIn', "The token is neither a live session nor the app's secret.");
     const reachable = await reachableApp(ctx.db, person, appId);
     requireDeveloper(reachable, 'listen to its events', 'events carry what people sent the app');
-    return reachable.app;
+    return { appId: reachable.app.id, by: { userId: person.id, sessionHash: hashToken(token) } };
   }
 
   async function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, appId: string): Promise<void> {
     if (request.method !== 'GET') throw new ApiError('HTTPMethodNotAllowed', 'A listen connection is opened with GET.');
     if (!gateway.isAccepting) throw new ApiError('ServiceUnavailable', 'The server is shutting down; reconnect shortly.');
-    const app = await authenticate(request, appId);
-    gateway.wss.handleUpgrade(request, socket, head, (webSocket) => gateway.open(webSocket, app.id));
+    const opener = await authenticate(request, appId);
+    gateway.wss.handleUpgrade(request, socket, head, (webSocket) => gateway.open(webSocket, opener));
   }
 
   return (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -69,8 +69,7 @@ export function listenUpgradeListener(ctx: ServerContext, gateway: ListenGateway
 
 /** Compared as digests, so the comparison takes the same time whatever the lengths. */
 function sameSecret(given: string, secret: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(given), digest(secret));
+  return timingSafeEqual(Buffer.from(secretDigest(given), 'base64'), Buffer.from(secretDigest(secret), 'base64'));
 }
 
 function refusal(ctx: ServerContext, error: unknown): ApiError {

@@ -20,14 +20,15 @@ export function bearerToken(request: Pick<FastifyRequest, 'headers'>): string | 
  * long or cannot be decoded (a stray `%`) is no session at all: the caller answers NotSignedIn.
  */
 export function sessionToken(request: Pick<FastifyRequest, 'headers'>): string | undefined {
-  const token = bearerToken(request) ?? cookieToken(request);
+  const token = bearerToken(request) ?? requestCookie(request, SESSION_COOKIE);
   return token !== undefined && token.length <= MAX_SESSION_TOKEN_LENGTH ? token : undefined;
 }
 
-function cookieToken(request: Pick<FastifyRequest, 'headers'>): string | undefined {
+/** The value of the request's cookie `wanted`, decoded; undefined when absent or not decodable. */
+export function requestCookie(request: Pick<FastifyRequest, 'headers'>, wanted: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name !== SESSION_COOKIE) continue;
+    if (name !== wanted) continue;
     try {
       return decodeURIComponent(value.join('='));
     } catch {
@@ -43,8 +44,11 @@ function cookieToken(request: Pick<FastifyRequest, 'headers'>): string | undefin
  * An empty token with Max-Age=0 clears the cookie.
  */
 export function sessionCookie(config: Config, token: string): string {
-  const attributes = ['Path=/', 'HttpOnly', 'SameSite=Lax'];
-  if (config.publicUrl?.toLowerCase().startsWith('https:')) attributes.push('Secure');
-  if (token === '') attributes.push('Max-Age=0');
-  return [`${SESSION_COOKIE}=${encodeURIComponent(token)}`, ...attributes].join('; ');
+  return cookie(config, SESSION_COOKIE, token, ['Path=/', 'HttpOnly', 'SameSite=Lax', ...(token === '' ? ['Max-Age=0'] : [])]);
+}
+
+/** A Set-Cookie value, Secure when the server's public URL is https. */
+export function cookie(config: Config, name: string, value: string, attributes: string[]): string {
+  const secure = config.publicUrl?.toLowerCase().startsWith('https:') ? ['Secure'] : [];
+  return [`${name}=${encodeURIComponent(value)}`, ...attributes, ...secure].join('; ');
 }

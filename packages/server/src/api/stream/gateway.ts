@@ -5,6 +5,7 @@ import type { Bus } from '../../bus/bus.js';
 import type { PresenceStore } from '../../bus/presenceStore.js';
 import type { StreamConfig } from '../../config.js';
 import { liveSessionHashes } from '../../core/commands/sessions.js';
+import { credentialsTopic, parseCredentialsNotice } from '../../core/effects/credentialsNotice.js';
 import { pruneStream } from '../../core/commands/pruneStream.js';
 import { oldestStreamSeq, readStreamEntries, streamStart, teamStreamPositions } from '../../core/queries/stream.js';
 import type { UsersTable } from '../../store/schema.js';
@@ -50,6 +51,7 @@ export class StreamGateway {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly openings = new Set<Promise<void>>();
   private accepting = true;
+  private readonly stopHearingCredentials: () => void;
   /** Who is online, from the streams open here and on the other processes. */
   readonly presence: Presence;
 
@@ -64,6 +66,7 @@ export class StreamGateway {
     this.every(stream.catchUpMs, () => this.catchUp());
     this.every(stream.sessionCheckMs, () => this.checkSessions());
     this.every(PRUNE_EVERY_MS, () => this.prune());
+    this.stopHearingCredentials = ctx.bus.subscribe(credentialsTopic, (payload) => this.credentialsEnded(payload));
   }
 
   get isAccepting(): boolean {
@@ -198,11 +201,23 @@ export class StreamGateway {
     for (const [teamId, seq] of positions) this.feeds.get(teamId)?.heard(seq);
   }
 
+  /**
+   * A person's sessions ended somewhere (signed out, deactivated: a notice from any process): their streams
+   * here are checked now, not at the next sweep.
+   */
+  private credentialsEnded(payload: string): void {
+    const notice = parseCredentialsNotice(payload);
+    if (!notice || !('userId' in notice)) return;
+    const theirs = [...this.connections].filter((connection) => connection.userId === notice.userId);
+    if (theirs.length === 0) return;
+    this.checkSessions(theirs).catch((error: unknown) => this.ctx.log.error({ err: error }, 'could not check the streams of a person whose sessions ended'));
+  }
+
   /** Closes the streams whose session was signed out or expired, or whose person was deactivated. */
-  private async checkSessions(): Promise<void> {
+  private async checkSessions(connections?: StreamConnection[]): Promise<void> {
     if (this.connections.size === 0) return;
     // Only the streams asked about: one opened while the store answered is not in the answer.
-    const checked = [...this.connections];
+    const checked = connections ?? [...this.connections];
     const live = await liveSessionHashes(this.ctx.db, [...new Set(checked.map((connection) => connection.sessionHash))], this.ctx.now());
     for (const connection of checked) {
       if (!live.has(connection.sessionHash)) connection.close(streamCloseCodes.signedOut, 'signed out: sign in again');
@@ -233,6 +248,7 @@ export class StreamGateway {
    */
   async close(): Promise<void> {
     this.accepting = false;
+    this.stopHearingCredentials();
     for (const timer of this.timers) clearInterval(timer);
     this.presence.stop();
     const closing = [...this.sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve)));

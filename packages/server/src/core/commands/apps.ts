@@ -5,6 +5,7 @@ import { appDeleted } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { hashToken, newAppId, newSecret, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
+import { sealAppSecret } from '../../store/sealedAppSecrets.js';
 import { checkAppFields, type AppFieldInput } from '../appFields.js';
 import { emptyIntegrations } from '../integrations.js';
 import { requireMayCreateApps } from '../policies/apps.js';
@@ -53,7 +54,8 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
     created_at: input.now,
     updated_at: input.now,
   };
-  await db.insertInto('apps').values(row).execute();
+  // Stored sealed (store/sealedAppSecrets.ts); the caller gets the secret itself, as a read would give it.
+  await db.insertInto('apps').values({ ...row, secret: sealAppSecret(db, row.secret) }).execute();
   return row;
 }
 
@@ -81,14 +83,21 @@ export const SECRET_GRACE_MS = 24 * 3_600_000;
 
 /**
  * A new app secret: from now on events are signed with it and, for `SECRET_GRACE_MS`, also with the old
- * one (a second header), so that a listener holding either secret accepts them while it is updated.
+ * one (a second header), so that a listener holding either secret accepts them while it is updated. A
+ * listen connection opened with the old secret closes at once.
  */
-export async function rotateAppSecret(db: Db, appId: string, now: number): Promise<{ secret: string; previousSecretUntil: number }> {
+export async function rotateAppSecret(ctx: ChangeContext, appId: string, now: number): Promise<{ secret: string; previousSecretUntil: number }> {
   const secret = newSecret('as_');
   const previousSecretUntil = now + SECRET_GRACE_MS;
-  await db.transaction().execute(async (tx) => {
+  await runChange(ctx, async (tx, effects) => {
     const { secret: previous } = await tx.selectFrom('apps').select('secret').where('id', '=', appId).executeTakeFirstOrThrow();
-    await tx.updateTable('apps').set({ secret, previous_secret: previous, previous_secret_until: previousSecretUntil, updated_at: now }).where('id', '=', appId).execute();
+    await tx
+      .updateTable('apps')
+      .set({ secret: sealAppSecret(tx, secret), previous_secret: sealAppSecret(tx, previous), previous_secret_until: previousSecretUntil, updated_at: now })
+      .where('id', '=', appId)
+      .execute();
+    // Listen connections opened with the old secret end now; events still carry it for the grace period.
+    effects.add({ kind: 'credentialsEnded', notice: { appId } });
   });
   return { secret, previousSecretUntil };
 }
@@ -108,6 +117,7 @@ export async function deleteApp(ctx: ChangeContext, appId: string, now: number):
     if (app.bot_user_id) await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', app.bot_user_id).execute();
     await tx.deleteFrom('apps').where('id', '=', appId).execute();
     await recordStreamEntries(tx, effects, app.team_id, [appDeleted(appId)], now);
+    effects.add({ kind: 'credentialsEnded', notice: { appId } });
   });
 }
 

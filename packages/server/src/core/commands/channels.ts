@@ -6,6 +6,7 @@ import { runChange, type ChangeContext } from '../effects/effects.js';
 import { presentChannel } from '../presenters/channels.js';
 import { channelCreated, channelMembersAdded, channelMembersRemoved } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
+import { checkVisibleName } from '../names.js';
 import {
   authorizeAddMembers,
   authorizeCreateChannel,
@@ -35,11 +36,12 @@ export interface NewChannel {
  */
 export async function createChannel(ctx: ChangeContext, actor: UsersTable, input: NewChannel, now: number): Promise<{ channel: ChannelsTable; members: MemberStatuses }> {
   authorizeCreateChannel(actor);
+  const name = checkVisibleName('name', input.name);
   return runChange(ctx, async (tx, effects) => {
     const channel: ChannelsTable = {
       id: newChannelId(),
       team_id: actor.team_id,
-      name: input.name,
+      name,
       purpose: input.purpose ?? '',
       type: input.type ?? 'private',
       profile_image: input.profileImage ?? null,

@@ -36,8 +36,12 @@ export async function createPerson(db: Db, input: NewPerson & { now: number }): 
   });
 }
 
-export async function deactivatePerson(db: Db, userId: string, now: number): Promise<void> {
-  await db.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).execute();
+/** Deactivates a person: their sessions and tokens stop working, and every process closes their streams at once. */
+export async function deactivatePerson(ctx: ChangeContext, userId: string, now: number): Promise<void> {
+  await runChange(ctx, async (tx, effects) => {
+    await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).execute();
+    effects.add({ kind: 'credentialsEnded', notice: { userId } });
+  });
 }
 
 /**

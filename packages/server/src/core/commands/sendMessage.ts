@@ -11,6 +11,7 @@ import { newMessageUid } from '../../store/ids.js';
 import { insertMessages } from '../../store/rows/messages.js';
 import { checkOnBehalfOf, idsOutsideTeam, resolveRecipient } from '../policies/chat.js';
 import { findMessageByClientId } from '../queries/messages.js';
+import { checkVisibleName } from '../names.js';
 
 /** The parameters of chat.sendMessage, already decoded and type-checked; the web client sends the same. */
 export type SendMessageInput = ParamsOf<typeof api.chat.sendMessage>;
@@ -76,6 +77,7 @@ interface CheckedContent {
 /** The checks that need no database: ServiceML, attachments, sendAs, and id lists without repeats. */
 function checkContent(input: SendMessageInput, appId: string | null): CheckedContent {
   checkServiceml(input.serviceml);
+  if (input.sendAs !== undefined) checkVisibleName('sendAs.name', input.sendAs.name);
   if (input.sendAs?.profileImage !== undefined) {
     const check = checkUrl(input.sendAs.profileImage, ['http', 'https']);
     if (!check.ok) throw invalidParameter('sendAs.profileImage', `sendAs.profileImage must be an http or https URL; ${check.reason}.`);

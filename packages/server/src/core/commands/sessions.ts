@@ -1,6 +1,7 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { hashToken, newSecret } from '../../store/ids.js';
+import { runChange, type ChangeContext } from '../effects/effects.js';
 import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -56,8 +57,12 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
   return { outcome: 'signedIn', sessionToken, user };
 }
 
-export async function signOut(db: Db, sessionToken: string): Promise<void> {
-  await db.deleteFrom('sessions').where('token_hash', '=', hashToken(sessionToken)).execute();
+/** Ends the session; every process closes the streams and listen connections it opened at once. */
+export async function signOut(ctx: ChangeContext, sessionToken: string): Promise<void> {
+  await runChange(ctx, async (tx, effects) => {
+    const ended = await tx.deleteFrom('sessions').where('token_hash', '=', hashToken(sessionToken)).returning('user_id').executeTakeFirst();
+    if (ended) effects.add({ kind: 'credentialsEnded', notice: { userId: ended.user_id } });
+  });
 }
 
 /** The person behind a live session token, or undefined. */

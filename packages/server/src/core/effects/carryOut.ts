@@ -1,11 +1,12 @@
 import type { CoreContext } from '../context.js';
 import { streamTopic } from '../stream/record.js';
 import { requestUrlPreviews } from '../triggers/requestUrlPreviews.js';
+import { credentialsTopic, encodeCredentialsNotice } from './credentialsNotice.js';
 import type { Effect } from './effects.js';
 
 /**
  * What the server's `afterCommit` does: wakes the delivery worker once, starts previews as background
- * work, and announces each team's newest stream position once on the bus.
+ * work, announces each team's newest stream position once on the bus, and announces ended credentials.
  */
 export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[], requestId?: string): void {
   let wake = false;
@@ -23,6 +24,9 @@ export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[], re
       }
       case 'streamNotice':
         streamPositions.set(effect.teamId, Math.max(effect.seq, streamPositions.get(effect.teamId) ?? 0));
+        break;
+      case 'credentialsEnded':
+        ctx.bus.publish(credentialsTopic, encodeCredentialsNotice(effect.notice));
         break;
     }
   }

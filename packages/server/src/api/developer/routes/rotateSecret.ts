@@ -6,5 +6,5 @@ import { reachableApp, requireDeveloper } from '../access.js';
 export default defineRouteHandler(developerRoutes.rotateSecret, async ({ id }, person, ctx) => {
   const reachable = await reachableApp(ctx.db, person, id);
   requireDeveloper(reachable, 'rotate the app secret');
-  return rotateAppSecret(ctx.db, reachable.app.id, ctx.now());
+  return rotateAppSecret(ctx, reachable.app.id, ctx.now());
 });

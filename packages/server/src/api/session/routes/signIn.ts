@@ -4,19 +4,22 @@ import { presentUser } from '../../../core/presenters/users.js';
 import { teamAndStreamPosition } from '../../../core/queries/stream.js';
 import { ApiError, invalidParameter } from '../../errors.js';
 import { defineRouteHandler } from '../../routeHandler.js';
+import { deviceCookie, DEVICE_COOKIE, knownDevice } from '../deviceCookie.js';
 import { startSignInAttempt } from '../signInLimits.js';
 import { sessionCookie } from '../sessionToken.js';
 
 /**
  * Answers the session token and sets the cookie. An email with accounts in several teams whose password
  * opens more than one gets TeamRequired with those teams, and signs in again naming one. Only failures
- * count against the sign-in limits (signInLimits.ts).
+ * count against the sign-in limits (signInLimits.ts); a browser that signed in gets a device cookie, which
+ * lets its next sign-ins through a lockout of its address (deviceCookie.ts).
  */
 export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, password, teamId }, _person, ctx, exchange) => {
   const email = given.trim().toLowerCase();
   // The email becomes part of a limiter key: checked before anything else is done with it.
   if (!email.includes('@')) throw invalidParameter('email', `email must be an email address of at most ${maxEmailLength} characters.`);
-  const attempt = await startSignInAttempt(ctx, email, exchange.clientAddress());
+  const device = knownDevice(ctx, exchange.cookie(DEVICE_COOKIE), email);
+  const attempt = await startSignInAttempt(ctx, email, exchange.clientAddress(), device);
   const result = await signIn(ctx.db, { email, password, teamId, now: ctx.now() }).catch(async (error: unknown) => {
     await attempt.forgive();
     throw error;
@@ -27,6 +30,7 @@ export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, p
     throw new ApiError('TeamRequired', 'This email and password open accounts in several teams; sign in again with teamId set to one of teams.', { teams: result.teams });
   }
   exchange.setHeader('set-cookie', sessionCookie(ctx.config, result.sessionToken));
+  exchange.setHeader('set-cookie', deviceCookie(ctx, email, device));
   // The team and stream position too, so that the web client need not ask GET /api/session before loading.
   return { sessionToken: result.sessionToken, user: presentUser(result.user), ...(await teamAndStreamPosition(ctx.db, result.user.team_id)) };
 });
