@@ -27,7 +27,7 @@ export type WidgetUrlInput = {
  * The URL's own query stays. The token is for `route` and for exactly the `serviceEvent` value, and only
  * ever goes to an origin the app's developer registered: this is the one place that checks it.
  */
-export async function buildWidgetUrl(ctx: CoreContext, input: WidgetUrlInput): Promise<string> {
+export async function buildWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now'>, input: WidgetUrlInput): Promise<string> {
   const app = await findApp(ctx, input.appId);
   const url = requireRegisteredOrigin(app, input.url, input.parameter);
   if (input.route === 'browser' && !input.sendContext) return input.url;
@@ -49,7 +49,7 @@ export async function buildWidgetUrl(ctx: CoreContext, input: WidgetUrlInput): P
 
 type AppForWidgets = Pick<AppsTable, 'id' | 'secret' | 'listener_url' | 'configuration_url' | 'integrations' | 'allowed_origins'>;
 
-function findApp(ctx: CoreContext, appId: string): Promise<AppForWidgets> {
+function findApp(ctx: Pick<CoreContext, 'db'>, appId: string): Promise<AppForWidgets> {
   return ctx.db
     .selectFrom('apps')
     .select(['id', 'secret', 'listener_url', 'configuration_url', 'integrations', 'allowed_origins'])
