@@ -61,6 +61,11 @@ export const DeliveredEvent = Type.Object(
     createdAt: Type.Integer(),
     updatedAt: Type.Integer(),
     deliveredAt: NullableTime,
+    /**
+     * A widget or browser page opened with the event (an extension): the URL without its query (which
+     * carries the token). Such an event went to the person's client, not the listener, and has no attempts.
+     */
+    openedUrl: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 import { eventTokenLifetimeSeconds, widgetParams, type ServiceClient, type ServiceWidgetType, type WidgetEvent } from '@aviary/protocol';
 import { ApiError } from '../errors.js';
 import { newEventId } from '../events/ids.js';
+import { recordWidgetOpen } from '../events/delivery/widgetOpens.js';
 import { signEventToken } from '../events/signing/tokens.js';
 import type { AppsTable } from '../store/schema.js';
 import type { CoreContext } from './context.js';
@@ -27,7 +28,7 @@ export type WidgetUrlInput = {
  * The URL's own query stays. The token is for `route` and for exactly the `serviceEvent` value, and only
  * ever goes to an origin the app's developer registered: this is the one place that checks it.
  */
-export async function buildWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now'>, input: WidgetUrlInput): Promise<string> {
+export async function buildWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now'>, input: WidgetUrlInput, jti = newEventId(ctx.now())): Promise<string> {
   const app = await findApp(ctx, input.appId);
   const url = requireRegisteredOrigin(app, input.url, input.parameter);
   if (input.route === 'browser' && !input.sendContext) return input.url;
@@ -35,7 +36,7 @@ export async function buildWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now'>, input
   const now = ctx.now();
   const token = signEventToken(
     app.secret,
-    { appId: app.id, userId: input.event.userId, jti: newEventId(now), route: input.route, content: serviceEvent },
+    { appId: app.id, userId: input.event.userId, jti, route: input.route, content: serviceEvent },
     eventTokenLifetimeSeconds.widget,
     now,
   );
@@ -45,6 +46,17 @@ export async function buildWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now'>, input
   url.searchParams.set(widgetParams.client, input.client);
   url.searchParams.set(widgetParams.widgetType, input.widgetType);
   return url.toString();
+}
+
+/**
+ * The URL a person's client opens, as `buildWidgetUrl` makes it, recorded in the app's delivery log when
+ * the event goes along (events/delivery/widgetOpens.ts), under the token's `jti`.
+ */
+export async function openWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now' | 'events'>, input: WidgetUrlInput): Promise<string> {
+  const eventId = newEventId(ctx.now());
+  const url = await buildWidgetUrl(ctx, input, eventId);
+  if (input.route === 'widget' || input.sendContext) await recordWidgetOpen(ctx, { eventId, appId: input.appId, event: input.event, url: new URL(url) });
+  return url;
 }
 
 type AppForWidgets = Pick<AppsTable, 'id' | 'secret' | 'listener_url' | 'configuration_url' | 'integrations' | 'allowed_origins'>;

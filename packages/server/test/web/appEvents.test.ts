@@ -203,6 +203,15 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
       buttonId: 'rerun',
     });
 
+    // The row mounts again when the chat is opened again: the page keeps the widget's signed URL while it
+    // is valid, so the server signs it (and the delivery log records the open) once.
+    await page.getByRole('link', { name: 'App directory' }).click();
+    await page.getByRole('link', { name: /Relay Bot/ }).click();
+    const [first, again] = await relay.waitForVisits('/widget/attachment', 2);
+    expect(again!.claims!.jti).toBe(first!.claims!.jti);
+    const opens = await web.t.testStore.store.db.selectFrom('events').select(['id', 'opened_url']).where('app_id', '=', relay.app.id).where('name', '=', 'client.openAttachmentWidget').execute();
+    expect(opens).toEqual([{ id: first!.claims!.jti, opened_url: `${relay.origin}/widget/attachment` }]);
+
     // An attachment button opening a browser page with its context: a new tab, whose server verified the event.
     const [tab] = await Promise.all([context.waitForEvent('page'), history(page).getByRole('button', { name: 'Open the logs' }).click()]);
     await tab.waitForLoadState();
