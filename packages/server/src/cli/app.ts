@@ -54,7 +54,7 @@ export function registerAppCommands(program: Command): Command {
 
   adminCommand(app, 'bot', 'Enable the app’s bot, or issue it a new token; either way an earlier bot token stops working.')
     .requiredOption('--app <id>', 'the app')
-    .option('--enable', 'enable the bot (the first time, this creates its user "<App name> Bot")')
+    .option('--enable', 'enable the bot (the first time, this creates its user "<App name> Bot"; an app called "… Bot" keeps its name)')
     .option('--regenerate', 'issue a new token to a bot that is already enabled')
     .action((flags: Flags<{ app: string; enable?: boolean; regenerate?: boolean }>) =>
       runAdminCommand(flags, async ({ db, now }) => {
