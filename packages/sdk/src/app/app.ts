@@ -12,6 +12,7 @@ import { memoryInstallationStore, type Installation, type InstallationStore } fr
 import { createEventListener, type EventAnswer, type EventContext, type EventListener, type EventListenerOptions } from './listener.js';
 import { matchesPreviewDomain, matchesText } from './matching.js';
 import { runMiddleware, type Middleware } from './middleware.js';
+import { socketModeReceiver, type SocketModeOptions, type SocketModeReceiver } from './socketMode.js';
 
 export interface AppContext extends EventContext {
   /** The event being handled (for middleware, which runs for every event). */
@@ -62,6 +63,11 @@ export interface AviaryApp {
   uninstalled(handler: AppHandler<EventOf<'app.uninstall'>, never>): AviaryApp;
   /** Any event by name, for what the shortcuts above do not cover (message actions, client buttons). */
   event<N extends EventName>(name: N, handler: AppHandler<EventOf<N>, NonNullable<EventAnswer<N>>>): AviaryApp;
+  /**
+   * Socket Mode: the app's events over a WebSocket it opens to `baseUrl` with its secret, so it needs no
+   * public URL; `await app.socketMode().start()`. Reconnects with backoff after a drop.
+   */
+  socketMode(options?: Pick<SocketModeOptions, 'minReconnectDelayMs' | 'maxReconnectDelayMs' | 'logger'>): SocketModeReceiver;
   /** The listener underneath: `listener.node`, `listener.fastify`, `listener.express`. */
   readonly listener: EventListener;
   readonly handle: EventListener['handle'];
@@ -154,6 +160,10 @@ export function createApp(options: AppOptions): AviaryApp {
     installed: (handler) => route('app.install', always, handler),
     uninstalled: (handler) => route('app.uninstall', always, handler),
     event: (name, handler) => route(name, always, handler),
+    socketMode: (socketOptions = {}) => {
+      if (!baseUrl) throw new TypeError('Socket Mode needs baseUrl (the Aviary server’s URL) in createApp');
+      return socketModeReceiver(listener, { ...socketOptions, baseUrl, appId: options.appId, appSecret: options.appSecret });
+    },
     listener,
     handle: listener.handle,
     installationStore,

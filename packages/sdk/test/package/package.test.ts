@@ -42,7 +42,7 @@ describe('the packed @aviary/sdk in a fresh project', () => {
   it('holds only the build, and depends on nothing of the repository', async () => {
     const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
     const manifest = JSON.parse(stdout) as { dependencies?: Record<string, string> };
-    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['@sinclair/typebox']);
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['@sinclair/typebox', 'ws']);
     const { stdout: files } = await run('tar', ['-tzf', tarball]);
     expect(files.trim().split('\n').sort()).toEqual([
       'package/dist/index.cjs',
