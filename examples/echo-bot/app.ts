@@ -9,7 +9,7 @@ export interface EchoBotOptions {
   botToken: string;
 }
 
-/** Answers every direct message to its bot with the same text. */
+/** Answers every direct message to its bot with the same text, and `/echo text` with a toast of the text. */
 export function echoBot(options: EchoBotOptions): AviaryApp {
   return echoDirectMessages(createApp(options));
 }
@@ -19,5 +19,6 @@ export function echoDirectMessages(app: AviaryApp): AviaryApp {
   app.message(async (event, ctx) => {
     await ctx.bot?.chat.sendMessage({ to: event.userId, text: event.message.text });
   });
+  app.command('echo', (event) => ({ text: event.text || '(nothing to echo)' }));
   return app;
 }

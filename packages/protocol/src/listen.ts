@@ -17,6 +17,25 @@ export const ListenEventFrame = Type.Object({
 });
 export type ListenEventFrame = Static<typeof ListenEventFrame>;
 
+/**
+ * The platform's verdict on one call, once it has judged it: `delivered` (a 2xx in time) or `failed`
+ * with why (`timeout`, `connection_failed`, `http_error`) and the server's words. A listening side
+ * prints this, not what its local listener did: an answer after the server's window is a time-out.
+ * (An asynchronous event that failed is retried as its delivery log shows.)
+ */
+export const ListenVerdictFrame = Type.Object({
+  type: Type.Literal('verdict'),
+  id: Type.String({ maxLength: 64 }),
+  outcome: Type.Union([Type.Literal('delivered'), Type.Literal('failed')]),
+  reason: Type.Optional(Type.Union([Type.Literal('timeout'), Type.Literal('connection_failed'), Type.Literal('http_error')])),
+  error: Type.Optional(Type.String()),
+});
+export type ListenVerdictFrame = Static<typeof ListenVerdictFrame>;
+
+/** What the server sends down a listen connection. */
+export const ListenServerFrame = Type.Union([ListenEventFrame, ListenVerdictFrame]);
+export type ListenServerFrame = Static<typeof ListenServerFrame>;
+
 /** What the listener answered, as HTTP: its status, headers and body (text). */
 export const ListenAnswerFrame = Type.Object({
   type: Type.Literal('answer'),

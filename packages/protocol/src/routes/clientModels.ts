@@ -50,8 +50,10 @@ export const ClientApp = Type.Object(
     description: Type.String(),
     icon: Type.Optional(Type.String()),
     botUserId: Type.Optional(UserId),
-    /** False while the app has no event listener: installing it would fail. */
+    /** False while `app.install` could not reach the app (no listener URL, no open `aviary listen`): installing it would fail. */
     installable: Type.Boolean(),
+    /** Why it is not installable, in words to show beside the greyed-out Install. */
+    notInstallableBecause: Type.Optional(Type.String()),
     installed: Type.Boolean(),
     disabledByUser: Type.Boolean(),
     disabledByTeam: Type.Boolean(),

@@ -1,8 +1,8 @@
 /** What the developer API answers with: apps as their developer sees them, and their event deliveries. */
 import { Type, type Static } from '@sinclair/typebox';
-import { AnyEvent } from '../events.js';
+import { AnyEvent, clientButtonKinds } from '../events.js';
 import { Integrations } from '../integrations.js';
-import { UserId } from '../ids.js';
+import { ChatId, UserId } from '../ids.js';
 import { oneOf } from '../params.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -65,6 +65,11 @@ export const DeliveredEvent = Type.Object(
     createdAt: Type.Integer(),
     updatedAt: Type.Integer(),
     deliveredAt: NullableTime,
+    /**
+     * A widget or browser page opened with the event (an extension): the URL without its query (which
+     * carries the token). Such an event went to the person's client, not the listener, and has no attempts.
+     */
+    openedUrl: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -94,14 +99,35 @@ export const DeliveryAttempt = Type.Object(
 export const testEventFailures = ['no_listener', 'timeout', 'connection_failed'] as const;
 
 /** What a test event met: the listener's answer (any status), or why there was none. */
+/**
+ * What a test event may change in the example it starts from (`aviary trigger`, the dashboard's "Send a
+ * test event"): the whole event as `payload`, or single fields. Without them a slash command or a button
+ * is the app's own first one from its integrations, so that its handlers answer something.
+ */
+export const TestEventOverrides = {
+  payload: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "the whole event, as JSON; its name and userId are the test's own" })),
+  command: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'client.slashCommand: the command, without the slash' })),
+  text: Type.Optional(Type.String({ maxLength: 4000, description: "client.slashCommand: the text after the command" })),
+  button: Type.Optional(oneOf([...clientButtonKinds, 'attachmentButton'] as const, 'client.pressButton: which button')),
+  buttonId: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "client.pressButton: an attachment button's id" })),
+  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: "chat.generateUrlPreview: the link; client.openAttachmentWidget: the widget's URL" })),
+  chat: Type.Optional(ChatId),
+};
+
+const testEventOverridesObject = Type.Object(TestEventOverrides);
+export type TestEventOverrides = Static<typeof testEventOverridesObject>;
+
 export const TestEventResult = Type.Object(
   {
     eventId: Type.String(),
     /** The event as sent. */
     event: AnyEvent,
-    /** `listen`: an open `aviary listen` connection took it; `listener`: a POST to the listener URL. */
-    via: oneOf(['listener', 'listen'] as const),
-    /** The listener URL it went to, when it went to one. */
+    /**
+     * `listen`: an open `aviary listen` connection took it; `listener`: a POST to the listener URL;
+     * `widget`: a GET of the widget (or browser) URL the event opens, signed, as a client would load it.
+     */
+    via: oneOf(['listener', 'listen', 'widget'] as const),
+    /** The listener or widget URL it went to, when it went to one. */
     url: NullableString,
     /** The listener's HTTP status; null when it did not answer. */
     status: Type.Union([Type.Integer(), Type.Null()]),

@@ -2,16 +2,23 @@
  * The app layer: handlers registered by what they answer (`app.command('weather', …)`) instead of by
  * event name, over the event listener, with the person's own API client in every handler's context.
  * The first registered handler that matches an event handles it; an event nobody matches is
- * acknowledged with 200 `{}`. `app.install` tokens go to the installation store before any handler
- * runs, so that `ctx.client` acts as the person who installed the app.
+ * acknowledged with 200 `{}`. Middleware (`app.use`) runs around the handler for every event.
+ * `app.install` tokens go to the installation store before any middleware or handler runs, so that
+ * `ctx.client` acts as the person who installed the app.
  */
 import { AviaryClient, type AviaryClientOptions } from '../client.js';
 import type { Attachment, AviaryEvent, EventName, EventOf, ToastAnswer, UserId } from '../types.js';
 import { memoryInstallationStore, type Installation, type InstallationStore } from './installations.js';
 import { createEventListener, type EventAnswer, type EventContext, type EventListener, type EventListenerOptions } from './listener.js';
 import { matchesPreviewDomain, matchesText } from './matching.js';
+import { runMiddleware, type Middleware } from './middleware.js';
+import { socketModeReceiver, type SocketModeOptions, type SocketModeReceiver } from './socketMode.js';
 
 export interface AppContext extends EventContext {
+  /** The event being handled (for middleware, which runs for every event). */
+  readonly event: AviaryEvent;
+  /** What middleware found for the handlers (a tenant, a user record…); starts empty for each event. */
+  readonly state: Record<string, unknown>;
   /** An API client acting as the event's person, with the token of their `app.install`; throws if there is none. */
   readonly client: AviaryClient;
   /** The event's person's installation, if the store has one. */
@@ -36,7 +43,11 @@ export interface AppOptions extends Omit<EventListenerOptions, 'on' | 'onEvent'>
   clientOptions?: Omit<AviaryClientOptions, 'baseUrl' | 'token'>;
 }
 
+export type AppMiddleware = Middleware<AppContext>;
+
 export interface AviaryApp {
+  /** Middleware for every event, in the order added, around the handler: `app.use(async (ctx, next) => { …; await next(); })`. */
+  use(middleware: AppMiddleware): AviaryApp;
   /** `/name text` typed by a person; answer a toast. */
   command(name: string | RegExp, handler: AppHandler<EventOf<'client.slashCommand'>, ToastAnswer>): AviaryApp;
   /** A ServiceML `<action id>` clicked, or an attachment button (by its `id`) pressed; answer a toast. */
@@ -52,6 +63,11 @@ export interface AviaryApp {
   uninstalled(handler: AppHandler<EventOf<'app.uninstall'>, never>): AviaryApp;
   /** Any event by name, for what the shortcuts above do not cover (message actions, client buttons). */
   event<N extends EventName>(name: N, handler: AppHandler<EventOf<N>, NonNullable<EventAnswer<N>>>): AviaryApp;
+  /**
+   * Socket Mode: the app's events over a WebSocket it opens to `baseUrl` with its secret, so it needs no
+   * public URL; `await app.socketMode().start()`. Reconnects with backoff after a drop.
+   */
+  socketMode(options?: Pick<SocketModeOptions, 'minReconnectDelayMs' | 'maxReconnectDelayMs' | 'logger'>): SocketModeReceiver;
   /** The listener underneath: `listener.node`, `listener.fastify`, `listener.express`. */
   readonly listener: EventListener;
   readonly handle: EventListener['handle'];
@@ -67,6 +83,7 @@ interface Route {
 export function createApp(options: AppOptions): AviaryApp {
   const { baseUrl, botToken, installationStore = memoryInstallationStore(), clientOptions = {}, ...listenerOptions } = options;
   const routes: Route[] = [];
+  const middleware: AppMiddleware[] = [];
   const clientFor = (token: string) => {
     if (!baseUrl) throw new TypeError('createApp needs baseUrl (the Aviary server’s URL) for ctx.client and ctx.bot');
     return new AviaryClient({ ...clientOptions, baseUrl, token });
@@ -82,6 +99,8 @@ export function createApp(options: AppOptions): AviaryApp {
     const installation = await installationStore.find(event.userId);
     return {
       ...base,
+      event,
+      state: {},
       installation,
       bot,
       get client(): AviaryClient {
@@ -99,7 +118,9 @@ export function createApp(options: AppOptions): AviaryApp {
 
   async function runRoute(event: AviaryEvent, base: EventContext): Promise<unknown> {
     const found = routes.find((candidate) => candidate.name === event.name && candidate.matches(event));
-    return found ? found.handler(event, await contextFor(event, base)) : undefined;
+    if (!found && middleware.length === 0) return undefined;
+    const ctx = await contextFor(event, base);
+    return runMiddleware(middleware, ctx, async () => (found ? found.handler(event, ctx) : undefined));
   }
 
   /** Keeps the token, then runs the handler; if that throws, the install fails, so the token goes again. */
@@ -117,6 +138,11 @@ export function createApp(options: AppOptions): AviaryApp {
   const listener = createEventListener({ ...listenerOptions, onEvent: dispatch as EventListenerOptions['onEvent'] });
   const always = () => true;
   const app: AviaryApp = {
+    use: (added) => {
+      if (typeof added !== 'function') throw new TypeError('app.use(middleware) needs a function (ctx, next) => …');
+      middleware.push(added);
+      return app;
+    },
     command: (name, handler) => route('client.slashCommand', (event) => matchesText(name, event.command, 'whole'), handler),
     action: (actionId, handler) => {
       route('client.servicemlAction', (event) => matchesText(actionId, event.actionId, 'whole'), handler);
@@ -134,6 +160,10 @@ export function createApp(options: AppOptions): AviaryApp {
     installed: (handler) => route('app.install', always, handler),
     uninstalled: (handler) => route('app.uninstall', always, handler),
     event: (name, handler) => route(name, always, handler),
+    socketMode: (socketOptions = {}) => {
+      if (!baseUrl) throw new TypeError('Socket Mode needs baseUrl (the Aviary server’s URL) in createApp');
+      return socketModeReceiver(listener, { ...socketOptions, baseUrl, appId: options.appId, appSecret: options.appSecret });
+    },
     listener,
     handle: listener.handle,
     installationStore,

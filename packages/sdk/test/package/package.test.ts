@@ -42,7 +42,7 @@ describe('the packed @aviary/sdk in a fresh project', () => {
   it('holds only the build, and depends on nothing of the repository', async () => {
     const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
     const manifest = JSON.parse(stdout) as { dependencies?: Record<string, string> };
-    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['@sinclair/typebox']);
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['@sinclair/typebox', 'ws']);
     const { stdout: files } = await run('tar', ['-tzf', tarball]);
     expect(files.trim().split('\n').sort()).toEqual([
       'package/dist/index.cjs',
@@ -50,7 +50,28 @@ describe('the packed @aviary/sdk in a fresh project', () => {
       'package/dist/index.d.ts',
       'package/dist/index.js',
       'package/package.json',
-    ]);
+      'package/README.md',
+    ].sort());
+  });
+
+  it('is publishable: public, with its repository and provenance, and `npm publish --dry-run` passes', { timeout: 2 * minutes }, async () => {
+    const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
+    const manifest = JSON.parse(stdout) as Record<string, unknown>;
+    expect(manifest.private).toBeUndefined();
+    expect(manifest).toMatchObject({
+      name: '@aviary/sdk',
+      license: 'MIT',
+      repository: { type: 'git', url: expect.stringMatching(/^git\+https:\/\/.+\.git$/), directory: 'packages/sdk' },
+      files: ['dist', 'README.md'],
+      publishConfig: { access: 'public', provenance: true },
+    });
+    // The registry is never written to; the scripts ran for the pack above already.
+    const published = await run('npm', ['publish', '--dry-run', '--ignore-scripts', '--json'], { cwd: sdkDir, timeout: minutes, maxBuffer: 16 * 1024 * 1024 });
+    // npm 10 answers `{…}`, npm 11 `{"@aviary/sdk": {…}}`.
+    const answer = JSON.parse(published.stdout.slice(published.stdout.search(/^\{/m))) as Record<string, unknown>;
+    const summary = ('id' in answer ? answer : answer['@aviary/sdk']) as { id: string; files: Array<{ path: string }> };
+    expect(summary.id).toBe(`@aviary/sdk@${manifest.version as string}`);
+    expect(summary.files.map((file) => file.path)).toContain('dist/index.js');
   });
 
   it.each(['run.mjs', 'run.cjs'])('loads in plain node (%s): verifies an event token and builds a client', async (script) => {

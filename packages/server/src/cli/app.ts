@@ -2,12 +2,14 @@ import type { Command } from 'commander';
 import { checkIntegrations } from '../core/appFields.js';
 import { createApp, enableBot, updateApp } from '../core/commands/apps.js';
 import type { InstallContext } from '../core/commands/installs.js';
+import { whyNotInstallable } from '../core/policies/installability.js';
+import type { ListenTunnel } from '../events/delivery/listenTunnels.js';
 import { adminCommand, runAdminCommand, type AdminContext, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { allowedOriginWording, asCliError, eventWording, optionsNamed } from './coreRefusals.js';
 import { CliError } from './errors.js';
 import { readJsonFile } from './jsonFile.js';
 import { requireApp, requirePerson, requireUser } from './lookups.js';
-import { withRequiredOptions } from './options.js';
+import { httpUrl, withRequiredOptions } from './options.js';
 
 type Flags<T> = StoreFlags & OutputFlags & T;
 
@@ -56,7 +58,7 @@ export function registerAppCommands(program: Command): Command {
 
   adminCommand(app, 'bot', 'Enable the app’s bot, or issue it a new token; either way an earlier bot token stops working.')
     .requiredOption('--app <id>', 'the app')
-    .option('--enable', 'enable the bot (the first time, this creates its user "<App name> Bot")')
+    .option('--enable', 'enable the bot (the first time, this creates its user "<App name> Bot"; an app called "… Bot" keeps its name)')
     .option('--regenerate', 'issue a new token to a bot that is already enabled')
     .action((flags: Flags<{ app: string; enable?: boolean; regenerate?: boolean }>) =>
       runAdminCommand(flags, async ({ db, now }) => {
@@ -88,15 +90,21 @@ export function registerAppCommands(program: Command): Command {
   withRequiredOptions(adminCommand(app, 'install', 'Install the app for a person: its listener must accept app.install (HTTP 200) with their new token, which is printed.'), {
     '--app <id>': 'the app',
     '--user <userId>': 'the person installing it',
-  }).action((flags: Flags<{ app: string; user: string }>) =>
+  })
+    .option('--forward-to <url>', 'send app.install here instead, e.g. the URL `aviary listen` forwards to, for an app with no listener URL', httpUrl)
+    .action((flags: Flags<{ app: string; user: string; forwardTo?: string }>) =>
       runAdminCommand(flags, async (admin) => {
         const found = await requireApp(admin.db, flags.app);
         const person = await requirePerson(admin.db, flags.user);
         if (person.team_id !== found.team_id) {
           throw new CliError('UnknownUser', `${person.id} is in team ${person.team_id}, not in the app’s team ${found.team_id}.`);
         }
+        const notInstallable = whyNotInstallable(found, flags.forwardTo !== undefined);
+        if (notInstallable !== undefined) {
+          throw new CliError('InstallFailed', `"${found.name}" cannot be installed yet: ${notInstallable}. This command reaches no running server's \`aviary listen\`: give --forward-to with the URL it forwards to.`);
+        }
         const { installApp } = await import('../core/commands/installs.js');
-        const { token } = await withEventDelivery(admin, (ctx) => installApp(ctx, { appId: found.id, userId: person.id }));
+        const { token } = await withEventDelivery(admin, (ctx) => installApp(ctx, { appId: found.id, userId: person.id }), { appId: found.id, forwardTo: flags.forwardTo });
         return { json: { token }, text: `Installed "${found.name}" for ${person.id}.\ntoken: ${token}` };
       }),
     );
@@ -158,11 +166,25 @@ function appOptionWording(flags: AppCreateFlags, parameter: string, description:
  * Runs a core command that calls a listener or enqueues events on the command's store. No delivery worker
  * runs: enqueued events wait for a server. The core command's refusals become CLI errors.
  */
-async function withEventDelivery<T>(admin: AdminContext, run: (ctx: InstallContext) => Promise<T>): Promise<T> {
+/**
+ * Runs a command that may call the app's listener. With `forwardTo` the command is the app's listen
+ * connection for its duration: this process cannot reach an `aviary listen` of a running server, so the
+ * developer names the local URL it forwards to, and the call goes there as `aviary listen` would send it.
+ */
+async function withEventDelivery<T>(admin: AdminContext, run: (ctx: InstallContext) => Promise<T>, local?: { appId: string; forwardTo: string | undefined }): Promise<T> {
   // Loaded here: listener calls need an HTTP agent, which would slow every other command's start.
-  const [{ createLog }, { eventsRuntimeFor }] = await Promise.all([import('../log.js'), import('../events/delivery/runtime.js')]);
+  const [{ createLog }, { eventsRuntimeFor }, { forwardToLocal }] = await Promise.all([import('../log.js'), import('../events/delivery/runtime.js'), import('./forwardLocal.js')]);
   // Its log (a refused listener address, say) on stderr: stdout carries the command's answer.
   const events = eventsRuntimeFor(admin.config, createLog(admin.config, process.stderr));
+  const forwardTo = local?.forwardTo;
+  if (local && forwardTo !== undefined) {
+    const tunnel: ListenTunnel = {
+      send: (frame) => {
+        if (frame.type === 'event') void forwardToLocal(frame, forwardTo, admin.config.installTimeoutMs).then((reply) => events.tunnels.reply(tunnel, reply));
+      },
+    };
+    events.tunnels.attach(local.appId, tunnel);
+  }
   try {
     // Events the command enqueues wait in the outbox for a running server's worker: nothing to wake here.
     return await asCliError(() => run({ ...admin, events, afterCommit: () => undefined }));

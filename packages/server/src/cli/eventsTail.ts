@@ -1,8 +1,10 @@
 // `aviary events tail`: the CLI is a process of its own, without the server's event bus, so it looks in
-// the store at an interval: events made since a point, and the outcome of those still pending.
+// the store at an interval: events made since a point, the outcome of those still pending, and the
+// attempts made since that point at any event of the app (a replay of one settled long ago included).
 import type { DeliveredEvent, DeliveryAttempt } from '@aviary/protocol';
 import { listEventAttempts, presentEvent } from '../events/history/eventHistory.js';
-import { eventIdFloor } from '../events/ids.js';
+import { attemptIdFloor, eventIdFloor } from '../events/ids.js';
+import { newAttemptsOf } from './tailAttempts.js';
 import type { EventsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { CliError } from './errors.js';
@@ -28,9 +30,14 @@ const pageSize = 200;
 /** Pending events followed for their outcome; beyond this, the oldest are no longer followed. */
 const maxFollowed = 500;
 
-/** Prints each event once seen and again at each change of state; resolves with how many settled. */
+/**
+ * Prints each event once seen and again at each change of state, and each attempt made since `since` at
+ * an event it is not following already (a replay, a retry of an event settled before the tail started)
+ * as a line of its own; resolves with how many settled.
+ */
 export async function followEvents(db: Db, appId: string, options: FollowOptions): Promise<number> {
   let cursor = typeof options.since === 'string' ? options.since : eventIdFloor(options.since);
+  const attempts = newAttemptsOf(db, appId, typeof options.since === 'string' ? `at_${options.since.slice('ev_'.length)}` : attemptIdFloor(options.since));
   const shown = new Map<string, DeliveredEvent['status']>();
   let settled = 0;
   while (!options.signal.aborted) {
@@ -39,11 +46,15 @@ export async function followEvents(db: Db, appId: string, options: FollowOptions
     const fresh = await db.selectFrom('events').selectAll().where('app_id', '=', appId).where('id', '>', cursor).orderBy('id').limit(pageSize).execute();
     const followed = [...shown.keys()];
     const known = followed.length === 0 ? [] : await db.selectFrom('events').selectAll().where('id', 'in', followed).orderBy('id').execute();
-    for (const row of [...known, ...fresh]) {
+    const attempted = await attempts.next();
+    // Fresh and followed events print at a change of state; any other event, at each new attempt.
+    const watched = new Set([...followed, ...fresh.map((row) => row.id)]);
+    const revived = await eventsByIds(db, [...new Set(attempted.filter((attempt) => !watched.has(attempt.eventId)).map((attempt) => attempt.eventId))]);
+    for (const row of [...known, ...fresh, ...revived]) {
       const event = presentEvent(row, app.delivery_paused_at != null, app.listener_retry_at);
-      if (shown.get(row.id) === event.status) continue;
-      const attempts = await listEventAttempts(db, row.id);
-      options.print({ event, lastAttempt: attempts.at(-1) ?? null });
+      if (watched.has(row.id) && shown.get(row.id) === event.status) continue;
+      const all = await listEventAttempts(db, row.id);
+      options.print({ event, lastAttempt: all.at(-1) ?? null });
       if (event.status === 'delivered' || event.status === 'failed') {
         shown.delete(row.id);
         settled++;
@@ -60,6 +71,9 @@ export async function followEvents(db: Db, appId: string, options: FollowOptions
 }
 
 const lastId = (rows: EventsTable[]): string | undefined => rows.at(-1)?.id;
+
+const eventsByIds = (db: Db, ids: string[]): Promise<EventsTable[]> =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id').execute();
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

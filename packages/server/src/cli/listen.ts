@@ -1,15 +1,6 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { ListenClient } from './listenClient.js';
-
-function httpUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
-  } catch {
-    // Explained below.
-  }
-  throw new InvalidArgumentError(`"${value}" must be an http:// or https:// URL.`);
-}
+import { httpUrl } from './options.js';
 
 /** `aviary listen`: an app's events from a running server, forwarded to a local URL, with no tunnel. */
 export function registerListenCommand(program: Command): void {

@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { ListenEventFrame, listenPath, type ListenReplyFrame } from '@aviary/protocol';
+import { ListenServerFrame, listenPath, type ListenReplyFrame, type ListenVerdictFrame } from '@aviary/protocol';
 import { Value } from '@sinclair/typebox/value';
 import WebSocket from 'ws';
+import { forwardToLocal } from './forwardLocal.js';
 
 export interface ListenOptions {
   appId: string;
@@ -15,11 +16,16 @@ export interface ListenOptions {
   print(line: string): void;
 }
 
-/** An event forwarded: its name, what the local listener answered (or why not), and how long it took. */
+/**
+ * An event forwarded: its name, what the local listener answered (or why not), how long it took, and
+ * the platform's verdict (`closed` when the connection closed before it came); on a failure, why.
+ */
 export interface ForwardedEvent {
   name: string;
   status: number | 'unreachable';
   latencyMs: number;
+  verdict: ListenVerdictFrame['outcome'] | 'closed';
+  reason?: string;
 }
 
 const maxReconnectDelayMs = 30_000;
@@ -35,6 +41,8 @@ export class ListenClient {
   private reconnectDelayMs = 1000;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private connectedOnce: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  /** The calls of the open connection still waiting for the platform's verdict, by call id. */
+  private readonly verdicts = new VerdictWaits();
   /** Resolves on the first connection; rejects when the server refuses it. */
   readonly connected: Promise<void>;
   onForwarded: ((event: ForwardedEvent) => void) | undefined;
@@ -68,7 +76,10 @@ export class ListenClient {
     });
     socket.on('message', (data) => void this.forward(socket, data.toString()));
     socket.on('error', (error) => options.print(`connection error: ${error.message}`));
-    socket.on('close', () => this.reconnectLater());
+    socket.on('close', () => {
+      this.verdicts.closeAll();
+      this.reconnectLater();
+    });
   }
 
   private reconnectLater(): void {
@@ -105,31 +116,49 @@ export class ListenClient {
     } catch {
       return;
     }
-    if (!Value.Check(ListenEventFrame, frame)) return;
+    if (!Value.Check(ListenServerFrame, frame)) return;
+    if (frame.type === 'verdict') return this.verdicts.settle(frame);
+    const verdict = this.verdicts.expect(frame.id);
     const started = performance.now();
-    const reply = await this.callLocal(frame);
+    const reply = await forwardToLocal(frame, this.options.forwardTo, this.options.forwardTimeoutMs ?? 30_000);
     const latencyMs = Math.round(performance.now() - started);
-    const forwarded: ForwardedEvent = { name: eventName(frame.body), status: reply.type === 'answer' ? reply.status : 'unreachable', latencyMs };
-    this.options.print(`${forwarded.name}  ${forwarded.status}  ${latencyMs} ms${reply.type === 'unreachable' ? `  (${reply.error})` : ''}`);
     if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(reply));
+    const forwarded = describe(eventName(frame.body), reply, latencyMs, await verdict);
+    this.options.print(`${forwarded.name}  ${forwarded.status}  ${forwarded.verdict}  ${latencyMs} ms${forwarded.reason === undefined ? '' : `  (${forwarded.reason})`}`);
     this.onForwarded?.(forwarded);
   }
+}
 
-  private async callLocal(frame: ListenEventFrame): Promise<ListenReplyFrame> {
-    try {
-      const response = await fetch(this.options.forwardTo, {
-        method: 'POST',
-        headers: frame.headers,
-        body: frame.body,
-        signal: AbortSignal.timeout(this.options.forwardTimeoutMs ?? 30_000),
-      });
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => (headers[name] = value));
-      return { type: 'answer', id: frame.id, status: response.status, headers, body: await response.text() };
-    } catch (error) {
-      const cause = (error as { cause?: { message?: string } }).cause?.message;
-      return { type: 'unreachable', id: frame.id, error: (cause ?? (error as Error).message).slice(0, 1000) };
-    }
+/** What a forwarded event came to, and why it failed in the words nearest its cause. */
+function describe(name: string, reply: ListenReplyFrame, latencyMs: number, verdict: ListenVerdictFrame | undefined): ForwardedEvent {
+  const status = reply.type === 'answer' ? reply.status : 'unreachable';
+  if (verdict === undefined) return { name, status, latencyMs, verdict: 'closed', reason: 'the connection closed before the server judged the answer' };
+  if (verdict.outcome === 'delivered') return { name, status, latencyMs, verdict: 'delivered' };
+  // The local listener's own words (the SDK's verification message, say) explain an HTTP refusal best; a
+  // time-out or a failed connection is the server's to say.
+  const ownWords = verdict.reason === 'http_error' && reply.type === 'answer' ? firstLine(reply.body) : undefined;
+  const reason = ownWords ?? (reply.type === 'unreachable' ? reply.error : verdict.error);
+  return { name, status, latencyMs, verdict: 'failed', ...(reason ? { reason } : {}) };
+}
+
+const firstLine = (text: string): string | undefined => text.split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 300);
+
+/** Each forwarded call waits for its verdict, which comes after its event frame; a closed connection ends every wait. */
+class VerdictWaits {
+  private readonly waiting = new Map<string, (verdict: ListenVerdictFrame | undefined) => void>();
+
+  expect(id: string): Promise<ListenVerdictFrame | undefined> {
+    return new Promise((resolve) => this.waiting.set(id, resolve));
+  }
+
+  settle(frame: ListenVerdictFrame): void {
+    this.waiting.get(frame.id)?.(frame);
+    this.waiting.delete(frame.id);
+  }
+
+  closeAll(): void {
+    for (const resolve of this.waiting.values()) resolve(undefined);
+    this.waiting.clear();
   }
 }
 

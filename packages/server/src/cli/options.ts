@@ -31,3 +31,14 @@ export function withRequiredOptions(command: Command, options: Record<string, st
   for (const [flags, description] of Object.entries(options)) command.requiredOption(flags, description);
   return command;
 }
+
+/** An option's argument parser: an http(s) URL, as given. */
+export function httpUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
+  } catch {
+    // Explained below.
+  }
+  throw new InvalidArgumentError(`"${value}" must be an http:// or https:// URL.`);
+}

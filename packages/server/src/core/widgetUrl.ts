@@ -1,6 +1,7 @@
 import { eventTokenLifetimeSeconds, flockNamedEvent, flockWidgetParams, widgetParams, type ServiceClient, type ServiceWidgetType, type WidgetEvent } from '@aviary/protocol';
 import { ApiError } from '../errors.js';
 import { newEventId } from '../events/ids.js';
+import { recordWidgetOpen } from '../events/delivery/widgetOpens.js';
 import { signEventToken } from '../events/signing/tokens.js';
 import { appReceives } from '../events/subscriptions.js';
 import type { AppsTable } from '../store/schema.js';
@@ -28,7 +29,7 @@ export type WidgetUrlInput = {
  * The URL's own query stays. The token is for `route` and for exactly the `serviceEvent` value, and only
  * ever goes to an origin the app's developer registered: this is the one place that checks it.
  */
-export async function buildWidgetUrl(ctx: CoreContext, input: WidgetUrlInput): Promise<string> {
+export async function buildWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now'>, input: WidgetUrlInput, jti = newEventId(ctx.now())): Promise<string> {
   const app = await findApp(ctx, input.appId);
   const url = requireRegisteredOrigin(app, input.url, input.parameter);
   // Without the event, a page opens as any page does: the app did not ask for it, or did not subscribe to it.
@@ -39,7 +40,7 @@ export async function buildWidgetUrl(ctx: CoreContext, input: WidgetUrlInput): P
   const now = ctx.now();
   const token = signEventToken(
     app.secret,
-    { appId: app.id, userId: input.event.userId, jti: newEventId(now), route: input.route, content: serviceEvent },
+    { appId: app.id, userId: input.event.userId, jti, route: input.route, content: serviceEvent },
     eventTokenLifetimeSeconds.widget,
     now,
   );
@@ -51,9 +52,20 @@ export async function buildWidgetUrl(ctx: CoreContext, input: WidgetUrlInput): P
   return url.toString();
 }
 
+/**
+ * The URL a person's client opens, as `buildWidgetUrl` makes it, recorded in the app's delivery log when
+ * the event goes along (events/delivery/widgetOpens.ts), under the token's `jti`.
+ */
+export async function openWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now' | 'events'>, input: WidgetUrlInput): Promise<string> {
+  const eventId = newEventId(ctx.now());
+  const url = await buildWidgetUrl(ctx, input, eventId);
+  if (input.route === 'widget' || input.sendContext) await recordWidgetOpen(ctx, { eventId, appId: input.appId, event: input.event, url: new URL(url) });
+  return url;
+}
+
 type AppForWidgets = Pick<AppsTable, 'id' | 'secret' | 'listener_url' | 'configuration_url' | 'integrations' | 'allowed_origins' | 'flock_naming' | 'event_subscriptions'>;
 
-function findApp(ctx: CoreContext, appId: string): Promise<AppForWidgets> {
+function findApp(ctx: Pick<CoreContext, 'db'>, appId: string): Promise<AppForWidgets> {
   return ctx.db
     .selectFrom('apps')
     .select(['id', 'secret', 'listener_url', 'configuration_url', 'integrations', 'allowed_origins', 'flock_naming', 'event_subscriptions'])

@@ -169,6 +169,8 @@ export interface EventsTable {
   claimed_until: number | null;
   /** Which claim holds the lease, so that a late worker cannot overwrite a newer claim's outcome. */
   claim_token: string | null;
+  /** A widget or browser open (migration 0012): the URL it went to, without its query; null for a listener delivery. */
+  opened_url: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -78,9 +78,15 @@ forEachDialect(
       const [verified] = await listener.waitForVerified(1);
       expect(verified).toMatchObject({ eventId: answer.eventId, claims: { appId: app.id, userId: dev.user.id }, event: answer.event });
 
-      for (const name of ['app.install', 'chat.generateUrlPreview', 'client.openAttachmentWidget'] as const) {
+      for (const name of ['app.install', 'chat.generateUrlPreview'] as const) {
         expect((await dev.request('POST', `${base}/test-events`, { name })).body).toMatchObject({ event: { name }, status: 200 });
       }
+      // An attachment widget's event only ever goes to its widget URL, which the test names (on a registered origin).
+      expectError(await dev.request('POST', `${base}/test-events`, { name: 'client.openAttachmentWidget' }), 400, 'MissingParameter', 'url');
+      expectError(await dev.request('POST', `${base}/test-events`, { name: 'client.openAttachmentWidget', url: 'https://elsewhere.example/w' }), 400, 'OriginNotAllowed', 'url');
+      const widget = (await dev.request('POST', `${base}/test-events`, { name: 'client.openAttachmentWidget', url: `${new URL(listener.url).origin}/chart` })).body;
+      expect(widget).toMatchObject({ event: { name: 'client.openAttachmentWidget' }, via: 'widget', url: expect.stringContaining('/chart?'), status: expect.any(Number) });
+      expectError(await dev.request('POST', `${base}/test-events`, { name: 'client.slashCommand', payload: { command: 'x' } }), 400, 'InvalidParameter', 'payload');
       expect((await dev.request('GET', `${base}/events`)).body.events).toEqual([]);
       expectError(await dev.request('POST', `${base}/test-events`, { name: 'app.explode' }), 400, 'InvalidParameter', 'name');
       expectError(await dev.request('POST', `${base}/test-events`, {}), 400, 'MissingParameter', 'name');

@@ -79,6 +79,18 @@ describe('team, user and app commands, while `aviary serve` runs on the same SQL
     expect(JSON.parse(again.stdout).error).toBe('NotInstalled');
   });
 
+  it('install of an app with no listener URL says why, and with --forward-to (where `aviary listen` forwards) installs it', async () => {
+    const app = await runCliJson(['app', 'create', '--name', 'Listen only', '--developer', developerId, ...on]);
+    const refused = await runCli(['app', 'install', '--app', app.id, '--user', developerId, ...on, '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: 'InstallFailed' });
+    expect(JSON.parse(refused.stdout).description).toMatch(/no event listener URL and no open `aviary listen` connection.*give --forward-to/);
+    const before = listener.received.length;
+    const { token } = await runCliJson(['app', 'install', '--app', app.id, '--user', developerId, '--forward-to', listener.url, ...on]);
+    expect(listener.received.slice(before).map((request) => request.body.name)).toEqual(['app.install']);
+    expect(await getInfo(server.url, token)).toEqual({ status: 200, body: expect.objectContaining({ id: developerId }) });
+  });
+
   it('without --json prints readable lines that carry the secret or token', async () => {
     const created = await runCli(['app', 'create', '--name', 'Readable', '--developer', developerId, '--listener-url', listener.url, ...on]);
     expect(created.code).toBe(0);

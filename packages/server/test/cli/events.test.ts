@@ -69,6 +69,18 @@ describe.each(dialects)('events list|tail|replay, with `aviary serve` delivering
     expect((await runCliJson(['events', 'list', '--app', app.id, '--status', 'failed', ...on])).events).toEqual([]);
   });
 
+  it('tail shows a replay of an event settled before the tail started, as a new line with its new attempt', async () => {
+    const since = Date.now();
+    expect(await runCliJson(['events', 'replay', eventIds[1]!, '--app', app.id, ...on])).toEqual({ replayed: [eventIds[1]] });
+    const tail = await runCli(['events', 'tail', '--app', app.id, '--since', new Date(since).toISOString(), '--interval', '100', '--exit-after', '1', '--json', ...on]);
+    const lines = jsonLines(tail.stdout);
+    expect(lines.at(-1)).toEqual({ type: 'stopped', settled: 1 });
+    expect(lines.filter((line) => line.type === 'event')).toEqual([
+      { type: 'event', event: expect.objectContaining({ id: eventIds[1], status: 'delivered' }), lastAttempt: expect.objectContaining({ status: 200, outcome: 'delivered', startedAt: expect.any(Number) }) },
+    ]);
+    expect(lines[0].lastAttempt.startedAt).toBeGreaterThanOrEqual(since);
+  });
+
   it('replay of one event, and the refusals', async () => {
     expect(await runCliJson(['events', 'replay', eventIds[0]!, '--app', app.id, ...on])).toEqual({ replayed: [eventIds[0]] });
     const unknown = await runCli(['events', 'replay', 'ev_01JD3ZK4Q8X7V2M9N5P6R3T1W0', '--app', app.id, '--json', ...on]);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { echoBot } from '../../../../examples/echo-bot/app.js';
 import { ListenClient } from '../../src/cli/listenClient.js';
-import { runCliJson } from '../cli/cli.js';
+import { repoRoot, runCli, runCliJson } from '../cli/cli.js';
 import { sessionFor } from '../client/harness.js';
+import { printedLines } from '../helpers/logs.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { exampleServer } from './serveExample.js';
 
@@ -14,29 +15,42 @@ afterAll(async () => {
   await stopTestServer(t);
 });
 
-it('docs/tutorial.md: create the app with the CLI, listen, and the bot echoes a direct message', async () => {
-  // 1. A running Aviary with a person (the demo's Ada).
+it('docs/tutorial.md from its first line: the CLI makes the app, listen carries it, the bot echoes, and /echo answers once installed', async () => {
+  // 1. A running Aviary with a demo person (the tutorial's Maya).
   const team = await t.f.team();
-  const ada = await t.f.person(team.id, { firstName: 'Ada', lastName: 'Lovelace' });
+  const maya = await t.f.person(team.id, { firstName: 'Maya', lastName: 'Okafor' });
   const store = ['--data', t.testStore.dataDir];
   // 2. The app and its bot, from the CLI, with no listener URL.
-  const app = await runCliJson<{ id: string; secret: string }>(['app', 'create', '--name', 'Echo', '--developer', ada.id, ...store, '--json']);
+  const app = await runCliJson<{ id: string; secret: string }>(['app', 'create', '--name', 'Echo', '--developer', maya.id, ...store, '--json']);
   const bot = await runCliJson<{ botUserId: string; botToken: string }>(['app', 'bot', '--app', app.id, '--enable', ...store, '--json']);
   // 3. The app, served locally.
   const local = await exampleServer();
   local.serve(echoBot({ appId: app.id, appSecret: app.secret, botToken: bot.botToken, baseUrl: t.url }));
+  const signedIn = await sessionFor(t, maya);
+  const echoInDirectory = async () => (await signedIn.get('/apps')).body.apps.find((listed: { id: string }) => listed.id === app.id);
+  // Before listening the directory says why it cannot be installed.
+  expect(await echoInDirectory()).toMatchObject({ installable: false, notInstallableBecause: expect.stringMatching(/no event listener URL and no open `aviary listen`/) });
   // 4. aviary listen, forwarding to it.
-  const lines: string[] = [];
-  const listen = new ListenClient({ appId: app.id, server: t.url, credential: app.secret, forwardTo: local.url, print: (line) => lines.push(line) });
+  const lines = printedLines();
+  const listen = new ListenClient({ appId: app.id, server: t.url, credential: app.secret, forwardTo: local.url, print: lines.print });
   try {
     await listen.connected;
     // 5. Hello.
-    const signedIn = await sessionFor(t, ada);
     await signedIn.post('/messages', { to: bot.botUserId, text: 'hello' });
     await t.server.ctx.events.idle();
-    const texts = (await signedIn.get('/messages', { chat: bot.botUserId })).body.messages.map((m: { text: string; from?: string }) => m.text);
+    const texts = (await signedIn.get('/messages', { chat: bot.botUserId })).body.messages.map((m: { text: string }) => m.text);
     expect(texts).toEqual(['hello', 'hello']);
-    expect(lines.some((line) => /^chat\.receiveMessage\s+200\s+\d+ ms$/.test(line))).toBe(true);
+    await lines.waitFor(/^chat\.receiveMessage\s+200\s+delivered\s+\d+ ms$/);
+    // 6. Next: slash commands. The command from the example's file, the install from the directory, then /echo.
+    const integrations = await runCli(['app', 'integrations', '--app', app.id, '--file', `${repoRoot}examples/echo-bot/integrations.json`, ...store]);
+    expect(integrations.code).toBe(0);
+    const listed = await echoInDirectory();
+    expect(listed).toMatchObject({ installable: true, installed: false });
+    expect(listed.notInstallableBecause).toBeUndefined();
+    expect((await signedIn.post(`/apps/${encodeURIComponent(app.id)}/install`, {})).status).toBe(200);
+    const answered = await signedIn.post('/messages', { to: bot.botUserId, text: '/echo hi there' });
+    expect(answered.body).toEqual({ slashCommand: { appId: app.id, command: 'echo' }, answer: { kind: 'toast', text: 'hi there' } });
+    await lines.waitFor(/^client\.slashCommand\s+200\s+delivered\s+\d+ ms$/);
   } finally {
     listen.stop();
   }

@@ -4,8 +4,8 @@ import WebSocket from 'ws';
 import { ListenClient, type ForwardedEvent } from '../../src/cli/listenClient.js';
 import { createLog } from '../../src/log.js';
 import { enqueueMany } from '../events/appAtListener.js';
-import { clientCast, closeSdkApps, sessionFor } from '../client/harness.js';
-import { answerWithSdk, startListener, type TestListener } from '../helpers/listener.js';
+import { clientCast, closeSdkApps, expectError, sessionFor } from '../client/harness.js';
+import { answerWithSdk, gate, startListener, type TestListener } from '../helpers/listener.js';
 import { captureLog, printedLines } from '../helpers/logs.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 
@@ -75,8 +75,8 @@ forEachDialect('aviary listen', (t) => {
 
     // The URL's listener heard nothing of it, and the terminal shows one line per event.
     expect(sdkApp.received).toEqual([]);
-    expect(forwarded.map(({ name, status }) => `${name} ${status}`)).toEqual(['client.slashCommand 200', 'app.uninstall 200', 'app.uninstall 200']);
-    expect(lines.filter((line) => /^app\.uninstall\s+200\s+\d+ ms$/.test(line))).toHaveLength(2);
+    expect(forwarded.map(({ name, status, verdict }) => `${name} ${status} ${verdict}`)).toEqual(['client.slashCommand 200 delivered', 'app.uninstall 200 delivered', 'app.uninstall 200 delivered']);
+    expect(lines.filter((line) => /^app\.uninstall\s+200\s+delivered\s+\d+ ms$/.test(line))).toHaveLength(2);
   });
 
   it("takes an install: the person's token reaches the local listener, and a refusal there fails the install", async () => {
@@ -86,13 +86,14 @@ forEachDialect('aviary listen', (t) => {
     local.verifyAs(app.id, app.secret, { onError: () => undefined, onEvent: async (event) => (event.name === 'app.install' && tokens.push(event.token), undefined) as never });
     expect((await bob.post(`/apps/${app.id}/install`, {})).status).toBe(200);
     expect((await t().call('users.getInfo', { query: { token: tokens[0]! } })).body).toMatchObject({ id: bob.user.id });
-    expect(lines.filter((line) => /^app\.install\s+200\s+\d+ ms$/.test(line))).toHaveLength(1);
+    await printed.waitFor(/^app\.install\s+200\s+delivered\s+\d+ ms$/);
 
     const carol = await sessionFor(t(), await t().f.person(bob.user.team_id));
     local.respond = () => ({ status: 403, body: 'not for you' });
     expect((await carol.post(`/apps/${app.id}/install`, {})).status).not.toBe(200);
-    await printed.waitFor(/^app\.install\s+403\s+\d+ ms$/);
-    expect(lines.filter((line) => /^app\.install\s+403\s+\d+ ms$/.test(line))).toHaveLength(1);
+    // The platform's verdict, and the reason in the local listener's own first line.
+    await printed.waitFor(/^app\.install\s+403\s+failed\s+\d+ ms\s+\(not for you\)$/);
+    expect(lines.filter((line) => /^app\.install\s+403/.test(line))).toHaveLength(1);
     expect(sdkApp.received).toEqual([]);
   });
 
@@ -156,6 +157,33 @@ forEachDialect('aviary listen', (t) => {
     await expect(refused.connected).rejects.toThrow(/NotSignedIn/);
   });
 }, {}, { log: createLog({ logLevel: 'info' }, serverLog.destination) });
+
+forEachDialect(
+  'aviary listen: the platform’s verdict',
+  (t) => {
+    it('prints a time-out as the failure it is, even when the local listener answers 200 later', async () => {
+      const { bob, app } = await clientCast(t(), integrations);
+      const { local, printed, forwarded } = await laptop(t(), app, app.secret);
+      const held = gate();
+      local.respond = () => ({ status: 200, body: '{}', after: held.opened });
+      expectError(await bob.post(`/apps/${app.id}/install`, {}), { status: 502, error: 'InstallFailed', description: /did not answer app\.install within 300 ms/ });
+      held.open();
+      const line = await printed.waitFor(/^app\.install\s/);
+      expect(line).toMatch(/^app\.install\s+200\s+failed\s+\d+ ms\s+\(no complete answer within 300 ms\)$/);
+      expect(forwarded[0]).toMatchObject({ status: 200, verdict: 'failed' });
+    });
+
+    it("prints the SDK's verification message when the local listener refuses the event", async () => {
+      const { bob, app } = await clientCast(t(), integrations);
+      const { local, printed } = await laptop(t(), app, app.secret);
+      local.verifyAs(app.id, 'as_not-the-secret-of-this-app', { onError: () => undefined });
+      expect((await bob.post(`/apps/${app.id}/install`, {})).status).not.toBe(200);
+      const line = await printed.waitFor(/^app\.install\s/);
+      expect(line).toMatch(/^app\.install\s+40[13]\s+failed\s+\d+ ms\s+\(.*(token|signature).*\)$/i);
+    });
+  },
+  { installTimeoutMs: 300 },
+);
 
 it('aviary listen explains a missing credential or a forward URL that is not http(s), and stops on a refused credential', async () => {
   const { runCli } = await import('../cli/cli.js');

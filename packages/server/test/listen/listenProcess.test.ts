@@ -78,7 +78,7 @@ it('aviary listen forwards installs, slash commands and asynchronous events to t
   await laptop.waitForVerified(3);
   expect(laptop.verified.map(({ event }) => event.name)).toEqual(['app.install', 'client.slashCommand', 'app.uninstall']);
 
-  for (const name of ['app.install', 'client.slashCommand', 'app.uninstall']) await listen.printed(new RegExp(`^${name.replace('.', '\\.')}\\s+200\\s+\\d+ ms$`));
+  for (const name of ['app.install', 'client.slashCommand', 'app.uninstall']) await listen.printed(new RegExp(`^${name.replace('.', '\\.')}\\s+200\\s+delivered\\s+\\d+ ms$`));
   expect(sdkApp.received).toEqual([]);
   // The worker records the uninstall's attempt after the laptop has answered it.
   await t.server.ctx.events.idle();

@@ -1,6 +1,8 @@
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { ListenClient } from '../../src/cli/listenClient.js';
 import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { startListener } from '../helpers/listener.js';
 import { signInPage, writeHistory } from './cast.js';
 import { startWidgetApp, type WidgetApp, type WidgetVisit } from './widgetApp.js';
 import { webSuite } from './suite.js';
@@ -123,6 +125,32 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     await context.close();
   });
 
+  it('an app with no listener URL: the directory says why Install is greyed out, and with `aviary listen` open installs it', async () => {
+    const app = await web.t.f.app(web.cast.team.id, web.cast.alice.id, { name: 'Listen only' });
+    const local = await startListener();
+    const { page, context, expectNoErrors } = await signInAsBob();
+    await page.getByRole('link', { name: 'App directory' }).click();
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Listen only' }) });
+    await card.getByText(/Cannot be installed yet: it has no event listener URL and no open `aviary listen` connection/).waitFor();
+    expect(await card.getByRole('button', { name: 'Install' }).isDisabled()).toBe(true);
+
+    const listen = new ListenClient({ appId: app.id, server: web.t.url, credential: app.secret, forwardTo: local.url, print: () => undefined });
+    try {
+      await listen.connected;
+      await page.reload();
+      await page.getByRole('link', { name: 'App directory' }).click();
+      await card.getByRole('button', { name: 'Install' }).and(page.locator(':enabled')).click();
+      await toast(page, 'Listen only is installed.');
+      expect((await local.waitFor(1))[0].body).toMatchObject({ name: 'app.install', userId: web.cast.bob.id });
+      expect(await card.getByText(/Cannot be installed/).count()).toBe(0);
+    } finally {
+      listen.stop();
+      await local.close();
+    }
+    expectNoErrors();
+    await context.close();
+  });
+
   it('chat.receiveMessage, client.servicemlAction, client.pressButton (attachment buttons), client.openAttachmentWidget and client.widgetAction in a direct chat with the app’s bot', async () => {
     const uid = await botSends({
       to: web.cast.bob.id,
@@ -174,6 +202,15 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
       attachmentId: 'deploy-12',
       buttonId: 'rerun',
     });
+
+    // The row mounts again when the chat is opened again: the page keeps the widget's signed URL while it
+    // is valid, so the server signs it (and the delivery log records the open) once.
+    await page.getByRole('link', { name: 'App directory' }).click();
+    await page.getByRole('link', { name: /Relay Bot/ }).click();
+    const [first, again] = await relay.waitForVisits('/widget/attachment', 2);
+    expect(again!.claims!.jti).toBe(first!.claims!.jti);
+    const opens = await web.t.testStore.store.db.selectFrom('events').select(['id', 'opened_url']).where('app_id', '=', relay.app.id).where('name', '=', 'client.openAttachmentWidget').execute();
+    expect(opens).toEqual([{ id: first!.claims!.jti, opened_url: `${relay.origin}/widget/attachment` }]);
 
     // An attachment button opening a browser page with its context: a new tab, whose server verified the event.
     const [tab] = await Promise.all([context.waitForEvent('page'), history(page).getByRole('button', { name: 'Open the logs' }).click()]);

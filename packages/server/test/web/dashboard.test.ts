@@ -107,6 +107,8 @@ describe.skipIf(noBrowser)('the developer dashboard', () => {
     await command.getByLabel('URL').fill('javascript:alert(1)');
     await command.getByLabel('Opens as').selectOption('sidebar');
     await page.getByLabel(/Show a launcher button/).check();
+    // "an" before a vowel.
+    await page.getByLabel(/Show an attachment-picker button/).waitFor();
     await page.getByLabel('Launcher button name').fill('New poll');
     await page.getByLabel('Preview domains').fill('polls.example\n*.polls.example');
     await page.getByRole('button', { name: 'Save integrations' }).click();

@@ -39,6 +39,8 @@ export interface WidgetApp {
   answer: (event: AviaryEvent) => unknown;
   waitForEvent(name: string, match?: (event: ListenerEvent) => boolean): Promise<ListenerEvent>;
   waitForVisit(path: string): Promise<WidgetVisit>;
+  /** Resolves with the visits of `path` once there are `count` of them. */
+  waitForVisits(path: string, count: number): Promise<WidgetVisit[]>;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,11 @@ export async function startWidgetApp(
     answer: () => undefined,
     waitForEvent: (name, match = () => true) => until(() => events.find((each) => each.event.name === name && match(each)), `the app to receive ${name}`),
     waitForVisit: (path) => until(() => visits.find((visit) => visit.path === path), `a visit of ${path}`),
+    waitForVisits: (path, count) =>
+      until(() => {
+        const found = visits.filter((visit) => visit.path === path);
+        return found.length >= count ? found : undefined;
+      }, `${count} visits of ${path}`),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

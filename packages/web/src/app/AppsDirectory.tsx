@@ -55,6 +55,7 @@ function AppCard({ app }: { app: App }) {
           <p className="app-commands">{app.integrations.slashCommands.map((command) => `/${command.name}`).join(' ')}</p>
         )}
         <p className="app-status">{status}</p>
+        {!app.installed && app.notInstallableBecause !== undefined && <p className="app-not-installable">Cannot be installed yet: {app.notInstallableBecause}.</p>}
       </div>
       <div className="app-card-actions">
         {!app.installed ? (

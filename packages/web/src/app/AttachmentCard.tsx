@@ -5,6 +5,7 @@ import { ImageView } from './ImageView';
 import { ServiceMLView } from './ServiceMLView';
 import { useWidgetCalls, widgetSandbox, type WidgetOrigin } from './widgetCalls';
 import { useWorkspace } from './workspaceContext';
+import { attachmentWidgetView, type AttachmentWidgetView } from './widgetUrls';
 
 interface CardProps {
   attachment: Attachment;
@@ -87,18 +88,26 @@ export function AttachmentCard({ attachment, index, message, chat }: CardProps) 
   );
 }
 
-/** The widget view: the server signs a URL carrying client.openAttachmentWidget, shown at the size the answer gives. */
+/**
+ * The widget view: the server signs a URL carrying client.openAttachmentWidget, shown at the size the
+ * answer gives; the URL is kept while it is valid (widgetUrls.ts), so a row that mounts again keeps it.
+ */
 function AttachmentWidget({ messageUid, attachmentId, origin }: { messageUid: string; attachmentId: string; origin: WidgetOrigin }) {
-  const [widget, setWidget] = useState<{ url: string; width?: number | undefined; height?: number | undefined }>();
+  const personId = useWorkspace().me.id;
+  const [widget, setWidget] = useState<AttachmentWidgetView>();
   const [problem, setProblem] = useState<string>();
   const frame = useRef<HTMLIFrameElement>(null);
   useWidgetCalls(frame, origin);
   useEffect(() => {
-    api.openAttachmentWidget({ messageUid, attachmentId }).then(
-      (answer) => (answer.kind === 'attachmentWidget' ? setWidget(answer) : setProblem('The app did not give a widget.')),
-      (error: unknown) => setProblem(failureText(error)),
+    let current = true;
+    attachmentWidgetView(personId, messageUid, attachmentId).then(
+      (view) => current && setWidget(view),
+      (error: unknown) => current && setProblem(failureText(error)),
     );
-  }, [messageUid, attachmentId]);
+    return () => {
+      current = false;
+    };
+  }, [personId, messageUid, attachmentId]);
   if (problem) return <p className="attachment-problem">{problem}</p>;
   if (!widget) return <p className="attachment-problem">Loading the widget…</p>;
   return (

@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import { eventNames } from '../../events.js';
 import { oneOf } from '../../params.js';
-import { deliveryStatuses, DeliveredEvent, DeliveryAttempt, TestEventResult } from '../developerModels.js';
+import { deliveryStatuses, DeliveredEvent, DeliveryAttempt, TestEventOverrides, TestEventResult } from '../developerModels.js';
 import { defineRoute } from '../define.js';
 import { AppIdParam, AppInPath, closedObject } from '../fields.js';
 
@@ -81,8 +81,9 @@ export const sendTestEvent = defineRoute({
   ...deliveryChange,
   name: 'developer.sendTestEvent',
   summary:
-    'Send a realistic example of one of the ten events, from the caller, signed as every delivery is, to the app (its open `aviary listen` connection, else its listener URL), and answer with what came back. Nothing is recorded in the delivery log.',
+    'Send a realistic example of one of the ten events (or the payload given, or the example with the fields given), from the caller, signed as every delivery is, where a real one goes: the app (its open `aviary listen` connection, else its listener URL), or the widget URL its integration opens. Answers with what came back. Nothing is recorded in the delivery log.',
   path: '/api/developer/apps/:id/test-events',
-  params: Type.Object({ id: AppIdParam, name: EventName }),
+  params: Type.Object({ id: AppIdParam, name: EventName, ...TestEventOverrides }),
+  errors: [...developerOnly.errors, 'OriginNotAllowed'],
   result: TestEventResult,
 });

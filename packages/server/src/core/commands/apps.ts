@@ -122,8 +122,16 @@ export async function deleteApp(ctx: ChangeContext, appId: string, now: number):
 }
 
 /**
- * Enables the app's bot (creating its user "<App name> Bot" the first time) and issues a new bot token;
- * any earlier bot token stops working.
+ * The bot user's name: "<App name> Bot", but an app already called "… Bot" is not named "… Bot Bot".
+ */
+export function botNameOf(appName: string): { first_name: string; last_name: string } {
+  const named = /^(.*\S)\s+(bot)$/i.exec(appName.trim());
+  return named ? { first_name: named[1]!, last_name: named[2]! } : { first_name: appName, last_name: 'Bot' };
+}
+
+/**
+ * Enables the app's bot (creating its user "<App name> Bot" the first time, see botNameOf) and issues a
+ * new bot token; any earlier bot token stops working.
  */
 export async function enableBot(db: Db, appId: string, now: number): Promise<{ botUserId: string; botToken: string }> {
   return db.transaction().execute(async (tx) => {
@@ -131,7 +139,7 @@ export async function enableBot(db: Db, appId: string, now: number): Promise<{ b
     let botUserId = app.bot_user_id;
     if (!botUserId) {
       botUserId = newUserId();
-      await insertUser(tx, { id: botUserId, team_id: app.team_id, first_name: app.name, last_name: 'Bot', profile_image: app.icon, bot_app_id: app.id, created_at: now });
+      await insertUser(tx, { id: botUserId, team_id: app.team_id, ...botNameOf(app.name), profile_image: app.icon, bot_app_id: app.id, created_at: now });
       await tx.updateTable('apps').set({ bot_user_id: botUserId, updated_at: now }).where('id', '=', appId).execute();
     }
     await tx.deleteFrom('app_tokens').where('app_id', '=', appId).where('kind', '=', 'bot').execute();

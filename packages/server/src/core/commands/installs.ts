@@ -8,6 +8,7 @@ import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { appDisabledBy } from '../policies/apps.js';
+import { whyNotInstallable } from '../policies/installability.js';
 import { appInstalled, appSwitched, appUninstalled } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { newUserToken, recordInstallIn, removeInstallIn, setAppDisabledForTeam, setInstallDisabled } from './apps.js';
@@ -34,10 +35,8 @@ export async function installApp(ctx: InstallContext, input: InstallTarget): Pro
   if (appDisabledBy({ disabledByTeam: app.disabled_by_team, disabledByUser: null })) {
     throw new ApiError('AppDisabled', `A team admin has disabled "${app.name}" for the whole team; it cannot be installed until they enable it.`, { disabledBy: 'team' });
   }
-  // An app without a URL may still be listening through `aviary listen`.
-  if (app.listener_url === null && !ctx.events.tunnels.has(app.id)) {
-    throw new ApiError('InstallFailed', `"${app.name}" cannot be installed yet: it has no event listener URL. Its developer must set one.`);
-  }
+  const notInstallable = whyNotInstallable(app, ctx.events.tunnels.has(app.id));
+  if (notInstallable !== undefined) throw new ApiError('InstallFailed', `"${app.name}" cannot be installed yet: ${notInstallable}.`);
   const token = newUserToken();
   const event: AppInstallEvent = { name: 'app.install', userId: input.userId, token, userToken: token };
   const delivery = await deliverSynchronously(ctx, { ...input, event: { ...event }, timeoutMs: ctx.config.installTimeoutMs });

@@ -10,7 +10,7 @@ import {
 import { ApiError } from '../../errors.js';
 import type { CoreContext } from '../context.js';
 import { deliverSynchronously } from '../../events/delivery/sync.js';
-import { buildWidgetUrl } from '../widgetUrl.js';
+import { openWidgetUrl } from '../widgetUrl.js';
 import { requireWidgetAccess } from './appAccess.js';
 
 export interface Interaction {
@@ -35,10 +35,10 @@ export async function carryInteraction(ctx: CoreContext, { appId, action, event,
     const desktopType = action.desktopType ?? 'modal';
     const mobileType = action.mobileType ?? 'modal';
     const widgetType: ServiceWidgetType = client === 'desktop' ? desktopType : mobileType;
-    return { kind: 'openWidget', url: await buildWidgetUrl(ctx, { appId, url, route: 'widget', event, client, widgetType, parameter: event.name === 'client.widgetAction' ? 'url' : undefined }), desktopType, mobileType };
+    return { kind: 'openWidget', url: await openWidgetUrl(ctx, { appId, url, route: 'widget', event, client, widgetType, parameter: event.name === 'client.widgetAction' ? 'url' : undefined }), desktopType, mobileType };
   }
   // A browser tab has the whole window, as a modal does; the event goes along only when the app asked for it.
-  return { kind: 'openBrowser', url: await buildWidgetUrl(ctx, { appId, url, route: 'browser', sendContext: action.sendContext === true, event, client, widgetType: 'modal', parameter: event.name === 'client.widgetAction' ? 'url' : undefined }) };
+  return { kind: 'openBrowser', url: await openWidgetUrl(ctx, { appId, url, route: 'browser', sendContext: action.sendContext === true, event, client, widgetType: 'modal', parameter: event.name === 'client.widgetAction' ? 'url' : undefined }) };
 }
 
 async function askListener(ctx: CoreContext, appId: string, event: ClientEvent): Promise<InteractionAnswer> {

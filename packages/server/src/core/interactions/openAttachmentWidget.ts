@@ -1,7 +1,7 @@
 import type { ClientOpenAttachmentWidgetEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
-import { buildWidgetUrl } from '../widgetUrl.js';
+import { openWidgetUrl } from '../widgetUrl.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findUsableApp, requireWidgetAccess } from './appAccess.js';
 import { commonAttributes } from './interactionChat.js';
@@ -28,6 +28,6 @@ export async function openAttachmentWidget(
     messageUid: row.uid,
     attachmentId: input.attachmentId,
   };
-  const url = await buildWidgetUrl(ctx, { appId: app.id, url: widget.src, route: 'widget', event, client: input.client, widgetType: 'attachment' });
+  const url = await openWidgetUrl(ctx, { appId: app.id, url: widget.src, route: 'widget', event, client: input.client, widgetType: 'attachment' });
   return { kind: 'attachmentWidget', url, ...(widget.width !== undefined ? { width: widget.width } : {}), ...(widget.height !== undefined ? { height: widget.height } : {}) };
 }

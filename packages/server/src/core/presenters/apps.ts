@@ -1,6 +1,7 @@
 import type { AppDeliveryColumns, AppsTable, InstallsTable } from '../../store/schema.js';
 import { storedSubscriptions } from '../../events/subscriptions.js';
 import { readAllowedOrigins } from '../allowedOrigins.js';
+import { whyNotInstallable } from '../policies/installability.js';
 import { buttonKinds, readIntegrations, type Integrations } from '../integrations.js';
 import { setFields } from './setFields.js';
 
@@ -72,21 +73,25 @@ export interface ClientAppModel {
   description: string;
   icon?: string;
   botUserId?: string;
-  /** False when the app has no event listener yet: installing it would fail. */
+  /** False when `app.install` could not reach the app now: installing it would fail. */
   installable: boolean;
+  /** Why it is not installable (core/policies/installability.ts). */
+  notInstallableBecause?: string;
   installed: boolean;
   disabledByUser: boolean;
   disabledByTeam: boolean;
   integrations: PublicIntegrations;
 }
 
-export function presentClientApp(row: AppsTable, install: Pick<InstallsTable, 'disabled_by_user'> | undefined): ClientAppModel {
+export function presentClientApp(row: AppsTable, install: Pick<InstallsTable, 'disabled_by_user'> | undefined, listening: boolean): ClientAppModel {
+  const notInstallableBecause = whyNotInstallable(row, listening);
   return {
     id: row.id,
     name: row.name,
     description: row.description,
     ...setFields({ icon: row.icon, botUserId: row.bot_user_id }),
-    installable: row.listener_url !== null,
+    installable: notInstallableBecause === undefined,
+    ...(notInstallableBecause !== undefined ? { notInstallableBecause } : {}),
     installed: install !== undefined,
     disabledByUser: install?.disabled_by_user === 1,
     disabledByTeam: row.disabled_by_team === 1,

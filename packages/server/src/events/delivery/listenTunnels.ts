@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import type { ListenEventFrame, ListenReplyFrame } from '@aviary/protocol';
+import type { ListenReplyFrame, ListenServerFrame, ListenVerdictFrame } from '@aviary/protocol';
 import type { CallCanceller, ListenerCall, ListenerCallResult } from './listenerCall.js';
 
-/** One open listen connection (`aviary listen`), as delivery sees it: it takes event frames. */
+/** One open listen connection (`aviary listen`), as delivery sees it: it takes event frames, and the verdict on each. */
 export interface ListenTunnel {
-  send(frame: ListenEventFrame): void;
+  send(frame: ListenServerFrame): void;
 }
 
 interface PendingCall {
@@ -103,6 +103,20 @@ export class ListenTunnels {
     clearTimeout(call.timer);
     call.canceller?.delete(call);
     call.resolve(result);
+    if (result.kind !== 'cancelled') tellVerdict(call.tunnel, id, result);
+  }
+}
+
+/** The listening side learns what the platform made of its answer; a connection that has closed hears nothing. */
+function tellVerdict(tunnel: ListenTunnel, id: string, result: Exclude<ListenerCallResult, { kind: 'cancelled' }>): void {
+  let verdict: ListenVerdictFrame;
+  if (result.kind === 'unanswered') verdict = { type: 'verdict', id, outcome: 'failed', reason: result.reason, error: result.error };
+  else if (result.status >= 200 && result.status < 300) verdict = { type: 'verdict', id, outcome: 'delivered' };
+  else verdict = { type: 'verdict', id, outcome: 'failed', reason: 'http_error', error: `the listener answered HTTP ${result.status}` };
+  try {
+    tunnel.send(verdict);
+  } catch {
+    // Closed meanwhile: nobody is left to tell.
   }
 }
 

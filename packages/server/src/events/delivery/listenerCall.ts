@@ -4,6 +4,8 @@ import { isInternalAddressRefused } from '../../net/guardedAgent.js';
 
 export interface ListenerCall {
   url: string;
+  /** POST (every delivery) unless GET: a widget URL loaded as a client would, for a test event; a GET sends no body. */
+  method?: 'GET';
   body: string;
   headers: Record<string, string>;
   /** Connecting, the headers and the whole body must all fit in this. */
@@ -115,7 +117,9 @@ class ListenerCallHandler {
     }
     try {
       this.agent.dispatch(
-        { origin: target.origin, path: target.pathname + target.search, method: 'POST', headers: call.headers, body: call.body },
+        call.method === 'GET'
+          ? { origin: target.origin, path: target.pathname + target.search, method: 'GET', headers: call.headers }
+          : { origin: target.origin, path: target.pathname + target.search, method: 'POST', headers: call.headers, body: call.body },
         this as unknown as Dispatcher.DispatchHandler,
       );
     } catch (error) {

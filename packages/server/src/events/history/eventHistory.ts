@@ -140,5 +140,6 @@ export function presentEvent(row: EventsTable, appPaused: boolean, listenerRetry
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     deliveredAt: row.delivered_at,
+    ...(row.opened_url !== null ? { openedUrl: row.opened_url } : {}),
   };
 }

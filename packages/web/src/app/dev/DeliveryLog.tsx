@@ -143,7 +143,10 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
               <Fragment key={event.id}>
                 <tr>
                   <td>{time(event.createdAt)}</td>
-                  <td>{event.name}</td>
+                  <td>
+                    {event.name}
+                    {event.openedUrl !== undefined && <span className="dev-opened"> opened {event.openedUrl}</span>}
+                  </td>
                   <td>
                     <span className={`dev-status ${event.status}`}>{event.status}</span>
                   </td>
@@ -151,9 +154,11 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
                   <td className="dev-error-cell">{event.lastError ?? ''}</td>
                   <td>
                     <div className="dev-row-actions">
-                    <button type="button" className="quiet" aria-expanded={open === event.id} onClick={() => setOpen(open === event.id ? undefined : event.id)}>
-                      Attempts<span className="visually-hidden"> of {event.name} {event.id}</span>
-                    </button>
+                    {event.openedUrl === undefined && (
+                      <button type="button" className="quiet" aria-expanded={open === event.id} onClick={() => setOpen(open === event.id ? undefined : event.id)}>
+                        Attempts<span className="visually-hidden"> of {event.name} {event.id}</span>
+                      </button>
+                    )}
                     {!event.synchronous && (
                       <button type="button" className="quiet" onClick={() => act(async () => (await developerApi.replayEvent({ id: app.id, eventId: event.id }), `${event.name} sent again.`))}>
                         Replay<span className="visually-hidden"> {event.name} {event.id}</span>

@@ -106,7 +106,7 @@ export function IntegrationsEditor({ app, onSaved }: { app: DeveloperApp; onSave
           <fieldset key={key} className="dev-item">
             <legend>{label}</legend>
             <label className="dev-check">
-              <input type="checkbox" checked={item !== undefined} onChange={(e) => toggle(key, e.target.checked)} /> Show a {label.toLowerCase()} ({hint})
+              <input type="checkbox" checked={item !== undefined} onChange={(e) => toggle(key, e.target.checked)} /> Show {withArticle(label.toLowerCase())} ({hint})
             </label>
             {item && (
               <>
@@ -130,4 +130,9 @@ export function IntegrationsEditor({ app, onSaved }: { app: DeveloperApp; onSave
       </div>
     </form>
   );
+}
+
+/** "a chat-tab button", "an attachment-picker button". */
+function withArticle(noun: string): string {
+  return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 }

@@ -4,6 +4,7 @@ import { developerApi, type DeveloperApp, type TestEventResult } from '../../api
 import { EVENT_NAMES } from './eventNames';
 import { problemOf } from './problems';
 import { FormError } from '../FormError';
+import { initialTestEventForm, overridesOf, TestEventFields, type TestEventForm } from './TestEventFields';
 
 const failures: Record<NonNullable<TestEventResult['reason']>, string> = {
   no_listener: 'The app has no listener URL, and no `aviary listen` is connected.',
@@ -12,11 +13,13 @@ const failures: Record<NonNullable<TestEventResult['reason']>, string> = {
 };
 
 /**
- * Sends a realistic example of one of the ten events to the app, signed as every delivery is, and shows
- * what its listener (or a connected `aviary listen`) answered, or why nothing did. Nothing is recorded.
+ * Sends a realistic example of one of the ten events to the app (its own command or button, the fields
+ * given, or a payload), signed as every delivery is, where a real one goes, and shows what its listener
+ * (a connected `aviary listen`, or the widget URL) answered, or why nothing did. Nothing is recorded.
  */
 export function TestEvent({ app }: { app: DeveloperApp }) {
   const [name, setName] = useState<EventName>('client.slashCommand');
+  const [form, setForm] = useState<TestEventForm>(() => initialTestEventForm(app));
   const [sending, setSending] = useState(false);
   const [result, setResult] = useState<TestEventResult>();
   const [failure, setFailure] = useState<string>();
@@ -26,7 +29,7 @@ export function TestEvent({ app }: { app: DeveloperApp }) {
     setFailure(undefined);
     setResult(undefined);
     try {
-      setResult(await developerApi.sendTestEvent({ id: app.id, name }));
+      setResult(await developerApi.sendTestEvent({ id: app.id, name, ...overridesOf(name, form) }));
     } catch (error) {
       setFailure(problemOf(error).message);
     } finally {
@@ -37,7 +40,10 @@ export function TestEvent({ app }: { app: DeveloperApp }) {
   return (
     <section className="dev-test" aria-labelledby="dev-test-title">
       <h2 id="dev-test-title">Send a test event</h2>
-      <p className="dev-hint">An example of the event from you, signed with the app’s secret, sent where its events go now. It is not added to the delivery log.</p>
+      <p className="dev-hint">
+        An example of the event from you, with the app’s own commands and buttons, signed with the app’s secret, sent where a real one goes now: its listener, a
+        connected <code>aviary listen</code>, or the widget its integration opens. It is not added to the delivery log.
+      </p>
       <div className="dev-filters">
         <div className="dev-filter">
           <label htmlFor="dev-test-event">Test event</label>
@@ -47,10 +53,11 @@ export function TestEvent({ app }: { app: DeveloperApp }) {
             ))}
           </select>
         </div>
-        <button type="button" className="secondary" disabled={sending} onClick={send}>
-          {sending ? 'Sending…' : 'Send test event'}
-        </button>
       </div>
+      <TestEventFields app={app} name={name} form={form} onChange={setForm} />
+      <button type="button" className="secondary" disabled={sending} onClick={send}>
+        {sending ? 'Sending…' : 'Send test event'}
+      </button>
       <FormError text={failure} />
       <div role="region" aria-label="Test event result" aria-live="polite">
         {result && <TestEventOutcome result={result} />}
@@ -60,7 +67,7 @@ export function TestEvent({ app }: { app: DeveloperApp }) {
 }
 
 function TestEventOutcome({ result }: { result: TestEventResult }) {
-  const where = result.via === 'listen' ? 'through aviary listen' : `to ${result.url ?? 'no listener URL'}`;
+  const where = result.via === 'listen' ? 'through aviary listen' : result.via === 'widget' ? `to the widget ${widgetPage(result.url)}` : `to ${result.url ?? 'no listener URL'}`;
   if (result.reason !== null) {
     return (
       <div className="dev-test-result">
@@ -85,4 +92,11 @@ function TestEventOutcome({ result }: { result: TestEventResult }) {
       <pre className="dev-snippet" aria-label="Answer">{result.answer === '' ? '(empty)' : result.answer}</pre>
     </div>
   );
+}
+
+/** A signed widget URL without its long query: where it went is what matters here. */
+function widgetPage(url: string | null): string {
+  if (url === null) return '';
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 }

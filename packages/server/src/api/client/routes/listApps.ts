@@ -7,5 +7,5 @@ export default defineRouteHandler(clientRoutes.listApps, async (_params, person,
   const apps = await ctx.db.selectFrom('apps').selectAll().where('team_id', '=', person.team_id).orderBy('name').orderBy('id').execute();
   const installs = await ctx.db.selectFrom('installs').select(['app_id', 'disabled_by_user']).where('user_id', '=', person.id).execute();
   const installOf = new Map(installs.map((install) => [install.app_id, install]));
-  return { apps: apps.map((row) => presentClientApp(row, installOf.get(row.id))) };
+  return { apps: apps.map((row) => presentClientApp(row, installOf.get(row.id), ctx.events.tunnels.has(row.id))) };
 });
