@@ -1,8 +1,9 @@
 import fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStreamEntries, teamStreamPositions } from '../../src/core/queries/stream.js';
 import { appendStreamEntries, type StreamEntryDraft } from '../../src/store/rows/streamEntries.js';
-import { dialects } from '../helpers/dialects.js';
+import { dialects, postgresTestUrl } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
 import { createTestStore, type TestStore } from '../helpers/store.js';
 
@@ -149,4 +150,42 @@ describe.each(dialects)('[%s] stream positions under interleaved commits and rol
       { numRuns: 25 },
     );
   }, 120_000);
+});
+
+describe.runIf(dialects.includes('postgres'))('[postgres] what holds the stream back', () => {
+  let store: TestStore;
+  const outsider = new pg.Client({ connectionString: postgresTestUrl });
+  beforeAll(async () => {
+    store = await createTestStore('postgres');
+    await outsider.connect();
+  });
+  afterAll(async () => {
+    await outsider.end();
+    await store?.destroy();
+  });
+
+  const append = (teamId: string, label: string) => store.store.db.transaction().execute((tx) => appendStreamEntries(tx, teamId, [draft(label)], Date.now()));
+  const labels = async (teamId: string) => (await readStreamEntries(store.store.db, teamId, 0, 500)).map((entry) => (JSON.parse(entry.payload) as { label: string }).label);
+
+  it('not a transaction of another session that is not the store’s (a tool, an idle session), though older', async () => {
+    const team = await factories(store.store.db).team();
+    await outsider.query('begin');
+    await outsider.query('select pg_current_xact_id()');
+    try {
+      await append(team.id, 'after the outsider began');
+      expect(await labels(team.id)).toEqual(['after the outsider began']);
+    } finally {
+      await outsider.query('rollback');
+    }
+  });
+
+  it('an older transaction of the store, until it ends', async () => {
+    const team = await factories(store.store.db).team();
+    const older = new SteppedTransaction(store, team.id, ['older'], true);
+    await older.append();
+    await append(team.id, 'younger');
+    expect(await labels(team.id)).toEqual([]);
+    await older.end();
+    expect(await labels(team.id)).toEqual(['older', 'younger']);
+  });
 });

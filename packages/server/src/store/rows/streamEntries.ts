@@ -2,15 +2,12 @@ import { CompiledQuery, sql, SqliteAdapter, type Kysely, type RawBuilder } from 
 import type { StreamEntriesTable } from '../schema.js';
 import { executeCompiled } from '../sqliteGroupCommit.js';
 import type { Db, Tx } from '../store.js';
+import { POSITIONS_PER_TRANSACTION, POSTGRES_READABLE_BELOW } from '../streamWatermark.js';
 
 /** A stream entry before it has a position: its frame's type, its audience and payload as JSON text. */
 export type StreamEntryDraft = Pick<StreamEntriesTable, 'type' | 'audience' | 'payload'>;
 
-/**
- * PostgreSQL: the positions one transaction may take in one team's stream. An entry's position is its
- * transaction's id × this + its index among the transaction's entries of the team.
- */
-export const POSITIONS_PER_TRANSACTION = 1024;
+export { POSITIONS_PER_TRANSACTION };
 
 /** Cursors are at most 15 digits (docs/reference/stream.md): about 10^12 transactions. */
 const MAX_POSITION = 1e15;
@@ -67,16 +64,13 @@ export async function appendStreamEntries(tx: Tx, teamId: string, drafts: readon
 }
 
 /**
- * PostgreSQL: the first position a reader may not read yet, in the reading statement's own snapshot:
- * that of the oldest transaction still in flight. Every transaction older than it has committed or
- * rolled back, and every later one takes larger positions, so what lies below never changes again.
- * Undefined on SQLite, where every committed position is final.
+ * PostgreSQL: the first position a reader may not read yet (streamWatermark.ts). Undefined on SQLite,
+ * where every committed position is final.
  */
 export function readableBelow(db: Kysely<any>): RawBuilder<number> | undefined {
   return isSqlite(db) ? undefined : POSTGRES_READABLE_BELOW;
 }
 
-const POSTGRES_READABLE_BELOW = sql<number>`(pg_snapshot_xmin(pg_current_snapshot())::text::bigint * ${sql.lit(POSITIONS_PER_TRANSACTION)})`;
 
 /**
  * PostgreSQL: the team's position, in the statement's snapshot: its last entry that may be read, or
