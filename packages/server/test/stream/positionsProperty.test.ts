@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readStreamEntries, teamStreamPositions } from '../../src/core/queries/stream.js';
+import { createChannel } from '../../src/core/commands/channels.js';
+import { readStreamEntries, streamStart, teamStreamPositions } from '../../src/core/queries/stream.js';
+import { tellNobody } from '../../src/core/effects/effects.js';
 import { appendStreamEntries, type StreamEntryDraft } from '../../src/store/rows/streamEntries.js';
 import { dialects, postgresTestUrl } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
@@ -187,5 +189,20 @@ describe.runIf(dialects.includes('postgres'))('[postgres] what holds the stream 
     expect(await labels(team.id)).toEqual([]);
     await older.end();
     expect(await labels(team.id)).toEqual(['older', 'younger']);
+  });
+
+  it('a fresh stream starts with the channels of its start, though a later join has committed', async () => {
+    const f = factories(store.store.db);
+    const team = await f.team();
+    const [ann, ben] = [await f.person(team.id), await f.person(team.id)];
+    const older = new SteppedTransaction(store, team.id, ['older'], true);
+    await older.append();
+    const { channel } = await createChannel({ db: store.store.db, afterCommit: tellNobody }, ann, { name: 'later', members: [ben.id] }, Date.now());
+    const held = await streamStart(store.store.db, team.id, ben.id);
+    await older.end();
+    const after = await streamStart(store.store.db, team.id, ben.id);
+    expect(held?.channels).not.toContain(channel.id);
+    expect(after?.channels).toContain(channel.id);
+    expect(after!.seq).toBeGreaterThan(held!.seq);
   });
 });

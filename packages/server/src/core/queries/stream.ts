@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { isSqlite, POSTGRES_TEAM_POSITION, readableBelow } from '../../store/rows/streamEntries.js';
+import { isSqlite, POSTGRES_TEAM_POSITION, postgresTeamPosition, readableBelow } from '../../store/rows/streamEntries.js';
+import { POSTGRES_READABLE_BELOW } from '../../store/streamWatermark.js';
 import type { StreamEntriesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { channelsBefore, membershipChange, type MembershipChange } from '../stream/membership.js';
@@ -11,7 +12,8 @@ export interface StreamStart {
 }
 
 /**
- * One statement, so one snapshot on both dialects: the channels are those of position `seq`. On SQLite
+ * One statement, so one snapshot on both dialects (and on PostgreSQL one watermark, `w`, computed once:
+ * `pg_locks` may answer differently each time): the channels are those of position `seq`. On SQLite
  * every membership change appends to the stream in its own transaction, whose commit moves the team's
  * position. On PostgreSQL the snapshot may also hold changes that committed above the readable
  * position: their membership entries come with the answer and are undone, and the stream applies them
@@ -29,11 +31,11 @@ export async function streamStart(db: Db, teamId: string, userId: string): Promi
     return { seq: Number(rows[0].seq), channels: rows.flatMap((row) => (row.channel_id === null ? [] : [row.channel_id])) };
   }
   const { rows } = await sql<{ seq: number; channels: string[]; later: Array<[string, unknown]> }>`
-    select ${POSTGRES_TEAM_POSITION} as seq,
+    select ${postgresTeamPosition(sql<number>`w.below`)} as seq,
       (select coalesce(json_agg(m.channel_id), '[]') from channel_members m where m.user_id = ${userId}) as channels,
       (select coalesce(json_agg(json_build_array(e.type, e.payload::json) order by e.seq), '[]') from stream_entries e
-        where e.team_id = t.id and e.seq >= ${readableBelow(db)} and e.type like 'channel.%') as later
-    from teams t where t.id = ${teamId}`.execute(db);
+        where e.team_id = t.id and e.seq >= w.below and e.type like 'channel.%') as later
+    from teams t, (select ${POSTGRES_READABLE_BELOW} as below offset 0) w where t.id = ${teamId}`.execute(db);
   if (rows.length === 0) return undefined;
   const { seq, channels, later } = rows[0];
   const changes = later.flatMap(([type, payload]): MembershipChange[] => {

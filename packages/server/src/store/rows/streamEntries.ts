@@ -73,10 +73,14 @@ export function readableBelow(db: Kysely<any>): RawBuilder<number> | undefined {
 
 
 /**
- * PostgreSQL: the team's position, in the statement's snapshot: its last entry that may be read, or
- * where it stood before migration 0010 or was pruned to, whichever is last. `t` is the team's row.
+ * PostgreSQL: the team's position below the watermark `below`: its last entry that may be read, or where
+ * it stood before migration 0010 or was pruned to, whichever is last. `t` is the team's row.
  */
-export const POSTGRES_TEAM_POSITION = sql<number>`greatest(coalesce((select e.seq from stream_entries e where e.team_id = t.id and e.seq < ${POSTGRES_READABLE_BELOW} order by e.seq desc limit 1), 0), t.stream_seq, t.stream_pruned)`;
+export const postgresTeamPosition = (below: RawBuilder<number>) =>
+  sql<number>`greatest(coalesce((select e.seq from stream_entries e where e.team_id = t.id and e.seq < ${below} order by e.seq desc limit 1), 0), t.stream_seq, t.stream_pruned)`;
+
+/** The same, below the watermark of the statement's snapshot. */
+export const POSTGRES_TEAM_POSITION = postgresTeamPosition(POSTGRES_READABLE_BELOW);
 
 /** Positions up to `upTo` may be pruned from now on: a cursor below it resyncs. */
 export async function markStreamPruned(db: Db, teamId: string, upTo: number): Promise<void> {
