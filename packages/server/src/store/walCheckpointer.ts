@@ -75,6 +75,8 @@ export function startWalCheckpointer(file: string, everyMs = CHECKPOINT_EVERY_MS
         worker.postMessage({ kind: 'checkpoint', id });
       }),
     async stop() {
+      // Held while it stops: a process whose last work is this close would otherwise end before it.
+      worker.ref();
       worker.postMessage({ kind: 'stop' });
       await exited;
     },
