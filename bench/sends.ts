@@ -1,6 +1,7 @@
 // npm run bench:sends — chat.sendMessage one at a time and 16 in flight, on SQLite and on PostgreSQL (a
 // database of its own, dropped afterwards), with PostgreSQL's wait events sampled while 16 are in flight.
-// Short and bounded: BENCH_DURATION_MS (default 4 s) per figure.
+// Short and bounded: BENCH_DURATION_MS (default 4 s) per figure. With BENCH_CPU_PROF_DIR, the server
+// process writes a `node --cpu-prof` profile there (a folder per dialect).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,7 +71,9 @@ export async function measureSends(dialect: 'sqlite' | 'postgres'): Promise<Send
   }
   try {
     const data = await seed(dir, databaseUrl);
-    const aviary = await startChild('./servers/aviary.ts', [dir], { DATABASE_URL: databaseUrl ?? '' });
+    const profileDir = process.env.BENCH_CPU_PROF_DIR;
+    const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, dialect)}`] : [];
+    const aviary = await startChild('./servers/aviary.ts', [dir], { DATABASE_URL: databaseUrl ?? '' }, profiling);
     const send = (i: number) => ({
       path: '/v1/chat.sendMessage', method: 'POST' as const, headers: form,
       body: new URLSearchParams({ token: data.tokens[i % data.tokens.length], to: data.channelId, text: `bench message ${i}` }).toString(),
