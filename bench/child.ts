@@ -11,9 +11,9 @@ export interface Child {
  * Runs a bench server in its own process (its own core), resolving once it prints its URL; `env` adds to
  * (or, with '', blanks) the bench's own environment.
  */
-export async function startChild(script: string, args: string[], env: Record<string, string> = {}): Promise<Child> {
+export async function startChild(script: string, args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Child> {
   const path = fileURLToPath(new URL(script, import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', path, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -1,4 +1,17 @@
-import { PostgresDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type Kysely, type SchemaMetadata, type TableMetadata } from 'kysely';
+import {
+  CompiledQuery,
+  PostgresDialect,
+  sql,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type Driver,
+  type Kysely,
+  type SchemaMetadata,
+  type TableMetadata,
+  type TransactionSettings,
+} from 'kysely';
+import { BEGIN_AS_STREAM_WRITER, MARK_STREAM_WRITER } from './streamWatermark.js';
 
 /**
  * Kysely's PostgreSQL introspector reads every schema of the database and checks each by name
@@ -31,7 +44,10 @@ class OwnSchemaIntrospector implements DatabaseIntrospector {
   }
 }
 
-/** The PostgreSQL dialect, introspecting only the store's own schema (`pgSchema`, else the current one). */
+/**
+ * The PostgreSQL dialect, introspecting only the store's own schema (`pgSchema`, else the current one),
+ * whose transactions begin by taking the stream writers' lock (streamWatermark.ts).
+ */
 export class OwnSchemaPostgresDialect extends PostgresDialect {
   constructor(
     config: ConstructorParameters<typeof PostgresDialect>[0],
@@ -42,5 +58,19 @@ export class OwnSchemaPostgresDialect extends PostgresDialect {
 
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new OwnSchemaIntrospector(db, this.schema);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const begin = driver.beginTransaction.bind(driver);
+    driver.beginTransaction = async (connection: DatabaseConnection, settings: TransactionSettings) => {
+      if (settings.isolationLevel || settings.accessMode) {
+        await begin(connection, settings);
+        await connection.executeQuery(CompiledQuery.raw(MARK_STREAM_WRITER));
+      } else {
+        await connection.executeQuery(CompiledQuery.raw(BEGIN_AS_STREAM_WRITER));
+      }
+    };
+    return driver;
   }
 }

@@ -195,8 +195,13 @@ export interface EventAttemptsTable {
 
 /** Columns the stream (migration 0007) adds to `teams`. */
 export interface TeamStreamColumns {
-  /** The team's last stream position; a change takes the next ones in its transaction. */
+  /**
+   * SQLite: the team's last stream position; a change takes the next ones in its transaction.
+   * PostgreSQL: the last position taken before migration 0010 (positions come from transaction ids since).
+   */
   stream_seq: ColumnType<number, number | undefined, number>;
+  /** Positions up to this one may have been pruned (migration 0010): a cursor below it cannot resume. */
+  stream_pruned: ColumnType<number, number | undefined, number>;
 }
 
 /** One position of a team's stream: a frame, and who may receive it. */

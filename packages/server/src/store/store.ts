@@ -10,6 +10,7 @@ import { loadSecretKeyring, type SecretKeyring } from './secretKeys.js';
 import { OwnSchemaPostgresDialect } from './ownSchemaIntrospector.js';
 import type { Database } from './schema.js';
 import { executeCompiled, groupCommitSqliteDialect, type SqliteConnection } from './sqliteGroupCommit.js';
+import { startWalCheckpointer, type CheckpointResult, type WalCheckpointer } from './walCheckpointer.js';
 
 export type { DialectName } from './catalog.js';
 export type Db = Kysely<Database>;
@@ -45,6 +46,8 @@ export interface Store {
    * none (PostgreSQL). While it stands, a token lookup read after it still holds.
    */
   credentialsVersion(): Promise<number | undefined>;
+  /** SQLite: copies the WAL into the database file now, off the event loop (it also happens every 500 ms). */
+  checkpoint?: () => Promise<CheckpointResult>;
 }
 
 const INT8_OID = 20;
@@ -57,6 +60,7 @@ export function openStore(options: StoreOptions): Store {
     dialect: options.databaseUrl ? postgresDialect(options.databaseUrl, options) : sqliteDialect(options.dataDir),
     plugins: [new SealedAppSecretsPlugin(keyring)],
   });
+  const checkpointer: WalCheckpointer | undefined = dialect === 'sqlite' ? startWalCheckpointer(sqliteFile(options.dataDir)) : undefined;
   return {
     db,
     dialect,
@@ -68,7 +72,11 @@ export function openStore(options: StoreOptions): Store {
       return report;
     },
     planMigrations: () => planMigrations({ db, dialect, pgSchema: options.pgSchema }),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      await checkpointer?.stop();
+    },
+    ...(checkpointer ? { checkpoint: () => checkpointer.checkpoint() } : {}),
     credentialsVersion: async () => {
       if (dialect !== 'sqlite') return undefined;
       const { rows } = await executeCompiled<{ version: number }>(db, CREDENTIALS_VERSION);
@@ -109,6 +117,10 @@ function sqliteDialect(dataDir: string): Dialect {
     const database = new SQLite(sqliteFile(dataDir));
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
+    // No checkpoint on commit: a worker thread checkpoints (walCheckpointer.ts), so the event loop never
+    // waits for the fsync of the database file. A reset WAL is cut back to 64 MiB.
+    database.pragma('wal_autocheckpoint = 0');
+    database.pragma('journal_size_limit = 67108864');
     database.pragma('foreign_keys = ON');
     // Another process (the CLI beside a running server) may hold the write lock for a moment.
     database.pragma('busy_timeout = 5000');

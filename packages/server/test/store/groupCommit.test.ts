@@ -46,6 +46,21 @@ describe('SQLite group commit', () => {
     expect(committed()).toEqual(['a', 'b']);
   });
 
+  it('rolls back the first transaction of a shared one, which has no savepoint, and the next ones still commit', async () => {
+    const outcomes = await Promise.allSettled([
+      db().transaction().execute(async (tx) => {
+        await tx.insertInto('things' as never).values({ name: 'doomed' } as never).execute();
+        throw new Error('changed my mind');
+      }),
+      insert('a'),
+      insert('b'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(committed()).toEqual(['a', 'b']);
+    await insert('alone');
+    expect(committed()).toEqual(['a', 'alone', 'b']);
+  });
+
   it('rejects every member when the shared COMMIT fails, and keeps none of their rows', async () => {
     // A deferred foreign key is checked at COMMIT only: one orphan makes the whole shared transaction fail.
     await sql`create table parts (thing text references things (name) deferrable initially deferred)`.execute(db());

@@ -7,7 +7,7 @@ import type { StreamConfig } from '../../config.js';
 import { liveSessionHashes } from '../../core/commands/sessions.js';
 import { credentialsTopic, parseCredentialsNotice } from '../../core/effects/credentialsNotice.js';
 import { pruneStream } from '../../core/commands/pruneStream.js';
-import { oldestStreamSeq, readStreamEntries, streamStart, teamStreamPositions } from '../../core/queries/stream.js';
+import { readStreamEntries, resumeFacts, streamStart, teamStreamPositions } from '../../core/queries/stream.js';
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { presenceSnapshot } from './liveFrames.js';
@@ -156,13 +156,16 @@ export class StreamGateway {
     void feed.stop();
   }
 
-  /** Why a client cannot resume from `from`: a cursor the team never reached, or a gap too long or pruned. */
+  /**
+   * Why a client cannot resume from `from`: a cursor the team never reached, entries after it pruned, or
+   * more of them than a replay carries. Positions are not consecutive on PostgreSQL: entries are counted.
+   */
   private async resumeRefusal(teamId: string, from: number, current: number): Promise<ResyncReason | undefined> {
     if (from === current) return undefined;
     if (from > current) return 'unknownCursor';
-    if (current - from > this.ctx.config.stream.maxReplayEntries) return 'tooFarBehind';
-    const oldest = await oldestStreamSeq(this.ctx.db, teamId);
-    return oldest === undefined || oldest > from + 1 ? 'tooFarBehind' : undefined;
+    const { maxReplayEntries } = this.ctx.config.stream;
+    const { pruned, behind } = await resumeFacts(this.ctx.db, teamId, from, current, maxReplayEntries);
+    return from < pruned || behind > maxReplayEntries ? 'tooFarBehind' : undefined;
   }
 
   /**

@@ -11,18 +11,31 @@ import { toStreamEntry } from './streamEntry.js';
 /** Entries read per query, by the feed and by a replay. */
 export const STREAM_PAGE = 500;
 
+/** The longest pause between looks for an announced entry that may not be read yet (PostgreSQL). */
+const PENDING_RETRY_MAX_MS = 250;
+/** Looks at that pause before leaving the entry to the gateway's catch-up. */
+const PENDING_RETRIES_AT_MAX = 40;
+
 /**
  * One team's stream in this process: it hears the team's notices on the bus and reads each new entry
  * from the store once, whatever the number of the team's connections here, then hands it to all of
  * them (each decides with `mayReceive`); it also hands them the team's live notices (typing, presence),
  * which are not kept. A notice of a new entry only says "there is something after N": the feed
  * reads everything after what it read last, so a lost or late notice delays entries, never loses them.
+ * On PostgreSQL an announced entry may not be readable yet (a transaction older than its own is still
+ * in flight, store/rows/streamEntries.ts): the feed looks again soon, then less and less often.
  */
 export class TeamFeed {
   readonly connections = new Set<StreamConnection>();
   private readonly unsubscribe: Array<() => void>;
   private reading: Promise<void> | undefined;
   private readAgain = false;
+  /** The newest position a notice announced. */
+  private announced = 0;
+  private retry: NodeJS.Timeout | undefined;
+  private retryDelay = 0;
+  private retriesAtMax = 0;
+  private stopped = false;
 
   constructor(
     readonly teamId: string,
@@ -42,7 +55,9 @@ export class TeamFeed {
 
   /** A notice, from the bus or from the catch-up: position `seq` exists. */
   heard(seq: number): void {
-    if (Number.isSafeInteger(seq) && seq > this.lastRead) void this.pull();
+    if (!Number.isSafeInteger(seq) || seq <= this.lastRead) return;
+    this.announced = Math.max(this.announced, seq);
+    void this.pull();
   }
 
   /** Reads until nothing new is left; a notice that comes meanwhile makes it look once more. */
@@ -57,6 +72,7 @@ export class TeamFeed {
           this.readAgain = false;
           await this.readNew();
         } while (this.readAgain);
+        this.lookAgainIfPending();
       } catch (error) {
         // The store is unreachable: the next notice or catch-up tries again from the same position.
         this.deps.log.error({ err: error, teamId: this.teamId }, 'the stream could not read new entries');
@@ -79,8 +95,30 @@ export class TeamFeed {
     }
   }
 
+  /** An announced entry was not readable yet: look again after a pause that doubles, up to a bound. */
+  private lookAgainIfPending(): void {
+    if (this.stopped || this.retry || this.lastRead >= this.announced || this.connections.size === 0) {
+      if (this.lastRead >= this.announced) this.retryDelay = this.retriesAtMax = 0;
+      return;
+    }
+    if (this.retryDelay >= PENDING_RETRY_MAX_MS && ++this.retriesAtMax > PENDING_RETRIES_AT_MAX) {
+      // Left to the catch-up: a transaction has been in flight for long, or the notice was wrong.
+      this.announced = this.lastRead;
+      this.retryDelay = this.retriesAtMax = 0;
+      return;
+    }
+    this.retryDelay = Math.min(Math.max(1, this.retryDelay * 2), PENDING_RETRY_MAX_MS);
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.pull();
+    }, this.retryDelay);
+    this.retry.unref();
+  }
+
   /** Stops hearing the team; resolves when a read under way has finished. */
   async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     await this.reading;
   }

@@ -1,6 +1,7 @@
 import type { ChannelMemberStatusModel, MemberError } from '@aviary/protocol';
 import type { ChannelsTable, UsersTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
+import { inBatches } from '../../store/batches.js';
 import { newChannelId } from '../../store/ids.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { presentChannel } from '../presenters/channels.js';
@@ -87,7 +88,7 @@ export async function removeChannelMembers(ctx: ChangeContext, actor: UsersTable
     const refusals = new Map(wanted.map((id) => [id, whyNotRemovable(users.get(id), access.channel, memberIds.has(id))]));
     const removable = wanted.filter((id) => refusals.get(id) === undefined);
     if (removable.length > 0) {
-      await tx.deleteFrom('channel_members').where('channel_id', '=', channelId).where('user_id', 'in', removable).execute();
+      for (const batch of inBatches(removable, 1)) await tx.deleteFrom('channel_members').where('channel_id', '=', channelId).where('user_id', 'in', batch).execute();
       const newModerator = await keepAModerator(tx, channelId);
       const channel = presentChannel(access.channel, await memberCount(tx, channelId));
       await recordStreamEntries(tx, effects, access.channel.team_id, [channelMembersRemoved(channel, removable, newModerator)], now);
@@ -99,24 +100,25 @@ export async function removeChannelMembers(ctx: ChangeContext, actor: UsersTable
   });
 }
 
+/** The parameters of one channel_members row. */
+const MEMBER_COLUMNS = 4;
+
 async function insertMembers(db: Db, channel: ChannelsTable, userIds: readonly string[], withModeratorPowers: boolean, now: number): Promise<MemberStatuses> {
   const wanted = [...new Set(userIds)];
   const users = await loadUsers(db, wanted);
   const refusals = new Map(wanted.map((id) => [id, whyNotAddable(users.get(id), channel, withModeratorPowers)]));
   const addable = wanted.filter((id) => refusals.get(id) === undefined);
   // The insert, not an earlier read, decides AlreadyMember, so that two concurrent adds cannot both claim a user.
-  const inserted = new Set(
-    addable.length === 0
-      ? []
-      : (
-          await db
-            .insertInto('channel_members')
-            .values(addable.map((id) => ({ channel_id: channel.id, user_id: id, affiliation: 'member' as const, joined_at: now })))
-            .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doNothing())
-            .returning('user_id')
-            .execute()
-        ).map((row) => row.user_id),
-  );
+  const inserted = new Set<string>();
+  for (const batch of inBatches(addable, MEMBER_COLUMNS)) {
+    const rows = await db
+      .insertInto('channel_members')
+      .values(batch.map((id) => ({ channel_id: channel.id, user_id: id, affiliation: 'member' as const, joined_at: now })))
+      .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doNothing())
+      .returning('user_id')
+      .execute();
+    for (const row of rows) inserted.add(row.user_id);
+  }
   return statusesInOrder(wanted, (id) => {
     const refusal = refusals.get(id);
     if (refusal) return failed(refusal);
@@ -158,15 +160,20 @@ const idsWithStatus = (statuses: MemberStatuses, status: ChannelMemberStatusMode
   Object.entries(statuses).flatMap(([id, entry]) => (entry.status === status ? [id] : []));
 
 async function membersAmong(db: Db, channelId: string, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('channel_members').select('user_id').where('channel_id', '=', channelId).where('user_id', 'in', ids).execute();
-  return new Set(rows.map((row) => row.user_id));
+  const members = new Set<string>();
+  for (const batch of inBatches(ids, 1)) {
+    const rows = await db.selectFrom('channel_members').select('user_id').where('channel_id', '=', channelId).where('user_id', 'in', batch).execute();
+    for (const row of rows) members.add(row.user_id);
+  }
+  return members;
 }
 
 async function loadUsers(db: Db, ids: readonly string[]): Promise<Map<string, UsersTable>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
-  return new Map(rows.map((row) => [row.id, row]));
+  const users = new Map<string, UsersTable>();
+  for (const batch of inBatches(ids, 1)) {
+    for (const row of await db.selectFrom('users').selectAll().where('id', 'in', batch).execute()) users.set(row.id, row);
+  }
+  return users;
 }
 
 const failed = (error: MemberError): ChannelMemberStatusModel => ({ status: 'failed', error });

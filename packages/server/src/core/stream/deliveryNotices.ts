@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeliveryWatch } from '../../events/delivery/runtime.js';
+import { POSITIONS_PER_TRANSACTION } from '../../store/rows/streamEntries.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { deliveryChanged } from './entries.js';
 import { recordStreamEntries } from './record.js';
@@ -11,7 +12,7 @@ const maxEventIds = 100;
  * The developers' live delivery log: what the event engine says changed (attempts recorded, synchronous
  * events sent, replays, pauses) is gathered for `delayMs`, then written as one `delivery.changed` stream
  * entry per app, for its developer alone, in one transaction per team. Delivery itself never waits for
- * it and never holds a team's stream lock; a burst of deliveries is a few entries, not one per event.
+ * it; a burst of deliveries is a few entries, not one per event.
  */
 export class DeliveryNotices implements DeliveryWatch {
   private pending = new Map<string, Set<string>>();
@@ -56,7 +57,11 @@ export class DeliveryNotices implements DeliveryWatch {
     for (const app of apps) byTeam.set(app.team_id, [...(byTeam.get(app.team_id) ?? []), app]);
     for (const [teamId, teamApps] of byTeam) {
       const drafts = teamApps.map((app) => deliveryChanged(app.developer_id, { appId: app.id, eventIds: [...(batch.get(app.id) ?? [])], deliveryPausedAt: app.delivery_paused_at }));
-      await runChange(this.ctx, (tx, effects) => recordStreamEntries(tx, effects, teamId, drafts, this.ctx.now()));
+      // A transaction appends a bounded number of entries to a team's stream.
+      for (let start = 0; start < drafts.length; start += POSITIONS_PER_TRANSACTION) {
+        const chunk = drafts.slice(start, start + POSITIONS_PER_TRANSACTION);
+        await runChange(this.ctx, (tx, effects) => recordStreamEntries(tx, effects, teamId, chunk, this.ctx.now()));
+      }
     }
   }
 }

@@ -26,3 +26,20 @@ export function membershipChange(type: string, payload: unknown): MembershipChan
       return undefined;
   }
 }
+
+/**
+ * The channels a person was in before `changes` (oldest first) happened, from those they are in after:
+ * each change undone, newest first. A channel's creation or added people were not in it before; people
+ * removed were.
+ */
+export function channelsBefore(after: Iterable<string>, userId: string, changes: readonly MembershipChange[]): Set<string> {
+  const channels = new Set(after);
+  for (const change of [...changes].reverse()) {
+    if ('joined' in change) {
+      if (change.joined.includes(userId)) channels.delete(change.channelId);
+    } else if (change.left.includes(userId)) {
+      channels.add(change.channelId);
+    }
+  }
+  return channels;
+}

@@ -7,8 +7,8 @@ export const streamTopic = (teamId: string): string => `stream:${teamId}`;
 
 /**
  * Appends what a change shows people to the team's stream, in the change's transaction, and records the
- * notice that goes out on the bus once it has committed. Call it last in the transaction
- * (appendStreamEntries holds the team's stream lock from then until the commit).
+ * notice that goes out on the bus once it has committed. Call it last in the transaction: on PostgreSQL
+ * an entry becomes readable once every older transaction has ended (store/rows/streamEntries.ts).
  */
 export async function recordStreamEntries(tx: Tx, effects: Effects, teamId: string, drafts: readonly StreamEntryDraft[], now: number): Promise<void> {
   if (drafts.length === 0) return;

@@ -8,6 +8,7 @@ import * as m0006 from './0006_listener_backoff.js';
 import * as m0007 from './0007_stream.js';
 import * as m0008 from './0008_secret_grace.js';
 import * as m0009 from './0009_message_edits.js';
+import * as m0010 from './0010_stream_positions.js';
 import * as m0012 from './0012_widget_opens.js';
 import * as m0014 from './0014_app_event_settings.js';
 
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007_stream': m0007,
   '0008_secret_grace': m0008,
   '0009_message_edits': m0009,
+  '0010_stream_positions': m0010,
   '0012_widget_opens': m0012,
   '0014_app_event_settings': m0014,
 };
