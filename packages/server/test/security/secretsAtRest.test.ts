@@ -40,7 +40,7 @@ async function eventVerifies(t: TestServer, db: Db, appId: string, secret: strin
   await db.updateTable('apps').set({ listener_url: listener.url }).where('id', '=', appId).execute();
   const app = await db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirstOrThrow();
   const person = { id: app.developer_id, first_name: 'Dev', last_name: 'Eloper' };
-  const result = await sendTestEvent(t.server.ctx, app, person, 'app.install');
+  const result = await sendTestEvent(t.server.ctx, app, person, { name: 'app.install', userId: person.id, token: 'token', userToken: 'token' });
   expect(result).toMatchObject({ status: 200 });
   expect(await listener.waitForVerified(1)).toHaveLength(1);
 }
