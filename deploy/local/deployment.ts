@@ -105,7 +105,7 @@ export function startAviaryProcess(env: Record<string, string>): Promise<AviaryP
   };
   const started = new Promise<AviaryProcess>((resolve, reject) => {
     child.stdout.on('data', () => {
-      const url = /^listening on (\S+)$/m.exec(output)?.[1];
+      const url = listeningUrl(output);
       if (url) resolve({ url, child, output: () => output, kill });
     });
     void exited.then(() => reject(new Error(`aviary serve exited (${child.exitCode ?? child.signalCode}) before listening: ${output}`)));
@@ -117,6 +117,20 @@ export function startAviaryProcess(env: Record<string, string>): Promise<AviaryP
     await exited;
     throw error;
   });
+}
+
+/** The address in the JSON log line `aviary serve` writes once it listens (`{"msg":"listening on …","url":…}`). */
+export function listeningUrl(output: string): string | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: unknown; url?: unknown };
+      if (typeof entry.url === 'string' && typeof entry.msg === 'string' && entry.msg.startsWith('listening on ')) return entry.url;
+    } catch {
+      // A line still being written; the next chunk completes it.
+    }
+  }
+  return undefined;
 }
 
 /** SIGTERM drains; a process that has not gone after the drain's grace gets SIGKILL. */

@@ -85,7 +85,7 @@ export function withDeployment(processes: number): () => DeployedCast {
       },
     });
     const logs = captureLog();
-    // Each process's JSON log lines (its other lines, "listening on …", are not log lines).
+    // Each process writes only JSON log lines on stdout (the listening line among them).
     for (const server of deployment.processes) {
       const toLog = splitLines((line) => line.startsWith('{') && logs.destination.write(line));
       server.child.stdout!.on('data', (chunk: Buffer) => toLog(chunk.toString()));
