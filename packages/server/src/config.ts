@@ -52,6 +52,18 @@ export interface Config {
   bodyLimitBytes: number;
   /** How long shutdown waits for in-flight requests before closing their connections. */
   shutdownGraceMs: number;
+  /**
+   * How long a kept-alive connection may stay idle before the server closes it. Longer than the proxy's
+   * own (nginx's upstream `keepalive_timeout`, 60 s in deploy/nginx/aviary.conf): the proxy must be the
+   * one that closes, or a request it sends as the server closes meets a reset (502). Env `AVIARY_KEEP_ALIVE_TIMEOUT_MS`.
+   */
+  keepAliveTimeoutMs: number;
+  /**
+   * While draining, how long a kept-alive connection that is idle stays open, so that a request a proxy
+   * is sending on it at that moment is answered (with `Connection: close`) instead of meeting a closed
+   * socket. Env `AVIARY_DRAIN_IDLE_MS`.
+   */
+  drainIdleMs: number;
   rateLimits: RateLimitConfig;
   logLevel: string;
   /** Base URL the server is reached at, for links it hands out (widget URLs, /widget.js). */
@@ -141,6 +153,8 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     requestTimeoutMs: input.requestTimeoutMs ?? number('AVIARY_REQUEST_TIMEOUT_MS') ?? 30_000,
     bodyLimitBytes: input.bodyLimitBytes ?? 1024 * 1024,
     shutdownGraceMs: input.shutdownGraceMs ?? number('AVIARY_SHUTDOWN_GRACE_MS') ?? 10_000,
+    keepAliveTimeoutMs: input.keepAliveTimeoutMs ?? positive(env, 'AVIARY_KEEP_ALIVE_TIMEOUT_MS') ?? 75_000,
+    drainIdleMs: input.drainIdleMs ?? number('AVIARY_DRAIN_IDLE_MS') ?? 2_000,
     rateLimits: { ...defaultRateLimits, ...rateLimitsFromEnv(env), ...input.rateLimits },
     logLevel: input.logLevel ?? env.AVIARY_LOG_LEVEL ?? 'info',
     publicUrl: input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined),
