@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAppCommands } from './app.js';
 import { registerAppAdminCommands } from './appAdmin.js';
+import { registerBackupCommands } from './backup.js';
 import { registerEventCommands } from './events.js';
 import { registerChannelCommands, registerUserListCommand } from './listings.js';
 import { registerManifestCommands } from './manifest.js';
@@ -21,6 +22,7 @@ function buildProgram(): Command {
     .showHelpAfterError('(add --help for usage)');
   registerServeCommand(program);
   registerMigrateCommand(program);
+  registerBackupCommands(program);
   registerSeedCommand(program);
   registerTeamCommands(program);
   registerUserListCommand(registerUserCommands(program));
