@@ -147,8 +147,11 @@ export function listeningUrl(output: string): string | undefined {
   return undefined;
 }
 
-/** SIGTERM drains; a process that has not gone after the drain's grace gets SIGKILL. */
-async function stopProcess(server: AviaryProcess, graceMs = 15_000): Promise<void> {
+/**
+ * SIGTERM drains; a process that has not gone after the drain's grace gets SIGKILL. The drain takes up
+ * to 5 s for the streams and AVIARY_SHUTDOWN_GRACE_MS (10 s) for HTTP: the bound is well past both.
+ */
+async function stopProcess(server: AviaryProcess, graceMs = 30_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const lingering = new Promise<'lingering'>((resolve) => (timer = setTimeout(() => resolve('lingering'), graceMs)));
   const stopped = await Promise.race([server.kill('SIGTERM'), lingering]);

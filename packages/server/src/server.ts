@@ -9,6 +9,7 @@ import { registerRoutes } from './api/routes.js';
 import { ListenGateway } from './api/listen/gateway.js';
 import { isListenUpgrade, listenUpgradeListener } from './api/listen/upgrade.js';
 import { StreamGateway } from './api/stream/gateway.js';
+import { StreamBalancer } from './api/stream/rebalance.js';
 import { PRESENCE_LEASE_MS } from './api/stream/presence.js';
 import { streamUpgradeListener } from './api/stream/upgrade.js';
 import type { Config } from './config.js';
@@ -111,6 +112,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
   const eventWorker = startDeliveryWorker(ctx);
+  // With several processes, one that holds more than its share of the streams sheds some.
+  const balancer = redis
+    ? new StreamBalancer({ redis, keyPrefix: config.redisKeyPrefix, intervalMs: config.stream.rebalanceMs, now: ctx.now, log }, gateway)
+    : undefined;
+  balancer?.start();
   let closed: Promise<void> | undefined;
   return {
     url: address,
@@ -120,6 +126,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     close: () =>
       (closed ??= (async () => {
         listen.close();
+        await balancer?.stop();
         await gateway.close();
         await http.drain();
         await ctx.background.settled();

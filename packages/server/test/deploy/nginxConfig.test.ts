@@ -28,8 +28,10 @@ describe('deploy/nginx/aviary.conf and the processes behind it', () => {
     const nginxSeconds = seconds(directive(shipped, 'upstream aviary {', 'keepalive_timeout'));
     expect(nginxSeconds).toBe(60);
     expect(server.keepAliveTimeoutMs).toBeGreaterThan(nginxSeconds * 1000);
-    // The drain's grace for idle connections ends long before either.
-    expect(server.drainIdleMs).toBeLessThan(server.shutdownGraceMs);
+    // Behind a proxy, a draining process keeps the proxy's idle connections until its grace ends, and
+    // closes them at once without one.
+    expect(loadConfig({ dataDir: '/tmp' }, { AVIARY_TRUST_PROXY: '127.0.0.1' }).drainIdleMs).toBe(server.shutdownGraceMs);
+    expect(server.drainIdleMs).toBe(0);
   });
 
   it('never resends a POST that reached a process, and opens a stream refused with 503 on the next process', () => {

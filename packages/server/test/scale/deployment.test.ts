@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { streamsToShed } from '../../src/api/stream/rebalance.js';
+import type { LogLine } from '../helpers/logs.js';
 import { rawCall } from '../helpers/server.js';
 import { deliveredMessageUids, deliveriesRecorded, deploymentRunnable, failedSignIn, openStreams, postToChannel, sendToBot, sendToChannel, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
 import { followStream, type FollowedStream } from './streams.js';
@@ -208,6 +210,45 @@ describe.runIf(deploymentRunnable)('3 aviary serve processes on one PostgreSQL a
       }
     } catch (error) {
       throw new Error(`${String(error)}\nnginx: ${deployment.nginx.errors()}`, { cause: error });
+    } finally {
+      for (const stream of streams) await stream.close();
+    }
+  });
+
+  it('spreads the streams again over the processes after one was restarted', { timeout: 120_000 }, async () => {
+    const { deployment, logs, streamerSessions } = cast();
+    const streams: FollowedStream[] = [];
+    try {
+      // Three streams a person, opened one after another: nginx gives each process about six.
+      for (const session of [...streamerSessions, ...streamerSessions, ...streamerSessions]) streams.push(await followStream(deployment.url, session));
+      const counts = async () => Promise.all(deployment.processes.map((server) => openStreams(server.url)));
+      // The restarted process comes back with none: its six went to the other two (nine each).
+      await cast().restart(2);
+      const restartedPid = deployment.processes[2].child.pid;
+      // The two with nine shed some until every process is within its share, as the rounds that see all
+      // three processes say; the restarted one gets streams back. A stream one of them shed may land on
+      // the other after it said it was even: then that one sheds again, and says so.
+      const balancing = (line: LogLine) => line.processes === 3 && /^(shedding streams|stream load even)/.test(line.msg);
+      const shedders = new Set<number>();
+      let after: number[] = [];
+      for (let mark = logs.lines.length; ; mark = logs.lines.length) {
+        const round = await logs.waitUntil((lines) => {
+          const seen = lines.slice(mark).filter(balancing);
+          const shedding = new Set(seen.filter((line) => line.msg === 'shedding streams to even the load').map((line) => line.pid as number));
+          if (shedding.size === 0) return undefined;
+          const lastOf = (pid: number) => seen.filter((line) => line.pid === pid).at(-1)?.msg;
+          return [...shedding].every((pid) => lastOf(pid) === 'stream load even') ? shedding : undefined;
+        });
+        for (const pid of round) shedders.add(pid);
+        after = await counts();
+        if (after.every((own) => streamsToShed(own, after) === 0)) break;
+      }
+      expect(shedders.has(restartedPid!)).toBe(false);
+      expect(after[2]).toBeGreaterThanOrEqual(3);
+      // Every stream that was told to reconnect did, and goes on: a message reaches all eighteen.
+      expect(await sendToChannel(cast(), deployment.url, 'after the spreading')).toBe(true);
+      await Promise.all(streams.map((stream) => stream.waitForText('after the spreading', 30_000)));
+      expect((await counts()).reduce((sum, count) => sum + count, 0)).toBe(18);
     } finally {
       for (const stream of streams) await stream.close();
     }

@@ -84,6 +84,8 @@ export function withDeployment(processes: number): () => DeployedCast {
         AVIARY_RATE_LIMIT_MESSAGE_PER_RECIPIENT: '1000/s burst 1000',
         // Few failed sign-ins per (email, client address), to see which address the processes count.
         AVIARY_RATE_LIMIT_SIGN_IN_FAILURES: '1/h burst 3',
+        // A process holding more than its share of the streams sheds some each second, not each 30 s.
+        AVIARY_STREAM_REBALANCE_MS: '1000',
       },
     });
     const logs = captureLog();
