@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { createServerMetrics } from './api/ops/metrics.js';
+import { startRetentionJob, type RetentionJob } from './api/ops/retention.js';
 import { memoryRateLimiter, redisRateLimiter } from './api/rateLimiter.js';
 import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
@@ -34,6 +35,8 @@ export interface RunningServer {
   http: HttpServer;
   /** The real-time stream's WebSockets in this process (`openConnections()` for the metrics). */
   gateway: StreamGateway;
+  /** The retention job's pass, run on demand (tests, an operator's script); it also runs hourly. */
+  retention: RetentionJob;
   /** Graceful: tell the streams to reconnect elsewhere, drain HTTP, then close the store and the Redis connection. */
   close(): Promise<void>;
 }
@@ -117,15 +120,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ? new StreamBalancer({ redis, keyPrefix: config.redisKeyPrefix, intervalMs: config.stream.rebalanceMs, now: ctx.now, log }, gateway)
     : undefined;
   balancer?.start();
+  const retention = startRetentionJob(ctx);
   let closed: Promise<void> | undefined;
   return {
     url: address,
     ctx,
     http,
     gateway,
+    retention,
     close: () =>
       (closed ??= (async () => {
         listen.close();
+        await retention.stop();
         await balancer?.stop();
         await gateway.close();
         await http.drain();
