@@ -7,13 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freeLoopbackPort, startLocalNginx, type LocalNginx } from './nginx.js';
+import { startLocalNginx, type LocalNginx } from './nginx.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const aviaryEntry = join(repoRoot, 'packages/server/bin/aviary.js');
 
 /** How long a process may take to start listening, and to migrate the store. */
-const startTimeoutMs = 30_000;
+const startTimeoutMs = 60_000;
 /** What is kept of a process's output for an error message: its end. */
 const keptOutputChars = 64 * 1024;
 
@@ -25,7 +25,7 @@ export interface LocalDeploymentOptions {
   redisUrl: string;
   /** More environment for every process (AVIARY_LOG_LEVEL, AVIARY_ALLOWED_INTERNAL_HOSTS…). */
   env?: Record<string, string>;
-  /** nginx's port; a free one when absent. */
+  /** nginx's port; when absent, a free one the kernel picks (every process listens on one too). */
   port?: number;
 }
 
@@ -44,6 +44,12 @@ export interface LocalDeployment {
   url: string;
   nginx: LocalNginx;
   processes: AviaryProcess[];
+  /**
+   * A restart as a service manager does it: SIGTERM (the process drains and exits), then the same
+   * process again on the same port, with the same environment and data directory. Resolves with the new
+   * process once it listens; it takes the old one's place in `processes`.
+   */
+  restart(index: number): Promise<AviaryProcess>;
   /** Stops nginx and every process still running (SIGTERM, then SIGKILL if one lingers), and removes their files. */
   stop(): Promise<void>;
 }
@@ -59,7 +65,6 @@ export async function startLocalDeployment(options: LocalDeploymentOptions): Pro
     rmSync(dataRoot, { recursive: true, force: true });
   };
   try {
-    const port = options.port ?? (await freeLoopbackPort());
     const env = {
       // Every process seals and opens app secrets with the same key; each has a data directory of its own.
       AVIARY_SECRET_KEY: randomBytes(32).toString('base64'),
@@ -68,17 +73,26 @@ export async function startLocalDeployment(options: LocalDeploymentOptions): Pro
       REDIS_URL: options.redisUrl,
       // Every request reaches the processes from nginx, on loopback: its X-Forwarded-For is believed.
       AVIARY_TRUST_PROXY: '127.0.0.1',
-      // The address people use: pages check their Origin against it.
-      AVIARY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // No AVIARY_PUBLIC_URL: nginx's port is not known until it listens (a free one, picked last, and
+      // picked again if another program takes it first). Pages check their Origin against the Host
+      // nginx passes on, which is that address.
     };
     await migrateOnce(env, join(dataRoot, 'migrate'));
-    const starting = Array.from({ length: options.processes }, (_, index) => startAviaryProcess({ ...env, AVIARY_DATA_DIR: join(dataRoot, `process-${index + 1}`) }));
+    const envOf = (index: number) => ({ ...env, AVIARY_DATA_DIR: join(dataRoot, `process-${index + 1}`) });
+    const starting = Array.from({ length: options.processes }, (_, index) => startAviaryProcess(envOf(index)));
     const started = await Promise.allSettled(starting);
     for (const result of started) if (result.status === 'fulfilled') processes.push(result.value);
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
-    nginx = await startLocalNginx({ backends: processes.map((server) => new URL(server.url).host), port });
-    return { url: nginx.url, nginx, processes, stop };
+    nginx = await startLocalNginx({ backends: processes.map((server) => new URL(server.url).host), port: options.port });
+    const restart = async (index: number): Promise<AviaryProcess> => {
+      const old = processes[index];
+      await stopProcess(old);
+      // The port the kernel gave it at first: nginx's upstream names it.
+      processes[index] = await startAviaryProcess({ ...envOf(index), PORT: new URL(old.url).port }, []);
+      return processes[index];
+    };
+    return { url: nginx.url, nginx, processes, restart, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -94,9 +108,9 @@ function migrateOnce(env: Record<string, string>, dataDir: string): Promise<void
   });
 }
 
-/** `aviary serve --port 0`, resolved once it prints the address it listens on. */
-export function startAviaryProcess(env: Record<string, string>): Promise<AviaryProcess> {
-  const child = spawn(process.execPath, [aviaryEntry, 'serve', '--port', '0'], { cwd: repoRoot, env: { ...process.env, ...env } });
+/** `aviary serve --port 0` (or `args`), resolved once it logs the address it listens on. */
+export function startAviaryProcess(env: Record<string, string>, args = ['--port', '0']): Promise<AviaryProcess> {
+  const child = spawn(process.execPath, [aviaryEntry, 'serve', ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-keptOutputChars));
   child.stdout.on('data', keep);
@@ -108,7 +122,7 @@ export function startAviaryProcess(env: Record<string, string>): Promise<AviaryP
   };
   const started = new Promise<AviaryProcess>((resolve, reject) => {
     child.stdout.on('data', () => {
-      const url = /^listening on (\S+)$/m.exec(output)?.[1];
+      const url = listeningUrl(output);
       if (url) resolve({ url, child, output: () => output, kill });
     });
     void exited.then(() => reject(new Error(`aviary serve exited (${child.exitCode ?? child.signalCode}) before listening: ${output}`)));
@@ -122,8 +136,25 @@ export function startAviaryProcess(env: Record<string, string>): Promise<AviaryP
   });
 }
 
-/** SIGTERM drains; a process that has not gone after the drain's grace gets SIGKILL. */
-async function stopProcess(server: AviaryProcess, graceMs = 15_000): Promise<void> {
+/** The address in the JSON log line `aviary serve` writes once it listens (`{"msg":"listening on …","url":…}`). */
+export function listeningUrl(output: string): string | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: unknown; url?: unknown };
+      if (typeof entry.url === 'string' && typeof entry.msg === 'string' && entry.msg.startsWith('listening on ')) return entry.url;
+    } catch {
+      // A line still being written; the next chunk completes it.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * SIGTERM drains; a process that has not gone after the drain's grace gets SIGKILL. The drain takes up
+ * to 5 s for the streams and AVIARY_SHUTDOWN_GRACE_MS (10 s) for HTTP: the bound is well past both.
+ */
+async function stopProcess(server: AviaryProcess, graceMs = 30_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const lingering = new Promise<'lingering'>((resolve) => (timer = setTimeout(() => resolve('lingering'), graceMs)));
   const stopped = await Promise.race([server.kill('SIGTERM'), lingering]);

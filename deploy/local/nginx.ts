@@ -37,21 +37,7 @@ export function findNginx(): string | undefined {
  * address, inside a main config that keeps every file nginx writes under `prefix`.
  */
 export function renderNginxConfig(options: { backends: string[]; listen: string; prefix: string }): string {
-  if (options.backends.length === 0) throw new Error('nginx needs at least one process to send requests to.');
-  const lines = readFileSync(siteConfigFile, 'utf8').split('\n');
-  const upstreamServer = /^(\s*)server \S+(.*);$/;
-  const listen = /^(\s*)listen \S+;$/;
-  const firstServer = lines.findIndex((line) => upstreamServer.test(line));
-  if (firstServer < 0 || !lines.some((line) => listen.test(line))) {
-    throw new Error(`${siteConfigFile} has no upstream "server" line or no "listen" line of its own to replace.`);
-  }
-  // The backends take the first server line's place, with its parameters (max_fails…); the other server lines go.
-  const [, indent, parameters] = upstreamServer.exec(lines[firstServer])!;
-  const rendered = lines.flatMap((line, index) => {
-    if (index === firstServer) return options.backends.map((backend) => `${indent}server ${backend}${parameters};`);
-    if (upstreamServer.test(line)) return [];
-    return [line.replace(listen, `$1listen ${options.listen};`)];
-  });
+  const rendered = renderSiteConfig(options);
   const temp = (name: string) => join(options.prefix, 'temp', name);
   return [
     '# Rendered by deploy/local/nginx.ts from deploy/nginx/aviary.conf.',
@@ -74,6 +60,36 @@ export function renderNginxConfig(options: { backends: string[]; listen: string;
     '}',
     '',
   ].join('\n');
+}
+
+/**
+ * deploy/nginx/aviary.conf (what goes in nginx's http block) with `backends` as the upstream's servers
+ * and `listen` as the address; also what deploy/docker/nginx.conf holds for compose.yaml.
+ */
+export function renderSiteConfig(options: { backends: string[]; listen: string }): string[] {
+  if (options.backends.length === 0) throw new Error('nginx needs at least one process to send requests to.');
+  const lines = readFileSync(siteConfigFile, 'utf8').split('\n');
+  const upstreamStart = /^\s*upstream \S+ \{$/;
+  const upstreamServer = /^(\s*)server \S+(.*);$/;
+  const listen = /^(\s*)listen \S+;$/;
+  if (!lines.some((line) => upstreamServer.test(line)) || !lines.some((line) => listen.test(line))) {
+    throw new Error(`${siteConfigFile} has no upstream "server" line or no "listen" line of its own to replace.`);
+  }
+  // In each upstream, the backends take the first server line's place, with its parameters (max_fails…);
+  // the other server lines go.
+  let replaced = true;
+  const rendered = lines.flatMap((line) => {
+    if (upstreamStart.test(line)) replaced = false;
+    const server = upstreamServer.exec(line);
+    if (server && replaced) return [];
+    if (server) {
+      replaced = true;
+      const [, indent, parameters] = server;
+      return options.backends.map((backend) => `${indent}server ${backend}${parameters};`);
+    }
+    return [line.replace(listen, `$1listen ${options.listen};`)];
+  });
+  return rendered;
 }
 
 /**

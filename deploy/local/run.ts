@@ -1,13 +1,15 @@
 // Starts the deployment of docs/deploy.md on this machine, on loopback, until Ctrl-C:
-//   npx tsx deploy/local/run.ts --database-url postgres://… --redis-url redis://… [--processes 3] [--port 8080]
-// Needs nginx (Debian: apt-get install nginx); it runs as you, in a temporary directory, not as a service.
+//   npx tsx deploy/local/run.ts --database-url postgres://… --redis-url redis://…/<db> [--processes 3] [--port N]
+// Every port is a free one the kernel picks (nginx's too, unless --port names one). The Redis URL has
+// no default: a shared Redis's db 0 is someone else's. Needs nginx (Debian: apt-get install nginx); it
+// runs as you, in a temporary directory, not as a service.
 import { parseArgs } from 'node:util';
 import { startLocalDeployment } from './deployment.js';
 
 const { values } = parseArgs({
   options: {
     'database-url': { type: 'string', default: process.env.DATABASE_URL },
-    'redis-url': { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
+    'redis-url': { type: 'string', default: process.env.REDIS_URL },
     processes: { type: 'string', default: '3' },
     port: { type: 'string' },
   },
@@ -15,6 +17,9 @@ const { values } = parseArgs({
 const processes = Number(values.processes);
 const port = values.port === undefined ? undefined : Number(values.port);
 if (!values['database-url']?.startsWith('postgres')) fail('--database-url (or DATABASE_URL) must name the PostgreSQL database the processes share.');
+if (!/^rediss?:\/\//.test(values['redis-url'] ?? '')) {
+  fail('--redis-url (or REDIS_URL) must name the Redis the processes share, e.g. redis://127.0.0.1:6379/5: a database of yours, since another deployment may use db 0.');
+}
 if (!Number.isInteger(processes) || processes < 1 || processes > 32) fail('--processes must be a whole number from 1 to 32.');
 if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65_536)) fail('--port must be a port number.');
 

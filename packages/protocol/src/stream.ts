@@ -114,7 +114,7 @@ export const ResyncFrame = Type.Object(
 
 export const ReconnectFrame = Type.Object(
   { type: Type.Literal('reconnect') },
-  { ...closed, description: 'this server is shutting down: reconnect (to another) with the last cursor' },
+  { ...closed, description: 'this server is shutting down, or holds more than its share of streams: reconnect (to another) with the last cursor' },
 );
 
 /**

@@ -40,6 +40,11 @@ export interface StreamConfig {
   catchUpMs: number;
   /** How often open streams are checked against their sessions: signing out or deactivation closes them. */
   sessionCheckMs: number;
+  /**
+   * With Redis, how often a process compares the streams it holds with the other processes' and sheds
+   * some when it holds more than its share (api/stream/rebalance.ts). Env `AVIARY_STREAM_REBALANCE_MS`.
+   */
+  rebalanceMs: number;
 }
 
 export interface Config {
@@ -52,6 +57,19 @@ export interface Config {
   bodyLimitBytes: number;
   /** How long shutdown waits for in-flight requests before closing their connections. */
   shutdownGraceMs: number;
+  /**
+   * How long a kept-alive connection may stay idle before the server closes it. Longer than the proxy's
+   * own (nginx's upstream `keepalive_timeout`, 60 s in deploy/nginx/aviary.conf): the proxy must be the
+   * one that closes, or a request it sends as the server closes meets a reset (502). Env `AVIARY_KEEP_ALIVE_TIMEOUT_MS`.
+   */
+  keepAliveTimeoutMs: number;
+  /**
+   * While draining, how long a kept-alive connection that is idle stays open, so that a request a proxy
+   * is sending on it at that moment is answered (with `Connection: close`) instead of meeting a closed
+   * socket. Env `AVIARY_DRAIN_IDLE_MS`; by default the whole grace (shutdownGraceMs) behind a proxy
+   * (trustProxy set), 0 without one.
+   */
+  drainIdleMs: number;
   rateLimits: RateLimitConfig;
   logLevel: string;
   /** Base URL the server is reached at, for links it hands out (widget URLs, /widget.js). */
@@ -126,6 +144,7 @@ export const defaultStreamConfig: StreamConfig = {
   maxConnectionsPerPerson: 20,
   catchUpMs: 5_000,
   sessionCheckMs: 60_000,
+  rebalanceMs: 30_000,
 };
 
 export interface ConfigInput extends Partial<Omit<Config, 'rateLimits' | 'stream'>> {
@@ -139,7 +158,7 @@ export interface ConfigInput extends Partial<Omit<Config, 'rateLimits' | 'stream
  */
 export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const number = (name: string): number | undefined => wholeNumber(env, name);
-  return {
+  const config = {
     dataDir: resolve(input.dataDir ?? env.AVIARY_DATA_DIR ?? './data'),
     databaseUrl: input.databaseUrl ?? (env.DATABASE_URL || undefined),
     port: input.port ?? number('PORT') ?? 8080,
@@ -147,6 +166,8 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     requestTimeoutMs: input.requestTimeoutMs ?? number('AVIARY_REQUEST_TIMEOUT_MS') ?? 30_000,
     bodyLimitBytes: input.bodyLimitBytes ?? 1024 * 1024,
     shutdownGraceMs: input.shutdownGraceMs ?? number('AVIARY_SHUTDOWN_GRACE_MS') ?? 10_000,
+    keepAliveTimeoutMs: input.keepAliveTimeoutMs ?? positive(env, 'AVIARY_KEEP_ALIVE_TIMEOUT_MS') ?? 75_000,
+    drainIdleMs: input.drainIdleMs ?? number('AVIARY_DRAIN_IDLE_MS'),
     rateLimits: { ...defaultRateLimits, ...rateLimitsFromEnv(env), ...input.rateLimits },
     logLevel: input.logLevel ?? env.AVIARY_LOG_LEVEL ?? 'info',
     publicUrl: input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined),
@@ -164,9 +185,13 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       heartbeatMs: positive(env, 'AVIARY_STREAM_HEARTBEAT_MS') ?? defaultStreamConfig.heartbeatMs,
       maxBufferedBytes: positive(env, 'AVIARY_STREAM_MAX_BUFFERED_BYTES') ?? defaultStreamConfig.maxBufferedBytes,
       retentionMs: positive(env, 'AVIARY_STREAM_RETENTION_MS') ?? defaultStreamConfig.retentionMs,
+      rebalanceMs: positive(env, 'AVIARY_STREAM_REBALANCE_MS') ?? defaultStreamConfig.rebalanceMs,
       ...input.stream,
     },
   };
+  // Behind a proxy, idle connections are the proxy's pool: kept until the drain's end, since closing one
+  // races a request the proxy may be sending on it. Without one, nothing is lost by closing them at once.
+  return { ...config, drainIdleMs: config.drainIdleMs ?? (config.trustProxy.length > 0 ? config.shutdownGraceMs : 0) };
 }
 
 /** The environment variable of each bucket: AVIARY_RATE_LIMIT_ and the bucket's name in capitals (MESSAGE_PER_RECIPIENT). */

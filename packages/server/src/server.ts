@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { createServerMetrics } from './api/ops/metrics.js';
+import { startRetentionJob, type RetentionJob } from './api/ops/retention.js';
 import { memoryRateLimiter, redisRateLimiter } from './api/rateLimiter.js';
 import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
@@ -9,6 +10,7 @@ import { registerRoutes } from './api/routes.js';
 import { ListenGateway } from './api/listen/gateway.js';
 import { isListenUpgrade, listenUpgradeListener } from './api/listen/upgrade.js';
 import { StreamGateway } from './api/stream/gateway.js';
+import { StreamBalancer } from './api/stream/rebalance.js';
 import { PRESENCE_LEASE_MS } from './api/stream/presence.js';
 import { streamUpgradeListener } from './api/stream/upgrade.js';
 import type { Config } from './config.js';
@@ -33,6 +35,8 @@ export interface RunningServer {
   http: HttpServer;
   /** The real-time stream's WebSockets in this process (`openConnections()` for the metrics). */
   gateway: StreamGateway;
+  /** The retention job's pass, run on demand (tests, an operator's script); it also runs hourly. */
+  retention: RetentionJob;
   /** Graceful: tell the streams to reconnect elsewhere, drain HTTP, then close the store and the Redis connection. */
   close(): Promise<void>;
 }
@@ -111,15 +115,24 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
   const eventWorker = startDeliveryWorker(ctx);
+  // With several processes, one that holds more than its share of the streams sheds some.
+  const balancer = redis
+    ? new StreamBalancer({ redis, keyPrefix: config.redisKeyPrefix, intervalMs: config.stream.rebalanceMs, now: ctx.now, log }, gateway)
+    : undefined;
+  balancer?.start();
+  const retention = startRetentionJob(ctx);
   let closed: Promise<void> | undefined;
   return {
     url: address,
     ctx,
     http,
     gateway,
+    retention,
     close: () =>
       (closed ??= (async () => {
         listen.close();
+        await retention.stop();
+        await balancer?.stop();
         await gateway.close();
         await http.drain();
         await ctx.background.settled();

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import formbody from '@fastify/formbody';
 import type { ErrorCode } from '@aviary/protocol';
@@ -23,7 +23,11 @@ export interface HttpServerOptions {
 
 export interface HttpServer {
   app: FastifyInstance;
-  /** Stops accepting, answers new requests with 503, lets in-flight ones finish, then closes. */
+  /**
+   * Stops accepting connections and lets in-flight requests finish; a request that still comes on a
+   * kept-alive connection is served, with `Connection: close`; idle connections are closed after
+   * `drainIdleMs`, every connection after `shutdownGraceMs`.
+   */
   drain(): Promise<void>;
 }
 
@@ -41,7 +45,7 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
     childLoggerFactory: (logger) => logger,
     return503OnClosing: false,
     forceCloseConnections: false,
-    serverFactory: (handler) => httpServerWithTimeouts(handler, config.requestTimeoutMs),
+    serverFactory: (handler) => httpServerWithTimeouts(handler, config),
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
     routerOptions: { querystringParser: decodeForm },
@@ -56,9 +60,10 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
     reply.header('x-request-id', request.id);
     const noHost = missingHost(request);
     if (noHost) return done(noHost);
-    if (!draining) return done();
-    reply.header('connection', 'close');
-    done(new ApiError('ServiceUnavailable', 'The server is shutting down; retry shortly.', {}, { 'retry-after': '5' }));
+    // A proxy may have sent this on a connection it kept before the drain began: serving it is what
+    // keeps a POST from failing (the proxy cannot send one elsewhere safely), and the connection ends after it.
+    if (draining) reply.header('connection', 'close');
+    done();
   });
   registerSecurityHooks(app, ctx);
   registerRequestMetrics(app, ctx.metrics);
@@ -81,18 +86,40 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
     app,
     async drain() {
       draining = true;
+      const server = app.server as DrainingServer;
+      server.keepsIdleConnections = config.drainIdleMs > 0;
       const closing = app.close();
-      const forced = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
+      const idleClosed = setTimeout(() => {
+        server.keepsIdleConnections = false;
+        server.closeIdleConnections();
+      }, Math.min(config.drainIdleMs, config.shutdownGraceMs));
+      const forced = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+      idleClosed.unref();
       forced.unref();
-      app.server.closeIdleConnections();
       await closing;
+      clearTimeout(idleClosed);
       clearTimeout(forced);
     },
   };
 }
 
-function httpServerWithTimeouts(handler: (req: IncomingMessage, res: ServerResponse) => void, requestTimeoutMs: number): Server {
-  const server = createServer(
+/**
+ * Node's `close()` also closes every idle kept-alive connection at once. Behind a proxy that races a
+ * request the proxy is sending on one of them: it meets a closed socket, and a POST cannot be sent
+ * elsewhere (it may have been carried out), so the client gets 502. While `keepsIdleConnections`, they
+ * stay open; drain() closes them a little later.
+ */
+class DrainingServer extends Server {
+  keepsIdleConnections = false;
+
+  override closeIdleConnections(): void {
+    if (!this.keepsIdleConnections) super.closeIdleConnections();
+  }
+}
+
+function httpServerWithTimeouts(handler: (req: IncomingMessage, res: ServerResponse) => void, config: ServerContext['config']): Server {
+  const { requestTimeoutMs } = config;
+  const server = new DrainingServer(
     {
       // Refused in the onRequest hook instead, with the API's error shape.
       requireHostHeader: false,
@@ -100,7 +127,8 @@ function httpServerWithTimeouts(handler: (req: IncomingMessage, res: ServerRespo
       headersTimeout: requestTimeoutMs,
       // Node checks request deadlines on this interval; keep it a fraction of the limit.
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 4))),
-      keepAliveTimeout: 5000,
+      // Longer than the proxy's keep-alive, so that the proxy closes an idle connection, never the server.
+      keepAliveTimeout: config.keepAliveTimeoutMs,
     },
     handler,
   );

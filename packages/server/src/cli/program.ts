@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAppCommands } from './app.js';
 import { registerAppAdminCommands } from './appAdmin.js';
+import { registerBackupCommands } from './backup.js';
 import { registerEventCommands } from './events.js';
 import { registerChannelCommands, registerUserListCommand } from './listings.js';
 import { registerManifestCommands } from './manifest.js';
@@ -23,6 +24,7 @@ function buildProgram(): Command {
     .version(aviaryVersion, '-V, --version', 'print the version of Aviary and exit');
   registerServeCommand(program);
   registerMigrateCommand(program);
+  registerBackupCommands(program);
   registerSeedCommand(program);
   registerTeamCommands(program);
   registerUserListCommand(registerUserCommands(program));

@@ -1,6 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import type pino from 'pino';
 import type { Config } from '../config.js';
 import { seedDemo, type DemoCredentials } from '../core/commands/seedDemo.js';
+import { createLog } from '../log.js';
 import { InternalHostsAllowList } from '../net/addressPolicy.js';
 import type { RunningServer } from '../server.js';
 import { openStore, type Db, type Store } from '../store/store.js';
@@ -33,34 +35,42 @@ async function serve(flags: ServeFlags): Promise<void> {
   let demo: DemoCredentials | undefined;
   let demoApp: RunningDemoApp | undefined;
   let config: Config;
+  let log: pino.Logger | undefined;
   try {
     config = configFrom(flags, { port: flags.port, host: flags.host, allowedInternalHosts: flags.allowInternalHosts });
+    log = createLog(config);
     store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, secretKeys: config.secretKeys });
     await store.migrate();
     if (flags.seedDemo) demo = await demoCredentialsFor(store.db, config.dataDir);
     // Loaded here, not at the top: the HTTP stack would slow every other command's start by about a second.
     const { startServer } = await import('../server.js');
-    server = await startServer(config, { store });
+    server = await startServer(config, { store, log });
   } catch (error) {
     await store?.close();
-    reportFailure(toCliError(error), false);
+    const failure = toCliError(error);
+    log?.fatal({ err: error, code: failure.code }, `could not start: ${failure.message}`);
+    reportFailure(failure, false);
     return;
   }
+  const lifecycle = lifecycleLog(log!);
   // The demo app's listener is on loopback: it runs only where the server may call loopback listeners.
   if (demo && demoAppReachable(config)) {
     demoApp = await startDemoApp(store.db, server.url, demo.app, Date.now()).catch((error: unknown) => {
-      process.stderr.write(`aviary: the demo app could not start (${String(error)}); the server runs without it\n`);
+      lifecycle.warn({ err: error }, 'the demo app could not start; the server runs without it');
       return undefined;
     });
   }
   // Before announcing: whoever reads the announcement may signal at once.
-  drainOnSignals(server, demoApp);
-  // Tests and scripts read the port from this line when they ask for port 0.
-  process.stdout.write(`listening on ${server.url}\n`);
+  drainOnSignals(server, demoApp, lifecycle);
   if (config.allowedInternalHosts.length > 0) {
     // Said out loud: whoever can make an app can send requests to these hosts through the server.
-    process.stdout.write(`app listeners may be at these internal hosts: ${config.allowedInternalHosts.join(', ')} (allowed by --allow-internal-hosts or AVIARY_ALLOWED_INTERNAL_HOSTS)\n`);
+    lifecycle.warn(
+      { allowedInternalHosts: config.allowedInternalHosts },
+      `app listeners may be at these internal hosts: ${config.allowedInternalHosts.join(', ')} (allowed by --allow-internal-hosts or AVIARY_ALLOWED_INTERNAL_HOSTS)`,
+    );
   }
+  // Tests and scripts read the address from this line (its `url`) when they ask for port 0: it comes last.
+  lifecycle.info({ url: server.url }, `listening on ${server.url}`);
   if (flags.seedDemo) {
     const file = demoCredentialsFile(config.dataDir);
     const block = demo
@@ -69,14 +79,23 @@ async function serve(flags: ServeFlags): Promise<void> {
     const about = demoApp
       ? `The demo app runs in this process, its listener at ${demoApp.url}: message its bot, try /poll Lunch? | Pizza | Sushi, or post a link to ${DEMO_PREVIEW_DOMAIN}.`
       : demo && 'The demo app is not run: its listener would be on loopback, which --allow-internal-hosts does not allow.';
-    // The block ends with a blank line, which tells whoever reads it that it is whole.
-    process.stdout.write(`\n${block}\n${about ? `\n${about}\n` : ''}\n`);
+    // For the person at the terminal, not for the log: stdout carries only JSON lines. The block ends
+    // with a blank line, which tells whoever reads it that it is whole.
+    process.stderr.write(`\n${block}\n${about ? `\n${about}\n` : ''}\n`);
   }
 }
 
 /** Whether the server may deliver to a listener on 127.0.0.1 (`--allow-internal-hosts`, as `npm start` sets it). */
 function demoAppReachable(config: Config): boolean {
   return InternalHostsAllowList.parse(config.allowedInternalHosts).allowsAddress('127.0.0.1');
+}
+
+/**
+ * The lines that say where the process listens and that it stops: written whatever AVIARY_LOG_LEVEL
+ * says (but `silent`), since scripts and supervisors read them.
+ */
+function lifecycleLog(log: pino.Logger): pino.Logger {
+  return log.isLevelEnabled('info') || log.level === 'silent' ? log : log.child({}, { level: 'info' });
 }
 
 /** Seeds a store that has no team; otherwise the credentials saved when this store was seeded, if any. */
@@ -91,14 +110,17 @@ async function demoCredentialsFor(db: Db, dataDir: string): Promise<DemoCredenti
   return saved && (await findTeam(db, saved.teamId)) ? saved : undefined;
 }
 
-function drainOnSignals(server: RunningServer, demoApp: RunningDemoApp | undefined): void {
+function drainOnSignals(server: RunningServer, demoApp: RunningDemoApp | undefined, log: pino.Logger): void {
   const drain = (signal: NodeJS.Signals) => {
-    process.stderr.write(`aviary: ${signal} received, finishing in-flight requests…\n`);
+    log.info({ signal }, `${signal} received, finishing in-flight requests`);
     // The HTTP server and the store are closed by then; exiting does not wait on anything else.
     Promise.all([server.close(), demoApp?.close()]).then(
-      () => process.exit(0),
+      () => {
+        log.info({ signal }, 'stopped');
+        process.exit(0);
+      },
       (error: unknown) => {
-        process.stderr.write(`aviary: shutdown failed: ${String(error)}\n`);
+        log.error({ err: error, signal }, 'shutdown failed');
         process.exit(1);
       },
     );

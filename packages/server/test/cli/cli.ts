@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
+import { listeningUrl } from '../../../../deploy/local/deployment.js';
 import { runCli as runCommandLine } from '../../src/cli/program.js';
 import { loopbackHosts } from '../helpers/server.js';
 
@@ -86,41 +87,47 @@ export async function runCliJson<T = any>(args: string[], env: Record<string, st
 export interface CliServer {
   url: string;
   child: ChildProcess;
-  /** Everything printed on stdout so far. */
+  /** Everything printed on stdout so far: JSON log lines only. */
   stdout(): string;
-  /** Resolves once the server has printed `text` on stderr. */
-  printedOnStderr(text: string): Promise<void>;
+  /** Everything printed on stderr so far (the demo logins, for the person at the terminal). */
+  stderr(): string;
+  /** The JSON log lines on stdout so far, parsed. */
+  logLines(): LogLine[];
   /** Resolves with the lines on stdout (its log, at AVIARY_LOG_LEVEL) once `enough` of them holds. */
   printedOnStdout(enough: (lines: string[]) => boolean): Promise<string[]>;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `aviary serve --port 0 …` and waits for its `listening on <url>` line. */
+export interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** Starts `aviary serve --port 0 …` and waits for its `listening on <url>` log line (and the demo logins, when asked for). */
 export function startCliServer(args: string[], env: Record<string, string> = {}): Promise<CliServer> {
   const child = spawn(process.execPath, [entry, 'serve', '--port', '0', ...args], { cwd: repoRoot, env: cliEnv(env) });
   let stdout = '';
   let stderr = '';
-  const stderrWaiters: Array<() => void> = [];
   const stdoutWaiters: Array<() => void> = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       for (const check of stdoutWaiters.splice(0)) check();
-      const url = /^listening on (\S+)$/m.exec(stdout)?.[1];
-      // The demo block, when asked for, follows that line and ends with a blank line.
-      if (url && (!args.includes('--seed-demo') || stdout.endsWith('\n\n'))) {
+      started();
+    });
+    // The demo block, when asked for, comes on stderr after the listening line and ends with a blank line.
+    const started = () => {
+      const url = listeningUrl(stdout);
+      if (url && (!args.includes('--seed-demo') || stderr.endsWith('\n\n'))) {
         resolve({
           url,
           child,
           stdout: () => stdout,
-          printedOnStderr: (text) =>
-            new Promise<void>((resolve, reject) => {
-              const check = () => (stderr.includes(text) ? resolve() : stderrWaiters.push(check));
-              void exited.then(() => reject(new Error(`aviary serve exited without printing ${JSON.stringify(text)}: ${stderr}`)));
-              check();
-            }),
+          stderr: () => stderr,
+          logLines: () => stdout.split('\n').slice(0, -1).map((line) => JSON.parse(line) as LogLine),
           printedOnStdout: (enough) =>
             new Promise<string[]>((resolve, reject) => {
               const check = () => {
@@ -137,10 +144,10 @@ export function startCliServer(args: string[], env: Record<string, string> = {})
           },
         });
       }
-    });
+    };
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      for (const check of stderrWaiters.splice(0)) check();
+      started();
     });
     void exited.then((code) => reject(new Error(`aviary serve exited ${code} before listening: ${stderr}`)));
   });

@@ -27,7 +27,13 @@ describe('internal hosts for the local demo', () => {
   it('npm start allows loopback listeners and says so; the app tutorial works with a listener on 127.0.0.1', async () => {
     const dir = dataDir();
     const server = await serve([...startScriptArgs(), '--data', dir]);
-    expect(server.stdout()).toContain('app listeners may be at these internal hosts: 127.0.0.0/8, ::1, localhost (allowed by --allow-internal-hosts or AVIARY_ALLOWED_INTERNAL_HOSTS)\n');
+    expect(server.logLines()).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: 'app listeners may be at these internal hosts: 127.0.0.0/8, ::1, localhost (allowed by --allow-internal-hosts or AVIARY_ALLOWED_INTERNAL_HOSTS)',
+        allowedInternalHosts: ['127.0.0.0/8', '::1', 'localhost'],
+      }),
+    );
     const demo: DemoCredentials = JSON.parse(readFileSync(join(dir, 'demo-credentials.json'), 'utf8'));
     const [developer, person] = demo.users;
     const listener = await listen();

@@ -27,7 +27,8 @@ describe('aviary serve', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const demo = readDemo(dir);
     expect(statSync(join(dir, 'demo-credentials.json')).mode & 0o777).toBe(0o600);
-    const printed = server.stdout();
+    // The logins are for the person at the terminal (stderr); stdout is the JSON log.
+    const printed = server.stderr();
     for (const user of demo.users) {
       expect(printed).toContain(user.email);
       expect(printed).toContain(user.password);
@@ -42,7 +43,7 @@ describe('aviary serve', () => {
   it('--seed-demo with loopback allowed runs the demo app in-process: its bot echoes, /poll opens its widget, links to its domain get a preview, its tab and message action answer', async () => {
     const dir = dataDir();
     const server = await serve(['--seed-demo', '--allow-internal-hosts', '127.0.0.0/8', '--data', dir]);
-    expect(server.stdout()).toMatch(/The demo app runs in this process, its listener at http:\/\/127\.0\.0\.1:\d+\/events/);
+    expect(server.stderr()).toMatch(/The demo app runs in this process, its listener at http:\/\/127\.0\.0\.1:\d+\/events/);
     const demo = readDemo(dir);
     const [me] = demo.users;
     const signIn = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: me!.email, password: me!.password }) });
@@ -89,7 +90,7 @@ describe('aviary serve', () => {
     const demo = readDemo(dir);
 
     const second = await serve(['--seed-demo'], { AVIARY_DATA_DIR: dir });
-    for (const user of demo.users) expect(second.stdout()).toContain(user.token);
+    for (const user of demo.users) expect(second.stderr()).toContain(user.token);
     expect((await getInfo(second.url, demo.users[1].token)).body.id).toBe(demo.users[1].id);
     expect(await second.stop('SIGINT')).toBe(0);
     expect(await teamCount(dir)).toBe(1);
@@ -102,7 +103,7 @@ describe('aviary serve', () => {
     expect(made.code).toBe(0);
     expect(JSON.parse(made.stdout)).toEqual({ id: expect.stringMatching(/^t:/) });
     const server = await serve(['--seed-demo', '--data', dir]);
-    expect(server.stdout()).toContain('no demo logins');
+    expect(server.stderr()).toContain('no demo logins');
     expect(await server.stop()).toBe(0);
     expect(await teamCount(dir)).toBe(1);
   });
@@ -127,7 +128,7 @@ describe('aviary serve', () => {
         `content-length: ${body.length}\r\nconnection: close\r\nexpect: 100-continue\r\n\r\n${body.slice(0, 10)}`,
     );
     await inFlight;
-    const draining = server.printedOnStderr('SIGTERM received, finishing in-flight requests');
+    const draining = server.printedOnStdout((lines) => lines.some((line) => JSON.parse(line).msg === 'SIGTERM received, finishing in-flight requests'));
     const exited = server.stop('SIGTERM');
     await draining;
     socket.end(body.slice(10));
@@ -137,12 +138,26 @@ describe('aviary serve', () => {
     await expect(fetch(`${server.url}/v1/users.getInfo`)).rejects.toThrow();
   });
 
+  it('writes only JSON log lines on stdout, from listening to stopped', async () => {
+    const dir = dataDir();
+    const server = await serve(['--seed-demo', '--data', dir]);
+    expect(await server.stop('SIGTERM')).toBe(0);
+    const lines = server.stdout().split('\n');
+    expect(lines.pop()).toBe('');
+    const entries = lines.map((line) => JSON.parse(line) as { level: number; msg: string; time: number; url?: string; signal?: string });
+    expect(entries.map((entry) => entry.msg)).toEqual(expect.arrayContaining([`listening on ${server.url}`, 'SIGTERM received, finishing in-flight requests', 'stopped']));
+    expect(entries.find((entry) => entry.msg.startsWith('listening on'))).toMatchObject({ level: 30, url: server.url, time: expect.any(Number) });
+    expect(entries.at(-1)).toMatchObject({ level: 30, msg: 'stopped', signal: 'SIGTERM' });
+  });
+
   it('fails with a clear message and exit 1 when the port is taken', async () => {
     const dir = dataDir();
     const first = await serve(['--data', dir]);
-    const result = await runCli(['serve', '--data', dir, '--port', new URL(first.url).port]);
+    const result = await runCliProcess(['serve', '--data', dir, '--port', new URL(first.url).port]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^aviary: .*EADDRINUSE/m);
+    // The log says so too, as JSON.
+    expect(JSON.parse(result.stdout.trim())).toMatchObject({ level: 60, msg: expect.stringMatching(/^could not start: .*EADDRINUSE/) });
     expect(await first.stop()).toBe(0);
   });
 

@@ -53,7 +53,7 @@ export async function startTestServer(dialect: TestDialect, config: ConfigInput 
   const server = await startServer(
     // Listener apps in tests run on loopback, so loopback is allowed unless a test says otherwise; every
     // handler's result is checked against its schema (config.checkResults).
-    loadConfig({ port: 0, host: '127.0.0.1', dataDir: testStore.dataDir, logLevel: 'silent', allowedInternalHosts: loopbackHosts, checkResults: true, ...config }, {}),
+    loadConfig({ port: 0, host: '127.0.0.1', dataDir: testStore.dataDir, logLevel: 'silent', allowedInternalHosts: loopbackHosts, checkResults: true, drainIdleMs: 0, ...config }, {}),
     { store: testStore.store, now: options.now, events: options.events, log: options.log },
   );
   const url = server.url;
@@ -76,7 +76,7 @@ export async function restartOnSameStore(stopped: TestServer, config: ConfigInpu
   const store = stopped.testStore.reopen();
   const { dataDir, databaseUrl } = stopped.testStore;
   const server = await startServer(
-    loadConfig({ port: 0, host: '127.0.0.1', dataDir, databaseUrl, logLevel: 'silent', allowedInternalHosts: loopbackHosts, checkResults: true, ...config }, {}),
+    loadConfig({ port: 0, host: '127.0.0.1', dataDir, databaseUrl, logLevel: 'silent', allowedInternalHosts: loopbackHosts, checkResults: true, drainIdleMs: 0, ...config }, {}),
     { store },
   );
   return {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { streamsToShed } from '../../src/api/stream/rebalance.js';
+import type { LogLine } from '../helpers/logs.js';
 import { rawCall } from '../helpers/server.js';
-import { deliveredMessageUids, deliveriesRecorded, deploymentRunnable, failedSignIn, openStreams, sendToBot, sendToChannel, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
+import { deliveredMessageUids, deliveriesRecorded, deploymentRunnable, failedSignIn, openStreams, postToChannel, sendToBot, sendToChannel, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
 import { followStream, type FollowedStream } from './streams.js';
 
 if (!deploymentRunnable) console.warn(`Skipping the multi-process deployment suite: ${whyNotRunnable}.`);
@@ -64,6 +66,31 @@ describe.runIf(deploymentRunnable)('3 aviary serve processes on one PostgreSQL a
     }
   });
 
+  it('answers a load through nginx without one 502: the processes keep idle connections longer than nginx', { timeout: 120_000 }, async () => {
+    const { deployment } = cast();
+    for (const server of deployment.processes) {
+      const answer = await fetch(`${server.url}/healthz`);
+      await answer.body?.cancel();
+      // nginx (deploy/nginx/aviary.conf) closes its idle upstream connections after 60 s.
+      expect(answer.headers.get('keep-alive')).toBe('timeout=75');
+    }
+    // Waves of senders of changing width: nginx's kept connections go idle and are taken again.
+    const statuses: number[] = [];
+    let n = 10_000;
+    for (const width of [12, 2, 8, 1, 12, 4]) {
+      await Promise.all(
+        Array.from({ length: width }, async () => {
+          for (let i = 0; i < 10; i++) {
+            const result = await sendToBot(cast(), deployment.url, n++);
+            statuses.push('uid' in result ? 200 : Number(/^HTTP (\d+)/.exec(result.failure)?.[1] ?? 0));
+          }
+        }),
+      );
+    }
+    expect(statuses.length).toBe(10 * 39);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  });
+
   it('loses no acknowledged message, event or stream frame when a process is killed with -9 under load', { timeout: afterLeaseMs + 60_000 }, async () => {
     const { deployment, listener, store, streamerSessions } = cast();
     const total = 240;
@@ -124,6 +151,104 @@ describe.runIf(deploymentRunnable)('3 aviary serve processes on one PostgreSQL a
         const cursors = stream.frames.flatMap((frame) => (frame.type === 'message.created' ? [Number(frame.cursor)] : []));
         expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
       }
+    } finally {
+      for (const stream of streams) await stream.close();
+    }
+  });
+
+  it('gives clients no error while every process is restarted in turn under load (SIGTERM, then the same port)', { timeout: 240_000 }, async () => {
+    const { deployment, listener, store, streamerSessions } = cast();
+    const concurrency = 6;
+    const streams: FollowedStream[] = [];
+    try {
+      // The process killed with -9 above is still down: its first restart brings it back.
+      for (const session of streamerSessions) streams.push(await followStream(deployment.url, session));
+      const acknowledged = { toBot: [] as string[], toChannel: [] as string[] };
+      const failures: string[] = [];
+      let n = 20_000;
+      let restarting = true;
+      const sendOne = async (k: number) => {
+        if (k % 2 === 0) {
+          const result = await sendToBot(cast(), deployment.url, k);
+          if ('uid' in result) acknowledged.toBot.push(result.uid);
+          else failures.push(result.failure);
+        } else {
+          const result = await postToChannel(cast(), deployment.url, `rolling ${k}`);
+          if (result === 'ok') acknowledged.toChannel.push(`rolling ${k}`);
+          else failures.push(result.failure);
+        }
+      };
+      const load = Promise.all(Array.from({ length: concurrency }, async () => {
+        while (restarting) await sendOne(n++);
+      }));
+      const pids: Array<number | undefined> = [];
+      try {
+        for (let index = 0; index < deployment.processes.length; index++) {
+          await cast().restart(index);
+          pids.push(deployment.processes[index].child.pid);
+        }
+      } finally {
+        restarting = false;
+        await load;
+      }
+      expect(new Set(pids).size).toBe(3);
+      expect(failures, `${failures.join('\n')}\nnginx: ${deployment.nginx.errors()}`).toEqual([]);
+      expect(acknowledged.toBot.length + acknowledged.toChannel.length).toBeGreaterThan(30);
+
+      const stored = await store.db.selectFrom('messages').select('uid').where('uid', 'in', acknowledged.toBot).execute();
+      expect(stored).toHaveLength(acknowledged.toBot.length);
+      await waitForEventsOf(listener, acknowledged.toBot, 60_000);
+      // Every stream reconnected as its process went, and has every acknowledged message once, in order.
+      expect(await sendToChannel(cast(), deployment.url, 'after the rolling restart')).toBe(true);
+      await Promise.all(streams.map((stream) => stream.waitForText('after the rolling restart', 30_000)));
+      for (const stream of streams) {
+        const texts = stream.texts();
+        expect(acknowledged.toChannel.filter((text) => !texts.includes(text))).toEqual([]);
+        expect(new Set(texts).size).toBe(texts.length);
+        const cursors = stream.frames.flatMap((frame) => (frame.type === 'message.created' ? [Number(frame.cursor)] : []));
+        expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
+      }
+    } catch (error) {
+      throw new Error(`${String(error)}\nnginx: ${deployment.nginx.errors()}`, { cause: error });
+    } finally {
+      for (const stream of streams) await stream.close();
+    }
+  });
+
+  it('spreads the streams again over the processes after one was restarted', { timeout: 120_000 }, async () => {
+    const { deployment, logs, streamerSessions } = cast();
+    const streams: FollowedStream[] = [];
+    try {
+      // Three streams a person, opened one after another: nginx gives each process about six.
+      for (const session of [...streamerSessions, ...streamerSessions, ...streamerSessions]) streams.push(await followStream(deployment.url, session));
+      const counts = async () => Promise.all(deployment.processes.map((server) => openStreams(server.url)));
+      // The restarted process comes back with none: its six went to the other two (nine each).
+      await cast().restart(2);
+      const restartedPid = deployment.processes[2].child.pid;
+      // The two with nine shed some until every process is within its share, as the rounds that see all
+      // three processes say; the restarted one gets streams back. A stream one of them shed may land on
+      // the other after it said it was even: then that one sheds again, and says so.
+      const balancing = (line: LogLine) => line.processes === 3 && /^(shedding streams|stream load even)/.test(line.msg);
+      const shedders = new Set<number>();
+      let after: number[] = [];
+      for (let mark = logs.lines.length; ; mark = logs.lines.length) {
+        const round = await logs.waitUntil((lines) => {
+          const seen = lines.slice(mark).filter(balancing);
+          const shedding = new Set(seen.filter((line) => line.msg === 'shedding streams to even the load').map((line) => line.pid as number));
+          if (shedding.size === 0) return undefined;
+          const lastOf = (pid: number) => seen.filter((line) => line.pid === pid).at(-1)?.msg;
+          return [...shedding].every((pid) => lastOf(pid) === 'stream load even') ? shedding : undefined;
+        });
+        for (const pid of round) shedders.add(pid);
+        after = await counts();
+        if (after.every((own) => streamsToShed(own, after) === 0)) break;
+      }
+      expect(shedders.has(restartedPid!)).toBe(false);
+      expect(after[2]).toBeGreaterThanOrEqual(3);
+      // Every stream that was told to reconnect did, and goes on: a message reaches all eighteen.
+      expect(await sendToChannel(cast(), deployment.url, 'after the spreading')).toBe(true);
+      await Promise.all(streams.map((stream) => stream.waitForText('after the spreading', 30_000)));
+      expect((await counts()).reduce((sum, count) => sum + count, 0)).toBe(18);
     } finally {
       for (const stream of streams) await stream.close();
     }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll } from 'vitest';
-import { startLocalDeployment, type LocalDeployment } from '../../../../deploy/local/deployment.js';
+import { startLocalDeployment, type AviaryProcess, type LocalDeployment } from '../../../../deploy/local/deployment.js';
 import { findNginx } from '../../../../deploy/local/nginx.js';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { tellNobody } from '../../src/core/effects/effects.js';
@@ -36,6 +36,8 @@ const password = 'the deployment test password';
 
 export interface DeployedCast {
   deployment: LocalDeployment;
+  /** deployment.restart(index), the new process's log joining `logs`. */
+  restart(index: number): Promise<void>;
   /** A store on the deployment's database, for the test to look at what the processes wrote. */
   store: Store;
   /** What the processes log (JSON lines on their stdout), all of them in one, from their start. */
@@ -85,14 +87,18 @@ export function withDeployment(processes: number): () => DeployedCast {
         AVIARY_RATE_LIMIT_MESSAGE_PER_RECIPIENT: '1000/s burst 1000',
         // Few failed sign-ins per (email, client address), to see which address the processes count.
         AVIARY_RATE_LIMIT_SIGN_IN_FAILURES: '1/h burst 3',
+        // A process holding more than its share of the streams sheds some each second, not each 30 s.
+        AVIARY_STREAM_REBALANCE_MS: '1000',
       },
     });
     const logs = captureLog();
-    // Each process's JSON log lines (its other lines, "listening on …", are not log lines).
-    for (const server of deployment.processes) {
+    // Each process writes only JSON log lines on stdout (the listening line among them).
+    const logsOf = (server: AviaryProcess) => {
       const toLog = splitLines((line) => line.startsWith('{') && logs.destination.write(line));
       server.child.stdout!.on('data', (chunk: Buffer) => toLog(chunk.toString()));
-    }
+    };
+    deployment.processes.forEach(logsOf);
+    const restart = async (index: number) => logsOf(await deployment!.restart(index));
     // A PostgreSQL store given its key keeps nothing in its data directory.
     store = openStore({ databaseUrl, dataDir: tmpdir(), secretKeys: [secretKey] });
     const f = factories(store.db);
@@ -110,7 +116,7 @@ export function withDeployment(processes: number): () => DeployedCast {
     const signIn = async ({ email }: { email: string | null }): Promise<string> =>
       (await http(deployment!.url, 'POST', '/api/session', { json: { email, password } })).body.sessionToken;
     const streamerSessions = await Promise.all(streamers.map(signIn));
-    cast = { deployment, store, logs, listener, botUserId, writerTokens, streamerSessions, senderSession: await signIn(sender), channelId: channel.id };
+    cast = { deployment, restart, store, logs, listener, botUserId, writerTokens, streamerSessions, senderSession: await signIn(sender), channelId: channel.id };
   }, 120_000);
   afterAll(async () => {
     await deployment?.stop();
@@ -142,11 +148,16 @@ export function failedSignIn(baseUrl: string, from: string, email: string, heade
 
 /** A message to the channel of the streamers through `baseUrl`, by the client API; whether the answer was 200. */
 export async function sendToChannel(cast: DeployedCast, baseUrl: string, text: string): Promise<boolean> {
+  return (await postToChannel(cast, baseUrl, text)) === 'ok';
+}
+
+/** sendToChannel, with what went wrong when the answer was not 200. */
+export async function postToChannel(cast: DeployedCast, baseUrl: string, text: string): Promise<'ok' | { failure: string }> {
   try {
     const answer = await http(baseUrl, 'POST', '/api/client/messages', { json: { to: cast.channelId, text }, headers: { authorization: `Bearer ${cast.senderSession}` } });
-    return answer.status === 200;
-  } catch {
-    return false;
+    return answer.status === 200 ? 'ok' : { failure: `"${text}": HTTP ${answer.status}: ${JSON.stringify(answer.body)}` };
+  } catch (error) {
+    return { failure: `"${text}": ${String(error)} (${String((error as Error).cause ?? '')})` };
   }
 }
 

@@ -16,6 +16,8 @@ export interface ServerMetrics {
   observeRequest(route: string, method: string, status: number, seconds: number): void;
   /** The outbox figures of this scrape (events/outbox/stats.ts). */
   setOutbox(stats: OutboxStats): void;
+  /** Rows the retention job deleted (api/ops/retention.ts), by kind: `events`, `event_attempts`. */
+  countRetentionDeleted(kind: string, rows: number): void;
   /** The text exposition: the process's metrics, then this server's. */
   render(): Promise<string>;
   readonly contentType: string;
@@ -63,6 +65,12 @@ export function createServerMetrics(): ServerMetrics {
     registers: [registry],
   });
 
+  const retentionDeleted = new Counter({
+    name: 'aviary_retention_deleted_total',
+    help: 'Rows the retention job deleted, by kind (events, event_attempts).',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
   // The children of a label set, looked up once: the hook runs on every request.
   const children = new Map<string, { count: Counter.Internal; duration: Histogram.Internal<string> }>();
   return {
@@ -83,6 +91,9 @@ export function createServerMetrics(): ServerMetrics {
       events.reset();
       for (const { appId, status, count } of stats.byApp) events.set({ app_id: appId, status }, count);
       lag.set(stats.lagSeconds);
+    },
+    countRetentionDeleted(kind, rows) {
+      retentionDeleted.inc({ kind }, rows);
     },
     async render() {
       return (await processRegistry().metrics()) + (await registry.metrics());

@@ -49,6 +49,8 @@ export class StreamGateway {
   /** Open and opening streams per person. */
   private readonly perPerson = new Map<string, number>();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** Streams told to reconnect a little later (shed). */
+  private readonly sheddings = new Set<NodeJS.Timeout>();
   private readonly openings = new Set<Promise<void>>();
   private accepting = true;
   private readonly stopHearingCredentials: () => void;
@@ -76,6 +78,23 @@ export class StreamGateway {
   /** Open streams in this process (for the metrics gauge). */
   openConnections(): number {
     return this.connections.size;
+  }
+
+  /**
+   * Tells `count` of the open streams (picked at random) to reconnect, each at a random moment within
+   * `spreadMs`, so that they open again through the load balancer without coming back all at once.
+   */
+  shed(count: number, spreadMs: number): void {
+    const open = [...this.connections];
+    for (let i = 0; i < count && open.length > 0; i++) {
+      const [connection] = open.splice(Math.floor(Math.random() * open.length), 1);
+      const timer = setTimeout(() => {
+        this.sheddings.delete(timer);
+        connection.reconnect('this server holds more than its share of streams: reconnect with your cursor');
+      }, Math.random() * spreadMs);
+      timer.unref();
+      this.sheddings.add(timer);
+    }
   }
 
   /** The person's open (and opening) streams in this process. */
@@ -253,6 +272,7 @@ export class StreamGateway {
     this.accepting = false;
     this.stopHearingCredentials();
     for (const timer of this.timers) clearInterval(timer);
+    for (const timer of this.sheddings) clearTimeout(timer);
     this.presence.stop();
     const closing = [...this.sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve)));
     for (const connection of this.connections) connection.reconnect();

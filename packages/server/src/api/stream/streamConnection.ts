@@ -120,10 +120,10 @@ export class StreamConnection implements Reader {
     this.close(streamCloseCodes.resync, RESYNC_REASON);
   }
 
-  /** The server is going away: the client reconnects (to another) with its cursor. */
-  reconnect(): void {
+  /** The server is going away, or holds more than its share: the client reconnects (to another) with its cursor. */
+  reconnect(reason = 'the server is restarting: reconnect with your cursor'): void {
     this.sendControl({ type: 'reconnect' });
-    this.close(streamCloseCodes.reconnect, 'the server is restarting: reconnect with your cursor');
+    this.close(streamCloseCodes.reconnect, reason);
   }
 
   /**

@@ -1,0 +1,39 @@
+import type { ServerContext } from '../../context.js';
+import { pruneFinishedEvents } from '../../events/outbox/retention.js';
+
+/** How often each process deletes what is past its retention (every process may: the deletes are batched and idempotent). */
+const RETENTION_EVERY_MS = 60 * 60 * 1000;
+
+export interface RetentionJob {
+  /** One pass now; what it deleted is in the metrics and, when anything, in the log. */
+  runOnce(): Promise<void>;
+  /** No more passes; resolves once the one under way, if any, is over. */
+  stop(): Promise<void>;
+}
+
+/** The background job of docs/operations.md "Retention": finished events and their attempts, for now. */
+export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' | 'metrics'>): RetentionJob {
+  let running: Promise<void> | undefined;
+  const runOnce = () =>
+    (running ??= (async () => {
+      try {
+        const pruned = await pruneFinishedEvents(ctx.db, ctx.now());
+        ctx.metrics.countRetentionDeleted('events', pruned.events);
+        ctx.metrics.countRetentionDeleted('event_attempts', pruned.attempts);
+        if (pruned.events > 0) ctx.log.info(pruned, 'deleted events past their retention');
+      } catch (error) {
+        ctx.log.warn({ err: error }, 'the retention job failed; it runs again within the hour');
+      } finally {
+        running = undefined;
+      }
+    })());
+  const timer = setInterval(() => void runOnce(), RETENTION_EVERY_MS);
+  timer.unref();
+  return {
+    runOnce,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { sqliteFile, openStore, type Db, type Store } from '../../src/store/store.js';
+import { dialects } from '../helpers/dialects.js';
+import { teamWithApp } from '../helpers/factories.js';
+import { loopbackHosts, rawCall } from '../helpers/server.js';
+import { runCliProcess } from './cli.js';
+import { cliStore, type CliStore } from './stores.js';
+
+/** Every table of the store, each as its rows (JSON, sorted): two stores are alike when these are equal. */
+async function everyTable(db: Db, dialect: 'sqlite' | 'postgres'): Promise<Record<string, string[]>> {
+  const names =
+    dialect === 'sqlite'
+      ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db)).rows
+      : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' order by table_name`.execute(db)).rows;
+  const tables: Record<string, string[]> = {};
+  for (const { name } of names) {
+    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(db)).rows;
+    tables[name] = rows.map((row) => JSON.stringify(Object.keys(row).sort().map((key) => [key, String(row[key])]))).sort();
+  }
+  return tables;
+}
+
+const quick = { rate: 10_000, burst: 10_000 };
+
+async function serveOn(store: Store, dataDir: string, databaseUrl: string | undefined): Promise<RunningServer> {
+  const config = loadConfig(
+    { port: 0, dataDir, databaseUrl, logLevel: 'silent', drainIdleMs: 0, allowedInternalHosts: loopbackHosts, rateLimits: { message: quick, messagePerRecipient: quick } },
+    {},
+  );
+  return startServer(config, { store });
+}
+
+describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
+  const undo: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const step of undo.splice(0).reverse()) await step();
+  });
+  const fresh = async () => {
+    const made = await cliStore(dialect);
+    undo.push(() => made.remove());
+    return made;
+  };
+  const scratch = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aviary-backup-'));
+    undo.push(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  };
+  const dataDirOf = (store: CliStore) => store.on[store.on.indexOf('--data') + 1];
+  const urlOf = (store: CliStore) => (store.on.includes('--database-url') ? store.on[store.on.indexOf('--database-url') + 1] : undefined);
+
+  it('backs up under a steady load, restores into a fresh store alike table by table, and a server runs on it', { timeout: 120_000 }, async () => {
+    const source = await fresh();
+    const store = source.open();
+    undo.push(() => store.close());
+    await store.migrate();
+    const server = await serveOn(store, dataDirOf(source), urlOf(source));
+    undo.push(() => server.close());
+    const { people } = await teamWithApp(store.db, 2);
+    if (dialect === 'sqlite') writeFileSync(join(dataDirOf(source), 'kept-with-the-store.txt'), 'a file of the data directory');
+
+    // Four senders until told to stop; each acknowledged message is noted with the count at that time.
+    const acknowledged: string[] = [];
+    const failures: string[] = [];
+    let sending = true;
+    let reached: { count: number; resolve: () => void } | undefined;
+    const untilAcknowledged = (count: number) => new Promise<void>((resolve) => (reached = { count, resolve }));
+    const load = Promise.all(
+      [0, 1, 2, 3].map(async (sender) => {
+        for (let n = 0; sending; n++) {
+          const answer = await rawCall(server.url, 'chat.sendMessage', { form: { token: people[sender % 2].token, to: people[(sender + 1) % 2].id, text: `load ${sender}.${n}` } });
+          if (answer.status === 200) acknowledged.push(answer.body.uid);
+          else failures.push(`HTTP ${answer.status}`);
+          if (reached && acknowledged.length >= reached.count) reached.resolve();
+        }
+      }),
+    );
+    await untilAcknowledged(20);
+    const before = [...acknowledged];
+    const backupFile = join(scratch(), 'under-load.backup');
+    const backup = await runCliProcess(['backup', '--out', backupFile, ...source.on, '--json']);
+    // The load went on during the backup and after it.
+    await untilAcknowledged(acknowledged.length + 20);
+    sending = false;
+    await load;
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(JSON.parse(backup.stdout)).toEqual({ kind: dialect, file: backupFile, files: dialect === 'sqlite' ? ['kept-with-the-store.txt'] : [] });
+    expect(failures).toEqual([]);
+
+    // Into a fresh store: every message acknowledged before the backup began is there, each as it was.
+    const restored = await fresh();
+    const restore = await runCliProcess(['restore', '--from', backupFile, ...restored.on, '--json']);
+    expect(restore.code, restore.stderr).toBe(0);
+    const restoredStore = restored.open();
+    undo.push(() => restoredStore.close());
+    const restoredTables = await everyTable(restoredStore.db, dialect);
+    const sourceTables = await everyTable(store.db, dialect);
+    expect(Object.keys(restoredTables)).toEqual(Object.keys(sourceTables));
+    const restoredUids = (await restoredStore.db.selectFrom('messages').select('uid').execute()).map((row) => row.uid);
+    expect(before.filter((uid) => !restoredUids.includes(uid))).toEqual([]);
+    for (const row of restoredTables.messages) expect(sourceTables.messages).toContain(row);
+    if (dialect === 'sqlite') expect(existsSync(join(dataDirOf(restored), 'kept-with-the-store.txt'))).toBe(true);
+
+    // With the load over, a second backup restores into a store equal to the source in every table.
+    const quietFile = join(scratch(), 'quiet.backup');
+    expect((await runCliProcess(['backup', '--out', quietFile, ...source.on])).code).toBe(0);
+    const quiet = await fresh();
+    expect((await runCliProcess(['restore', '--from', quietFile, ...quiet.on])).code).toBe(0);
+    const quietStore = quiet.open();
+    undo.push(() => quietStore.close());
+    expect(await everyTable(quietStore.db, dialect)).toEqual(await everyTable(store.db, dialect));
+
+    // A server runs on the restored store: the people's tokens work, and it takes new messages.
+    const onRestored = await serveOn(restoredStore, dataDirOf(restored), urlOf(restored));
+    undo.push(() => onRestored.close());
+    const sent = await rawCall(onRestored.url, 'chat.sendMessage', { form: { token: people[0].token, to: people[1].id, text: 'after the restore' } });
+    expect(sent.status).toBe(200);
+    const history = await rawCall(onRestored.url, 'chat.fetchMessages', { query: { token: people[1].token, chat: people[0].id, uids: before.slice(0, 5).join(',') } });
+    expect(history.status).toBe(200);
+    expect(history.body.map((message: { uid: string }) => message.uid).sort()).toEqual(before.slice(0, 5).sort());
+  });
+
+  it('refuses to overwrite a file, to restore into a store that is not empty, and a file that is no backup', async () => {
+    const source = await fresh();
+    const setup = source.open();
+    await setup.migrate();
+    await setup.close();
+    const dir = scratch();
+    const taken = join(dir, 'taken');
+    writeFileSync(taken, 'something');
+    const overwrite = await runCliProcess(['backup', '--out', taken, ...source.on, '--json']);
+    expect(overwrite.code).toBe(1);
+    expect(JSON.parse(overwrite.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining('exists already') });
+
+    const file = join(dir, 'good.backup');
+    expect((await runCliProcess(['backup', '--out', file, ...source.on])).code).toBe(0);
+    const intoItself = await runCliProcess(['restore', '--from', file, ...source.on, '--json']);
+    expect(intoItself.code).toBe(1);
+    expect(JSON.parse(intoItself.stdout).description).toMatch(dialect === 'sqlite' ? /is not empty/ : /has \d+ tables already/);
+
+    const notBackup = await runCliProcess(['restore', '--from', taken, ...(await fresh()).on, '--json']);
+    expect(JSON.parse(notBackup.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining('is not a backup') });
+  });
+
+  it.runIf(dialect === 'sqlite')('shows why the docs warn: a copy of the SQLite file alone misses what is in its WAL', async () => {
+    const source = await fresh();
+    const store = source.open();
+    undo.push(() => store.close());
+    await store.migrate();
+    const { people } = await teamWithApp(store.db, 2);
+    // The store is open and has not checkpointed: the new rows are in aviary.sqlite-wal only.
+    const copied = join(scratch(), 'aviary.sqlite');
+    copyFileSync(sqliteFile(dataDirOf(source)), copied);
+    const copy = openStore({ dataDir: join(copied, '..') });
+    undo.push(() => copy.close());
+    const inCopy = await copy.db.selectFrom('users').select('id').where('id', 'in', people.map((person) => person.id)).execute().catch(() => []);
+    expect(inCopy).toEqual([]);
+  });
+});
