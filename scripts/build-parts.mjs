@@ -33,8 +33,9 @@ export const buildParts = [
     name: 'the CLI and server (packages/server)',
     dir: join(packages, 'server'),
     output: join('dist', 'cli', 'main.js'),
-    // The protocol and ServiceML are bundled in; npm packages stay imports.
-    sources: ['src', 'package.json', 'tsup.config.ts', '../protocol/src', '../serviceml/src'],
+    // The protocol, ServiceML, the examples the demo app is made of and the SDK they import (its build,
+    // so the SDK is built first) are bundled in; npm packages too, but native addons.
+    sources: ['src', 'package.json', 'tsup.config.ts', '../protocol/src', '../serviceml/src', '../../examples', '../sdk/src'],
     command: tsup,
   },
 ];
