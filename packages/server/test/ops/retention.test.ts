@@ -19,7 +19,7 @@ forEachDialect('retention of finished events and their attempts', (t) => {
     const now = Date.now();
     const make = async (status: EventStatus, daysAgo: number, attempts = 2) => {
       const event = { name: 'app.uninstall', userId: developer.id } as AnyEvent;
-      const { eventId } = await enqueueEvent(db, { appId: app.id, userId: developer.id, event }, now - daysAgo * DAY_MS);
+      const { eventId } = (await enqueueEvent(db, { appId: app.id, userId: developer.id, event }, now - daysAgo * DAY_MS))!;
       await db.updateTable('events').set({ status, updated_at: now - daysAgo * DAY_MS, next_attempt_at: null }).where('id', '=', eventId).execute();
       for (let n = 0; n < attempts; n++) {
         await db
