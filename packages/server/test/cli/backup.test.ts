@@ -52,6 +52,16 @@ describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
     return dir;
   };
   const dataDirOf = (store: CliStore) => store.on[store.on.indexOf('--data') + 1];
+  /**
+   * A fresh store that opens the app secrets of `source`: a PostgreSQL dump holds them sealed, and the key
+   * is the deployment's (AVIARY_SECRET_KEY; here the generated key of the source's data directory), not
+   * the dump's. A SQLite backup carries its data directory's key along.
+   */
+  const withKeyOf = async (source: CliStore) => {
+    const made = await fresh();
+    if (dialect === 'postgres') copyFileSync(join(dataDirOf(source), 'secret.key'), join(dataDirOf(made), 'secret.key'));
+    return made;
+  };
   const urlOf = (store: CliStore) => (store.on.includes('--database-url') ? store.on[store.on.indexOf('--database-url') + 1] : undefined);
 
   it('backs up under a steady load, restores into a fresh store alike table by table, and a server runs on it', { timeout: 120_000 }, async () => {
@@ -89,11 +99,11 @@ describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
     sending = false;
     await load;
     expect(backup.code, backup.stderr).toBe(0);
-    expect(JSON.parse(backup.stdout)).toEqual({ kind: dialect, file: backupFile, files: dialect === 'sqlite' ? ['kept-with-the-store.txt'] : [] });
+    expect(JSON.parse(backup.stdout)).toEqual({ kind: dialect, file: backupFile, files: dialect === 'sqlite' ? ['kept-with-the-store.txt', 'secret.key'] : [] });
     expect(failures).toEqual([]);
 
     // Into a fresh store: every message acknowledged before the backup began is there, each as it was.
-    const restored = await fresh();
+    const restored = await withKeyOf(source);
     const restore = await runCliProcess(['restore', '--from', backupFile, ...restored.on, '--json']);
     expect(restore.code, restore.stderr).toBe(0);
     const restoredStore = restored.open();
@@ -109,7 +119,7 @@ describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
     // With the load over, a second backup restores into a store equal to the source in every table.
     const quietFile = join(scratch(), 'quiet.backup');
     expect((await runCliProcess(['backup', '--out', quietFile, ...source.on])).code).toBe(0);
-    const quiet = await fresh();
+    const quiet = await withKeyOf(source);
     expect((await runCliProcess(['restore', '--from', quietFile, ...quiet.on])).code).toBe(0);
     const quietStore = quiet.open();
     undo.push(() => quietStore.close());
