@@ -26,7 +26,7 @@ describe('route definitions', () => {
 
   it('refuse a path parameter the params do not declare', () => {
     const define = () =>
-      defineRoute({ name: 'test.broken', summary: '', verb: 'GET', path: '/api/test/:id', auth: 'none', params: Type.Object({}), result: Type.Object({}), errors: [] });
+      defineRoute({ name: 'test.broken', summary: '', verb: 'GET', path: '/api/test/:id', callers: ['anyone'], params: Type.Object({}), result: Type.Object({}), errors: [] });
     expect(define).toThrow(/path parameters id/);
   });
 });

@@ -10,6 +10,7 @@ const channelId = ChannelId;
 export const create = defineMethod({
   name: 'channels.create',
   summary: 'Create a channel; the caller becomes its moderator.',
+  callers: ['token', 'session'],
   rateClass: 'channel',
   params: Type.Object({
     name: NonEmptyString(255, 'the channel name'),
@@ -26,6 +27,7 @@ const memberChange = <const N extends string>(name: N, summary: string) =>
   defineMethod({
     name,
     summary,
+    callers: ['token', 'session'],
     rateClass: 'channel',
     params: Type.Object({ channelId, members: IdList(UserId, { minItems: 1, maxItems: 1000, description: 'user ids' }) }),
     result: Type.Object({ members: MemberStatuses }),
@@ -38,6 +40,7 @@ export const removeMembers = memberChange('channels.removeMembers', 'Remove peop
 export const getInfo = defineMethod({
   name: 'channels.getInfo',
   summary: 'Describe a channel.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   params: Type.Object({ channelId }),
   result: Channel,
@@ -47,6 +50,7 @@ export const getInfo = defineMethod({
 export const list = defineMethod({
   name: 'channels.list',
   summary: 'The channels the caller is a member of.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   result: Type.Array(Channel),
 });
@@ -54,6 +58,7 @@ export const list = defineMethod({
 export const listMembers = defineMethod({
   name: 'channels.listMembers',
   summary: 'The members of a channel.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   params: Type.Object({ channelId, showPublicProfile: Type.Optional(Type.Boolean()) }),
   result: Type.Array(ChannelMember),

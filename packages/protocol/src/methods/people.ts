@@ -6,6 +6,7 @@ import { PublicProfile, User } from '../models.js';
 export const listContacts = defineMethod({
   name: 'roster.listContacts',
   summary: 'The caller’s active teammates and the bots of apps the caller installed.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   result: Type.Array(PublicProfile),
 });
@@ -13,6 +14,7 @@ export const listContacts = defineMethod({
 export const getInfo = defineMethod({
   name: 'users.getInfo',
   summary: 'The token’s own user.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   result: User,
 });
@@ -20,6 +22,7 @@ export const getInfo = defineMethod({
 export const getPublicProfile = defineMethod({
   name: 'users.getPublicProfile',
   summary: 'The public profile of a teammate.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   params: Type.Object({ userId: UserId }),
   result: PublicProfile,

@@ -19,7 +19,7 @@ export const signIn = defineRoute({
     'several teams answers TeamRequired with them: sign in again naming one.',
   verb: 'POST',
   path: '/api/session',
-  auth: 'none',
+  callers: ['anyone'],
   params: Type.Object({
     email: Type.String({ minLength: 1, maxLength: maxEmailLength, description: 'compared without regard to case or surrounding spaces' }),
     password: Type.String({ minLength: 1, maxLength: maxPasswordLength }),
@@ -42,7 +42,7 @@ export const signOut = defineRoute({
   summary: 'Sign the session out, when there is one, and clear the cookie.',
   verb: 'DELETE',
   path: '/api/session',
-  auth: 'none',
+  callers: ['anyone'],
   params: Type.Object({}),
   result: closedObject({}),
   errors: [],

@@ -15,7 +15,7 @@ import { AppChosenId, AppIdParam, ServiceClientParam } from '../fields.js';
 /** What every action can answer besides its own refusals: the app refuses, is unreachable, or leads elsewhere. */
 const interactionErrors: ErrorCode[] = ['AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled'];
 
-const action = { verb: 'POST', auth: 'session', rateClass: 'message', result: InteractionAnswer } as const;
+const action = { verb: 'POST', callers: ['session'], rateClass: 'message', result: InteractionAnswer } as const;
 
 export const pressButton = defineRoute({
   ...action,

@@ -16,7 +16,7 @@ export const listApps = defineRoute({
 });
 
 /** A switch on one app: a POST that answers the switch's new state. */
-const appSwitch = { verb: 'POST', auth: 'session', params: AppInPath } as const;
+const appSwitch = { verb: 'POST', callers: ['session'], params: AppInPath } as const;
 
 export const installApp = defineRoute({
   ...appSwitch,

@@ -18,7 +18,7 @@ export const createChannel = defineRoute({
   summary: 'Create a channel (private unless type is public); the person becomes its moderator.',
   verb: 'POST',
   path: '/api/client/channels',
-  auth: 'session',
+  callers: ['session'],
   params: closedObject({
     name: creating.name,
     purpose: creating.purpose,
@@ -45,7 +45,7 @@ export const joinChannel = defineRoute({
   summary: 'Join a public channel; joining one the person is already in is no change.',
   verb: 'POST',
   path: '/api/client/channels/:channelId/join',
-  auth: 'session',
+  callers: ['session'],
   params: closedObject(byChannel),
   result: closedObject({ channel: Channel }),
   errors: ['UnknownChannel', 'PermissionDenied'],
@@ -56,7 +56,7 @@ export const listChannelMembers = defineRoute({
   summary: 'A channel’s members with their public profiles, moderators first, and what the person may do to the membership.',
   verb: 'GET',
   path: '/api/client/channels/:channelId/members',
-  auth: 'session',
+  callers: ['session'],
   params: closedObject(byChannel),
   result: closedObject({
     channel: Channel,
@@ -71,7 +71,7 @@ export const listChannelMembers = defineRoute({
 const memberChange = (change: 'add' | 'remove') =>
   ({
     verb: 'POST',
-    auth: 'session',
+    callers: ['session'],
     path: `/api/client/channels/:channelId/members/${change}`,
     params: closedObject({ ...byChannel, members: memberIds }),
     result: closedObject({ members: MemberStatuses }),

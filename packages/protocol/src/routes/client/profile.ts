@@ -8,7 +8,7 @@ export const updateProfile = defineRoute({
   summary: 'The person changes their own first or last name or their timezone (a UTC offset such as +01:00).',
   verb: 'PATCH',
   path: '/api/client/profile',
-  auth: 'session',
+  callers: ['session'],
   params: closedObject({
     firstName: Type.Optional(Type.String({ description: 'the first name, trimmed, not empty' })),
     lastName: Type.Optional(Type.String({ description: 'the last name, trimmed, not empty' })),

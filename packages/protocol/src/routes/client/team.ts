@@ -18,7 +18,7 @@ export const updateTeam = defineRoute({
   summary: 'A team admin changes the team’s settings: who may create apps.',
   verb: 'PATCH',
   path: '/api/client/team',
-  auth: 'session',
+  callers: ['session'],
   params: closedObject({ appCreators: oneOf(appCreatorChoices, 'members (members and admins), admins, or everyone (guests too)') }),
   result: answer,
   errors: ['PermissionDenied'],

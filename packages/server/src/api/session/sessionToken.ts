@@ -24,7 +24,8 @@ export function sessionToken(request: Pick<FastifyRequest, 'headers'>): string |
   return token !== undefined && token.length <= MAX_SESSION_TOKEN_LENGTH ? token : undefined;
 }
 
-function cookieToken(request: Pick<FastifyRequest, 'headers'>): string | undefined {
+/** The session cookie's token, if the request carries the cookie. */
+export function cookieToken(request: Pick<FastifyRequest, 'headers'>): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
     if (name !== SESSION_COOKIE) continue;
