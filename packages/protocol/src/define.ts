@@ -42,9 +42,9 @@ export interface MethodDefinition<P extends TObject = TObject, R extends TSchema
 export type MethodInput<P extends TObject, R extends TSchema> = Omit<MethodDefinition<P, R>, 'params' | 'errors'> &
   Partial<Pick<MethodDefinition<P, R>, 'params' | 'errors'>>;
 
-export function defineMethod<const N extends string, R extends TSchema, P extends TObject = TObject<{}>>(
-  definition: MethodInput<P, R> & { name: N },
-): MethodDefinition<P, R> & { name: N } {
+export function defineMethod<const N extends string, const C extends readonly CallerKind[], R extends TSchema, P extends TObject = TObject<{}>>(
+  definition: MethodInput<P, R> & { name: N; callers: C },
+): MethodDefinition<P, R> & { name: N; callers: C } {
   return { params: Type.Object({}) as TObject as P, errors: [], ...definition };
 }
 

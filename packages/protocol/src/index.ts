@@ -15,6 +15,7 @@ export * from './apiError.js';
 export * from './appFields.js';
 export * from './personFields.js';
 export * from './routeClient.js';
+export * from './methodClient.js';
 export * from './routes/define.js';
 export * from './routes/clientModels.js';
 export * from './routes/developerModels.js';

@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { ChatId, MessageUid, UserId } from '../ids.js';
 import { AttachmentInput, Message, SendAs } from '../models.js';
-import { IdList, NonEmptyString } from '../params.js';
+import { closedObject, IdList, NonEmptyString } from '../params.js';
+import { ChatReadState } from '../stream.js';
 
 const sending = {
   to: ChatId,
@@ -64,5 +65,27 @@ export const fetchMessages = defineMethod({
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'page size, 1 to 100 (default 50)' })),
   }),
   result: Type.Array(Message),
+  errors: ['UnknownChat'],
+});
+
+export const markRead = defineMethod({
+  name: 'chat.markRead',
+  summary: 'The person has read a chat up to `uid`, a message of it that they can see: markers only move forward; the person’s streams get chat.read.',
+  callers: ['session'],
+  rateClass: 'channel',
+  params: closedObject({ chat: ChatId, uid: MessageUid }),
+  result: ChatReadState,
+  errors: ['UnknownChat'],
+});
+
+export const signalTyping = defineMethod({
+  name: 'chat.signalTyping',
+  summary:
+    'The person is typing in a chat they read: the other readers with a stream open get a typing frame (not kept, never ' +
+    'replayed). Send it at most every 3 seconds while typing.',
+  callers: ['session'],
+  rateClass: 'message',
+  params: closedObject({ chat: ChatId }),
+  result: closedObject({}),
   errors: ['UnknownChat'],
 });

@@ -2,8 +2,10 @@ import type { MethodDefinition } from '../define.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
 import * as people from './people.js';
+import * as stream from './stream.js';
+import * as team from './team.js';
 
-/** Every method of the API, by namespace as the SDK exposes them. */
+/** Every method of the API, by namespace as the typed clients expose them; each says who may call it. */
 export const api = {
   channels: {
     addMembers: channels.addMembers,
@@ -13,9 +15,17 @@ export const api = {
     listMembers: channels.listMembers,
     removeMembers: channels.removeMembers,
   },
-  chat: { sendMessage: chat.sendMessage, fetchMessages: chat.fetchMessages, updateMessage: chat.updateMessage },
+  chat: {
+    sendMessage: chat.sendMessage,
+    fetchMessages: chat.fetchMessages,
+    updateMessage: chat.updateMessage,
+    markRead: chat.markRead,
+    signalTyping: chat.signalTyping,
+  },
   roster: { listContacts: people.listContacts },
-  users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile },
+  stream: { createTicket: stream.createTicket },
+  team: { getInfo: team.getInfo, updateSettings: team.updateSettings },
+  users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile, updateProfile: people.updateProfile },
 } as const;
 
 type Api = typeof api;

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { UserId } from '../ids.js';
 import { PublicProfile, User } from '../models.js';
+import { closedObject } from '../params.js';
 
 export const listContacts = defineMethod({
   name: 'roster.listContacts',
@@ -27,4 +28,17 @@ export const getPublicProfile = defineMethod({
   params: Type.Object({ userId: UserId }),
   result: PublicProfile,
   errors: ['UnknownUser'],
+});
+
+export const updateProfile = defineMethod({
+  name: 'users.updateProfile',
+  summary: 'The person changes their own first or last name or their timezone (a UTC offset such as +01:00).',
+  callers: ['session'],
+  rateClass: 'channel',
+  params: closedObject({
+    firstName: Type.Optional(Type.String({ description: 'the first name, trimmed, not empty' })),
+    lastName: Type.Optional(Type.String({ description: 'the last name, trimmed, not empty' })),
+    timezone: Type.Optional(Type.String({ description: 'a UTC offset such as +01:00 or -05:30' })),
+  }),
+  result: closedObject({ user: User }),
 });

@@ -15,11 +15,13 @@ export interface TokenCaller {
   tokenHash: string;
 }
 
-/** A person acting for themselves, through no app. */
+/** A person acting for themselves, through no app, with one of their sessions. */
 export interface PersonCaller {
   user: UsersTable;
   appId: null;
   kind: 'person';
+  /** The session's token hash: what the session opens (a stream ticket) ends with it. */
+  sessionHash: string;
 }
 
 const tokenQuery = compiledOnce((db, { tokenHash }: { tokenHash: string }) =>

@@ -67,7 +67,7 @@ async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: Fast
   const handler = requireMethod(request);
   const { method } = handler;
   const raw = readParams(request);
-  const caller = await callerOf(ctx, request, raw, guardCookie);
+  const caller = await callerOf(ctx, method, request, raw, guardCookie);
   const kind = callerKindOf(caller);
   if (!method.callers.includes(kind)) throw refusedCaller(method, kind);
   await enforceRateLimits(ctx, method, caller, raw, reply);
@@ -81,6 +81,7 @@ const callerKindOf = (caller: Caller): CallerKind => (caller.kind === 'person' ?
 
 const callerNames: Record<CallerKind, string> = { token: 'an app’s token', session: 'a person’s session', appSecret: 'an app’s secret', anyone: 'anyone' };
 
+/** A session calling a method only apps call (callerOf refuses tokens to the methods only people call). */
 function refusedCaller(method: MethodDefinition, kind: CallerKind): ApiError {
   const who = method.callers.map((caller) => callerNames[caller]).join(' or ');
   return new ApiError('PermissionDenied', `${method.name} is not called with ${callerNames[kind]}; call it with ${who}.`);

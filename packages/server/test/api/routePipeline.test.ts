@@ -75,12 +75,12 @@ forEachDialect('route pipeline', (t) => {
       const { team } = await teamWithApp(t().testStore.store.db, 1);
       const person = await t().f.person(team.id);
       const [first, second] = [await sessionFor(t(), person), await sessionFor(t(), person)];
-      const read = (session: typeof first) => session.get('/team');
+      const read = (session: typeof first) => session.get('/apps');
       for (let i = 0; i < 3; i++) expect((await read(i % 2 ? first : second)).status).toBe(200);
       const limited = await read(first);
-      expectError(limited, { status: 429, error: 'TooManyRequests', description: /^GET \/api\/client\/team is limited/ });
+      expectError(limited, { status: 429, error: 'TooManyRequests', description: /^GET \/api\/client\/apps is limited/ });
       // Another route has its own bucket.
-      expect((await first.get('/apps')).status).toBe(200);
+      expect((await first.get('/roster')).status).toBe(200);
     });
   });
 }, { rateLimits: { read: { rate: 1e-9, burst: 3 } } });

@@ -44,7 +44,7 @@ forEachDialect('client API: channels and their members', (t) => {
 
   it('lets a person change their own name and timezone, checked like a new person’s fields', async () => {
     const { bob } = await clientCast(t());
-    const patch = (json: unknown) => http(t().url, 'PATCH', '/api/client/profile', { json, headers: { authorization: `Bearer ${bob.sessionToken}` } });
+    const patch = (json: unknown) => http(t().url, 'POST', '/v1/users.updateProfile', { json, headers: { authorization: `Bearer ${bob.sessionToken}` } });
     const changed = await patch({ firstName: '  Robert ', timezone: '-05:30' });
     expect(changed.body.user).toMatchObject({ id: bob.user.id, firstName: 'Robert', lastName: 'Baker', timezone: '-05:30' });
     expect((await bob.get('/roster')).status).toBe(200);

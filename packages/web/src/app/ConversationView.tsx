@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { chatOf } from '../stream/applyFrames';
 import { useStreamFrames } from '../stream/useStream';
-import { api, type Conversation, type Message } from '../api/client';
+import { methods, type Conversation, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { Composer } from './Composer';
 import { HistoryList } from './HistoryList';
@@ -85,6 +85,6 @@ function useMarkRead(chat: string, last: Message | undefined, unread: number, me
   const fromOthers = last !== undefined && last.from !== me;
   useEffect(() => {
     if (!uid || !visible || (unread === 0 && !fromOthers)) return;
-    api.markChatRead({ chat, uid }).catch(() => undefined); // a refused marker only leaves the badge; nothing to tell the person
+    methods.chat.markRead({ chat, uid }).catch(() => undefined); // a refused marker only leaves the badge; nothing to tell the person
   }, [chat, uid, visible, unread, fromOthers]);
 }

@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { api } from '../../methods/index.js';
 import { InteractionAnswer } from '../../interactions.js';
-import { ChatId, MessageUid } from '../../ids.js';
 import { Message } from '../../models.js';
-import { ChatReadState } from '../../stream.js';
 import { Contact, Conversation } from '../clientModels.js';
 import { defineRoute } from '../define.js';
 import { AppIdParam, closedObject, ServiceClientParam, sessionRead } from '../fields.js';
@@ -17,17 +15,6 @@ export const listConversations = defineRoute({
   summary: 'The person’s channels and direct chats, most recently active first.',
   path: '/api/client/conversations',
   result: Type.Object({ conversations: Type.Array(Conversation) }),
-});
-
-export const markChatRead = defineRoute({
-  name: 'client.markChatRead',
-  summary: 'The person has read a chat up to `uid`, a message of it that they can see: markers only move forward; the person’s streams get chat.read.',
-  verb: 'POST',
-  path: '/api/client/conversations/read',
-  callers: ['session'],
-  params: closedObject({ chat: ChatId, uid: MessageUid }),
-  result: ChatReadState,
-  errors: ['UnknownChat'],
 });
 
 export const listRoster = defineRoute({

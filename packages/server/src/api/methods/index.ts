@@ -7,11 +7,17 @@ import channelsList from './channels/list.js';
 import channelsListMembers from './channels/listMembers.js';
 import channelsRemoveMembers from './channels/removeMembers.js';
 import chatFetchMessages from './chat/fetchMessages.js';
+import chatMarkRead from './chat/markRead.js';
 import chatSendMessage from './chat/sendMessage.js';
+import chatSignalTyping from './chat/signalTyping.js';
 import chatUpdateMessage from './chat/updateMessage.js';
 import rosterListContacts from './roster/listContacts.js';
+import streamCreateTicket from './stream/createTicket.js';
+import teamGetInfo from './team/getInfo.js';
+import teamUpdateSettings from './team/updateSettings.js';
 import usersGetInfo from './users/getInfo.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
+import usersUpdateProfile from './users/updateProfile.js';
 
 /**
  * One handler for each protocol method, under the method's name. A method of @aviary/protocol without a
@@ -28,11 +34,17 @@ export const handlersByMethod = {
   'channels.listMembers': channelsListMembers,
   'channels.removeMembers': channelsRemoveMembers,
   'chat.fetchMessages': chatFetchMessages,
+  'chat.markRead': chatMarkRead,
   'chat.sendMessage': chatSendMessage,
+  'chat.signalTyping': chatSignalTyping,
   'chat.updateMessage': chatUpdateMessage,
   'roster.listContacts': rosterListContacts,
+  'stream.createTicket': streamCreateTicket,
+  'team.getInfo': teamGetInfo,
+  'team.updateSettings': teamUpdateSettings,
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,
+  'users.updateProfile': usersUpdateProfile,
 } as const satisfies HandlerTable;
 
 /** The same handlers as a list, for lookups by the name a request carries. */

@@ -3,7 +3,7 @@ import { denied, get, OK, post, sessionGate, type Outcome, type Row } from './ro
 import { freshApp, freshChannel, membersOfP as inP, widgetsOrigin } from './world.js';
 
 /**
- * Every /api/client route × every actor, each presenting its session. The app concerned is X (Y, disabled
+ * Every /api/client route, and every /v1 method only a person calls, × every actor, each presenting its session. The app concerned is X (Y, disabled
  * for the team, for teamDisabled); X's launcher button and its bot's message in P open widgets, so those
  * cells are where widget tokens are minted (issue #9 §1): only for a person who installed the app, has not
  * disabled it, and sees the chat or message. Install and disable cells act on a fresh app each.
@@ -65,15 +65,15 @@ export const clientRows: Row[] = [
   },
   { route: 'GET /api/client/messages', credential: 'session', request: (ids) => get('/api/client/messages', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
   {
-    route: 'POST /api/client/conversations/read',
+    route: 'v1 chat.markRead with a session',
     credential: 'session',
-    request: (ids) => post('/api/client/conversations/read', { chat: ids.channel, uid: ids.message }),
+    request: (ids) => post('/v1/chat.markRead', { chat: ids.channel, uid: ids.message }),
     expect: membersOfP(chatUnseen),
   },
   // A ticket opens the stream as the person who asked: nothing of anyone else's.
-  { route: 'POST /api/client/stream/ticket', credential: 'session', request: () => post('/api/client/stream/ticket', {}), expect: signedIn },
+  { route: 'v1 stream.createTicket with a session', credential: 'session', request: () => post('/v1/stream.createTicket', {}), expect: signedIn },
   // Typing reaches the chat's readers: only a reader may say they type in it.
-  { route: 'POST /api/client/typing', credential: 'session', request: (ids) => post('/api/client/typing', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
+  { route: 'v1 chat.signalTyping with a session', credential: 'session', request: (ids) => post('/v1/chat.signalTyping', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
   {
     route: 'POST /api/client/messages',
     credential: 'session',
@@ -147,19 +147,19 @@ export const clientRows: Row[] = [
     expect: teamAdminsOnly,
   },
   // The team's settings (who may create apps): everyone reads their own team's, only its admins change them.
-  { route: 'GET /api/client/team', credential: 'session', request: () => get('/api/client/team'), expect: signedIn },
+  { route: 'v1 team.getInfo with a session', credential: 'session', request: () => post('/v1/team.getInfo', {}), expect: signedIn },
   { route: 'GET /api/client/roster', credential: 'session', request: () => get('/api/client/roster'), expect: signedIn },
   { route: 'GET /api/session', credential: 'session', request: () => get('/api/session'), expect: signedIn },
   {
-    route: 'PATCH /api/client/team',
+    route: 'v1 team.updateSettings with a session',
     credential: 'session',
     // The default value: the cell that succeeds changes nothing the other cells see.
-    request: () => ({ method: 'PATCH', path: '/api/client/team', json: { appCreators: 'members' } }),
+    request: () => post('/v1/team.updateSettings', { appCreators: 'members' }),
     expect: { ...teamAdminsOnly, otherTeam: denied('PermissionDenied') },
   },
   // Channels: the same rules as /v1 channels.*; P is private, so only its members see it.
   { route: 'POST /api/client/channels', credential: 'session', request: () => post('/api/client/channels', { name: 'matrix-made' }), expect: signedIn },
-  { route: 'PATCH /api/client/profile', credential: 'session', request: () => ({ method: 'PATCH', path: '/api/client/profile', json: {} }), expect: signedIn },
+  { route: 'v1 users.updateProfile with a session', credential: 'session', request: () => post('/v1/users.updateProfile', {}), expect: signedIn },
   { route: 'GET /api/client/channels/public', credential: 'session', request: () => get('/api/client/channels/public'), expect: signedIn },
   { route: 'POST /api/client/channels/:channelId/join', credential: 'session', request: (ids) => post(`/api/client/channels/${ids.channel}/join`), expect: membersOfP(channelUnseen) },
   { route: 'GET /api/client/channels/:channelId/members', credential: 'session', request: (ids) => get(`/api/client/channels/${ids.channel}/members`), expect: membersOfP(channelUnseen) },

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { send } from './http.js';
-import { denied, OK, post, v1Gate, type Row } from './rows.js';
+import { methodsByName } from '@aviary/protocol';
+import { denied, everyone, OK, post, v1Gate, type Row } from './rows.js';
 import { freshChannel, membersOfP as inP, type World } from './world.js';
 
 /**
@@ -160,3 +161,11 @@ function withSession(row: Row): Row {
 }
 
 export const v1SessionRows: Row[] = v1Rows.map(withSession);
+
+/**
+ * The methods only a person calls, with each actor's app token: NotSignedIn, whatever the token (it is
+ * not even looked up). Their rows with a session are with the client's (clientRows.ts).
+ */
+export const personOnlyTokenRows: Row[] = [...methodsByName.values()]
+  .filter((method) => !method.callers.includes('token'))
+  .map((method) => ({ route: `v1 ${method.name}`, credential: 'token', request: () => call(method.name), expect: everyone(denied('NotSignedIn')) }));
