@@ -44,7 +44,7 @@ describe('buildRequest', () => {
       path: '/api/developer/apps/a%3A1/integrations',
       body: '{"previewDomains":["x.example"]}',
     });
-    expect(buildRequest(clientRoutes.installApp, { id: 'a:1' })).toEqual({ path: '/api/client/apps/a%3A1/install', body: '{}' });
+    expect(buildRequest(clientRoutes.joinChannel, { channelId: 'g:1' })).toEqual({ path: '/api/client/channels/g%3A1/join', body: '{}' });
   });
 
   it('refuses a call without its path parameter, rather than calling another path', () => {
@@ -81,6 +81,6 @@ describe('createRouteClient', () => {
     expect(error).toBeInstanceOf(AviaryApiError);
     expect(error).toMatchObject({ code: 'InvalidParameter', status: 400, parameter: 'limit' });
     const proxy = createRouteClient(clientRoutes, { fetch: answering(502, '<html>Bad gateway</html>').fetch });
-    expect(await proxy.listApps().catch((thrown: unknown) => thrown)).toMatchObject({ code: 'UnknownError', rawCode: 'HTTP502', status: 502 });
+    expect(await proxy.listRoster().catch((thrown: unknown) => thrown)).toMatchObject({ code: 'UnknownError', rawCode: 'HTTP502', status: 502 });
   });
 });

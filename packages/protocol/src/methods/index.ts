@@ -1,12 +1,23 @@
 import type { MethodDefinition } from '../define.js';
+import * as apps from './apps.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
+import * as interactions from './interactions.js';
 import * as people from './people.js';
 import * as stream from './stream.js';
 import * as team from './team.js';
 
 /** Every method of the API, by namespace as the typed clients expose them; each says who may call it. */
 export const api = {
+  apps: {
+    listDirectory: apps.listDirectory,
+    install: apps.install,
+    uninstall: apps.uninstall,
+    disable: apps.disable,
+    enable: apps.enable,
+    disableForTeam: apps.disableForTeam,
+    enableForTeam: apps.enableForTeam,
+  },
   channels: {
     addMembers: channels.addMembers,
     create: channels.create,
@@ -21,6 +32,13 @@ export const api = {
     updateMessage: chat.updateMessage,
     markRead: chat.markRead,
     signalTyping: chat.signalTyping,
+  },
+  interactions: {
+    pressButton: interactions.pressButton,
+    runMessageAction: interactions.runMessageAction,
+    runServicemlAction: interactions.runServicemlAction,
+    openAttachmentWidget: interactions.openAttachmentWidget,
+    runWidgetAction: interactions.runWidgetAction,
   },
   roster: { listContacts: people.listContacts },
   stream: { createTicket: stream.createTicket },

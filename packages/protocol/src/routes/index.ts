@@ -1,5 +1,3 @@
-import * as clientActions from './client/actions.js';
-import * as clientApps from './client/apps.js';
 import * as clientChannels from './client/channels.js';
 import * as clientMessages from './client/messages.js';
 import type { RouteDefinition } from './define.js';
@@ -8,7 +6,7 @@ import * as developerEvents from './developer/events.js';
 import * as session from './session.js';
 
 /** The client API (/api/client): what a person's client calls. */
-export const clientRoutes = { ...clientMessages, ...clientActions, ...clientApps, ...clientChannels } as const;
+export const clientRoutes = { ...clientMessages, ...clientChannels } as const;
 
 /** The developer API (/api/developer): what the developer dashboard calls. */
 export const developerRoutes = { ...developerApps, ...developerEvents } as const;

@@ -51,7 +51,7 @@ forEachDialect('who may do what with apps', (t) => {
     const changed = await admin.request('PATCH', `/api/developer/apps/${app.id}`, cosmetic);
     expect(changed.status).toBe(200);
     expect(changed.body.app).toMatchObject({ ...cosmetic, listenerUrl: app.listenerUrl, allowedOrigins: app.allowedOrigins });
-    expect((await admin.request('POST', `/api/client/apps/${app.id}/team-disable`)).body).toEqual({ disabledByTeam: true });
+    expect((await admin.request('POST', '/v1/apps.disableForTeam', { appId: app.id })).body).toEqual({ disabledByTeam: true });
     expect((await admin.request('DELETE', `/api/developer/apps/${app.id}`)).body).toEqual({ deleted: true });
     expectError(await dev.request('GET', `/api/developer/apps/${app.id}`), 404, 'UnknownApp');
   });

@@ -11,7 +11,7 @@ forEachDialect('client API: conversations, history, sending', (t) => {
       ['GET', '/api/client/conversations'],
       ['GET', '/api/client/messages?chat=g:aaaaaaaaaaaaaaaa'],
       ['POST', '/api/client/messages'],
-      ['POST', '/api/client/actions/pressButton'],
+      ['POST', '/v1/interactions.pressButton'],
     ]) {
       const result = await http(t().url, method, path, { headers: { authorization: 'Bearer nonsense' }, json: method === 'POST' ? {} : undefined });
       expectError(result, { status: 401, error: 'NotSignedIn' });

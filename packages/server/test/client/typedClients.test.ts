@@ -36,11 +36,11 @@ forEachDialect('typed clients of the client, developer and session routes', (t) 
     const asPerson = new AviaryClient({ baseUrl: t().url, token: signedIn.sessionToken });
     expect((await asPerson.team.getInfo()).team.id).toBe(person.team_id);
     expect((await asPerson.users.getInfo()).id).toBe(person.id);
+    expect(await failure(asPerson.apps.install({ appId: 'a:nosuchappatallx' }))).toMatchObject({ code: 'UnknownApp', status: 404 });
     expect(await failure(asPerson.chat.markRead({ chat: toChatId(teammate.id), uid: toMessageUid('01M8362BJ4BRPRHYPZ1PK4DKJQ') }))).toMatchObject({ code: 'InvalidParameter', parameter: 'uid' });
 
     const badLimit = await failure(people.fetchMessages({ chat: teammate.id, limit: 500 }));
     expect(badLimit).toMatchObject({ code: 'InvalidParameter', status: 400, parameter: 'limit' });
-    expect(await failure(people.installApp({ id: 'a:nosuchappatallx' }))).toMatchObject({ code: 'UnknownApp', status: 404 });
 
     await people.signOut();
     expect(people.sessionToken).toBeUndefined();

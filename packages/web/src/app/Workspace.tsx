@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { StreamDataFrame } from '@aviary/protocol';
-import { api, failureText, sessionApi, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
+import { api, failureText, methods, sessionApi, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
 import type { Session } from './session';
 import { AppsDirectory } from './AppsDirectory';
 import { BrowseChannelsDialog } from './BrowseChannelsDialog';
@@ -31,7 +31,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile'>();
   const toasts = useToasts();
 
-  const refreshApps = useCallback(() => api.listApps().then((answer) => setApps(answer.apps)), []);
+  const refreshApps = useCallback(() => methods.apps.listDirectory().then((answer) => setApps(answer.apps)), []);
   const openChat = route.page === 'chat' ? route.chat : undefined;
   const openChatNow = useRef(openChat);
   openChatNow.current = openChat;

@@ -1,5 +1,12 @@
 import type { MethodDefinition, MethodName } from '@aviary/protocol';
 import type { MethodHandler } from '../handler.js';
+import appsDisable from './apps/disable.js';
+import appsDisableForTeam from './apps/disableForTeam.js';
+import appsEnable from './apps/enable.js';
+import appsEnableForTeam from './apps/enableForTeam.js';
+import appsInstall from './apps/install.js';
+import appsListDirectory from './apps/listDirectory.js';
+import appsUninstall from './apps/uninstall.js';
 import channelsAddMembers from './channels/addMembers.js';
 import channelsCreate from './channels/create.js';
 import channelsGetInfo from './channels/getInfo.js';
@@ -11,6 +18,11 @@ import chatMarkRead from './chat/markRead.js';
 import chatSendMessage from './chat/sendMessage.js';
 import chatSignalTyping from './chat/signalTyping.js';
 import chatUpdateMessage from './chat/updateMessage.js';
+import interactionsOpenAttachmentWidget from './interactions/openAttachmentWidget.js';
+import interactionsPressButton from './interactions/pressButton.js';
+import interactionsRunMessageAction from './interactions/runMessageAction.js';
+import interactionsRunServicemlAction from './interactions/runServicemlAction.js';
+import interactionsRunWidgetAction from './interactions/runWidgetAction.js';
 import rosterListContacts from './roster/listContacts.js';
 import streamCreateTicket from './stream/createTicket.js';
 import teamGetInfo from './team/getInfo.js';
@@ -27,6 +39,13 @@ import usersUpdateProfile from './users/updateProfile.js';
 export type HandlerTable = { readonly [N in MethodName]: MethodHandler<MethodDefinition & { name: N }> };
 
 export const handlersByMethod = {
+  'apps.disable': appsDisable,
+  'apps.disableForTeam': appsDisableForTeam,
+  'apps.enable': appsEnable,
+  'apps.enableForTeam': appsEnableForTeam,
+  'apps.install': appsInstall,
+  'apps.listDirectory': appsListDirectory,
+  'apps.uninstall': appsUninstall,
   'channels.addMembers': channelsAddMembers,
   'channels.create': channelsCreate,
   'channels.getInfo': channelsGetInfo,
@@ -38,6 +57,11 @@ export const handlersByMethod = {
   'chat.sendMessage': chatSendMessage,
   'chat.signalTyping': chatSignalTyping,
   'chat.updateMessage': chatUpdateMessage,
+  'interactions.openAttachmentWidget': interactionsOpenAttachmentWidget,
+  'interactions.pressButton': interactionsPressButton,
+  'interactions.runMessageAction': interactionsRunMessageAction,
+  'interactions.runServicemlAction': interactionsRunServicemlAction,
+  'interactions.runWidgetAction': interactionsRunWidgetAction,
   'roster.listContacts': rosterListContacts,
   'stream.createTicket': streamCreateTicket,
   'team.getInfo': teamGetInfo,
