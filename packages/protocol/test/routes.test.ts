@@ -44,7 +44,7 @@ describe('buildRequest', () => {
       path: '/api/developer/apps/a%3A1/integrations',
       body: '{"previewDomains":["x.example"]}',
     });
-    expect(buildRequest(clientRoutes.joinChannel, { channelId: 'g:1' })).toEqual({ path: '/api/client/channels/g%3A1/join', body: '{}' });
+    expect(buildRequest(developerRoutes.rotateSecret, { id: 'a:1' })).toEqual({ path: '/api/developer/apps/a%3A1/secret', body: '{}' });
   });
 
   it('refuses a call without its path parameter, rather than calling another path', () => {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { ChannelId, UserId } from '../ids.js';
 import { Channel, ChannelMember, MemberStatuses } from '../models.js';
-import { HttpUrl, IdList, NonEmptyString } from '../params.js';
+import { closedObject, HttpUrl, IdList, NonEmptyString } from '../params.js';
 
 const members = IdList(UserId, { maxItems: 1000, description: 'user ids (JSON array or comma-separated)' });
 const channelId = ChannelId;
@@ -63,4 +63,22 @@ export const listMembers = defineMethod({
   params: Type.Object({ channelId, showPublicProfile: Type.Optional(Type.Boolean()) }),
   result: Type.Array(ChannelMember),
   errors: ['UnknownChannel'],
+});
+
+export const listPublic = defineMethod({
+  name: 'channels.listPublic',
+  summary: 'The public channels of the person’s team, by name, each saying whether the person is a member.',
+  callers: ['session'],
+  rateClass: 'read',
+  result: closedObject({ channels: Type.Array(closedObject({ channel: Channel, isMember: Type.Boolean() })) }),
+});
+
+export const join = defineMethod({
+  name: 'channels.join',
+  summary: 'Join a public channel; joining one the person is already in is no change.',
+  callers: ['session'],
+  rateClass: 'channel',
+  params: closedObject({ channelId }),
+  result: closedObject({ channel: Channel }),
+  errors: ['UnknownChannel', 'PermissionDenied'],
 });

@@ -22,8 +22,10 @@ export const api = {
     addMembers: channels.addMembers,
     create: channels.create,
     getInfo: channels.getInfo,
+    join: channels.join,
     list: channels.list,
     listMembers: channels.listMembers,
+    listPublic: channels.listPublic,
     removeMembers: channels.removeMembers,
   },
   chat: {

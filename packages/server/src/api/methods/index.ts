@@ -10,8 +10,10 @@ import appsUninstall from './apps/uninstall.js';
 import channelsAddMembers from './channels/addMembers.js';
 import channelsCreate from './channels/create.js';
 import channelsGetInfo from './channels/getInfo.js';
+import channelsJoin from './channels/join.js';
 import channelsList from './channels/list.js';
 import channelsListMembers from './channels/listMembers.js';
+import channelsListPublic from './channels/listPublic.js';
 import channelsRemoveMembers from './channels/removeMembers.js';
 import chatFetchMessages from './chat/fetchMessages.js';
 import chatMarkRead from './chat/markRead.js';
@@ -49,8 +51,10 @@ export const handlersByMethod = {
   'channels.addMembers': channelsAddMembers,
   'channels.create': channelsCreate,
   'channels.getInfo': channelsGetInfo,
+  'channels.join': channelsJoin,
   'channels.list': channelsList,
   'channels.listMembers': channelsListMembers,
+  'channels.listPublic': channelsListPublic,
   'channels.removeMembers': channelsRemoveMembers,
   'chat.fetchMessages': chatFetchMessages,
   'chat.markRead': chatMarkRead,

@@ -1,9 +1,5 @@
 import createChannel from './createChannel.js';
-import browseChannels from './browseChannels.js';
-import joinChannel from './joinChannel.js';
 import listChannelMembers from './listChannelMembers.js';
-import addChannelMembers from './addChannelMembers.js';
-import removeChannelMembers from './removeChannelMembers.js';
 import fetchMessages from './fetchMessages.js';
 import listConversations from './listConversations.js';
 import listRoster from './listRoster.js';
@@ -16,9 +12,5 @@ export const clientHandlers = {
   'client.fetchMessages': fetchMessages,
   'client.sendMessage': sendMessage,
   'client.createChannel': createChannel,
-  'client.browseChannels': browseChannels,
-  'client.joinChannel': joinChannel,
   'client.listChannelMembers': listChannelMembers,
-  'client.addChannelMembers': addChannelMembers,
-  'client.removeChannelMembers': removeChannelMembers,
 } as const;
