@@ -35,7 +35,7 @@ describe('buildRequest', () => {
   it('puts path parameters in the path, encoded, and the others in the query of a GET', () => {
     const request = buildRequest(developerRoutes.listEvents, { id: 'a:x y/z', limit: 5, status: 'failed', before: undefined });
     expect(request).toEqual({ path: '/api/developer/apps/a%3Ax%20y%2Fz/events?limit=5&status=failed' });
-    expect(buildRequest(clientRoutes.listConversations, {})).toEqual({ path: '/api/client/conversations' });
+    expect(buildRequest(clientRoutes.listRoster, {})).toEqual({ path: '/api/client/roster' });
   });
 
   it('sends the other parameters of a change as a JSON body, or the one parameter that is the body', () => {

@@ -3,6 +3,7 @@ import { defineMethod } from '../define.js';
 import { ChatId, MessageUid, UserId } from '../ids.js';
 import { AttachmentInput, Message, SendAs } from '../models.js';
 import { closedObject, IdList, NonEmptyString } from '../params.js';
+import { Conversation } from '../routes/clientModels.js';
 import { ChatReadState } from '../stream.js';
 
 const sending = {
@@ -88,4 +89,12 @@ export const signalTyping = defineMethod({
   params: closedObject({ chat: ChatId }),
   result: closedObject({}),
   errors: ['UnknownChat'],
+});
+
+export const listConversations = defineMethod({
+  name: 'chat.listConversations',
+  summary: 'The person’s channels and direct chats, most recently active first, with their unread counts.',
+  callers: ['session'],
+  rateClass: 'read',
+  result: closedObject({ conversations: Type.Array(Conversation) }),
 });

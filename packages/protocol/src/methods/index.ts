@@ -31,6 +31,7 @@ export const api = {
   chat: {
     sendMessage: chat.sendMessage,
     fetchMessages: chat.fetchMessages,
+    listConversations: chat.listConversations,
     updateMessage: chat.updateMessage,
     markRead: chat.markRead,
     signalTyping: chat.signalTyping,

@@ -76,12 +76,12 @@ forEachDialect('route pipeline', (t) => {
       const { team } = await teamWithApp(t().testStore.store.db, 1);
       const person = await t().f.person(team.id);
       const [first, second] = [await sessionFor(t(), person), await sessionFor(t(), person)];
-      const read = (session: typeof first) => session.get('/conversations');
+      const read = (session: typeof first) => session.get('/roster');
       for (let i = 0; i < 3; i++) expect((await read(i % 2 ? first : second)).status).toBe(200);
       const limited = await read(first);
-      expectError(limited, { status: 429, error: 'TooManyRequests', description: /^GET \/api\/client\/conversations is limited/ });
-      // Another route has its own bucket.
-      expect((await first.get('/roster')).status).toBe(200);
+      expectError(limited, { status: 429, error: 'TooManyRequests', description: /^GET \/api\/client\/roster is limited/ });
+      // Another endpoint has its own bucket.
+      expect((await first.call('chat.listConversations')).status).toBe(200);
     });
   });
 }, { rateLimits: { read: { rate: 1e-9, burst: 3 } } });

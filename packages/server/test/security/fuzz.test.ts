@@ -190,7 +190,7 @@ function requestGenerator(random: ReturnType<typeof prng>, fixture: Fixture) {
       case 3:
       case 4:
         return random.pick<[string, string]>([
-          ['/api/client/conversations', 'GET'], ['/api/client/messages', 'GET'], ['/api/client/messages', 'POST'], ['/v1/apps.listDirectory', 'POST'],
+          ['/v1/chat.listConversations', 'POST'], ['/api/client/messages', 'GET'], ['/api/client/messages', 'POST'], ['/v1/apps.listDirectory', 'POST'],
           ['/v1/apps.install', 'POST'], ['/v1/apps.uninstall', 'POST'], ['/v1/apps.disable', 'POST'],
           ['/v1/apps.enable', 'POST'], ['/v1/interactions.pressButton', 'POST'], ['/v1/interactions.runMessageAction', 'POST'],
           ['/v1/interactions.runServicemlAction', 'POST'], ['/v1/interactions.openAttachmentWidget', 'POST'], ['/v1/interactions.runWidgetAction', 'POST'],

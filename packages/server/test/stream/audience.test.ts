@@ -88,9 +88,9 @@ forEachDialect(
       const admin = await sessionFor(t(), await t().f.person(cast.team.id, { firstName: 'Ada', lastName: 'Admin', role: 'admin' }));
       const streams = await Promise.all([cast.alice, cast.bob, admin].map((who) => openStream(t(), who)));
       const [aliceStream, bobStream, adminStream] = streams;
-      const app = `/apps/${cast.app.id}`;
-      for (const step of ['install', 'disable', 'enable', 'uninstall']) expect((await cast.bob.post(`${app}/${step}`, {})).status).toBe(200);
-      expect((await admin.post(`${app}/team-disable`, {})).status).toBe(200);
+      const appId = cast.app.id;
+      for (const step of ['install', 'disable', 'enable', 'uninstall']) expect((await cast.bob.call(`apps.${step}`, { appId })).status).toBe(200);
+      expect((await admin.call('apps.disableForTeam', { appId })).status).toBe(200);
       await fence(t(), cast.team.id, cast.alice.user.id, streams);
 
       const appFrames = (stream: typeof bobStream) =>
@@ -111,7 +111,7 @@ forEachDialect(
       for (const [text, mentions] of [['one', []], ['two', [ann.user.id]], ['three', []]] as const) {
         uids.push((await t().client(token).chat.sendMessage({ to: ann.user.id, text, mentions: [...mentions] })).uid);
       }
-      const direct = async () => (await ann.get('/conversations')).body.conversations.find((c: { chat: string }) => c.chat === ben.user.id);
+      const direct = async () => (await ann.call('chat.listConversations')).body.conversations.find((c: { chat: string }) => c.chat === ben.user.id);
       expect(await direct()).toMatchObject({ unread: 3, mentions: 1 });
       expect(await direct()).not.toHaveProperty('readUpTo');
 

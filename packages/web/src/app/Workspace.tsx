@@ -38,7 +38,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   // Frames that come before the first list: applied to it when it comes, as the stream may bring what it lacks.
   const early = useRef<StreamDataFrame[] | undefined>([]);
   const refreshConversations = useCallback(async (): Promise<void> => {
-    const { conversations: loaded } = await api.listConversations();
+    const { conversations: loaded } = await methods.chat.listConversations();
     const pending = early.current ?? [];
     early.current = undefined;
     const applied = applyFrames(loaded, pending, session.user.id, openChatNow.current);

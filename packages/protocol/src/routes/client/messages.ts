@@ -2,20 +2,12 @@ import { Type } from '@sinclair/typebox';
 import { api } from '../../methods/index.js';
 import { InteractionAnswer } from '../../interactions.js';
 import { Message } from '../../models.js';
-import { Contact, Conversation } from '../clientModels.js';
+import { Contact } from '../clientModels.js';
 import { defineRoute } from '../define.js';
 import { AppIdParam, closedObject, ServiceClientParam, sessionRead } from '../fields.js';
 
 const history = api.chat.fetchMessages.params.properties;
 const sending = api.chat.sendMessage.params.properties;
-
-export const listConversations = defineRoute({
-  ...sessionRead,
-  name: 'client.listConversations',
-  summary: 'The person’s channels and direct chats, most recently active first.',
-  path: '/api/client/conversations',
-  result: Type.Object({ conversations: Type.Array(Conversation) }),
-});
 
 export const listRoster = defineRoute({
   ...sessionRead,

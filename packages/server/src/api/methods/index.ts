@@ -16,6 +16,7 @@ import channelsListMembers from './channels/listMembers.js';
 import channelsListPublic from './channels/listPublic.js';
 import channelsRemoveMembers from './channels/removeMembers.js';
 import chatFetchMessages from './chat/fetchMessages.js';
+import chatListConversations from './chat/listConversations.js';
 import chatMarkRead from './chat/markRead.js';
 import chatSendMessage from './chat/sendMessage.js';
 import chatSignalTyping from './chat/signalTyping.js';
@@ -57,6 +58,7 @@ export const handlersByMethod = {
   'channels.listPublic': channelsListPublic,
   'channels.removeMembers': channelsRemoveMembers,
   'chat.fetchMessages': chatFetchMessages,
+  'chat.listConversations': chatListConversations,
   'chat.markRead': chatMarkRead,
   'chat.sendMessage': chatSendMessage,
   'chat.signalTyping': chatSignalTyping,

@@ -50,9 +50,9 @@ const installedFresh: Row['prepare'] = async ({ t, w, a }) => ({ app: await fres
 
 export const clientRows: Row[] = [
   {
-    route: 'GET /api/client/conversations',
+    route: 'v1 chat.listConversations with a session',
     credential: 'session',
-    request: () => get('/api/client/conversations'),
+    request: () => post('/v1/chat.listConversations', {}),
     expect: signedIn,
     reveals: (body, { a, w }) => expect(body.conversations.some((conversation: { chat: string }) => conversation.chat === w.channel)).toBe(inP.has(a.kind)),
   },
