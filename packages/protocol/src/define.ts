@@ -1,17 +1,38 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from './errors.js';
 
-/** How a method is rate limited (docs/reference/methods.md "Rate limits"). */
+/** How an endpoint is rate limited (docs/reference/methods.md "Rate limits"). */
 export type RateClass = 'message' | 'read' | 'channel';
 
-export interface MethodDefinition<P extends TObject = TObject, R extends TSchema = TSchema> {
+/**
+ * Who may call an endpoint: `token`, an app's user or bot token; `session`, a signed-in person (the
+ * session token as `Authorization: Bearer`, or the session cookie); `appSecret`, an app's secret;
+ * `anyone`, no credential at all (docs/reference/methods.md "Who may call").
+ */
+export type CallerKind = 'token' | 'session' | 'appSecret' | 'anyone';
+
+/**
+ * What every endpoint declares, whatever its transport: its name, who may call it, its rate class, its
+ * params, its result and its own errors. A method (`defineMethod`) is called at `/v1/<name>`; a route
+ * (routes/define.ts) keeps a path of its own.
+ */
+export interface EndpointDefinition<P extends TObject = TObject, R extends TSchema = TSchema> {
   name: string;
   summary: string;
+  callers: readonly CallerKind[];
   rateClass: RateClass;
   params: P;
   result: R;
-  /** The method's own error codes, beyond the common ones. */
+  /** The endpoint's own error codes, beyond the common ones. */
   errors: readonly ErrorCode[];
+}
+
+export interface MethodDefinition<P extends TObject = TObject, R extends TSchema = TSchema> extends EndpointDefinition<P, R> {
+  /**
+   * The params a person's session passes, where they differ from `params`: the same fields without those
+   * only an app has (a person sends as themselves). A field it does not declare is refused, not ignored.
+   */
+  sessionParams?: TObject;
 }
 
 /**
@@ -21,9 +42,9 @@ export interface MethodDefinition<P extends TObject = TObject, R extends TSchema
 export type MethodInput<P extends TObject, R extends TSchema> = Omit<MethodDefinition<P, R>, 'params' | 'errors'> &
   Partial<Pick<MethodDefinition<P, R>, 'params' | 'errors'>>;
 
-export function defineMethod<const N extends string, R extends TSchema, P extends TObject = TObject<{}>>(
-  definition: MethodInput<P, R> & { name: N },
-): MethodDefinition<P, R> & { name: N } {
+export function defineMethod<const N extends string, const C extends readonly CallerKind[], R extends TSchema, P extends TObject = TObject<{}>>(
+  definition: MethodInput<P, R> & { name: N; callers: C },
+): MethodDefinition<P, R> & { name: N; callers: C } {
   return { params: Type.Object({}) as TObject as P, errors: [], ...definition };
 }
 
@@ -33,3 +54,7 @@ export function defineMethod<const N extends string, R extends TSchema, P extend
  */
 export type ParamsOf<M, Ids extends unknown[] = []> = M extends MethodDefinition<infer P, TSchema> ? Static<P, Ids> : never;
 export type ResultOf<M, Ids extends unknown[] = []> = M extends MethodDefinition<TObject, infer R> ? Static<R, Ids> : never;
+
+/** The params a caller of this kind passes to the method. */
+export const paramsFor = (method: MethodDefinition, caller: CallerKind): TObject =>
+  (caller === 'session' ? method.sessionParams : undefined) ?? method.params;

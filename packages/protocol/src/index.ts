@@ -16,6 +16,7 @@ export * from './appFields.js';
 export * from './personFields.js';
 export * from './names.js';
 export * from './routeClient.js';
+export * from './methodClient.js';
 export * from './routes/define.js';
 export * from './routes/clientModels.js';
 export * from './routes/developerModels.js';

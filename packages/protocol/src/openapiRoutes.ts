@@ -79,12 +79,12 @@ function operation(route: RouteDefinition): OpenApiOperation {
     responses: {
       [String(route.status ?? 200)]: {
         description: 'Success',
-        headers: refs(['X-Request-Id', ...(route.auth === 'session' ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] : [])]),
+        headers: refs(['X-Request-Id', ...(route.callers[0] === 'session' ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] : [])]),
         content: { 'application/json': { schema: toJsonSchema(route.result) } },
       },
       ...errorResponses([...routeCommonErrors(route), ...route.errors]),
     },
-    security: route.auth === 'session' ? [{ session: [] }, { sessionCookie: [] }] : [],
+    security: route.callers[0] === 'session' ? [{ session: [] }, { sessionCookie: [] }] : [],
   };
 }
 

@@ -1,4 +1,4 @@
-import { Type, type SchemaOptions, type TSchema, type TString } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
 
 /** One of a list of string constants. */
 export const oneOf = <T extends string>(values: readonly T[], description?: string) =>
@@ -57,3 +57,6 @@ export const checkedByServer = { checkedByServer: true } as const;
 export function isCheckedByServer(schema: TSchema): boolean {
   return (schema as { checkedByServer?: boolean }).checkedByServer === true;
 }
+
+/** An object of exactly the fields it names: an answer describes every field it has, a body declares every field it takes. */
+export const closedObject = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });

@@ -83,7 +83,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes a list of methods it is given, and no other', () => {
-    const ping = defineMethod({ name: 'test.ping', summary: 'Ping.', rateClass: 'read', params: Type.Object({}), result: Type.Object({}), errors: [] });
+    const ping = defineMethod({ name: 'test.ping', summary: 'Ping.', callers: ['token'], rateClass: 'read', params: Type.Object({}), result: Type.Object({}), errors: [] });
     expect(Object.keys(buildOpenApiDocument([ping], { serverUrl: 'https://chat.example' }).paths)).toEqual(['/v1/test.ping']);
     expect(buildOpenApiDocument([ping], { serverUrl: 'https://chat.example' }).servers).toEqual([{ url: 'https://chat.example' }]);
   });

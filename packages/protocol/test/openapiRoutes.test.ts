@@ -69,7 +69,7 @@ describe('the whole OpenAPI document', () => {
     });
 
     it('says how it is authenticated: a session, or nothing at all', () => {
-      expect(operation.security).toEqual(route.auth === 'session' ? [{ session: [] }, { sessionCookie: [] }] : []);
+      expect(operation.security).toEqual(route.callers[0] === 'session' ? [{ session: [] }, { sessionCookie: [] }] : []);
     });
   });
 });

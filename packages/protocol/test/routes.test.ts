@@ -26,7 +26,7 @@ describe('route definitions', () => {
 
   it('refuse a path parameter the params do not declare', () => {
     const define = () =>
-      defineRoute({ name: 'test.broken', summary: '', verb: 'GET', path: '/api/test/:id', auth: 'none', params: Type.Object({}), result: Type.Object({}), errors: [] });
+      defineRoute({ name: 'test.broken', summary: '', verb: 'GET', path: '/api/test/:id', callers: ['anyone'], params: Type.Object({}), result: Type.Object({}), errors: [] });
     expect(define).toThrow(/path parameters id/);
   });
 });
@@ -35,7 +35,7 @@ describe('buildRequest', () => {
   it('puts path parameters in the path, encoded, and the others in the query of a GET', () => {
     const request = buildRequest(developerRoutes.listEvents, { id: 'a:x y/z', limit: 5, status: 'failed', before: undefined });
     expect(request).toEqual({ path: '/api/developer/apps/a%3Ax%20y%2Fz/events?limit=5&status=failed' });
-    expect(buildRequest(clientRoutes.listConversations, {})).toEqual({ path: '/api/client/conversations' });
+    expect(buildRequest(clientRoutes.listRoster, {})).toEqual({ path: '/api/client/roster' });
   });
 
   it('sends the other parameters of a change as a JSON body, or the one parameter that is the body', () => {
@@ -44,7 +44,7 @@ describe('buildRequest', () => {
       path: '/api/developer/apps/a%3A1/integrations',
       body: '{"previewDomains":["x.example"]}',
     });
-    expect(buildRequest(clientRoutes.installApp, { id: 'a:1' })).toEqual({ path: '/api/client/apps/a%3A1/install', body: '{}' });
+    expect(buildRequest(developerRoutes.rotateSecret, { id: 'a:1' })).toEqual({ path: '/api/developer/apps/a%3A1/secret', body: '{}' });
   });
 
   it('refuses a call without its path parameter, rather than calling another path', () => {
@@ -81,6 +81,6 @@ describe('createRouteClient', () => {
     expect(error).toBeInstanceOf(AviaryApiError);
     expect(error).toMatchObject({ code: 'InvalidParameter', status: 400, parameter: 'limit' });
     const proxy = createRouteClient(clientRoutes, { fetch: answering(502, '<html>Bad gateway</html>').fetch });
-    expect(await proxy.listApps().catch((thrown: unknown) => thrown)).toMatchObject({ code: 'UnknownError', rawCode: 'HTTP502', status: 502 });
+    expect(await proxy.listRoster().catch((thrown: unknown) => thrown)).toMatchObject({ code: 'UnknownError', rawCode: 'HTTP502', status: 502 });
   });
 });

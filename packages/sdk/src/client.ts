@@ -1,23 +1,20 @@
-import { api, readJsonAnswer, type BrandedIds, type ParamsOf, type PlainIds, type ResultOf } from '@aviary/protocol';
+import { bindMethods, methodRequest, readJsonAnswer, type BrandedIds, type IdTyping, type MethodCalls } from '@aviary/protocol';
 import { AviaryApiError, AviaryTimeoutError } from './errors.js';
 import { parseRetryAfter, retryDelay, sleep } from './retry.js';
 
-type Api = typeof api;
+export type { IdTyping } from '@aviary/protocol';
 /** Per call: a signal of the caller's own, besides the client's timeout. */
 export interface CallOptions {
   signal?: AbortSignal;
 }
-/** Branded ids (the default), or plain strings for code that makes ids itself. */
-export type IdTyping = BrandedIds | PlainIds;
-type Call<M, Ids extends IdTyping> = {} extends ParamsOf<M, [Ids]>
-  ? (params?: ParamsOf<M, [Ids]>, options?: CallOptions) => Promise<ResultOf<M, [Ids]>>
-  : (params: ParamsOf<M, [Ids]>, options?: CallOptions) => Promise<ResultOf<M, [Ids]>>;
-type Namespaces<Ids extends IdTyping> = { [N in keyof Api]: { [M in keyof Api[N]]: Call<Api[N][M], Ids> } };
 
 export interface AviaryClientOptions {
   /** The server's base URL, e.g. http://localhost:8080 */
   baseUrl: string;
-  /** A user token (from app.install) or a bot token. */
+  /**
+   * The credential, sent as `Authorization: Bearer`: a user token (from app.install) or a bot token, or a
+   * person's session token (`as_s_…`, from signing in) for the methods a person calls.
+   */
   token: string;
   /** How many times a 429 or a 503 is retried (default 3). */
   maxRetries?: number;
@@ -32,17 +29,17 @@ export interface AviaryClientOptions {
   random?: () => number;
 }
 
-export interface AviaryClient<Ids extends IdTyping = BrandedIds> extends Namespaces<Ids> {}
+export interface AviaryClient<Ids extends IdTyping = BrandedIds> extends MethodCalls<Ids, CallOptions> {}
 
 const defaults = { maxRetries: 3, maxRetryAfterSeconds: 60, timeoutMs: 30_000 };
 
-/** A typed client for the method API: `await client.chat.sendMessage({ to, text })`. */
+/** A typed client for the method API, with retries and a time-out: `await client.chat.sendMessage({ to, text })`. */
 export class AviaryClient<Ids extends IdTyping = BrandedIds> {
   private readonly options: Required<Omit<AviaryClientOptions, 'baseUrl' | 'token'>> & { baseUrl: string; token: string };
 
   constructor(options: AviaryClientOptions) {
     if (!options.baseUrl) throw new TypeError('AviaryClient needs baseUrl, the server’s URL (such as http://localhost:8080)');
-    if (!options.token) throw new TypeError('AviaryClient needs a token: a user token from app.install, or the bot’s token');
+    if (!options.token) throw new TypeError('AviaryClient needs a token: a user token from app.install, the bot’s token, or a session token');
     this.options = {
       ...defaults,
       fetch: globalThis.fetch,
@@ -52,11 +49,7 @@ export class AviaryClient<Ids extends IdTyping = BrandedIds> {
       token: options.token,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
-    for (const [namespace, methods] of Object.entries(api)) {
-      const bound: Record<string, (params?: Record<string, unknown>, callOptions?: CallOptions) => Promise<unknown>> = {};
-      for (const [name, method] of Object.entries(methods)) bound[name] = (params, callOptions) => this.call(method.name, params ?? {}, callOptions);
-      (this as unknown as Record<string, unknown>)[namespace] = bound;
-    }
+    Object.assign(this, bindMethods((method, params, callOptions) => this.call(method, params, callOptions as CallOptions | undefined)));
   }
 
   /** Calls any method by name; the namespaced functions are typed shortcuts for this. */
@@ -83,12 +76,8 @@ export class AviaryClient<Ids extends IdTyping = BrandedIds> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
     try {
-      const response = await this.options.fetch(`${this.options.baseUrl}/v1/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
-        body: JSON.stringify(params),
-        signal,
-      });
+      const request = methodRequest(this.options.baseUrl, method, params, this.options.token);
+      const response = await this.options.fetch(request.url, { ...request.init, signal });
       return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await readJsonAnswer(response) };
     } catch (error) {
       if (timeout.aborted && !callerSignal?.aborted) throw new AviaryTimeoutError(method, this.options.timeoutMs);

@@ -82,7 +82,7 @@ afterAll(async () => {
 
 describe('createApp against a real Aviary', () => {
   it('keeps the install token in the file store (0600), and acts as that person in a command', async () => {
-    expect((await alice.post(`/apps/${appId}/install`, {})).body).toEqual({ installed: true });
+    expect((await alice.call('apps.install', { appId })).body).toEqual({ installed: true });
     const installation = await app.installationStore.find(toUserId(alice.user.id));
     expect(installation).toMatchObject({ userId: alice.user.id, token: expect.any(String) });
     expect((await stat(join(storeDir, 'installations.json'))).mode & 0o777).toBe(0o600);
@@ -106,7 +106,7 @@ describe('createApp against a real Aviary', () => {
   });
 
   it('forgets the token when the person uninstalls', async () => {
-    await alice.post(`/apps/${appId}/uninstall`, {});
+    await alice.call('apps.uninstall', { appId });
     expect((await received.uninstalled.promise).userId).toBe(alice.user.id);
     expect(await app.installationStore.find(toUserId(alice.user.id))).toBeUndefined();
   });

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { ChannelId, UserId } from '../ids.js';
 import { Channel, ChannelMember, MemberStatuses } from '../models.js';
-import { HttpUrl, IdList, NonEmptyString } from '../params.js';
+import { closedObject, HttpUrl, IdList, NonEmptyString } from '../params.js';
 
 const members = IdList(UserId, { maxItems: 1000, description: 'user ids (JSON array or comma-separated)' });
 const channelId = ChannelId;
@@ -10,6 +10,7 @@ const channelId = ChannelId;
 export const create = defineMethod({
   name: 'channels.create',
   summary: 'Create a channel; the caller becomes its moderator.',
+  callers: ['token', 'session'],
   rateClass: 'channel',
   params: Type.Object({
     name: NonEmptyString(255, 'the channel name'),
@@ -26,6 +27,7 @@ const memberChange = <const N extends string>(name: N, summary: string) =>
   defineMethod({
     name,
     summary,
+    callers: ['token', 'session'],
     rateClass: 'channel',
     params: Type.Object({ channelId, members: IdList(UserId, { minItems: 1, maxItems: 1000, description: 'user ids' }) }),
     result: Type.Object({ members: MemberStatuses }),
@@ -38,6 +40,7 @@ export const removeMembers = memberChange('channels.removeMembers', 'Remove peop
 export const getInfo = defineMethod({
   name: 'channels.getInfo',
   summary: 'Describe a channel.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   params: Type.Object({ channelId }),
   result: Channel,
@@ -47,6 +50,7 @@ export const getInfo = defineMethod({
 export const list = defineMethod({
   name: 'channels.list',
   summary: 'The channels the caller is a member of.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   result: Type.Array(Channel),
 });
@@ -54,8 +58,27 @@ export const list = defineMethod({
 export const listMembers = defineMethod({
   name: 'channels.listMembers',
   summary: 'The members of a channel.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   params: Type.Object({ channelId, showPublicProfile: Type.Optional(Type.Boolean()) }),
   result: Type.Array(ChannelMember),
   errors: ['UnknownChannel'],
+});
+
+export const listPublic = defineMethod({
+  name: 'channels.listPublic',
+  summary: 'The public channels of the person’s team, by name, each saying whether the person is a member.',
+  callers: ['session'],
+  rateClass: 'read',
+  result: closedObject({ channels: Type.Array(closedObject({ channel: Channel, isMember: Type.Boolean() })) }),
+});
+
+export const join = defineMethod({
+  name: 'channels.join',
+  summary: 'Join a public channel; joining one the person is already in is no change.',
+  callers: ['session'],
+  rateClass: 'channel',
+  params: closedObject({ channelId }),
+  result: closedObject({ channel: Channel }),
+  errors: ['UnknownChannel', 'PermissionDenied'],
 });

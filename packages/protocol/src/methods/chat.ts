@@ -2,24 +2,34 @@ import { Type } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { ChatId, MessageUid, UserId } from '../ids.js';
 import { AttachmentInput, Message, SendAs } from '../models.js';
-import { IdList, NonEmptyString } from '../params.js';
+import { closedObject, IdList, NonEmptyString } from '../params.js';
+import { Conversation } from '../routes/clientModels.js';
+import { ChatReadState } from '../stream.js';
+
+const sending = {
+  to: ChatId,
+  text: NonEmptyString(40_000, 'the message text, also its plain-text form for notifications and search'),
+  serviceml: Type.Optional(Type.String({ description: 'a ServiceML document (<serviceml>…</serviceml>)' })),
+  notification: Type.Optional(Type.String({ maxLength: 1000, description: 'the notification text' })),
+  mentions: Type.Optional(IdList(UserId, { maxItems: 100, description: 'user ids mentioned by the message' })),
+  sendAs: Type.Optional(SendAs),
+  attachments: Type.Optional(Type.Array(AttachmentInput, { description: 'at most one Attachment' })),
+  onBehalfOf: Type.Optional(UserId),
+  visibleTo: Type.Optional(IdList(UserId, { minItems: 1, maxItems: 100, description: 'the only users who see the message' })),
+  id: Type.Optional(NonEmptyString(255, 'a client id; repeating it within 24 hours returns the first message’s uid')),
+};
 
 export const sendMessage = defineMethod({
   name: 'chat.sendMessage',
-  summary: 'Send a message to a user (direct chat) or a channel, as the token’s user or bot.',
+  summary: 'Send a message to a user (direct chat) or a channel, as the token’s user or bot, or as the signed-in person.',
+  callers: ['token', 'session'],
   rateClass: 'message',
-  params: Type.Object({
-    to: ChatId,
-    text: NonEmptyString(40_000, 'the message text, also its plain-text form for notifications and search'),
-    serviceml: Type.Optional(Type.String({ description: 'a ServiceML document (<serviceml>…</serviceml>)' })),
-    notification: Type.Optional(Type.String({ maxLength: 1000, description: 'the notification text' })),
-    mentions: Type.Optional(IdList(UserId, { maxItems: 100, description: 'user ids mentioned by the message' })),
-    sendAs: Type.Optional(SendAs),
-    attachments: Type.Optional(Type.Array(AttachmentInput, { description: 'at most one Attachment' })),
-    onBehalfOf: Type.Optional(UserId),
-    visibleTo: Type.Optional(IdList(UserId, { minItems: 1, maxItems: 100, description: 'the only users who see the message' })),
-    id: Type.Optional(NonEmptyString(255, 'a client id; repeating it within 24 hours returns the first message’s uid')),
-  }),
+  params: Type.Object(sending),
+  // A person sends as themselves, to everyone of the chat: sendAs, onBehalfOf, visibleTo and notification are an app's.
+  sessionParams: Type.Object(
+    { to: sending.to, text: sending.text, serviceml: sending.serviceml, mentions: sending.mentions, attachments: sending.attachments, id: sending.id },
+    { additionalProperties: false },
+  ),
   result: Type.Object({ uid: MessageUid }),
   errors: ['UnknownRecipient'],
 });
@@ -30,7 +40,8 @@ export const sendMessage = defineMethod({
  */
 export const updateMessage = defineMethod({
   name: 'chat.updateMessage',
-  summary: 'Replace the text (and optionally the attachments) of a message the token’s user or bot sent through this app.',
+  summary: 'Replace the text (and optionally the attachments) of a message the token’s user or bot sent through this app, or the signed-in person sent themselves.',
+  callers: ['token', 'session'],
   rateClass: 'message',
   params: Type.Object({
     messageUid: MessageUid,
@@ -45,6 +56,7 @@ export const updateMessage = defineMethod({
 export const fetchMessages = defineMethod({
   name: 'chat.fetchMessages',
   summary: 'Fetch messages of a chat by uid, or (without uids) a page of its history, newest first.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   params: Type.Object({
     chat: ChatId,
@@ -55,4 +67,34 @@ export const fetchMessages = defineMethod({
   }),
   result: Type.Array(Message),
   errors: ['UnknownChat'],
+});
+
+export const markRead = defineMethod({
+  name: 'chat.markRead',
+  summary: 'The person has read a chat up to `uid`, a message of it that they can see: markers only move forward; the person’s streams get chat.read.',
+  callers: ['session'],
+  rateClass: 'channel',
+  params: closedObject({ chat: ChatId, uid: MessageUid }),
+  result: ChatReadState,
+  errors: ['UnknownChat'],
+});
+
+export const signalTyping = defineMethod({
+  name: 'chat.signalTyping',
+  summary:
+    'The person is typing in a chat they read: the other readers with a stream open get a typing frame (not kept, never ' +
+    'replayed). Send it at most every 3 seconds while typing.',
+  callers: ['session'],
+  rateClass: 'message',
+  params: closedObject({ chat: ChatId }),
+  result: closedObject({}),
+  errors: ['UnknownChat'],
+});
+
+export const listConversations = defineMethod({
+  name: 'chat.listConversations',
+  summary: 'The person’s channels and direct chats, most recently active first, with their unread counts.',
+  callers: ['session'],
+  rateClass: 'read',
+  result: closedObject({ conversations: Type.Array(Conversation) }),
 });

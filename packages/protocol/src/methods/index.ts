@@ -1,21 +1,52 @@
 import type { MethodDefinition } from '../define.js';
+import * as apps from './apps.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
+import * as interactions from './interactions.js';
 import * as people from './people.js';
+import * as stream from './stream.js';
+import * as team from './team.js';
 
-/** Every method of the API, by namespace as the SDK exposes them. */
+/** Every method of the API, by namespace as the typed clients expose them; each says who may call it. */
 export const api = {
+  apps: {
+    listDirectory: apps.listDirectory,
+    install: apps.install,
+    uninstall: apps.uninstall,
+    disable: apps.disable,
+    enable: apps.enable,
+    disableForTeam: apps.disableForTeam,
+    enableForTeam: apps.enableForTeam,
+  },
   channels: {
     addMembers: channels.addMembers,
     create: channels.create,
     getInfo: channels.getInfo,
+    join: channels.join,
     list: channels.list,
     listMembers: channels.listMembers,
+    listPublic: channels.listPublic,
     removeMembers: channels.removeMembers,
   },
-  chat: { sendMessage: chat.sendMessage, fetchMessages: chat.fetchMessages, updateMessage: chat.updateMessage },
+  chat: {
+    sendMessage: chat.sendMessage,
+    fetchMessages: chat.fetchMessages,
+    listConversations: chat.listConversations,
+    updateMessage: chat.updateMessage,
+    markRead: chat.markRead,
+    signalTyping: chat.signalTyping,
+  },
+  interactions: {
+    pressButton: interactions.pressButton,
+    runMessageAction: interactions.runMessageAction,
+    runServicemlAction: interactions.runServicemlAction,
+    openAttachmentWidget: interactions.openAttachmentWidget,
+    runWidgetAction: interactions.runWidgetAction,
+  },
   roster: { listContacts: people.listContacts },
-  users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile },
+  stream: { createTicket: stream.createTicket },
+  team: { getInfo: team.getInfo, updateSettings: team.updateSettings },
+  users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile, updateProfile: people.updateProfile },
 } as const;
 
 type Api = typeof api;

@@ -2,10 +2,12 @@ import { Type } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { UserId } from '../ids.js';
 import { PublicProfile, User } from '../models.js';
+import { closedObject } from '../params.js';
 
 export const listContacts = defineMethod({
   name: 'roster.listContacts',
   summary: 'The caller’s active teammates and the bots of apps the caller installed.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   result: Type.Array(PublicProfile),
 });
@@ -13,6 +15,7 @@ export const listContacts = defineMethod({
 export const getInfo = defineMethod({
   name: 'users.getInfo',
   summary: 'The token’s own user.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   result: User,
 });
@@ -20,8 +23,22 @@ export const getInfo = defineMethod({
 export const getPublicProfile = defineMethod({
   name: 'users.getPublicProfile',
   summary: 'The public profile of a teammate.',
+  callers: ['token', 'session'],
   rateClass: 'read',
   params: Type.Object({ userId: UserId }),
   result: PublicProfile,
   errors: ['UnknownUser'],
+});
+
+export const updateProfile = defineMethod({
+  name: 'users.updateProfile',
+  summary: 'The person changes their own first or last name or their timezone (a UTC offset such as +01:00).',
+  callers: ['session'],
+  rateClass: 'channel',
+  params: closedObject({
+    firstName: Type.Optional(Type.String({ description: 'the first name, trimmed, not empty' })),
+    lastName: Type.Optional(Type.String({ description: 'the last name, trimmed, not empty' })),
+    timezone: Type.Optional(Type.String({ description: 'a UTC offset such as +01:00 or -05:30' })),
+  }),
+  result: closedObject({ user: User }),
 });

@@ -1,27 +1,27 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { RateClass } from '../define.js';
+import type { EndpointDefinition, RateClass } from '../define.js';
 import type { ErrorCode } from '../errors.js';
 
 export type RouteVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call a route: `session` needs a signed-in person (the session token as `Authorization: Bearer`
- * or the session cookie); `none` is open to anyone (signing in and out).
+ * or the session cookie); `anyone` needs nothing (signing in and out).
  */
-export type RouteAuth = 'session' | 'none';
+export type RouteCallers = readonly ['session'] | readonly ['anyone'];
 
 /**
- * One route of the APIs people's clients call (the client API, the developer API, sessions), defined
- * once: the server runs it through one pipeline, the typed clients call it, OpenAPI describes it.
+ * An endpoint that keeps a path of its own (the client API, the developer API, sessions) rather than
+ * `/v1/<name>`: the same declaration as a method, plus its verb and path. The server runs it through one
+ * pipeline, the typed clients call it, OpenAPI describes it.
  */
-export interface RouteDefinition<P extends TObject = TObject, R extends TSchema = TSchema> {
+export interface RouteDefinition<P extends TObject = TObject, R extends TSchema = TSchema> extends Omit<EndpointDefinition<P, R>, 'callers' | 'rateClass'> {
   /** `<group>.<route>`, e.g. `client.sendMessage`: its handler, its rate-limit bucket and its OpenAPI operation. */
   name: string;
-  summary: string;
   verb: RouteVerb;
   /** The URL pattern; each `:name` segment is a path parameter that `params` declares. */
   path: string;
-  auth: RouteAuth;
+  callers: RouteCallers;
   /** The /v1 rate class a person's calls count against (routeRateClass gives the default). */
   rateClass?: RateClass;
   /**
@@ -33,14 +33,11 @@ export interface RouteDefinition<P extends TObject = TObject, R extends TSchema 
   bodyParam?: string;
   /** The status of a success; 200 unless said. */
   status?: 200 | 201;
-  result: R;
-  /** The route's own error codes, beyond those every route can answer (routeCommonErrors). */
-  errors: readonly ErrorCode[];
 }
 
-export function defineRoute<const N extends string, const A extends RouteAuth, P extends TObject, R extends TSchema>(
-  definition: RouteDefinition<P, R> & { name: N; auth: A },
-): RouteDefinition<P, R> & { name: N; auth: A } {
+export function defineRoute<const N extends string, const C extends RouteCallers, P extends TObject, R extends TSchema>(
+  definition: RouteDefinition<P, R> & { name: N; callers: C },
+): RouteDefinition<P, R> & { name: N; callers: C } {
   const undeclared = pathParamNames(definition.path).filter((name) => !(name in definition.params.properties));
   if (undeclared.length > 0) throw new Error(`route ${definition.name}: the path parameters ${undeclared.join(', ')} are not declared in its params`);
   if (definition.bodyParam !== undefined && !(definition.bodyParam in definition.params.properties)) {
@@ -63,12 +60,12 @@ export function routeRateClass(route: Pick<RouteDefinition, 'verb' | 'rateClass'
 }
 
 /** Error codes every route can answer, before its own; signed-in routes add NotSignedIn, changes CrossSiteRequest. */
-export function routeCommonErrors(route: Pick<RouteDefinition, 'verb' | 'auth'>): ErrorCode[] {
+export function routeCommonErrors(route: Pick<RouteDefinition, 'verb' | 'callers'>): ErrorCode[] {
   return [
     'InvalidRequestData',
     'MissingParameter',
     'InvalidParameter',
-    ...(route.auth === 'session' ? (['NotSignedIn', 'TooManyRequests'] as const) : []),
+    ...(route.callers[0] === 'session' ? (['NotSignedIn', 'TooManyRequests'] as const) : []),
     ...(route.verb === 'GET' ? [] : (['CrossSiteRequest'] as const)),
     'RequestTimeout',
     'RequestTooLarge',

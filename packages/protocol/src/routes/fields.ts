@@ -1,5 +1,5 @@
 /** Parameter shapes several routes share. */
-import { Type, type TProperties } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { serviceClients } from '../events.js';
 import { oneOf } from '../params.js';
 
@@ -19,7 +19,6 @@ export const ServiceClientParam = Type.Optional(oneOf(serviceClients, 'desktop (
 export const AppChosenId = (what: string) => Type.String({ minLength: 1, maxLength: 255, description: `the ${what}’s id, as its app chose it` });
 
 /** A signed-in person's read with no parameters and no errors of its own (their lists, their team, their session). */
-export const sessionRead = { verb: 'GET', auth: 'session', params: Type.Object({}), errors: [] } as const;
+export const sessionRead = { verb: 'GET', callers: ['session'], params: Type.Object({}), errors: [] } as const;
 
-/** An object of exactly the fields it names: an answer describes every field it has, a body declares every field it takes. */
-export const closedObject = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });
+export { closedObject } from '../params.js';

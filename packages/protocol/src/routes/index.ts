@@ -1,17 +1,12 @@
-import * as clientActions from './client/actions.js';
-import * as clientApps from './client/apps.js';
 import * as clientChannels from './client/channels.js';
-import * as clientProfile from './client/profile.js';
 import * as clientMessages from './client/messages.js';
-import * as clientStream from './client/stream.js';
-import * as clientTeam from './client/team.js';
 import type { RouteDefinition } from './define.js';
 import * as developerApps from './developer/apps.js';
 import * as developerEvents from './developer/events.js';
 import * as session from './session.js';
 
 /** The client API (/api/client): what a person's client calls. */
-export const clientRoutes = { ...clientMessages, ...clientActions, ...clientApps, ...clientTeam, ...clientStream, ...clientChannels, ...clientProfile } as const;
+export const clientRoutes = { ...clientMessages, ...clientChannels } as const;
 
 /** The developer API (/api/developer): what the developer dashboard calls. */
 export const developerRoutes = { ...developerApps, ...developerEvents } as const;

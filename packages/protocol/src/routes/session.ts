@@ -19,7 +19,7 @@ export const signIn = defineRoute({
     'several teams answers TeamRequired with them: sign in again naming one.',
   verb: 'POST',
   path: '/api/session',
-  auth: 'none',
+  callers: ['anyone'],
   params: Type.Object({
     email: Type.String({ minLength: 1, maxLength: maxEmailLength, description: 'compared without regard to case or surrounding spaces' }),
     password: Type.String({ minLength: 1, maxLength: maxPasswordLength }),
@@ -35,7 +35,7 @@ export const signIn = defineRoute({
  */
 export const getSession = defineRoute({
   ...sessionRead,
-  auth: 'none',
+  callers: ['anyone'],
   name: 'session.getSession',
   summary: 'Who the session belongs to, and their team: the web client asks on load, as it cannot read the cookie. Without a live session: {user: null}.',
   path: '/api/session',
@@ -47,7 +47,7 @@ export const signOut = defineRoute({
   summary: 'Sign the session out, when there is one, and clear the cookie.',
   verb: 'DELETE',
   path: '/api/session',
-  auth: 'none',
+  callers: ['anyone'],
   params: Type.Object({}),
   result: closedObject({}),
   errors: [],

@@ -5,12 +5,23 @@ import { hashToken } from '../store/ids.js';
 import { appDisabledBy, appDisabledError, appUseRefusal } from '../core/policies/apps.js';
 import { ApiError } from './errors.js';
 
-/** Who is calling: a user acting through one app, or an app's bot. */
-export interface Caller {
+/** Who is calling: a user acting through one app or an app's bot (a token), or a signed-in person (a session). */
+export type Caller = TokenCaller | PersonCaller;
+
+export interface TokenCaller {
   user: UsersTable;
   appId: string;
   kind: 'user' | 'bot';
   tokenHash: string;
+}
+
+/** A person acting for themselves, through no app, with one of their sessions. */
+export interface PersonCaller {
+  user: UsersTable;
+  appId: null;
+  kind: 'person';
+  /** The session's token hash: what the session opens (a stream ticket) ends with it. */
+  sessionHash: string;
 }
 
 const tokenQuery = compiledOnce((db, { tokenHash }: { tokenHash: string }) =>
@@ -81,7 +92,7 @@ const TOKEN_SHAPE = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TOKEN_LENGTH}}$`);
 const invalidToken = () => new ApiError('InvalidToken', 'The token is unknown, revoked, or belongs to an uninstalled app.');
 
 /** Resolves a method token; InvalidToken and AppDisabled come from here, in that order. */
-export async function authenticate(store: Store, token: string): Promise<Caller> {
+export async function authenticate(store: Store, token: string): Promise<TokenCaller> {
   if (!TOKEN_SHAPE.test(token)) {
     throw new ApiError('InvalidToken', `The token is malformed: tokens are at most ${MAX_TOKEN_LENGTH} characters of A-Z, a-z, 0-9, _ and -.`);
   }

@@ -1,15 +1,16 @@
-import { methodsByName, type MethodDefinition } from '@aviary/protocol';
+import { methodsByName, paramsFor, type CallerKind, type MethodDefinition } from '@aviary/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forRequest, type ServerContext } from '../context.js';
-import { authenticate } from './caller.js';
-import { ApiError, missingParameter } from './errors.js';
+import type { Caller } from './caller.js';
+import { callerOf } from './callerOf.js';
+import { ApiError } from './errors.js';
 import type { MethodHandler } from './handler.js';
 import { flockAliasTarget, flockNamedCall } from './flockNames.js';
 import { handlers } from './methods/index.js';
-import { decodeParams, type RawParams } from './params.js';
-import { bearerToken } from './session/sessionToken.js';
+import { decodeParams, refuseUndeclaredFields, type RawParams } from './params.js';
 import { enforceRateLimits } from './methodRateLimits.js';
 import { checkResult } from './resultCheck.js';
+import { cookieCallGuard } from './security/crossSite.js';
 
 /** Marks a body the server could not read (unsupported content type); reported after NoSuchMethod and 405. */
 export const UNREADABLE_BODY = Symbol('unreadable body');
@@ -21,12 +22,13 @@ export function findMethod(name: string): MethodDefinition | undefined {
 }
 
 /**
- * `/v1/:method` — one fixed pipeline for every method:
- * decode → token → app disabled → rate limit → validate → handler → present.
+ * `/v1/:method` — one fixed pipeline for every method, whoever calls it (an app's token, a person's session):
+ * decode → caller (token or session; app disabled) → who may call → rate limit → validate → handler → present.
  */
 export function registerDispatcher(app: FastifyInstance, ctx: ServerContext): void {
+  const guardCookie = cookieCallGuard(ctx.config);
   // No HEAD twin of the GET route: a HEAD would run the method (send the message) and drop the answer.
-  app.route({ method: ['GET', 'POST'], url: '/v1/:method', exposeHeadRoute: false, handler: (request, reply) => dispatch(ctx, request, reply) });
+  app.route({ method: ['GET', 'POST'], url: '/v1/:method', exposeHeadRoute: false, handler: (request, reply) => dispatch(ctx, request, reply, guardCookie) });
   app.route({
     method: ['HEAD', 'PUT', 'PATCH', 'DELETE'],
     url: '/v1/:method',
@@ -62,21 +64,41 @@ export function requireMethod(request: FastifyRequest): MethodHandler {
   return handler;
 }
 
-async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, guardCookie: (request: FastifyRequest) => void): Promise<unknown> {
   const handler = requireMethod(request);
+  const { method } = handler;
   const raw = readParams(request);
-  const token = bearerToken(request) ?? raw.token;
-  if (token === undefined || token === '' || token === null) throw missingParameter('token');
-  if (typeof token !== 'string') throw new ApiError('InvalidToken', 'The token must be a string.');
-  const caller = await authenticate(ctx.store, token);
+  const caller = await callerOf(ctx, method, request, raw, guardCookie);
+  const kind = callerKindOf(caller);
+  if (!method.callers.includes(kind)) throw refusedCaller(method, kind);
   const flockNamed = await flockNamedCall(ctx.store.db, caller, (request.params as { method: string }).method, raw);
   const call = async (given: RawParams) => {
-    await enforceRateLimits(ctx, handler.method, caller, given, reply);
-    return handler.handle(decodeParams(handler.method.params, given), caller, forRequest(ctx, request.id));
+    await enforceRateLimits(ctx, method, caller, given, reply);
+    return handler.handle(decodeMethodParams(method, kind, given), caller, forRequest(ctx, request.id));
   };
   const result = flockNamed ? await call(flockNamed.raw).catch((error: unknown) => Promise.reject(flockNamed.refusal(error))) : await call(raw);
-  checkResult(ctx, handler.method.result, result, handler.method.name, request.id);
+  checkResult(ctx, method.result, result, method.name, request.id);
   return result;
+}
+
+const callerKindOf = (caller: Caller): CallerKind => (caller.kind === 'person' ? 'session' : 'token');
+
+const callerNames: Record<CallerKind, string> = { token: 'an app’s token', session: 'a person’s session', appSecret: 'an app’s secret', anyone: 'anyone' };
+
+/** A session calling a method only apps call (callerOf refuses tokens to the methods only people call). */
+function refusedCaller(method: MethodDefinition, kind: CallerKind): ApiError {
+  const who = method.callers.map((caller) => callerNames[caller]).join(' or ');
+  return new ApiError('PermissionDenied', `${method.name} is not called with ${callerNames[kind]}; call it with ${who}.`);
+}
+
+/** The caller's params; a closed shape (a person's, beside an app's) refuses a field it does not declare. */
+function decodeMethodParams(method: MethodDefinition, kind: CallerKind, raw: RawParams): Record<string, unknown> {
+  const params = paramsFor(method, kind);
+  if (params.additionalProperties === false) {
+    const { token: _credential, ...fields } = raw;
+    refuseUndeclaredFields(Object.keys(params.properties), fields, `${method.name} for ${callerNames[kind]}`);
+  }
+  return decodeParams(params, raw);
 }
 
 function readParams(request: FastifyRequest): RawParams {

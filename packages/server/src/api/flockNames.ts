@@ -28,7 +28,8 @@ export function flockAliasTarget(name: string): string | undefined {
 export async function flockNamedCall(db: Db, caller: Caller, methodName: string, raw: RawParams): Promise<FlockNamedCall | undefined> {
   const alias = Object.hasOwn(flockMethodAliases, methodName) ? flockMethodAliases[methodName] : undefined;
   if (alias === undefined && raw[markup] === undefined && !mentionsFlockml(raw.attachments)) return undefined;
-  const app = await db.selectFrom('apps').select('flock_naming').where('id', '=', caller.appId).executeTakeFirst();
+  // A person's session is no app: Flock's names are an app's setting.
+  const app = caller.appId === null ? undefined : await db.selectFrom('apps').select('flock_naming').where('id', '=', caller.appId).executeTakeFirst();
   if (app?.flock_naming !== 1) {
     if (alias === undefined) return undefined;
     throw new ApiError('NoSuchMethod', `There is no method named "${methodName}"; it is Flock's name for ${alias.method}, which only an app with Flock-compatible naming may call by it.`);

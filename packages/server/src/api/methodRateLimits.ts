@@ -7,14 +7,18 @@ import { ApiError } from './errors.js';
 import type { RawParams } from './params.js';
 import type { RateDecision } from './tokenBuckets.js';
 
-/** docs/reference/methods.md "Rate limits": a bucket per token and method; messages also per (token, recipient). */
+/**
+ * docs/reference/methods.md "Rate limits": a bucket per token and method, messages also per (token,
+ * recipient); a person's sessions share a budget of their own, per person and method (and recipient).
+ */
 export async function enforceRateLimits(ctx: ServerContext, method: MethodDefinition, caller: Caller, raw: RawParams, reply: FastifyReply): Promise<void> {
   const rule = ctx.config.rateLimits[method.rateClass];
+  const [owner, per] = caller.kind === 'person' ? [`session:${caller.user.id}`, 'person' as const] : [caller.tokenHash, 'token' as const];
   await takeRateLimits(ctx, reply, {
-    key: `${caller.tokenHash}:${method.name}`,
+    key: `${owner}:${method.name}`,
     rule,
-    limited: `${method.name} is limited to ${rule.rate} calls per second per token.`,
-    ...(method.rateClass === 'message' ? { message: { owner: caller.tokenHash, to: raw.to, per: 'token' } } : {}),
+    limited: `${method.name} is limited to ${rule.rate} calls per second per ${per}.`,
+    ...(method.rateClass === 'message' ? { message: { owner, to: raw.to, per } } : {}),
   });
 }
 

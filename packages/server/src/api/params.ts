@@ -185,3 +185,11 @@ function quote(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
+
+/** Refuses a field that is not `declared` (a misspelt one is never silently ignored), naming it and `where`. */
+export function refuseUndeclaredFields(declared: readonly string[], fields: RawParams, where: string): void {
+  const undeclared = Object.keys(fields).find((name) => !declared.includes(name));
+  if (undeclared === undefined) return;
+  const parameter = undeclared.slice(0, 100);
+  throw invalidParameter(parameter, `${JSON.stringify(parameter)} is not a field of ${where}; its fields are ${declared.join(', ')}.`);
+}

@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.js';
 import type { UsersTable } from '../store/schema.js';
 
 /** The signed-in person a route's handler receives: none for a route anyone may call (signing in). */
-export type PersonOf<R> = R extends { auth: 'session' } ? UsersTable : R extends { auth: 'none' } ? undefined : UsersTable | undefined;
+export type PersonOf<R> = R extends { callers: readonly ['session'] } ? UsersTable : R extends { callers: readonly ['anyone'] } ? undefined : UsersTable | undefined;
 
 /** What a handler may need of the HTTP exchange beyond its parameters: signing in and out only. */
 export interface RouteExchange {

@@ -1,8 +1,8 @@
 import { pathParamNames, readsBody, type RouteDefinition } from '@aviary/protocol';
 import type { FastifyRequest } from 'fastify';
 import { UNREADABLE_BODY } from './dispatcher.js';
-import { ApiError, invalidParameter } from './errors.js';
-import { decodeParams, type RawParams } from './params.js';
+import { ApiError } from './errors.js';
+import { decodeParams, refuseUndeclaredFields, type RawParams } from './params.js';
 
 /** What a route's request carries: its path parameters, and the query's or the JSON body's fields. */
 export interface RouteInput {
@@ -35,15 +35,10 @@ export function readRouteInput(route: RouteDefinition, request: FastifyRequest):
  * silently ignored); other routes ignore such fields. The path's own parameters always win.
  */
 export function decodeRouteParams(route: RouteDefinition, input: RouteInput): Record<string, unknown> {
-  if (route.params.additionalProperties === false) refuseUndeclaredFields(route, input.fields);
+  if (route.params.additionalProperties === false) {
+    const inPath = new Set(pathParamNames(route.path));
+    const declared = Object.keys(route.params.properties).filter((name) => !inPath.has(name));
+    refuseUndeclaredFields(declared, input.fields, `${route.verb} ${route.path}`);
+  }
   return decodeParams(route.params, { ...input.fields, ...input.path }, { json: readsBody(route) });
-}
-
-function refuseUndeclaredFields(route: RouteDefinition, fields: RawParams): void {
-  const inPath = new Set(pathParamNames(route.path));
-  const declared = Object.keys(route.params.properties).filter((name) => !inPath.has(name));
-  const undeclared = Object.keys(fields).find((name) => !declared.includes(name));
-  if (undeclared === undefined) return;
-  const parameter = undeclared.slice(0, 100);
-  throw invalidParameter(parameter, `${JSON.stringify(parameter)} is not a field of ${route.verb} ${route.path}; its fields are ${declared.join(', ')}.`);
 }

@@ -33,7 +33,7 @@ async function runRoute(
   clientAddress: (request: FastifyRequest) => string,
 ): Promise<FastifyReply> {
   const { route } = handler;
-  const person = route.auth === 'session' ? await signedInPerson(ctx, request) : undefined;
+  const person = route.callers[0] === 'session' ? await signedInPerson(ctx, request) : undefined;
   if (person) await enforceRouteRateLimits(ctx, reply, route, person, recipientOf(request.body));
   const params = decodeRouteParams(route, readRouteInput(route, request));
   const exchange: RouteExchange = {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
  * /widget.js (docs/reference/widgets.md): the script a widget page includes to call back into the client that
  * shows it. Each call posts one message to the parent window (the format is in docs/widgets.md); the
  * client, which knows which widget's iframe the message came from, turns it into
- * POST /api/client/actions/widgetAction. The script holds no secret and no state, so any origin may
+ * the method interactions.runWidgetAction. The script holds no secret and no state, so any origin may
  * load it and the parent filters by the sending iframe, not by origin. /flock.js is the same script
  * under Flock's global name (docs/flock-compatibility.md), for widget pages written for Flock.
  */

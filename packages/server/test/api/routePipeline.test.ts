@@ -46,15 +46,16 @@ forEachDialect('route pipeline', (t) => {
 
     it('answers an empty list for a required list of at least one item as MissingParameter, a list too long as InvalidParameter', async () => {
       const { request } = await developerWithApp(t());
-      const act = (messageUids: unknown) => request('POST', '/api/client/actions/messageAction', { appId: 'a:x', chat: 'g:aaaaaaaaaaaaaaaa', messageUids });
+      const act = (messageUids: unknown) => request('POST', '/v1/interactions.runMessageAction', { appId: 'a:x', chat: 'g:aaaaaaaaaaaaaaaa', messageUids });
       expectError(await act([]), { error: 'MissingParameter', parameter: 'messageUids' });
       expectError(await act(['x']), { error: 'InvalidParameter', parameter: 'messageUids' });
       // In a JSON body an array is a value, not a parameter given twice.
       expectError(await act({ a: 1 }), { error: 'InvalidParameter', parameter: 'messageUids' });
-      expectError(await request('POST', '/api/client/actions/servicemlAction', { messageUid: ['a', 'b'], actionId: 'x' }), {
+      // A method reads a list for a single value as that parameter given several times, as /v1 always has.
+      expectError(await request('POST', '/v1/interactions.runServicemlAction', { messageUid: ['a', 'b'], actionId: 'x' }), {
         error: 'InvalidParameter',
         parameter: 'messageUid',
-        description: /^"messageUid" must be a message uid/,
+        description: /^"messageUid" was given 2 times/,
       });
     });
 
@@ -75,12 +76,12 @@ forEachDialect('route pipeline', (t) => {
       const { team } = await teamWithApp(t().testStore.store.db, 1);
       const person = await t().f.person(team.id);
       const [first, second] = [await sessionFor(t(), person), await sessionFor(t(), person)];
-      const read = (session: typeof first) => session.get('/team');
+      const read = (session: typeof first) => session.get('/roster');
       for (let i = 0; i < 3; i++) expect((await read(i % 2 ? first : second)).status).toBe(200);
       const limited = await read(first);
-      expectError(limited, { status: 429, error: 'TooManyRequests', description: /^GET \/api\/client\/team is limited/ });
-      // Another route has its own bucket.
-      expect((await first.get('/apps')).status).toBe(200);
+      expectError(limited, { status: 429, error: 'TooManyRequests', description: /^GET \/api\/client\/roster is limited/ });
+      // Another endpoint has its own bucket.
+      expect((await first.call('chat.listConversations')).status).toBe(200);
     });
   });
 }, { rateLimits: { read: { rate: 1e-9, burst: 3 } } });

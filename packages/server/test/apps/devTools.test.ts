@@ -32,13 +32,13 @@ forEachDialect(
       const { team, dev, listener, app, alice, base } = await scene();
       const bob = await signedInPerson(t(), team.id);
       const carol = await signedInPerson(t(), team.id);
-      await alice.request('POST', `/api/client/apps/${app.id}/install`);
-      await bob.request('POST', `/api/client/apps/${app.id}/install`);
+      await alice.request('POST', '/v1/apps.install', { appId: app.id });
+      await bob.request('POST', '/v1/apps.install', { appId: app.id });
       await listener.waitForVerified(2);
       listener.behaviour = { status: 400 };
-      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
-      await bob.request('POST', `/api/client/apps/${app.id}/uninstall`);
-      await carol.request('POST', `/api/client/apps/${app.id}/install`);
+      await alice.request('POST', '/v1/apps.uninstall', { appId: app.id });
+      await bob.request('POST', '/v1/apps.uninstall', { appId: app.id });
+      await carol.request('POST', '/v1/apps.install', { appId: app.id });
       await t().server.ctx.events.idle();
       const failedNames = async () => (await dev.request('GET', `${base}/events?status=failed`)).body.events.map((event: { name: string }) => event.name).sort();
       expect(await failedNames()).toEqual(['app.install', 'app.uninstall', 'app.uninstall']);

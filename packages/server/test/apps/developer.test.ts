@@ -145,7 +145,7 @@ forEachDialect('developer API: apps', (t) => {
     const { app } = (await dev.request('POST', '/api/developer/apps', { name: 'Signed', listenerUrl: listener.url })).body;
     listener.useCredentials(app.id, app.secret);
     const alice = await signedInPerson(t(), team.id);
-    expect((await alice.request('POST', `/api/client/apps/${app.id}/install`)).body).toEqual({ installed: true });
+    expect((await alice.request('POST', '/v1/apps.install', { appId: app.id })).body).toEqual({ installed: true });
 
     const rotated = await dev.request('POST', `/api/developer/apps/${app.id}/secret`);
     expect(rotated.body).toEqual({ secret: expect.stringMatching(/^as_/), previousSecretUntil: expect.any(Number) });
@@ -154,7 +154,7 @@ forEachDialect('developer API: apps', (t) => {
 
     // The listener still on the old secret accepts the event by the second token (the grace period's end is in secretGrace.test.ts).
     const bob = await signedInPerson(t(), team.id);
-    expect((await bob.request('POST', `/api/client/apps/${app.id}/install`)).body).toEqual({ installed: true });
+    expect((await bob.request('POST', '/v1/apps.install', { appId: app.id })).body).toEqual({ installed: true });
     const { headers } = listener.requests.at(-1)!;
     const token = String(headers['x-service-event-token']);
     await expect(verifyEventToken(token, { appId: app.id, appSecret: app.secret })).rejects.toMatchObject({ reason: 'signature' });
@@ -163,7 +163,7 @@ forEachDialect('developer API: apps', (t) => {
 
     listener.useCredentials(app.id, rotated.body.secret);
     const carol = await signedInPerson(t(), team.id);
-    expect((await carol.request('POST', `/api/client/apps/${app.id}/install`)).body).toEqual({ installed: true });
+    expect((await carol.request('POST', '/v1/apps.install', { appId: app.id })).body).toEqual({ installed: true });
     const [, second, third] = await listener.waitForVerified(3);
     expect(second.event).toMatchObject({ name: 'app.install', userId: bob.user.id });
     expect(third.event).toMatchObject({ name: 'app.install', userId: carol.user.id });
@@ -185,7 +185,7 @@ forEachDialect('developer API: apps', (t) => {
     expect(await tokenOutcome(t(), second.botToken)).toBe('ok');
 
     const alice = await signedInPerson(t(), team.id);
-    await alice.request('POST', `/api/client/apps/${app.id}/install`);
+    await alice.request('POST', '/v1/apps.install', { appId: app.id });
     const [install] = await listener.waitForVerified(1);
     const userToken = (install.event as { token: string }).token;
     expect(await tokenOutcome(t(), userToken)).toBe('ok');
@@ -198,7 +198,7 @@ forEachDialect('developer API: apps', (t) => {
     expect(await db.selectFrom('events').selectAll().where('app_id', '=', app.id).execute()).toEqual([]);
     const botUser = await db.selectFrom('users').selectAll().where('id', '=', first.botUserId).executeTakeFirstOrThrow();
     expect(botUser.deactivated_at).not.toBeNull();
-    expect((await alice.request('GET', '/api/client/apps')).body.apps).toEqual([]);
+    expect((await alice.request('POST', '/v1/apps.listDirectory', {})).body.apps).toEqual([]);
   });
 });
 

@@ -23,8 +23,8 @@ forEachDialect(
 
     it('lists events newest first with their attempts, tokens redacted, and replays an asynchronous one', async () => {
       const { dev, listener, app, alice, base } = await scene();
-      await alice.request('POST', `/api/client/apps/${app.id}/install`);
-      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      await alice.request('POST', '/v1/apps.install', { appId: app.id });
+      await alice.request('POST', '/v1/apps.uninstall', { appId: app.id });
       await listener.waitForVerified(2);
       // The answers are in; once the worker is idle they are recorded too.
       await t().server.ctx.events.idle();
@@ -51,8 +51,8 @@ forEachDialect(
 
     it('filters events by name, with or without a status; an unknown name is refused', async () => {
       const { dev, listener, app, alice, base } = await scene();
-      await alice.request('POST', `/api/client/apps/${app.id}/install`);
-      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      await alice.request('POST', '/v1/apps.install', { appId: app.id });
+      await alice.request('POST', '/v1/apps.uninstall', { appId: app.id });
       await listener.waitForVerified(2);
       const ids = async (query: string) => (await dev.request('GET', `${base}/events?${query}`)).body.events.map((e: { name: string }) => e.name);
       await t().server.ctx.events.idle();
@@ -69,8 +69,8 @@ forEachDialect(
       expect((await dev.request('POST', `${base}/delivery/pause`)).body).toEqual({ paused: true });
       const pausedAt = (await dev.request('GET', base)).body.app.deliveryPausedAt;
       expect(pausedAt).toEqual(expect.any(Number));
-      await alice.request('POST', `/api/client/apps/${app.id}/install`);
-      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      await alice.request('POST', '/v1/apps.install', { appId: app.id });
+      await alice.request('POST', '/v1/apps.uninstall', { appId: app.id });
       await t().server.ctx.events.idle();
       // The synchronous install still reaches the app; the asynchronous uninstall waits.
       expect(listener.verified.map((event) => event.event.name)).toEqual(['app.install']);
@@ -87,7 +87,7 @@ forEachDialect(
     it('keeps another app’s events out of reach', async () => {
       const first = await scene();
       const second = await scene();
-      await first.alice.request('POST', `/api/client/apps/${first.app.id}/install`);
+      await first.alice.request('POST', '/v1/apps.install', { appId: first.app.id });
       const [event] = (await first.dev.request('GET', `${first.base}/events`)).body.events;
       expectError(await second.dev.request('GET', `${second.base}/events/${event.id}/attempts`), 400, 'InvalidParameter', 'eventId');
       expectError(await second.dev.request('POST', `${second.base}/events/${event.id}/replay`), 400, 'InvalidParameter', 'eventId');
@@ -97,10 +97,10 @@ forEachDialect(
 
     it('resumes paused delivery: the waiting events go out', async () => {
       const { dev, listener, app, alice, base } = await scene();
-      await alice.request('POST', `/api/client/apps/${app.id}/install`);
+      await alice.request('POST', '/v1/apps.install', { appId: app.id });
       // Pausing takes three days of failures; the test starts from a paused app instead.
       await t().testStore.store.db.updateTable('apps').set({ delivery_paused_at: Date.now() }).where('id', '=', app.id).execute();
-      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      await alice.request('POST', '/v1/apps.uninstall', { appId: app.id });
       // All that would go out now has: the uninstall event must not be among it.
       await t().server.ctx.events.idle();
       expect(listener.verified).toHaveLength(1);

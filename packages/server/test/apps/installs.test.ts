@@ -23,7 +23,7 @@ forEachDialect(
       return { team, dev, listener, app, alice: await signedInPerson(t(), team.id) };
     }
 
-    const install = (person: Person, appId: string) => person.request('POST', `/api/client/apps/${appId}/install`);
+    const install = (person: Person, appId: string) => person.request('POST', '/v1/apps.install', { appId });
 
     it('delivers a verified app.install carrying the token, which then acts for the person', async () => {
       const { listener, app, alice } = await scene();
@@ -52,7 +52,7 @@ forEachDialect(
       expect(await db.selectFrom('installs').selectAll().where('app_id', '=', app.id).execute()).toEqual([]);
       expect(await db.selectFrom('app_tokens').selectAll().where('app_id', '=', app.id).execute()).toEqual([]);
       for (const request of listener.requests) expect(await tokenOutcome(t(), request.body.token)).toBe('InvalidToken');
-      const [listed] = (await alice.request('GET', '/api/client/apps')).body.apps;
+      const [listed] = (await alice.request('POST', '/v1/apps.listDirectory', {})).body.apps;
       expect(listed).toMatchObject({ id: app.id, installed: false });
     }
 
@@ -113,47 +113,47 @@ forEachDialect(
       const stranger = await signedInPerson(t(), (await t().f.team()).id);
       expectError(await install(stranger, app.id), 404, 'UnknownApp');
       expectError(await install(stranger, 'a:nosuchapp'), 404, 'UnknownApp');
-      expectError(await stranger.request('POST', `/api/client/apps/${app.id}/uninstall`), 404, 'UnknownApp');
+      expectError(await stranger.request('POST', '/v1/apps.uninstall', { appId: app.id }), 404, 'UnknownApp');
     });
 
     it('uninstall revokes the token at once and sends app.uninstall through the outbox', async () => {
       const { listener, app, alice } = await scene();
       await install(alice, app.id);
       const token = ((await listener.waitForVerified(1))[0].event as { token: string }).token;
-      const answer = await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      const answer = await alice.request('POST', '/v1/apps.uninstall', { appId: app.id });
       expect(answer.body).toEqual({ installed: false });
       expect(await tokenOutcome(t(), token)).toBe('InvalidToken');
       const [, uninstall] = await listener.waitForVerified(2);
       expect(uninstall.event).toEqual({ name: 'app.uninstall', userId: alice.user.id });
       expect(uninstall.claims).toMatchObject({ appId: app.id, userId: alice.user.id });
-      expectError(await alice.request('POST', `/api/client/apps/${app.id}/uninstall`), 409, 'NotInstalled');
+      expectError(await alice.request('POST', '/v1/apps.uninstall', { appId: app.id }), 409, 'NotInstalled');
     });
 
     it('disabling by the person, then by a team admin, gives AppDisabled; enabling restores the token', async () => {
       const { team, listener, app, alice } = await scene();
       await install(alice, app.id);
       const token = ((await listener.waitForVerified(1))[0].event as { token: string }).token;
-      const path = (action: string) => `/api/client/apps/${app.id}/${action}`;
+      const change = (who: typeof alice, method: string) => who.request('POST', `/v1/apps.${method}`, { appId: app.id });
 
-      expect((await alice.request('POST', path('disable'))).body).toEqual({ disabledByUser: true });
+      expect((await change(alice, 'disable')).body).toEqual({ disabledByUser: true });
       expect(await tokenOutcome(t(), token)).toBe('AppDisabled:user');
-      expect((await alice.request('GET', '/api/client/apps')).body.apps[0]).toMatchObject({ installed: true, disabledByUser: true });
-      expect((await alice.request('POST', path('enable'))).body).toEqual({ disabledByUser: false });
+      expect((await alice.request('POST', '/v1/apps.listDirectory', {})).body.apps[0]).toMatchObject({ installed: true, disabledByUser: true });
+      expect((await change(alice, 'enable')).body).toEqual({ disabledByUser: false });
       expect(await tokenOutcome(t(), token)).toBe('ok');
 
-      expectError(await alice.request('POST', path('team-disable')), 403, 'PermissionDenied');
+      expectError(await change(alice, 'disableForTeam'), 403, 'PermissionDenied');
       expect(await tokenOutcome(t(), token)).toBe('ok');
       const admin = await signedInPerson(t(), team.id, 'admin');
-      expect((await admin.request('POST', path('team-disable'))).body).toEqual({ disabledByTeam: true });
+      expect((await change(admin, 'disableForTeam')).body).toEqual({ disabledByTeam: true });
       expect(await tokenOutcome(t(), token)).toBe('AppDisabled:team');
-      expect((await alice.request('GET', '/api/client/apps')).body.apps[0]).toMatchObject({ disabledByTeam: true });
-      expect((await admin.request('POST', path('team-enable'))).body).toEqual({ disabledByTeam: false });
+      expect((await alice.request('POST', '/v1/apps.listDirectory', {})).body.apps[0]).toMatchObject({ disabledByTeam: true });
+      expect((await change(admin, 'enableForTeam')).body).toEqual({ disabledByTeam: false });
       expect(await tokenOutcome(t(), token)).toBe('ok');
 
       const bob = await signedInPerson(t(), team.id);
-      expectError(await bob.request('POST', path('disable')), 409, 'NotInstalled');
+      expectError(await change(bob, 'disable'), 409, 'NotInstalled');
       const outsideAdmin = await signedInPerson(t(), (await t().f.team()).id, 'admin');
-      expectError(await outsideAdmin.request('POST', path('team-disable')), 404, 'UnknownApp');
+      expectError(await change(outsideAdmin, 'disableForTeam'), 404, 'UnknownApp');
     });
 
     it('lists the team’s apps with the person’s state and only the public parts of integrations', async () => {
@@ -165,7 +165,7 @@ forEachDialect(
       };
       const { app, alice } = await scene('sdk', integrations);
       await install(alice, app.id);
-      const { apps } = (await alice.request('GET', '/api/client/apps')).body;
+      const { apps } = (await alice.request('POST', '/v1/apps.listDirectory', {})).body;
       expect(apps).toEqual([
         {
           id: app.id,

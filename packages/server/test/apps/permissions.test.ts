@@ -51,7 +51,7 @@ forEachDialect('who may do what with apps', (t) => {
     const changed = await admin.request('PATCH', `/api/developer/apps/${app.id}`, cosmetic);
     expect(changed.status).toBe(200);
     expect(changed.body.app).toMatchObject({ ...cosmetic, listenerUrl: app.listenerUrl, allowedOrigins: app.allowedOrigins });
-    expect((await admin.request('POST', `/api/client/apps/${app.id}/team-disable`)).body).toEqual({ disabledByTeam: true });
+    expect((await admin.request('POST', '/v1/apps.disableForTeam', { appId: app.id })).body).toEqual({ disabledByTeam: true });
     expect((await admin.request('DELETE', `/api/developer/apps/${app.id}`)).body).toEqual({ deleted: true });
     expectError(await dev.request('GET', `/api/developer/apps/${app.id}`), 404, 'UnknownApp');
   });
@@ -92,26 +92,26 @@ forEachDialect('who may do what with apps', (t) => {
     const [member, admin, guest] = [await signedInPerson(t(), team.id), await signedInPerson(t(), team.id, 'admin'), await signedInPerson(t(), team.id, 'guest')];
     const create = (who: Person) => who.request('POST', '/api/developer/apps', { name: `By ${who.user.role}` });
 
-    expect((await guest.request('GET', '/api/client/team')).body).toEqual({ team: { id: team.id, name: 'Herons', appCreators: 'members' } });
+    expect((await guest.request('POST', '/v1/team.getInfo', {})).body).toEqual({ team: { id: team.id, name: 'Herons', appCreators: 'members' } });
     expect((await create(member)).status).toBe(201);
     expect((await create(admin)).status).toBe(201);
     const refused = await create(guest);
     expectError(refused, 403, 'PermissionDenied');
     expect(refused.body.description).toMatch(/members and admins, not guests.*you are a guest.*team admin can change/);
 
-    const setTo = (who: Person, appCreators: unknown) => who.request('PATCH', '/api/client/team', { appCreators });
+    const setTo = (who: Person, appCreators: unknown) => who.request('POST', '/v1/team.updateSettings', { appCreators });
     expectError(await setTo(member, 'everyone'), 403, 'PermissionDenied');
     expectError(await setTo(guest, 'everyone'), 403, 'PermissionDenied');
     expectError(await setTo(admin, 'guests'), 400, 'InvalidParameter', 'appCreators');
-    expectError(await admin.request('PATCH', '/api/client/team', {}), 400, 'MissingParameter', 'appCreators');
-    expectError(await admin.request('PATCH', '/api/client/team', { appCreators: 'admins', name: 'Renamed' }), 400, 'InvalidParameter', 'name');
+    expectError(await admin.request('POST', '/v1/team.updateSettings', {}), 400, 'MissingParameter', 'appCreators');
+    expectError(await admin.request('POST', '/v1/team.updateSettings', { appCreators: 'admins', name: 'Renamed' }), 400, 'InvalidParameter', 'name');
 
     expect((await setTo(admin, 'admins')).body).toEqual({ team: { id: team.id, name: 'Herons', appCreators: 'admins' } });
     expectError(await create(member), 403, 'PermissionDenied');
     expect((await create(admin)).status).toBe(201);
     expect((await setTo(admin, 'everyone')).body.team.appCreators).toBe('everyone');
     expect((await create(guest)).status).toBe(201);
-    expect((await member.request('GET', '/api/client/team')).body.team.appCreators).toBe('everyone');
+    expect((await member.request('POST', '/v1/team.getInfo', {})).body.team.appCreators).toBe('everyone');
 
     // The setting is the team's own: another team keeps the default.
     const elsewhere = await t().f.team();

@@ -32,7 +32,7 @@ forEachDialect(
       const base = `/api/developer/apps/${app.id}`;
       listener.verifyAs(app.id, app.secret, { now, onError: () => undefined });
 
-      await alice.request('POST', `/api/client/apps/${app.id}/install`);
+      await alice.request('POST', '/v1/apps.install', { appId: app.id });
       await listener.waitForVerified(1);
       expect(listener.received[0]!.headers[previousHeader]).toBeUndefined();
 
@@ -43,8 +43,8 @@ forEachDialect(
       expect((await dev.request('GET', base)).body.app.secret).toBe(rotated.secret);
 
       // Within the grace period the listener with the old secret accepts both kinds of event.
-      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
-      await alice.request('POST', `/api/client/apps/${app.id}/install`);
+      await alice.request('POST', '/v1/apps.uninstall', { appId: app.id });
+      await alice.request('POST', '/v1/apps.install', { appId: app.id });
       const verified = await listener.waitForVerified(3);
       // The uninstall goes out in the background, so it may arrive after the second install.
       expect(verified.map((event) => event.event.name).sort()).toEqual(['app.install', 'app.install', 'app.uninstall']);
@@ -53,14 +53,14 @@ forEachDialect(
       // After it, the old secret verifies nothing: the event carries the new secret's token alone.
       offset += SECRET_GRACE_MS + 60_000;
       const before = listener.received.length;
-      await alice.request('POST', `/api/client/apps/${app.id}/uninstall`);
+      await alice.request('POST', '/v1/apps.uninstall', { appId: app.id });
       const [late] = (await listener.waitFor(before + 1)).slice(before);
       expect(late!.headers[previousHeader]).toBeUndefined();
       expect(listener.verified).toHaveLength(3);
 
       // The listener given the new secret accepts the next attempt.
       listener.verifyAs(app.id, rotated.secret, { now, onError: () => undefined });
-      await alice.request('POST', `/api/client/apps/${app.id}/install`);
+      await alice.request('POST', '/v1/apps.install', { appId: app.id });
       await listener.waitForVerified(4);
     });
   },

@@ -28,9 +28,9 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
     const history = (await alice.get('/messages', { chat: channel.id, limit: '2' })).body.messages;
     const picked = [uids[25], uids[24]];
     sdkApp.answer = () => ({ text: 'Summarised' });
-    const result = await alice.post('/actions/messageAction', { appId: app.id, chat: channel.id, messageUids: picked });
+    const result = await alice.call('interactions.runMessageAction', { appId: app.id, chat: channel.id, messageUids: picked });
     expect(result.body).toEqual({ kind: 'toast', text: 'Summarised' });
-    await alice.post('/actions/messageAction', { appId: app.id, chat: channel.id, messageUids: uids });
+    await alice.call('interactions.runMessageAction', { appId: app.id, chat: channel.id, messageUids: uids });
     const [first, all] = await sdkApp.waitFor(2);
     const common = { userId: alice.user.id, userName: 'Alice Archer', chat: channel.id, chatName: 'general' };
     expect(first.event).toEqual({ name: 'client.messageAction', ...common, messageUids: picked, messages: history });
@@ -41,7 +41,7 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
     const { alice, bob, channel, app, sdkApp } = await clientCast(t(), { messageAction });
     const elsewhere = (await alice.post('/messages', { to: bob.user.id, text: 'private' })).body.message.uid;
     const here = (await alice.post('/messages', { to: channel.id, text: 'public' })).body.message.uid;
-    const act = (fields: Record<string, unknown>) => alice.post('/actions/messageAction', { appId: app.id, chat: channel.id, messageUids: [here], ...fields });
+    const act = (fields: Record<string, unknown>) => alice.call('interactions.runMessageAction', { appId: app.id, chat: channel.id, messageUids: [here], ...fields });
     expectError(await act({ messageUids: [here, elsewhere] }), { error: 'InvalidParameter', parameter: 'messageUids', description: new RegExp(elsewhere) });
     expectError(await act({ messageUids: [] }), { error: 'MissingParameter', parameter: 'messageUids' });
     expectError(await act({ messageUids: here }), { error: 'InvalidParameter', parameter: 'messageUids' });
@@ -57,14 +57,14 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
       messageAction: { name: 'Open', action: { type: 'openWidget', url: 'https://widgets.example.test/m' } },
     });
     const uid = (await alice.post('/messages', { to: channel.id, text: 'hello' })).body.message.uid;
-    expect((await alice.post('/actions/messageAction', { appId: app.id, chat: channel.id, messageUids: [uid] })).body).toEqual({ kind: 'none' });
+    expect((await alice.call('interactions.runMessageAction', { appId: app.id, chat: channel.id, messageUids: [uid] })).body).toEqual({ kind: 'none' });
     expect((await sdkApp.waitFor(1))[0].event).toMatchObject({ name: 'client.messageAction', messageUids: [uid] });
   });
 
   it('follows a ServiceML <action> of the message by its own type', async () => {
     const { alice, bot, sdkApp, app } = await clientCast(t());
     const { uid } = await t().client(bot.botToken).chat.sendMessage({ to: alice.user.id, text: 'Ship it?', serviceml: choices });
-    const yes = await alice.post('/actions/servicemlAction', { messageUid: uid, actionId: 'yes' });
+    const yes = await alice.call('interactions.runServicemlAction', { messageUid: uid, actionId: 'yes' });
     expect(yes.body).toEqual({ kind: 'none' });
     const [{ event }] = await sdkApp.waitFor(1);
     expect(event).toEqual({
@@ -77,11 +77,11 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
       actionId: 'yes',
     });
     // Without sendContext the browser gets the bare URL.
-    expect((await alice.post('/actions/servicemlAction', { messageUid: uid, actionId: 'web' })).body).toEqual({
+    expect((await alice.call('interactions.runServicemlAction', { messageUid: uid, actionId: 'web' })).body).toEqual({
       kind: 'openBrowser',
       url: 'https://example.test/ship',
     });
-    expectError(await alice.post('/actions/servicemlAction', { messageUid: uid, actionId: 'no' }), {
+    expectError(await alice.call('interactions.runServicemlAction', { messageUid: uid, actionId: 'no' }), {
       error: 'InvalidParameter',
       parameter: 'actionId',
       description: /no <action> with the id "no"/,
@@ -91,12 +91,12 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
   it('follows a ServiceML <action> of an attachment, with the attachment’s id in the event', async () => {
     const { alice, bot, app, sdkApp } = await clientCast(t());
     const { uid } = await t().client(bot.botToken).chat.sendMessage({ to: alice.user.id, text: 'chart', attachments: [widgetAttachment] });
-    const result = await alice.post('/actions/servicemlAction', { messageUid: uid, attachmentId: 'chart', actionId: 'zoom' });
+    const result = await alice.call('interactions.runServicemlAction', { messageUid: uid, attachmentId: 'chart', actionId: 'zoom' });
     expect(result.body).toMatchObject({ kind: 'openWidget', desktopType: 'sidebar' });
     const widget = await verifyWidgetRequest(result.body.url, { appId: app.id, appSecret: app.secret });
     expect(widget.widgetType).toBe('sidebar');
     expect(widget.event).toMatchObject({ name: 'client.servicemlAction', messageUid: uid, attachmentId: 'chart', actionId: 'zoom' });
-    expectError(await alice.post('/actions/servicemlAction', { messageUid: uid, attachmentId: 'chart', actionId: 'yes' }), {
+    expectError(await alice.call('interactions.runServicemlAction', { messageUid: uid, attachmentId: 'chart', actionId: 'yes' }), {
       error: 'InvalidParameter',
       parameter: 'actionId',
     });
@@ -106,7 +106,7 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
   it('refuses a ServiceML action of a person’s own message: no app stands behind it', async () => {
     const { alice, channel } = await clientCast(t());
     const uid = (await alice.post('/messages', { to: channel.id, text: 'Ship it?', serviceml: choices })).body.message.uid;
-    expectError(await alice.post('/actions/servicemlAction', { messageUid: uid, actionId: 'yes' }), {
+    expectError(await alice.call('interactions.runServicemlAction', { messageUid: uid, actionId: 'yes' }), {
       error: 'InvalidParameter',
       parameter: 'messageUid',
       description: /not sent by an app/,
@@ -116,7 +116,7 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
   it('gives the attachment widget’s URL, typed attachment, with client.openAttachmentWidget in it', async () => {
     const { alice, bot, app } = await clientCast(t());
     const { uid } = await t().client(bot.botToken).chat.sendMessage({ to: alice.user.id, text: 'chart', attachments: [widgetAttachment] });
-    const result = await alice.post('/actions/openAttachmentWidget', { messageUid: uid, attachmentId: 'chart', client: 'ios' });
+    const result = await alice.call('interactions.openAttachmentWidget', { messageUid: uid, attachmentId: 'chart', client: 'ios' });
     expect(result.body).toEqual({ kind: 'attachmentWidget', url: expect.stringMatching(/^https:\/\/widgets\.example\.test\/chart\?/), width: 400, height: 300 });
     const widget = await verifyWidgetRequest(result.body.url, { appId: app.id, appSecret: app.secret });
     expect(widget).toMatchObject({ client: 'ios', widgetType: 'attachment' });
@@ -130,7 +130,7 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
       attachmentId: 'chart',
     });
     const { uid: plain } = await t().client(bot.botToken).chat.sendMessage({ to: alice.user.id, text: 'x', attachments: [{ id: 'text-only', title: 'T' }] });
-    expectError(await alice.post('/actions/openAttachmentWidget', { messageUid: plain, attachmentId: 'text-only' }), {
+    expectError(await alice.call('interactions.openAttachmentWidget', { messageUid: plain, attachmentId: 'text-only' }), {
       error: 'InvalidParameter',
       parameter: 'attachmentId',
       description: /no widget view/,
@@ -139,7 +139,7 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
 
   it('turns a widget’s Aviary.openWidget / openBrowser into client.widgetAction in the opened URL', async () => {
     const { alice, bob, bot, app } = await clientCast(t());
-    const fromChat = await alice.post('/actions/widgetAction', {
+    const fromChat = await alice.call('interactions.runWidgetAction', {
       appId: app.id,
       kind: 'openWidget',
       url: 'https://widgets.example.test/next',
@@ -152,7 +152,7 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
 
     const { uid } = await t().client(bot.botToken).chat.sendMessage({ to: alice.user.id, text: 'chart', attachments: [widgetAttachment] });
     const fromAttachment = { appId: app.id, kind: 'openBrowser', url: 'https://example.test/full', messageUid: uid, attachmentId: 'chart' };
-    const browser = await alice.post('/actions/widgetAction', { ...fromAttachment, sendContext: true });
+    const browser = await alice.call('interactions.runWidgetAction', { ...fromAttachment, sendContext: true });
     const opened = await verifyWidgetRequest(browser.body.url, { appId: app.id, appSecret: app.secret });
     expect(opened.event).toEqual({
       name: 'client.widgetAction',
@@ -163,14 +163,14 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
       messageUid: uid,
       attachmentId: 'chart',
     });
-    expect((await alice.post('/actions/widgetAction', fromAttachment)).body).toEqual({ kind: 'openBrowser', url: 'https://example.test/full' });
+    expect((await alice.call('interactions.runWidgetAction', fromAttachment)).body).toEqual({ kind: 'openBrowser', url: 'https://example.test/full' });
   });
 
   it('checks a widget action’s URL, kind, chat and app', async () => {
     const { alice, bob, bot, app } = await clientCast(t());
     const other = await startSdkApp(t(), { teamId: alice.user.team_id, developerId: alice.user.id });
     const base = { appId: app.id, kind: 'openWidget', url: 'https://widgets.example.test/next', chat: bob.user.id };
-    const act = (fields: Record<string, unknown>) => alice.post('/actions/widgetAction', { ...base, ...fields });
+    const act = (fields: Record<string, unknown>) => alice.call('interactions.runWidgetAction', { ...base, ...fields });
     expectError(await act({ url: 'javascript:alert(1)' }), { error: 'InvalidParameter', parameter: 'url' });
     expectError(await act({ kind: 'openTab' }), { error: 'InvalidParameter', parameter: 'kind' });
     expectError(await act({ desktopType: 'fullscreen' }), { error: 'InvalidParameter', parameter: 'desktopType' });

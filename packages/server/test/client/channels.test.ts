@@ -19,13 +19,13 @@ forEachDialect('client API: channels and their members', (t) => {
     expect(created.body.channel).toMatchObject({ name: 'design', purpose: 'Pixels', type: 'public', memberCount: 1 });
     const id = created.body.channel.id;
 
-    const browsed = await carla.get('/channels/public');
+    const browsed = await carla.call('channels.listPublic');
     expect(browsed.body.channels).toEqual([{ channel: expect.objectContaining({ id, name: 'design' }), isMember: false }]);
-    const joined = await carla.post(`/channels/${id}/join`, {});
+    const joined = await carla.call('channels.join', { channelId: id });
     expect(joined.body.channel).toMatchObject({ id, memberCount: 2 });
     // Joining again is no change.
-    expect((await carla.post(`/channels/${id}/join`, {})).body.channel.memberCount).toBe(2);
-    expect((await carla.get('/channels/public')).body.channels[0].isMember).toBe(true);
+    expect((await carla.call('channels.join', { channelId: id })).body.channel.memberCount).toBe(2);
+    expect((await carla.call('channels.listPublic')).body.channels[0].isMember).toBe(true);
     const types = await streamTypes(t(), team.id);
     expect(types, JSON.stringify(types)).toEqual(expect.arrayContaining(['channel.created', 'channel.membersAdded']));
   });
@@ -35,16 +35,16 @@ forEachDialect('client API: channels and their members', (t) => {
     const carla = await person('Carla');
     const secret = await alice.post('/channels', { name: 'secret', members: [bob.user.id] });
     expect(secret.body.channel.type).toBe('private');
-    expect((await carla.get('/channels/public')).body.channels).toEqual([]);
-    expectError(await carla.post(`/channels/${secret.body.channel.id}/join`, {}), { error: 'UnknownChannel', parameter: 'channelId' });
+    expect((await carla.call('channels.listPublic')).body.channels).toEqual([]);
+    expectError(await carla.call('channels.join', { channelId: secret.body.channel.id }), { error: 'UnknownChannel', parameter: 'channelId' });
     expectError(await carla.get(`/channels/${secret.body.channel.id}/members`), { error: 'UnknownChannel', parameter: 'channelId' });
     // A member joining the private channel they are in: no change, not a refusal.
-    expect((await bob.post(`/channels/${secret.body.channel.id}/join`, {})).body.channel).toMatchObject({ memberCount: 2 });
+    expect((await bob.call('channels.join', { channelId: secret.body.channel.id })).body.channel).toMatchObject({ memberCount: 2 });
   });
 
   it('lets a person change their own name and timezone, checked like a new person’s fields', async () => {
     const { bob } = await clientCast(t());
-    const patch = (json: unknown) => http(t().url, 'PATCH', '/api/client/profile', { json, headers: { authorization: `Bearer ${bob.sessionToken}` } });
+    const patch = (json: unknown) => http(t().url, 'POST', '/v1/users.updateProfile', { json, headers: { authorization: `Bearer ${bob.sessionToken}` } });
     const changed = await patch({ firstName: '  Robert ', timezone: '-05:30' });
     expect(changed.body.user).toMatchObject({ id: bob.user.id, firstName: 'Robert', lastName: 'Baker', timezone: '-05:30' });
     expect((await bob.get('/roster')).status).toBe(200);
@@ -64,16 +64,16 @@ forEachDialect('client API: channels and their members', (t) => {
     expect(asModerator.body.members[1].publicProfile).toMatchObject({ firstName: 'Bob' });
     expect((await bob.get(`/channels/${id}/members`)).body).toMatchObject({ canAddMembers: false, canRemoveMembers: false });
 
-    expectError(await bob.post(`/channels/${id}/members/add`, { members: [carla.user.id] }), { status: 403, error: 'PermissionDenied' });
-    const added = await alice.post(`/channels/${id}/members/add`, { members: [carla.user.id, 'u:aaaaaaaaaaaaaaaa'] });
+    expectError(await bob.call('channels.addMembers', { channelId: id, members: [carla.user.id] }), { status: 403, error: 'PermissionDenied' });
+    const added = await alice.call('channels.addMembers', { channelId: id, members: [carla.user.id, 'u:aaaaaaaaaaaaaaaa'] });
     expect(added.body.members, JSON.stringify(added.body)).toEqual({
       [carla.user.id]: { status: 'added' },
       'u:aaaaaaaaaaaaaaaa': { status: 'failed', error: 'UserNotFound' },
     });
-    expectError(await bob.post(`/channels/${id}/members/remove`, { members: [carla.user.id] }), { status: 403, error: 'PermissionDenied' });
+    expectError(await bob.call('channels.removeMembers', { channelId: id, members: [carla.user.id] }), { status: 403, error: 'PermissionDenied' });
     // Anyone may leave.
-    expect((await bob.post(`/channels/${id}/members/remove`, { members: [bob.user.id] })).body.members).toEqual({ [bob.user.id]: { status: 'removed' } });
-    expect((await alice.post(`/channels/${id}/members/remove`, { members: [carla.user.id] })).body.members).toEqual({ [carla.user.id]: { status: 'removed' } });
+    expect((await bob.call('channels.removeMembers', { channelId: id, members: [bob.user.id] })).body.members).toEqual({ [bob.user.id]: { status: 'removed' } });
+    expect((await alice.call('channels.removeMembers', { channelId: id, members: [carla.user.id] })).body.members).toEqual({ [carla.user.id]: { status: 'removed' } });
     expect((await alice.get(`/channels/${id}/members`)).body.channel.memberCount).toBe(1);
   });
 
@@ -84,8 +84,8 @@ forEachDialect('client API: channels and their members', (t) => {
     expectError(await alice.post('/channels', { name: 'x', colour: 'red' }), { error: 'InvalidParameter', parameter: 'colour' });
     expectError(await alice.post('/channels', { name: 'x'.repeat(256) }), { error: 'InvalidParameter', parameter: 'name' });
     const id = (await alice.post('/channels', { name: 'ok' })).body.channel.id;
-    expectError(await alice.post(`/channels/${id}/members/add`, { members: [] }), { error: 'MissingParameter', parameter: 'members' });
-    expectError(await alice.post(`/channels/${id}/members/add`, {}), { error: 'MissingParameter', parameter: 'members' });
-    expectError(await alice.post('/channels/g:nope/join', {}), { error: 'InvalidParameter', parameter: 'channelId' });
+    expectError(await alice.call('channels.addMembers', { channelId: id, members: [] }), { error: 'MissingParameter', parameter: 'members' });
+    expectError(await alice.call('channels.addMembers', { channelId: id }), { error: 'MissingParameter', parameter: 'members' });
+    expectError(await alice.call('channels.join', { channelId: 'g:nope' }), { error: 'InvalidParameter', parameter: 'channelId' });
   });
 });

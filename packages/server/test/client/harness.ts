@@ -47,12 +47,14 @@ export async function startSdkApp(t: TestServer, input: { teamId: string; develo
   return sdkApp;
 }
 
-/** A person signed in through POST /api/session, calling the client API with the session token. */
+/** A person signed in through POST /api/session, calling the client API and the methods with the session token. */
 export interface SignedIn {
   user: UsersTable;
   sessionToken: string;
   get(path: string, query?: Record<string, string>): Promise<CallResult>;
   post(path: string, json: unknown): Promise<CallResult>;
+  /** Calls a /v1 method with the session. */
+  call(method: string, params?: unknown): Promise<CallResult>;
 }
 
 /** Signs in through POST /api/session, as the web client does. */
@@ -83,6 +85,7 @@ function withSession(t: TestServer, user: UsersTable, sessionToken: string): Sig
     sessionToken,
     get: (path, query) => http(t.url, 'GET', `/api/client${path}${query ? `?${new URLSearchParams(query)}` : ''}`, { headers }),
     post: (path, json) => http(t.url, 'POST', `/api/client${path}`, { json, headers }),
+    call: (method, params = {}) => http(t.url, 'POST', `/v1/${method}`, { json: params, headers }),
   };
 }
 

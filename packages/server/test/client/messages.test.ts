@@ -8,10 +8,10 @@ afterAll(closeSdkApps);
 forEachDialect('client API: conversations, history, sending', (t) => {
   it('needs a session', async () => {
     for (const [method, path] of [
-      ['GET', '/api/client/conversations'],
+      ['GET', '/api/client/roster'],
       ['GET', '/api/client/messages?chat=g:aaaaaaaaaaaaaaaa'],
       ['POST', '/api/client/messages'],
-      ['POST', '/api/client/actions/pressButton'],
+      ['POST', '/v1/interactions.pressButton'],
     ]) {
       const result = await http(t().url, method, path, { headers: { authorization: 'Bearer nonsense' }, json: method === 'POST' ? {} : undefined });
       expectError(result, { status: 401, error: 'NotSignedIn' });
@@ -26,7 +26,8 @@ forEachDialect('client API: conversations, history, sending', (t) => {
     const signedIn = await signIn(t(), carla, password);
     const sent = await signedIn.post('/messages', { to: channel.id, text: 'not a member here' });
     expectError(sent, { error: 'UnknownRecipient', parameter: 'to' });
-    const list = await http(t().url, 'GET', '/api/client/conversations', { headers: { cookie: `aviary_session=${signedIn.sessionToken}` } });
+    const ownPage = { cookie: `aviary_session=${signedIn.sessionToken}`, origin: new URL(t().url).origin };
+    const list = await http(t().url, 'POST', '/v1/chat.listConversations', { headers: ownPage, json: {} });
     expect(list.body.conversations.map((c: { name: string }) => c.name)).toEqual(['kitchen']);
   });
 
@@ -74,7 +75,7 @@ forEachDialect('client API: conversations, history, sending', (t) => {
   it('lists channels and direct chats, most recently active first, with the last message each', async () => {
     const { alice, bob, channel, bot, app } = await clientCast(t());
     const carol = await (await clientCast(t())).person('Carol');
-    const quiet = await http(t().url, 'GET', '/api/client/conversations', { headers: { authorization: `Bearer ${bob.sessionToken}` } });
+    const quiet = await bob.call('chat.listConversations');
     expect(quiet.body.conversations).toEqual([
       { chat: channel.id, kind: 'channel', name: 'general', channel: { id: channel.id, name: 'general', purpose: '', type: 'private', memberCount: 2 }, unread: 0, mentions: 0 },
     ]);
@@ -82,7 +83,7 @@ forEachDialect('client API: conversations, history, sending', (t) => {
     await alice.post('/messages', { to: bob.user.id, text: 'psst' });
     const inChannel = await alice.post('/messages', { to: channel.id, text: 'meeting at 3' });
     const toBot = await alice.post('/messages', { to: bot.botUserId, text: 'help' });
-    const list = await alice.get('/conversations');
+    const list = await alice.call('chat.listConversations');
     expect(list.body.conversations.map((c: { chat: string }) => c.chat)).toEqual([bot.botUserId, channel.id, bob.user.id]);
     expect(list.body.conversations[0]).toEqual({
       chat: bot.botUserId,
@@ -97,12 +98,12 @@ forEachDialect('client API: conversations, history, sending', (t) => {
     expect(list.body.conversations[2]).toMatchObject({ kind: 'direct', name: 'Bob Baker', lastMessage: { text: 'psst' } });
 
     // Bob sees the direct chat Alice started; Carol, of another team, sees none of it.
-    const bobs = await bob.get('/conversations');
+    const bobs = await bob.call('chat.listConversations');
     expect(bobs.body.conversations.map((c: { chat: string; name: string }) => [c.chat, c.name])).toEqual([
       [channel.id, 'general'],
       [alice.user.id, 'Alice Archer'],
     ]);
-    expect((await carol.get('/conversations')).body.conversations).toEqual([]);
+    expect((await carol.call('chat.listConversations')).body.conversations).toEqual([]);
   });
 
   it('leaves a message hidden by visibleTo out of the last messages', async () => {
@@ -112,9 +113,9 @@ forEachDialect('client API: conversations, history, sending', (t) => {
     // visibleTo is not a composer field, so the restricted message comes from /v1, through Alice's install.
     const { token } = await t().f.install((await t().f.app(alice.user.team_id, alice.user.id)).id, alice.user.id);
     await t().client(token).chat.sendMessage({ to: channel.id, text: 'for Alice only', visibleTo: [alice.user.id] });
-    const [general] = (await bob.get('/conversations')).body.conversations;
+    const [general] = (await bob.call('chat.listConversations')).body.conversations;
     expect(general.lastMessage).toEqual(visible.body.message);
-    expect((await alice.get('/conversations')).body.conversations[0].lastMessage.text).toBe('for Alice only');
-    expect((await dave.get('/conversations')).body.conversations).toEqual([]);
+    expect((await alice.call('chat.listConversations')).body.conversations[0].lastMessage.text).toBe('for Alice only');
+    expect((await dave.call('chat.listConversations')).body.conversations).toEqual([]);
   });
 });

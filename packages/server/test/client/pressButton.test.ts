@@ -31,7 +31,7 @@ forEachDialect('client API: pressButton', (t) => {
   it('sends client.pressButton for the launcher button to the listener and answers its toast', async () => {
     const { alice, channel, sdkApp, app } = await clientCast(t(), integrations);
     sdkApp.answer = () => ({ text: 'Launched' });
-    const result = await alice.post('/actions/pressButton', { appId: app.id, button: 'appLauncherButton', chat: channel.id });
+    const result = await alice.call('interactions.pressButton', { appId: app.id, button: 'appLauncherButton', chat: channel.id });
     expect(result.body).toEqual({ kind: 'toast', text: 'Launched' });
     const [{ event, claims }] = await sdkApp.waitFor(1);
     expect(event).toEqual({
@@ -47,14 +47,14 @@ forEachDialect('client API: pressButton', (t) => {
 
   it('opens the chat-tab widget and the attachment-picker page with the event in verified URLs', async () => {
     const { alice, bob, sdkApp, app } = await clientCast(t(), integrations);
-    const tab = await alice.post('/actions/pressButton', { appId: app.id, button: 'chatTabButton', chat: bob.user.id, client: 'android' });
+    const tab = await alice.call('interactions.pressButton', { appId: app.id, button: 'chatTabButton', chat: bob.user.id, client: 'android' });
     expect(tab.body).toMatchObject({ kind: 'openWidget', desktopType: 'sidebar', mobileType: 'modal' });
     const widget = await verifyWidgetRequest(tab.body.url, { appId: app.id, appSecret: app.secret });
     expect(widget).toMatchObject({ client: 'android', widgetType: 'modal' });
     const common = { userId: alice.user.id, userName: 'Alice Archer', chat: bob.user.id, chatName: 'Bob Baker' };
     expect(widget.event).toEqual({ name: 'client.pressButton', ...common, button: 'chatTabButton' });
 
-    const picker = await alice.post('/actions/pressButton', { appId: app.id, button: 'attachmentPickerButton', chat: bob.user.id });
+    const picker = await alice.call('interactions.pressButton', { appId: app.id, button: 'attachmentPickerButton', chat: bob.user.id });
     expect(picker.body).toEqual({ kind: 'openBrowser', url: expect.stringMatching(/^https:\/\/apps\.example\.test\/pick\?serviceEvent=/) });
     const browser = await verifyWidgetRequest(picker.body.url, { appId: app.id, appSecret: app.secret });
     expect(browser).toMatchObject({ client: 'desktop', widgetType: 'modal', event: { ...common, button: 'attachmentPickerButton' } });
@@ -64,7 +64,7 @@ forEachDialect('client API: pressButton', (t) => {
   it('needs the app installed, enabled and having the button, and a chat the person reads', async () => {
     const { alice, bob, channel, app } = await clientCast(t(), { launcherButton: integrations.launcherButton });
     const press = (who: typeof alice, fields: Record<string, unknown>) =>
-      who.post('/actions/pressButton', { appId: app.id, button: 'appLauncherButton', chat: channel.id, ...fields });
+      who.call('interactions.pressButton', { appId: app.id, button: 'appLauncherButton', chat: channel.id, ...fields });
     expectError(await press(bob, {}), { error: 'InvalidParameter', parameter: 'appId', description: /not installed/ });
     expectError(await press(alice, { appId: 'a:nosuchapp' }), { error: 'InvalidParameter', parameter: 'appId' });
     expectError(await press(alice, { button: 'chatTabButton' }), { error: 'InvalidParameter', parameter: 'button', description: /no chatTabButton/ });
@@ -86,7 +86,7 @@ forEachDialect('client API: pressButton', (t) => {
     const { uid } = await t().client(bot.botToken).chat.sendMessage({ to: channel.id, onBehalfOf: alice.user.id, ...approval });
     sdkApp.answer = () => ({ text: 'Approved' });
     // Bob never installed the app: its bot's buttons work for him all the same.
-    const result = await bob.post('/actions/pressButton', { messageUid: uid, attachmentId: 'deploy-42', buttonId: 'approve' });
+    const result = await bob.call('interactions.pressButton', { messageUid: uid, attachmentId: 'deploy-42', buttonId: 'approve' });
     expect(result.body).toEqual({ kind: 'toast', text: 'Approved' });
     const [{ event, claims }] = await sdkApp.waitFor(1);
     expect(event).toEqual({
@@ -102,7 +102,7 @@ forEachDialect('client API: pressButton', (t) => {
     });
     expect(claims).toMatchObject({ appId: app.id, userId: bob.user.id });
 
-    const details = await alice.post('/actions/pressButton', { button: 'attachmentButton', messageUid: uid, attachmentId: 'deploy-42', buttonId: 'details' });
+    const details = await alice.call('interactions.pressButton', { button: 'attachmentButton', messageUid: uid, attachmentId: 'deploy-42', buttonId: 'details' });
     expect(details.body).toMatchObject({ kind: 'openWidget', desktopType: 'modal' });
     const widget = await verifyWidgetRequest(details.body.url, { appId: app.id, appSecret: app.secret });
     expect(widget.event).toMatchObject({ button: 'attachmentButton', buttonId: 'details', userId: alice.user.id });
@@ -112,7 +112,7 @@ forEachDialect('client API: pressButton', (t) => {
     const { alice, bot, sdkApp, person } = await clientCast(t());
     const { uid } = await t().client(bot.botToken).chat.sendMessage({ to: alice.user.id, ...approval });
     const press = (who: typeof alice, fields: Record<string, unknown>) =>
-      who.post('/actions/pressButton', { messageUid: uid, attachmentId: 'deploy-42', buttonId: 'approve', ...fields });
+      who.call('interactions.pressButton', { messageUid: uid, attachmentId: 'deploy-42', buttonId: 'approve', ...fields });
     // A teammate outside the direct chat cannot see the message, so for them it does not exist.
     expectError(await press(await person('Eve'), {}), { error: 'InvalidParameter', parameter: 'messageUid', description: /no message/ });
     expectError(await press(alice, { messageUid: '01ARZ3NDEKTSV4RRFFQ69G5FAV' }), { error: 'InvalidParameter', parameter: 'messageUid' });

@@ -8,7 +8,7 @@ import { expectError, http, sessionFor } from './harness.js';
 afterEach(closeStreams);
 
 forEachDialect('client API: a person’s profile', (t) => {
-  const patch = (sessionToken: string, json: unknown) => http(t().url, 'PATCH', '/api/client/profile', { json, headers: { authorization: `Bearer ${sessionToken}` } });
+  const patch = (sessionToken: string, json: unknown) => http(t().url, 'POST', '/v1/users.updateProfile', { json, headers: { authorization: `Bearer ${sessionToken}` } });
 
   it('a new name reaches every stream of the team as user.updated, in the change’s transaction; another team hears nothing', async () => {
     const { team, people } = await streamCast(t(), ['Ann', 'Ben']);
@@ -41,7 +41,7 @@ forEachDialect('client API: a person’s profile', (t) => {
     expectError(await patch(ann.sessionToken, { firstName: '   ' }), { error: 'MissingParameter', parameter: 'firstName' });
     expectError(await patch(ann.sessionToken, { lastName: 'x'.repeat(10_000) }), { error: 'InvalidParameter', parameter: 'lastName' });
     expectError(await patch(ann.sessionToken, { role: 'admin' }), { error: 'InvalidParameter', parameter: 'role' });
-    expectError(await http(t().url, 'PATCH', '/api/client/profile', { json: { firstName: 'Mallory' } }), { status: 401, error: 'NotSignedIn' });
+    expectError(await http(t().url, 'POST', '/v1/users.updateProfile', { json: { firstName: 'Mallory' } }), { status: 401, error: 'NotSignedIn' });
     // Nothing to change: the person as they are, and nobody is told.
     expect((await patch(ann.sessionToken, {})).body.user).toMatchObject({ firstName: 'Ann' });
     expect(await entries()).toEqual([]);

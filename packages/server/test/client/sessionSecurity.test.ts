@@ -32,14 +32,14 @@ forEachDialect(
     it('sets the session cookie HttpOnly, SameSite=Lax, Path=/ and not Secure over http; an undecodable or over-long cookie is no session', async () => {
       const { cookie, setCookie } = await signedInWithCookie(t());
       expect(setCookie.split('; ').slice(1).sort()).toEqual(['HttpOnly', 'Path=/', 'SameSite=Lax']);
-      expect((await http(t().url, 'GET', '/api/client/conversations', { headers: { cookie } })).status).toBe(200);
+      expect((await http(t().url, 'GET', '/api/client/roster', { headers: { cookie } })).status).toBe(200);
       for (const bad of ['aviary_session=%', 'aviary_session=%E0%A4%A', `aviary_session=as_s_${'x'.repeat(5000)}`, 'aviary_session=']) {
-        expectError(await http(t().url, 'GET', '/api/client/conversations', { headers: { cookie: bad } }), { status: 401, error: 'NotSignedIn' });
+        expectError(await http(t().url, 'GET', '/api/client/roster', { headers: { cookie: bad } }), { status: 401, error: 'NotSignedIn' });
       }
       const signedOut = await http(t().url, 'DELETE', '/api/session', { headers: { cookie } });
       expect(signedOut.status).toBe(200);
       expect(signedOut.headers.get('set-cookie')).toBe('aviary_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0');
-      expectError(await http(t().url, 'GET', '/api/client/conversations', { headers: { cookie } }), { status: 401, error: 'NotSignedIn' });
+      expectError(await http(t().url, 'GET', '/api/client/roster', { headers: { cookie } }), { status: 401, error: 'NotSignedIn' });
     });
 
     it('refuses cookie-authenticated changes from another origin or without JSON; the server’s own pages and bearer tokens get through', async () => {
@@ -115,7 +115,7 @@ forEachDialect(
       const { cookie } = await signedInWithCookie(t());
       const answers = {
         signIn: await http(t().url, 'POST', '/api/session', { json: { email: 'nobody@example.test', password } }),
-        client: await http(t().url, 'GET', '/api/client/conversations', { headers: { cookie } }),
+        client: await http(t().url, 'GET', '/api/client/roster', { headers: { cookie } }),
         notSignedIn: await http(t().url, 'GET', '/api/developer/apps'),
         method: await http(t().url, 'GET', '/v1/chat.sendMessage'),
         openapi: await http(t().url, 'GET', '/v1/openapi.json'),
@@ -207,7 +207,7 @@ forEachDialect(
       expect(await messagesIn(t(), bob, alice.user.id)).toHaveLength(1);
       // Another person, and another route of the same person, have their own buckets.
       expect((await bob.post('/messages', { to: alice.user.id, text: 'hi' })).status).toBe(200);
-      expect((await alice.get('/conversations')).status).toBe(200);
+      expect((await alice.call('chat.listConversations')).status).toBe(200);
       clock += 1_000;
       expect((await alice.post('/messages', { to: carol.user.id, text: 'later' })).status).toBe(200);
 

@@ -1,4 +1,4 @@
-import { AviaryApiError, AviaryDeveloperApi, AviaryPeopleApi } from '@aviary/sdk';
+import { AviaryApiError, AviaryClient, AviaryDeveloperApi, AviaryPeopleApi, toChatId, toMessageUid } from '@aviary/sdk';
 import { expect, it } from 'vitest';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 
@@ -31,16 +31,20 @@ forEachDialect('typed clients of the client, developer and session routes', (t) 
     const sent = await people.sendMessage({ to: teammate.id, text: 'hello through the protocol' });
     expect(sent).toMatchObject({ message: { from: person.id, to: teammate.id, text: 'hello through the protocol' } });
     expect((await people.fetchMessages({ chat: teammate.id, limit: 5 })).messages.map((message) => message.text)).toEqual(['hello through the protocol']);
-    expect((await people.listConversations()).conversations.map((conversation) => conversation.chat)).toEqual([teammate.id]);
-    expect((await people.getTeam()).team.id).toBe(person.team_id);
+    // The same session calls the methods through AviaryClient, the apps' client.
+    const asPerson = new AviaryClient({ baseUrl: t().url, token: signedIn.sessionToken });
+    expect((await asPerson.team.getInfo()).team.id).toBe(person.team_id);
+    expect((await asPerson.users.getInfo()).id).toBe(person.id);
+    expect((await asPerson.chat.listConversations()).conversations.map((conversation) => conversation.chat)).toEqual([teammate.id]);
+    expect(await failure(asPerson.apps.install({ appId: 'a:nosuchappatallx' }))).toMatchObject({ code: 'UnknownApp', status: 404 });
+    expect(await failure(asPerson.chat.markRead({ chat: toChatId(teammate.id), uid: toMessageUid('01M8362BJ4BRPRHYPZ1PK4DKJQ') }))).toMatchObject({ code: 'InvalidParameter', parameter: 'uid' });
 
     const badLimit = await failure(people.fetchMessages({ chat: teammate.id, limit: 500 }));
     expect(badLimit).toMatchObject({ code: 'InvalidParameter', status: 400, parameter: 'limit' });
-    expect(await failure(people.installApp({ id: 'a:nosuchappatallx' }))).toMatchObject({ code: 'UnknownApp', status: 404 });
 
     await people.signOut();
     expect(people.sessionToken).toBeUndefined();
-    expect(await failure(people.listConversations())).toMatchObject({ code: 'NotSignedIn', status: 401 });
+    expect(await failure(people.listRoster())).toMatchObject({ code: 'NotSignedIn', status: 401 });
   });
 
   it('makes and changes an app through AviaryDeveloperApi: path parameters, a query, a whole-object body', async () => {

@@ -34,12 +34,12 @@ forEachDialect('client API: widget and browser URLs only for people who may use 
     await updateApp(t().testStore.store.db, cast.app.id, { allowedOrigins: ['https://widgets.example.test', 'https://example.test'] }, Date.now());
     const { uid } = await t().client(cast.bot.botToken).chat.sendMessage({ to: cast.channel.id, onBehalfOf: cast.alice.user.id, ...offer });
     const opens = (who: SignedIn): Array<[string, () => Promise<CallResult>]> => [
-      ['widgetAction from the chat', () => who.post('/actions/widgetAction', { appId: cast.app.id, kind: 'openWidget', url: 'https://widgets.example.test/next', chat: cast.channel.id })],
-      ['widgetAction from the attachment', () => who.post('/actions/widgetAction', { appId: cast.app.id, kind: 'openBrowser', url: 'https://example.test/x', sendContext: true, messageUid: uid, attachmentId: 'deploy-7' })],
-      ['openAttachmentWidget', () => who.post('/actions/openAttachmentWidget', { messageUid: uid, attachmentId: 'deploy-7' })],
-      ['an openWidget button', () => who.post('/actions/pressButton', { messageUid: uid, attachmentId: 'deploy-7', buttonId: 'details' })],
-      ['an openWidget <action>', () => who.post('/actions/servicemlAction', { messageUid: uid, actionId: 'open' })],
-      ['an openBrowser <action>', () => who.post('/actions/servicemlAction', { messageUid: uid, actionId: 'web' })],
+      ['widgetAction from the chat', () => who.call('interactions.runWidgetAction', { appId: cast.app.id, kind: 'openWidget', url: 'https://widgets.example.test/next', chat: cast.channel.id })],
+      ['widgetAction from the attachment', () => who.call('interactions.runWidgetAction', { appId: cast.app.id, kind: 'openBrowser', url: 'https://example.test/x', sendContext: true, messageUid: uid, attachmentId: 'deploy-7' })],
+      ['openAttachmentWidget', () => who.call('interactions.openAttachmentWidget', { messageUid: uid, attachmentId: 'deploy-7' })],
+      ['an openWidget button', () => who.call('interactions.pressButton', { messageUid: uid, attachmentId: 'deploy-7', buttonId: 'details' })],
+      ['an openWidget <action>', () => who.call('interactions.runServicemlAction', { messageUid: uid, actionId: 'open' })],
+      ['an openBrowser <action>', () => who.call('interactions.runServicemlAction', { messageUid: uid, actionId: 'web' })],
     ];
     return { ...cast, uid, opens };
   }
@@ -66,8 +66,8 @@ forEachDialect('client API: widget and browser URLs only for people who may use 
   it('still sends a bot message’s plain events to the listener for someone who did not install the app', async () => {
     const { bob, uid, sdkApp } = await castWithOffer();
     sdkApp.answer = () => ({ text: 'Noted' });
-    expect((await bob.post('/actions/pressButton', { messageUid: uid, attachmentId: 'deploy-7', buttonId: 'approve' })).body).toEqual({ kind: 'toast', text: 'Noted' });
-    expect((await bob.post('/actions/servicemlAction', { messageUid: uid, actionId: 'ask' })).body).toEqual({ kind: 'toast', text: 'Noted' });
+    expect((await bob.call('interactions.pressButton', { messageUid: uid, attachmentId: 'deploy-7', buttonId: 'approve' })).body).toEqual({ kind: 'toast', text: 'Noted' });
+    expect((await bob.call('interactions.runServicemlAction', { messageUid: uid, actionId: 'ask' })).body).toEqual({ kind: 'toast', text: 'Noted' });
     expect((await sdkApp.waitFor(2)).map(({ claims }) => claims.userId)).toEqual([bob.user.id, bob.user.id]);
   });
 
@@ -90,10 +90,10 @@ forEachDialect('client API: widget and browser URLs only for people who may use 
     await t().f.install(app.id, eve.user.id);
     const elsewhere = (await clientCast(t())).channel.id;
     const widget = { appId: app.id, kind: 'openWidget', url: 'https://widgets.example.test/next' };
-    expectError(await alice.post('/actions/widgetAction', { ...widget, chat: elsewhere }), { error: 'UnknownChat', parameter: 'chat' });
+    expectError(await alice.call('interactions.runWidgetAction', { ...widget, chat: elsewhere }), { error: 'UnknownChat', parameter: 'chat' });
     // Eve installed the app but is not in the private channel: its message does not exist for her.
-    expectError(await eve.post('/actions/widgetAction', { ...widget, messageUid: uid, attachmentId: 'deploy-7' }), { error: 'InvalidParameter', parameter: 'messageUid' });
-    expectError(await eve.post('/actions/openAttachmentWidget', { messageUid: uid, attachmentId: 'deploy-7' }), { error: 'InvalidParameter', parameter: 'messageUid' });
-    expectError(await eve.post('/actions/servicemlAction', { messageUid: uid, actionId: 'open' }), { error: 'InvalidParameter', parameter: 'messageUid' });
+    expectError(await eve.call('interactions.runWidgetAction', { ...widget, messageUid: uid, attachmentId: 'deploy-7' }), { error: 'InvalidParameter', parameter: 'messageUid' });
+    expectError(await eve.call('interactions.openAttachmentWidget', { messageUid: uid, attachmentId: 'deploy-7' }), { error: 'InvalidParameter', parameter: 'messageUid' });
+    expectError(await eve.call('interactions.runServicemlAction', { messageUid: uid, actionId: 'open' }), { error: 'InvalidParameter', parameter: 'messageUid' });
   });
 });

@@ -39,11 +39,11 @@ forEachDialect('client API: app tokens only go to origins the app’s developer 
   it('refuses a widget’s openWidget / openBrowser to another origin, naming the url field', async () => {
     const { app, alice, bob } = await originCast(t());
     const base = { appId: app.id, url: `${attacker}/collect`, chat: bob.user.id };
-    expectOriginRefused(await alice.post('/actions/widgetAction', { ...base, kind: 'openWidget' }), attacker, 'url');
-    expectOriginRefused(await alice.post('/actions/widgetAction', { ...base, kind: 'openBrowser', sendContext: true }), attacker, 'url');
-    expectOriginRefused(await alice.post('/actions/widgetAction', { ...base, kind: 'openBrowser' }), attacker, 'url');
+    expectOriginRefused(await alice.call('interactions.runWidgetAction', { ...base, kind: 'openWidget' }), attacker, 'url');
+    expectOriginRefused(await alice.call('interactions.runWidgetAction', { ...base, kind: 'openBrowser', sendContext: true }), attacker, 'url');
+    expectOriginRefused(await alice.call('interactions.runWidgetAction', { ...base, kind: 'openBrowser' }), attacker, 'url');
     // The port is part of the origin.
-    const otherPort = await alice.post('/actions/widgetAction', { ...base, kind: 'openWidget', url: 'https://widgets.example.test:8443/x' });
+    const otherPort = await alice.call('interactions.runWidgetAction', { ...base, kind: 'openWidget', url: 'https://widgets.example.test:8443/x' });
     expectOriginRefused(otherPort, 'https://widgets.example.test:8443', 'url');
   });
 
@@ -56,11 +56,11 @@ forEachDialect('client API: app tokens only go to origins the app’s developer 
       'https://commands.example.test/elsewhere',
       'https://WIDGETS.example.test:443/next',
     ]) {
-      const opened = await alice.post('/actions/widgetAction', { appId: app.id, kind: 'openWidget', url, chat: bob.user.id });
+      const opened = await alice.call('interactions.runWidgetAction', { appId: app.id, kind: 'openWidget', url, chat: bob.user.id });
       expect(opened.status, JSON.stringify(opened.body)).toBe(200);
       await expect(verifyWidgetRequest(opened.body.url, { appId: app.id, appSecret: app.secret })).resolves.toMatchObject({ claims: { route: 'widget' } });
     }
-    const browser = await alice.post('/actions/widgetAction', { appId: app.id, kind: 'openBrowser', url: 'https://widgets.example.test/full', chat: bob.user.id });
+    const browser = await alice.call('interactions.runWidgetAction', { appId: app.id, kind: 'openBrowser', url: 'https://widgets.example.test/full', chat: bob.user.id });
     expect(browser.body).toEqual({ kind: 'openBrowser', url: 'https://widgets.example.test/full' });
   });
 
@@ -73,9 +73,9 @@ forEachDialect('client API: app tokens only go to origins the app’s developer 
       '<action id="fine" type="openWidget" url="https://widgets.example.test/w">F</action></serviceml>';
     const { uid } = await t().client(bot.botToken).chat.sendMessage({ to: alice.user.id, text: 'actions', serviceml });
     for (const actionId of ['widget', 'tab', 'bare']) {
-      expectOriginRefused(await alice.post('/actions/servicemlAction', { messageUid: uid, actionId }), attacker);
+      expectOriginRefused(await alice.call('interactions.runServicemlAction', { messageUid: uid, actionId }), attacker);
     }
-    expect((await alice.post('/actions/servicemlAction', { messageUid: uid, actionId: 'fine' })).body).toMatchObject({ kind: 'openWidget' });
+    expect((await alice.call('interactions.runServicemlAction', { messageUid: uid, actionId: 'fine' })).body).toMatchObject({ kind: 'openWidget' });
   });
 
   it('refuses an attachment widget on another origin', async () => {
@@ -84,7 +84,7 @@ forEachDialect('client API: app tokens only go to origins the app’s developer 
       t().client(bot.botToken).chat.sendMessage({ to: alice.user.id, text: 'chart', attachments: [{ id, title: 'Chart', views: { widget: { src } } }] });
     const evil = await send('evil', `${attacker}/chart`);
     const good = await send('good', 'https://widgets.example.test/chart');
-    expectOriginRefused(await alice.post('/actions/openAttachmentWidget', { messageUid: evil.uid, attachmentId: 'evil' }), attacker);
-    expect((await alice.post('/actions/openAttachmentWidget', { messageUid: good.uid, attachmentId: 'good' })).body).toMatchObject({ kind: 'attachmentWidget' });
+    expectOriginRefused(await alice.call('interactions.openAttachmentWidget', { messageUid: evil.uid, attachmentId: 'evil' }), attacker);
+    expect((await alice.call('interactions.openAttachmentWidget', { messageUid: good.uid, attachmentId: 'good' })).body).toMatchObject({ kind: 'attachmentWidget' });
   });
 });

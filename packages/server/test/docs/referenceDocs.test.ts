@@ -20,7 +20,7 @@ function sectionNames(markdown: string): string[] {
   return [...markdown.matchAll(/^## (\S+)\s*$/gm)].map((match) => match[1]);
 }
 
-/** Every "VERB /path" a page names, e.g. `POST /api/client/apps/:id/install`. */
+/** Every "VERB /path" a page names, e.g. `POST /api/developer/apps/:id/secret`. */
 function routesNamed(markdown: string): string[] {
   // A path ends in a word character, or is the root alone (`GET /`).
   const found = markdown.matchAll(/\b(GET|POST|PUT|PATCH|DELETE) (\/[\w:./-]*\w|\/(?=[\s`]))/g);

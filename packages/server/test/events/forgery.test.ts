@@ -92,7 +92,7 @@ async function capturedPing(cast: Awaited<ReturnType<typeof forgeryCast>>): Prom
 
 /** A real widget URL for Alice, from her own widget's Aviary.openWidget. */
 async function realWidgetUrl(cast: Awaited<ReturnType<typeof forgeryCast>>): Promise<URL> {
-  const opened = await cast.alice.post('/actions/widgetAction', {
+  const opened = await cast.alice.call('interactions.runWidgetAction', {
     appId: cast.app.id,
     kind: 'openWidget',
     url: 'https://widgets.example.test/board',

@@ -54,32 +54,33 @@ forEachDialect('every event the server sends has its protocol shape', (t) => {
     sdkApp.answer = (event) => (event.name === 'chat.generateUrlPreview' ? { title: 'A preview', url: event.url, color: '#AABBCC' } : undefined);
     const widgetEvents: AnyEvent[] = [];
     const answers: unknown[] = [];
-    const act = async (who: SignedIn, path: string, body: Record<string, unknown>) => {
-      const result = await who.post(path, body);
+    /** A client route (a path) or a method (its name). */
+    const act = async (who: SignedIn, target: string, body: Record<string, unknown>) => {
+      const result = await (target.startsWith('/') ? who.post(target, body) : who.call(target, body));
       expect(result.status, JSON.stringify(result.body)).toBe(200);
       return result.body;
     };
     const openedEvent = async (answer: { url: string }) => widgetEvents.push((await verifyWidgetRequest(answer.url, { appId: app.id, appSecret: app.secret })).event);
 
     // app.install, then app.uninstall through the outbox.
-    await act(bob, `/apps/${encodeURIComponent(app.id)}/install`, {});
-    await act(bob, `/apps/${encodeURIComponent(app.id)}/uninstall`, {});
+    await act(bob, 'apps.install', { appId: app.id });
+    await act(bob, 'apps.uninstall', { appId: app.id });
     // chat.receiveMessage (a message to the bot) and chat.generateUrlPreview (a link of a preview domain).
     await act(alice, '/messages', { to: bot.botUserId, text: `look: https://${previewHost}/pr/7` });
     // client.slashCommand, client.pressButton (the app's button, and an attachment's), client.messageAction.
     answers.push((await act(alice, '/messages', { to: channel.id, text: '/ship to production' })).answer);
-    answers.push(await act(alice, '/actions/pressButton', { appId: app.id, button: 'appLauncherButton', chat: channel.id }));
+    answers.push(await act(alice, 'interactions.pressButton', { appId: app.id, button: 'appLauncherButton', chat: channel.id }));
     const bots = t().client(bot.botToken).chat;
     const { uid: cardUid } = await bots.sendMessage({ to: alice.user.id, text: 'deploy', attachments: [card] });
-    answers.push(await act(alice, '/actions/pressButton', { messageUid: cardUid, attachmentId: 'card', buttonId: 'approve' }));
+    answers.push(await act(alice, 'interactions.pressButton', { messageUid: cardUid, attachmentId: 'card', buttonId: 'approve' }));
     const { uid: noteUid } = await bots.sendMessage({ to: alice.user.id, text: 'a note', serviceml: choices });
-    answers.push(await act(alice, '/actions/messageAction', { appId: app.id, chat: bot.botUserId, messageUids: [noteUid, cardUid] }));
+    answers.push(await act(alice, 'interactions.runMessageAction', { appId: app.id, chat: bot.botUserId, messageUids: [noteUid, cardUid] }));
     // client.servicemlAction to the listener; client.openAttachmentWidget and client.widgetAction in URLs.
-    answers.push(await act(alice, '/actions/servicemlAction', { messageUid: noteUid, actionId: 'yes' }));
+    answers.push(await act(alice, 'interactions.runServicemlAction', { messageUid: noteUid, actionId: 'yes' }));
     const { uid: chartUid } = await bots.sendMessage({ to: alice.user.id, text: 'chart', attachments: [widgetCard] });
-    const zoom = await act(alice, '/actions/servicemlAction', { messageUid: chartUid, attachmentId: 'chart', actionId: 'zoom' });
-    const inline = await act(alice, '/actions/openAttachmentWidget', { messageUid: chartUid, attachmentId: 'chart' });
-    const next = await act(alice, '/actions/widgetAction', { appId: app.id, kind: 'openWidget', url: 'https://widgets.example.test/next', messageUid: chartUid, attachmentId: 'chart' });
+    const zoom = await act(alice, 'interactions.runServicemlAction', { messageUid: chartUid, attachmentId: 'chart', actionId: 'zoom' });
+    const inline = await act(alice, 'interactions.openAttachmentWidget', { messageUid: chartUid, attachmentId: 'chart' });
+    const next = await act(alice, 'interactions.runWidgetAction', { appId: app.id, kind: 'openWidget', url: 'https://widgets.example.test/next', messageUid: chartUid, attachmentId: 'chart' });
     answers.push(zoom, inline, next);
     for (const opened of [zoom, inline, next]) await openedEvent(opened);
 

@@ -32,7 +32,7 @@ describe('synchronous deliveries in the log name the request that caused them', 
     const commandLine = await log.waitFor(syncLine(app.id, 'client.slashCommand'));
     expect(commandLine.requestId).toBe(command.headers.get('x-request-id'));
 
-    const install = await bob.post(`/apps/${app.id}/install`, {});
+    const install = await bob.call('apps.install', { appId: app.id });
     expect(install.status).toBe(200);
     const installLine = await log.waitFor(syncLine(app.id, 'app.install'));
     expect(installLine.requestId).toBe(install.headers.get('x-request-id'));

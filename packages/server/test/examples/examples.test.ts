@@ -69,7 +69,7 @@ forEachDialect('examples', (t) => {
     expect(poll).toMatchObject({ from: bot.botUserId, text: 'Poll: Lunch? Pizza 0 · Sushi 0', attachments: [{ id: 'poll-1', title: 'Lunch?', buttons: [{ id: 'vote-0', name: 'Pizza' }, { id: 'vote-1', name: 'Sushi' }] }] });
 
     const vote = (who: typeof alice, buttonId: string) =>
-      who.post('/actions/pressButton', { button: 'attachmentButton', messageUid: poll.uid, attachmentId: 'poll-1', buttonId });
+      who.call('interactions.pressButton', { button: 'attachmentButton', messageUid: poll.uid, attachmentId: 'poll-1', buttonId });
     expect(poll.editedAt).toBeUndefined();
     const history = async () => (await alice.get('/messages', { chat: channel.id })).body.messages;
     const tallies: string[] = [];

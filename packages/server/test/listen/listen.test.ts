@@ -84,13 +84,13 @@ forEachDialect('aviary listen', (t) => {
     const { local, lines, printed } = await laptop(t(), app, app.secret);
     const tokens: string[] = [];
     local.verifyAs(app.id, app.secret, { onError: () => undefined, onEvent: async (event) => (event.name === 'app.install' && tokens.push(event.token), undefined) as never });
-    expect((await bob.post(`/apps/${app.id}/install`, {})).status).toBe(200);
+    expect((await bob.call('apps.install', { appId: app.id })).status).toBe(200);
     expect((await t().call('users.getInfo', { query: { token: tokens[0]! } })).body).toMatchObject({ id: bob.user.id });
     await printed.waitFor(/^app\.install\s+200\s+delivered\s+\d+ ms$/);
 
     const carol = await sessionFor(t(), await t().f.person(bob.user.team_id));
     local.respond = () => ({ status: 403, body: 'not for you' });
-    expect((await carol.post(`/apps/${app.id}/install`, {})).status).not.toBe(200);
+    expect((await carol.call('apps.install', { appId: app.id })).status).not.toBe(200);
     // The platform's verdict, and the reason in the local listener's own first line.
     await printed.waitFor(/^app\.install\s+403\s+failed\s+\d+ ms\s+\(not for you\)$/);
     expect(lines.filter((line) => /^app\.install\s+403/.test(line))).toHaveLength(1);

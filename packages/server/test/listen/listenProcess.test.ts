@@ -68,13 +68,13 @@ it('aviary listen forwards installs, slash commands and asynchronous events to t
   expect(t.server.ctx.events.tunnels.has(app.id)).toBe(true);
 
   // Synchronous: Bob's install succeeds only on the laptop's 200, and the token it got works.
-  expect((await bob.post(`/apps/${app.id}/install`, {})).status).toBe(200);
+  expect((await bob.call('apps.install', { appId: app.id })).status).toBe(200);
   expect(tokens).toHaveLength(1);
   expect((await t.call('users.getInfo', { query: { token: tokens[0]! } })).body).toMatchObject({ id: bob.user.id });
   const command = await alice.post('/messages', { to: channel.id, text: '/weather Paris' });
   expect(command.body.answer).toEqual({ kind: 'toast', text: 'Sunny in Paris, from the laptop' });
   // Asynchronous: Bob's uninstall goes out from the outbox, through the same connection.
-  await bob.post(`/apps/${app.id}/uninstall`, {});
+  await bob.call('apps.uninstall', { appId: app.id });
   await laptop.waitForVerified(3);
   expect(laptop.verified.map(({ event }) => event.name)).toEqual(['app.install', 'client.slashCommand', 'app.uninstall']);
 

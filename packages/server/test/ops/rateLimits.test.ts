@@ -79,8 +79,8 @@ for (const backend of rateLimitBackends) {
       clock += 60_000;
       const { team } = await teamWithApp(server.t.testStore.store.db, 1);
       const ada = await sessionFor(server.t, await server.t.f.person(team.id));
-      for (let i = 0; i < 3; i++) expect((await ada.get('/conversations')).status).toBe(200);
-      expectError(await ada.get('/conversations'), { status: 429, error: 'TooManyRequests' });
+      for (let i = 0; i < 3; i++) expect((await ada.call('chat.listConversations')).status).toBe(200);
+      expectError(await ada.call('chat.listConversations'), { status: 429, error: 'TooManyRequests' });
     });
 
     it('limits failed sign-ins, and a successful one costs nothing', async () => {

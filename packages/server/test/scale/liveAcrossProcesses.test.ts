@@ -56,7 +56,7 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('typing and pres
     // Ben came online on the other process before Ann's stream opened: her first presence frame lists him.
     expect(await annStream.waitFor(presence('online', ben.user.id))).toMatchObject({ type: 'presence', status: 'online' });
 
-    expect((await ann.post('/typing', { chat: ben.user.id })).status).toBe(200);
+    expect((await ann.call('chat.signalTyping', { chat: ben.user.id })).status).toBe(200);
     expect(await benStream.waitFor((frame) => frame.type === 'typing')).toEqual({ type: 'typing', chat: ann.user.id, userId: ann.user.id });
 
     await annStream.close();
@@ -68,7 +68,7 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('typing and pres
     await Promise.all(servers.map((server) => server.gateway.presence.renew()));
     await benStream.waitFor(presence('away', ann.user.id));
     await Promise.all(servers.map((server) => server.gateway.presence.renew()));
-    const marker = await ann.post('/typing', { chat: ben.user.id });
+    const marker = await ann.call('chat.signalTyping', { chat: ben.user.id });
     expect(marker.status).toBe(200);
     await benStream.waitFor((frame) => frame.type === 'typing' && benStream.frames.filter((f) => f.type === 'typing').length === 2);
     expect(benStream.frames.filter(presence('away', ann.user.id))).toHaveLength(1);

@@ -8,12 +8,13 @@ import { developerRows } from './matrix/developerRows.js';
 import { publicRows } from './matrix/publicRows.js';
 import { registeredRoutes } from './matrix/routes.js';
 import type { Row } from './matrix/rows.js';
-import { v1Rows } from './matrix/v1Rows.js';
+import { personOnlyTokenRows, v1Rows, v1SessionRows } from './matrix/v1Rows.js';
 import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
 
 /**
- * Issue #9's authorization matrix: every /v1 method and every route the server registers × every actor
- * kind, each cell a real HTTP call with the outcome it must have (the tables are in ./matrix/*Rows.ts).
+ * Issue #9's authorization matrix: every /v1 method (with a token, and with a session where a person may
+ * call it) and every route the server registers × every actor kind, each cell a real HTTP call with the
+ * outcome it must have (the tables are in ./matrix/*Rows.ts).
  *
  * The actors, all in team A unless said (P is a private channel the owner moderates; X an app of the owner's):
  * | none             | no credential at all                                                              |
@@ -29,7 +30,7 @@ import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
  * | admin            | Adam, team admin: installed X, not in P, develops nothing                         |
  * | owner            | Alice: developer of X and Y, moderator of P: the positive control                 |
  */
-const rows: Row[] = [...v1Rows, ...clientRows, ...developerRows, ...publicRows, ...attachmentRows];
+const rows: Row[] = [...v1Rows, ...personOnlyTokenRows, ...v1SessionRows, ...clientRows, ...developerRows, ...publicRows, ...attachmentRows];
 
 
 forEachDialect(
@@ -41,7 +42,13 @@ forEachDialect(
     const covered = new Set(['GET /v1/:method', 'POST /v1/:method', ...rows.filter((row) => !row.route.startsWith('v1 ')).map((row) => row.route)]);
 
     it('has a row for every /v1 method', () => {
-      expect(v1Rows.map((row) => row.route.replace(/^v1 /, '')).sort()).toEqual([...methodsByName.keys()].sort());
+      const tokenRows = rows.filter((row) => row.route.startsWith('v1 ') && row.credential === 'token');
+      expect(tokenRows.map((row) => row.route.replace(/^v1 /, '')).sort()).toEqual([...methodsByName.keys()].sort());
+    });
+
+    it('has a row with a session for every /v1 method a person’s session may call', () => {
+      const callable = [...methodsByName.values()].filter((method) => method.callers.includes('session')).map((method) => `v1 ${method.name} with a session`);
+      expect(rows.filter((row) => row.route.endsWith(' with a session')).map((row) => row.route).sort()).toEqual(callable.sort());
     });
 
     it('has a row for every route the server registers', () => {

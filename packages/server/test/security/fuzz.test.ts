@@ -190,10 +190,10 @@ function requestGenerator(random: ReturnType<typeof prng>, fixture: Fixture) {
       case 3:
       case 4:
         return random.pick<[string, string]>([
-          ['/api/client/conversations', 'GET'], ['/api/client/messages', 'GET'], ['/api/client/messages', 'POST'], ['/api/client/apps', 'GET'],
-          [`/api/client/apps/${id}/install`, 'POST'], [`/api/client/apps/${id}/uninstall`, 'POST'], [`/api/client/apps/${id}/disable`, 'POST'],
-          [`/api/client/apps/${id}/enable`, 'POST'], ['/api/client/actions/pressButton', 'POST'], ['/api/client/actions/messageAction', 'POST'],
-          ['/api/client/actions/servicemlAction', 'POST'], ['/api/client/actions/openAttachmentWidget', 'POST'], ['/api/client/actions/widgetAction', 'POST'],
+          ['/v1/chat.listConversations', 'POST'], ['/api/client/messages', 'GET'], ['/api/client/messages', 'POST'], ['/v1/apps.listDirectory', 'POST'],
+          ['/v1/apps.install', 'POST'], ['/v1/apps.uninstall', 'POST'], ['/v1/apps.disable', 'POST'],
+          ['/v1/apps.enable', 'POST'], ['/v1/interactions.pressButton', 'POST'], ['/v1/interactions.runMessageAction', 'POST'],
+          ['/v1/interactions.runServicemlAction', 'POST'], ['/v1/interactions.openAttachmentWidget', 'POST'], ['/v1/interactions.runWidgetAction', 'POST'],
         ]);
       case 5:
       case 6:

@@ -68,7 +68,7 @@ forEachDialect('input limits', (t) => {
     it('U+0000 in a route parameter, query or body is InvalidParameter naming it, on PostgreSQL too', async () => {
       const { own, headers } = await developer(t());
       expectError(await http(t().url, 'GET', '/api/developer/apps/%00', { headers }), { error: 'InvalidParameter', parameter: 'id' });
-      expectError(await http(t().url, 'POST', '/api/client/apps/a%00b/install', { headers }), { error: 'InvalidParameter', parameter: 'id' });
+      expectError(await http(t().url, 'POST', '/v1/apps.install', { headers, json: { appId: 'a\u0000b' } }), { error: 'InvalidParameter', parameter: 'appId' });
       expectError(await http(t().url, 'GET', `/api/developer/apps/${own.id}/events?before=%00`, { headers }), { error: 'InvalidParameter', parameter: 'before' });
       expectError(await http(t().url, 'PATCH', `/api/developer/apps/${own.id}`, { headers, json: { name: 'a\u0000b' } }), { error: 'InvalidParameter', parameter: 'name' });
       expectError(await http(t().url, 'POST', '/api/session', { json: { email: 'a\u0000@example.test', password: 'x' } }), { error: 'InvalidParameter', parameter: 'email' });

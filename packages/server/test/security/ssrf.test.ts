@@ -59,7 +59,7 @@ for (const dialect of dialects) {
 
   async function install(t: TestServer, listenerUrl: string) {
     const { app, person } = await appAt(t, listenerUrl);
-    const answer = await person.request('POST', `/api/client/apps/${app.id}/install`);
+    const answer = await person.request('POST', '/v1/apps.install', { appId: app.id });
     return { app, person, answer };
   }
 

@@ -88,9 +88,9 @@ forEachDialect(
       const admin = await sessionFor(t(), await t().f.person(cast.team.id, { firstName: 'Ada', lastName: 'Admin', role: 'admin' }));
       const streams = await Promise.all([cast.alice, cast.bob, admin].map((who) => openStream(t(), who)));
       const [aliceStream, bobStream, adminStream] = streams;
-      const app = `/apps/${cast.app.id}`;
-      for (const step of ['install', 'disable', 'enable', 'uninstall']) expect((await cast.bob.post(`${app}/${step}`, {})).status).toBe(200);
-      expect((await admin.post(`${app}/team-disable`, {})).status).toBe(200);
+      const appId = cast.app.id;
+      for (const step of ['install', 'disable', 'enable', 'uninstall']) expect((await cast.bob.call(`apps.${step}`, { appId })).status).toBe(200);
+      expect((await admin.call('apps.disableForTeam', { appId })).status).toBe(200);
       await fence(t(), cast.team.id, cast.alice.user.id, streams);
 
       const appFrames = (stream: typeof bobStream) =>
@@ -111,16 +111,16 @@ forEachDialect(
       for (const [text, mentions] of [['one', []], ['two', [ann.user.id]], ['three', []]] as const) {
         uids.push((await t().client(token).chat.sendMessage({ to: ann.user.id, text, mentions: [...mentions] })).uid);
       }
-      const direct = async () => (await ann.get('/conversations')).body.conversations.find((c: { chat: string }) => c.chat === ben.user.id);
+      const direct = async () => (await ann.call('chat.listConversations')).body.conversations.find((c: { chat: string }) => c.chat === ben.user.id);
       expect(await direct()).toMatchObject({ unread: 3, mentions: 1 });
       expect(await direct()).not.toHaveProperty('readUpTo');
 
       const streams = await Promise.all([ann, ann, ben].map((who) => openStream(t(), who)));
-      const marked = await ann.post('/conversations/read', { chat: ben.user.id, uid: uids[0] });
+      const marked = await ann.call('chat.markRead', { chat: ben.user.id, uid: uids[0] });
       expect(marked.body).toEqual({ chat: ben.user.id, readUpTo: uids[0], unread: 2, mentions: 1 });
-      expect((await ann.post('/conversations/read', { chat: ben.user.id, uid: uids[1] })).body).toMatchObject({ readUpTo: uids[1], unread: 1, mentions: 0 });
+      expect((await ann.call('chat.markRead', { chat: ben.user.id, uid: uids[1] })).body).toMatchObject({ readUpTo: uids[1], unread: 1, mentions: 0 });
       // A marker never moves back: the answer says where it stands, and nobody is told anything.
-      expect((await ann.post('/conversations/read', { chat: ben.user.id, uid: uids[0] })).body).toMatchObject({ readUpTo: uids[1], unread: 1 });
+      expect((await ann.call('chat.markRead', { chat: ben.user.id, uid: uids[0] })).body).toMatchObject({ readUpTo: uids[1], unread: 1 });
       await fence(t(), team.id, ann.user.id, streams);
 
       const reads = streams.map((stream) => stream.data().filter((frame) => frame.type === 'chat.read'));
@@ -138,12 +138,12 @@ forEachDialect(
       const [ann, ben, cy] = people;
       const between = (await ben.post('/messages', { to: cy.user.id, text: 'not for ann' })).body.message.uid;
       const mine = (await ben.post('/messages', { to: ann.user.id, text: 'for ann' })).body.message.uid;
-      expectError(await ann.post('/conversations/read', { chat: ben.user.id, uid: between }), { error: 'InvalidParameter', parameter: 'uid' });
-      expectError(await ann.post('/conversations/read', { chat: ben.user.id, uid: 'not-a-uid' }), { error: 'InvalidParameter', parameter: 'uid' });
-      expectError(await ann.post('/conversations/read', { chat: 'nobody', uid: mine }), { error: 'InvalidParameter', parameter: 'chat' });
-      expectError(await ann.post('/conversations/read', { chat: ben.user.id }), { error: 'MissingParameter', parameter: 'uid' });
-      expectError(await ann.post('/conversations/read', { chat: 'g:aaaaaaaaaaaaaaaa', uid: mine }), { error: 'UnknownChat', parameter: 'chat' });
-      expect((await ann.post('/conversations/read', { chat: ben.user.id, uid: mine })).status).toBe(200);
+      expectError(await ann.call('chat.markRead', { chat: ben.user.id, uid: between }), { error: 'InvalidParameter', parameter: 'uid' });
+      expectError(await ann.call('chat.markRead', { chat: ben.user.id, uid: 'not-a-uid' }), { error: 'InvalidParameter', parameter: 'uid' });
+      expectError(await ann.call('chat.markRead', { chat: 'nobody', uid: mine }), { error: 'InvalidParameter', parameter: 'chat' });
+      expectError(await ann.call('chat.markRead', { chat: ben.user.id }), { error: 'MissingParameter', parameter: 'uid' });
+      expectError(await ann.call('chat.markRead', { chat: 'g:aaaaaaaaaaaaaaaa', uid: mine }), { error: 'UnknownChat', parameter: 'chat' });
+      expect((await ann.call('chat.markRead', { chat: ben.user.id, uid: mine })).status).toBe(200);
     });
   },
   { rateLimits: generous },

@@ -34,7 +34,7 @@ forEachDialect('stream: delivery.changed', (t) => {
     await listener.waitForVerified(1);
     expect(await mine!.waitFor(deliveryOf(app.id, eventId))).toMatchObject({ deliveryPausedAt: null });
 
-    expect((await someone.post(`/apps/${app.id}/install`, {})).status).toBe(200);
+    expect((await someone.call('apps.install', { appId: app.id })).status).toBe(200);
     const install = await ctx.db.selectFrom('events').select('id').where('app_id', '=', app.id).where('name', '=', 'app.install').executeTakeFirstOrThrow();
     await mine!.waitFor(deliveryOf(app.id, install.id));
 
@@ -47,7 +47,7 @@ forEachDialect('stream: delivery.changed', (t) => {
     await mine!.waitFor((frame) => deliveryOf(app.id)(frame) && frame.type === 'delivery.changed' && frame.deliveryPausedAt !== null);
 
     // Queued while paused: it is not attempted, but the developer sees it arrive.
-    expect((await someone.post(`/apps/${app.id}/uninstall`, {})).status).toBe(200);
+    expect((await someone.call('apps.uninstall', { appId: app.id })).status).toBe(200);
     const waiting = await ctx.db.selectFrom('events').select('id').where('app_id', '=', app.id).where('status', '=', 'pending').executeTakeFirstOrThrow();
     await mine!.waitFor(deliveryOf(app.id, waiting.id));
 

@@ -33,9 +33,9 @@ describe('typing and presence on the stream', () => {
     const { channel } = await createChannel(t.server.ctx, ann.user, { name: 'typing', members: [ben.user.id] }, Date.now());
     const [annStream, benStream, cyStream] = [await openStream(t, ann), await openStream(t, ben), await openStream(t, cy)];
 
-    expect((await ann.post('/typing', { chat: channel.id })).status).toBe(200);
+    expect((await ann.call('chat.signalTyping', { chat: channel.id })).status).toBe(200);
     expect(await benStream.waitFor(typing)).toEqual({ type: 'typing', chat: channel.id, userId: ann.user.id });
-    expect((await ann.post('/typing', { chat: cy.user.id })).status).toBe(200);
+    expect((await ann.call('chat.signalTyping', { chat: cy.user.id })).status).toBe(200);
     expect(await cyStream.waitFor(typing)).toEqual({ type: 'typing', chat: ann.user.id, userId: ann.user.id });
 
     // Once every stream has a later frame, what it lacks was never sent to it.
@@ -51,7 +51,7 @@ describe('typing and presence on the stream', () => {
     const first = await openStream(t, ben);
     const cursor = first.cursor();
     const entriesBefore = await t.server.ctx.db.selectFrom('stream_entries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    await ann.post('/typing', { chat: ben.user.id });
+    await ann.call('chat.signalTyping', { chat: ben.user.id });
     await first.waitFor(typing);
     const entriesAfter = await t.server.ctx.db.selectFrom('stream_entries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(Number(entriesAfter.n)).toBe(Number(entriesBefore.n));
@@ -66,11 +66,11 @@ describe('typing and presence on the stream', () => {
     const { people } = await streamCast(t, ['Ann', 'Ben']);
     const [ann, ben] = people;
     const { channel } = await createChannel(t.server.ctx, ben.user, { name: 'not-annes', members: [] }, Date.now());
-    expectError(await ann.post('/typing', { chat: channel.id }), { status: 400, error: 'UnknownChat', parameter: 'chat' });
-    expectError(await ann.post('/typing', { chat: 'nonsense' }), { status: 400, error: 'InvalidParameter', parameter: 'chat' });
+    expectError(await ann.call('chat.signalTyping', { chat: channel.id }), { status: 400, error: 'UnknownChat', parameter: 'chat' });
+    expectError(await ann.call('chat.signalTyping', { chat: 'nonsense' }), { status: 400, error: 'InvalidParameter', parameter: 'chat' });
     clock += 60_000;
     const answers = [];
-    for (let i = 0; i < 4; i++) answers.push((await ann.post('/typing', { chat: ben.user.id })).status);
+    for (let i = 0; i < 4; i++) answers.push((await ann.call('chat.signalTyping', { chat: ben.user.id })).status);
     expect(answers).toEqual([200, 200, 200, 429]);
   });
 

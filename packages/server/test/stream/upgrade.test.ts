@@ -54,7 +54,7 @@ forEachDialect(
     it('opens once with a ticket, which is then spent', async () => {
       const { people } = await streamCast(t(), ['Ann', 'Ben']);
       const [ann, ben] = people;
-      const issued = await ann.post('/stream/ticket', {});
+      const issued = await ann.call('stream.createTicket');
       expect(issued.body).toEqual({ ticket: expect.stringMatching(/^st_/), expiresAt: expect.any(Number) });
       const stream = await openStream(t(), undefined, { ticket: issued.body.ticket });
       expect(stream.frames[0]).toMatchObject({ type: 'hello', userId: ann.user.id });
@@ -67,14 +67,14 @@ forEachDialect(
     it('refuses a ticket once it expired, or once its session signed out', async () => {
       const { people } = await streamCast(t(), ['Ann']);
       const [ann] = people;
-      const late = (await ann.post('/stream/ticket', {})).body.ticket;
+      const late = (await ann.call('stream.createTicket')).body.ticket;
       clockAhead = 61_000;
       try {
         expectError(await refusedUpgrade(t(), { ticket: late }), { status: 401, error: 'NotSignedIn' });
       } finally {
         clockAhead = 0;
       }
-      const orphan = (await ann.post('/stream/ticket', {})).body.ticket;
+      const orphan = (await ann.call('stream.createTicket')).body.ticket;
       await http(t().url, 'DELETE', '/api/session', { headers: { authorization: `Bearer ${ann.sessionToken}` } });
       expectError(await refusedUpgrade(t(), { ticket: orphan }), { status: 401, error: 'NotSignedIn' });
     });

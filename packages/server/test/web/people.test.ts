@@ -187,7 +187,7 @@ describe.skipIf(noBrowser)('people in the web client', () => {
 
     // The server refuses the switch to anyone but a team admin, whatever the page shows.
     const refused = await person.page.evaluate(async (id) => {
-      const response = await fetch(`/api/client/apps/${id}/team-enable`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const response = await fetch('/v1/apps.enableForTeam', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ appId: id }) });
       return { status: response.status, body: (await response.json()) as { error: string } };
     }, app.id);
     expect(refused).toMatchObject({ status: 403, body: { error: 'PermissionDenied' } });

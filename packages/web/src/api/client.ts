@@ -1,6 +1,7 @@
 /**
- * Every call the web client makes to the server: the typed route clients of @aviary/protocol, built from
- * the same route definitions the server runs, so a call's parameters and answer are the route's own.
+ * Every call the web client makes to the server: the typed method client of @aviary/protocol (the same
+ * one the SDK's AviaryClient sends its calls with) for the /v1 methods, and the typed route clients for
+ * the routes not yet moved to methods, all built from the definitions the server runs.
  * Components never call fetch themselves. Requests go to the page's own origin with the session cookie
  * (HttpOnly: the page never sees the token); a refusal throws AviaryApiError with the error's code,
  * parameter and description.
@@ -8,6 +9,7 @@
 import {
   AviaryApiError,
   clientRoutes,
+  createMethodClient,
   createRouteClient,
   sessionRoutes,
   type Attachment,
@@ -20,6 +22,9 @@ import {
   type RouteResultOf,
   type UserModel,
 } from '@aviary/protocol';
+
+/** The /v1 methods, called with the page's session cookie: `methods.chat.markRead({ chat, uid })`. */
+export const methods = createMethodClient();
 
 /** The client API (/api/client), one call per route, named as the protocol names the routes. */
 export const api = createRouteClient(clientRoutes);

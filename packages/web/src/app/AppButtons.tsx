@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { api, type App } from '../api/client';
+import { methods, type App } from '../api/client';
 import { useWorkspace } from './workspaceContext';
 
 type Integration = 'launcherButton' | 'chatTabButton' | 'attachmentPickerButton' | 'messageAction';
@@ -13,7 +13,7 @@ export function ChatButton(props: { app: App; button: 'chatTabButton' | 'attachm
   const { app, button, chat } = props;
   const workspace = useWorkspace();
   return (
-    <button type="button" className={props.className} onClick={() => workspace.act(() => api.pressButton({ appId: app.id, button, chat }), { appId: app.id, chat })}>
+    <button type="button" className={props.className} onClick={() => workspace.act(() => methods.interactions.pressButton({ appId: app.id, button, chat }), { appId: app.id, chat })}>
       {props.children}
     </button>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, failureText, type App } from '../api/client';
+import { failureText, methods, type App } from '../api/client';
 import { Avatar } from './Avatar';
 import './people.css';
 import { useWorkspace } from './workspaceContext';
@@ -59,15 +59,15 @@ function AppCard({ app }: { app: App }) {
       </div>
       <div className="app-card-actions">
         {!app.installed ? (
-          <button type="button" className="primary" disabled={busy || !app.installable || app.disabledByTeam} onClick={() => run(() => api.installApp({ id: app.id }), `${app.name} is installed.`)}>
+          <button type="button" className="primary" disabled={busy || !app.installable || app.disabledByTeam} onClick={() => run(() => methods.apps.install({ appId: app.id }), `${app.name} is installed.`)}>
             Install
           </button>
         ) : (
           <>
-            <button type="button" className="secondary" disabled={busy} onClick={() => run(() => (app.disabledByUser ? api.enableApp : api.disableApp)({ id: app.id }), `${app.name} is ${app.disabledByUser ? 'enabled' : 'disabled'}.`)}>
+            <button type="button" className="secondary" disabled={busy} onClick={() => run(() => (app.disabledByUser ? methods.apps.enable : methods.apps.disable)({ appId: app.id }), `${app.name} is ${app.disabledByUser ? 'enabled' : 'disabled'}.`)}>
               {app.disabledByUser ? 'Enable' : 'Disable'}
             </button>
-            <button type="button" className="secondary danger" disabled={busy} onClick={() => run(() => api.uninstallApp({ id: app.id }), `${app.name} is uninstalled.`)}>
+            <button type="button" className="secondary danger" disabled={busy} onClick={() => run(() => methods.apps.uninstall({ appId: app.id }), `${app.name} is uninstalled.`)}>
               Uninstall
             </button>
           </>
@@ -80,7 +80,7 @@ function AppCard({ app }: { app: App }) {
             type="button"
             className={app.disabledByTeam ? 'secondary' : 'secondary danger'}
             disabled={busy}
-            onClick={() => run(() => (app.disabledByTeam ? api.teamEnableApp : api.teamDisableApp)({ id: app.id }), `${app.name} is ${app.disabledByTeam ? 'enabled' : 'disabled'} for the whole team.`)}
+            onClick={() => run(() => (app.disabledByTeam ? methods.apps.enableForTeam : methods.apps.disableForTeam)({ appId: app.id }), `${app.name} is ${app.disabledByTeam ? 'enabled' : 'disabled'} for the whole team.`)}
           >
             {app.disabledByTeam ? 'Enable for the team' : 'Disable for the team'}
           </button>

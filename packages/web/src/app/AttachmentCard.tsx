@@ -1,6 +1,6 @@
 import { checkUrl } from '@aviary/serviceml';
 import { useEffect, useRef, useState } from 'react';
-import { api, failureText, type Attachment, type Message } from '../api/client';
+import { failureText, methods, type Attachment, type Message } from '../api/client';
 import { ImageView } from './ImageView';
 import { ServiceMLView } from './ServiceMLView';
 import { useWidgetCalls, widgetSandbox, type WidgetOrigin } from './widgetCalls';
@@ -77,7 +77,7 @@ export function AttachmentCard({ attachment, index, message, chat }: CardProps) 
               key={button.id}
               type="button"
               className="secondary"
-              onClick={() => workspace.act(() => api.pressButton({ messageUid: message.uid, attachmentId: attachment.id!, buttonId: button.id }), origin)}
+              onClick={() => workspace.act(() => methods.interactions.pressButton({ messageUid: message.uid, attachmentId: attachment.id!, buttonId: button.id }), origin)}
             >
               {button.name}
             </button>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api, failureText, type Channel } from '../api/client';
+import { failureText, methods, type Channel } from '../api/client';
 import { chatPath, navigate } from './route';
 import { Modal } from './Modal';
 import { useWorkspace } from './workspaceContext';
@@ -12,13 +12,13 @@ export function BrowseChannelsDialog({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState<string>();
 
   useEffect(() => {
-    api.browseChannels().then((answer) => setChannels(answer.channels), (failure: unknown) => setError(failureText(failure)));
+    methods.channels.listPublic().then((answer) => setChannels(answer.channels), (failure: unknown) => setError(failureText(failure)));
   }, []);
 
   const open = async (channel: Channel, join: boolean) => {
     try {
       if (join) {
-        await api.joinChannel({ channelId: channel.id });
+        await methods.channels.join({ channelId: channel.id });
         await workspace.refreshConversations();
       }
       navigate(chatPath(channel.id));

@@ -1,6 +1,6 @@
 import type { MemberError } from '@aviary/protocol';
 import { useCallback, useEffect, useState } from 'react';
-import { api, failureText, type Channel, type ChannelMembers, type Person } from '../api/client';
+import { api, failureText, methods, type Channel, type ChannelMembers, type Person } from '../api/client';
 import { useStreamFrames } from '../stream/useStream';
 import { Avatar, PresenceText } from './Avatar';
 import { fullName } from './format';
@@ -46,7 +46,7 @@ export function MembersDialog({ channel, onClose }: { channel: Channel; onClose:
     setProblem(undefined);
     setNotice('');
     try {
-      const call = kind === 'add' ? api.addChannelMembers : api.removeChannelMembers;
+      const call = kind === 'add' ? methods.channels.addMembers : methods.channels.removeMembers;
       const status = (await call({ channelId: channel.id, members: [person.id] })).members[person.id];
       if (status?.status === 'failed') {
         setProblem(`${person.name} could not be ${kind === 'add' ? 'added' : 'removed'}: ${status.error ? memberErrorText[status.error] : 'the server refused'}.`);

@@ -1,5 +1,5 @@
 import { memo, useContext, useEffect } from 'react';
-import { api, type Message } from '../api/client';
+import { methods, type Message } from '../api/client';
 import { appsWith } from './AppButtons';
 import { AttachmentCard } from './AttachmentCard';
 import { Avatar } from './Avatar';
@@ -104,7 +104,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
                 key={app.id}
                 type="button"
                 className="chip"
-                onClick={() => workspace.act(() => api.messageAction({ appId: app.id, chat, messageUids: [message.uid] }), { appId: app.id, chat })}
+                onClick={() => workspace.act(() => methods.interactions.runMessageAction({ appId: app.id, chat, messageUids: [message.uid] }), { appId: app.id, chat })}
               >
                 {app.integrations.messageAction!.name}
               </button>

@@ -1,5 +1,5 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { api, AviaryApiError, failureText } from '../api/client';
+import { AviaryApiError, failureText, methods } from '../api/client';
 import { Avatar, PresenceText } from './Avatar';
 import { fullName } from './format';
 import { Modal } from './Modal';
@@ -36,7 +36,7 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setProblem(undefined);
     try {
-      const { user } = await api.updateProfile({ firstName, lastName, timezone });
+      const { user } = await methods.users.updateProfile({ firstName, lastName, timezone });
       workspace.updateMe(user);
       workspace.toast('Your profile is saved.');
       onClose();

@@ -1,4 +1,4 @@
-import { api } from '../api/client';
+import { methods } from '../api/client';
 import { appsWith } from './AppButtons';
 import { MAX_SELECTED, type Selection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
@@ -13,7 +13,7 @@ export function SelectionBar({ selection, chat }: { selection: Selection; chat: 
   const count = selection.uids.length;
   const tooMany = count > MAX_SELECTED;
   const run = (appId: string) =>
-    void workspace.act(() => api.messageAction({ appId, chat, messageUids: selection.uids }), { appId, chat }).then(selection.clear);
+    void workspace.act(() => methods.interactions.runMessageAction({ appId, chat, messageUids: selection.uids }), { appId, chat }).then(selection.clear);
 
   return (
     <div

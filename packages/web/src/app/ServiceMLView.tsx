@@ -1,6 +1,6 @@
 import { parseServiceML, renderServiceMLToHtml } from '@aviary/serviceml';
 import { useMemo, type MouseEvent } from 'react';
-import { api } from '../api/client';
+import { methods } from '../api/client';
 import { useWorkspace } from './workspaceContext';
 
 /**
@@ -28,7 +28,7 @@ export function ServiceMLView({ source, fallback, messageUid, attachmentId, appI
     const button = (event.target as Element).closest<HTMLButtonElement>('button.sml-action');
     const actionId = button?.dataset.actionId;
     if (!actionId) return;
-    void workspace.act(() => api.servicemlAction({ messageUid, actionId, attachmentId }), { appId, chat, messageUid, attachmentId });
+    void workspace.act(() => methods.interactions.runServicemlAction({ messageUid, actionId, attachmentId }), { appId, chat, messageUid, attachmentId });
   };
   // The click handler only delegates to the rendered <button>s, which are keyboard-reachable themselves.
   return <div className="message-text serviceml" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;

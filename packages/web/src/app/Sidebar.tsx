@@ -1,6 +1,6 @@
 import type { PresenceStatus } from '@aviary/protocol';
 import type { MouseEvent, ReactNode } from 'react';
-import { api, type Conversation } from '../api/client';
+import { methods, type Conversation } from '../api/client';
 import { appsWith } from './AppButtons';
 import { Avatar, PresenceText } from './Avatar';
 import './people.css';
@@ -101,7 +101,7 @@ export function Sidebar(props: SidebarProps) {
                 <button
                   type="button"
                   className="sidebar-item"
-                  onClick={() => selected && workspace.act(() => api.pressButton({ appId: app.id, button: 'appLauncherButton', chat: selected }), { appId: app.id, chat: selected })}
+                  onClick={() => selected && workspace.act(() => methods.interactions.pressButton({ appId: app.id, button: 'appLauncherButton', chat: selected }), { appId: app.id, chat: selected })}
                   disabled={!selected}
                 >
                   <span className="sidebar-icon" aria-hidden="true">

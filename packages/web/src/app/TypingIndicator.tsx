@@ -1,6 +1,6 @@
 import { typingShownMs } from '@aviary/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api } from '../api/client';
+import { methods } from '../api/client';
 import { useLiveFrames, useStreamFrames } from '../stream/useStream';
 import { useWorkspace } from './workspaceContext';
 
@@ -56,6 +56,6 @@ export function useTypingSignal(chat: string): () => void {
     const now = Date.now();
     if (now - last.current < SIGNAL_EVERY_MS) return;
     last.current = now;
-    api.signalTyping({ chat }).catch(() => undefined); // typing is a courtesy: a refusal tells the person nothing
+    methods.chat.signalTyping({ chat }).catch(() => undefined); // typing is a courtesy: a refusal tells the person nothing
   }, [chat]);
 }

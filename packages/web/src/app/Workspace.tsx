@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { StreamDataFrame } from '@aviary/protocol';
-import { api, failureText, sessionApi, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
+import { api, failureText, methods, sessionApi, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
 import type { Session } from './session';
 import { AppsDirectory } from './AppsDirectory';
 import { BrowseChannelsDialog } from './BrowseChannelsDialog';
@@ -32,14 +32,14 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile'>();
   const toasts = useToasts();
 
-  const refreshApps = useCallback(() => api.listApps().then((answer) => setApps(answer.apps)), []);
+  const refreshApps = useCallback(() => methods.apps.listDirectory().then((answer) => setApps(answer.apps)), []);
   const openChat = route.page === 'chat' ? route.chat : undefined;
   const openChatNow = useRef(openChat);
   openChatNow.current = openChat;
   // Frames that come before the first list: applied to it when it comes, as the stream may bring what it lacks.
   const early = useRef<StreamDataFrame[] | undefined>([]);
   const refreshConversations = useCallback(async (): Promise<void> => {
-    const { conversations: loaded } = await api.listConversations();
+    const { conversations: loaded } = await methods.chat.listConversations();
     const pending = early.current ?? [];
     early.current = undefined;
     const applied = applyFrames(loaded, pending, session.user.id, openChatNow.current);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api, AviaryApiError, type Message } from '../api/client';
+import { methods, AviaryApiError, type Message } from '../api/client';
 
 /** At most one read marker this often per chat, however busy it is: the newest position at the time. */
 export const READ_MARKER_EVERY_MS = 3_000;
@@ -72,8 +72,8 @@ class ReadMarker {
     this.inFlight = true;
     this.lastSentAt = Date.now();
     let retryAfterMs = 0;
-    api
-      .markChatRead({ chat: this.chat, uid })
+    methods.chat
+      .markRead({ chat: this.chat, uid })
       .then(
         () => void (this.sent = uid),
         (error: unknown) => {

@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from 'react';
-import { api } from '../api/client';
+import { methods } from '../api/client';
 import type { WidgetOrigin } from './widgetOrigin';
 import { useWorkspace } from './workspaceContext';
 
@@ -23,9 +23,9 @@ export function useWidgetCalls(frame: RefObject<HTMLIFrameElement | null>, origi
       const context = origin.messageUid ? { messageUid: origin.messageUid, attachmentId: origin.attachmentId } : { chat: origin.chat };
       if (data.type === 'aviary:openWidget') {
         const desktopType = data.desktopType === 'sidebar' ? 'sidebar' : data.desktopType === 'modal' ? 'modal' : undefined;
-        void workspace.act(() => api.widgetAction({ appId, kind: 'openWidget', url: data.url as string, desktopType, ...context }), origin);
+        void workspace.act(() => methods.interactions.runWidgetAction({ appId, kind: 'openWidget', url: data.url as string, desktopType, ...context }), origin);
       } else if (data.type === 'aviary:openBrowser') {
-        void workspace.act(() => api.widgetAction({ appId, kind: 'openBrowser', url: data.url as string, sendContext: data.sendContext === true, ...context }), origin);
+        void workspace.act(() => methods.interactions.runWidgetAction({ appId, kind: 'openBrowser', url: data.url as string, sendContext: data.sendContext === true, ...context }), origin);
       }
     };
     window.addEventListener('message', onMessage);

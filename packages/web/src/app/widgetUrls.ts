@@ -1,5 +1,5 @@
 import { eventTokenLifetimeSeconds } from '@aviary/protocol';
-import { api } from '../api/client';
+import { methods } from '../api/client';
 
 export interface AttachmentWidgetView {
   url: string;
@@ -24,7 +24,7 @@ export function attachmentWidgetView(personId: string, messageUid: string, attac
   const key = JSON.stringify([personId, messageUid, attachmentId]);
   const known = remembered.get(key);
   if (known && known.validUntil > now) return known.view;
-  const view = api.openAttachmentWidget({ messageUid, attachmentId }).then((answer) => {
+  const view = methods.interactions.openAttachmentWidget({ messageUid, attachmentId }).then((answer) => {
     if (answer.kind !== 'attachmentWidget') throw new Error('The app did not give a widget.');
     return { url: answer.url, width: answer.width, height: answer.height };
   });

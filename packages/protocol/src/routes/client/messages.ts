@@ -1,34 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { api } from '../../methods/index.js';
 import { InteractionAnswer } from '../../interactions.js';
-import { ChatId, MessageUid } from '../../ids.js';
 import { Message } from '../../models.js';
-import { ChatReadState } from '../../stream.js';
-import { Contact, Conversation } from '../clientModels.js';
+import { Contact } from '../clientModels.js';
 import { defineRoute } from '../define.js';
 import { AppIdParam, closedObject, ServiceClientParam, sessionRead } from '../fields.js';
 
 const history = api.chat.fetchMessages.params.properties;
 const sending = api.chat.sendMessage.params.properties;
-
-export const listConversations = defineRoute({
-  ...sessionRead,
-  name: 'client.listConversations',
-  summary: 'The person’s channels and direct chats, most recently active first.',
-  path: '/api/client/conversations',
-  result: Type.Object({ conversations: Type.Array(Conversation) }),
-});
-
-export const markChatRead = defineRoute({
-  name: 'client.markChatRead',
-  summary: 'The person has read a chat up to `uid`, a message of it that they can see: markers only move forward; the person’s streams get chat.read.',
-  verb: 'POST',
-  path: '/api/client/conversations/read',
-  auth: 'session',
-  params: closedObject({ chat: ChatId, uid: MessageUid }),
-  result: ChatReadState,
-  errors: ['UnknownChat'],
-});
 
 export const listRoster = defineRoute({
   ...sessionRead,
@@ -43,7 +22,7 @@ export const fetchMessages = defineRoute({
   summary: 'A page of a chat’s history, newest first, with the visibility rules of chat.fetchMessages.',
   verb: 'GET',
   path: '/api/client/messages',
-  auth: 'session',
+  callers: ['session'],
   params: Type.Object({ chat: history.chat, before: history.before, after: history.after, limit: history.limit }),
   result: Type.Object({ messages: Type.Array(Message) }),
   errors: ['UnknownChat'],
@@ -59,7 +38,7 @@ export const sendMessage = defineRoute({
     'unless its text calls an installed app’s slash command: then the app receives client.slashCommand.',
   verb: 'POST',
   path: '/api/client/messages',
-  auth: 'session',
+  callers: ['session'],
   rateClass: 'message',
   params: Type.Object({
     to: sending.to,

@@ -10,7 +10,7 @@ import { defineRoute } from '../define.js';
 import { AppIdParam, AppInPath, closedObject, sessionRead } from '../fields.js';
 
 const oneApp = closedObject({ app: DeveloperApp });
-const onApp = { auth: 'session', params: AppInPath } as const;
+const onApp = { callers: ['session'], params: AppInPath } as const;
 /** A change to the app only its developer may make. */
 const developerChange = { ...onApp, verb: 'POST', errors: ['UnknownApp', 'PermissionDenied'] } as const;
 
@@ -19,7 +19,7 @@ export const createApp = defineRoute({
   summary: 'Create an app in the person’s team, with the person as its developer; the answer carries its secret.',
   verb: 'POST',
   path: '/api/developer/apps',
-  auth: 'session',
+  callers: ['session'],
   params: NewAppFields,
   status: 201,
   result: oneApp,
@@ -49,7 +49,7 @@ export const updateApp = defineRoute({
   summary: 'Change the fields given; the others stay. Only the developer may change where the app’s events and tokens go.',
   verb: 'PATCH',
   path: '/api/developer/apps/:id',
-  auth: 'session',
+  callers: ['session'],
   params: closedObject({ id: AppIdParam, ...AppFieldChanges.properties }),
   result: oneApp,
   errors: ['UnknownApp', 'PermissionDenied'],
@@ -70,7 +70,7 @@ export const setIntegrations = defineRoute({
   summary: 'Replace the app’s integrations with the body, the whole integrations object ({} removes every one). Developer only.',
   verb: 'PUT',
   path: '/api/developer/apps/:id/integrations',
-  auth: 'session',
+  callers: ['session'],
   params: Type.Object({ id: AppIdParam, integrations: IntegrationsInput }),
   bodyParam: 'integrations',
   result: closedObject({ integrations: Integrations }),

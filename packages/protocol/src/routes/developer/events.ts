@@ -14,7 +14,7 @@ const EventName = oneOf(eventNames, 'one of the ten event names, such as client.
 const oneEvent = Type.Object({ id: AppIdParam, eventId: EventIdParam });
 
 /** Every route here: the signed-in developer's, refused (as unknown, or not theirs) to anyone else. */
-const developerOnly = { auth: 'session', errors: ['UnknownApp', 'PermissionDenied'] } as const;
+const developerOnly = { callers: ['session'], errors: ['UnknownApp', 'PermissionDenied'] } as const;
 /** A change to how the app's events are delivered: a POST on the app. */
 const deliveryChange = { ...developerOnly, verb: 'POST', params: AppInPath } as const;
 

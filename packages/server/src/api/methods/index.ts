@@ -1,17 +1,38 @@
 import type { MethodDefinition, MethodName } from '@aviary/protocol';
 import type { MethodHandler } from '../handler.js';
+import appsDisable from './apps/disable.js';
+import appsDisableForTeam from './apps/disableForTeam.js';
+import appsEnable from './apps/enable.js';
+import appsEnableForTeam from './apps/enableForTeam.js';
+import appsInstall from './apps/install.js';
+import appsListDirectory from './apps/listDirectory.js';
+import appsUninstall from './apps/uninstall.js';
 import channelsAddMembers from './channels/addMembers.js';
 import channelsCreate from './channels/create.js';
 import channelsGetInfo from './channels/getInfo.js';
+import channelsJoin from './channels/join.js';
 import channelsList from './channels/list.js';
 import channelsListMembers from './channels/listMembers.js';
+import channelsListPublic from './channels/listPublic.js';
 import channelsRemoveMembers from './channels/removeMembers.js';
 import chatFetchMessages from './chat/fetchMessages.js';
+import chatListConversations from './chat/listConversations.js';
+import chatMarkRead from './chat/markRead.js';
 import chatSendMessage from './chat/sendMessage.js';
+import chatSignalTyping from './chat/signalTyping.js';
 import chatUpdateMessage from './chat/updateMessage.js';
+import interactionsOpenAttachmentWidget from './interactions/openAttachmentWidget.js';
+import interactionsPressButton from './interactions/pressButton.js';
+import interactionsRunMessageAction from './interactions/runMessageAction.js';
+import interactionsRunServicemlAction from './interactions/runServicemlAction.js';
+import interactionsRunWidgetAction from './interactions/runWidgetAction.js';
 import rosterListContacts from './roster/listContacts.js';
+import streamCreateTicket from './stream/createTicket.js';
+import teamGetInfo from './team/getInfo.js';
+import teamUpdateSettings from './team/updateSettings.js';
 import usersGetInfo from './users/getInfo.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
+import usersUpdateProfile from './users/updateProfile.js';
 
 /**
  * One handler for each protocol method, under the method's name. A method of @aviary/protocol without a
@@ -21,18 +42,39 @@ import usersGetPublicProfile from './users/getPublicProfile.js';
 export type HandlerTable = { readonly [N in MethodName]: MethodHandler<MethodDefinition & { name: N }> };
 
 export const handlersByMethod = {
+  'apps.disable': appsDisable,
+  'apps.disableForTeam': appsDisableForTeam,
+  'apps.enable': appsEnable,
+  'apps.enableForTeam': appsEnableForTeam,
+  'apps.install': appsInstall,
+  'apps.listDirectory': appsListDirectory,
+  'apps.uninstall': appsUninstall,
   'channels.addMembers': channelsAddMembers,
   'channels.create': channelsCreate,
   'channels.getInfo': channelsGetInfo,
+  'channels.join': channelsJoin,
   'channels.list': channelsList,
   'channels.listMembers': channelsListMembers,
+  'channels.listPublic': channelsListPublic,
   'channels.removeMembers': channelsRemoveMembers,
   'chat.fetchMessages': chatFetchMessages,
+  'chat.listConversations': chatListConversations,
+  'chat.markRead': chatMarkRead,
   'chat.sendMessage': chatSendMessage,
+  'chat.signalTyping': chatSignalTyping,
   'chat.updateMessage': chatUpdateMessage,
+  'interactions.openAttachmentWidget': interactionsOpenAttachmentWidget,
+  'interactions.pressButton': interactionsPressButton,
+  'interactions.runMessageAction': interactionsRunMessageAction,
+  'interactions.runServicemlAction': interactionsRunServicemlAction,
+  'interactions.runWidgetAction': interactionsRunWidgetAction,
   'roster.listContacts': rosterListContacts,
+  'stream.createTicket': streamCreateTicket,
+  'team.getInfo': teamGetInfo,
+  'team.updateSettings': teamUpdateSettings,
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,
+  'users.updateProfile': usersUpdateProfile,
 } as const satisfies HandlerTable;
 
 /** The same handlers as a list, for lookups by the name a request carries. */

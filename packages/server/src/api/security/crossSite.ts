@@ -23,10 +23,33 @@ const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
  * The route is matched by its registered pattern, not by the raw URL, so no spelling of the path escapes.
  */
 export function crossSiteGuard(config: Config): (request: FastifyRequest) => void {
-  const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
+  const refuse = refuseCrossSiteBody(config);
   return (request) => {
     if (!STATE_CHANGING.has(request.method) || !request.routeOptions.url?.startsWith('/api/')) return;
     if (bearerToken(request) !== undefined) return;
+    refuse(request);
+  };
+}
+
+/**
+ * The guard of a `/v1` call made with the session cookie (api/callerOf.ts): a method may change state
+ * whatever its verb, so only a POST of JSON from this server's own pages acts with the cookie. A GET could
+ * be a link on another site.
+ */
+export function cookieCallGuard(config: Config): (request: FastifyRequest) => void {
+  const refuse = refuseCrossSiteBody(config);
+  return (request) => {
+    if (request.method !== 'POST') {
+      throw new ApiError('CrossSiteRequest', 'With the session cookie, call methods with POST and a JSON body, from this server’s own pages.');
+    }
+    refuse(request);
+  };
+}
+
+/** Refuses a request of another origin, or one whose body is not JSON. */
+function refuseCrossSiteBody(config: Config): (request: FastifyRequest) => void {
+  const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
+  return (request) => {
     refuseForeignOrigin(request.headers, publicOrigin ?? requestOrigin(request));
     refuseNonJsonBody(request);
   };

@@ -10,7 +10,11 @@ import { sessionToken } from './sessionToken.js';
  * NotSignedIn. Cross-site requests with the cookie were refused before (security/crossSite.ts).
  */
 export async function signedInPerson(ctx: ServerContext, request: FastifyRequest): Promise<UsersTable> {
-  const token = sessionToken(request);
+  return personOfSession(ctx, sessionToken(request));
+}
+
+/** The person a session token is of, or NotSignedIn (no token, an unknown, expired or signed-out one). */
+export async function personOfSession(ctx: ServerContext, token: string | undefined): Promise<UsersTable> {
   const person = token ? await sessionUser(ctx.db, token, ctx.now()) : undefined;
   if (!person) throw new ApiError('NotSignedIn');
   return person;

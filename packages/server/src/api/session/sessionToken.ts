@@ -24,6 +24,9 @@ export function sessionToken(request: Pick<FastifyRequest, 'headers'>): string |
   return token !== undefined && token.length <= MAX_SESSION_TOKEN_LENGTH ? token : undefined;
 }
 
+/** The session cookie's token, if the request carries the cookie. */
+export const cookieToken = (request: Pick<FastifyRequest, 'headers'>): string | undefined => requestCookie(request, SESSION_COOKIE);
+
 /** The value of the request's cookie `wanted`, decoded; undefined when absent or not decodable. */
 export function requestCookie(request: Pick<FastifyRequest, 'headers'>, wanted: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {

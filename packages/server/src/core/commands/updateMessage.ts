@@ -12,11 +12,11 @@ import { checkAttachments, checkServiceml } from './sendMessage.js';
 
 export type UpdateMessageInput = ParamsOf<typeof api.chat.updateMessage>;
 
-/** Who edits: the token's user or bot, and the app the token is of. */
+/** Who edits: the token's user or bot and the app the token is of, or a person for themselves (no app). */
 export interface Editor {
   user: UsersTable;
-  appId: string;
-  kind: 'user' | 'bot';
+  appId: string | null;
+  kind: 'user' | 'bot' | 'person';
 }
 
 /**
@@ -43,7 +43,8 @@ export async function updateMessage(ctx: CoreContext, editor: Editor, input: Upd
 }
 
 /**
- * A message the editor may change: one its user or bot sent through the same app. A message the editor
+ * A message the editor may change: one its user or bot sent through the same app (a person: one they sent
+ * themselves, through no app). A message the editor
  * cannot see (another team's, a chat they do not read, hidden by visibleTo, unknown) is the same "no such
  * message" as elsewhere; one they see but did not send this way is PermissionDenied. A bot is a member of
  * no channel, so it sees the channel messages it sent itself and nothing else of a channel.
@@ -59,14 +60,14 @@ async function findEditableMessage(db: Db, editor: Editor, uid: string): Promise
   const ownBotMessage = editor.kind === 'bot' && row.from_user_id === editor.user.id;
   if (!ownBotMessage) await findVisibleMessage(db, editor.user, uid);
   if (row.from_user_id !== editor.user.id) {
-    throw new ApiError('PermissionDenied', `Message ${uid} was sent by someone else; a token edits only the messages its own ${editor.kind} sent.`, {
-      parameter: 'messageUid',
-    });
+    const who = editor.kind === 'person' ? 'a person edits only their own messages' : `a token edits only the messages its own ${editor.kind} sent`;
+    throw new ApiError('PermissionDenied', `Message ${uid} was sent by someone else; ${who}.`, { parameter: 'messageUid' });
   }
-  if (row.app_id !== editor.appId) {
-    const through = row.app_id === null ? 'from the web client' : 'through another app';
-    throw new ApiError('PermissionDenied', `Message ${uid} was sent ${through}; only a token of the app that sent a message edits it.`, {
-      parameter: 'messageUid',
-    });
-  }
+  if (row.app_id !== editor.appId) throw sentElsewhere(uid, row.app_id, editor);
+}
+
+function sentElsewhere(uid: string, appId: string | null, editor: Editor): ApiError {
+  const through = appId === null ? 'from the web client' : editor.appId === null ? 'through an app' : 'through another app';
+  const only = editor.appId === null ? 'only that app’s token edits it' : 'only a token of the app that sent a message edits it';
+  return new ApiError('PermissionDenied', `Message ${uid} was sent ${through}; ${only}.`, { parameter: 'messageUid' });
 }

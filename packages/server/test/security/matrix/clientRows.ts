@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
 import { denied, get, OK, post, sessionGate, type Outcome, type Row } from './rows.js';
-import { freshApp, freshChannel, membersOfP as inP, widgetsOrigin } from './world.js';
+import { freshApp, membersOfP as inP, widgetsOrigin } from './world.js';
 
 /**
- * Every /api/client route × every actor, each presenting its session. The app concerned is X (Y, disabled
+ * Every /api/client route, and every /v1 method only a person calls, × every actor, each presenting its session. The app concerned is X (Y, disabled
  * for the team, for teamDisabled); X's launcher button and its bot's message in P open widgets, so those
  * cells are where widget tokens are minted (issue #9 §1): only for a person who installed the app, has not
  * disabled it, and sees the chat or message. Install and disable cells act on a fresh app each.
@@ -45,35 +45,28 @@ const teamAdminsOnly: Row['expect'] = {
 };
 
 const channelUnseen = denied('UnknownChannel', { parameter: 'channelId' });
-/** Changing others' membership of private channel P: only its moderator (the owner); a team admin outside it cannot see it. */
-const moderatorOfP: Row['expect'] = {
-  ...membersOfP(channelUnseen),
-  nonInstaller: denied('PermissionDenied'), guest: denied('PermissionDenied'), userDisabled: denied('PermissionDenied'),
-  teamDisabled: denied('PermissionDenied'), anotherDeveloper: denied('PermissionDenied'), owner: OK,
-};
-const freshP: Row['prepare'] = async ({ t, w }) => ({ channel: await freshChannel(t, w) });
 
 const installedFresh: Row['prepare'] = async ({ t, w, a }) => ({ app: await freshApp(t, w, a) });
 
 export const clientRows: Row[] = [
   {
-    route: 'GET /api/client/conversations',
+    route: 'v1 chat.listConversations with a session',
     credential: 'session',
-    request: () => get('/api/client/conversations'),
+    request: () => post('/v1/chat.listConversations', {}),
     expect: signedIn,
     reveals: (body, { a, w }) => expect(body.conversations.some((conversation: { chat: string }) => conversation.chat === w.channel)).toBe(inP.has(a.kind)),
   },
   { route: 'GET /api/client/messages', credential: 'session', request: (ids) => get('/api/client/messages', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
   {
-    route: 'POST /api/client/conversations/read',
+    route: 'v1 chat.markRead with a session',
     credential: 'session',
-    request: (ids) => post('/api/client/conversations/read', { chat: ids.channel, uid: ids.message }),
+    request: (ids) => post('/v1/chat.markRead', { chat: ids.channel, uid: ids.message }),
     expect: membersOfP(chatUnseen),
   },
   // A ticket opens the stream as the person who asked: nothing of anyone else's.
-  { route: 'POST /api/client/stream/ticket', credential: 'session', request: () => post('/api/client/stream/ticket', {}), expect: signedIn },
+  { route: 'v1 stream.createTicket with a session', credential: 'session', request: () => post('/v1/stream.createTicket', {}), expect: signedIn },
   // Typing reaches the chat's readers: only a reader may say they type in it.
-  { route: 'POST /api/client/typing', credential: 'session', request: (ids) => post('/api/client/typing', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
+  { route: 'v1 chat.signalTyping with a session', credential: 'session', request: (ids) => post('/v1/chat.signalTyping', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
   {
     route: 'POST /api/client/messages',
     credential: 'session',
@@ -81,39 +74,39 @@ export const clientRows: Row[] = [
     expect: membersOfP(denied('UnknownRecipient', { parameter: 'to' })),
   },
   {
-    route: 'POST /api/client/actions/pressButton',
+    route: 'v1 interactions.pressButton with a session',
     credential: 'session',
-    request: (ids) => post('/api/client/actions/pressButton', { appId: ids.app, button: 'appLauncherButton', chat: ids.channel }),
+    request: (ids) => post('/v1/interactions.pressButton', { appId: ids.app, button: 'appLauncherButton', chat: ids.channel }),
     expect: appInChat(noSuchAppHere),
   },
   {
-    route: 'POST /api/client/actions/messageAction',
+    route: 'v1 interactions.runMessageAction with a session',
     credential: 'session',
-    request: (ids) => post('/api/client/actions/messageAction', { appId: ids.app, chat: ids.channel, messageUids: [ids.message] }),
+    request: (ids) => post('/v1/interactions.runMessageAction', { appId: ids.app, chat: ids.channel, messageUids: [ids.message] }),
     expect: appInChat(noSuchAppHere),
   },
   {
-    route: 'POST /api/client/actions/widgetAction',
+    route: 'v1 interactions.runWidgetAction with a session',
     credential: 'session',
-    request: (ids) => post('/api/client/actions/widgetAction', { appId: ids.app, kind: 'openWidget', url: `${widgetsOrigin}/next`, chat: ids.channel }),
+    request: (ids) => post('/v1/interactions.runWidgetAction', { appId: ids.app, kind: 'openWidget', url: `${widgetsOrigin}/next`, chat: ids.channel }),
     expect: appInChat(denied('NotInstalled')),
   },
   {
-    route: 'POST /api/client/actions/servicemlAction',
+    route: 'v1 interactions.runServicemlAction with a session',
     credential: 'session',
-    request: (ids) => post('/api/client/actions/servicemlAction', { messageUid: ids.message, actionId: 'open' }),
+    request: (ids) => post('/v1/interactions.runServicemlAction', { messageUid: ids.message, actionId: 'open' }),
     expect: onVisibleMessage,
   },
   {
-    route: 'POST /api/client/actions/openAttachmentWidget',
+    route: 'v1 interactions.openAttachmentWidget with a session',
     credential: 'session',
-    request: (ids) => post('/api/client/actions/openAttachmentWidget', { messageUid: ids.message, attachmentId: 'chart' }),
+    request: (ids) => post('/v1/interactions.openAttachmentWidget', { messageUid: ids.message, attachmentId: 'chart' }),
     expect: onVisibleMessage,
   },
   {
-    route: 'GET /api/client/apps',
+    route: 'v1 apps.listDirectory with a session',
     credential: 'session',
-    request: () => get('/api/client/apps'),
+    request: () => post('/v1/apps.listDirectory', {}),
     expect: signedIn,
     // The apps of the person's own team, and nothing of where their events go or how they are signed.
     reveals: (body, { a, w }) => {
@@ -122,58 +115,44 @@ export const clientRows: Row[] = [
     },
   },
   {
-    route: 'POST /api/client/apps/:id/install',
+    route: 'v1 apps.install with a session',
     credential: 'session',
     prepare: async ({ t, w, a }) => ({ app: await freshApp(t, w, a, { installed: false }) }),
-    request: (ids) => post(`/api/client/apps/${ids.app}/install`),
+    request: (ids) => post('/v1/apps.install', { appId: ids.app }),
     // A team-disabled app's token could only answer AppDisabled: it is not installed at all.
     expect: { ...signedIn, otherTeam: denied('UnknownApp'), teamDisabled },
   },
-  { route: 'POST /api/client/apps/:id/uninstall', credential: 'session', prepare: installedFresh, request: (ids) => post(`/api/client/apps/${ids.app}/uninstall`), expect: ownInstall },
-  { route: 'POST /api/client/apps/:id/disable', credential: 'session', prepare: installedFresh, request: (ids) => post(`/api/client/apps/${ids.app}/disable`), expect: ownInstall },
-  { route: 'POST /api/client/apps/:id/enable', credential: 'session', prepare: installedFresh, request: (ids) => post(`/api/client/apps/${ids.app}/enable`), expect: ownInstall },
+  { route: 'v1 apps.uninstall with a session', credential: 'session', prepare: installedFresh, request: (ids) => post('/v1/apps.uninstall', { appId: ids.app }), expect: ownInstall },
+  { route: 'v1 apps.disable with a session', credential: 'session', prepare: installedFresh, request: (ids) => post('/v1/apps.disable', { appId: ids.app }), expect: ownInstall },
+  { route: 'v1 apps.enable with a session', credential: 'session', prepare: installedFresh, request: (ids) => post('/v1/apps.enable', { appId: ids.app }), expect: ownInstall },
   {
-    route: 'POST /api/client/apps/:id/team-disable',
+    route: 'v1 apps.disableForTeam with a session',
     credential: 'session',
     prepare: installedFresh,
-    request: (ids) => post(`/api/client/apps/${ids.app}/team-disable`),
+    request: (ids) => post('/v1/apps.disableForTeam', { appId: ids.app }),
     expect: teamAdminsOnly,
   },
   {
-    route: 'POST /api/client/apps/:id/team-enable',
+    route: 'v1 apps.enableForTeam with a session',
     credential: 'session',
     prepare: installedFresh,
-    request: (ids) => post(`/api/client/apps/${ids.app}/team-enable`),
+    request: (ids) => post('/v1/apps.enableForTeam', { appId: ids.app }),
     expect: teamAdminsOnly,
   },
   // The team's settings (who may create apps): everyone reads their own team's, only its admins change them.
-  { route: 'GET /api/client/team', credential: 'session', request: () => get('/api/client/team'), expect: signedIn },
+  { route: 'v1 team.getInfo with a session', credential: 'session', request: () => post('/v1/team.getInfo', {}), expect: signedIn },
   { route: 'GET /api/client/roster', credential: 'session', request: () => get('/api/client/roster'), expect: signedIn },
   {
-    route: 'PATCH /api/client/team',
+    route: 'v1 team.updateSettings with a session',
     credential: 'session',
     // The default value: the cell that succeeds changes nothing the other cells see.
-    request: () => ({ method: 'PATCH', path: '/api/client/team', json: { appCreators: 'members' } }),
+    request: () => post('/v1/team.updateSettings', { appCreators: 'members' }),
     expect: { ...teamAdminsOnly, otherTeam: denied('PermissionDenied') },
   },
   // Channels: the same rules as /v1 channels.*; P is private, so only its members see it.
   { route: 'POST /api/client/channels', credential: 'session', request: () => post('/api/client/channels', { name: 'matrix-made' }), expect: signedIn },
-  { route: 'PATCH /api/client/profile', credential: 'session', request: () => ({ method: 'PATCH', path: '/api/client/profile', json: {} }), expect: signedIn },
-  { route: 'GET /api/client/channels/public', credential: 'session', request: () => get('/api/client/channels/public'), expect: signedIn },
-  { route: 'POST /api/client/channels/:channelId/join', credential: 'session', request: (ids) => post(`/api/client/channels/${ids.channel}/join`), expect: membersOfP(channelUnseen) },
+  { route: 'v1 users.updateProfile with a session', credential: 'session', request: () => post('/v1/users.updateProfile', {}), expect: signedIn },
+  { route: 'v1 channels.listPublic with a session', credential: 'session', request: () => post('/v1/channels.listPublic', {}), expect: signedIn },
+  { route: 'v1 channels.join with a session', credential: 'session', request: (ids) => post('/v1/channels.join', { channelId: ids.channel }), expect: membersOfP(channelUnseen) },
   { route: 'GET /api/client/channels/:channelId/members', credential: 'session', request: (ids) => get(`/api/client/channels/${ids.channel}/members`), expect: membersOfP(channelUnseen) },
-  {
-    route: 'POST /api/client/channels/:channelId/members/add',
-    credential: 'session',
-    prepare: freshP,
-    request: (ids) => post(`/api/client/channels/${ids.channel}/members/add`, { members: [ids.outsider] }),
-    expect: moderatorOfP,
-  },
-  {
-    route: 'POST /api/client/channels/:channelId/members/remove',
-    credential: 'session',
-    prepare: freshP,
-    request: (ids) => post(`/api/client/channels/${ids.channel}/members/remove`, { members: [ids.member] }),
-    expect: moderatorOfP,
-  },
 ];

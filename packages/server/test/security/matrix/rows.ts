@@ -16,7 +16,7 @@ export type Prepared = Partial<Targets> & { session?: string };
 
 /**
  * One route (or /v1 method) against every actor kind. `route` is the route as the server registers it
- * ("POST /api/client/apps/:id/install") or `v1 <method>`; the coverage test matches it to the server.
+ * ("GET /api/client/roster") or `v1 <method>`; the coverage test matches it to the server.
  */
 export interface Row {
   route: string;

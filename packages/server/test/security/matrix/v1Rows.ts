@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { send } from './http.js';
-import { denied, OK, post, v1Gate, type Row } from './rows.js';
+import { methodsByName } from '@aviary/protocol';
+import { denied, everyone, OK, post, v1Gate, type Row } from './rows.js';
 import { freshChannel, membersOfP as inP, type World } from './world.js';
 
 /**
@@ -136,3 +137,35 @@ export const v1Rows: Row[] = [
     expect: membersOfP(denied('UnknownChat', { parameter: 'chat' })),
   },
 ];
+
+/**
+ * The same methods called with each actor's session (`Authorization: Bearer as_s_…`): no app stands
+ * between the person and the method, so an app disabled or uninstalled changes nothing, and a signed-out
+ * session is NotSignedIn. The bot still presents its bot token. The owner's message in P was sent with
+ * their token of X, so their session may not edit it (only that app's token may).
+ */
+function withSession(row: Row): Row {
+  const { expect: outcomes } = row;
+  return {
+    ...row,
+    route: `${row.route} with a session`,
+    credential: 'session',
+    expect: {
+      ...outcomes,
+      revoked: denied('NotSignedIn'),
+      userDisabled: outcomes.nonInstaller,
+      teamDisabled: outcomes.nonInstaller,
+      ...(row.route === 'v1 chat.updateMessage' ? { owner: notTheirs } : {}),
+    },
+  };
+}
+
+export const v1SessionRows: Row[] = v1Rows.map(withSession);
+
+/**
+ * The methods only a person calls, with each actor's app token: NotSignedIn, whatever the token (it is
+ * not even looked up). Their rows with a session are with the client's (clientRows.ts).
+ */
+export const personOnlyTokenRows: Row[] = [...methodsByName.values()]
+  .filter((method) => !method.callers.includes('token'))
+  .map((method) => ({ route: `v1 ${method.name}`, credential: 'token', request: () => call(method.name), expect: everyone(denied('NotSignedIn')) }));

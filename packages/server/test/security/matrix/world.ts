@@ -140,14 +140,14 @@ export async function buildWorld(t: TestServer): Promise<World> {
     await Promise.all(Object.entries({ owner, carol, frank, gina, rita, dan, tess, dave, adam, eve }).map(async ([name, user]) => [name, await signIn(t, user)])),
   ) as Record<string, string>;
   // The actors' defining changes, made as people make them.
-  const act = async (session: string, method: string, path: string) => {
-    const answer = await send(t.url, method, path, { bearer: session });
+  const act = async (session: string, method: string, path: string, json?: unknown) => {
+    const answer = await send(t.url, method, path, { bearer: session, json });
     expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
   };
-  await act(sessions.rita, 'POST', `/api/client/apps/${appX.id}/uninstall`);
+  await act(sessions.rita, 'POST', '/v1/apps.uninstall', { appId: appX.id });
   await act(sessions.rita, 'DELETE', '/api/session');
-  await act(sessions.dan, 'POST', `/api/client/apps/${appX.id}/disable`);
-  await act(sessions.adam, 'POST', `/api/client/apps/${appY.id}/team-disable`);
+  await act(sessions.dan, 'POST', '/v1/apps.disable', { appId: appX.id });
+  await act(sessions.adam, 'POST', '/v1/apps.disableForTeam', { appId: appY.id });
   const event = await t.testStore.store.db.selectFrom('events').select('id').where('app_id', '=', appX.id).executeTakeFirstOrThrow();
 
   const actor = (kind: ActorKind, user: UsersTable | undefined, token?: string, session?: string, concerned = appX): Actor => ({ kind, user, token, session, app: concerned });

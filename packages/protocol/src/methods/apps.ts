@@ -1,73 +1,68 @@
 /**
- * The apps of the person's team and the person's own install of each. Installing never shows the person
- * the app's token for them: only the app receives it, in app.install.
+ * The apps of the person's team and the person's own install of each, called with a person's session.
+ * Installing never shows the person the app's token for them: only the app receives it, in app.install.
  */
 import { Type } from '@sinclair/typebox';
-import { ClientApp } from '../clientModels.js';
-import { defineRoute } from '../define.js';
-import { AppInPath, closedObject, sessionRead } from '../fields.js';
+import { defineMethod } from '../define.js';
+import { closedObject } from '../params.js';
+import { ClientApp } from '../routes/clientModels.js';
+import { AppIdParam } from '../routes/fields.js';
 
-export const listApps = defineRoute({
-  ...sessionRead,
-  name: 'client.listApps',
+export const listDirectory = defineMethod({
+  name: 'apps.listDirectory',
+  callers: ['session'],
+  rateClass: 'read',
   summary: 'The apps of the person’s team, by name, with the person’s own install of each.',
-  path: '/api/client/apps',
   result: Type.Object({ apps: Type.Array(ClientApp) }),
 });
 
-/** A switch on one app: a POST that answers the switch's new state. */
-const appSwitch = { verb: 'POST', auth: 'session', params: AppInPath } as const;
+/** A switch on one app, answering the switch's new state. */
+const appSwitch = { callers: ['session'], rateClass: 'channel', params: closedObject({ appId: AppIdParam }) } as const;
 
-export const installApp = defineRoute({
+export const install = defineMethod({
   ...appSwitch,
-  name: 'client.installApp',
+  name: 'apps.install',
   summary: 'Install the app: app.install goes to its listener with a new user token, and only a 200 within 10 s installs it.',
-  path: '/api/client/apps/:id/install',
   result: closedObject({ installed: Type.Literal(true) }),
   errors: ['UnknownApp', 'AppDisabled', 'InstallFailed'],
 });
 
-export const uninstallApp = defineRoute({
+export const uninstall = defineMethod({
   ...appSwitch,
-  name: 'client.uninstallApp',
+  name: 'apps.uninstall',
   summary: 'Uninstall the app: the person’s token for it is revoked at once, and app.uninstall is sent.',
-  path: '/api/client/apps/:id/uninstall',
   result: closedObject({ installed: Type.Literal(false) }),
   errors: ['UnknownApp', 'NotInstalled'],
 });
 
-export const disableApp = defineRoute({
+export const disable = defineMethod({
   ...appSwitch,
-  name: 'client.disableApp',
+  name: 'apps.disable',
   summary: 'The person’s own switch: their token for the app answers AppDisabled, its commands, previews and buttons stop.',
-  path: '/api/client/apps/:id/disable',
   result: closedObject({ disabledByUser: Type.Literal(true) }),
   errors: ['UnknownApp', 'NotInstalled'],
 });
 
-export const enableApp = defineRoute({
+export const enable = defineMethod({
   ...appSwitch,
-  name: 'client.enableApp',
+  name: 'apps.enable',
   summary: 'Turn the person’s own switch back on.',
-  path: '/api/client/apps/:id/enable',
   result: closedObject({ disabledByUser: Type.Literal(false) }),
   errors: ['UnknownApp', 'NotInstalled'],
 });
 
-export const teamDisableApp = defineRoute({
+export const disableForTeam = defineMethod({
   ...appSwitch,
-  name: 'client.teamDisableApp',
+  name: 'apps.disableForTeam',
   summary: 'A team admin’s switch for everyone in the team: every token of the app answers AppDisabled.',
-  path: '/api/client/apps/:id/team-disable',
   result: closedObject({ disabledByTeam: Type.Literal(true) }),
   errors: ['UnknownApp', 'PermissionDenied'],
 });
 
-export const teamEnableApp = defineRoute({
+export const enableForTeam = defineMethod({
   ...appSwitch,
-  name: 'client.teamEnableApp',
+  name: 'apps.enableForTeam',
   summary: 'Turn the team admin’s switch back on.',
-  path: '/api/client/apps/:id/team-enable',
   result: closedObject({ disabledByTeam: Type.Literal(false) }),
   errors: ['UnknownApp', 'PermissionDenied'],
 });

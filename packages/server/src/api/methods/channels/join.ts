@@ -1,13 +1,13 @@
-import { clientRoutes } from '@aviary/protocol';
+import { api } from '@aviary/protocol';
 import { addChannelMembers } from '../../../core/commands/channels.js';
 import { findVisibleChannel } from '../../../core/policies/channels.js';
 import { presentChannel } from '../../../core/presenters/channels.js';
 import { listChannelMemberRows } from '../../../core/queries/channels.js';
 import { ApiError } from '../../errors.js';
-import { defineRouteHandler } from '../../routeHandler.js';
+import { defineHandler } from '../../handler.js';
 
 /** Joining is adding oneself, under the same rules as /v1 channels.addMembers (a private channel cannot be joined). */
-export default defineRouteHandler(clientRoutes.joinChannel, async ({ channelId }, person, ctx) => {
+export default defineHandler(api.channels.join, async ({ channelId }, { user: person }, ctx) => {
   // A member (of a private channel too) is already where joining would take them: no change, not a refusal.
   if (!(await findVisibleChannel(ctx.db, person, channelId)).membership) {
     const status = (await addChannelMembers(ctx, person, channelId, [person.id], ctx.now()))[person.id];

@@ -1,29 +1,29 @@
 /**
- * What a person does with an app's buttons, message action, ServiceML actions and widgets. Each answers
- * what the client does next (InteractionAnswer): nothing, a toast, or a URL to open.
+ * What a person does with an app's buttons, message action, ServiceML actions and widgets: the methods
+ * that send the client.* events, called with a person's session only. Each answers what the client does
+ * next (InteractionAnswer): nothing, a toast, or a URL to open.
  */
 import { Type } from '@sinclair/typebox';
-import { desktopTypes } from '../../attachment.js';
-import { buttonKinds, maxMessageActionSelection } from '../../events.js';
-import { ChatId, MessageUid } from '../../ids.js';
-import { InteractionAnswer } from '../../interactions.js';
-import { oneOf } from '../../params.js';
-import type { ErrorCode } from '../../errors.js';
-import { defineRoute } from '../define.js';
-import { AppChosenId, AppIdParam, ServiceClientParam } from '../fields.js';
+import { desktopTypes } from '../attachment.js';
+import { defineMethod } from '../define.js';
+import type { ErrorCode } from '../errors.js';
+import { buttonKinds, maxMessageActionSelection } from '../events.js';
+import { ChatId, MessageUid } from '../ids.js';
+import { InteractionAnswer } from '../interactions.js';
+import { oneOf } from '../params.js';
+import { AppChosenId, AppIdParam, ServiceClientParam } from '../routes/fields.js';
 
 /** What every action can answer besides its own refusals: the app refuses, is unreachable, or leads elsewhere. */
 const interactionErrors: ErrorCode[] = ['AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled'];
 
-const action = { verb: 'POST', auth: 'session', rateClass: 'message', result: InteractionAnswer } as const;
+const action = { callers: ['session'], rateClass: 'message', result: InteractionAnswer } as const;
 
-export const pressButton = defineRoute({
+export const pressButton = defineMethod({
   ...action,
-  name: 'client.pressButton',
+  name: 'interactions.pressButton',
   summary:
     'Press an app’s own button ({appId, button, chat}: the app installed and having that button) or a button of an ' +
     'attachment ({messageUid, attachmentId, buttonId}: anyone who sees the message). Sends client.pressButton.',
-  path: '/api/client/actions/pressButton',
   params: Type.Object({
     appId: Type.Optional(AppIdParam),
     button: Type.Optional(oneOf(buttonKinds, 'appLauncherButton, chatTabButton or attachmentPickerButton (attachmentButton with messageUid)')),
@@ -36,11 +36,10 @@ export const pressButton = defineRoute({
   errors: ['UnknownChat', ...interactionErrors],
 });
 
-export const messageAction = defineRoute({
+export const runMessageAction = defineMethod({
   ...action,
-  name: 'client.messageAction',
+  name: 'interactions.runMessageAction',
   summary: 'Run the installed app’s message action on messages of a chat, each of which the person can see. Sends client.messageAction.',
-  path: '/api/client/actions/messageAction',
   params: Type.Object({
     appId: AppIdParam,
     chat: ChatId,
@@ -50,11 +49,10 @@ export const messageAction = defineRoute({
   errors: ['UnknownChat', ...interactionErrors],
 });
 
-export const servicemlAction = defineRoute({
+export const runServicemlAction = defineMethod({
   ...action,
-  name: 'client.servicemlAction',
+  name: 'interactions.runServicemlAction',
   summary: 'A click on an <action> of a message’s ServiceML, or with attachmentId of that attachment’s views.serviceml. Sends client.servicemlAction.',
-  path: '/api/client/actions/servicemlAction',
   params: Type.Object({
     messageUid: MessageUid,
     actionId: AppChosenId('action'),
@@ -64,22 +62,20 @@ export const servicemlAction = defineRoute({
   errors: interactionErrors,
 });
 
-export const openAttachmentWidget = defineRoute({
+export const openAttachmentWidget = defineMethod({
   ...action,
-  name: 'client.openAttachmentWidget',
+  name: 'interactions.openAttachmentWidget',
   summary: 'The URL of an attachment’s widget view, carrying client.openAttachmentWidget.',
-  path: '/api/client/actions/openAttachmentWidget',
   params: Type.Object({ messageUid: MessageUid, attachmentId: AppChosenId('attachment'), client: ServiceClientParam }),
   errors: interactionErrors,
 });
 
-export const widgetAction = defineRoute({
+export const runWidgetAction = defineMethod({
   ...action,
-  name: 'client.widgetAction',
+  name: 'interactions.runWidgetAction',
   summary:
     'A widget called Aviary.openWidget or Aviary.openBrowser: the URL to open, carrying client.widgetAction. The widget ' +
     'is named by the chat it was opened in, or by its message (and attachment).',
-  path: '/api/client/actions/widgetAction',
   params: Type.Object({
     appId: AppIdParam,
     kind: oneOf(['openWidget', 'openBrowser'] as const, 'openWidget or openBrowser: what the widget called'),

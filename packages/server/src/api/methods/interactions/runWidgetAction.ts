@@ -1,8 +1,8 @@
-import { clientRoutes } from '@aviary/protocol';
+import { api } from '@aviary/protocol';
 import { runWidgetAction } from '../../../core/interactions/widgetAction.js';
-import { defineRouteHandler } from '../../routeHandler.js';
+import { defineHandler } from '../../handler.js';
 
 /** The widget's own call (Aviary.openWidget / openBrowser), checked as an integration's action is. */
-export default defineRouteHandler(clientRoutes.widgetAction, async ({ client = 'desktop', ...input }, person, ctx) =>
+export default defineHandler(api.interactions.runWidgetAction, async ({ client = 'desktop', ...input }, { user: person }, ctx) =>
   runWidgetAction(ctx, person, { ...input, client }),
 );

@@ -1,0 +1,58 @@
+/**
+ * The one typed client of the method API, for every caller: an app (its token), a person's program (a
+ * session token) or the web client (the session cookie of the page's own server). The SDK's AviaryClient
+ * adds retries and time-outs around the same requests. Pure: it runs in a browser as well as in Node.
+ */
+import { AviaryApiError } from './apiError.js';
+import type { ParamsOf, ResultOf } from './define.js';
+import type { BrandedIds, PlainIds } from './ids.js';
+import { api } from './methods/index.js';
+import { readJsonAnswer, type FetchFunction, type FetchInit } from './routeClient.js';
+
+type Api = typeof api;
+/** Branded ids (the SDK's default), or plain strings for code that makes ids itself. */
+export type IdTyping = BrandedIds | PlainIds;
+type Call<M, Ids extends IdTyping, Options> = {} extends ParamsOf<M, [Ids]>
+  ? (params?: ParamsOf<M, [Ids]>, options?: Options) => Promise<ResultOf<M, [Ids]>>
+  : (params: ParamsOf<M, [Ids]>, options?: Options) => Promise<ResultOf<M, [Ids]>>;
+/** Every method as a typed function, by namespace: `client.chat.sendMessage({ to, text })`. */
+export type MethodCalls<Ids extends IdTyping = PlainIds, Options = never> = { [N in keyof Api]: { [M in keyof Api[N]]: Call<Api[N][M], Ids, Options> } };
+
+/**
+ * One call as every typed client sends it: `POST <baseUrl>/v1/<method>` with a JSON body, and the
+ * credential as `Authorization: Bearer` when there is one (without, a browser sends the session cookie).
+ */
+export function methodRequest(baseUrl: string, method: string, params: Record<string, unknown>, bearer: string | undefined): { url: string; init: FetchInit } {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(bearer !== undefined ? { authorization: `Bearer ${bearer}` } : {}) };
+  return { url: `${baseUrl.replace(/\/+$/, '')}/v1/${method}`, init: { method: 'POST', headers, body: JSON.stringify(params) } };
+}
+
+/** Binds `call` to every method of the API, by namespace. */
+export function bindMethods<Calls>(call: (method: string, params: Record<string, unknown>, options: unknown) => Promise<unknown>): Calls {
+  return Object.fromEntries(
+    Object.entries(api).map(([namespace, methods]) => [
+      namespace,
+      Object.fromEntries(Object.values(methods).map((method) => [method.name.slice(namespace.length + 1), (params?: Record<string, unknown>, options?: unknown) => call(method.name, params ?? {}, options)])),
+    ]),
+  ) as Calls;
+}
+
+export interface MethodClientOptions {
+  /** The server's base URL; '' (the default) for the page's own server in a browser. */
+  baseUrl?: string;
+  /** The credential sent as `Authorization: Bearer`, read at each call: an app's token or a session token; none sends the cookie. */
+  bearer?: () => string | undefined;
+  fetch?: FetchFunction;
+}
+
+/** A typed client that throws AviaryApiError for every answer but 200, without retrying. */
+export function createMethodClient<Ids extends IdTyping = PlainIds>(options: MethodClientOptions = {}): MethodCalls<Ids> {
+  const fetchFunction = options.fetch ?? ((url: string, init: FetchInit) => (globalThis as unknown as { fetch: FetchFunction }).fetch(url, init));
+  return bindMethods<MethodCalls<Ids>>(async (method, params) => {
+    const request = methodRequest(options.baseUrl ?? '', method, params, options.bearer?.());
+    const response = await fetchFunction(request.url, request.init);
+    const body = await readJsonAnswer(response);
+    if (response.status === 200) return body;
+    throw new AviaryApiError(response.status, (body && typeof body === 'object' ? body : {}) as Record<string, unknown>);
+  });
+}

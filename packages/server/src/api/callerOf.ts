@@ -1,0 +1,50 @@
+import type { MethodDefinition } from '@aviary/protocol';
+import type { FastifyRequest } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { hashToken } from '../store/ids.js';
+import { authenticate, type Caller, type PersonCaller } from './caller.js';
+import { ApiError, missingParameter } from './errors.js';
+import type { RawParams } from './params.js';
+import { personOfSession } from './session/auth.js';
+import { bearerToken, cookieToken } from './session/sessionToken.js';
+
+/**
+ * A session token (`newSecret('as_s_')`): its prefix and 43 base64url characters, 48 in all. Every token
+ * of an app is 46 characters, so no token of an app has this shape.
+ */
+const SESSION_TOKEN = /^as_s_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Who calls a `/v1` method (docs/reference/methods.md "Who may call"): the token of `Authorization:
+ * Bearer` or of the `token` parameter (an app's, or as Bearer a person's session token), else the session
+ * cookie, which `guardCookie` lets through only from this server's own pages (CSRF). A method only a
+ * person calls answers NotSignedIn to anything but a session, without looking an app's token up.
+ */
+export async function callerOf(
+  ctx: ServerContext,
+  method: MethodDefinition,
+  request: FastifyRequest,
+  raw: RawParams,
+  guardCookie: (request: FastifyRequest) => void,
+): Promise<Caller> {
+  const bearer = bearerToken(request);
+  const token = bearer ?? raw.token;
+  const takesTokens = method.callers.includes('token');
+  if (token === undefined || token === '' || token === null) {
+    const cookie = cookieToken(request);
+    if (cookie === undefined) throw takesTokens ? missingParameter('token') : notSignedIn(method);
+    guardCookie(request);
+    return signedIn(ctx, cookie);
+  }
+  if (bearer !== undefined && SESSION_TOKEN.test(bearer)) return signedIn(ctx, bearer);
+  if (!takesTokens) throw notSignedIn(method);
+  if (typeof token !== 'string') throw new ApiError('InvalidToken', 'The token must be a string.');
+  return authenticate(ctx.store, token);
+}
+
+async function signedIn(ctx: ServerContext, sessionToken: string): Promise<PersonCaller> {
+  return { kind: 'person', user: await personOfSession(ctx, sessionToken), appId: null, sessionHash: hashToken(sessionToken) };
+}
+
+const notSignedIn = (method: MethodDefinition): ApiError =>
+  new ApiError('NotSignedIn', `${method.name} is called by a signed-in person: send their session token as Authorization: Bearer, or the session cookie.`);

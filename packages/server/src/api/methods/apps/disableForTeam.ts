@@ -1,0 +1,9 @@
+import { api } from '@aviary/protocol';
+import { setAppDisabledByTeam } from '../../../core/commands/installs.js';
+import { defineHandler } from '../../handler.js';
+
+/** A team admin's switch (PermissionDenied for anyone else). */
+export default defineHandler(api.apps.disableForTeam, async ({ appId }, { user }, ctx) => {
+  await setAppDisabledByTeam(ctx, { appId, adminId: user.id, disabled: true });
+  return { disabledByTeam: true as const };
+});

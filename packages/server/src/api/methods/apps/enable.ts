@@ -1,0 +1,8 @@
+import { api } from '@aviary/protocol';
+import { setAppDisabledByUser } from '../../../core/commands/installs.js';
+import { defineHandler } from '../../handler.js';
+
+export default defineHandler(api.apps.enable, async ({ appId }, { user }, ctx) => {
+  await setAppDisabledByUser(ctx, { appId, userId: user.id, disabled: false });
+  return { disabledByUser: false as const };
+});
