@@ -59,14 +59,14 @@ afterAll(async () => {
 });
 
 it('runs every middleware around the handler, in order: the handler reads what one found, and the answer stays the handler’s', async () => {
-  expect((await alice.post(`/apps/${appId}/install`, {})).body).toEqual({ installed: true });
+  expect((await alice.call('apps.install', { appId: appId })).body).toEqual({ installed: true });
   const answer = await alice.post('/messages', { to: alice.user.id, text: '/tenant' });
   expect(answer.body.answer).toEqual({ kind: 'toast', text: 'Tenant: Kestrel Labs' });
   expect(logged).toEqual(['app.install → null', 'client.slashCommand → {"text":"Tenant: Kestrel Labs"}']);
 });
 
 it('lets a middleware answer instead of the handler, which then never runs', async () => {
-  expect((await mallory.post(`/apps/${appId}/install`, {})).body).toEqual({ installed: true });
+  expect((await mallory.call('apps.install', { appId: appId })).body).toEqual({ installed: true });
   const answer = await mallory.post('/messages', { to: mallory.user.id, text: '/tenant' });
   expect(answer.body.answer).toEqual({ kind: 'toast', text: 'You are not a customer' });
   // The logger's next() resolved with the inner middleware's refusal.

@@ -46,7 +46,7 @@ it('carries events with no public URL, and after a server restart reconnects wit
   expect(receiver.state).toBe('open');
 
   const maya = await sessionFor(t, person);
-  expect((await maya.post(`/apps/${row.id}/install`, {})).body).toEqual({ installed: true });
+  expect((await maya.call('apps.install', { appId: row.id })).body).toEqual({ installed: true });
   expect((await maya.post('/messages', { to: person.id, text: '/ping one' })).body.answer).toEqual({ kind: 'toast', text: 'pong one' });
   expect(await app.installationStore.find(toUserId(person.id))).toMatchObject({ token: expect.any(String) });
 

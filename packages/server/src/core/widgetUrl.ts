@@ -30,10 +30,15 @@ export type WidgetUrlInput = {
  * ever goes to an origin the app's developer registered: this is the one place that checks it.
  */
 export async function buildWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now'>, input: WidgetUrlInput, jti = newEventId(ctx.now())): Promise<string> {
+  return (await widgetUrl(ctx, input, jti)).url;
+}
+
+/** The URL, and whether it carries the event (an open of it then goes in the app's delivery log). */
+async function widgetUrl(ctx: Pick<CoreContext, 'db' | 'now'>, input: WidgetUrlInput, jti: string): Promise<{ url: string; carriesEvent: boolean }> {
   const app = await findApp(ctx, input.appId);
   const url = requireRegisteredOrigin(app, input.url, input.parameter);
   // Without the event, a page opens as any page does: the app did not ask for it, or did not subscribe to it.
-  if ((input.route === 'browser' && !input.sendContext) || !appReceives(app, input.event.name)) return input.url;
+  if ((input.route === 'browser' && !input.sendContext) || !appReceives(app, input.event.name)) return { url: input.url, carriesEvent: false };
   // An app with Flock-compatible naming gets the event under Flock's names, in both parameters alike.
   const flockNaming = app.flock_naming === 1;
   const serviceEvent = JSON.stringify(flockNaming ? flockNamedEvent(input.event) : input.event);
@@ -49,7 +54,7 @@ export async function buildWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now'>, input
   for (const names of flockNaming ? [widgetParams, flockWidgetParams] : [widgetParams]) {
     for (const [key, value] of Object.entries(values)) url.searchParams.set(names[key as keyof typeof values], value);
   }
-  return url.toString();
+  return { url: url.toString(), carriesEvent: true };
 }
 
 /**
@@ -58,8 +63,8 @@ export async function buildWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now'>, input
  */
 export async function openWidgetUrl(ctx: Pick<CoreContext, 'db' | 'now' | 'events'>, input: WidgetUrlInput): Promise<string> {
   const eventId = newEventId(ctx.now());
-  const url = await buildWidgetUrl(ctx, input, eventId);
-  if (input.route === 'widget' || input.sendContext) await recordWidgetOpen(ctx, { eventId, appId: input.appId, event: input.event, url: new URL(url) });
+  const { url, carriesEvent } = await widgetUrl(ctx, input, eventId);
+  if (carriesEvent) await recordWidgetOpen(ctx, { eventId, appId: input.appId, event: input.event, url: new URL(url) });
   return url;
 }
 

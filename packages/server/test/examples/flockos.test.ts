@@ -63,10 +63,10 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     const db = t().server.ctx.db;
 
     // Without Flock-compatible naming flockos finds no token it knows, so the app takes nothing.
-    const refused = await bob.post(`/apps/${app.id}/install`, {});
+    const refused = await bob.call('apps.install', { appId: app.id });
     expect(refused.status).not.toBe(200);
     await updateApp(db, app.id, { flockNaming: true }, Date.now());
-    for (const who of [alice, bob]) expect((await who.post(`/apps/${app.id}/install`, {})).status).toBe(200);
+    for (const who of [alice, bob]) expect((await who.call('apps.install', { appId: app.id })).status).toBe(200);
 
     // The slash command posts, with Alice's token from app.install, a FlockML message with an action.
     const added = await alice.post('/messages', { to: channel.id, text: '/todo Buy milk' });
@@ -78,7 +78,7 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     expect((await alice.post('/messages', { to: channel.id, text: '/todo channels' })).body.answer).toEqual({ kind: 'toast', text: `${channel.name}: 2 members` });
 
     // Bob clicks the action: the app hears client.flockmlAction.
-    const done = await bob.post('/actions/servicemlAction', { messageUid: posted.uid, actionId: 'done-1' });
+    const done = await bob.call('interactions.runServicemlAction', { messageUid: posted.uid, actionId: 'done-1' });
     expect(done.body).toEqual({ kind: 'toast', text: 'Done: Buy milk' });
     // The developer's delivery log keeps the specification's names.
     const logged = await db.selectFrom('events').select('name').where('app_id', '=', app.id).where('name', 'like', 'client.%mlAction').execute();
@@ -86,11 +86,11 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
 
     // The message action fetches the selected messages with chat.fetchMessages.
     const note = await bob.post('/messages', { to: channel.id, text: 'Call the plumber' });
-    const picked = await alice.post('/actions/messageAction', { appId: app.id, chat: channel.id, messageUids: [note.body.message.uid] });
+    const picked = await alice.call('interactions.runMessageAction', { appId: app.id, chat: channel.id, messageUids: [note.body.message.uid] });
     expect(picked.body).toEqual({ kind: 'toast', text: '1 to-do(s) added' });
 
     // The launcher widget reads flockEvent; flockos verified flockEventToken.
-    const launched = await alice.post('/actions/pressButton', { appId: app.id, button: 'appLauncherButton', chat: channel.id });
+    const launched = await alice.call('interactions.pressButton', { appId: app.id, button: 'appLauncherButton', chat: channel.id });
     expect(launched.body).toMatchObject({ kind: 'openWidget', desktopType: 'sidebar' });
     const widgetUrl = new URL(launched.body.url);
     expect([...widgetUrl.searchParams.keys()].sort()).toEqual(
@@ -132,7 +132,7 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     const otherListener = await startListener();
     listeners.push(otherListener);
     await updateApp(t().server.ctx.db, other.id, { listenerUrl: otherListener.url }, Date.now());
-    expect((await bob.post(`/apps/${other.id}/install`, {})).status).toBe(200);
+    expect((await bob.call('apps.install', { appId: other.id })).status).toBe(200);
     const [captured] = await otherListener.waitFor(1);
     const othersToken = captured!.headers['x-flock-event-token'] as string;
     expect(othersToken).toBe(captured!.headers['x-service-event-token']);
@@ -147,6 +147,6 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     expect((await post({})).status).toBe(403);
     await flockApp.warned.waitFor(/^Got error while verifying token: JsonWebTokenError: jwt must be provided$/);
     // The genuine event is taken: the refusals above were of the forgeries only.
-    expect((await bob.post(`/apps/${app.id}/install`, {})).status).toBe(200);
+    expect((await bob.call('apps.install', { appId: app.id })).status).toBe(200);
   });
 });

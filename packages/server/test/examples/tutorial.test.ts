@@ -47,7 +47,7 @@ it('docs/tutorial.md from its first line: the CLI makes the app, listen carries 
     const listed = await echoInDirectory();
     expect(listed).toMatchObject({ installable: true, installed: false });
     expect(listed.notInstallableBecause).toBeUndefined();
-    expect((await signedIn.post(`/apps/${encodeURIComponent(app.id)}/install`, {})).status).toBe(200);
+    expect((await signedIn.call('apps.install', { appId: app.id })).status).toBe(200);
     const answered = await signedIn.post('/messages', { to: bot.botUserId, text: '/echo hi there' });
     expect(answered.body).toEqual({ slashCommand: { appId: app.id, command: 'echo' }, answer: { kind: 'toast', text: 'hi there' } });
     await lines.waitFor(/^client\.slashCommand\s+200\s+delivered\s+\d+ ms$/);

@@ -166,7 +166,7 @@ forEachDialect(
       const { local, printed, forwarded } = await laptop(t(), app, app.secret);
       const held = gate();
       local.respond = () => ({ status: 200, body: '{}', after: held.opened });
-      expectError(await bob.post(`/apps/${app.id}/install`, {}), { status: 502, error: 'InstallFailed', description: /did not answer app\.install within 300 ms/ });
+      expectError(await bob.call('apps.install', { appId: app.id }), { status: 502, error: 'InstallFailed', description: /did not answer app\.install within 300 ms/ });
       held.open();
       const line = await printed.waitFor(/^app\.install\s/);
       expect(line).toMatch(/^app\.install\s+200\s+failed\s+\d+ ms\s+\(no complete answer within 300 ms\)$/);
@@ -177,7 +177,7 @@ forEachDialect(
       const { bob, app } = await clientCast(t(), integrations);
       const { local, printed } = await laptop(t(), app, app.secret);
       local.verifyAs(app.id, 'as_not-the-secret-of-this-app', { onError: () => undefined });
-      expect((await bob.post(`/apps/${app.id}/install`, {})).status).not.toBe(200);
+      expect((await bob.call('apps.install', { appId: app.id })).status).not.toBe(200);
       const line = await printed.waitFor(/^app\.install\s/);
       expect(line).toMatch(/^app\.install\s+40[13]\s+failed\s+\d+ ms\s+\(.*(token|signature).*\)$/i);
     });
