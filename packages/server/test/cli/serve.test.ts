@@ -71,14 +71,14 @@ describe('aviary serve', () => {
     await stream.next((frame) => frame.type === 'message.updated' && frame.message.attachments?.[0]?.title === 'docs.example.com/start');
 
     // The client's own buttons: the tab in the chat's header, and the action on a message.
-    const act = async (path: string, body: unknown) => {
-      const answer = await fetch(`${server.url}/api/client/actions/${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-      expect(answer.status, path).toBe(200);
+    const act = async (method: string, body: unknown) => {
+      const answer = await fetch(`${server.url}/v1/interactions.${method}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      expect(answer.status, method).toBe(200);
       return answer.json();
     };
     expect(await act('pressButton', { appId: demo.app.id, button: 'chatTabButton', chat: general.id })).toMatchObject({ kind: 'toast', text: expect.stringContaining('/poll') });
     const [latest] = ((await (await fetch(`${server.url}/api/client/messages?chat=${encodeURIComponent(general.id)}&limit=1`, { headers })).json()) as { messages: Array<{ uid: string }> }).messages;
-    expect(await act('messageAction', { appId: demo.app.id, chat: general.id, messageUids: [latest!.uid] })).toMatchObject({ kind: 'toast', text: '3 words in 1 message' });
+    expect(await act('runMessageAction', { appId: demo.app.id, chat: general.id, messageUids: [latest!.uid] })).toMatchObject({ kind: 'toast', text: '3 words in 1 message' });
     stream.close();
     expect(await server.stop('SIGTERM')).toBe(0);
   });

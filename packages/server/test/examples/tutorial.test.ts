@@ -27,7 +27,7 @@ it('docs/tutorial.md from its first line: the CLI makes the app, listen carries 
   const local = await exampleServer();
   local.serve(echoBot({ appId: app.id, appSecret: app.secret, botToken: bot.botToken, baseUrl: t.url }));
   const signedIn = await sessionFor(t, maya);
-  const echoInDirectory = async () => (await signedIn.get('/apps')).body.apps.find((listed: { id: string }) => listed.id === app.id);
+  const echoInDirectory = async () => (await signedIn.call('apps.listDirectory')).body.apps.find((listed: { id: string }) => listed.id === app.id);
   // Before listening the directory says why it cannot be installed.
   expect(await echoInDirectory()).toMatchObject({ installable: false, notInstallableBecause: expect.stringMatching(/no event listener URL and no open `aviary listen`/) });
   // 4. aviary listen, forwarding to it.

@@ -47,17 +47,17 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
     const markers: Request[] = [];
     const refused: number[] = [];
     bob.page.on('request', (request) => {
-      if (request.url().endsWith('/api/client/conversations/read')) markers.push(request);
+      if (request.url().endsWith('/v1/chat.markRead')) markers.push(request);
     });
     bob.page.on('response', (response) => {
-      if (response.url().endsWith('/api/client/conversations/read') && response.status() !== 200) refused.push(response.status());
+      if (response.url().endsWith('/v1/chat.markRead') && response.status() !== 200) refused.push(response.status());
     });
 
     const started = Date.now();
     let last = '';
     for (let i = 1; i <= 40; i++) last = (await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: `Burst message ${i}` })).message.uid;
     await history(bob.page).getByText('Burst message 40', { exact: true }).waitFor();
-    const newest = await bob.page.waitForRequest((request) => request.url().endsWith('/api/client/conversations/read') && request.postDataJSON()?.uid === last);
+    const newest = await bob.page.waitForRequest((request) => request.url().endsWith('/v1/chat.markRead') && request.postDataJSON()?.uid === last);
     await newest.response();
     const elapsed = Date.now() - started;
 
