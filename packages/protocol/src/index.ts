@@ -23,3 +23,5 @@ export * from './openapiRoutes.js';
 export * from './appManifest.js';
 export * from './listen.js';
 export * from './stream.js';
+export * from './searchQuery.js';
+export { SearchMatch, SnippetPart } from './methods/search.js';

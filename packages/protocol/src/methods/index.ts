@@ -2,6 +2,7 @@ import type { MethodDefinition } from '../define.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
 import * as people from './people.js';
+import * as search from './search.js';
 
 /** Every method of the API, by namespace as the SDK exposes them. */
 export const api = {
@@ -15,6 +16,7 @@ export const api = {
   },
   chat: { sendMessage: chat.sendMessage, fetchMessages: chat.fetchMessages, updateMessage: chat.updateMessage },
   roster: { listContacts: people.listContacts },
+  search: { messages: search.messages },
   users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile },
 } as const;
 

@@ -10,6 +10,7 @@ import chatFetchMessages from './chat/fetchMessages.js';
 import chatSendMessage from './chat/sendMessage.js';
 import chatUpdateMessage from './chat/updateMessage.js';
 import rosterListContacts from './roster/listContacts.js';
+import searchMessages from './search/messages.js';
 import usersGetInfo from './users/getInfo.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
 
@@ -31,6 +32,7 @@ export const handlersByMethod = {
   'chat.sendMessage': chatSendMessage,
   'chat.updateMessage': chatUpdateMessage,
   'roster.listContacts': rosterListContacts,
+  'search.messages': searchMessages,
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,
 } as const satisfies HandlerTable;

@@ -8,6 +8,7 @@ import * as m0006 from './0006_listener_backoff.js';
 import * as m0007 from './0007_stream.js';
 import * as m0008 from './0008_secret_grace.js';
 import * as m0009 from './0009_message_edits.js';
+import * as m0015 from './0015_search.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_stream': m0007,
   '0008_secret_grace': m0008,
   '0009_message_edits': m0009,
+  '0015_search': m0015,
 };
 
 export const migrationProvider: MigrationProvider = {
