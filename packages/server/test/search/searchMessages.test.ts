@@ -43,6 +43,15 @@ forEachDialect(
         expect(texts(await search(bob, 'tonight -"to production"'))).toEqual(['deploy to staging tonight']);
       });
 
+      it('finds a word inside longer words on PostgreSQL (trigrams), only at their start on SQLite', async () => {
+        const { alice, bob, channelId } = await cast();
+        await send(alice, channelId, 'redeployed on friday');
+        expect(texts(await search(bob, 'redeploy'))).toEqual(['redeployed on friday']);
+        expect(texts(await search(bob, 'ployed'))).toEqual(t().dialect === 'postgres' ? ['redeployed on friday'] : []);
+        // Two letters are too few for trigrams: a word beginning only.
+        expect(texts(await search(bob, 'ed'))).toEqual([]);
+      });
+
       it('reads hostile queries as words, never as the index’s syntax', async () => {
         const { alice, bob, channelId } = await cast();
         await send(alice, channelId, 'AND OR NOT NEAR star * quote " end');
@@ -77,6 +86,9 @@ forEachDialect(
         expect(texts(await search(bob, `lunch from:@${await emailName(carol)}`))).toEqual(['lunch in random']);
         expect(texts(await search(bob, 'lunch in:#general in:#random'))).toEqual(['lunch in random', 'lunch in general']);
         expect(texts(await search(bob, `from:@${await emailName(alice)} in:#general`))).toEqual(['lunch in general']);
+        await t().testStore.store.db.updateTable('users').set({ first_name: 'Alessandra', last_name: 'Rossi' }).where('id', '=', alice.id).execute();
+        expect(texts(await search(bob, 'lunch from:@alessandra'))).toEqual(['lunch for two', 'lunch in general']);
+        expect(texts(await search(bob, 'lunch from:@Alessandra.Rossi'))).toEqual(['lunch for two', 'lunch in general']);
       });
 
       it('has:link finds messages with a link; has:file finds nothing while messages carry no files', async () => {

@@ -69,19 +69,27 @@ async function searchSqlite(db: Db, page: SearchPage): Promise<FoundMessage[]> {
       where message_search match ${ftsAny(exclude)})`);
   }
   const where = sql.join(conditions, sql` and `);
-  const rows =
-    include.length > 0
-      ? await sql<MessagesTable & { snippet: string; member: number }>`
-          select m.*, snippet(message_search, 0, ${MATCH_START}, ${MATCH_END}, '…', ${SNIPPET_WORDS}) as snippet, ${memberColumn(page.reader)} as member
-          from message_search
-          join message_search_rows r on r.id = message_search.rowid
-          join messages m on m.uid = r.uid
-          where message_search match ${ftsAll(include)} and ${where}
-          order by m.uid desc limit ${page.limit}`.execute(db)
-      : await sql<MessagesTable & { snippet: null; member: number }>`
-          select m.*, null as snippet, ${memberColumn(page.reader)} as member from messages m
-          where ${where} order by m.uid desc limit ${page.limit}`.execute(db);
-  return rows.rows.map(found);
+  if (include.length === 0) {
+    const rows = await sql<MessagesTable & { snippet: null; member: number }>`
+      select m.*, null as snippet, ${memberColumn(page.reader)} as member from messages m
+      where ${where} order by m.uid desc limit ${page.limit}`.execute(db);
+    return rows.rows.map(found);
+  }
+  const match = ftsAll(include);
+  const rows = await sql<MessagesTable & { search_row: number; member: number }>`
+    select m.*, r.id as search_row, ${memberColumn(page.reader)} as member
+    from message_search
+    join message_search_rows r on r.id = message_search.rowid
+    join messages m on m.uid = r.uid
+    where message_search match ${match} and ${where}
+    order by m.uid desc limit ${page.limit}`.execute(db);
+  if (rows.rows.length === 0) return [];
+  // Snippets for the page's rows only: worked out for every match, they would cost more than the search.
+  const snippets = await sql<{ rowid: number; snippet: string }>`
+    select rowid, snippet(message_search, 0, ${MATCH_START}, ${MATCH_END}, '…', ${SNIPPET_WORDS}) as snippet
+    from message_search where message_search match ${match} and rowid in (${sql.join(rows.rows.map((row) => row.search_row))})`.execute(db);
+  const byRow = new Map(snippets.rows.map((row) => [Number(row.rowid), row.snippet]));
+  return rows.rows.map(({ search_row, ...row }) => found({ ...row, snippet: byRow.get(Number(search_row)) ?? null }));
 }
 
 async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMessage[]> {
