@@ -5,7 +5,7 @@
  * Words match as whole words or word beginnings; "quoted phrases" match those words in that order;
  * `-word` or `-"phrase"` excludes. Filters: `in:#channel`, `in:@person` (the direct chat), `from:@person`,
  * `has:link`, `has:file`, `before:`, `after:`, `on:` with a YYYY-MM-DD day. A word is what the index
- * calls one: letters, digits and marks; anything else separates words, so `e-mail` is the phrase "e mail".
+ * calls one: a letter or digit, then letters, digits and marks; anything else separates words, so `e-mail` is the phrase "e mail".
  */
 
 /** Words in order; `prefix` when the last one may be the beginning of a longer word (a bare word). */
@@ -34,7 +34,8 @@ export type SearchQueryParse = { ok: true; query: SearchQuery } | { ok: false; p
 
 export const SEARCH_LIMITS = { terms: 20, filters: 20, tokensPerTerm: 20, tokenLength: 100 } as const;
 
-const wordPattern = /[\p{L}\p{N}\p{M}]+/gu;
+/** A letter or digit, then letters, digits and marks: a mark alone is no word (both indexes drop it). */
+const wordPattern = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 const filterPattern = /^(in|from|has|before|after|on):(.+)$/i;
 const dayPattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 

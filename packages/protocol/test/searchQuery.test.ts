@@ -32,6 +32,9 @@ describe('parseSearchQuery', () => {
     expect(parsed('"unclosed phrase').include).toEqual([{ tokens: ['unclosed', 'phrase'], prefix: false }]);
     // Composed and decomposed forms are one word.
     expect(parsed('cafe\u0301').include).toEqual(parsed('café').include);
+    // Marks alone are no word (the PostgreSQL index would fold them to nothing).
+    expect(problem('\u0301\u0301\u0301')).toMatch(/at least one word/);
+    expect(parsed('\u0301x').include).toEqual([{ tokens: ['x'], prefix: true }]);
   });
 
   it('reads the filters, several of a kind meaning any of them', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prng } from '../helpers/prng.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast, expectApiError, roomyRateLimits, type Actor } from '../methods/chat-cast.js';
 
@@ -55,12 +56,23 @@ forEachDialect(
       it('reads hostile queries as words, never as the index’s syntax', async () => {
         const { alice, bob, channelId } = await cast();
         await send(alice, channelId, 'AND OR NOT NEAR star * quote " end');
-        for (const query of ['"', '""', 'NEAR(', 'star*', '* quote', 'AND OR', '-"', '\\', "o'brien", ':', 'a:b', '(', '^star', 'col:umn']) {
+        for (const query of ['"', '""', 'NEAR(', 'star*', '* quote', 'AND OR', '-"', '\\', "o'brien", ':', 'a:b', '(', '^star', 'col:umn', 'from:@a\u0000b', 'in:#x\u0000', 'star \u0000', '\u0301\u0301\u0301', '-\u0301 star']) {
           const outcome = await search(bob, query).then(
             () => 200,
             (error: unknown) => (error as { status: number }).status,
           );
           expect([200, 400], query).toContain(outcome);
+        }
+        // And random ones, from a pool of syntax, marks, scripts and filter words (seeded: a failure replays).
+        const random = prng(24);
+        const pool = ['"', '-', '*', ':', '#', '@', ' ', '(', ')', '^', '\u0301', '\u0000', 'é', 'ß', 'ǅ', '日本', 'ا', '١', 'in:', 'from:', 'on:', 'has:', 'NEAR', 'OR', 'a', 'star'];
+        for (let i = 0; i < 60; i++) {
+          const query = Array.from({ length: 1 + random.int(12) }, () => random.pick(pool)).join('');
+          const outcome = await search(bob, query).then(
+            () => 200,
+            (error: unknown) => (error as { status: number }).status,
+          );
+          expect([200, 400], JSON.stringify(query)).toContain(outcome);
         }
         expect(texts(await search(bob, 'AND OR NOT NEAR'))).toEqual(['AND OR NOT NEAR star * quote " end']);
         expect(texts(await search(bob, 'star*'))).toHaveLength(1);
