@@ -76,12 +76,15 @@ async function searchSqlite(db: Db, page: SearchPage): Promise<FoundMessage[]> {
     return rows.rows.map(found);
   }
   const match = ftsAll(include);
+  // The matches are found once, first: left to itself, the planner may walk a chat's messages and ask
+  // the index about each one, and FTS5 answers each such question by running the whole query again.
   const rows = await sql<MessagesTable & { search_row: number; member: number }>`
+    with found (id) as materialized (select rowid from message_search where message_search match ${match})
     select m.*, r.id as search_row, ${memberColumn(page.reader)} as member
-    from message_search
-    join message_search_rows r on r.id = message_search.rowid
+    from found
+    join message_search_rows r on r.id = found.id
     join messages m on m.uid = r.uid
-    where message_search match ${match} and ${where}
+    where ${where}
     order by m.uid desc limit ${page.limit}`.execute(db);
   if (rows.rows.length === 0) return [];
   // Snippets for the page's rows only: worked out for every match, they would cost more than the search.
