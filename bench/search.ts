@@ -15,6 +15,7 @@ import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
 import { openStore, type Store } from '../packages/server/src/store/store.js';
 import { seedCorpus, seeded, vocabulary, type Corpus } from './searchCorpus.js';
+import { measureSendCost } from './searchSendCost.js';
 
 const SIZE = Number(process.env.BENCH_SEARCH_SIZE ?? 100_000);
 const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 200);
@@ -166,6 +167,9 @@ async function main(): Promise<void> {
   } else {
     console.log(`PostgreSQL not reachable at ${adminUrl}: SQLite only.`);
   }
+  const send = await measureSendCost();
+  const ratios = send.withIndex.map((w, i) => w / send.without[i]).sort((a, b) => a - b);
+  rows.push(`| sqlite | chat.sendMessage (HTTP, 16 in flight, ${send.withIndex.length} rounds taking turns): req/s with the index / without, median ratio | ${send.withIndex.map((n) => n.toFixed(0)).join(', ')} / ${send.without.map((n) => n.toFixed(0)).join(', ')}: ${ratios[Math.floor(ratios.length / 2)].toFixed(2)} | – |`);
   console.log(`load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end, ${cpus().length} cores`);
   console.log(`\nsearch.messages' query on ${SIZE.toLocaleString('en')} messages, ${QUERIES} queries of each kind, p50 / p99 ms (a page of 20)`);
   console.log('| store | query | index | LIKE scan |\n|---|---|---|---|');
