@@ -27,3 +27,5 @@ export * from './listen.js';
 export * from './stream.js';
 export * from './flock.js';
 export * from './eventSubscriptions.js';
+export * from './searchQuery.js';
+export { SearchMatch, SnippetPart } from './methods/search.js';

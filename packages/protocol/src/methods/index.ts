@@ -6,6 +6,7 @@ import * as interactions from './interactions.js';
 import * as people from './people.js';
 import * as stream from './stream.js';
 import * as team from './team.js';
+import * as search from './search.js';
 
 /** Every method of the API, by namespace as the typed clients expose them; each says who may call it. */
 export const api = {
@@ -44,6 +45,7 @@ export const api = {
     runWidgetAction: interactions.runWidgetAction,
   },
   roster: { listContacts: people.listContacts },
+  search: { messages: search.messages },
   stream: { createTicket: stream.createTicket },
   team: { getInfo: team.getInfo, updateSettings: team.updateSettings },
   users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile, updateProfile: people.updateProfile },

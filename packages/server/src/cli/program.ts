@@ -8,6 +8,7 @@ import { registerManifestCommands } from './manifest.js';
 import { registerMigrateCommand } from './migrate.js';
 import type { CliErrorCode } from './errors.js';
 import { registerListenCommand } from './listen.js';
+import { registerSearchCommands } from './search.js';
 import { registerSeedCommand } from './seed.js';
 import { registerServeCommand } from './serve.js';
 import { registerTeamCommands } from './team.js';
@@ -33,6 +34,7 @@ function buildProgram(): Command {
   registerAppAdminCommands(app);
   registerManifestCommands(app);
   registerEventCommands(program);
+  registerSearchCommands(program);
   registerTriggerCommand(program);
   registerListenCommand(program);
   return program;

@@ -236,8 +236,18 @@ export interface ChatReadsTable {
   updated_at: number;
 }
 
+/** Migration 0015: the language of the team's search index on PostgreSQL (a text search configuration). */
+export interface TeamSearchColumns {
+  search_language: ColumnType<string, string | undefined, string>;
+}
+
+/** Where `aviary search reindex` stands: the last message uid it indexed (one row at most). */
+export interface SearchReindexTable {
+  position: string;
+}
+
 export interface Database {
-  teams: TeamsTable & TeamEventColumns & TeamStreamColumns;
+  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns;
   users: UsersTable;
   sessions: SessionsTable;
   channels: ChannelsTable;
@@ -251,4 +261,5 @@ export interface Database {
   stream_entries: StreamEntriesTable;
   stream_tickets: StreamTicketsTable;
   chat_reads: ChatReadsTable;
+  search_reindex: SearchReindexTable;
 }

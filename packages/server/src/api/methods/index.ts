@@ -27,6 +27,7 @@ import interactionsRunMessageAction from './interactions/runMessageAction.js';
 import interactionsRunServicemlAction from './interactions/runServicemlAction.js';
 import interactionsRunWidgetAction from './interactions/runWidgetAction.js';
 import rosterListContacts from './roster/listContacts.js';
+import searchMessages from './search/messages.js';
 import streamCreateTicket from './stream/createTicket.js';
 import teamGetInfo from './team/getInfo.js';
 import teamUpdateSettings from './team/updateSettings.js';
@@ -69,6 +70,7 @@ export const handlersByMethod = {
   'interactions.runServicemlAction': interactionsRunServicemlAction,
   'interactions.runWidgetAction': interactionsRunWidgetAction,
   'roster.listContacts': rosterListContacts,
+  'search.messages': searchMessages,
   'stream.createTicket': streamCreateTicket,
   'team.getInfo': teamGetInfo,
   'team.updateSettings': teamUpdateSettings,

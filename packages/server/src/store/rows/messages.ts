@@ -5,7 +5,8 @@ import type { Db, Tx } from '../store.js';
 /**
  * The one writer of message rows: a sent message, the system bot's notices and the demo's history all
  * go through here, so a new column is filled in one place; and so do the two changes a message sees
- * afterwards, its sender's edit and a URL preview attached to it.
+ * afterwards, its sender's edit and a URL preview attached to it. The search index follows every insert,
+ * edit of the text and delete by itself, in the same transaction: triggers on `messages` (migration 0015).
  */
 
 /** A direct chat is keyed by its two user ids, sorted, so both sides find the same history. */

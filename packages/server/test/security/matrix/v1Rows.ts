@@ -136,6 +136,16 @@ export const v1Rows: Row[] = [
     request: (ids) => call('chat.fetchMessages', { chat: ids.channel }),
     expect: membersOfP(denied('UnknownChat', { parameter: 'chat' })),
   },
+  {
+    route: 'v1 search.messages',
+    credential: 'token',
+    prepare: async ({ t, w }) => ({ message: await ownersMessage(t.url, w) }),
+    request: () => call('search.messages', { query: '"to be edited"' }),
+    // Anyone may search; what they find of P (private) is for its members only.
+    expect: anyValidToken,
+    reveals: (found, { a, w }) =>
+      expect(found.matches.some((match: { chat: string }) => match.chat === w.channel)).toBe(inP.has(a.kind) && a.kind !== 'bot'),
+  },
 ];
 
 /**

@@ -1,0 +1,179 @@
+// npm run bench (search part): search.messages' query on a generated corpus, on SQLite and on PostgreSQL,
+// side by side with a plain LIKE scan of the same messages; and what the index costs a message written.
+// BENCH_SEARCH_SIZE messages (default 100,000); PostgreSQL in a database of its own on BENCH_DATABASE_URL's
+// server (default the test server), dropped afterwards.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { parseSearchQuery } from '../packages/protocol/src/index.js';
+import { resolveFilters } from '../packages/server/src/core/search/searchFilters.js';
+import { searchMessages } from '../packages/server/src/core/search/searchMessages.js';
+import { newMessageUid } from '../packages/server/src/store/ids.js';
+import { insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
+import { openStore, type Store } from '../packages/server/src/store/store.js';
+import { seedCorpus, seeded, vocabulary, type Corpus } from './searchCorpus.js';
+import { measureSendCost } from './searchSendCost.js';
+
+const SIZE = Number(process.env.BENCH_SEARCH_SIZE ?? 100_000);
+const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 200);
+const WRITES = 4000;
+const IN_FLIGHT = 16;
+const loadAtStart = loadavg()[0];
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Percentiles {
+  p50: number;
+  p99: number;
+}
+
+function percentiles(samples: number[]): Percentiles {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+async function timed(runs: number, once: (i: number) => Promise<unknown>): Promise<Percentiles> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await once(i);
+    samples.push(performance.now() - start);
+  }
+  return percentiles(samples);
+}
+
+/** The queries of a kind, drawn from the corpus: words of middling frequency, phrases from real messages. */
+function queries(corpus: Corpus, words: string[], random: () => number) {
+  const middling = () => words[50 + Math.floor(random() * 2000)];
+  const phrase = () => {
+    const text = corpus.samples[Math.floor(random() * corpus.samples.length)].split(' ');
+    const at = Math.floor(random() * (text.length - 1));
+    return [text[at], text[at + 1]];
+  };
+  const channel = () => corpus.channelNames[Math.floor(random() * corpus.channelNames.length)];
+  return {
+    twoWords: Array.from({ length: QUERIES }, () => [middling(), middling()]),
+    phrases: Array.from({ length: QUERIES }, phrase),
+    inChannel: Array.from({ length: QUERIES }, () => ({ word: middling(), channel: channel() })),
+  };
+}
+
+async function search(store: Store, corpus: Corpus, text: string): Promise<number> {
+  const parsed = parseSearchQuery(text);
+  if (!parsed.ok) throw new Error(parsed.problem);
+  const filters = await resolveFilters(store.db, corpus.reader, parsed.query);
+  return (await searchMessages(store, { reader: corpus.reader, query: parsed.query, filters, limit: 21 })).length;
+}
+
+/** The plain scan an index replaces: newest first, as many rows as a page, every pattern with LIKE. */
+async function likeScan(store: Store, patterns: string[], chatKey?: string): Promise<number> {
+  let query = store.db.selectFrom('messages').select('uid');
+  for (const pattern of patterns) query = query.where('text', store.dialect === 'postgres' ? 'ilike' : 'like', `%${pattern}%`);
+  if (chatKey) query = query.where('chat_key', '=', chatKey);
+  return (await query.orderBy('uid', 'desc').limit(21).execute()).length;
+}
+
+/**
+ * Messages written one a transaction through the one writer, 16 transactions in flight as under
+ * (b)'s load (on SQLite they share commits, as sends do), with the index's triggers and then without.
+ * Returns the time per message in µs.
+ */
+async function writeCost(store: Store, teamId: string): Promise<{ withIndex: number; without: number }> {
+  const text = 'deploy the release notes to staging after lunch on friday';
+  const writeOne = (at: number) =>
+    store.db.transaction().execute((tx) =>
+      insertMessages(tx, [messageRow({ uid: newMessageUid(at), chat_key: 'g:writecost', team_id: teamId, from_user_id: 'u:writecost', to_id: 'g:writecost', timestamp: at, text })]),
+    );
+  const write = async () => {
+    const start = performance.now();
+    for (let i = 0; i < WRITES; i += IN_FLIGHT) {
+      await Promise.all(Array.from({ length: IN_FLIGHT }, () => writeOne(Date.now())));
+    }
+    return ((performance.now() - start) * 1000) / WRITES;
+  };
+  await write(); // warm-up: the path compiled and the caches filled before either is measured
+  const withIndex = await write();
+  if (store.dialect === 'sqlite') {
+    await sql`drop trigger message_search_insert`.execute(store.db);
+  } else {
+    await sql`drop trigger message_search_write on messages`.execute(store.db);
+  }
+  const without = await write();
+  return { withIndex, without };
+}
+
+async function measure(store: Store): Promise<string[]> {
+  const random = seeded(24);
+  const words = vocabulary(random);
+  const started = performance.now();
+  const corpus = await seedCorpus(store, SIZE, random, words);
+  const seedSeconds = (performance.now() - started) / 1000;
+  // The statistics a running PostgreSQL's autovacuum would have gathered (the test server runs without it).
+  if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
+  const q = queries(corpus, words.words, random);
+  const channelId = async (name: string) => (await store.db.selectFrom('channels').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+  const rows: string[] = [];
+  const row = (what: string, index: Percentiles, like: Percentiles) =>
+    rows.push(`| ${store.dialect} | ${what} | ${index.p50.toFixed(2)} / ${index.p99.toFixed(2)} | ${like.p50.toFixed(2)} / ${like.p99.toFixed(2)} |`);
+  row('two words', await timed(QUERIES, (i) => search(store, corpus, q.twoWords[i].join(' '))), await timed(QUERIES, (i) => likeScan(store, q.twoWords[i])));
+  row('a phrase', await timed(QUERIES, (i) => search(store, corpus, `"${q.phrases[i].join(' ')}"`)), await timed(QUERIES, (i) => likeScan(store, [q.phrases[i].join(' ')])));
+  const keys = await Promise.all(q.inChannel.map((c) => channelId(c.channel)));
+  row(
+    'a word in:#channel',
+    await timed(QUERIES, (i) => search(store, corpus, `${q.inChannel[i].word} in:#${q.inChannel[i].channel}`)),
+    await timed(QUERIES, (i) => likeScan(store, [q.inChannel[i].word], keys[i])),
+  );
+  const cost = await writeCost(store, corpus.reader.team_id);
+  rows.push(`| ${store.dialect} | one message written in its own transaction, 16 in flight: µs a message with the index / without | ${cost.withIndex.toFixed(0)} / ${cost.without.toFixed(0)} (+${((cost.withIndex / cost.without - 1) * 100).toFixed(0)} %) | – |`);
+  console.log(`${store.dialect}: seeded ${SIZE.toLocaleString('en')} messages in ${seedSeconds.toFixed(0)} s`);
+  return rows;
+}
+
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const rows: string[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'aviary-bench-search-'));
+  const sqlite = openStore({ dataDir: dir });
+  try {
+    await sqlite.migrate();
+    rows.push(...(await measure(sqlite)));
+  } finally {
+    await sqlite.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const database = `aviary_bench_search_${randomBytes(4).toString('hex')}`;
+  const reachable = await admin(`create database ${database}`).then(() => true, () => false);
+  if (reachable) {
+    const postgres = openStore({ databaseUrl: Object.assign(new URL(adminUrl), { pathname: `/${database}` }).toString(), dataDir: dir });
+    try {
+      await postgres.migrate();
+      rows.push(...(await measure(postgres)));
+    } finally {
+      await postgres.close();
+      await admin(`drop database if exists ${database} with (force)`);
+    }
+  } else {
+    console.log(`PostgreSQL not reachable at ${adminUrl}: SQLite only.`);
+  }
+  const send = await measureSendCost();
+  const ratios = send.withIndex.map((w, i) => w / send.without[i]).sort((a, b) => a - b);
+  rows.push(`| sqlite | chat.sendMessage (HTTP, 16 in flight, ${send.withIndex.length} rounds taking turns): req/s with the index / without, median ratio | ${send.withIndex.map((n) => n.toFixed(0)).join(', ')} / ${send.without.map((n) => n.toFixed(0)).join(', ')}: ${ratios[Math.floor(ratios.length / 2)].toFixed(2)} | – |`);
+  console.log(`load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end, ${cpus().length} cores`);
+  console.log(`\nsearch.messages' query on ${SIZE.toLocaleString('en')} messages, ${QUERIES} queries of each kind, p50 / p99 ms (a page of 20)`);
+  console.log('| store | query | index | LIKE scan |\n|---|---|---|---|');
+  for (const line of rows) console.log(line);
+}
+
+await main();
