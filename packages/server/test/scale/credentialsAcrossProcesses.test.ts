@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { describe, expect, it } from 'vitest';
 import { deactivatePerson } from '../../src/core/commands/people.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/server.js';
 import { http } from '../client/harness.js';
+import { twoServersOnOneRedis } from './twoProcesses.js';
 import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
-import { redisAvailable, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis.js';
-import { createTestStore, type TestStore } from '../helpers/store.js';
+import { redisAvailable } from '../helpers/redis.js';
 import { openStream, type StreamClient } from '../stream/harness.js';
 
 const password = 'a password for the sign-out test';
@@ -22,31 +21,12 @@ function closedPromptly(stream: StreamClient): Promise<{ code: number }> {
 
 // Several processes share one store only on PostgreSQL, and hear each other only through Redis.
 describe.runIf(dialects.includes('postgres') && redisAvailable)('ended sessions across two server processes on one Redis', () => {
-  let testStore: TestStore;
-  const servers: RunningServer[] = [];
   const streams: StreamClient[] = [];
-
-  beforeAll(async () => {
-    testStore = await createTestStore('postgres');
-    const config = loadConfig(
-      {
-        port: 0,
-        dataDir: testStore.dataDir,
-        logLevel: 'silent',
-        redisUrl: redisTestUrl,
-        redisKeyPrefix: uniqueRedisPrefix(),
-        // The sweep is an hour away: only the notice on the bus can close the stream in time.
-        stream: { sessionCheckMs: 3_600_000 },
-      },
-      {},
-    );
-    for (let i = 0; i < 2; i++) servers.push(await startServer(config, { store: testStore.reopen(), migrate: false }));
-  });
-  afterAll(async () => {
+  // The sweep is an hour away: only the notice on the bus can close the stream in time.
+  const two = twoServersOnOneRedis({ sessionCheckMs: 3_600_000 }, async () => {
     for (const stream of streams.splice(0)) await stream.close();
-    for (const server of servers.splice(0)) await server.close();
-    await testStore?.destroy();
   });
+  const { servers } = two;
 
   async function streamOn(server: RunningServer, email: string | null) {
     const sessionToken = (await http(server.url, 'POST', '/api/session', { json: { email, password } })).body.sessionToken as string;
@@ -56,7 +36,7 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('ended sessions 
   }
 
   it('closes a stream held by one process within a second of signing out through the other', async () => {
-    const f = factories(testStore.store.db);
+    const f = factories(two.testStore.store.db);
     const team = await f.team();
     const ann = await f.person(team.id, { password });
     const [streaming, signingOut] = servers;
@@ -66,7 +46,7 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('ended sessions 
   });
 
   it('closes a stream held by one process within a second of the person being deactivated by the other', async () => {
-    const f = factories(testStore.store.db);
+    const f = factories(two.testStore.store.db);
     const team = await f.team();
     const [ann, ben] = [await f.person(team.id, { password }), await f.person(team.id, { password })];
     const [streaming, deactivating] = servers;

@@ -1,45 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { describe, expect, it } from 'vitest';
 import { http } from '../client/harness.js';
+import { twoServersOnOneRedis } from './twoProcesses.js';
 import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
-import { redisAvailable, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis.js';
-import { createTestStore, type TestStore } from '../helpers/store.js';
+import { redisAvailable } from '../helpers/redis.js';
 import { followStream, type FollowedStream } from './streams.js';
 
 const password = 'a password for the stream test';
 
 // Several processes share one store only on PostgreSQL, and hear each other only through Redis.
 describe.runIf(dialects.includes('postgres') && redisAvailable)('the stream across two server processes on one Redis', () => {
-  let testStore: TestStore;
-  const servers: RunningServer[] = [];
   const streams: FollowedStream[] = [];
-
-  beforeAll(async () => {
-    testStore = await createTestStore('postgres');
-    const config = loadConfig(
-      {
-        port: 0,
-        dataDir: testStore.dataDir,
-        logLevel: 'silent',
-        redisUrl: redisTestUrl,
-        redisKeyPrefix: uniqueRedisPrefix(),
-        // No looking at the store for entries nobody announced: only the bus can bring the frame in time.
-        stream: { catchUpMs: 3_600_000 },
-      },
-      {},
-    );
-    for (let i = 0; i < 2; i++) servers.push(await startServer(config, { store: testStore.reopen(), migrate: false }));
-  });
-  afterAll(async () => {
+  // No looking at the store for entries nobody announced: only the bus can bring the frame in time.
+  const two = twoServersOnOneRedis({ catchUpMs: 3_600_000 }, async () => {
     for (const stream of streams.splice(0)) await stream.close();
-    for (const server of servers.splice(0)) await server.close();
-    await testStore?.destroy();
   });
+  const { servers } = two;
 
   it('brings a message sent through one process to a stream held by the other, through the Redis bus', async () => {
-    const f = factories(testStore.store.db);
+    const f = factories(two.testStore.store.db);
     const team = await f.team();
     const [ann, ben] = [await f.person(team.id, { password }), await f.person(team.id, { password })];
     const [sending, streaming] = servers;
