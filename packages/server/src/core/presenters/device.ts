@@ -2,7 +2,7 @@ const browsers: Array<[RegExp, string]> = [
   [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
   [/\bOPR\//, 'Opera'],
   [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
-  [/\bChrom(?:e|ium)\/|\bCriOS\//, 'Chrome'],
+  [/Chrom(?:e|ium)\/|\bCriOS\//, 'Chrome'],
   [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
 ];
 
