@@ -164,3 +164,29 @@ forEachDialect(
   },
   { stream: { sessionCheckMs: 3_600_000 }, rateLimits: { signInFailures: { rate: 1 / 3600, burst: 3 } } },
 );
+
+let clock = Date.UTC(2026, 5, 1, 9, 0);
+
+forEachDialect(
+  'accounts: a session’s last use',
+  (t) => {
+    it('is written at sign-in, then at most once a minute as the session calls methods', async () => {
+      const team = await t().f.team();
+      const user = await t().f.person(team.id, { password: PASSWORD });
+      const signedIn = await signInWith(t(), user.email!, PASSWORD, FIREFOX);
+      const headers = { authorization: `Bearer ${signedIn.body.sessionToken}` };
+      const lastSeen = async () => (await http(t().url, 'POST', '/v1/sessions.list', { json: {}, headers })).body.sessions[0].lastSeenAt;
+      const signedInAt = clock;
+      expect(await lastSeen()).toBe(signedInAt);
+      clock += 30_000;
+      expect(await lastSeen()).toBe(signedInAt);
+      clock += 31_000;
+      expect(await lastSeen()).toBe(clock);
+      const seenAt = clock;
+      clock += 59_000;
+      expect(await lastSeen()).toBe(seenAt);
+    });
+  },
+  {},
+  { now: () => clock },
+);
