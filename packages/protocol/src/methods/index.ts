@@ -1,4 +1,5 @@
 import type { MethodDefinition } from '../define.js';
+import * as accounts from './accounts.js';
 import * as apps from './apps.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
@@ -46,9 +47,10 @@ export const api = {
   },
   roster: { listContacts: people.listContacts },
   search: { messages: search.messages },
+  sessions: { list: accounts.listSessions, revoke: accounts.revokeSessions },
   stream: { createTicket: stream.createTicket },
   team: { getInfo: team.getInfo, updateSettings: team.updateSettings },
-  users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile, updateProfile: people.updateProfile },
+  users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile, updateProfile: people.updateProfile, changePassword: accounts.changePassword },
 } as const;
 
 type Api = typeof api;

@@ -22,6 +22,8 @@ export interface PersonCaller {
   kind: 'person';
   /** The session's token hash: what the session opens (a stream ticket) ends with it. */
   sessionHash: string;
+  /** The client's address, as AVIARY_TRUST_PROXY decides: a wrong current password counts against it (users.changePassword). */
+  clientAddress: string;
 }
 
 const tokenQuery = compiledOnce((db, { tokenHash }: { tokenHash: string }) =>

@@ -1,10 +1,12 @@
 import type { MethodDefinition } from '@aviary/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { touchSession } from '../core/commands/accounts.js';
 import { hashToken } from '../store/ids.js';
 import { authenticate, type Caller, type PersonCaller } from './caller.js';
 import { ApiError, missingParameter } from './errors.js';
 import type { RawParams } from './params.js';
+import { clientAddressResolver } from './security/clientAddress.js';
 import { personOfSession } from './session/auth.js';
 import { bearerToken, cookieToken } from './session/sessionToken.js';
 
@@ -34,16 +36,31 @@ export async function callerOf(
     const cookie = cookieToken(request);
     if (cookie === undefined) throw takesTokens ? missingParameter('token') : notSignedIn(method);
     guardCookie(request);
-    return signedIn(ctx, cookie);
+    return signedIn(ctx, cookie, request);
   }
-  if (bearer !== undefined && SESSION_TOKEN.test(bearer)) return signedIn(ctx, bearer);
+  if (bearer !== undefined && SESSION_TOKEN.test(bearer)) return signedIn(ctx, bearer, request);
   if (!takesTokens) throw notSignedIn(method);
   if (typeof token !== 'string') throw new ApiError('InvalidToken', 'The token must be a string.');
   return authenticate(ctx.store, token);
 }
 
-async function signedIn(ctx: ServerContext, sessionToken: string): Promise<PersonCaller> {
-  return { kind: 'person', user: await personOfSession(ctx, sessionToken), appId: null, sessionHash: hashToken(sessionToken) };
+/** Records the session's use (at most once a minute, sessions.list's "last seen") once it is known live. */
+async function signedIn(ctx: ServerContext, sessionToken: string, request: FastifyRequest): Promise<PersonCaller> {
+  const user = await personOfSession(ctx, sessionToken);
+  const sessionHash = hashToken(sessionToken);
+  await touchSession(ctx.db, sessionHash, ctx.now());
+  return { kind: 'person', user, appId: null, sessionHash, clientAddress: addressResolver(ctx.config)(request) };
+}
+
+const resolvers = new WeakMap<ServerContext['config'], (request: FastifyRequest) => string>();
+
+function addressResolver(config: ServerContext['config']): (request: FastifyRequest) => string {
+  let resolver = resolvers.get(config);
+  if (!resolver) {
+    resolver = clientAddressResolver(config.trustProxy);
+    resolvers.set(config, resolver);
+  }
+  return resolver;
 }
 
 const notSignedIn = (method: MethodDefinition): ApiError =>

@@ -12,6 +12,8 @@ export interface RouteExchange {
   sessionToken(): string | undefined;
   /** The client's address, as AVIARY_TRUST_PROXY decides (security/clientAddress.ts). */
   clientAddress(): string;
+  /** The request's User-Agent, if any (kept with a new session). */
+  userAgent(): string | undefined;
   /** A cookie of the request, decoded (the device cookie of signing in). */
   cookie(name: string): string | undefined;
   setHeader(name: string, value: string): void;

@@ -39,6 +39,7 @@ async function runRoute(
   const exchange: RouteExchange = {
     sessionToken: () => sessionToken(request),
     clientAddress: () => clientAddress(request),
+    userAgent: () => request.headers['user-agent'],
     cookie: (name) => requestCookie(request, name),
     setHeader: (name, value) => void reply.header(name, value),
   };

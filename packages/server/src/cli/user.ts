@@ -28,7 +28,7 @@ export function registerUserCommands(program: Command): Command {
     '--first-name <name>': 'their first name',
     '--last-name <name>': 'their last name',
   })
-    .option('--password <password>', 'lets them sign in to the web client (at least 8 characters)')
+    .option('--password <password>', 'lets them sign in to the web client (at least 8 characters, not one of the commonest leaked passwords)')
     .addOption(new Option('--role <role>', 'their role in the team').choices(personRoles).default('user'))
     .option('--timezone <offset>', 'their UTC offset, such as +01:00', '+00:00')
     .action((flags: CreateUserFlags) =>

@@ -1,8 +1,9 @@
-import { emailPattern, maxEmailLength, maxPasswordLength, maxPersonNameLength, minPasswordLength, personRoles, utcOffsetPattern } from '@aviary/protocol';
+import { emailPattern, maxEmailLength, maxPersonNameLength, personRoles, utcOffsetPattern } from '@aviary/protocol';
 import { invalidParameter, missingParameter } from '../errors.js';
 import type { UsersTable } from '../store/schema.js';
 import { checkHttpUrl } from './httpUrls.js';
 import { checkVisibleName } from './names.js';
+import { checkPassword } from './passwordRules.js';
 
 /**
  * The one check of a person's fields (their limits are defined in @aviary/protocol's personFields.ts),
@@ -38,7 +39,7 @@ export function checkPersonFields(input: PersonFieldInput): PersonFields {
     email: checkEmail(input.email),
     firstName: checkName('firstName', input.firstName),
     lastName: checkName('lastName', input.lastName),
-    ...(input.password !== undefined ? { password: checkPassword(input.password) } : {}),
+    ...(input.password !== undefined ? { password: checkPassword('password', input.password) } : {}),
     ...(input.role !== undefined ? { role: checkRole(input.role) } : {}),
     ...(input.timezone !== undefined ? { timezone: checkTimezone(input.timezone) } : {}),
     ...(input.profileImage !== undefined ? { profileImage: checkHttpUrl('profileImage', input.profileImage) } : {}),
@@ -74,14 +75,6 @@ function checkName(field: string, value: unknown): string {
   if (name === '') throw missingParameter(field);
   if (name.length > maxPersonNameLength) throw invalidParameter(field, `${field} must be at most ${maxPersonNameLength} characters; got ${name.length}.`);
   return checkVisibleName(field, name);
-}
-
-function checkPassword(value: unknown): string {
-  if (typeof value !== 'string' || value.length < minPasswordLength) {
-    throw invalidParameter('password', `password must be at least ${minPasswordLength} characters long.`);
-  }
-  if (value.length > maxPasswordLength) throw invalidParameter('password', `password must be at most ${maxPasswordLength} characters long.`);
-  return value;
 }
 
 function checkRole(value: unknown): UsersTable['role'] {

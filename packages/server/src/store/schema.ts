@@ -33,6 +33,10 @@ export interface SessionsTable {
   user_id: string;
   created_at: number;
   expires_at: number;
+  /** The User-Agent and client address it signed in with, and when it was last used (at most once a minute). */
+  user_agent: string | null;
+  client_address: string | null;
+  last_seen_at: number | null;
 }
 
 export interface ChannelsTable {

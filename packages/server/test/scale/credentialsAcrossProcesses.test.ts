@@ -56,4 +56,21 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('ended sessions 
     expect(await closedPromptly(annOn.stream)).toMatchObject({ code: 1008 });
     expect(benOn.stream.socket.readyState).toBe(benOn.stream.socket.OPEN);
   });
+
+  it('closes the other sessions’ streams held by one process within a second of a password change or sessions.revoke through the other', async () => {
+    const f = factories(testStore.store.db);
+    const team = await f.team();
+    const ann = await f.person(team.id, { password });
+    const [streaming, changing] = servers;
+    const [first, second, here] = [await streamOn(streaming, ann.email), await streamOn(streaming, ann.email), await streamOn(streaming, ann.email)];
+    const call = (method: string, json: unknown) => http(changing.url, 'POST', `/v1/${method}`, { json, headers: { authorization: `Bearer ${here.sessionToken}` } });
+    const [firstSession] = (await http(changing.url, 'POST', '/v1/sessions.list', { json: {}, headers: { authorization: `Bearer ${first.sessionToken}` } })).body.sessions.filter(
+      (session: { current: boolean }) => session.current,
+    );
+    expect((await call('sessions.revoke', { sessionId: firstSession.id })).body).toEqual({ revoked: 1 });
+    expect(await closedPromptly(first.stream)).toMatchObject({ code: 1008 });
+    expect((await call('users.changePassword', { currentPassword: password, newPassword: 'another long passphrase' })).body).toEqual({ endedSessions: 1 });
+    expect(await closedPromptly(second.stream)).toMatchObject({ code: 1008 });
+    expect(here.stream.socket.readyState).toBe(here.stream.socket.OPEN);
+  });
 });

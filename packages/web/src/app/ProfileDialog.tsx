@@ -1,5 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { AviaryApiError, failureText, methods } from '../api/client';
+import { ChangePasswordSection, SessionsSection } from './AccountSections';
 import { Avatar, PresenceText } from './Avatar';
 import { fullName } from './format';
 import { Modal } from './Modal';
@@ -16,7 +17,8 @@ const AS_IT_IS = '';
 /**
  * The person's name and time zone. A zone is kept as its offset now (the profile holds a UTC offset), so
  * every time in the page moves at once; the team sees the new name live (the user.updated frame). A
- * refusal is shown under the field it names, as the server words it.
+ * refusal is shown under the field it names, as the server words it. Below, the person's account:
+ * changing the password and their sessions (AccountSections.tsx).
  */
 export function ProfileDialog({ onClose }: { onClose: () => void }) {
   const workspace = useWorkspace();
@@ -28,6 +30,8 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
   const [zone, setZone] = useState(matched ?? AS_IT_IS);
   const [problem, setProblem] = useState<{ field?: Field; text: string }>();
   const [busy, setBusy] = useState(false);
+  // Bumped when the password changes, so that the list of sessions shows the others gone.
+  const [sessionsVersion, setSessionsVersion] = useState(0);
   const id = useId();
   const timezone = choices.find((choice) => choice.zone === zone)?.offset ?? me.timezone;
 
@@ -100,6 +104,8 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
           </button>
         </div>
       </form>
+      <ChangePasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
+      <SessionsSection version={sessionsVersion} />
     </Modal>
   );
 }

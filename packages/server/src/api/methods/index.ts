@@ -28,9 +28,12 @@ import interactionsRunServicemlAction from './interactions/runServicemlAction.js
 import interactionsRunWidgetAction from './interactions/runWidgetAction.js';
 import rosterListContacts from './roster/listContacts.js';
 import searchMessages from './search/messages.js';
+import sessionsList from './sessions/list.js';
+import sessionsRevoke from './sessions/revoke.js';
 import streamCreateTicket from './stream/createTicket.js';
 import teamGetInfo from './team/getInfo.js';
 import teamUpdateSettings from './team/updateSettings.js';
+import usersChangePassword from './users/changePassword.js';
 import usersGetInfo from './users/getInfo.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
 import usersUpdateProfile from './users/updateProfile.js';
@@ -71,9 +74,12 @@ export const handlersByMethod = {
   'interactions.runWidgetAction': interactionsRunWidgetAction,
   'roster.listContacts': rosterListContacts,
   'search.messages': searchMessages,
+  'sessions.list': sessionsList,
+  'sessions.revoke': sessionsRevoke,
   'stream.createTicket': streamCreateTicket,
   'team.getInfo': teamGetInfo,
   'team.updateSettings': teamUpdateSettings,
+  'users.changePassword': usersChangePassword,
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,
   'users.updateProfile': usersUpdateProfile,

@@ -12,7 +12,13 @@ export interface SignInInput {
   /** The team to sign in to, for an email that has accounts in several teams. */
   teamId?: string;
   now: number;
+  /** The User-Agent and client address signing in, kept for the person's list of sessions (sessions.list). */
+  userAgent?: string;
+  clientAddress?: string;
 }
+
+/** How much of a User-Agent a session keeps. */
+const MAX_USER_AGENT = 512;
 
 export type SignInResult =
   | { outcome: 'signedIn'; sessionToken: string; user: UsersTable }
@@ -52,7 +58,15 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
   const sessionToken = newSecret('as_s_');
   await db
     .insertInto('sessions')
-    .values({ token_hash: hashToken(sessionToken), user_id: user.id, created_at: input.now, expires_at: input.now + SESSION_LIFETIME_MS })
+    .values({
+      token_hash: hashToken(sessionToken),
+      user_id: user.id,
+      created_at: input.now,
+      expires_at: input.now + SESSION_LIFETIME_MS,
+      user_agent: input.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+      client_address: input.clientAddress ?? null,
+      last_seen_at: input.now,
+    })
     .execute();
   return { outcome: 'signedIn', sessionToken, user };
 }

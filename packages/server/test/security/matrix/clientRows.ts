@@ -13,6 +13,11 @@ const signedIn: Row['expect'] = {
   otherTeam: OK, nonMember: OK, nonInstaller: OK, guest: OK, userDisabled: OK, teamDisabled: OK, anotherDeveloper: OK, admin: OK, owner: OK,
 };
 
+/** The same outcome for every signed-in actor. */
+function everySignedIn(outcome: Outcome): Row['expect'] {
+  return { ...sessionGate, ...Object.fromEntries(Object.keys(signedIn).filter((kind) => !(kind in sessionGate)).map((kind) => [kind, outcome])) } as Row['expect'];
+}
+
 function membersOfP(refusal: Outcome): Row['expect'] {
   return { ...signedIn, otherTeam: refusal, nonMember: refusal, admin: refusal };
 }
@@ -152,6 +157,27 @@ export const clientRows: Row[] = [
   // Channels: the same rules as /v1 channels.*; P is private, so only its members see it.
   { route: 'POST /api/client/channels', credential: 'session', request: () => post('/api/client/channels', { name: 'matrix-made' }), expect: signedIn },
   { route: 'v1 users.updateProfile with a session', credential: 'session', request: () => post('/v1/users.updateProfile', {}), expect: signedIn },
+  // A person's own account: no actor reaches another's. The password change fails on the current
+  // password (the actors have none), so no cell ends the sessions the others use.
+  {
+    route: 'v1 users.changePassword with a session',
+    credential: 'session',
+    request: () => post('/v1/users.changePassword', { currentPassword: 'not the password', newPassword: 'a new passphrase of mine' }),
+    expect: everySignedIn(denied('InvalidParameter', { parameter: 'currentPassword' })),
+  },
+  {
+    route: 'v1 sessions.list with a session',
+    credential: 'session',
+    request: () => post('/v1/sessions.list', {}),
+    expect: signedIn,
+    reveals: (body) => expect(body.sessions.filter((session: { current: boolean }) => session.current)).toHaveLength(1),
+  },
+  {
+    route: 'v1 sessions.revoke with a session',
+    credential: 'session',
+    request: () => post('/v1/sessions.revoke', { sessionId: '0123456789abcdef' }),
+    expect: everySignedIn(denied('InvalidParameter', { parameter: 'sessionId' })),
+  },
   { route: 'v1 channels.listPublic with a session', credential: 'session', request: () => post('/v1/channels.listPublic', {}), expect: signedIn },
   { route: 'v1 channels.join with a session', credential: 'session', request: (ids) => post('/v1/channels.join', { channelId: ids.channel }), expect: membersOfP(channelUnseen) },
   { route: 'GET /api/client/channels/:channelId/members', credential: 'session', request: (ids) => get(`/api/client/channels/${ids.channel}/members`), expect: membersOfP(channelUnseen) },

@@ -20,7 +20,7 @@ export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, p
   if (!email.includes('@')) throw invalidParameter('email', `email must be an email address of at most ${maxEmailLength} characters.`);
   const device = knownDevice(ctx, exchange.cookie(DEVICE_COOKIE), email);
   const attempt = await startSignInAttempt(ctx, email, exchange.clientAddress(), device);
-  const result = await signIn(ctx.db, { email, password, teamId, now: ctx.now() }).catch(async (error: unknown) => {
+  const result = await signIn(ctx.db, { email, password, teamId, now: ctx.now(), userAgent: exchange.userAgent(), clientAddress: exchange.clientAddress() }).catch(async (error: unknown) => {
     await attempt.forgive();
     throw error;
   });

@@ -1,0 +1,104 @@
+import type { UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { invalidParameter } from '../../errors.js';
+import { runChange, type ChangeContext } from '../effects/effects.js';
+import { checkPassword } from '../passwordRules.js';
+import { hashPassword, verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
+import { deviceOf } from '../presenters/device.js';
+
+/** How many hex characters of a session's token hash name it in sessions.list: enough, and no way back to the token. */
+const SESSION_ID_LENGTH = 16;
+
+export const sessionIdOf = (tokenHash: string): string => tokenHash.slice(0, SESSION_ID_LENGTH);
+
+/** Whether the current password is right; a person without one (never set) has no right one. */
+export async function currentPasswordIs(person: UsersTable, password: string): Promise<boolean> {
+  if (person.password_hash === null) return verifyAgainstNoAccount(password);
+  return verifyPassword(password, person.password_hash);
+}
+
+/**
+ * Sets a person's new password (the one password rule, core/passwordRules.ts) and ends every other
+ * session of theirs in the same transaction; every process closes the streams those sessions opened at
+ * once (credentialsEnded). The session it was changed from stays. The caller checked the current one.
+ */
+export async function changePassword(ctx: ChangeContext, person: UsersTable, currentSessionHash: string, newPassword: unknown): Promise<number> {
+  const hash = await hashPassword(checkPassword('newPassword', newPassword));
+  return runChange(ctx, async (tx, effects) => {
+    await tx.updateTable('users').set({ password_hash: hash }).where('id', '=', person.id).execute();
+    const ended = await tx.deleteFrom('sessions').where('user_id', '=', person.id).where('token_hash', '!=', currentSessionHash).executeTakeFirst();
+    effects.add({ kind: 'credentialsEnded', notice: { userId: person.id } });
+    return Number(ended.numDeletedRows);
+  });
+}
+
+export interface SessionSummary {
+  id: string;
+  device: string;
+  address: string | null;
+  createdAt: number;
+  lastSeenAt: number | null;
+  current: boolean;
+}
+
+/** The person's live sessions, the newest first, the calling one marked. */
+export async function listSessions(db: Db, userId: string, currentSessionHash: string, now: number): Promise<SessionSummary[]> {
+  const rows = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .orderBy('token_hash')
+    .execute();
+  return rows.map((row) => ({
+    id: sessionIdOf(row.token_hash),
+    device: deviceOf(row.user_agent),
+    address: row.client_address,
+    createdAt: row.created_at,
+    lastSeenAt: row.last_seen_at,
+    current: row.token_hash === currentSessionHash,
+  }));
+}
+
+export type SessionsToRevoke = { sessionId: string } | { all: true; exceptCurrent: boolean };
+
+/**
+ * Signs out one of the person's sessions (by its id in sessions.list) or all of them, the calling one
+ * kept if asked; every process closes their streams at once. An id that is not one of the person's
+ * sessions is refused the same whether it is another person's or none at all.
+ */
+export async function revokeSessions(ctx: ChangeContext, userId: string, currentSessionHash: string, which: SessionsToRevoke): Promise<number> {
+  return runChange(ctx, async (tx, effects) => {
+    const own = await tx.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).execute();
+    const ending = own
+      .map((row) => row.token_hash)
+      .filter((hash) => ('sessionId' in which ? sessionIdOf(hash) === which.sessionId : !which.exceptCurrent || hash !== currentSessionHash));
+    if ('sessionId' in which && ending.length === 0) {
+      throw invalidParameter('sessionId', 'sessionId is not one of your sessions; sessions.list gives their ids.');
+    }
+    if (ending.length === 0) return 0;
+    await tx.deleteFrom('sessions').where('user_id', '=', userId).where('token_hash', 'in', ending).execute();
+    effects.add({ kind: 'credentialsEnded', notice: { userId } });
+    return ending.length;
+  });
+}
+
+/** Sessions whose last use this process wrote in the last minute, and when (bounded: cleared when full). */
+const touched = new Map<string, number>();
+const TOUCH_EVERY_MS = 60_000;
+const MAX_TOUCHED = 10_000;
+
+/** Records that a session was used, at most once a minute per session and process (sessions.list's "last seen"). */
+export async function touchSession(db: Db, sessionHash: string, now: number): Promise<void> {
+  const last = touched.get(sessionHash);
+  if (last !== undefined && now - last < TOUCH_EVERY_MS && now >= last) return;
+  if (touched.size >= MAX_TOUCHED) touched.clear();
+  touched.set(sessionHash, now);
+  await db
+    .updateTable('sessions')
+    .set({ last_seen_at: now })
+    .where('token_hash', '=', sessionHash)
+    .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', now - TOUCH_EVERY_MS)]))
+    .execute();
+}
