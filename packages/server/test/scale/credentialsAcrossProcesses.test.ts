@@ -58,7 +58,7 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('ended sessions 
   });
 
   it('closes the other sessions’ streams held by one process within a second of a password change or sessions.revoke through the other', async () => {
-    const f = factories(testStore.store.db);
+    const f = factories(two.testStore.store.db);
     const team = await f.team();
     const ann = await f.person(team.id, { password });
     const [streaming, changing] = servers;
