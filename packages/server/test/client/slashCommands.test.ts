@@ -22,7 +22,7 @@ it('reads /name text as docs/reference/integrations.md shapes it', () => {
   }
 });
 
-forEachDialect('client API: slash commands', (t) => {
+forEachDialect('slash commands from the composer (chat.sendFromComposer)', (t) => {
   it('sends client.slashCommand to the listener instead of a message, and answers its toast, cut to 100 characters', async () => {
     const { alice, channel, sdkApp, app } = await clientCast(t(), integrations);
     sdkApp.answer = () => ({ text: `${'☀'.repeat(99)}🌧 and more` });
