@@ -87,18 +87,18 @@ describe('createApp against a real Aviary', () => {
     expect(installation).toMatchObject({ userId: alice.user.id, token: expect.any(String) });
     expect((await stat(join(storeDir, 'installations.json'))).mode & 0o777).toBe(0o600);
 
-    const answer = await alice.post('/messages', { to: botUserId, text: '/weather Paris' });
+    const answer = await alice.call('chat.sendFromComposer', { to: botUserId, text: '/weather Paris' });
     expect(answer.body.answer).toEqual({ kind: 'toast', text: 'Sunny in Paris (26)' });
     const [sent] = await t.client(installation!.token).chat.fetchMessages({ chat: botUserId, limit: 1 });
     expect(sent).toMatchObject({ from: alice.user.id, text: 'Weather asked for Paris' });
   });
 
   it('matches a command by a pattern', async () => {
-    expect((await alice.post('/messages', { to: botUserId, text: '/other x' })).body.answer).toEqual({ kind: 'toast', text: 'matched by a pattern' });
+    expect((await alice.call('chat.sendFromComposer', { to: botUserId, text: '/other x' })).body.answer).toEqual({ kind: 'toast', text: 'matched by a pattern' });
   });
 
   it('hands a message matching app.message to its handler, whose ctx.bot answers', async () => {
-    await alice.post('/messages', { to: botUserId, text: 'hello bot' });
+    await alice.call('chat.sendFromComposer', { to: botUserId, text: 'hello bot' });
     const { event, replied } = await received.message.promise;
     expect(event.message.text).toBe('hello bot');
     const [reply] = await t.client((await app.installationStore.find(toUserId(alice.user.id)))!.token).chat.fetchMessages({ chat: botUserId, limit: 1 });

@@ -60,14 +60,14 @@ afterAll(async () => {
 
 it('runs every middleware around the handler, in order: the handler reads what one found, and the answer stays the handler’s', async () => {
   expect((await alice.call('apps.install', { appId: appId })).body).toEqual({ installed: true });
-  const answer = await alice.post('/messages', { to: alice.user.id, text: '/tenant' });
+  const answer = await alice.call('chat.sendFromComposer', { to: alice.user.id, text: '/tenant' });
   expect(answer.body.answer).toEqual({ kind: 'toast', text: 'Tenant: Kestrel Labs' });
   expect(logged).toEqual(['app.install → null', 'client.slashCommand → {"text":"Tenant: Kestrel Labs"}']);
 });
 
 it('lets a middleware answer instead of the handler, which then never runs', async () => {
   expect((await mallory.call('apps.install', { appId: appId })).body).toEqual({ installed: true });
-  const answer = await mallory.post('/messages', { to: mallory.user.id, text: '/tenant' });
+  const answer = await mallory.call('chat.sendFromComposer', { to: mallory.user.id, text: '/tenant' });
   expect(answer.body.answer).toEqual({ kind: 'toast', text: 'You are not a customer' });
   // The logger's next() resolved with the inner middleware's refusal.
   expect(logged.at(-1)).toBe('client.slashCommand → {"text":"You are not a customer"}');

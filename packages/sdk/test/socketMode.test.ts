@@ -47,7 +47,7 @@ it('carries events with no public URL, and after a server restart reconnects wit
 
   const maya = await sessionFor(t, person);
   expect((await maya.call('apps.install', { appId: row.id })).body).toEqual({ installed: true });
-  expect((await maya.post('/messages', { to: person.id, text: '/ping one' })).body.answer).toEqual({ kind: 'toast', text: 'pong one' });
+  expect((await maya.call('chat.sendFromComposer', { to: person.id, text: '/ping one' })).body.answer).toEqual({ kind: 'toast', text: 'pong one' });
   expect(await app.installationStore.find(toUserId(person.id))).toMatchObject({ token: expect.any(String) });
 
   // The server goes away: the connection drops, and the receiver keeps trying, backing off.
@@ -61,8 +61,8 @@ it('carries events with no public URL, and after a server restart reconnects wit
   expect(states.at(-1)).toBe('open');
 
   const again = await sessionFor(t, person);
-  expect((await again.post('/messages', { to: person.id, text: '/ping two' })).body.answer).toEqual({ kind: 'toast', text: 'pong two' });
-  await again.post('/messages', { to: bot.botUserId, text: 'after the restart' });
+  expect((await again.call('chat.sendFromComposer', { to: person.id, text: '/ping two' })).body.answer).toEqual({ kind: 'toast', text: 'pong two' });
+  await again.call('chat.sendFromComposer', { to: bot.botUserId, text: 'after the restart' });
   await t.server.ctx.events.idle();
   expect(messages).toEqual(['after the restart']);
 

@@ -37,13 +37,19 @@ const memberChange = <const N extends string>(name: N, summary: string) =>
 export const addMembers = memberChange('channels.addMembers', 'Add people to a channel.');
 export const removeMembers = memberChange('channels.removeMembers', 'Remove people from a channel (anyone may remove themselves).');
 
+/** What the signed-in person may do to a channel's membership (channels.getInfo answers it to sessions only). */
+export const ChannelAbilities = closedObject({
+  addMembers: Type.Boolean({ description: 'the person may add others' }),
+  removeMembers: Type.Boolean({ description: 'the person may remove others (anyone may remove themselves)' }),
+});
+
 export const getInfo = defineMethod({
   name: 'channels.getInfo',
   summary: 'Describe a channel.',
   callers: ['token', 'session'],
   rateClass: 'read',
   params: Type.Object({ channelId }),
-  result: Channel,
+  result: Type.Object({ ...Channel.properties, abilities: Type.Optional(ChannelAbilities) }),
   errors: ['UnknownChannel'],
 });
 

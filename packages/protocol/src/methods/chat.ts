@@ -3,7 +3,9 @@ import { defineMethod } from '../define.js';
 import { ChatId, MessageUid, UserId } from '../ids.js';
 import { AttachmentInput, Message, SendAs } from '../models.js';
 import { closedObject, IdList, NonEmptyString } from '../params.js';
+import { InteractionAnswer } from '../interactions.js';
 import { Conversation } from '../routes/clientModels.js';
+import { AppIdParam, ServiceClientParam } from '../routes/fields.js';
 import { ChatReadState } from '../stream.js';
 
 const sending = {
@@ -32,6 +34,28 @@ export const sendMessage = defineMethod({
   ),
   result: Type.Object({ uid: MessageUid }),
   errors: ['UnknownRecipient'],
+});
+
+/** The slash command a composer's text called instead of sending a message. */
+const SlashCommandCalled = closedObject({ slashCommand: closedObject({ appId: AppIdParam, command: Type.String() }), answer: InteractionAnswer });
+
+export const sendFromComposer = defineMethod({
+  name: 'chat.sendFromComposer',
+  summary:
+    'What the person’s composer sends: a message as the person (the checks of chat.sendMessage), answered with the whole ' +
+    'message, unless its plain text calls an installed app’s slash command: then the app receives client.slashCommand.',
+  callers: ['session'],
+  rateClass: 'message',
+  params: closedObject({
+    to: sending.to,
+    text: sending.text,
+    serviceml: sending.serviceml,
+    attachments: sending.attachments,
+    id: sending.id,
+    client: ServiceClientParam,
+  }),
+  result: Type.Union([closedObject({ message: Message }), SlashCommandCalled]),
+  errors: ['UnknownRecipient', 'UnknownChat', 'AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled'],
 });
 
 /**

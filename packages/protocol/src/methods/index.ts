@@ -32,6 +32,7 @@ export const api = {
   },
   chat: {
     sendMessage: chat.sendMessage,
+    sendFromComposer: chat.sendFromComposer,
     fetchMessages: chat.fetchMessages,
     listConversations: chat.listConversations,
     updateMessage: chat.updateMessage,

@@ -3,13 +3,16 @@ import { defineMethod } from '../define.js';
 import { UserId } from '../ids.js';
 import { PublicProfile, User } from '../models.js';
 import { closedObject } from '../params.js';
+import { Contact } from '../routes/clientModels.js';
 
 export const listContacts = defineMethod({
   name: 'roster.listContacts',
-  summary: 'The caller’s active teammates and the bots of apps the caller installed.',
+  summary:
+    'The caller’s active teammates and the bots of apps the caller installed; to a session, every active bot of the team ' +
+    '(named to all, installed or not), bots marked isBot.',
   callers: ['token', 'session'],
   rateClass: 'read',
-  result: Type.Array(PublicProfile),
+  result: Type.Array(Contact),
 });
 
 export const getInfo = defineMethod({

@@ -50,7 +50,7 @@ describe('aviary serve', () => {
     const { sessionToken } = (await signIn.json()) as { sessionToken: string };
     const headers = { authorization: `Bearer ${sessionToken}`, 'content-type': 'application/json' };
     const send = async (to: string, text: string) => {
-      const answer = await fetch(`${server.url}/api/client/messages`, { method: 'POST', headers, body: JSON.stringify({ to, text }) });
+      const answer = await fetch(`${server.url}/v1/chat.sendFromComposer`, { method: 'POST', headers, body: JSON.stringify({ to, text }) });
       expect(answer.status, text).toBe(200);
       return (await answer.json()) as { answer?: { kind: string; url: string } };
     };
@@ -77,7 +77,8 @@ describe('aviary serve', () => {
       return answer.json();
     };
     expect(await act('pressButton', { appId: demo.app.id, button: 'chatTabButton', chat: general.id })).toMatchObject({ kind: 'toast', text: expect.stringContaining('/poll') });
-    const [latest] = ((await (await fetch(`${server.url}/api/client/messages?chat=${encodeURIComponent(general.id)}&limit=1`, { headers })).json()) as { messages: Array<{ uid: string }> }).messages;
+    const history = await fetch(`${server.url}/v1/chat.fetchMessages`, { method: 'POST', headers, body: JSON.stringify({ chat: general.id, limit: 1 }) });
+    const [latest] = (await history.json()) as Array<{ uid: string }>;
     expect(await act('runMessageAction', { appId: demo.app.id, chat: general.id, messageUids: [latest!.uid] })).toMatchObject({ kind: 'toast', text: '3 words in 1 message' });
     stream.close();
     expect(await server.stop('SIGTERM')).toBe(0);

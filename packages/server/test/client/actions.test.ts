@@ -24,8 +24,8 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
   it('sends client.messageAction with the selected messages, and only their uids beyond 25', async () => {
     const { alice, bob, channel, sdkApp, app } = await clientCast(t(), { messageAction });
     const uids: string[] = [];
-    for (let i = 0; i < 26; i++) uids.push((await bob.post('/messages', { to: channel.id, text: `note ${i}` })).body.message.uid);
-    const history = (await alice.get('/messages', { chat: channel.id, limit: '2' })).body.messages;
+    for (let i = 0; i < 26; i++) uids.push((await bob.call('chat.sendFromComposer', { to: channel.id, text: `note ${i}` })).body.message.uid);
+    const history = (await alice.call('chat.fetchMessages', { chat: channel.id, limit: 2 })).body;
     const picked = [uids[25], uids[24]];
     sdkApp.answer = () => ({ text: 'Summarised' });
     const result = await alice.call('interactions.runMessageAction', { appId: app.id, chat: channel.id, messageUids: picked });
@@ -39,8 +39,8 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
 
   it('checks the selection: messages of the chat the person sees, an app with a message action', async () => {
     const { alice, bob, channel, app, sdkApp } = await clientCast(t(), { messageAction });
-    const elsewhere = (await alice.post('/messages', { to: bob.user.id, text: 'private' })).body.message.uid;
-    const here = (await alice.post('/messages', { to: channel.id, text: 'public' })).body.message.uid;
+    const elsewhere = (await alice.call('chat.sendFromComposer', { to: bob.user.id, text: 'private' })).body.message.uid;
+    const here = (await alice.call('chat.sendFromComposer', { to: channel.id, text: 'public' })).body.message.uid;
     const act = (fields: Record<string, unknown>) => alice.call('interactions.runMessageAction', { appId: app.id, chat: channel.id, messageUids: [here], ...fields });
     expectError(await act({ messageUids: [here, elsewhere] }), { error: 'InvalidParameter', parameter: 'messageUids', description: new RegExp(elsewhere) });
     expectError(await act({ messageUids: [] }), { error: 'MissingParameter', parameter: 'messageUids' });
@@ -56,7 +56,7 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
     const { alice, channel, sdkApp, app } = await clientCast(t(), {
       messageAction: { name: 'Open', action: { type: 'openWidget', url: 'https://widgets.example.test/m' } },
     });
-    const uid = (await alice.post('/messages', { to: channel.id, text: 'hello' })).body.message.uid;
+    const uid = (await alice.call('chat.sendFromComposer', { to: channel.id, text: 'hello' })).body.message.uid;
     expect((await alice.call('interactions.runMessageAction', { appId: app.id, chat: channel.id, messageUids: [uid] })).body).toEqual({ kind: 'none' });
     expect((await sdkApp.waitFor(1))[0].event).toMatchObject({ name: 'client.messageAction', messageUids: [uid] });
   });
@@ -105,7 +105,7 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
 
   it('refuses a ServiceML action of a person’s own message: no app stands behind it', async () => {
     const { alice, channel } = await clientCast(t());
-    const uid = (await alice.post('/messages', { to: channel.id, text: 'Ship it?', serviceml: choices })).body.message.uid;
+    const uid = (await alice.call('chat.sendFromComposer', { to: channel.id, text: 'Ship it?', serviceml: choices })).body.message.uid;
     expectError(await alice.call('interactions.runServicemlAction', { messageUid: uid, actionId: 'yes' }), {
       error: 'InvalidParameter',
       parameter: 'messageUid',

@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
-import { clientCast, closeSdkApps, expectError, http } from './harness.js';
+import { clientCast, closeSdkApps, expectError, http, type SignedIn } from './harness.js';
 
 afterAll(closeSdkApps);
 
@@ -10,14 +10,17 @@ async function streamTypes(t: TestServer, teamId: string): Promise<string[]> {
   return rows.map((row) => row.type);
 }
 
-forEachDialect('client API: channels and their members', (t) => {
+/** channels.create as the web client calls it: with a session, and no one else to add. */
+const create = (who: SignedIn, params: Record<string, unknown>) => who.call('channels.create', { members: [], ...params });
+
+forEachDialect('a person’s channels and their members, through the methods', (t) => {
   it('creates a public channel that a teammate browses and joins, each change on the stream', async () => {
     const { alice, team, person } = await clientCast(t());
     const carla = await person('Carla');
-    const created = await alice.post('/channels', { name: 'design', purpose: 'Pixels', type: 'public' });
+    const created = await create(alice, { name: 'design', purpose: 'Pixels', type: 'public' });
     expect(created.status).toBe(200);
-    expect(created.body.channel).toMatchObject({ name: 'design', purpose: 'Pixels', type: 'public', memberCount: 1 });
-    const id = created.body.channel.id;
+    const id = created.body.id;
+    expect((await alice.call('channels.getInfo', { channelId: id })).body).toMatchObject({ name: 'design', purpose: 'Pixels', type: 'public', memberCount: 1 });
 
     const browsed = await carla.call('channels.listPublic');
     expect(browsed.body.channels).toEqual([{ channel: expect.objectContaining({ id, name: 'design' }), isMember: false }]);
@@ -33,13 +36,15 @@ forEachDialect('client API: channels and their members', (t) => {
   it('does not show or let anyone join a private channel they are not in', async () => {
     const { alice, bob, person } = await clientCast(t());
     const carla = await person('Carla');
-    const secret = await alice.post('/channels', { name: 'secret', members: [bob.user.id] });
-    expect(secret.body.channel.type).toBe('private');
+    const secret = await alice.call('channels.create', { name: 'secret', members: [bob.user.id] });
+    const secretId = secret.body.id;
+    expect((await bob.call('channels.getInfo', { channelId: secretId })).body.type).toBe('private');
     expect((await carla.call('channels.listPublic')).body.channels).toEqual([]);
-    expectError(await carla.call('channels.join', { channelId: secret.body.channel.id }), { error: 'UnknownChannel', parameter: 'channelId' });
-    expectError(await carla.get(`/channels/${secret.body.channel.id}/members`), { error: 'UnknownChannel', parameter: 'channelId' });
+    expectError(await carla.call('channels.join', { channelId: secretId }), { error: 'UnknownChannel', parameter: 'channelId' });
+    expectError(await carla.call('channels.listMembers', { channelId: secretId }), { error: 'UnknownChannel', parameter: 'channelId' });
+    expectError(await carla.call('channels.getInfo', { channelId: secretId }), { error: 'UnknownChannel', parameter: 'channelId' });
     // A member joining the private channel they are in: no change, not a refusal.
-    expect((await bob.call('channels.join', { channelId: secret.body.channel.id })).body.channel).toMatchObject({ memberCount: 2 });
+    expect((await bob.call('channels.join', { channelId: secretId })).body.channel).toMatchObject({ memberCount: 2 });
   });
 
   it('lets a person change their own name and timezone, checked like a new person’s fields', async () => {
@@ -47,22 +52,32 @@ forEachDialect('client API: channels and their members', (t) => {
     const patch = (json: unknown) => http(t().url, 'POST', '/v1/users.updateProfile', { json, headers: { authorization: `Bearer ${bob.sessionToken}` } });
     const changed = await patch({ firstName: '  Robert ', timezone: '-05:30' });
     expect(changed.body.user).toMatchObject({ id: bob.user.id, firstName: 'Robert', lastName: 'Baker', timezone: '-05:30' });
-    expect((await bob.get('/roster')).status).toBe(200);
     expectError(await patch({ firstName: '   ' }), { error: 'MissingParameter', parameter: 'firstName' });
     expectError(await patch({ timezone: 'Europe/Paris' }), { error: 'InvalidParameter', parameter: 'timezone' });
     expectError(await patch({ email: 'x@example.com' }), { error: 'InvalidParameter', parameter: 'email' });
   });
 
-  it('lists members with what the person may do, and adds and removes as the channel rules allow', async () => {
-    const { alice, bob, person } = await clientCast(t());
+  it('lists members and says what the person may do, and adds and removes as the channel rules allow', async () => {
+    const { alice, bob, person, app } = await clientCast(t());
     const carla = await person('Carla');
-    const id = (await alice.post('/channels', { name: 'ops', members: [bob.user.id] })).body.channel.id;
+    const id = (await alice.call('channels.create', { name: 'ops', members: [bob.user.id] })).body.id;
+    const abilities = async (who: SignedIn, channelId = id) => (await who.call('channels.getInfo', { channelId })).body.abilities;
 
-    const asModerator = await alice.get(`/channels/${id}/members`);
-    expect(asModerator.body).toMatchObject({ canAddMembers: true, canRemoveMembers: true, channel: { id, memberCount: 2 } });
-    expect(asModerator.body.members.map((m: { userId: string }) => m.userId)).toEqual([alice.user.id, bob.user.id]);
-    expect(asModerator.body.members[1].publicProfile).toMatchObject({ firstName: 'Bob' });
-    expect((await bob.get(`/channels/${id}/members`)).body).toMatchObject({ canAddMembers: false, canRemoveMembers: false });
+    expect((await alice.call('channels.getInfo', { channelId: id })).body).toMatchObject({ id, memberCount: 2 });
+    expect(await abilities(alice)).toEqual({ addMembers: true, removeMembers: true });
+    expect(await abilities(bob)).toEqual({ addMembers: false, removeMembers: false });
+    const listed = await alice.call('channels.listMembers', { channelId: id, showPublicProfile: true });
+    expect(listed.body.map((m: { userId: string }) => m.userId)).toEqual([alice.user.id, bob.user.id]);
+    expect(listed.body[1].publicProfile).toMatchObject({ firstName: 'Bob' });
+    // In a public channel a member may add others and a passer-by may not; only moderators remove others.
+    const hall = (await create(alice, { name: 'hall', type: 'public' })).body.id;
+    await bob.call('channels.join', { channelId: hall });
+    expect(await abilities(bob, hall)).toEqual({ addMembers: true, removeMembers: false });
+    expect(await abilities(carla, hall)).toEqual({ addMembers: false, removeMembers: false });
+    // An app's token gets the channel as before, without abilities.
+    const { token } = await t().f.install(app.id, carla.user.id);
+    const byToken = await http(t().url, 'POST', '/v1/channels.getInfo', { json: { token, channelId: hall } });
+    expect(Object.keys(byToken.body).sort()).toEqual(['id', 'memberCount', 'name', 'purpose', 'type']);
 
     expectError(await bob.call('channels.addMembers', { channelId: id, members: [carla.user.id] }), { status: 403, error: 'PermissionDenied' });
     const added = await alice.call('channels.addMembers', { channelId: id, members: [carla.user.id, 'u:aaaaaaaaaaaaaaaa'] });
@@ -74,16 +89,15 @@ forEachDialect('client API: channels and their members', (t) => {
     // Anyone may leave.
     expect((await bob.call('channels.removeMembers', { channelId: id, members: [bob.user.id] })).body.members).toEqual({ [bob.user.id]: { status: 'removed' } });
     expect((await alice.call('channels.removeMembers', { channelId: id, members: [carla.user.id] })).body.members).toEqual({ [carla.user.id]: { status: 'removed' } });
-    expect((await alice.get(`/channels/${id}/members`)).body.channel.memberCount).toBe(1);
+    expect((await alice.call('channels.getInfo', { channelId: id })).body.memberCount).toBe(1);
   });
 
   it('refuses bad input naming the parameter', async () => {
     const { alice } = await clientCast(t());
-    expectError(await alice.post('/channels', { name: '' }), { error: 'MissingParameter', parameter: 'name' });
-    expectError(await alice.post('/channels', { name: 'x', type: 'secret' }), { error: 'InvalidParameter', parameter: 'type' });
-    expectError(await alice.post('/channels', { name: 'x', colour: 'red' }), { error: 'InvalidParameter', parameter: 'colour' });
-    expectError(await alice.post('/channels', { name: 'x'.repeat(256) }), { error: 'InvalidParameter', parameter: 'name' });
-    const id = (await alice.post('/channels', { name: 'ok' })).body.channel.id;
+    expectError(await create(alice, { name: '' }), { error: 'MissingParameter', parameter: 'name' });
+    expectError(await create(alice, { name: 'x', type: 'secret' }), { error: 'InvalidParameter', parameter: 'type' });
+    expectError(await create(alice, { name: 'x'.repeat(256) }), { error: 'InvalidParameter', parameter: 'name' });
+    const id = (await create(alice, { name: 'ok' })).body.id;
     expectError(await alice.call('channels.addMembers', { channelId: id, members: [] }), { error: 'MissingParameter', parameter: 'members' });
     expectError(await alice.call('channels.addMembers', { channelId: id }), { error: 'MissingParameter', parameter: 'members' });
     expectError(await alice.call('channels.join', { channelId: 'g:nope' }), { error: 'InvalidParameter', parameter: 'channelId' });

@@ -5,12 +5,10 @@ import { clientCast, closeSdkApps, expectError, http, signIn } from './harness.j
 
 afterAll(closeSdkApps);
 
-forEachDialect('client API: conversations, history, sending', (t) => {
+forEachDialect('a person’s conversations, history and sending, through the methods', (t) => {
   it('needs a session', async () => {
     for (const [method, path] of [
-      ['GET', '/api/client/roster'],
-      ['GET', '/api/client/messages?chat=g:aaaaaaaaaaaaaaaa'],
-      ['POST', '/api/client/messages'],
+      ['POST', '/v1/chat.sendFromComposer'],
       ['POST', '/v1/interactions.pressButton'],
     ]) {
       const result = await http(t().url, method, path, { headers: { authorization: 'Bearer nonsense' }, json: method === 'POST' ? {} : undefined });
@@ -24,7 +22,7 @@ forEachDialect('client API: conversations, history, sending', (t) => {
     const carla = await t().f.person(alice.user.team_id, { firstName: 'Carla', lastName: 'Cook', password });
     await createChannel(t().server.ctx, alice.user, { name: 'kitchen', members: [carla.id] }, Date.now());
     const signedIn = await signIn(t(), carla, password);
-    const sent = await signedIn.post('/messages', { to: channel.id, text: 'not a member here' });
+    const sent = await signedIn.call('chat.sendFromComposer', { to: channel.id, text: 'not a member here' });
     expectError(sent, { error: 'UnknownRecipient', parameter: 'to' });
     const ownPage = { cookie: `aviary_session=${signedIn.sessionToken}`, origin: new URL(t().url).origin };
     const list = await http(t().url, 'POST', '/v1/chat.listConversations', { headers: ownPage, json: {} });
@@ -33,43 +31,42 @@ forEachDialect('client API: conversations, history, sending', (t) => {
 
   it('sends as the person, without an app, and the other side reads it through /v1', async () => {
     const { alice, bob, channel } = await clientCast(t());
-    const sent = await alice.post('/messages', { to: channel.id, text: 'Hello all', id: 'c-1' });
+    const sent = await alice.call('chat.sendFromComposer', { to: channel.id, text: 'Hello all', id: 'c-1' });
     expect(sent.status).toBe(200);
     expect(sent.body).toEqual({
       message: { uid: expect.any(String), id: 'c-1', from: alice.user.id, to: channel.id, timestamp: expect.any(Number), text: 'Hello all' },
     });
-    const seen = await bob.get('/messages', { chat: channel.id });
-    expect(seen.body).toEqual({ messages: [sent.body.message] });
+    const seen = await bob.call('chat.fetchMessages', { chat: channel.id });
+    expect(seen.body).toEqual([sent.body.message]);
 
     // A repeated client id answers the first message instead of storing another.
-    const again = await alice.post('/messages', { to: channel.id, text: 'Hello all', id: 'c-1' });
+    const again = await alice.call('chat.sendFromComposer', { to: channel.id, text: 'Hello all', id: 'c-1' });
     expect(again.body.message.uid).toBe(sent.body.message.uid);
   });
 
   it('checks what it sends like chat.sendMessage does, naming the parameter', async () => {
     const { alice, channel } = await clientCast(t());
-    expectError(await alice.post('/messages', ['to', 'text']), { error: 'InvalidRequestData' });
-    expectError(await alice.post('/messages', { to: channel.id }), { error: 'MissingParameter', parameter: 'text' });
-    expectError(await alice.post('/messages', { to: channel.id, text: 'x', serviceml: '<b>no root</b>' }), { error: 'InvalidParameter', parameter: 'serviceml' });
-    expectError(await alice.post('/messages', { to: 'g:aaaaaaaaaaaaaaaa', text: 'x' }), { error: 'UnknownRecipient', parameter: 'to' });
-    // What only apps may do is not part of the composer's message.
-    const sent = await alice.post('/messages', { to: channel.id, text: 'x', sendAs: { name: 'Someone else' } });
-    expect(sent.body.message).not.toHaveProperty('sendAs');
+    expectError(await alice.call('chat.sendFromComposer', ['to', 'text']), { error: 'InvalidRequestData' });
+    expectError(await alice.call('chat.sendFromComposer', { to: channel.id }), { error: 'MissingParameter', parameter: 'text' });
+    expectError(await alice.call('chat.sendFromComposer', { to: channel.id, text: 'x', serviceml: '<b>no root</b>' }), { error: 'InvalidParameter', parameter: 'serviceml' });
+    expectError(await alice.call('chat.sendFromComposer', { to: 'g:aaaaaaaaaaaaaaaa', text: 'x' }), { error: 'UnknownRecipient', parameter: 'to' });
+    // What only apps may do is not part of the composer's message: refused, naming it.
+    expectError(await alice.call('chat.sendFromComposer', { to: channel.id, text: 'x', sendAs: { name: 'Someone else' } }), { error: 'InvalidParameter', parameter: 'sendAs' });
   });
 
   it('pages through history newest first, with the visibility rules of chat.fetchMessages', async () => {
     const { alice, bob, channel } = await clientCast(t());
     const uids: string[] = [];
-    for (const text of ['one', 'two', 'three']) uids.push((await alice.post('/messages', { to: channel.id, text })).body.message.uid);
-    const page = await bob.get('/messages', { chat: channel.id, limit: '2' });
-    expect(page.body.messages.map((m: { text: string }) => m.text)).toEqual(['three', 'two']);
-    const older = await bob.get('/messages', { chat: channel.id, before: uids[1] });
-    expect(older.body.messages.map((m: { text: string }) => m.text)).toEqual(['one']);
+    for (const text of ['one', 'two', 'three']) uids.push((await alice.call('chat.sendFromComposer', { to: channel.id, text })).body.message.uid);
+    const page = await bob.call('chat.fetchMessages', { chat: channel.id, limit: 2 });
+    expect(page.body.map((m: { text: string }) => m.text)).toEqual(['three', 'two']);
+    const older = await bob.call('chat.fetchMessages', { chat: channel.id, before: uids[1] });
+    expect(older.body.map((m: { text: string }) => m.text)).toEqual(['one']);
 
     const outsider = (await clientCast(t())).alice;
-    expectError(await outsider.get('/messages', { chat: channel.id }), { error: 'UnknownChat', parameter: 'chat' });
-    expectError(await bob.get('/messages', { chat: channel.id, limit: '500' }), { error: 'InvalidParameter', parameter: 'limit' });
-    expectError(await bob.get('/messages', {}), { error: 'MissingParameter', parameter: 'chat' });
+    expectError(await outsider.call('chat.fetchMessages', { chat: channel.id }), { error: 'UnknownChat', parameter: 'chat' });
+    expectError(await bob.call('chat.fetchMessages', { chat: channel.id, limit: 500 }), { error: 'InvalidParameter', parameter: 'limit' });
+    expectError(await bob.call('chat.fetchMessages', {}), { error: 'MissingParameter', parameter: 'chat' });
   });
 
   it('lists channels and direct chats, most recently active first, with the last message each', async () => {
@@ -80,9 +77,9 @@ forEachDialect('client API: conversations, history, sending', (t) => {
       { chat: channel.id, kind: 'channel', name: 'general', channel: { id: channel.id, name: 'general', purpose: '', type: 'private', memberCount: 2 }, unread: 0, mentions: 0 },
     ]);
 
-    await alice.post('/messages', { to: bob.user.id, text: 'psst' });
-    const inChannel = await alice.post('/messages', { to: channel.id, text: 'meeting at 3' });
-    const toBot = await alice.post('/messages', { to: bot.botUserId, text: 'help' });
+    await alice.call('chat.sendFromComposer', { to: bob.user.id, text: 'psst' });
+    const inChannel = await alice.call('chat.sendFromComposer', { to: channel.id, text: 'meeting at 3' });
+    const toBot = await alice.call('chat.sendFromComposer', { to: bot.botUserId, text: 'help' });
     const list = await alice.call('chat.listConversations');
     expect(list.body.conversations.map((c: { chat: string }) => c.chat)).toEqual([bot.botUserId, channel.id, bob.user.id]);
     expect(list.body.conversations[0]).toEqual({
@@ -109,7 +106,7 @@ forEachDialect('client API: conversations, history, sending', (t) => {
   it('leaves a message hidden by visibleTo out of the last messages', async () => {
     const { alice, bob, channel, person } = await clientCast(t());
     const dave = await person('Dave');
-    const visible = await alice.post('/messages', { to: channel.id, text: 'for all' });
+    const visible = await alice.call('chat.sendFromComposer', { to: channel.id, text: 'for all' });
     // visibleTo is not a composer field, so the restricted message comes from /v1, through Alice's install.
     const { token } = await t().f.install((await t().f.app(alice.user.team_id, alice.user.id)).id, alice.user.id);
     await t().client(token).chat.sendMessage({ to: channel.id, text: 'for Alice only', visibleTo: [alice.user.id] });

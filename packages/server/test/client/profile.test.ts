@@ -29,7 +29,7 @@ forEachDialect('client API: a person’s profile', (t) => {
     }
     expect(streams[2]!.data().some((frame) => frame.type === 'user.updated')).toBe(false);
     // Ben's roster and the store say the same.
-    expect((await ben.get('/roster')).body.people).toContainEqual(expect.objectContaining({ id: ann.user.id, firstName: 'Annabel' }));
+    expect((await ben.call('roster.listContacts')).body).toContainEqual(expect.objectContaining({ id: ann.user.id, firstName: 'Annabel' }));
   });
 
   it('refuses bad input naming the parameter, and a refused change writes nothing to the stream', async () => {

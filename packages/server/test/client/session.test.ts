@@ -24,9 +24,9 @@ forEachDialect(
       expect(signedIn.status).toBe(200);
       expect(signedIn.body).toMatchObject({ sessionToken: expect.any(String), user: { id: ada.id } });
       const headers = { authorization: `Bearer ${signedIn.body.sessionToken}` };
-      expect((await http(t().url, 'GET', '/api/client/roster', { headers })).status).toBe(200);
+      expect((await http(t().url, 'POST', '/v1/roster.listContacts', { headers, json: {} })).status).toBe(200);
       expect((await http(t().url, 'DELETE', '/api/session', { headers })).status).toBe(200);
-      expectError(await http(t().url, 'GET', '/api/client/roster', { headers }), { status: 401, error: 'NotSignedIn' });
+      expectError(await http(t().url, 'POST', '/v1/roster.listContacts', { headers, json: {} }), { status: 401, error: 'NotSignedIn' });
 
       expectError(await signIn(ada.email, 'wrong'), { status: 401, error: 'InvalidCredentials' });
       expectError(await signIn('nobody@example.com'), { status: 401, error: 'InvalidCredentials' });

@@ -21,9 +21,9 @@ async function signedInWithCookie(t: TestServer, teamId?: string) {
 }
 
 async function messagesIn(t: TestServer, reader: { sessionToken: string }, chat: string): Promise<unknown[]> {
-  const page = await http(t.url, 'GET', `/api/client/messages?chat=${encodeURIComponent(chat)}`, { headers: { authorization: `Bearer ${reader.sessionToken}` } });
+  const page = await http(t.url, 'POST', '/v1/chat.fetchMessages', { json: { chat }, headers: { authorization: `Bearer ${reader.sessionToken}` } });
   expect(page.status).toBe(200);
-  return page.body.messages;
+  return page.body;
 }
 
 forEachDialect(
@@ -191,25 +191,25 @@ forEachDialect(
       clock += 60_000;
       const team = await t().f.team();
       const [alice, bob, carol, dave] = await Promise.all([1, 2, 3, 4].map(async () => sessionFor(t(), await t().f.person(team.id))));
-      const first = await alice.post('/messages', { to: bob.user.id, text: 'one' });
+      const first = await alice.call('chat.sendFromComposer', { to: bob.user.id, text: 'one' });
       expect(first.status).toBe(200);
       expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual(['3', '2']);
       // Per recipient: a second message to Bob at once is refused, and costs nothing of the route's bucket.
-      const toBobAgain = await alice.post('/messages', { to: bob.user.id, text: 'two' });
+      const toBobAgain = await alice.call('chat.sendFromComposer', { to: bob.user.id, text: 'two' });
       expectError(toBobAgain, { status: 429, error: 'TooManyRequests', description: /one recipient/ });
       expect(toBobAgain.headers.get('retry-after')).toBe('1');
-      expect((await alice.post('/messages', { to: carol.user.id, text: 'three' })).status).toBe(200);
-      expect((await alice.post('/messages', { to: dave.user.id, text: 'four' })).status).toBe(200);
-      const limited = await alice.post('/messages', { to: bob.user.id, text: 'five' });
-      expectError(limited, { status: 429, error: 'TooManyRequests', description: /POST \/api\/client\/messages is limited/ });
+      expect((await alice.call('chat.sendFromComposer', { to: carol.user.id, text: 'three' })).status).toBe(200);
+      expect((await alice.call('chat.sendFromComposer', { to: dave.user.id, text: 'four' })).status).toBe(200);
+      const limited = await alice.call('chat.sendFromComposer', { to: bob.user.id, text: 'five' });
+      expectError(limited, { status: 429, error: 'TooManyRequests', description: /chat\.sendFromComposer is limited/ });
       expect(limited.body.retryAfter).toBe(1);
       expect(limited.headers.get('retry-after')).toBe('1');
       expect(await messagesIn(t(), bob, alice.user.id)).toHaveLength(1);
       // Another person, and another route of the same person, have their own buckets.
-      expect((await bob.post('/messages', { to: alice.user.id, text: 'hi' })).status).toBe(200);
+      expect((await bob.call('chat.sendFromComposer', { to: alice.user.id, text: 'hi' })).status).toBe(200);
       expect((await alice.call('chat.listConversations')).status).toBe(200);
       clock += 1_000;
-      expect((await alice.post('/messages', { to: carol.user.id, text: 'later' })).status).toBe(200);
+      expect((await alice.call('chat.sendFromComposer', { to: carol.user.id, text: 'later' })).status).toBe(200);
 
       // The developer API too: reading apps is the read class (burst 4 here).
       const headers = { authorization: `Bearer ${alice.sessionToken}` };

@@ -22,11 +22,11 @@ it('reads /name text as docs/reference/integrations.md shapes it', () => {
   }
 });
 
-forEachDialect('client API: slash commands', (t) => {
+forEachDialect('slash commands from the composer (chat.sendFromComposer)', (t) => {
   it('sends client.slashCommand to the listener instead of a message, and answers its toast, cut to 100 characters', async () => {
     const { alice, channel, sdkApp, app } = await clientCast(t(), integrations);
     sdkApp.answer = () => ({ text: `${'☀'.repeat(99)}🌧 and more` });
-    const result = await alice.post('/messages', { to: channel.id, text: '/weather Paris tomorrow' });
+    const result = await alice.call('chat.sendFromComposer', { to: channel.id, text: '/weather Paris tomorrow' });
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ slashCommand: { appId: app.id, command: 'weather' }, answer: { kind: 'toast', text: `${'☀'.repeat(99)}🌧` } });
     const [{ event, claims }] = await sdkApp.waitFor(1);
@@ -40,12 +40,12 @@ forEachDialect('client API: slash commands', (t) => {
       text: 'Paris tomorrow',
     });
     expect(claims).toMatchObject({ appId: app.id, userId: alice.user.id });
-    expect((await alice.get('/messages', { chat: channel.id })).body.messages).toEqual([]);
+    expect((await alice.call('chat.fetchMessages', { chat: channel.id })).body).toEqual([]);
   });
 
   it('runs /name alone with empty text, and answers none when the app says nothing', async () => {
     const { alice, bob, sdkApp } = await clientCast(t(), integrations);
-    const result = await alice.post('/messages', { to: bob.user.id, text: '/weather' });
+    const result = await alice.call('chat.sendFromComposer', { to: bob.user.id, text: '/weather' });
     expect(result.body.answer).toEqual({ kind: 'none' });
     const [{ event }] = await sdkApp.waitFor(1);
     expect(event).toMatchObject({ command: 'weather', text: '', chat: bob.user.id, chatName: 'Bob Baker' });
@@ -54,19 +54,19 @@ forEachDialect('client API: slash commands', (t) => {
   it('sends a / that reaches no installed command as an ordinary message', async () => {
     const { alice, bob, channel, sdkApp } = await clientCast(t(), integrations);
     const texts = ['/unknown hello', '/weather/now', '/weather with <b>markup</b>'];
-    for (const text of texts.slice(0, 2)) expect((await alice.post('/messages', { to: channel.id, text })).body.message).toMatchObject({ text });
+    for (const text of texts.slice(0, 2)) expect((await alice.call('chat.sendFromComposer', { to: channel.id, text })).body.message).toMatchObject({ text });
     // With ServiceML it is a message too: a command carries text only.
-    const marked = await alice.post('/messages', { to: channel.id, text: texts[2], serviceml: '<serviceml><b>markup</b></serviceml>' });
+    const marked = await alice.call('chat.sendFromComposer', { to: channel.id, text: texts[2], serviceml: '<serviceml><b>markup</b></serviceml>' });
     expect(marked.body.message).toMatchObject({ text: texts[2] });
     // Bob has not installed the app, so its commands are not his.
-    expect((await bob.post('/messages', { to: channel.id, text: '/weather Paris' })).body.message).toMatchObject({ text: '/weather Paris' });
-    expect((await bob.get('/messages', { chat: channel.id })).body.messages).toHaveLength(4);
+    expect((await bob.call('chat.sendFromComposer', { to: channel.id, text: '/weather Paris' })).body.message).toMatchObject({ text: '/weather Paris' });
+    expect((await bob.call('chat.fetchMessages', { chat: channel.id })).body).toHaveLength(4);
     expect(sdkApp.received).toEqual([]);
   });
 
   it('opens the command’s widget with the event in a URL the SDK verifies, typed by the client', async () => {
     const { alice, bob, sdkApp, app } = await clientCast(t(), integrations);
-    const desktop = await alice.post('/messages', { to: bob.user.id, text: '/poll Lunch?' });
+    const desktop = await alice.call('chat.sendFromComposer', { to: bob.user.id, text: '/poll Lunch?' });
     expect(desktop.body.answer).toEqual({ kind: 'openWidget', url: expect.any(String), desktopType: 'sidebar', mobileType: 'modal' });
     const url = new URL(desktop.body.answer.url);
     expect(`${url.origin}${url.pathname}`).toBe('https://widgets.example.test/poll');
@@ -82,7 +82,7 @@ forEachDialect('client API: slash commands', (t) => {
       command: 'poll',
       text: 'Lunch?',
     });
-    const phone = await alice.post('/messages', { to: bob.user.id, text: '/poll Dinner?', client: 'ios' });
+    const phone = await alice.call('chat.sendFromComposer', { to: bob.user.id, text: '/poll Dinner?', client: 'ios' });
     expect(await verifyWidgetRequest(phone.body.answer.url, { appId: app.id, appSecret: app.secret })).toMatchObject({ client: 'ios', widgetType: 'modal' });
     expect(sdkApp.received).toEqual([]);
 
@@ -102,13 +102,13 @@ forEachDialect('client API: slash commands', (t) => {
     sdkApp.answer = () => {
       throw new Error('the app is broken');
     };
-    expectError(await alice.post('/messages', { to: alice.user.id, text: '/weather Oslo' }), {
+    expectError(await alice.call('chat.sendFromComposer', { to: alice.user.id, text: '/weather Oslo' }), {
       status: 502,
       error: 'AppUnreachable',
       description: /client\.slashCommand.*HTTP 500/,
     });
     const elsewhere = (await clientCast(t())).channel;
-    expectError(await alice.post('/messages', { to: elsewhere.id, text: '/weather Oslo' }), { error: 'UnknownChat', parameter: 'to' });
-    expectError(await alice.post('/messages', { to: alice.user.id, text: '/weather Oslo', client: 'web' }), { error: 'InvalidParameter', parameter: 'client' });
+    expectError(await alice.call('chat.sendFromComposer', { to: elsewhere.id, text: '/weather Oslo' }), { error: 'UnknownChat', parameter: 'to' });
+    expectError(await alice.call('chat.sendFromComposer', { to: alice.user.id, text: '/weather Oslo', client: 'web' }), { error: 'InvalidParameter', parameter: 'client' });
   });
 });

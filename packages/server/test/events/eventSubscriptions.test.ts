@@ -38,10 +38,10 @@ async function subscribedCast(t: TestServer, eventSubscriptions: string[] | null
 async function setEverythingOff(t: TestServer, cast: Awaited<ReturnType<typeof subscribedCast>>) {
   const { app, bot, channel, alice } = cast;
   const installed = await alice.call('apps.install', { appId: app.id });
-  const command = await alice.post('/messages', { to: channel.id, text: '/note buy milk' });
+  const command = await alice.call('chat.sendFromComposer', { to: channel.id, text: '/note buy milk' });
   const launcher = await alice.call('interactions.pressButton', { appId: app.id, button: 'appLauncherButton', chat: channel.id });
-  await alice.post('/messages', { to: channel.id, text: 'see https://notes.example.test/1' });
-  await alice.post('/messages', { to: bot.botUserId, text: 'hello bot' });
+  await alice.call('chat.sendFromComposer', { to: channel.id, text: 'see https://notes.example.test/1' });
+  await alice.call('chat.sendFromComposer', { to: bot.botUserId, text: 'hello bot' });
   await alice.call('apps.uninstall', { appId: app.id });
   await t.server.ctx.background.settled();
   await t.server.ctx.events.idle();

@@ -83,7 +83,7 @@ async function post(url: string, body: Buffer | string, headers: Record<string, 
 
 /** A real listener delivery: `/ping` sent by Alice, as the app's listener received it. */
 async function capturedPing(cast: Awaited<ReturnType<typeof forgeryCast>>): Promise<CapturedDelivery & { token: string }> {
-  const sent = await cast.alice.post('/messages', { to: cast.alice.user.id, text: '/ping now' });
+  const sent = await cast.alice.call('chat.sendFromComposer', { to: cast.alice.user.id, text: '/ping now' });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
   const delivery = cast.listener.captured.at(-1)!;
   expect(cast.listener.handled.at(-1)!.event).toMatchObject({ name: 'client.slashCommand', command: 'ping' });

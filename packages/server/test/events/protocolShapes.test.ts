@@ -93,7 +93,7 @@ forEachDialect('every event the server sends has its protocol shape', (t) => {
     for (const answer of answers) expectShape(InteractionAnswer, answer, 'interaction answer');
 
     // What the actions act on: stored messages, attachments normalised, the URL preview among them.
-    const stored = (await alice.get('/messages', { chat: bot.botUserId, limit: '10' })).body.messages as Array<{ attachments?: unknown[] }>;
+    const stored = (await alice.call('chat.fetchMessages', { chat: bot.botUserId, limit: 10 })).body as Array<{ attachments?: unknown[] }>;
     for (const message of stored) expectShape(Message, message, 'message');
     const attachments = stored.flatMap((message) => message.attachments ?? []);
     expect(attachments).toHaveLength(3);

@@ -27,7 +27,7 @@ describe('synchronous deliveries in the log name the request that caused them', 
   it('a slash command, an install, and the URL preview of a message sent', async () => {
     const { alice, bob, channel, app } = await clientCast(t, integrations);
 
-    const command = await alice.post('/messages', { to: channel.id, text: '/weather Paris' });
+    const command = await alice.call('chat.sendFromComposer', { to: channel.id, text: '/weather Paris' });
     expect(command.status).toBe(200);
     const commandLine = await log.waitFor(syncLine(app.id, 'client.slashCommand'));
     expect(commandLine.requestId).toBe(command.headers.get('x-request-id'));
@@ -37,7 +37,7 @@ describe('synchronous deliveries in the log name the request that caused them', 
     const installLine = await log.waitFor(syncLine(app.id, 'app.install'));
     expect(installLine.requestId).toBe(install.headers.get('x-request-id'));
 
-    const sent = await alice.post('/messages', { to: channel.id, text: 'see https://preview.example.test/1' });
+    const sent = await alice.call('chat.sendFromComposer', { to: channel.id, text: 'see https://preview.example.test/1' });
     expect(sent.status).toBe(200);
     await t.server.ctx.background.settled();
     const previewLine = await log.waitFor(syncLine(app.id, 'chat.generateUrlPreview'));

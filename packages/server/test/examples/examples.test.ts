@@ -30,9 +30,9 @@ forEachDialect('examples', (t) => {
   it('url-preview: a link to its domain gets the attachment the app makes', async () => {
     const { app, served, alice, bob } = await exampleCast(t(), { previewDomains: ['docs.example.test'] });
     served.serve(urlPreview({ appId: app.id, appSecret: app.secret, domain: 'docs.example.test' }));
-    const sent = await alice.post('/messages', { to: bob.user.id, text: 'Read https://docs.example.test/guide please' });
+    const sent = await alice.call('chat.sendFromComposer', { to: bob.user.id, text: 'Read https://docs.example.test/guide please' });
     await t().server.ctx.background.settled();
-    const [seen] = (await bob.get('/messages', { chat: alice.user.id })).body.messages;
+    const [seen] = (await bob.call('chat.fetchMessages', { chat: alice.user.id })).body;
     expect(seen.uid).toBe(sent.body.message.uid);
     expect(seen.attachments).toEqual([
       { appId: app.id, title: 'docs.example.test/guide', description: 'A page of our documentation', url: 'https://docs.example.test/guide' },
@@ -47,7 +47,7 @@ forEachDialect('examples', (t) => {
     const { channel } = await createChannel(t().server.ctx, alice.user, { name: `lunch-${app.id.slice(2, 8)}`, members: [bob.user.id] }, Date.now());
 
     // The command opens the widget, prefilled from what followed it; the page is what the client's iframe loads.
-    const opened = await alice.post('/messages', { to: channel.id, text: '/poll Lunch? | Pizza | <b>Sushi</b>' });
+    const opened = await alice.call('chat.sendFromComposer', { to: channel.id, text: '/poll Lunch? | Pizza | <b>Sushi</b>' });
     expect(opened.body.answer).toMatchObject({ kind: 'openWidget', url: expect.stringContaining(`${served.origin}/widget?`), desktopType: 'modal' });
     const widget = await fetch(opened.body.answer.url);
     expect(widget.status).toBe(200);
@@ -64,14 +64,14 @@ forEachDialect('examples', (t) => {
 
     expect((await submit({ ...form.fields, answers: 'Pizza\nSushi' })).status).toBe(200);
     expect((await submit({ ...form.fields, answers: 'Pizza\nSushi' })).status).toBe(409);
-    const [poll, ...earlier] = (await bob.get('/messages', { chat: channel.id })).body.messages;
+    const [poll, ...earlier] = (await bob.call('chat.fetchMessages', { chat: channel.id })).body;
     expect(earlier).toEqual([]);
     expect(poll).toMatchObject({ from: bot.botUserId, text: 'Poll: Lunch? Pizza 0 · Sushi 0', attachments: [{ id: 'poll-1', title: 'Lunch?', buttons: [{ id: 'vote-0', name: 'Pizza' }, { id: 'vote-1', name: 'Sushi' }] }] });
 
     const vote = (who: typeof alice, buttonId: string) =>
       who.call('interactions.pressButton', { button: 'attachmentButton', messageUid: poll.uid, attachmentId: 'poll-1', buttonId });
     expect(poll.editedAt).toBeUndefined();
-    const history = async () => (await alice.get('/messages', { chat: channel.id })).body.messages;
+    const history = async () => (await alice.call('chat.fetchMessages', { chat: channel.id })).body;
     const tallies: string[] = [];
     for (const [who, buttonId, toast] of [[bob, 'vote-1', 'Voted Sushi'], [alice, 'vote-0', 'Voted Pizza'], [alice, 'vote-1', 'Voted Sushi']] as const) {
       expect((await vote(who, buttonId)).body).toEqual({ kind: 'toast', text: toast });

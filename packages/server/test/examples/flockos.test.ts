@@ -69,13 +69,13 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     for (const who of [alice, bob]) expect((await who.call('apps.install', { appId: app.id })).status).toBe(200);
 
     // The slash command posts, with Alice's token from app.install, a FlockML message with an action.
-    const added = await alice.post('/messages', { to: channel.id, text: '/todo Buy milk' });
+    const added = await alice.call('chat.sendFromComposer', { to: channel.id, text: '/todo Buy milk' });
     expect(added.body.answer).toEqual({ kind: 'toast', text: 'Added #1' });
-    const [posted] = (await bob.get('/messages', { chat: channel.id })).body.messages;
+    const [posted] = (await bob.call('chat.fetchMessages', { chat: channel.id })).body;
     expect(posted).toMatchObject({ from: alice.user.id, text: 'To do: Buy milk', serviceml: '<serviceml>To do: <b>Buy milk</b> <action id="done-1" type="sendEvent">Done</action></serviceml>' });
 
     // groups.list, groups.getInfo and groups.getMembers, as flockos names them.
-    expect((await alice.post('/messages', { to: channel.id, text: '/todo channels' })).body.answer).toEqual({ kind: 'toast', text: `${channel.name}: 2 members` });
+    expect((await alice.call('chat.sendFromComposer', { to: channel.id, text: '/todo channels' })).body.answer).toEqual({ kind: 'toast', text: `${channel.name}: 2 members` });
 
     // Bob clicks the action: the app hears client.flockmlAction.
     const done = await bob.call('interactions.runServicemlAction', { messageUid: posted.uid, actionId: 'done-1' });
@@ -85,7 +85,7 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     expect(logged).toEqual([{ name: 'client.servicemlAction' }]);
 
     // The message action fetches the selected messages with chat.fetchMessages.
-    const note = await bob.post('/messages', { to: channel.id, text: 'Call the plumber' });
+    const note = await bob.call('chat.sendFromComposer', { to: channel.id, text: 'Call the plumber' });
     const picked = await alice.call('interactions.runMessageAction', { appId: app.id, chat: channel.id, messageUids: [note.body.message.uid] });
     expect(picked.body).toEqual({ kind: 'toast', text: '1 to-do(s) added' });
 
@@ -105,15 +105,15 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     expect((await http(t().url, 'GET', '/flock.js')).body).toContain('window.flock = Object.freeze({');
 
     // The bot answers a direct message (the app answers the event once its reply is posted).
-    await bob.post('/messages', { to: bot.botUserId, text: 'what is left?' });
+    await bob.call('chat.sendFromComposer', { to: bot.botUserId, text: 'what is left?' });
     await t().server.ctx.events.idle();
-    const [reply] = (await bob.get('/messages', { chat: bot.botUserId })).body.messages;
+    const [reply] = (await bob.call('chat.fetchMessages', { chat: bot.botUserId })).body;
     expect(reply).toMatchObject({ from: bot.botUserId, text: 'You said "what is left?"; 1 to-do(s) open.' });
 
     // A link of its preview domain: the preview names the message by messageId.
-    const linked = await alice.post('/messages', { to: channel.id, text: 'See https://todo.example.test/list' });
+    const linked = await alice.call('chat.sendFromComposer', { to: channel.id, text: 'See https://todo.example.test/list' });
     await t().server.ctx.background.settled();
-    const [previewed] = (await alice.get('/messages', { chat: channel.id })).body.messages;
+    const [previewed] = (await alice.call('chat.fetchMessages', { chat: channel.id })).body;
     expect(previewed.attachments).toEqual([
       { appId: app.id, title: 'A to-do link', description: `for message ${linked.body.message.uid}`, views: { serviceml: '<serviceml><b>2</b> to-dos</serviceml>' } },
     ]);

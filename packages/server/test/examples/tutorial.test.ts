@@ -36,9 +36,9 @@ it('docs/tutorial.md from its first line: the CLI makes the app, listen carries 
   try {
     await listen.connected;
     // 5. Hello.
-    await signedIn.post('/messages', { to: bot.botUserId, text: 'hello' });
+    await signedIn.call('chat.sendFromComposer', { to: bot.botUserId, text: 'hello' });
     await t.server.ctx.events.idle();
-    const texts = (await signedIn.get('/messages', { chat: bot.botUserId })).body.messages.map((m: { text: string }) => m.text);
+    const texts = (await signedIn.call('chat.fetchMessages', { chat: bot.botUserId })).body.map((m: { text: string }) => m.text);
     expect(texts).toEqual(['hello', 'hello']);
     await lines.waitFor(/^chat\.receiveMessage\s+200\s+delivered\s+\d+ ms$/);
     // 6. Next: slash commands. The command from the example's file, the install from the directory, then /echo.
@@ -48,7 +48,7 @@ it('docs/tutorial.md from its first line: the CLI makes the app, listen carries 
     expect(listed).toMatchObject({ installable: true, installed: false });
     expect(listed.notInstallableBecause).toBeUndefined();
     expect((await signedIn.call('apps.install', { appId: app.id })).status).toBe(200);
-    const answered = await signedIn.post('/messages', { to: bot.botUserId, text: '/echo hi there' });
+    const answered = await signedIn.call('chat.sendFromComposer', { to: bot.botUserId, text: '/echo hi there' });
     expect(answered.body).toEqual({ slashCommand: { appId: app.id, command: 'echo' }, answer: { kind: 'toast', text: 'hi there' } });
     await lines.waitFor(/^client\.slashCommand\s+200\s+delivered\s+\d+ ms$/);
   } finally {

@@ -59,7 +59,7 @@ forEachDialect('aviary listen', (t) => {
     const { alice, sdkApp, app, channel } = await clientCast(t(), integrations);
     const { local, lines, forwarded } = await laptop(t(), app, alice.sessionToken);
     local.verifyAs(app.id, app.secret, { onError: () => undefined, onEvent: async () => ({ text: 'Sunny, through listen' }) as never });
-    const command = await alice.post('/messages', { to: channel.id, text: '/weather Paris' });
+    const command = await alice.call('chat.sendFromComposer', { to: channel.id, text: '/weather Paris' });
     expect(command.body.answer).toEqual({ kind: 'toast', text: 'Sunny, through listen' });
     const [commandEvent] = await local.waitForVerified(1);
     expect(commandEvent.event).toMatchObject({ name: 'client.slashCommand', command: 'weather', text: 'Paris' });
@@ -101,7 +101,7 @@ forEachDialect('aviary listen', (t) => {
     const { alice, app, channel } = await clientCast(t(), integrations);
     const { local } = await laptop(t(), app, app.secret);
     local.respond = () => ({ status: 500, body: 'broken' });
-    const command = await alice.post('/messages', { to: channel.id, text: '/weather' });
+    const command = await alice.call('chat.sendFromComposer', { to: channel.id, text: '/weather' });
     expect(command.body).toMatchObject({ error: expect.any(String) });
     const [received] = await local.waitFor(1);
     const event = await t().server.ctx.db.selectFrom('events').selectAll().where('app_id', '=', app.id).executeTakeFirstOrThrow();
@@ -117,7 +117,7 @@ forEachDialect('aviary listen', (t) => {
     await serverLog.waitFor((line) => line.msg === 'a listen connection closed' && line.appId === app.id);
     expect(t().server.ctx.events.tunnels.has(app.id)).toBe(false);
     sdkApp.answer = () => ({ text: 'from the URL' });
-    const command = await alice.post('/messages', { to: channel.id, text: '/weather' });
+    const command = await alice.call('chat.sendFromComposer', { to: channel.id, text: '/weather' });
     expect(command.body.answer).toEqual({ kind: 'toast', text: 'from the URL' });
     await enqueueMany(t().server.ctx.db, app.id, alice.user.id, 1, t().server.ctx.now());
     t().server.ctx.events.wake();

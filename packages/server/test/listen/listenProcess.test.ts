@@ -71,7 +71,7 @@ it('aviary listen forwards installs, slash commands and asynchronous events to t
   expect((await bob.call('apps.install', { appId: app.id })).status).toBe(200);
   expect(tokens).toHaveLength(1);
   expect((await t.call('users.getInfo', { query: { token: tokens[0]! } })).body).toMatchObject({ id: bob.user.id });
-  const command = await alice.post('/messages', { to: channel.id, text: '/weather Paris' });
+  const command = await alice.call('chat.sendFromComposer', { to: channel.id, text: '/weather Paris' });
   expect(command.body.answer).toEqual({ kind: 'toast', text: 'Sunny in Paris, from the laptop' });
   // Asynchronous: Bob's uninstall goes out from the outbox, through the same connection.
   await bob.call('apps.uninstall', { appId: app.id });
@@ -95,7 +95,7 @@ it('aviary listen forwards installs, slash commands and asynchronous events to t
   await serverLog.waitFor((line) => line.msg === 'a listen connection closed' && line.appId === app.id);
   expect(t.server.ctx.events.tunnels.has(app.id)).toBe(false);
   sdkApp.answer = () => ({ text: 'from the listener URL' });
-  const again = await alice.post('/messages', { to: channel.id, text: '/weather Oslo' });
+  const again = await alice.call('chat.sendFromComposer', { to: channel.id, text: '/weather Oslo' });
   expect(again.body.answer).toEqual({ kind: 'toast', text: 'from the listener URL' });
   expect(laptop.received).toHaveLength(3);
 });

@@ -83,7 +83,7 @@ forEachDialect('Flock-compatible naming: methods', (t) => {
       const { app, alice, channel } = await cast(t(), flockNaming);
       const integrations = { slashCommands: [{ name: 'open', action: { type: 'openBrowser', url: 'https://flock.example.test/page', sendContext: true } }] };
       await updateApp(t().testStore.store.db, app.id, { listenerUrl: 'https://flock.example.test/events', integrations }, Date.now());
-      const opened = await (await sessionFor(t(), alice)).post('/messages', { to: channel.id, text: '/open now' });
+      const opened = await (await sessionFor(t(), alice)).call('chat.sendFromComposer', { to: channel.id, text: '/open now' });
       const params = new URL(opened.body.answer.url).searchParams;
       const names = ['Event', 'EventToken', 'Client', 'WidgetType'];
       expect(names.map((name) => params.get(`service${name}`))).toEqual([expect.stringContaining('"client.slashCommand"'), expect.any(String), 'desktop', 'modal']);

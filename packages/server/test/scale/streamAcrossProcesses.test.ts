@@ -25,7 +25,7 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('the stream acro
     const signIn = async (email: string | null, url: string) => (await http(url, 'POST', '/api/session', { json: { email, password } })).body.sessionToken as string;
 
     streams.push(await followStream(streaming.url, await signIn(ben.email, streaming.url)));
-    const sent = await http(sending.url, 'POST', '/api/client/messages', {
+    const sent = await http(sending.url, 'POST', '/v1/chat.sendFromComposer', {
       json: { to: ben.id, text: 'from the other process' },
       headers: { authorization: `Bearer ${await signIn(ann.email, sending.url)}` },
     });

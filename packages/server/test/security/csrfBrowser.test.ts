@@ -123,8 +123,8 @@ forEachDialect('CSRF from another origin in Chromium', (t) => {
       expect(await sessionCookieValue(page, server.url)).toBe(victimCookie);
       const asVictim = { authorization: `Bearer ${victimCookie}` };
       expect((await http(server.url, 'GET', '/api/developer/apps', { headers: asVictim })).body.apps).toEqual([]);
-      const inbox = await friend.get('/messages', { chat: victim.id });
-      expect(inbox.body.messages).toEqual([]);
+      const inbox = await friend.call('chat.fetchMessages', { chat: victim.id });
+      expect(inbox.body).toEqual([]);
 
       // The server's own page, with the same cookie, may.
       await page.goto(`${server.url}/widget.js`);
@@ -133,7 +133,7 @@ forEachDialect('CSRF from another origin in Chromium', (t) => {
         return response.status;
       }, JSON.stringify({ to: friend.user.id, text: 'from the real client' }));
       expect(sent).toBe(200);
-      expect((await friend.get('/messages', { chat: victim.id })).body.messages).toMatchObject([{ text: 'from the real client' }]);
+      expect((await friend.call('chat.fetchMessages', { chat: victim.id })).body).toMatchObject([{ text: 'from the real client' }]);
     } finally {
       await context.close();
     }

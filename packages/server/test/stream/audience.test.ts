@@ -21,8 +21,8 @@ forEachDialect(
       const streams = await Promise.all(people.map((who) => openStream(t(), who)));
       const [annStream, benStream, cyStream] = streams;
 
-      await ann.post('/messages', { to: channel.id, text: 'to the channel' });
-      await ben.post('/messages', { to: cy.user.id, text: 'ben to cy' });
+      await ann.call('chat.sendFromComposer', { to: channel.id, text: 'to the channel' });
+      await ben.call('chat.sendFromComposer', { to: cy.user.id, text: 'ben to cy' });
       await fence(t(), team.id, ann.user.id, streams);
 
       const texts = (stream: typeof annStream) => stream.data().flatMap((frame) => (frame.type === 'message.created' ? [frame.message.text] : []));
@@ -52,9 +52,9 @@ forEachDialect(
       const [annStream, benStream, cyStream] = streams;
       const { channel } = await createChannel(t().server.ctx, ann.user, { name: 'room', type: 'public', members: [ben.user.id] }, Date.now());
       await addChannelMembers(t().server.ctx, ann.user, channel.id, [cy.user.id], Date.now());
-      await ann.post('/messages', { to: channel.id, text: 'all three' });
+      await ann.call('chat.sendFromComposer', { to: channel.id, text: 'all three' });
       await removeChannelMembers(t().server.ctx, ann.user, channel.id, [ben.user.id], Date.now());
-      await ann.post('/messages', { to: channel.id, text: 'without ben' });
+      await ann.call('chat.sendFromComposer', { to: channel.id, text: 'without ben' });
       await fence(t(), team.id, ann.user.id, streams);
 
       const kinds = (stream: typeof annStream) =>
@@ -74,7 +74,7 @@ forEachDialect(
       const outsider = await cast.person('Olga');
       const streams = await Promise.all([cast.alice, cast.bob, outsider].map((who) => openStream(t(), who)));
       const text = 'see https://preview.example.test/7';
-      await cast.alice.post('/messages', { to: cast.channel.id, text });
+      await cast.alice.call('chat.sendFromComposer', { to: cast.channel.id, text });
       await t().server.ctx.background.settled();
       await fence(t(), cast.team.id, cast.alice.user.id, streams);
       const updates = streams.map((stream) => stream.data().filter((frame) => frame.type === 'message.updated'));
@@ -136,8 +136,8 @@ forEachDialect(
     it('refuses to mark read what is not a message of the chat the person can see, naming the parameter', async () => {
       const { people } = await streamCast(t(), ['Ann', 'Ben', 'Cy']);
       const [ann, ben, cy] = people;
-      const between = (await ben.post('/messages', { to: cy.user.id, text: 'not for ann' })).body.message.uid;
-      const mine = (await ben.post('/messages', { to: ann.user.id, text: 'for ann' })).body.message.uid;
+      const between = (await ben.call('chat.sendFromComposer', { to: cy.user.id, text: 'not for ann' })).body.message.uid;
+      const mine = (await ben.call('chat.sendFromComposer', { to: ann.user.id, text: 'for ann' })).body.message.uid;
       expectError(await ann.call('chat.markRead', { chat: ben.user.id, uid: between }), { error: 'InvalidParameter', parameter: 'uid' });
       expectError(await ann.call('chat.markRead', { chat: ben.user.id, uid: 'not-a-uid' }), { error: 'InvalidParameter', parameter: 'uid' });
       expectError(await ann.call('chat.markRead', { chat: 'nobody', uid: mine }), { error: 'InvalidParameter', parameter: 'chat' });

@@ -87,7 +87,7 @@ describe.each(dialects)('[%s] the stream under 16 concurrent writers', (dialect)
       Array.from({ length: writers }, async (_, w) => {
         const server = servers[w % 2];
         const sender = await on(server, w);
-        for (let k = 0; k < perWriter; k++) expect((await sender.post('/messages', { to: channel.id, text: `w${w}-${k}` })).status).toBe(200);
+        for (let k = 0; k < perWriter; k++) expect((await sender.call('chat.sendFromComposer', { to: channel.id, text: `w${w}-${k}` })).status).toBe(200);
       }),
     );
     const moving = (async () => {
@@ -100,7 +100,7 @@ describe.each(dialects)('[%s] the stream under 16 concurrent writers', (dialect)
     })();
     await Promise.all([sending, moving]);
     // Sent after every other message has committed, so it comes last in every reader's stream.
-    expect((await (await on(two, 0)).post('/messages', { to: channel.id, text: 'end' })).status).toBe(200);
+    expect((await (await on(two, 0)).call('chat.sendFromComposer', { to: channel.id, text: 'end' })).status).toBe(200);
     await Promise.all(readers.map((reader) => reader.connections.at(-1)!.waitFor(messageWithText('end'))));
 
     const sent = Array.from({ length: writers }, (_, w) => Array.from({ length: perWriter }, (__, k) => `w${w}-${k}`));

@@ -42,7 +42,7 @@ forEachDialect(
       expect((await signOut(t(), ann.sessionToken)).status).toBe(200);
       expect(await annStream.closed).toMatchObject({ code: 1008 });
       expect(await annOtherTab.closed).toMatchObject({ code: 1008 });
-      expect((await ben.post('/messages', { to: ben.user.id, text: 'ben is still here' })).status).toBe(200);
+      expect((await ben.call('chat.sendFromComposer', { to: ben.user.id, text: 'ben is still here' })).status).toBe(200);
       await benStream.waitFor(messageWithText('ben is still here'));
     });
 
@@ -52,7 +52,7 @@ forEachDialect(
       const [annStream, benStream] = [await openStream(t(), ann), await openStream(t(), ben)];
       await deactivatePerson(t().server.ctx, ann.user.id, Date.now());
       expect(await annStream.closed).toMatchObject({ code: 1008 });
-      expect((await ben.post('/messages', { to: ben.user.id, text: 'ben stays' })).status).toBe(200);
+      expect((await ben.call('chat.sendFromComposer', { to: ben.user.id, text: 'ben stays' })).status).toBe(200);
       await benStream.waitFor(messageWithText('ben stays'));
     });
 

@@ -30,11 +30,11 @@ forEachDialect(
       // Until the server has given up on the slow one; the bound on messages only keeps a broken server from looping.
       while (t().server.gateway.openConnections() === 2 && sent < 2000) {
         sent++;
-        await ann.post('/messages', { to: channel.id, text: `${sent} ${filler}` });
+        await ann.call('chat.sendFromComposer', { to: channel.id, text: `${sent} ${filler}` });
         await fast.waitFor(messageWithText(`${sent} ${filler}`));
       }
       expect(t().server.gateway.openConnections()).toBe(1);
-      await ann.post('/messages', { to: channel.id, text: 'after the cut' });
+      await ann.call('chat.sendFromComposer', { to: channel.id, text: 'after the cut' });
       await fast.waitFor(messageWithText('after the cut'));
 
       tcpOf(slow.socket).resume();
@@ -75,8 +75,8 @@ forEachDialect(
       const benStream = await openStream(t(), ben);
       await http(t().url, 'DELETE', '/api/session', { headers: { authorization: `Bearer ${ann.sessionToken}` } });
       expect(await annStream.closed).toMatchObject({ code: 1008 });
-      await ann.post('/messages', { to: ben.user.id, text: 'still here' });
-      expect((await ben.post('/messages', { to: ann.user.id, text: 'ben is still here' })).status).toBe(200);
+      await ann.call('chat.sendFromComposer', { to: ben.user.id, text: 'still here' });
+      expect((await ben.call('chat.sendFromComposer', { to: ann.user.id, text: 'ben is still here' })).status).toBe(200);
       await benStream.waitFor(messageWithText('ben is still here'));
     });
   },

@@ -17,7 +17,7 @@ const texts = (...streams: StreamClient[]): string[] =>
 const numbered = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `m${from + i}`);
 
 async function sendAll(sender: SignedIn, to: string, labels: readonly string[]): Promise<void> {
-  for (const text of labels) expect((await sender.post('/messages', { to, text })).status).toBe(200);
+  for (const text of labels) expect((await sender.call('chat.sendFromComposer', { to, text })).status).toBe(200);
 }
 
 forEachDialect(
@@ -36,7 +36,7 @@ forEachDialect(
       await sending;
       // …while nobody listens, including one Ann may not see…
       await sendAll(ben, channel.id, numbered(21, 40));
-      await ben.post('/messages', { to: cy.user.id, text: 'not for ann' });
+      await ben.call('chat.sendFromComposer', { to: cy.user.id, text: 'not for ann' });
       // …and while she replays what she missed.
       const resumed = openStream(t(), ann, { cursor: first.cursor() });
       const live = sendAll(ben, channel.id, numbered(41, 60));

@@ -14,12 +14,12 @@ forEachDialect('the session answers where the stream stands, so a client may loa
     const [ben] = people;
     const ann = await t().f.person(team.id, { firstName: 'Ann', lastName: 'Early', password: PASSWORD });
     const { channel } = await createChannel(t().server.ctx, ann, { name: 'room', members: [ben.user.id] }, Date.now());
-    await ben.post('/messages', { to: channel.id, text: 'before the sign-in' });
+    await ben.call('chat.sendFromComposer', { to: channel.id, text: 'before the sign-in' });
 
     const signedIn = await http(t().url, 'POST', '/api/session', { json: { email: ann.email, password: PASSWORD } });
     expect(signedIn.body).toMatchObject({ user: { id: ann.id }, team: { id: team.id, name: expect.any(String) }, streamCursor: expect.stringMatching(/^[0-9]+$/) });
     // Between the answer and the stream: what a page's first loads could miss.
-    await ben.post('/messages', { to: channel.id, text: 'after the sign-in' });
+    await ben.call('chat.sendFromComposer', { to: channel.id, text: 'after the sign-in' });
     const who = { user: ann, sessionToken: signedIn.body.sessionToken as string } as Parameters<typeof openStream>[1];
     const stream = await openStream(t(), who, { cursor: signedIn.body.streamCursor });
     await stream.waitFor(messageWithText('after the sign-in'));

@@ -58,7 +58,7 @@ forEachDialect(
       expect(issued.body).toEqual({ ticket: expect.stringMatching(/^st_/), expiresAt: expect.any(Number) });
       const stream = await openStream(t(), undefined, { ticket: issued.body.ticket });
       expect(stream.frames[0]).toMatchObject({ type: 'hello', userId: ann.user.id });
-      await ben.post('/messages', { to: ann.user.id, text: 'by ticket' });
+      await ben.call('chat.sendFromComposer', { to: ann.user.id, text: 'by ticket' });
       await stream.waitFor(messageWithText('by ticket'));
       expectError(await refusedUpgrade(t(), { ticket: issued.body.ticket }), { status: 401, error: 'NotSignedIn', description: /ticket/ });
       expectError(await refusedUpgrade(t(), { ticket: 'st_forged' }), { status: 401, error: 'NotSignedIn' });

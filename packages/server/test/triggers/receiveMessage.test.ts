@@ -24,19 +24,19 @@ forEachDialect(
 
     it('tells the app about a message to its bot from the client API, from someone who never installed it', async () => {
       const { bob, bot, sdkApp } = await clientCast(t());
-      const sent = await bob.post('/messages', { to: bot.botUserId, text: 'hello bot' });
+      const sent = await bob.call('chat.sendFromComposer', { to: bot.botUserId, text: 'hello bot' });
       const [{ event }] = await sdkApp.waitFor(1);
       expect(event).toEqual({ name: 'chat.receiveMessage', userId: bob.user.id, message: sent.body.message });
     });
 
     it('stays quiet for messages to people and channels, for the bot’s own messages and for a repeated client id', async () => {
       const { alice, bob, bot, channel, sdkApp, app } = await clientCast(t());
-      await alice.post('/messages', { to: bob.user.id, text: 'not for the bot' });
-      await alice.post('/messages', { to: channel.id, text: 'nor this' });
+      await alice.call('chat.sendFromComposer', { to: bob.user.id, text: 'not for the bot' });
+      await alice.call('chat.sendFromComposer', { to: channel.id, text: 'nor this' });
       await t().client(bot.botToken).chat.sendMessage({ to: alice.user.id, text: 'from the bot' });
       await t().client(bot.botToken).chat.sendMessage({ to: bot.botUserId, text: 'note to self' });
-      await alice.post('/messages', { to: bot.botUserId, text: 'once', id: 'same' });
-      await alice.post('/messages', { to: bot.botUserId, text: 'once', id: 'same' });
+      await alice.call('chat.sendFromComposer', { to: bot.botUserId, text: 'once', id: 'same' });
+      await alice.call('chat.sendFromComposer', { to: bot.botUserId, text: 'once', id: 'same' });
       await sdkApp.waitFor(1);
       // Everything enqueued by now has been delivered: a wrongly enqueued event would be among them.
       await t().server.ctx.background.settled();
@@ -48,7 +48,7 @@ forEachDialect(
     it('stays quiet while a team admin has disabled the app', async () => {
       const { alice, bot, app } = await clientCast(t());
       await setAppDisabledForTeam(t().testStore.store.db, { appId: app.id, disabled: true, now: Date.now() });
-      await alice.post('/messages', { to: bot.botUserId, text: 'anyone there?' });
+      await alice.call('chat.sendFromComposer', { to: bot.botUserId, text: 'anyone there?' });
       expect(await listAppEvents(t().testStore.store.db, app.id, {})).toEqual([]);
     });
   },

@@ -36,7 +36,7 @@ forEachDialect(
     it('asks the app whose preview domain matches, and adds its attachment to the message for everyone', async () => {
       const { alice, bob, channel, sdkApp, app } = await clientCast(t(), previewing);
       sdkApp.answer = () => issueCard;
-      const sent = await alice.post('/messages', { to: channel.id, text: 'Look: https://preview.example.test/issue/7.' });
+      const sent = await alice.call('chat.sendFromComposer', { to: channel.id, text: 'Look: https://preview.example.test/issue/7.' });
       expect(sent.body.message).not.toHaveProperty('attachments');
       await settled();
       const [{ event, claims }] = await sdkApp.waitFor(1);
@@ -49,7 +49,7 @@ forEachDialect(
         messageUid: sent.body.message.uid,
       });
       expect(claims).toMatchObject({ appId: app.id, userId: alice.user.id });
-      const [seen] = (await bob.get('/messages', { chat: channel.id })).body.messages;
+      const [seen] = (await bob.call('chat.fetchMessages', { chat: channel.id })).body;
       expect(seen).toEqual({ ...sent.body.message, attachments: [{ ...issueCard, appId: app.id }] });
     });
 
@@ -69,9 +69,9 @@ forEachDialect(
     it('drops an answer that is not a valid attachment, and records why for the developer', async () => {
       const { alice, channel, sdkApp, app } = await clientCast(t(), previewing);
       sdkApp.answer = () => ({ title: 42, views: { widget: { src: 'javascript:alert(1)' } } });
-      const sent = await alice.post('/messages', { to: channel.id, text: 'https://preview.example.test/bad' });
+      const sent = await alice.call('chat.sendFromComposer', { to: channel.id, text: 'https://preview.example.test/bad' });
       await settled();
-      const [message] = (await alice.get('/messages', { chat: channel.id })).body.messages;
+      const [message] = (await alice.call('chat.fetchMessages', { chat: channel.id })).body;
       expect(message).toEqual(sent.body.message);
       const [recorded] = await listAppEvents(t().testStore.store.db, app.id, {});
       expect(recorded).toMatchObject({ name: 'chat.generateUrlPreview', status: 'delivered', lastError: expect.stringMatching(/not a valid attachment.*attachment\.title/) });
@@ -85,12 +85,12 @@ forEachDialect(
         await gate;
         return issueCard;
       };
-      const sent = await alice.post('/messages', { to: bob.user.id, text: 'slow https://preview.example.test/slow' });
+      const sent = await alice.call('chat.sendFromComposer', { to: bob.user.id, text: 'slow https://preview.example.test/slow' });
       expect(sent.status).toBe(200);
       // The app holds the event, and the send has been answered and is readable all the same.
       await sdkApp.waitFor(1);
       expect(await listAppEvents(t().testStore.store.db, app.id, {})).toEqual([]);
-      expect((await bob.get('/messages', { chat: alice.user.id })).body.messages).toEqual([sent.body.message]);
+      expect((await bob.call('chat.fetchMessages', { chat: alice.user.id })).body).toEqual([sent.body.message]);
 
       await settled();
       expect(await listAppEvents(t().testStore.store.db, app.id, {})).toMatchObject([{ status: 'failed', lastReason: 'timeout' }]);
@@ -99,7 +99,7 @@ forEachDialect(
       release();
       await gate;
       await settled();
-      expect((await bob.get('/messages', { chat: alice.user.id })).body.messages).toEqual([sent.body.message]);
+      expect((await bob.call('chat.fetchMessages', { chat: alice.user.id })).body).toEqual([sent.body.message]);
     });
 
     it('adds at most one preview: none to a message with an attachment, and only the first link an app answers for', async () => {
@@ -110,13 +110,13 @@ forEachDialect(
       await settled();
       expect(sdkApp.received).toEqual([]);
 
-      const sent = await alice.post('/messages', { to: bob.user.id, text });
+      const sent = await alice.call('chat.sendFromComposer', { to: bob.user.id, text });
       await settled();
       expect(sdkApp.received.map(({ event }) => (event as { url: string }).url)).toEqual([
         'https://preview.example.test/first',
         'https://preview.example.test/second',
       ]);
-      const [message] = (await bob.get('/messages', { chat: alice.user.id })).body.messages;
+      const [message] = (await bob.call('chat.fetchMessages', { chat: alice.user.id })).body;
       expect(message.attachments).toEqual([{ title: 'Second', appId: app.id }]);
       expect(message.uid).toBe(sent.body.message.uid);
       expect(uid).not.toBe(message.uid);
@@ -128,10 +128,10 @@ forEachDialect(
       await t().f.install(second.app.id, alice.user.id);
       sdkApp.answer = () => undefined;
       second.answer = () => ({ title: 'From the second app' });
-      await alice.post('/messages', { to: bob.user.id, text: 'https://preview.example.test/shared' });
+      await alice.call('chat.sendFromComposer', { to: bob.user.id, text: 'https://preview.example.test/shared' });
       await settled();
       expect([sdkApp.received.length, second.received.length]).toEqual([1, 1]);
-      const [message] = (await bob.get('/messages', { chat: alice.user.id })).body.messages;
+      const [message] = (await bob.call('chat.fetchMessages', { chat: alice.user.id })).body;
       expect(message.attachments).toEqual([{ title: 'From the second app', appId: second.app.id }]);
     });
   },

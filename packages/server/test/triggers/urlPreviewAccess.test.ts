@@ -44,27 +44,27 @@ forEachDialect('chat.generateUrlPreview reaches only the sender’s apps', (t) =
     await t().f.install(alices.app.id, alice.user.id);
     alices.answer = () => ({ title: 'Ticket 9' });
 
-    const sent = await alice.post('/messages', { to: channel.id, text: 'see https://tickets.example.test/9' });
+    const sent = await alice.call('chat.sendFromComposer', { to: channel.id, text: 'see https://tickets.example.test/9' });
     await settled();
     untouched(others);
     expect(alices.received.map(({ event }) => event)).toEqual([expect.objectContaining({ name: 'chat.generateUrlPreview', userId: alice.user.id, chat: channel.id })]);
-    const [seen] = (await bob.get('/messages', { chat: channel.id })).body.messages;
+    const [seen] = (await bob.call('chat.fetchMessages', { chat: channel.id })).body;
     expect(seen).toEqual({ ...sent.body.message, attachments: [{ title: 'Ticket 9', appId: alices.app.id }] });
   });
 
   it('a direct message’s link reaches no app the sender may not use, and gets no preview', async () => {
     const { alice, bob, others } = await appsAliceMayNotUse();
-    const sent = await alice.post('/messages', { to: bob.user.id, text: 'private: https://tickets.example.test/10' });
+    const sent = await alice.call('chat.sendFromComposer', { to: bob.user.id, text: 'private: https://tickets.example.test/10' });
     await settled();
     untouched(others);
-    expect((await bob.get('/messages', { chat: alice.user.id })).body.messages).toEqual([sent.body.message]);
+    expect((await bob.call('chat.fetchMessages', { chat: alice.user.id })).body).toEqual([sent.body.message]);
 
     // Bob's own link, in the same chat, is his app's to preview.
     const [bobs] = others;
-    const answered = await bob.post('/messages', { to: alice.user.id, text: 'mine: https://tickets.example.test/11' });
+    const answered = await bob.call('chat.sendFromComposer', { to: alice.user.id, text: 'mine: https://tickets.example.test/11' });
     await settled();
     expect(bobs.received).toHaveLength(1);
-    const [latest] = (await alice.get('/messages', { chat: bob.user.id })).body.messages;
+    const [latest] = (await alice.call('chat.fetchMessages', { chat: bob.user.id })).body;
     expect(latest).toEqual({ ...answered.body.message, attachments: [{ title: 'Preview by Bob’s app', appId: bobs.app.id }] });
   });
 });

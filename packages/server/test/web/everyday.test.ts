@@ -80,7 +80,7 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
     await openChannel(bob.page, 'general');
     const ids: string[] = [];
     alice.page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/api/client/messages') && request.postDataJSON()?.text === 'Sent from the train') ids.push(request.postDataJSON().id);
+      if (request.method() === 'POST' && request.url().endsWith('/v1/chat.sendFromComposer') && request.postDataJSON()?.text === 'Sent from the train') ids.push(request.postDataJSON().id);
     });
 
     await alice.context.setOffline(true);

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { noBrowser } from '../helpers/browser.js';
@@ -22,7 +22,13 @@ async function channelWith(name: string, count: number, gapMs = MINUTE, endAt = 
   return { cast, channel };
 }
 
-const isHistoryRequest = (url: URL) => url.pathname === '/api/client/messages';
+/** The parameters of a history request the page makes (chat.fetchMessages), or undefined for any other request. */
+function historyParams(request: Request): { chat?: string; before?: string } | undefined {
+  if (request.method() !== 'POST' || new URL(request.url()).pathname !== '/v1/chat.fetchMessages') return undefined;
+  return JSON.parse(request.postData() ?? '{}') as { chat?: string; before?: string };
+}
+
+const isOlderPageRequest = (request: Request) => historyParams(request)?.before !== undefined;
 
 /**
  * Opens `chat` in a page that was signed in, and returns the history requests the page makes for it from
@@ -33,8 +39,7 @@ async function openCounting(page: Page, chat: string): Promise<string[]> {
   await page.goto('about:blank');
   const seen: string[] = [];
   page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (request.method() === 'GET' && isHistoryRequest(url) && url.searchParams.get('chat') === chat) seen.push(url.search);
+    if (historyParams(request)?.chat === chat) seen.push(request.postData()!);
   });
   await page.goto(`${suite.t.url}/c/${encodeURIComponent(chat)}`);
   return seen;
@@ -52,12 +57,12 @@ const nextFrames = (page: Page) => page.evaluate(() => new Promise((resolve) => 
 async function scrollUpForOlderPage(page: Page): Promise<{ uid: string; offset: number; firstRow: string }> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  const olderPage = (url: URL) => isHistoryRequest(url) && url.searchParams.has('before');
-  await page.route(olderPage, async (route) => {
-    await held;
+  const historyUrl = (url: URL) => url.pathname === '/v1/chat.fetchMessages';
+  await page.route(historyUrl, async (route) => {
+    if (isOlderPageRequest(route.request())) await held;
     await route.continue();
   });
-  const sent = page.waitForRequest((request) => olderPage(new URL(request.url())));
+  const sent = page.waitForRequest(isOlderPageRequest);
   await history(page).evaluate((element) => (element.scrollTop = 0));
   const request = await sent;
   await nextFrames(page);
@@ -70,7 +75,7 @@ async function scrollUpForOlderPage(page: Page): Promise<{ uid: string; offset: 
   });
   release();
   await request.response();
-  await page.unroute(olderPage);
+  await page.unroute(historyUrl);
   await history(page).locator('[aria-busy="false"]').waitFor({ state: 'attached' });
   await nextFrames(page);
   return noted;
@@ -90,9 +95,9 @@ describe.skipIf(noBrowser)('history pages in the web client', () => {
     await settledAtBottom(alice.page);
     await history(alice.page).locator('[aria-busy="false"]').waitFor({ state: 'attached' });
     expect(requests).toHaveLength(1);
-    expect(requests[0]).not.toContain('before=');
+    expect(requests[0]).not.toContain('"before"');
 
-    const next = alice.page.waitForRequest((request) => isHistoryRequest(new URL(request.url())) && request.url().includes('before='));
+    const next = alice.page.waitForRequest(isOlderPageRequest);
     await history(alice.page).evaluate((element) => element.scrollTo({ top: 0 }));
     await next;
     expect(requests.length).toBeGreaterThanOrEqual(2);
@@ -107,7 +112,7 @@ describe.skipIf(noBrowser)('history pages in the web client', () => {
     const requests = await openCounting(alice.page, channel.id);
     await history(alice.page).getByText('This is the very beginning of the conversation.').waitFor();
     expect(requests).toHaveLength(2);
-    expect(requests[1]).toContain('before=');
+    expect(requests[1]).toContain('"before"');
     alice.expectNoErrors();
     await alice.context.close();
   });

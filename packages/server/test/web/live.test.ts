@@ -42,7 +42,7 @@ describe.skipIf(noBrowser)('the web client live', () => {
     await history(alice.page).getByText('Yes, see you there').waitFor();
 
     // A direct chat Alice has never had: it appears in her sidebar with its badge when Bob writes.
-    const answer = await bob.context.request.post(`${web.t.url}/api/client/messages`, {
+    const answer = await bob.context.request.post(`${web.t.url}/v1/chat.sendMessage`, {
       headers: { origin: web.t.url },
       data: { to: web.cast.alice.id, text: 'A word in private?' },
     });
@@ -123,7 +123,7 @@ describe.skipIf(noBrowser)('the web client live', () => {
     restarted = await restartOnSameStore(web.t, { port: Number(new URL(web.t.url).port) });
     // Sent on the new server before or after the page is back: either way it comes once, over the stream.
     for (const text of ['After the restart, one', 'After the restart, two']) {
-      const answer = await bob.context.request.post(`${restarted.url}/api/client/messages`, { headers: { origin: restarted.url }, data: { to: web.cast.channel.id, text } });
+      const answer = await bob.context.request.post(`${restarted.url}/v1/chat.sendMessage`, { headers: { origin: restarted.url }, data: { to: web.cast.channel.id, text } });
       if (!answer.ok()) throw new Error(`send failed: ${answer.status()} ${await answer.text()}`);
     }
     await history(alice.page).getByText('After the restart, two').waitFor();

@@ -88,27 +88,30 @@ forEachDialect('the web client is served', (t) => {
     });
   });
 
-  it('GET /api/client/roster lists teammates and every bot of the team, installed or not, bots marked', async () => {
+  it('roster.listContacts with a session lists teammates and every bot of the team, installed or not, bots marked', async () => {
     const team = await t().f.team();
     const me = await t().f.person(team.id, { firstName: 'Me' });
     const mate = await t().f.person(team.id, { firstName: 'Mate' });
     const app = await t().f.app(team.id, me.id, { name: 'Helper' });
     const { botUserId } = await t().f.bot(app.id);
-    await t().f.install(app.id, me.id);
+    const { token } = await t().f.install(app.id, me.id);
     // An app Me never installed: its bot still posts where Me reads, and is named.
     const other = await t().f.app(team.id, mate.id, { name: 'Other' });
     const { botUserId: otherBot } = await t().f.bot(other.id);
     const otherTeam = await t().f.team();
     const elsewhere = await t().f.app(otherTeam.id, (await t().f.person(otherTeam.id)).id, { name: 'Elsewhere' });
     await t().f.bot(elsewhere.id);
-    const answer = await (await sessionFor(t(), me)).get('/roster');
+    const answer = await (await sessionFor(t(), me)).call('roster.listContacts');
     expect(answer.status).toBe(200);
-    const people = answer.body.people as Array<{ id: string; firstName: string; isBot?: boolean }>;
+    const people = answer.body as Array<{ id: string; firstName: string; isBot?: boolean }>;
     expect(people.map((person) => person.id).sort()).toEqual([mate.id, botUserId, otherBot].sort());
     expect(people.find((person) => person.id === otherBot)).toMatchObject({ firstName: 'Other', isBot: true });
     expect(people.find((person) => person.id === botUserId)?.isBot).toBe(true);
     expect(people.find((person) => person.id === mate.id)).not.toHaveProperty('isBot');
-    expect(await http(t().url, 'GET', '/api/client/roster')).toMatchObject({ status: 401 });
+    // A token's roster is unchanged: only the bots of apps its user installed, without isBot.
+    const byToken = await http(t().url, 'POST', '/v1/roster.listContacts', { json: { token } });
+    expect((byToken.body as Array<{ id: string }>).map((person) => person.id).sort()).toEqual([mate.id, botUserId].sort());
+    expect(JSON.stringify(byToken.body)).not.toContain('isBot');
   });
 });
 

@@ -1,14 +1,13 @@
 /**
  * Every call the web client makes to the server: the typed method client of @aviary/protocol (the same
- * one the SDK's AviaryClient sends its calls with) for the /v1 methods, and the typed route clients for
- * the routes not yet moved to methods, all built from the definitions the server runs.
+ * one the SDK's AviaryClient sends its calls with) for the /v1 methods, and the typed route client for
+ * signing in and out (/api/session), all built from the definitions the server runs.
  * Components never call fetch themselves. Requests go to the page's own origin with the session cookie
  * (HttpOnly: the page never sees the token); a refusal throws AviaryApiError with the error's code,
  * parameter and description.
  */
 import {
   AviaryApiError,
-  clientRoutes,
   createMethodClient,
   createRouteClient,
   sessionRoutes,
@@ -26,9 +25,6 @@ import {
 /** The /v1 methods, called with the page's session cookie: `methods.chat.markRead({ chat, uid })`. */
 export const methods = createMethodClient();
 
-/** The client API (/api/client), one call per route, named as the protocol names the routes. */
-export const api = createRouteClient(clientRoutes);
-
 /** Signing in and out, and who is signed in (/api/session). */
 export const sessionApi = createRouteClient(sessionRoutes);
 
@@ -41,8 +37,11 @@ export type Person = Contact;
 /** The team the session is for. */
 export type Team = RouteResultOf<typeof sessionRoutes.signIn>['team'];
 export type Channel = ChannelModel;
-/** A channel's members, and whether the person may add or remove others. */
-export type ChannelMembers = RouteResultOf<typeof clientRoutes.listChannelMembers>;
+/** A channel's members (channels.listMembers), and what the person may do to them (channels.getInfo's abilities). */
+export interface ChannelMembers {
+  members: Awaited<ReturnType<typeof methods.channels.listMembers>>;
+  abilities: NonNullable<Awaited<ReturnType<typeof methods.channels.getInfo>>['abilities']>;
+}
 export type { Attachment, Conversation, InteractionAnswer };
 
 /** A team offered when a password opens accounts in several teams (TeamRequired). */

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, failureText } from '../api/client';
+import { failureText, methods } from '../api/client';
 import { chatPath, navigate } from './route';
 import { Modal } from './Modal';
 import { useWorkspace } from './workspaceContext';
@@ -19,9 +19,9 @@ export function CreateChannelDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setError(undefined);
     try {
-      const { channel } = await api.createChannel({ name: name.trim(), purpose: purpose.trim() || undefined, type });
+      const { id } = await methods.channels.create({ name: name.trim(), purpose: purpose.trim() || undefined, type, members: [] });
       await workspace.refreshConversations();
-      navigate(chatPath(channel.id));
+      navigate(chatPath(id));
       onClose();
     } catch (failure) {
       setError(failureText(failure));

@@ -1,6 +1,6 @@
 import type { MemberError } from '@aviary/protocol';
 import { useCallback, useEffect, useState } from 'react';
-import { api, failureText, methods, type Channel, type ChannelMembers, type Person } from '../api/client';
+import { failureText, methods, type Channel, type ChannelMembers, type Person } from '../api/client';
 import { useStreamFrames } from '../stream/useStream';
 import { Avatar, PresenceText } from './Avatar';
 import { fullName } from './format';
@@ -32,7 +32,11 @@ export function MembersDialog({ channel, onClose }: { channel: Channel; onClose:
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(
-    () => api.listChannelMembers({ channelId: channel.id }).then(setMembers, (failure: unknown) => setProblem(failureText(failure))),
+    () =>
+      Promise.all([methods.channels.getInfo({ channelId: channel.id }), methods.channels.listMembers({ channelId: channel.id, showPublicProfile: true })]).then(
+        ([info, list]) => setMembers({ members: list, abilities: info.abilities ?? { addMembers: false, removeMembers: false } }),
+        (failure: unknown) => setProblem(failureText(failure)),
+      ),
     [channel.id],
   );
   useEffect(() => void load(), [load]);
@@ -96,7 +100,7 @@ export function MembersDialog({ channel, onClose }: { channel: Channel; onClose:
                     </span>
                     <span className="picker-detail">{member.affiliation === 'moderator' ? 'Moderator' : 'Member'}</span>
                   </div>
-                  {(isMe || members.canRemoveMembers) && (
+                  {(isMe || members.abilities.removeMembers) && (
                     <button type="button" className="secondary danger" disabled={busy} aria-label={isMe ? 'Leave the channel' : `Remove ${name}`} onClick={() => void change('remove', { id: member.userId, name })}>
                       {isMe ? 'Leave' : 'Remove'}
                     </button>
@@ -105,7 +109,7 @@ export function MembersDialog({ channel, onClose }: { channel: Channel; onClose:
               );
             })}
           </ul>
-          {members.canAddMembers ? (
+          {members.abilities.addMembers ? (
             <PeoplePicker people={candidates} label="Add people" action="Add" disabled={busy} onPick={(person) => void change('add', { id: person.id, name: fullName(person) })} />
           ) : (
             <p className="members-note">

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { StreamDataFrame } from '@aviary/protocol';
-import { api, failureText, methods, sessionApi, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
+import { failureText, methods, sessionApi, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
 import type { Session } from './session';
 import { AppsDirectory } from './AppsDirectory';
 import { BrowseChannelsDialog } from './BrowseChannelsDialog';
@@ -47,7 +47,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     if (applied.reloadApps) void refreshApps();
     if (applied.reloadConversations) await refreshConversations();
   }, [session.user.id, refreshApps]);
-  const refreshRoster = useCallback(() => api.listRoster().then((answer) => setPeople(answer.people)), []);
+  const refreshRoster = useCallback(() => methods.roster.listContacts().then(setPeople), []);
   const reloadAll = useCallback(() => {
     void refreshConversations();
     void refreshApps();

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, failureText, type Message } from '../api/client';
+import { failureText, methods, type Message } from '../api/client';
 
 /** A history page: the most the server gives at once. */
 const PAGE_SIZE = 100;
@@ -31,9 +31,9 @@ export function useHistory(chat: string): History {
     if (inFlight.current) return;
     inFlight.current = true;
     setLoading(true);
-    api
+    methods.chat
       .fetchMessages({ chat, before: oldest.current, limit: PAGE_SIZE })
-      .then(({ messages: page }) => {
+      .then((page) => {
         const older = [...page].reverse();
         if (older[0]) oldest.current = older[0].uid;
         setHasOlder(page.length === PAGE_SIZE);

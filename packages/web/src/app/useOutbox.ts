@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { api, AviaryApiError, type InteractionAnswer, type Message } from '../api/client';
+import { AviaryApiError, methods, type InteractionAnswer, type Message } from '../api/client';
 import type { ConnectionState } from '../stream/connection';
 
 /** A message the person sent that the server has not stored yet. */
@@ -45,7 +45,7 @@ export function useOutbox(connection: ConnectionState): Outbox {
 
   const attempt = useCallback((message: PendingMessage) => {
     update(message.id, { state: 'sending' });
-    api.sendMessage({ to: message.chat, text: message.text, serviceml: message.serviceml, id: message.id }).then(
+    methods.chat.sendFromComposer({ to: message.chat, text: message.text, serviceml: message.serviceml, id: message.id }).then(
       (result) => {
         const settled = settle.current.get(message.id);
         settle.current.delete(message.id);

@@ -18,6 +18,7 @@ import channelsRemoveMembers from './channels/removeMembers.js';
 import chatFetchMessages from './chat/fetchMessages.js';
 import chatListConversations from './chat/listConversations.js';
 import chatMarkRead from './chat/markRead.js';
+import chatSendFromComposer from './chat/sendFromComposer.js';
 import chatSendMessage from './chat/sendMessage.js';
 import chatSignalTyping from './chat/signalTyping.js';
 import chatUpdateMessage from './chat/updateMessage.js';
@@ -64,6 +65,7 @@ export const handlersByMethod = {
   'chat.fetchMessages': chatFetchMessages,
   'chat.listConversations': chatListConversations,
   'chat.markRead': chatMarkRead,
+  'chat.sendFromComposer': chatSendFromComposer,
   'chat.sendMessage': chatSendMessage,
   'chat.signalTyping': chatSignalTyping,
   'chat.updateMessage': chatUpdateMessage,

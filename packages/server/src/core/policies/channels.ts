@@ -77,6 +77,18 @@ export function authorizeRemoveMembers(actor: UsersTable, access: ChannelAccess,
 }
 
 /**
+ * What `viewer` may do to the membership of a channel they see, answered yes or no: the same rules as
+ * authorizeAddMembers and authorizeRemoveMembers for a change that names someone other than the viewer.
+ */
+export function channelAbilities(viewer: UsersTable, access: ChannelAccess): { addMembers: boolean; removeMembers: boolean } {
+  const moderates = hasModeratorPowers(viewer, access);
+  return {
+    addMembers: moderates || (!isBot(viewer) && access.channel.type === 'public' && access.membership !== undefined),
+    removeMembers: moderates,
+  };
+}
+
+/**
  * Why `target` (undefined when no such user exists) cannot become a member, or undefined when it can.
  * Whether it already is one is left to the insert, which knows for certain.
  */

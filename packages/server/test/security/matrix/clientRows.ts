@@ -79,6 +79,12 @@ export const clientRows: Row[] = [
     expect: membersOfP(denied('UnknownRecipient', { parameter: 'to' })),
   },
   {
+    route: 'v1 chat.sendFromComposer with a session',
+    credential: 'session',
+    request: (ids) => post('/v1/chat.sendFromComposer', { to: ids.channel, text: 'matrix' }),
+    expect: membersOfP(denied('UnknownRecipient', { parameter: 'to' })),
+  },
+  {
     route: 'v1 interactions.pressButton with a session',
     credential: 'session',
     request: (ids) => post('/v1/interactions.pressButton', { appId: ids.app, button: 'appLauncherButton', chat: ids.channel }),

@@ -3,4 +3,12 @@ import { presentPublicProfile } from '../../../core/presenters/users.js';
 import { listContacts } from '../../../core/queries/roster.js';
 import { defineHandler } from '../../handler.js';
 
-export default defineHandler(api.roster.listContacts, async (_params, caller, ctx) => (await listContacts(ctx.db, caller.user)).map(presentPublicProfile));
+/**
+ * To a token: its user's teammates and the bots of apps they installed. To a session: the web client's names
+ * for senders, the `@` picker and new direct chats, so every active bot of the team, installed or not, marked isBot.
+ */
+export default defineHandler(api.roster.listContacts, async (_params, caller, ctx) => {
+  if (caller.kind !== 'person') return (await listContacts(ctx.db, caller.user)).map(presentPublicProfile);
+  const contacts = await listContacts(ctx.db, caller.user, 'team');
+  return contacts.map((row) => ({ ...presentPublicProfile(row), ...(row.isBot ? { isBot: true as const } : {}) }));
+});
