@@ -66,7 +66,7 @@ export interface Config {
   /**
    * While draining, how long a kept-alive connection that is idle stays open, so that a request a proxy
    * is sending on it at that moment is answered (with `Connection: close`) instead of meeting a closed
-   * socket. Env `AVIARY_DRAIN_IDLE_MS`; by default the whole grace (shutdownGraceMs) behind a proxy
+   * socket. Env `AVIARY_DRAIN_IDLE_MS`; by default half the grace (shutdownGraceMs) behind a proxy
    * (trustProxy set), 0 without one.
    */
   drainIdleMs: number;
@@ -189,9 +189,11 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       ...input.stream,
     },
   };
-  // Behind a proxy, idle connections are the proxy's pool: kept until the drain's end, since closing one
-  // races a request the proxy may be sending on it. Without one, nothing is lost by closing them at once.
-  return { ...config, drainIdleMs: config.drainIdleMs ?? (config.trustProxy.length > 0 ? config.shutdownGraceMs : 0) };
+  // Behind a proxy, idle connections are the proxy's pool: kept for half the drain, since closing one
+  // races a request the proxy may be sending on it; not for all of it, since a request that arrived on
+  // one just before the grace ends would be cut off in flight when every connection is closed.
+  // Without a proxy, nothing is lost by closing them at once.
+  return { ...config, drainIdleMs: config.drainIdleMs ?? (config.trustProxy.length > 0 ? Math.floor(config.shutdownGraceMs / 2) : 0) };
 }
 
 /** The environment variable of each bucket: AVIARY_RATE_LIMIT_ and the bucket's name in capitals (MESSAGE_PER_RECIPIENT). */

@@ -28,9 +28,9 @@ describe('deploy/nginx/aviary.conf and the processes behind it', () => {
     const nginxSeconds = seconds(directive(shipped, 'upstream aviary {', 'keepalive_timeout'));
     expect(nginxSeconds).toBe(60);
     expect(server.keepAliveTimeoutMs).toBeGreaterThan(nginxSeconds * 1000);
-    // Behind a proxy, a draining process keeps the proxy's idle connections until its grace ends, and
+    // Behind a proxy, a draining process keeps the proxy's idle connections for half its grace, and
     // closes them at once without one.
-    expect(loadConfig({ dataDir: '/tmp' }, { AVIARY_TRUST_PROXY: '127.0.0.1' }).drainIdleMs).toBe(server.shutdownGraceMs);
+    expect(loadConfig({ dataDir: '/tmp' }, { AVIARY_TRUST_PROXY: '127.0.0.1' }).drainIdleMs).toBe(server.shutdownGraceMs / 2);
     expect(server.drainIdleMs).toBe(0);
   });
 
