@@ -2,7 +2,7 @@
 // insert per message (as durable as Aviary), and a bare `ws` broadcast without persistence (the floor).
 // N receivers listen in a process of their own; M messages go to their one channel at 10 a second, then M
 // in a burst; one server process, then two (half the receivers on each, every send to the first).
-// `npm run bench:peers`; sizes from BENCH_PEERS_RECEIVERS and BENCH_PEERS_MESSAGES.
+// `npm run bench:peers`; sizes from BENCH_PEERS_RECEIVERS and BENCH_PEERS_MESSAGES, rounds from BENCH_PEERS_ROUNDS.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,8 @@ const MESSAGES = Number(process.env.BENCH_PEERS_MESSAGES ?? 100);
 const PACED_INTERVAL_MS = 100;
 const BURST_IN_FLIGHT = 16;
 /** Longest wait for the receivers (connecting, a phase's deliveries) before the run gives up on them. */
+/** The peers take turns, each round in another order, so that a change in the machine's load weighs on all. */
+const ROUNDS = Number(process.env.BENCH_PEERS_ROUNDS ?? 3);
 const WAIT_MS = Number(process.env.BENCH_PEERS_WAIT_MS ?? 60_000);
 const FILLER = 'x'.repeat(200);
 /** Sent one at a time before anything is measured, so that every server's code paths and connections are warm. */
@@ -179,11 +181,22 @@ async function measure(peer: Peer, processes: 1 | 2, dir: string): Promise<PeerR
   }
 }
 
-function sectionLines(results: PeerResult[], loadAtStart: number, twoProcessesSkipped?: string): string[] {
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** One row per peer and number of processes: the medians of its rounds, and of its rounds' ratios to Socket.IO's. */
+function sectionLines(rounds: PeerResult[][], loadAtStart: number, twoProcessesSkipped?: string): string[] {
   const f = (x: number) => x.toFixed(1);
-  const rows = results.map((r) => {
-    const base = results.find((b) => b.kind === 'socket.io' && b.processes === r.processes)!;
-    return `| ${r.kind} | ${r.processes} | ${f(r.p50Ms)} / ${f(r.p99Ms)} | ${f(r.burstP50Ms)} / ${f(r.burstP99Ms)} | ${r.deliveriesPerSecond.toFixed(0)} | ${(r.p50Ms / base.p50Ms).toFixed(2)} / ${(r.p99Ms / base.p99Ms).toFixed(2)} | ${(r.deliveriesPerSecond / base.deliveriesPerSecond).toFixed(2)} | ${r.missing} |`;
+  const rows = rounds[0].map(({ kind, processes }) => {
+    const mine = rounds.map((round) => round.find((r) => r.kind === kind && r.processes === processes)!);
+    const theirs = rounds.map((round) => round.find((r) => r.kind === 'socket.io' && r.processes === processes)!);
+    const m = (pick: (r: PeerResult) => number) => median(mine.map(pick));
+    const ratio = (pick: (r: PeerResult) => number) => median(mine.map((r, i) => pick(r) / pick(theirs[i]))).toFixed(2);
+    const missing = mine.reduce((sum, r) => sum + r.missing, 0);
+    return `| ${kind} | ${processes} | ${f(m((r) => r.p50Ms))} / ${f(m((r) => r.p99Ms))} | ${f(m((r) => r.burstP50Ms))} / ${f(m((r) => r.burstP99Ms))} | ${m((r) => r.deliveriesPerSecond).toFixed(0)} | ${ratio((r) => r.p50Ms)} / ${ratio((r) => r.p99Ms)} | ${ratio((r) => r.deliveriesPerSecond)} | ${missing} |`;
   });
   return [
     '## Fan-out against Socket.IO and a bare `ws` broadcast (issue 22)',
@@ -191,7 +204,7 @@ function sectionLines(results: PeerResult[], loadAtStart: number, twoProcessesSk
     `Measured by \`npm run bench:peers\` (\`bench/peers.ts\`, also the last part of \`npm run bench\`) on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, Node ${process.version}; **load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end** (a machine shared with other work: compare the ratios, not the figures).`,
     `Sizes: **${RECEIVERS} receivers, ${MESSAGES} messages** at 10 a second, then ${MESSAGES} more sent ${BURST_IN_FLIGHT} in flight (the burst) (\`BENCH_PEERS_RECEIVERS\`, \`BENCH_PEERS_MESSAGES\`; the issue's sizes are 1,000 and 200). The receivers (one socket each, all in one channel or room) run in a process of their own; every send goes by HTTP POST to the first server process; with two processes, half of the receivers are on each. Latency is per delivery: the send's start to the frame at one receiver, on the one clock of this machine.`,
     `Stores: Aviary ${aviary.store}; Socket.IO ${socketIo.store}; bare \`ws\` ${bareWs.store}, so it has no two-process row.${twoProcessesSkipped ? ` Two processes not measured: ${twoProcessesSkipped}.` : ''}`,
-    'Deliveries per second: the burst\'s deliveries over the time from its first send to its last delivery. Ratios are against Socket.IO with as many processes, in the same run (below 1 is faster for latency, above 1 is more for deliveries).',
+    `Each figure is the median of ${rounds.length} rounds (\`BENCH_PEERS_ROUNDS\`) in which the peers take turns, each round in another order; each ratio is the median of the rounds' ratios against Socket.IO with as many processes in the same round (below 1 is faster for latency, above 1 is more for deliveries). Deliveries per second: the burst's deliveries over the time from its first send to its last delivery; the one receivers' process counts in it as much as the server does.`,
     '',
     '| peer | processes | 10/s: p50 / p99 ms | burst: p50 / p99 ms | deliveries/s (burst) | × Socket.IO, 10/s p50 / p99 | × Socket.IO, deliveries/s | deliveries missing |',
     '|---|---|---|---|---|---|---|---|',
@@ -219,20 +232,26 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0];
   console.log(`peers: ${RECEIVERS} receivers, ${MESSAGES} messages at 10/s then a burst of ${MESSAGES}; load average ${loadAtStart.toFixed(1)}`);
   const root = mkdtempSync(join(tmpdir(), 'aviary-peers-bench-'));
-  const results: PeerResult[] = [];
+  const rounds: PeerResult[][] = [];
   try {
     const twoProcessesSkipped = await unreachable();
     let n = 0;
-    const run = async (peer: Peer, processes: 1 | 2) => {
+    const run = async (peer: Peer, processes: 1 | 2): Promise<PeerResult> => {
       const dir = join(root, String(n++));
       mkdirSync(dir);
       const result = await measure(peer, processes, dir);
       console.log(`${peer.kind}, ${processes} process(es): 10/s p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms; burst p50 ${result.burstP50Ms.toFixed(1)} ms, p99 ${result.burstP99Ms.toFixed(1)} ms; ${result.deliveriesPerSecond.toFixed(0)} deliveries/s; missing ${result.missing}; load ${loadavg()[0].toFixed(1)}`);
-      results.push(result);
+      return result;
     };
-    for (const peer of [socketIo, aviary, bareWs]) await run(peer, 1);
-    if (!twoProcessesSkipped) for (const peer of [socketIo, aviary]) await run(peer, 2);
-    const lines = sectionLines(results, loadAtStart, twoProcessesSkipped);
+    const cases: [Peer, 1 | 2][] = [[socketIo, 1], [aviary, 1], [bareWs, 1]];
+    if (!twoProcessesSkipped) cases.push([socketIo, 2], [aviary, 2]);
+    for (let round = 0; round < ROUNDS; round++) {
+      const turn = [...cases.slice(round % cases.length), ...cases.slice(0, round % cases.length)];
+      const results: PeerResult[] = [];
+      for (const [peer, processes] of turn) results.push(await run(peer, processes));
+      rounds.push(cases.map(([peer, processes]) => results.find((r) => r.kind === peer.kind && r.processes === processes)!));
+    }
+    const lines = sectionLines(rounds, loadAtStart, twoProcessesSkipped);
     writeSection(lines);
     console.log(lines.join('\n'));
   } finally {
