@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { startChild, type Child } from './child.js';
 import { ADMIN_DATABASE_URL, adminQuery, REDIS_URL, unreachable } from './crossProcess.js';
 import { seedPeersChannel } from './peersSeed.js';
@@ -52,6 +53,21 @@ async function post(url: string, body: string, headers: Record<string, string> =
   await response.arrayBuffer();
 }
 
+/** What the servers left in Redis under the run's prefix (presence, with a TTL of their own). */
+async function dropRedisKeys(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
 const spread = <T>(children: Child[], make: (child: Child, i: number) => T): T[] => Array.from({ length: RECEIVERS }, (_, i) => make(children[i % children.length], i));
 
 const aviary: Peer = {
@@ -62,7 +78,8 @@ const aviary: Peer = {
     const databaseUrl = processes === 2 ? Object.assign(new URL(ADMIN_DATABASE_URL), { pathname: `/${database}` }).toString() : undefined;
     if (databaseUrl) await adminQuery(`create database ${database}`);
     const { senderSession, sessions, channelId } = await seedPeersChannel({ dataDir: dir, databaseUrl }, RECEIVERS);
-    const env: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl, REDIS_URL, AVIARY_REDIS_KEY_PREFIX: `aviary-peers-bench:${randomBytes(6).toString('hex')}:` } : { DATABASE_URL: '', REDIS_URL: '' };
+    const prefix = `aviary-peers-bench:${randomBytes(6).toString('hex')}:`;
+    const env: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl, REDIS_URL, AVIARY_REDIS_KEY_PREFIX: prefix } : { DATABASE_URL: '', REDIS_URL: '' };
     const children: Child[] = [];
     for (let i = 0; i < processes; i++) children.push(await startChild('./servers/aviary.ts', [dir], env));
     return {
@@ -70,7 +87,9 @@ const aviary: Peer = {
       receivers: spread(children, (child, i) => ({ url: child.url, session: sessions[i] })),
       send: (text) => post(`${children[0].url}/api/client/messages`, JSON.stringify({ to: channelId, text }), { authorization: `Bearer ${senderSession}` }),
       cleanUp: async () => {
-        if (databaseUrl) await adminQuery(`drop database if exists ${database} with (force)`);
+        if (!databaseUrl) return;
+        await adminQuery(`drop database if exists ${database} with (force)`);
+        await dropRedisKeys(prefix);
       },
     };
   },
