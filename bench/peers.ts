@@ -29,7 +29,7 @@ const FILLER = 'x'.repeat(200);
 const WARM_UP_MESSAGES = 20;
 
 export interface PeerResult {
-  kind: PeerKind;
+  name: string;
   processes: 1 | 2;
   store: string;
   p50Ms: number;
@@ -42,6 +42,7 @@ export interface PeerResult {
 
 /** How to start a peer's servers and send it a message. */
 interface Peer {
+  name: string;
   kind: PeerKind;
   store: string;
   start(processes: 1 | 2, dir: string): Promise<{ children: Child[]; receivers: ReceiversOrder['receivers']; send(text: string): Promise<void>; cleanUp(): Promise<void> }>;
@@ -70,16 +71,18 @@ async function dropRedisKeys(prefix: string): Promise<void> {
 
 const spread = <T>(children: Child[], make: (child: Child, i: number) => T): T[] => Array.from({ length: RECEIVERS }, (_, i) => make(children[i % children.length], i));
 
-const aviary: Peer = {
+/** Aviary on SQLite in one process and on PostgreSQL (with Redis between them) in two, or always on PostgreSQL. */
+const aviaryPeer = (alwaysPostgres: boolean): Peer => ({
+  name: alwaysPostgres ? 'aviary on PostgreSQL' : 'aviary',
   kind: 'aviary',
-  store: 'SQLite (1 process), PostgreSQL + Redis (2 processes)',
+  store: alwaysPostgres ? 'PostgreSQL (+ Redis with 2 processes)' : 'SQLite (1 process), PostgreSQL + Redis (2 processes)',
   async start(processes, dir) {
     const database = `aviary_peers_${randomBytes(6).toString('hex')}`;
-    const databaseUrl = processes === 2 ? Object.assign(new URL(ADMIN_DATABASE_URL), { pathname: `/${database}` }).toString() : undefined;
+    const databaseUrl = processes === 2 || alwaysPostgres ? Object.assign(new URL(ADMIN_DATABASE_URL), { pathname: `/${database}` }).toString() : undefined;
     if (databaseUrl) await adminQuery(`create database ${database}`);
     const { senderSession, sessions, channelId } = await seedPeersChannel({ dataDir: dir, databaseUrl }, RECEIVERS);
     const prefix = `aviary-peers-bench:${randomBytes(6).toString('hex')}:`;
-    const env: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl, REDIS_URL, AVIARY_REDIS_KEY_PREFIX: prefix } : { DATABASE_URL: '', REDIS_URL: '' };
+    const env: Record<string, string> = { DATABASE_URL: databaseUrl ?? '', ...(processes === 2 ? { REDIS_URL, AVIARY_REDIS_KEY_PREFIX: prefix } : { REDIS_URL: '' }) };
     const children: Child[] = [];
     for (let i = 0; i < processes; i++) children.push(await startChild('./servers/aviary.ts', [dir], env));
     return {
@@ -93,9 +96,12 @@ const aviary: Peer = {
       },
     };
   },
-};
+});
+const aviary = aviaryPeer(false);
+const aviaryOnPostgres = aviaryPeer(true);
 
 const socketIo: Peer = {
+  name: 'socket.io',
   kind: 'socket.io',
   store: 'SQLite, WAL (one file shared by both processes); @socket.io/redis-adapter between 2 processes',
   async start(processes, dir) {
@@ -112,6 +118,7 @@ const socketIo: Peer = {
 };
 
 const bareWs: Peer = {
+  name: 'ws',
   kind: 'ws',
   store: 'none (memory only), 1 process',
   async start(_processes, _dir) {
@@ -183,7 +190,7 @@ async function measure(peer: Peer, processes: 1 | 2, dir: string): Promise<PeerR
     const paced = percentiles(report!.pacedLatenciesMs);
     const burst = percentiles(report!.burstLatenciesMs);
     return {
-      kind: peer.kind,
+      name: peer.name,
       processes,
       store: peer.store,
       p50Ms: paced.p50Ms,
@@ -209,20 +216,20 @@ const median = (xs: number[]): number => {
 /** One row per peer and number of processes: the medians of its rounds, and of its rounds' ratios to Socket.IO's. */
 function sectionLines(rounds: PeerResult[][], loadAtStart: number, twoProcessesSkipped?: string): string[] {
   const f = (x: number) => x.toFixed(1);
-  const rows = rounds[0].map(({ kind, processes }) => {
-    const mine = rounds.map((round) => round.find((r) => r.kind === kind && r.processes === processes)!);
-    const theirs = rounds.map((round) => round.find((r) => r.kind === 'socket.io' && r.processes === processes)!);
+  const rows = rounds[0].map(({ name, processes }) => {
+    const mine = rounds.map((round) => round.find((r) => r.name === name && r.processes === processes)!);
+    const theirs = rounds.map((round) => round.find((r) => r.name === socketIo.name && r.processes === processes)!);
     const m = (pick: (r: PeerResult) => number) => median(mine.map(pick));
     const ratio = (pick: (r: PeerResult) => number) => median(mine.map((r, i) => pick(r) / pick(theirs[i]))).toFixed(2);
     const missing = mine.reduce((sum, r) => sum + r.missing, 0);
-    return `| ${kind} | ${processes} | ${f(m((r) => r.p50Ms))} / ${f(m((r) => r.p99Ms))} | ${f(m((r) => r.burstP50Ms))} / ${f(m((r) => r.burstP99Ms))} | ${m((r) => r.deliveriesPerSecond).toFixed(0)} | ${ratio((r) => r.p50Ms)} / ${ratio((r) => r.p99Ms)} | ${ratio((r) => r.deliveriesPerSecond)} | ${missing} |`;
+    return `| ${name} | ${processes} | ${f(m((r) => r.p50Ms))} / ${f(m((r) => r.p99Ms))} | ${f(m((r) => r.burstP50Ms))} / ${f(m((r) => r.burstP99Ms))} | ${m((r) => r.deliveriesPerSecond).toFixed(0)} | ${ratio((r) => r.p50Ms)} / ${ratio((r) => r.p99Ms)} | ${ratio((r) => r.deliveriesPerSecond)} | ${missing} |`;
   });
   return [
     '## Fan-out against Socket.IO and a bare `ws` broadcast (issue 22)',
     '',
     `Measured by \`npm run bench:peers\` (\`bench/peers.ts\`, also the last part of \`npm run bench\`) on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, Node ${process.version}; **load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end** (a machine shared with other work: compare the ratios, not the figures).`,
     `Sizes: **${RECEIVERS} receivers, ${MESSAGES} messages** at 10 a second, then ${MESSAGES} more sent ${BURST_IN_FLIGHT} in flight (the burst) (\`BENCH_PEERS_RECEIVERS\`, \`BENCH_PEERS_MESSAGES\`; the issue's sizes are 1,000 and 200). The receivers (one socket each, all in one channel or room) run in a process of their own; every send goes by HTTP POST to the first server process; with two processes, half of the receivers are on each. Latency is per delivery: the send's start to the frame at one receiver, on the one clock of this machine.`,
-    `Stores: Aviary ${aviary.store}; Socket.IO ${socketIo.store}; bare \`ws\` ${bareWs.store}, so it has no two-process row.${twoProcessesSkipped ? ` Two processes not measured: ${twoProcessesSkipped}.` : ''}`,
+    `Stores: Aviary ${aviary.store}, and \`aviary on PostgreSQL\` in one process too, to tell the store's share from the second process's; Socket.IO ${socketIo.store}; bare \`ws\` ${bareWs.store}, so it has no two-process row.${twoProcessesSkipped ? ` Two processes not measured: ${twoProcessesSkipped}.` : ''}`,
     `Each figure is the median of ${rounds.length} rounds (\`BENCH_PEERS_ROUNDS\`) in which the peers take turns, each round in another order; each ratio is the median of the rounds' ratios against Socket.IO with as many processes in the same round (below 1 is faster for latency, above 1 is more for deliveries). Deliveries per second: the burst's deliveries over the time from its first send to its last delivery; the one receivers' process counts in it as much as the server does.`,
     '',
     '| peer | processes | 10/s: p50 / p99 ms | burst: p50 / p99 ms | deliveries/s (burst) | × Socket.IO, 10/s p50 / p99 | × Socket.IO, deliveries/s | deliveries missing |',
@@ -259,16 +266,16 @@ async function main(): Promise<void> {
       const dir = join(root, String(n++));
       mkdirSync(dir);
       const result = await measure(peer, processes, dir);
-      console.log(`${peer.kind}, ${processes} process(es): 10/s p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms; burst p50 ${result.burstP50Ms.toFixed(1)} ms, p99 ${result.burstP99Ms.toFixed(1)} ms; ${result.deliveriesPerSecond.toFixed(0)} deliveries/s; missing ${result.missing}; load ${loadavg()[0].toFixed(1)}`);
+      console.log(`${peer.name}, ${processes} process(es): 10/s p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms; burst p50 ${result.burstP50Ms.toFixed(1)} ms, p99 ${result.burstP99Ms.toFixed(1)} ms; ${result.deliveriesPerSecond.toFixed(0)} deliveries/s; missing ${result.missing}; load ${loadavg()[0].toFixed(1)}`);
       return result;
     };
     const cases: [Peer, 1 | 2][] = [[socketIo, 1], [aviary, 1], [bareWs, 1]];
-    if (!twoProcessesSkipped) cases.push([socketIo, 2], [aviary, 2]);
+    if (!twoProcessesSkipped) cases.push([aviaryOnPostgres, 1], [socketIo, 2], [aviary, 2]);
     for (let round = 0; round < ROUNDS; round++) {
       const turn = [...cases.slice(round % cases.length), ...cases.slice(0, round % cases.length)];
       const results: PeerResult[] = [];
       for (const [peer, processes] of turn) results.push(await run(peer, processes));
-      rounds.push(cases.map(([peer, processes]) => results.find((r) => r.kind === peer.kind && r.processes === processes)!));
+      rounds.push(cases.map(([peer, processes]) => results.find((r) => r.name === peer.name && r.processes === processes)!));
     }
     const lines = sectionLines(rounds, loadAtStart, twoProcessesSkipped);
     writeSection(lines);
