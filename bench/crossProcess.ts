@@ -14,8 +14,8 @@ import { startChild, type Child } from './child.js';
 import { percentiles, type Latency } from './stream.js';
 
 /** A database on this server is made for the run and dropped after it. */
-const ADMIN_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const ADMIN_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SAMPLES = Number(process.env.BENCH_CROSS_PROCESS_SAMPLES ?? 500);
 /** The two cases take turns, so that a change in the machine's load weighs on both. */
 const ROUNDS = 5;
@@ -99,7 +99,7 @@ async function route(sendUrl: string, streamUrl: string, pair: Pair) {
 }
 
 /** Why the bench cannot run here, if it cannot: it needs PostgreSQL and Redis. */
-async function unreachable(): Promise<string | undefined> {
+export async function unreachable(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL, connectionTimeoutMillis: 2_000 });
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
   redis.on('error', () => undefined);
@@ -121,7 +121,7 @@ async function unreachable(): Promise<string | undefined> {
   return undefined;
 }
 
-async function adminQuery(sql: string): Promise<void> {
+export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
   await client.connect();
   try {
