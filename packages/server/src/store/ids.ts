@@ -47,10 +47,12 @@ let lastRandom: number[] = [];
 /**
  * A ULID: 48-bit millisecond time then 80 random bits, in Crockford base32. Within one millisecond the
  * random part is incremented, so ULIDs from one process sort in the order they were made. Message uids
- * are ULIDs, and event and attempt ids are built from them (events/ids.ts).
+ * are ULIDs, and event and attempt ids are built from them (events/ids.ts). A time before the last one
+ * (a clock set back, or another clock in the same process) starts afresh at that time: its ULIDs carry
+ * their own time, never a later one, since readers take an id's time as a floor ("made since …").
  */
 export function newUlid(now: number = Date.now()): string {
-  if (now <= lastTime) {
+  if (now === lastTime) {
     incrementRandom(lastRandom);
   } else {
     lastTime = now;
