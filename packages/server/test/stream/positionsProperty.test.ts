@@ -135,13 +135,9 @@ describe.each(dialects.filter((dialect) => dialect === 'sqlite'))('[%s] stream p
           else if (step.kind === 'append') await txs[step.tx].append();
           else await txs[step.tx].end();
         }
-        // On PostgreSQL a transaction of another test may still hold back what is readable, as it holds
-        // back a feed: read again, as a feed told of the last position does, until it is reached.
-        const newest = Math.max(start, ...txs.filter((tx) => tx.commits).map((tx) => tx.last));
-        for (let waited = 0; cursor < newest; waited++) {
-          if (waited > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(2 ** waited, 250)));
-          await read();
-        }
+        // SQLite (the one dialect these run on while the PostgreSQL design is parked): every committed
+        // position is readable at once, so one more read reaches the last.
+        await read();
 
         const all = (await readStreamEntries(store.store.db, team.id, start, 500)).map((entry) => entry.seq);
         const committed = txs.filter((tx) => tx.commits).flatMap((tx) => tx.labels);

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { AviaryApiError, failureText, methods } from '../api/client';
+import { failureText, methods } from '../api/client';
+import { useFieldRefusals } from './fieldRefusals';
 import { dayLabel, formatTime } from './format';
 import { useWorkspace } from './workspaceContext';
 
-type Field = 'currentPassword' | 'newPassword';
+const passwordFields = ['currentPassword', 'newPassword'] as const;
 type Session = Awaited<ReturnType<typeof methods.sessions.list>>['sessions'][number];
 
 /**
@@ -14,14 +15,13 @@ export function ChangePasswordSection({ onChanged }: { onChanged: () => void }) 
   const workspace = useWorkspace();
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
-  const [problem, setProblem] = useState<{ field?: Field; text: string }>();
+  const { id, clear, refuse, invalid, refusal, formRefusal } = useFieldRefusals(passwordFields);
   const [busy, setBusy] = useState(false);
-  const id = useId();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    setProblem(undefined);
+    clear();
     try {
       const { endedSessions } = await methods.users.changePassword({ currentPassword, newPassword });
       setCurrentPassword('');
@@ -29,21 +29,11 @@ export function ChangePasswordSection({ onChanged }: { onChanged: () => void }) 
       workspace.toast(endedSessions === 0 ? 'Your password is changed.' : `Your password is changed; ${endedSessions === 1 ? 'your other session was' : `your ${endedSessions} other sessions were`} signed out.`);
       onChanged();
     } catch (failure) {
-      const parameter = failure instanceof AviaryApiError ? failure.parameter : undefined;
-      const field = parameter === 'currentPassword' || parameter === 'newPassword' ? parameter : undefined;
-      setProblem({ text: failureText(failure), ...(field ? { field } : {}) });
+      refuse(failure);
     } finally {
       setBusy(false);
     }
   };
-
-  const invalid = (field: Field) => (problem?.field === field ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}` } : {});
-  const refusal = (field: Field) =>
-    problem?.field === field && (
-      <span className="field-error" id={`${id}-${field}`} role="alert">
-        {problem.text}
-      </span>
-    );
 
   return (
     <form className="modal-form account-section" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
@@ -61,11 +51,7 @@ export function ChangePasswordSection({ onChanged }: { onChanged: () => void }) 
         </span>
         {refusal('newPassword')}
       </label>
-      {problem && problem.field === undefined && (
-        <p className="form-error" role="alert">
-          {problem.text}
-        </p>
-      )}
+      {formRefusal}
       <div className="modal-actions">
         <button type="submit" className="secondary" disabled={busy || currentPassword === '' || newPassword === ''}>
           Change password

@@ -1,15 +1,15 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
-import { AviaryApiError, failureText, methods } from '../api/client';
+import { useMemo, useState, type FormEvent } from 'react';
+import { methods } from '../api/client';
 import { ChangePasswordSection, SessionsSection } from './AccountSections';
 import { Avatar, PresenceText } from './Avatar';
+import { useFieldRefusals } from './fieldRefusals';
 import { fullName } from './format';
 import { Modal } from './Modal';
 import { zoneChoices, zoneForOffset } from './timeZones';
 import { useWorkspace } from './workspaceContext';
 import './people.css';
 
-type Field = 'firstName' | 'lastName' | 'timezone';
-const fields: readonly string[] = ['firstName', 'lastName', 'timezone'] satisfies Field[];
+const fields = ['firstName', 'lastName', 'timezone'] as const;
 
 /** The option that keeps a timezone no zone of the browser has now (an offset such as +05:45 elsewhere). */
 const AS_IT_IS = '';
@@ -28,37 +28,26 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
   const [firstName, setFirstName] = useState(me.firstName);
   const [lastName, setLastName] = useState(me.lastName);
   const [zone, setZone] = useState(matched ?? AS_IT_IS);
-  const [problem, setProblem] = useState<{ field?: Field; text: string }>();
+  const { clear, refuse, invalid, refusal, formRefusal } = useFieldRefusals(fields);
   const [busy, setBusy] = useState(false);
   // Bumped when the password changes, so that the list of sessions shows the others gone.
   const [sessionsVersion, setSessionsVersion] = useState(0);
-  const id = useId();
   const timezone = choices.find((choice) => choice.zone === zone)?.offset ?? me.timezone;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    setProblem(undefined);
+    clear();
     try {
       const { user } = await methods.users.updateProfile({ firstName, lastName, timezone });
       workspace.updateMe(user);
       workspace.toast('Your profile is saved.');
       onClose();
     } catch (failure) {
-      const parameter = failure instanceof AviaryApiError ? failure.parameter : undefined;
-      setProblem({ text: failureText(failure), ...(parameter !== undefined && fields.includes(parameter) ? { field: parameter as Field } : {}) });
+      refuse(failure);
       setBusy(false);
     }
   };
-
-  /** The attributes that tie a field to the refusal shown under it. */
-  const invalid = (field: Field) => (problem?.field === field ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}` } : {});
-  const refusal = (field: Field) =>
-    problem?.field === field && (
-      <span className="field-error" id={`${id}-${field}`} role="alert">
-        {problem.text}
-      </span>
-    );
 
   return (
     <Modal title="Your profile" onClose={onClose}>
@@ -93,11 +82,7 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
           <span className="field-hint">Times are shown at UTC{timezone}.</span>
           {refusal('timezone')}
         </label>
-        {problem && problem.field === undefined && (
-          <p className="form-error" role="alert">
-            {problem.text}
-          </p>
-        )}
+        {formRefusal}
         <div className="modal-actions">
           <button type="submit" className="primary" disabled={busy}>
             Save
