@@ -151,15 +151,24 @@ export async function sendToChannel(cast: DeployedCast, baseUrl: string, text: s
   return (await postToChannel(cast, baseUrl, text)) === 'ok';
 }
 
-/** sendToChannel, with what went wrong when the answer was not 200. */
+/**
+ * sendToChannel, with what went wrong when the answer was not 200. The person's chat.sendMessage carries
+ * an Idempotency-Key, so nginx may resend it to the next process (deploy/nginx/aviary.conf).
+ */
 export async function postToChannel(cast: DeployedCast, baseUrl: string, text: string): Promise<'ok' | { failure: string }> {
   try {
-    const answer = await http(baseUrl, 'POST', '/api/client/messages', { json: { to: cast.channelId, text }, headers: { authorization: `Bearer ${cast.senderSession}` } });
+    const answer = await rawCall(baseUrl, 'chat.sendMessage', {
+      json: { to: cast.channelId, text },
+      headers: { authorization: `Bearer ${cast.senderSession}`, 'idempotency-key': idempotencyKey() },
+    });
     return answer.status === 200 ? 'ok' : { failure: `"${text}": HTTP ${answer.status}: ${JSON.stringify(answer.body)}` };
   } catch (error) {
     return { failure: `"${text}": ${String(error)} (${String((error as Error).cause ?? '')})` };
   }
 }
+
+/** A key for one send: a resend of it (by nginx) is the same send. */
+const idempotencyKey = () => randomBytes(12).toString('base64url');
 
 /** How many streams a process has open, by its own metrics. */
 export async function openStreams(processUrl: string): Promise<number> {
@@ -167,11 +176,11 @@ export async function openStreams(processUrl: string): Promise<number> {
   return Number(/^aviary_open_websockets (\d+)$/m.exec(metrics)?.[1]);
 }
 
-/** chat.sendMessage to the bot through `baseUrl`; the message's uid when the answer was 200, else why not. */
+/** chat.sendMessage to the bot through `baseUrl` (with an Idempotency-Key); the message's uid when the answer was 200, else why not. */
 export async function sendToBot(cast: DeployedCast, baseUrl: string, n: number): Promise<{ uid: string } | { failure: string }> {
   try {
     const token = cast.writerTokens[n % cast.writerTokens.length];
-    const answer = await rawCall(baseUrl, 'chat.sendMessage', { form: { token, to: cast.botUserId, text: `message ${n}` } });
+    const answer = await rawCall(baseUrl, 'chat.sendMessage', { form: { token, to: cast.botUserId, text: `message ${n}` }, headers: { 'idempotency-key': idempotencyKey() } });
     return answer.status === 200 ? { uid: answer.body.uid } : { failure: `HTTP ${answer.status}: ${JSON.stringify(answer.body)}` };
   } catch (error) {
     return { failure: String(error) };
