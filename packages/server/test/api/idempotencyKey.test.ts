@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { teamWithApp } from '../helpers/factories.js';
 import { forEachDialect } from '../helpers/server.js';
 
