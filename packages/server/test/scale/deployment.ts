@@ -15,6 +15,7 @@ import { redisAvailable, redisTestUrl, uniqueRedisPrefix } from '../helpers/redi
 import { loopbackHosts, rawCall } from '../helpers/server.js';
 import { captureLog, splitLines } from '../helpers/logs.js';
 import { adminQuery } from '../helpers/store.js';
+import { startPrivatePostgres, startPrivateRedis, type PrivateService } from '../helpers/privateServices.js';
 
 const nginx = findNginx();
 // CI installs nginx (.ci/run); only a developer's machine may lack it.
@@ -52,6 +53,8 @@ export interface DeployedCast {
   /** The session of the person who writes to `channelId`. */
   senderSession: string;
   channelId: string;
+  /** The PostgreSQL and Redis of the deployment's own, with `ownServices` (to stop and restart them). */
+  services?: { postgres: PrivateService; redis: PrivateService };
 }
 
 /**
@@ -59,9 +62,11 @@ export interface DeployedCast {
  * plain URL), a Redis key prefix of its own, `processes` × `aviary serve` and nginx, all stopped and
  * removed after the suite whether it passed or not. `cast()` gives them to the tests.
  */
-export function withDeployment(processes: number): () => DeployedCast {
+export function withDeployment(processes: number, options: { ownServices?: boolean } = {}): () => DeployedCast {
   const database = `aviary_deploy_${randomBytes(6).toString('hex')}`;
-  const databaseUrl = Object.assign(new URL(postgresTestUrl), { pathname: `/${database}` }).toString();
+  let databaseUrl = Object.assign(new URL(postgresTestUrl), { pathname: `/${database}` }).toString();
+  let redisUrl = redisTestUrl;
+  let services: DeployedCast['services'];
   // The processes and the test's own store seal and open app secrets with one key.
   const secretKey = randomBytes(32).toString('base64');
   let cast: DeployedCast | undefined;
@@ -70,12 +75,17 @@ export function withDeployment(processes: number): () => DeployedCast {
   let listener: TestListener | undefined;
 
   beforeAll(async () => {
-    await adminQuery(`create database ${database}`);
+    if (options.ownServices) {
+      services = { postgres: await startPrivatePostgres(), redis: await startPrivateRedis() };
+      [databaseUrl, redisUrl] = [services.postgres.url, services.redis.url];
+    } else {
+      await adminQuery(`create database ${database}`);
+    }
     listener = await startListener();
     deployment = await startLocalDeployment({
       processes,
       databaseUrl,
-      redisUrl: redisTestUrl,
+      redisUrl,
       env: {
         // info: a process logs each delivery once it has recorded it (deliveriesRecorded waits on that).
         AVIARY_LOG_LEVEL: 'info',
@@ -116,13 +126,14 @@ export function withDeployment(processes: number): () => DeployedCast {
     const signIn = async ({ email }: { email: string | null }): Promise<string> =>
       (await http(deployment!.url, 'POST', '/api/session', { json: { email, password } })).body.sessionToken;
     const streamerSessions = await Promise.all(streamers.map(signIn));
-    cast = { deployment, restart, store, logs, listener, botUserId, writerTokens, streamerSessions, senderSession: await signIn(sender), channelId: channel.id };
+    cast = { deployment, restart, store, logs, listener, botUserId, writerTokens, streamerSessions, senderSession: await signIn(sender), channelId: channel.id, services };
   }, 120_000);
   afterAll(async () => {
     await deployment?.stop();
     await listener?.close();
     await store?.close();
-    await adminQuery(`drop database if exists ${database} with (force)`);
+    if (services) await Promise.all([services.postgres.remove(), services.redis.remove()]);
+    else await adminQuery(`drop database if exists ${database} with (force)`);
   }, 60_000);
   return () => {
     if (!cast) throw new Error('the deployment did not start');
