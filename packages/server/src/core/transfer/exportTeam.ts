@@ -14,6 +14,8 @@ export interface ExportOptions {
   batchSize?: number;
   /** Told of each page read: the kind and its rows (tests check that pages stay bounded). */
   onBatch?: (kind: string, rows: number) => void;
+  /** Told of each file written: its records, and the most bytes its stream held unwritten at any time. */
+  onFile?: (kind: string, written: { count: number; maxBufferedBytes: number }) => void;
   now: number;
 }
 
@@ -55,6 +57,7 @@ async function exportKind(db: Db, spec: KindSpec, teamId: string, options: Expor
       for (const row of rows) await writer.write(toRecord(spec, row, options.includeSecrets));
     }
     await writer.close();
+    options.onFile?.(spec.kind, { count: writer.count, maxBufferedBytes: writer.maxBuffered });
   } catch (error) {
     writer.destroy();
     throw error;

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { TransferRefusal } from './refusal.js';
 
 /**
  * A JSON-lines file written with backpressure: `write` waits for the stream to drain whenever its buffer
@@ -44,8 +45,6 @@ export interface Line {
   value: unknown;
 }
 
-export class JsonLinesError extends Error {}
-
 /**
  * The records of a JSON-lines file, read as they are consumed (the read stream pauses while the consumer
  * works). A line that is not JSON stops the reading with the file and line number.
@@ -60,7 +59,7 @@ export async function* readJsonLines(path: string): AsyncGenerator<Line> {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new JsonLinesError(`${path}:${line} is not JSON: ${(error as Error).message}`);
+      throw new TransferRefusal('InvalidOption', `${path}:${line} is not JSON: ${(error as Error).message}`);
     }
     yield { line, value };
   }
