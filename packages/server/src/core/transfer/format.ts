@@ -45,7 +45,7 @@ const via = (column: string, table: string): Scope => ({ column, parent: { table
 export const kinds: readonly KindSpec[] = [
   {
     kind: 'team', file: 'team.jsonl', table: 'teams', key: ['id'], scope: { column: 'id' },
-    fields: [f('id', 'id'), f('name', 'name'), f('appCreators', 'app_creators'), f('searchLanguage', 'search_language'), f('systemUserId', 'system_user_id'), f('createdAt', 'created_at')],
+    fields: [f('id', 'id'), f('name', 'name'), f('appCreators', 'app_creators'), f('searchLanguage', 'search_language'), f('systemUserId', 'system_user_id'), f('messageRetentionDays', 'message_retention_days'), f('createdAt', 'created_at')],
   },
   {
     kind: 'people', file: 'people.jsonl', table: 'users', key: ['id'], scope: team,
@@ -67,7 +67,7 @@ export const kinds: readonly KindSpec[] = [
   },
   {
     kind: 'channels', file: 'channels.jsonl', table: 'channels', key: ['id'], scope: team,
-    fields: [f('id', 'id'), f('name', 'name'), f('purpose', 'purpose'), f('type', 'type'), f('profileImage', 'profile_image'), f('createdBy', 'created_by'), f('createdAt', 'created_at')],
+    fields: [f('id', 'id'), f('name', 'name'), f('purpose', 'purpose'), f('type', 'type'), f('profileImage', 'profile_image'), f('createdBy', 'created_by'), f('messageRetentionDays', 'message_retention_days'), f('createdAt', 'created_at')],
   },
   {
     kind: 'memberships', file: 'memberships.jsonl', table: 'channel_members', key: ['channel_id', 'user_id'], scope: via('channel_id', 'channels'),
