@@ -39,12 +39,12 @@ export function registerTeamTransferCommands(team: Command): void {
 
   adminCommand(team, 'import', 'Read a team written by aviary team export into this store, keeping its ids (--from), or a Slack workspace export (--slack).')
     .option('--from <dir>', 'a directory written by aviary team export')
-    .option('--slack <dir>', 'an unzipped Slack workspace export (users.json, channels.json and a folder per channel)')
+    .option('--slack <zip|dir>', 'a Slack workspace export: its zip, or the unzipped folder (users.json, channels.json and a folder per channel)')
     .option('--team <id>', 'with --slack: the team to import into (people are matched by email)')
     .option('--team-name <name>', 'with --slack and no --team: the name of the new team to import into')
     .action((flags: ImportFlags) =>
       runAdminCommand(flags, async (admin) => {
-        if ((flags.from === undefined) === (flags.slack === undefined)) throw new CliError('InvalidUsage', 'Give either --from <dir> (an Aviary export) or --slack <dir>.');
+        if ((flags.from === undefined) === (flags.slack === undefined)) throw new CliError('InvalidUsage', 'Give either --from <dir> (an Aviary export) or --slack <export.zip|dir>.');
         if (flags.slack !== undefined) return withRefusals(() => importSlackCommand(admin, resolve(flags.slack!), flags));
         if (flags.team !== undefined || flags.teamName !== undefined) {
           throw new CliError('InvalidUsage', '--team and --team-name are for --slack: an Aviary export brings its own team, ids kept.');

@@ -6,6 +6,8 @@ import { cliStore, type CliStore } from './stores.js';
 
 /** A small Slack workspace export written by hand in Slack's format (users.json, channels.json, a folder of day files per conversation). */
 const fixture = fileURLToPath(new URL('../fixtures/slack-export', import.meta.url));
+/** The same files zipped (deflated), as Slack hands out an export. */
+const zipped = fileURLToPath(new URL('../fixtures/slack-export.zip', import.meta.url));
 
 describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
   const undo: Array<() => unknown> = [];
@@ -84,6 +86,21 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     expect(JSON.parse(again.stdout)).toEqual({ error: 'ImportConflict', description: expect.stringContaining('already has a channel "general"') });
     expect(await db.selectFrom('messages').select('uid').where('team_id', '=', teamId).execute()).toHaveLength(9);
     expect(await db.selectFrom('users').select('id').where('team_id', '=', teamId).execute()).toHaveLength(4);
+  });
+
+  it('reads the export’s zip in place as it reads the folder', { timeout: 60_000 }, async () => {
+    const store = await fresh();
+    const fromFolder = await runCliJson(['team', 'import', '--slack', fixture, '--team-name', 'Folder', ...store.on]);
+    const fromZip = await runCliJson(['team', 'import', '--slack', zipped, '--team-name', 'Zip', ...store.on]);
+    expect({ ...fromZip, teamId: undefined }).toEqual({ ...fromFolder, teamId: undefined });
+    const opened = store.open();
+    undo.push(() => opened.close());
+    const texts = async (teamId: string) =>
+      opened.db.selectFrom('messages').select(['text', 'timestamp', 'edited_at']).where('team_id', '=', teamId).orderBy('timestamp').execute();
+    expect(await texts(fromZip.teamId)).toEqual(await texts(fromFolder.teamId));
+
+    const notZip = await runCli(['team', 'import', '--slack', `${fixture}/users.json`, ...store.on, '--json']);
+    expect(JSON.parse(notZip.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining('is neither a folder nor a zip file') });
   });
 
   it('imports into a new team and prints what it mapped and skipped; refuses a folder that is no Slack export', { timeout: 60_000 }, async () => {

@@ -37,9 +37,17 @@ export interface SlackImportOptions {
   now: number;
 }
 
-/** Reads a Slack workspace export (an unzipped folder) into a team, in one transaction: all of it, or nothing. */
+/** Reads a Slack workspace export (its zip, or the unzipped folder) into a team, in one transaction: all of it, or nothing. */
 export async function importSlack(db: Db, dir: string, options: SlackImportOptions): Promise<SlackImportSummary> {
   const slack = readSlackExport(dir);
+  try {
+    return await importLists(db, slack, options);
+  } finally {
+    slack.files.close();
+  }
+}
+
+async function importLists(db: Db, slack: SlackExport, options: SlackImportOptions): Promise<SlackImportSummary> {
   return db.transaction().execute(async (tx) => {
     const teamId = options.teamId ?? (await createTeam(tx, { name: options.teamName, now: options.now })).id;
     if (options.teamId && !(await tx.selectFrom('teams').select('id').where('id', '=', teamId).executeTakeFirst())) {
@@ -55,7 +63,7 @@ export async function importSlack(db: Db, dir: string, options: SlackImportOptio
     for (const entry of slack.conversations) {
       const chat = await createConversation(tx, teamId, entry, people, options.now, summary);
       const writer = new MessageBatch(tx);
-      for (const { messages } of messagesOf(entry.folder)) {
+      for (const messages of messagesOf(slack.files, entry.folder)) {
         for (const message of messages) {
           const row = chat ? messageFrom(message, chat, teamId, people, context, summary) : undefined;
           if (!chat) summary.skipped.unknownConversation++;

@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { TransferRefusal } from '../refusal.js';
+import { openSlackFiles, type SlackFiles } from './slackFiles.js';
 
 /**
  * The parts of a Slack workspace export (its public JSON format) that the import reads. Slack writes
@@ -46,30 +46,43 @@ export interface SlackMessage {
 export type ConversationKind = 'public' | 'private' | 'direct';
 
 export interface SlackExport {
-  dir: string;
+  files: SlackFiles;
   users: SlackUser[];
   conversations: Array<{ kind: ConversationKind; source: string; conversation: SlackConversation; folder: string }>;
 }
 
-function readJson<T>(path: string, required: boolean): T[] {
-  if (!existsSync(path)) {
-    if (required) throw new TransferRefusal('InvalidOption', `${path} is missing: --slack takes the folder of an unzipped Slack export (users.json, channels.json…).`);
+function readJson<T>(files: SlackFiles, path: string, required: boolean): T[] {
+  if (!files.has(path)) {
+    if (required) throw new TransferRefusal('InvalidOption', `${files.describe(path)} is missing: --slack takes a Slack export (export.zip, or its unzipped folder: users.json, channels.json…).`);
     return [];
   }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    value = JSON.parse(files.readText(path));
   } catch (error) {
-    throw new TransferRefusal('InvalidOption', `${path} is not JSON: ${(error as Error).message}`);
+    throw new TransferRefusal('InvalidOption', `${files.describe(path)} is not JSON: ${(error as Error).message}`);
   }
-  if (!Array.isArray(value)) throw new TransferRefusal('InvalidOption', `${path} must hold a JSON array.`);
+  if (!Array.isArray(value)) throw new TransferRefusal('InvalidOption', `${files.describe(path)} must hold a JSON array.`);
   return value as T[];
 }
 
-/** Reads the export's lists (users.json, channels.json; groups.json, mpims.json and dms.json when present). */
-export function readSlackExport(dir: string): SlackExport {
-  if (!existsSync(dir)) throw new TransferRefusal('InvalidOption', `${dir} does not exist. --slack takes an unzipped Slack export's folder (unzip export.zip -d DIR).`);
-  const users = readJson<SlackUser>(join(dir, 'users.json'), true);
+/**
+ * Reads the export's lists (users.json, channels.json; groups.json, mpims.json and dms.json when present)
+ * from a folder or a zip; close its `files` when done.
+ */
+export function readSlackExport(path: string): SlackExport {
+  if (!existsSync(path)) throw new TransferRefusal('InvalidOption', `${path} does not exist. --slack takes a Slack export: export.zip, or its unzipped folder.`);
+  const files = openSlackFiles(path);
+  try {
+    return readLists(files);
+  } catch (error) {
+    files.close();
+    throw error;
+  }
+}
+
+function readLists(files: SlackFiles): SlackExport {
+  const users = readJson<SlackUser>(files, 'users.json', true);
   const sources: Array<[string, ConversationKind, boolean]> = [
     ['channels.json', 'public', true],
     ['groups.json', 'private', false],
@@ -77,26 +90,25 @@ export function readSlackExport(dir: string): SlackExport {
     ['dms.json', 'direct', false],
   ];
   const conversations = sources.flatMap(([file, kind, required]) =>
-    readJson<SlackConversation>(join(dir, file), required).map((conversation, index) => {
-      if (typeof conversation?.id !== 'string') throw new TransferRefusal('InvalidOption', `${join(dir, file)}: entry ${index + 1} has no "id".`);
-      const folder = join(dir, kind === 'direct' ? conversation.id : (conversation.name ?? conversation.id));
+    readJson<SlackConversation>(files, file, required).map((conversation, index) => {
+      if (typeof conversation?.id !== 'string') throw new TransferRefusal('InvalidOption', `${files.describe(file)}: entry ${index + 1} has no "id".`);
+      const folder = kind === 'direct' ? conversation.id : (conversation.name ?? conversation.id);
       return { kind, source: file, conversation, folder };
     }),
   );
   for (const [index, user] of users.entries()) {
-    if (typeof user?.id !== 'string') throw new TransferRefusal('InvalidOption', `${join(dir, 'users.json')}: entry ${index + 1} has no "id".`);
+    if (typeof user?.id !== 'string') throw new TransferRefusal('InvalidOption', `${files.describe('users.json')}: entry ${index + 1} has no "id".`);
   }
-  return { dir, users, conversations };
+  return { files, users, conversations };
 }
 
 /** A conversation's messages, a day file at a time (YYYY-MM-DD.json, in date order), each day in time order. */
-export function* messagesOf(folder: string): Generator<{ file: string; messages: SlackMessage[] }> {
-  if (!existsSync(folder)) return;
-  const days = readdirSync(folder).filter((name) => /^\d{4}-\d{2}-\d{2}\.json$/.test(name)).sort();
+export function* messagesOf(files: SlackFiles, folder: string): Generator<SlackMessage[]> {
+  const days = files.list(folder).filter((name) => /^\d{4}-\d{2}-\d{2}\.json$/.test(name)).sort();
   for (const day of days) {
-    const messages = readJson<SlackMessage>(join(folder, day), true).filter((message) => typeof message?.ts === 'string');
+    const messages = readJson<SlackMessage>(files, `${folder}/${day}`, true).filter((message) => typeof message?.ts === 'string');
     messages.sort((a, b) => Number(a.ts) - Number(b.ts));
-    yield { file: join(folder, day), messages };
+    yield messages;
   }
 }
 
