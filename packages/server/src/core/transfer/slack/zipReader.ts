@@ -1,7 +1,15 @@
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { TransferRefusal } from '../refusal.js';
-import type { SlackFiles } from './slackFiles.js';
+
+/** A zip's files by path (slackFiles.ts's SlackFiles, of which this is one kind). */
+export interface ZipArchive {
+  describe(path: string): string;
+  has(path: string): boolean;
+  readText(path: string): string;
+  list(folder: string): string[];
+  close(): void;
+}
 
 interface Entry {
   method: number;
@@ -20,7 +28,7 @@ const LOCAL = 0x04034b50;
  * writes). Zip64 archives (over 4 GiB or 65,535 entries) are refused: unzip those first. When the
  * export's files sit in one folder of the zip, that folder is its root.
  */
-export function openZip(file: string): SlackFiles {
+export function openZip(file: string): ZipArchive {
   const fd = openSync(file, 'r');
   try {
     const entries = centralDirectory(fd, file);
