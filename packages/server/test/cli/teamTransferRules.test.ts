@@ -85,6 +85,10 @@ describe.each(dialects)('team export and import, their rules (%s)', (dialect) =>
       const refused = await runCli(['team', 'export', ...args, '--out', join(scratch(), 'x'), ...source.on, '--json']);
       expect(JSON.parse(refused.stdout)).toEqual({ error: 'InvalidUsage', description: expect.stringContaining(problem) });
     }
+    const notEmpty = await runCli(['team', 'export', '--team', cast.team.id, '--out', channelOut, ...source.on, '--json']);
+    expect(JSON.parse(notEmpty.stdout)).toEqual({ error: 'InvalidOption', description: `${channelOut} is not empty: give --out a new or empty directory.` });
+    const unknownTeam = await runCli(['team', 'export', '--team', 't:nonenonenonenone', '--out', join(scratch(), 'z'), ...source.on, '--json']);
+    expect(JSON.parse(unknownTeam.stdout)).toEqual({ error: 'UnknownTeam', description: 'There is no team "t:nonenonenonenone".' });
     const unknownChannel = await runCli(['team', 'export', '--channel', 'g:nonenonenonenone', '--out', join(scratch(), 'y'), ...source.on, '--json']);
     expect(JSON.parse(unknownChannel.stdout)).toEqual({ error: 'InvalidOption', description: 'There is no channel "g:nonenonenonenone".' });
   });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../../store/store.js';
 import { aviaryVersion } from '../../version.js';
@@ -78,6 +78,7 @@ function complianceFilter(scope: ExportScope): RowFilter | undefined {
 
 /** The directory is made if missing; one holding anything is refused, so an export never mixes with another. */
 function prepareOutDir(dir: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new TransferRefusal('InvalidOption', `${dir} is a file: give --out a new or empty directory.`);
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     throw new TransferRefusal('InvalidOption', `${dir} is not empty: give --out a new or empty directory.`);
   }
