@@ -1,5 +1,6 @@
-// `aviary team export` of a large team against a small one: the wall time and the peak RSS of the CLI's
-// process (GNU time's %M), so that an export of 1,000,000 messages shows it holds pages, not the history.
+// `aviary team export` of a large team against a small one, then `aviary team import` of that export into
+// a fresh store: the wall time and the peak RSS of each CLI process (GNU time's %M), so that 1,000,000
+// messages show that both hold pages and batches, not the history.
 // `npx tsx bench/teamExport.ts [messages]` (default 1,000,000; SQLite). It builds the CLI first when stale.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -34,12 +35,13 @@ async function seed(dataDir: string, count: number): Promise<string> {
   return team.id;
 }
 
-function exportOnce(dataDir: string, teamId: string, out: string): { seconds: number; maxRssMb: number; bytes: number } {
+/** Runs the built CLI under GNU time: its wall time and peak RSS. */
+function timedCli(args: string[]): { seconds: number; maxRssMb: number } {
   const started = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, entry, 'team', 'export', '--team', teamId, '--out', out, '--data', dataDir, '--json'], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`export failed: ${run.stderr}`);
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, entry, ...args, '--json'], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`aviary ${args.join(' ')} failed: ${run.stderr}`);
   const maxRssKb = Number(run.stderr.trim().split('\n').at(-1));
-  return { seconds: (performance.now() - started) / 1000, maxRssMb: maxRssKb / 1024, bytes: statSync(join(out, 'messages.jsonl')).size };
+  return { seconds: (performance.now() - started) / 1000, maxRssMb: maxRssKb / 1024 };
 }
 
 execFileSync(process.execPath, [join(repoRoot, 'scripts/build-if-stale.mjs'), 'server'], { stdio: 'inherit' });
@@ -52,11 +54,16 @@ try {
     const seedStart = performance.now();
     const teamId = await seed(dataDir, count);
     const seeded = (performance.now() - seedStart) / 1000;
-    const result = exportOnce(dataDir, teamId, join(scratch, `out-${count}`));
-    rows.push(`| ${count.toLocaleString('en')} | ${result.seconds.toFixed(1)} | ${Math.round(count / result.seconds).toLocaleString('en')} | ${(result.bytes / 1e6).toFixed(0)} | ${result.maxRssMb.toFixed(0)} | ${seeded.toFixed(0)} |`);
+    const out = join(scratch, `out-${count}`);
+    const exported = timedCli(['team', 'export', '--team', teamId, '--out', out, '--data', dataDir]);
+    const bytes = statSync(join(out, 'messages.jsonl')).size;
+    const imported = timedCli(['team', 'import', '--from', out, '--data', join(scratch, `into-${count}`)]);
+    rows.push(
+      `| ${count.toLocaleString('en')} | ${exported.seconds.toFixed(1)} | ${exported.maxRssMb.toFixed(0)} | ${imported.seconds.toFixed(1)} | ${imported.maxRssMb.toFixed(0)} | ${(bytes / 1e6).toFixed(0)} | ${seeded.toFixed(0)} |`,
+    );
   }
-  console.log(`aviary team export (SQLite, built CLI, pages of 1000), load average ${loadAtStart.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
-  console.log('| messages | export s | messages/s | messages.jsonl MB | peak RSS MB | seeding s |\n|---|---|---|---|---|---|');
+  console.log(`aviary team export and import (SQLite, built CLI, pages of 1000, inserts of 500), load average ${loadAtStart.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
+  console.log('| messages | export s | export peak RSS MB | import s | import peak RSS MB | messages.jsonl MB | seeding s |\n|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
