@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { newSecret } from '../../store/ids.js';
+import { insertMessages } from '../../store/rows/messages.js';
+import { insertUser, type UserFields } from '../../store/rows/users.js';
+import type { MessagesTable } from '../../store/schema.js';
 import { sealAppSecret } from '../../store/sealedAppSecrets.js';
 import type { Db, Tx } from '../../store/store.js';
 import { kinds, toRow, type ExportRecord, type KindSpec, type Manifest, type Row } from './format.js';
@@ -62,13 +65,23 @@ async function importKind(tx: Tx, spec: KindSpec, dir: string, manifest: Manifes
     const rows = records.map(({ record }) => toRow(spec, record, manifest.team.id));
     if (spec.kind === 'apps') summary.appsWithNewSecrets += sealSecrets(tx, rows);
     try {
-      await (tx as unknown as Kysely<any>).insertInto(spec.table).values(rows).execute();
+      await insertRows(tx, spec, rows);
     } catch (error) {
       throw new TransferRefusal('InvalidOption', `${path}:${lines[0].line}-${lines[lines.length - 1].line} could not be stored: ${(error as Error).message}`);
     }
     count += rows.length;
   }
   return count;
+}
+
+/** Messages and users through their one writers (store/rows/), every other kind as its table's rows. */
+async function insertRows(tx: Tx, spec: KindSpec, rows: Row[]): Promise<void> {
+  if (spec.table === 'messages') return insertMessages(tx, rows as unknown as MessagesTable[]);
+  if (spec.table === 'users') {
+    for (const row of rows) await insertUser(tx, row as unknown as UserFields);
+    return;
+  }
+  await (tx as unknown as Kysely<any>).insertInto(spec.table).values(rows).execute();
 }
 
 /** A record must be an object with its key fields as text; the team's record must be the manifest's team. */
