@@ -27,6 +27,7 @@ export { developerRoutes, sessionRoutes, routesByName, type RouteGroup, type Rou
 export * from './openapiRoutes.js';
 export * from './appManifest.js';
 export * from './listen.js';
+export * from './webPages.js';
 export * from './stream.js';
 export * from './flock.js';
 export * from './eventSubscriptions.js';
