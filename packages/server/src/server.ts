@@ -107,7 +107,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let address: string;
   try {
     http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
-    http.app.server.on('upgrade', upgradeListener(ctx, [served(streamEndpoint(ctx, gateway)), served(listenEndpoint(ctx, listen))], `the stream is at ${STREAM_PATH}`));
+    http.app.server.on('upgrade', upgradeListener(ctx, [served(ctx, streamEndpoint(ctx, gateway)), served(ctx, listenEndpoint(ctx, listen))], `the stream is at ${STREAM_PATH}`));
     address = await http.app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await gateway.close();

@@ -8,13 +8,15 @@ import type { UsersTable } from '../store/schema.js';
 import { isStoreUnavailable } from '../store/store.js';
 import { ApiError } from './errors.js';
 import { rawApiErrorResponse } from './frameworkErrors.js';
+import { tooManyRequests } from './methodRateLimits.js';
 import { personOfSession } from './session/auth.js';
 
 /**
  * A WebSocket endpoint (the stream, a listen connection): where it is, who opens it, and its gateway.
  * Every endpoint is opened through one step (upgradeListener): GET only → the gateway accepts (not
- * draining) → authenticate → limit → upgrade; any refusal is the API's error shape and status, before
- * a WebSocket exists, with Retry-After on 429 and 503.
+ * draining) → authenticate → rate limit (the opener's bucket in the `read` class, as calls take theirs)
+ * → the endpoint's own limit → upgrade; any refusal is the API's error shape and status, before a
+ * WebSocket exists, with Retry-After on 429 and 503.
  */
 export interface UpgradeEndpoint<Opener> {
   /** What it is, in refusals and logs: "the stream". */
@@ -24,6 +26,8 @@ export interface UpgradeEndpoint<Opener> {
   gateway: { readonly isAccepting: boolean; readonly wss: WebSocketServer; open(webSocket: WebSocket, opener: Opener): void };
   /** Who opens it, from the request (headers, query): the opener, or a thrown ApiError. */
   authenticate(request: IncomingMessage, url: URL): Promise<Opener>;
+  /** The opener's rate-limit bucket: who opens (a person, an app), never anything else the request says. */
+  rateKey(opener: Opener): string;
   /** Throws TooManyRequests (with its Retry-After) when the opener may open no more. */
   limit?(opener: Opener): void;
 }
@@ -35,8 +39,8 @@ interface Served {
   open(request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void>;
 }
 
-/** The one step that opens an endpoint: GET → accepting → authenticate → limit → upgrade. */
-export function served<Opener>(endpoint: UpgradeEndpoint<Opener>): Served {
+/** The one step that opens an endpoint: GET → accepting → authenticate → rate limit → limit → upgrade. */
+export function served<Opener>(ctx: ServerContext, endpoint: UpgradeEndpoint<Opener>): Served {
   const { what, gateway } = endpoint;
   return {
     what,
@@ -45,6 +49,9 @@ export function served<Opener>(endpoint: UpgradeEndpoint<Opener>): Served {
       if (request.method !== 'GET') throw new ApiError('HTTPMethodNotAllowed', `${what[0].toUpperCase()}${what.slice(1)} is opened with GET.`, {}, { allow: 'GET' });
       if (!gateway.isAccepting) throw new ApiError('ServiceUnavailable', 'The server is shutting down; reconnect shortly.', {}, { 'retry-after': '1' });
       const opener = await endpoint.authenticate(request, url);
+      const rule = ctx.config.rateLimits.read;
+      const decision = await ctx.rateLimits.take(`${endpoint.rateKey(opener)}:open`, rule);
+      if (!decision.allowed) throw tooManyRequests(decision, `Opening ${what} is limited to ${rule.rate} per second.`);
       endpoint.limit?.(opener);
       gateway.wss.handleUpgrade(request, socket, head, (webSocket) => gateway.open(webSocket, opener));
     },

@@ -1,5 +1,7 @@
 import { errorRegistry, listenPath, streamPath } from '@aviary/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { ConfigInput } from '../../src/config.js';
 import { sessionFor } from '../client/harness.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { RawConnection, type RawResponse } from './rawHttp.js';
@@ -13,8 +15,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map(stopTestServer));
 });
 
-async function serve(): Promise<TestServer> {
-  const t = await startTestServer('sqlite');
+async function serve(config: ConfigInput = {}): Promise<TestServer> {
+  const t = await startTestServer('sqlite', config);
   servers.push(t);
   return t;
 }
@@ -54,6 +56,16 @@ async function endpoints(t: TestServer) {
   ];
 }
 
+/** Opens the endpoint for real, then closes it. */
+async function openAndClose(t: TestServer, endpoint: { path: string; authorization: string }): Promise<void> {
+  const socket = new WebSocket(new URL(endpoint.path, t.url.replace(/^http/, 'ws')), { headers: { authorization: endpoint.authorization } });
+  await new Promise<void>((resolve, reject) => socket.once('open', () => resolve()).once('error', reject));
+  await new Promise<void>((resolve) => {
+    socket.once('close', () => resolve());
+    socket.close();
+  });
+}
+
 describe('refusing a WebSocket upgrade', () => {
   it('refuses a verb but GET with 405 and Allow: GET, at both endpoints', async () => {
     const t = await serve();
@@ -77,6 +89,16 @@ describe('refusing a WebSocket upgrade', () => {
     t.server.listen.close();
     for (const endpoint of both) {
       expectRefusal(await upgrade(t, endpoint.path, { authorization: endpoint.authorization }), 'ServiceUnavailable', { 'retry-after': '1' });
+    }
+  });
+
+  it('takes from the opener’s rate-limit bucket, as calls do: past it 429 with Retry-After, at both endpoints', async () => {
+    const t = await serve({ rateLimits: { read: { rate: 1e-9, burst: 1 } } });
+    for (const endpoint of await endpoints(t)) {
+      await openAndClose(t, endpoint);
+      const refused = await upgrade(t, endpoint.path, { authorization: endpoint.authorization });
+      expectRefusal(refused, 'TooManyRequests');
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
     }
   });
 

@@ -17,6 +17,7 @@ export function listenEndpoint(ctx: ServerContext, gateway: ListenGateway): Upgr
     what: 'a listen connection',
     serves: (pathname) => listenAppIdOf(pathname) !== undefined,
     gateway,
+    rateKey: (opener) => ('userId' in opener.by ? `session:${opener.by.userId}:listen` : `app:${opener.appId}:listen`),
     async authenticate(request, url) {
       const appId = listenAppIdOf(url.pathname)!;
       const token = bearerToken(request);

@@ -43,6 +43,7 @@ export function streamEndpoint(ctx: ServerContext, gateway: StreamGateway): Upgr
       const opener = await whoOpens(request, url.searchParams);
       return cursor === '' ? opener : { ...opener, cursor: Number(cursor) };
     },
+    rateKey: (opener) => `session:${opener.person.id}:stream`,
     limit(opener) {
       const limit = ctx.config.stream.maxConnectionsPerPerson;
       if (gateway.connectionsOf(opener.person.id) >= limit) {
