@@ -8,6 +8,9 @@ import { ChatId, MessageUid, UserId } from './ids.js';
 import { Channel, Message, PublicProfile } from './models.js';
 import { oneOf } from './params.js';
 
+/** Where the stream is opened: `GET` with `Upgrade: websocket`. */
+export const streamPath = '/api/stream';
+
 const closed = { additionalProperties: false } as const;
 
 /** A position in the stream: digits, compared as numbers. A client stores the last one it handled. */

@@ -1,5 +1,4 @@
 import {
-  clientRoutes,
   createRouteClient,
   developerRoutes,
   sessionRoutes,
@@ -24,7 +23,7 @@ export interface SessionApiOptions {
   fetch?: FetchFunction;
 }
 
-/** Signing in and out, and the session every call of a people's API carries. */
+/** Signing in and out, and the session every call of the developer API carries. */
 abstract class SessionApi {
   /** The session token calls send in bearer mode; set by signIn, cleared by signOut. */
   sessionToken: string | undefined;
@@ -54,20 +53,6 @@ abstract class SessionApi {
   async signOut(): Promise<void> {
     await this.sessions.signOut();
     this.sessionToken = undefined;
-  }
-}
-
-export interface AviaryPeopleApi extends RouteClient<typeof clientRoutes> {}
-
-/**
- * The client API for a person's client, typed from its definitions in @aviary/protocol:
- * `await people.signIn({ email, password }); await people.sendMessage({ to, text })`. Failures throw
- * AviaryApiError (code, status, parameter).
- */
-export class AviaryPeopleApi extends SessionApi {
-  constructor(options: SessionApiOptions = {}) {
-    super(options);
-    Object.assign(this, createRouteClient(clientRoutes, this.routeOptions));
   }
 }
 

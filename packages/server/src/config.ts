@@ -29,7 +29,7 @@ export interface StreamConfig {
   maxReplayEntries: number;
   /** How long stream entries are kept for replay. Env `AVIARY_STREAM_RETENTION_MS`. */
   retentionMs: number;
-  /** How long a stream ticket (POST /api/client/stream/ticket) may wait to be used. */
+  /** How long a stream ticket (stream.createTicket) may wait to be used. */
   ticketLifetimeMs: number;
   /** Open streams per person, over all their devices and tabs; one more is refused with TooManyRequests. */
   maxConnectionsPerPerson: number;

@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { createServerMetrics } from './api/ops/metrics.js';
 import { startRetentionJob, type RetentionJob } from './api/ops/retention.js';
@@ -8,11 +6,12 @@ import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
 import { ListenGateway } from './api/listen/gateway.js';
-import { isListenUpgrade, listenUpgradeListener } from './api/listen/upgrade.js';
+import { listenEndpoint } from './api/listen/upgrade.js';
 import { StreamGateway } from './api/stream/gateway.js';
 import { StreamBalancer } from './api/stream/rebalance.js';
 import { PRESENCE_LEASE_MS } from './api/stream/presence.js';
-import { streamUpgradeListener } from './api/stream/upgrade.js';
+import { STREAM_PATH, streamEndpoint } from './api/stream/upgrade.js';
+import { served, upgradeListener } from './api/upgrade.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import type { Bus } from './bus/bus.js';
@@ -35,6 +34,8 @@ export interface RunningServer {
   http: HttpServer;
   /** The real-time stream's WebSockets in this process (`openConnections()` for the metrics). */
   gateway: StreamGateway;
+  /** `aviary listen` connections in this process. */
+  listen: ListenGateway;
   /** The retention job's pass, run on demand (tests, an operator's script); it also runs hourly. */
   retention: RetentionJob;
   /** Graceful: tell the streams to reconnect elsewhere, drain HTTP, then close the store and the Redis connection. */
@@ -106,7 +107,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let address: string;
   try {
     http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
-    http.app.server.on('upgrade', upgradeListener(ctx, gateway, listen));
+    http.app.server.on('upgrade', upgradeListener(ctx, [served(ctx, streamEndpoint(ctx, gateway)), served(ctx, listenEndpoint(ctx, listen))], `the stream is at ${STREAM_PATH}`));
     address = await http.app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await gateway.close();
@@ -127,6 +128,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ctx,
     http,
     gateway,
+    listen,
     retention,
     close: () =>
       (closed ??= (async () => {
@@ -143,12 +145,4 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (redis) await closeRedis(redis);
       })()),
   };
-}
-
-/** The one `upgrade` listener: listen connections at their path, the stream (and its refusals of anything else) for the rest. */
-function upgradeListener(ctx: ServerContext, stream: StreamGateway, listen: ListenGateway) {
-  const toStream = streamUpgradeListener(ctx, stream);
-  const toListen = listenUpgradeListener(ctx, listen);
-  return (request: IncomingMessage, socket: Duplex, head: Buffer): void =>
-    isListenUpgrade(request) ? toListen(request, socket, head) : toStream(request, socket, head);
 }

@@ -1,12 +1,34 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { ChatId, MessageUid, UserId } from '../ids.js';
-import { AttachmentInput, Message, SendAs } from '../models.js';
-import { closedObject, IdList, NonEmptyString } from '../params.js';
+import { AttachmentInput, Channel, Message, SendAs } from '../models.js';
+import { closedObject, IdList, NonEmptyString, oneOf } from '../params.js';
 import { InteractionAnswer } from '../interactions.js';
-import { Conversation } from '../routes/clientModels.js';
+import { Contact } from './people.js';
 import { AppIdParam, ServiceClientParam } from '../routes/fields.js';
 import { ChatReadState } from '../stream.js';
+
+/** One entry of a person's chat list. */
+export const Conversation = Type.Object(
+  {
+    /** What `to` and `chat` take: the channel id, or the other person's id. */
+    chat: ChatId,
+    kind: oneOf(['channel', 'direct'] as const),
+    name: Type.String(),
+    channel: Type.Optional(Channel),
+    user: Type.Optional(Contact),
+    /** The newest message the person may see, if any. */
+    lastMessage: Type.Optional(Message),
+    /** How far the person has read (client.markChatRead), if they ever marked it. */
+    readUpTo: Type.Optional(MessageUid),
+    /** Messages from others after `readUpTo` (all of them without it) that the person may see, counted up to 1,000. */
+    unread: Type.Integer({ minimum: 0 }),
+    /** Of those, the ones whose `mentions` name the person. */
+    mentions: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type Conversation = Static<typeof Conversation>;
 
 const sending = {
   to: ChatId,

@@ -1,6 +1,16 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { oneOf, closedObject } from '../params.js';
-import { appCreatorChoices, Team } from '../routes/clientModels.js';
+
+/** Who in a team may create apps: `members` (members and admins, the default), `admins`, or `everyone` (guests too). */
+export const appCreatorChoices = ['members', 'admins', 'everyone'] as const;
+export type AppCreators = (typeof appCreatorChoices)[number];
+
+export const Team = Type.Object(
+  { id: Type.String(), name: Type.String(), appCreators: oneOf(appCreatorChoices) },
+  { additionalProperties: false },
+);
+export type Team = Static<typeof Team>;
 
 const answer = closedObject({ team: Team });
 

@@ -54,9 +54,9 @@ forEachDialect('every event the server sends has its protocol shape', (t) => {
     sdkApp.answer = (event) => (event.name === 'chat.generateUrlPreview' ? { title: 'A preview', url: event.url, color: '#AABBCC' } : undefined);
     const widgetEvents: AnyEvent[] = [];
     const answers: unknown[] = [];
-    /** A client route (a path) or a method (its name). */
-    const act = async (who: SignedIn, target: string, body: Record<string, unknown>) => {
-      const result = await (target.startsWith('/') ? who.post(target, body) : who.call(target, body));
+    /** A method, called with the person's session. */
+    const act = async (who: SignedIn, method: string, body: Record<string, unknown>) => {
+      const result = await who.call(method, body);
       expect(result.status, JSON.stringify(result.body)).toBe(200);
       return result.body;
     };
@@ -66,9 +66,9 @@ forEachDialect('every event the server sends has its protocol shape', (t) => {
     await act(bob, 'apps.install', { appId: app.id });
     await act(bob, 'apps.uninstall', { appId: app.id });
     // chat.receiveMessage (a message to the bot) and chat.generateUrlPreview (a link of a preview domain).
-    await act(alice, '/messages', { to: bot.botUserId, text: `look: https://${previewHost}/pr/7` });
+    await act(alice, 'chat.sendFromComposer', { to: bot.botUserId, text: `look: https://${previewHost}/pr/7` });
     // client.slashCommand, client.pressButton (the app's button, and an attachment's), client.messageAction.
-    answers.push((await act(alice, '/messages', { to: channel.id, text: '/ship to production' })).answer);
+    answers.push((await act(alice, 'chat.sendFromComposer', { to: channel.id, text: '/ship to production' })).answer);
     answers.push(await act(alice, 'interactions.pressButton', { appId: app.id, button: 'appLauncherButton', chat: channel.id }));
     const bots = t().client(bot.botToken).chat;
     const { uid: cardUid } = await bots.sendMessage({ to: alice.user.id, text: 'deploy', attachments: [card] });

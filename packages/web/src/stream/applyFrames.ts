@@ -1,4 +1,4 @@
-import type { PublicProfileModel, StreamDataFrame } from '@aviary/protocol';
+import { isChannelId, type PublicProfileModel, type StreamDataFrame } from '@aviary/protocol';
 import type { Conversation, Message } from '../api/client';
 import { fullName } from '../app/format';
 
@@ -11,7 +11,7 @@ export interface Applied {
 
 /** The chat a message belongs to, as the person sees it: the channel, or the other person. */
 export function chatOf(message: Message, me: string): string {
-  if (message.to.startsWith('g:')) return message.to;
+  if (isChannelId(message.to)) return message.to;
   return message.from === me ? message.to : message.from;
 }
 

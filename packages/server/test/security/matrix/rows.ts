@@ -3,6 +3,17 @@ import type { TestServer } from '../../helpers/server.js';
 import type { MatrixRequest } from './http.js';
 import type { Actor, ActorKind, Targets, World } from './world.js';
 
+/**
+ * Which credential an actor presents as `Authorization: Bearer`: its app token (a user token; the bot's
+ * token for the bot), its session (the bot still presents its bot token), or the secret of the app
+ * concerned. Routes that need no credential use `session`.
+ */
+export const credentials = ['token', 'session', 'appSecret'] as const;
+export type Credential = (typeof credentials)[number];
+
+/** How a method's row names its credential: `v1 chat.sendMessage`, `… with a session`, `… with the app's secret`. */
+export const credentialSuffix: Record<Credential, string> = { token: '', session: ' with a session', appSecret: ' with the app’s secret' };
+
 /** What a cell must answer: a success status, or an error's status, code and (where it says) more. */
 export interface Outcome {
   status: number;
@@ -15,13 +26,13 @@ export interface Outcome {
 export type Prepared = Partial<Targets> & { session?: string };
 
 /**
- * One route (or /v1 method) against every actor kind. `route` is the route as the server registers it
- * ("GET /api/client/roster") or `v1 <method>`; the coverage test matches it to the server.
+ * One route (or /v1 method with one credential) against every actor kind. `route` is the route as the
+ * server registers it ("GET /api/session"), or `v1 <method>` with its credential's suffix (credentialSuffix);
+ * the coverage test matches routes to the server and methods to the protocol.
  */
 export interface Row {
   route: string;
-  /** Which credential an actor presents: its method token (/v1) or its session (/api). */
-  credential: 'token' | 'session';
+  credential: Credential;
   /** Fresh objects for each cell of a row whose request changes them, so cells stay independent. */
   prepare?: (cell: { t: TestServer; w: World; a: Actor }) => Promise<Prepared>;
   request: (ids: Targets, w: World) => MatrixRequest;

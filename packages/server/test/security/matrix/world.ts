@@ -42,6 +42,8 @@ export interface Actor {
   session?: string;
   /** The app "concerned" when this actor calls an app route: X for all but teamDisabled (Y). */
   app: AppsTable;
+  /** An app's secret, as its developer's tools hold it: the app concerned's (otherTeam: W's, of team B; none for `none`). */
+  secret?: string;
 }
 
 /** The ids a request names; the cross-team test swaps them for made-up ones of the same shape. */
@@ -150,7 +152,9 @@ export async function buildWorld(t: TestServer): Promise<World> {
   await act(sessions.adam, 'POST', '/v1/apps.disableForTeam', { appId: appY.id });
   const event = await t.testStore.store.db.selectFrom('events').select('id').where('app_id', '=', appX.id).executeTakeFirstOrThrow();
 
-  const actor = (kind: ActorKind, user: UsersTable | undefined, token?: string, session?: string, concerned = appX): Actor => ({ kind, user, token, session, app: concerned });
+  const actor = (kind: ActorKind, user: UsersTable | undefined, token?: string, session?: string, concerned = appX): Actor => ({
+    kind, user, token, session, app: concerned, ...(kind === 'none' ? {} : { secret: concerned.secret }),
+  });
   return {
     teamA,
     teamB,
@@ -165,7 +169,7 @@ export async function buildWorld(t: TestServer): Promise<World> {
     listenerUrl: listener.url,
     actors: {
       none: actor('none', undefined),
-      otherTeam: actor('otherTeam', eve, tokens.eve, sessions.eve),
+      otherTeam: { ...actor('otherTeam', eve, tokens.eve, sessions.eve), secret: appW.secret },
       nonMember: actor('nonMember', carol, tokens.carol, sessions.carol),
       nonInstaller: actor('nonInstaller', frank, tokens.frank, sessions.frank),
       guest: actor('guest', gina, tokens.gina, sessions.gina),

@@ -1,9 +1,8 @@
-import type { EventName } from '@aviary/protocol';
+import { eventNames as EVENT_NAMES, type EventName } from '@aviary/protocol';
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { deliveryStatuses, developerApi, type DeliveredEvent, type DeliveryStatus, type DeveloperApp } from '../../api/developer';
 import { useStreamFrames } from '../../stream/useStream';
 import { Attempts, time } from './Attempts';
-import { EVENT_NAMES } from './eventNames';
 import { problemOf, type Problem } from './problems';
 import { TestEvent } from './TestEvent';
 import { FormError } from '../FormError';

@@ -1,7 +1,6 @@
-import type { EventName } from '@aviary/protocol';
+import { eventNames as EVENT_NAMES, type EventName } from '@aviary/protocol';
 import { useState } from 'react';
 import { developerApi, type DeveloperApp, type TestEventResult } from '../../api/developer';
-import { EVENT_NAMES } from './eventNames';
 import { problemOf } from './problems';
 import { FormError } from '../FormError';
 import { initialTestEventForm, overridesOf, TestEventFields, type TestEventForm } from './TestEventFields';

@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
-import { denied, get, OK, post, sessionGate, type Outcome, type Row } from './rows.js';
+import { denied, OK, post, sessionGate, type Outcome, type Row } from './rows.js';
 import { freshApp, membersOfP as inP, widgetsOrigin } from './world.js';
 
 /**
- * Every /api/client route, and every /v1 method only a person calls, × every actor, each presenting its session. The app concerned is X (Y, disabled
+ * Every /v1 method only a person calls × every actor, each presenting its session. The app concerned is X (Y, disabled
  * for the team, for teamDisabled); X's launcher button and its bot's message in P open widgets, so those
  * cells are where widget tokens are minted (issue #9 §1): only for a person who installed the app, has not
  * disabled it, and sees the chat or message. Install and disable cells act on a fresh app each.
@@ -53,7 +53,7 @@ const channelUnseen = denied('UnknownChannel', { parameter: 'channelId' });
 
 const installedFresh: Row['prepare'] = async ({ t, w, a }) => ({ app: await freshApp(t, w, a) });
 
-export const clientRows: Row[] = [
+export const sessionOnlyRows: Row[] = [
   {
     route: 'v1 chat.listConversations with a session',
     credential: 'session',
@@ -61,7 +61,6 @@ export const clientRows: Row[] = [
     expect: signedIn,
     reveals: (body, { a, w }) => expect(body.conversations.some((conversation: { chat: string }) => conversation.chat === w.channel)).toBe(inP.has(a.kind)),
   },
-  { route: 'GET /api/client/messages', credential: 'session', request: (ids) => get('/api/client/messages', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
   {
     route: 'v1 chat.markRead with a session',
     credential: 'session',
@@ -72,12 +71,6 @@ export const clientRows: Row[] = [
   { route: 'v1 stream.createTicket with a session', credential: 'session', request: () => post('/v1/stream.createTicket', {}), expect: signedIn },
   // Typing reaches the chat's readers: only a reader may say they type in it.
   { route: 'v1 chat.signalTyping with a session', credential: 'session', request: (ids) => post('/v1/chat.signalTyping', { chat: ids.channel }), expect: membersOfP(chatUnseen) },
-  {
-    route: 'POST /api/client/messages',
-    credential: 'session',
-    request: (ids) => post('/api/client/messages', { to: ids.channel, text: 'matrix' }),
-    expect: membersOfP(denied('UnknownRecipient', { parameter: 'to' })),
-  },
   {
     route: 'v1 chat.sendFromComposer with a session',
     credential: 'session',
@@ -152,7 +145,6 @@ export const clientRows: Row[] = [
   },
   // The team's settings (who may create apps): everyone reads their own team's, only its admins change them.
   { route: 'v1 team.getInfo with a session', credential: 'session', request: () => post('/v1/team.getInfo', {}), expect: signedIn },
-  { route: 'GET /api/client/roster', credential: 'session', request: () => get('/api/client/roster'), expect: signedIn },
   {
     route: 'v1 team.updateSettings with a session',
     credential: 'session',
@@ -160,8 +152,6 @@ export const clientRows: Row[] = [
     request: () => post('/v1/team.updateSettings', { appCreators: 'members' }),
     expect: { ...teamAdminsOnly, otherTeam: denied('PermissionDenied') },
   },
-  // Channels: the same rules as /v1 channels.*; P is private, so only its members see it.
-  { route: 'POST /api/client/channels', credential: 'session', request: () => post('/api/client/channels', { name: 'matrix-made' }), expect: signedIn },
   { route: 'v1 users.updateProfile with a session', credential: 'session', request: () => post('/v1/users.updateProfile', {}), expect: signedIn },
   // A person's own account: no actor reaches another's. The password change fails on the current
   // password (the actors have none), so no cell ends the sessions the others use.
@@ -186,5 +176,4 @@ export const clientRows: Row[] = [
   },
   { route: 'v1 channels.listPublic with a session', credential: 'session', request: () => post('/v1/channels.listPublic', {}), expect: signedIn },
   { route: 'v1 channels.join with a session', credential: 'session', request: (ids) => post('/v1/channels.join', { channelId: ids.channel }), expect: membersOfP(channelUnseen) },
-  { route: 'GET /api/client/channels/:channelId/members', credential: 'session', request: (ids) => get(`/api/client/channels/${ids.channel}/members`), expect: membersOfP(channelUnseen) },
 ];
