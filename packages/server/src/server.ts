@@ -108,6 +108,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
     http.app.server.on('upgrade', upgradeListener(ctx, gateway, listen));
     address = await http.app.listen({ port: config.port, host: config.host });
+    ctx.listeningUrl = address;
   } catch (error) {
     await gateway.close();
     await bus.close();

@@ -3,6 +3,7 @@ import * as clientMessages from './client/messages.js';
 import type { RouteDefinition } from './define.js';
 import * as developerApps from './developer/apps.js';
 import * as developerEvents from './developer/events.js';
+import * as responses from './responses.js';
 import * as session from './session.js';
 
 /** The client API (/api/client): what a person's client calls. */
@@ -14,13 +15,16 @@ export const developerRoutes = { ...developerApps, ...developerEvents } as const
 /** Signing in and out (/api/session). */
 export const sessionRoutes = session;
 
+/** Deferred replies to client.* events (/api/respond/:token): the responseUrl's token is the credential. */
+export const responseRoutes = { respond: responses.respond } as const;
+
 /** A group of routes, by the name its typed client calls them by. */
 export type RouteGroup = Readonly<Record<string, RouteDefinition>>;
 
-type AllRoutes = typeof clientRoutes & typeof developerRoutes & typeof sessionRoutes;
+type AllRoutes = typeof clientRoutes & typeof developerRoutes & typeof sessionRoutes & typeof responseRoutes;
 export type RouteName = AllRoutes[keyof AllRoutes]['name'];
 
 /** Every route, by its name (`client.sendMessage`). */
 export const routesByName: ReadonlyMap<string, RouteDefinition> = new Map<string, RouteDefinition>(
-  [clientRoutes, developerRoutes, sessionRoutes].flatMap((group) => Object.values(group).map((route) => [route.name, route] as const)),
+  [clientRoutes, developerRoutes, sessionRoutes, responseRoutes].flatMap((group) => Object.values(group).map((route) => [route.name, route] as const)),
 );

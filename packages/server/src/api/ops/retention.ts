@@ -1,4 +1,5 @@
 import type { ServerContext } from '../../context.js';
+import { pruneExpiredResponseUrls } from '../../core/responses/responseUrls.js';
 import { pruneFinishedEvents } from '../../events/outbox/retention.js';
 
 /** How often each process deletes what is past its retention (every process may: the deletes are batched and idempotent). */
@@ -11,7 +12,7 @@ export interface RetentionJob {
   stop(): Promise<void>;
 }
 
-/** The background job of docs/operations.md "Retention": finished events and their attempts, for now. */
+/** The background job of docs/operations.md "Retention": finished events and their attempts, expired response URLs. */
 export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' | 'metrics'>): RetentionJob {
   let running: Promise<void> | undefined;
   const runOnce = () =>
@@ -21,6 +22,7 @@ export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' 
         ctx.metrics.countRetentionDeleted('events', pruned.events);
         ctx.metrics.countRetentionDeleted('event_attempts', pruned.attempts);
         if (pruned.events > 0) ctx.log.info(pruned, 'deleted events past their retention');
+        ctx.metrics.countRetentionDeleted('response_urls', await pruneExpiredResponseUrls(ctx.db, ctx.now()));
       } catch (error) {
         ctx.log.warn({ err: error }, 'the retention job failed; it runs again within the hour');
       } finally {
