@@ -7,6 +7,7 @@ import { clientRows } from './matrix/clientRows.js';
 import { developerRows } from './matrix/developerRows.js';
 import { publicRows } from './matrix/publicRows.js';
 import { registeredRoutes } from './matrix/routes.js';
+import { responseRows } from './matrix/responseRows.js';
 import type { Row } from './matrix/rows.js';
 import { personOnlyTokenRows, v1Rows, v1SessionRows } from './matrix/v1Rows.js';
 import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
@@ -30,7 +31,7 @@ import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
  * | admin            | Adam, team admin: installed X, not in P, develops nothing                         |
  * | owner            | Alice: developer of X and Y, moderator of P: the positive control                 |
  */
-const rows: Row[] = [...v1Rows, ...personOnlyTokenRows, ...v1SessionRows, ...clientRows, ...developerRows, ...publicRows, ...attachmentRows];
+const rows: Row[] = [...v1Rows, ...personOnlyTokenRows, ...v1SessionRows, ...clientRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows];
 
 
 forEachDialect(
