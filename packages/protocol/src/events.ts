@@ -89,7 +89,7 @@ export const ChatGenerateUrlPreviewEvent = Type.Object(
 export type ChatGenerateUrlPreviewEvent = Static<typeof ChatGenerateUrlPreviewEvent>;
 
 /** The buttons an app adds to the client itself, as `client.pressButton` names them. */
-export const clientButtonKinds = ['appLauncherButton', 'chatTabButton', 'attachmentPickerButton'] as const;
+export const clientButtonKinds = ['appLauncherButton', 'chatTabButton', 'attachmentPickerButton', 'appHome'] as const;
 export const buttonKinds = [...clientButtonKinds, 'attachmentButton'] as const;
 export type ButtonKind = (typeof buttonKinds)[number];
 
