@@ -91,6 +91,33 @@ forEachDialect(
       expect(JSON.parse(stored.payload).responseUrl).toMatch(/\/api\/respond\/\[redacted\]$/);
     });
 
+    it('ack() and respond() over Socket Mode: no listener URL, the same answer and the same late reply', async () => {
+      const c = await cast(t());
+      await t().testStore.store.db.updateTable('apps').set({ listener_url: null }).where('id', '=', c.row.id).execute();
+      const quiet = { info: () => undefined, warn: () => undefined };
+      const receiver = c.app.socketMode({ logger: quiet });
+      await receiver.start();
+      try {
+        let released!: () => void;
+        const later = new Promise<void>((resolve) => (released = resolve));
+        let replied: Promise<unknown> | undefined;
+        c.app.command('report', async (_event, ctx) => {
+          ctx.ack({ text: 'On it (socket)' });
+          await later;
+          replied = ctx.respond('Only you see this (socket)');
+        });
+        expect((await report(c)).body.answer).toEqual({ kind: 'toast', text: 'On it (socket)' });
+        await pastTheWindow();
+        released();
+        await expect.poll(() => replied).toBeDefined();
+        expect(await replied).toMatchObject({ repliesLeft: 4 });
+        expect(await c.texts(c.asMaya)).toEqual(['Only you see this (socket)']);
+        expect(await c.texts(c.asLucas)).toEqual([]);
+      } finally {
+        await receiver.stop();
+      }
+    });
+
     it('a handler slower than the answer window without ack() fails the event, as before', async () => {
       const c = await cast(t());
       c.app.command('report', async () => {
