@@ -164,6 +164,22 @@ forEachDialect(
       expect(message.attachments).toBeUndefined();
     });
 
+    it('a member who pressed a bot’s button without installing the app gets an ephemeral reply in their chat with the bot; one to the channel is refused', async () => {
+      const c = await cast(t());
+      const { uid } = await t()
+        .client(c.bot.botToken)
+        .chat.sendMessage({ to: c.channel.id, onBehalfOf: c.maya.id, text: 'Vote', attachments: [{ id: 'vote', buttons: [{ id: 'yes', name: 'Yes', action: { type: 'sendEvent' } }] }] });
+      const urls: string[] = [];
+      c.app.action('yes', (event) => void urls.push((event as { responseUrl: string }).responseUrl));
+      await c.asLucas.call('interactions.pressButton', { button: 'attachmentButton', messageUid: uid, attachmentId: 'vote', buttonId: 'yes' });
+      const toChannel = await http(urls[0], 'POST', '', { json: { text: 'Lucas voted', responseType: 'inChat' } });
+      expect(toChannel.body).toMatchObject({ error: 'InvalidParameter', parameter: 'responseType', description: expect.stringMatching(/has not installed/) });
+      expect((await http(urls[0], 'POST', '', { json: { text: 'Your vote counts' } })).body).toMatchObject({ repliesLeft: 4 });
+      const withBot = (await c.asLucas.call('chat.fetchMessages', { chat: c.bot.botUserId })).body as Array<{ text: string; visibleTo?: string[] }>;
+      expect(withBot).toEqual([expect.objectContaining({ text: 'Your vote counts', visibleTo: [c.lucas.id] })]);
+      expect(await c.texts(c.asLucas)).toEqual(['Vote']);
+    });
+
     it('takes 5 replies and refuses the 6th; refuses replaceOriginal without a message, and bad content without using a reply', async () => {
       const c = await cast(t());
       const urls: string[] = [];

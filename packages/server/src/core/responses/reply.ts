@@ -40,7 +40,7 @@ export async function replyThroughResponseUrl(ctx: CoreContext, input: ReplyInpu
 async function reply(ctx: CoreContext, url: ResponseUrlsTable, input: ReplyInput): Promise<string> {
   const person = await ctx.db.selectFrom('users').selectAll().where('id', '=', url.user_id).where('deactivated_at', 'is', null).executeTakeFirst();
   if (!person) throw new ApiError('PermissionDenied', `${url.user_id}, who acted, is no longer an active member of the team; the reply has nobody to go to.`);
-  const { app } = await findUsableApp(ctx.db, person, url.app_id, 'token').catch((error: unknown) => {
+  const { app, installed } = await findUsableApp(ctx.db, person, url.app_id, 'token').catch((error: unknown) => {
     if (error instanceof ApiError && error.code === 'InvalidParameter') throw new ApiError('UnknownResponseUrl', `The app of this response URL (${url.app_id}) was deleted.`, { parameter: 'token' });
     throw error;
   });
@@ -54,24 +54,33 @@ async function reply(ctx: CoreContext, url: ResponseUrlsTable, input: ReplyInput
     const { message } = await updateMessage(ctx, { user: bot, appId: app.id, kind: 'bot' }, { messageUid: url.message_uid, ...content });
     return message.uid;
   }
-  const { message } = await sendMessage(ctx, bot, app.id, { ...content, ...where(url, person, bot, input.responseType ?? 'ephemeral') });
+  const { message } = await sendMessage(ctx, bot, app.id, { ...content, ...where(url, { person, bot, installed, appName: app.name }, input.responseType ?? 'ephemeral') });
   return message.uid;
 }
 
+interface Parties {
+  person: UsersTable;
+  bot: UsersTable;
+  /** Whether the person installed the app: a bot posts in a channel only on behalf of a member who did. */
+  installed: boolean;
+  appName: string;
+}
+
 /**
- * Where a reply goes. In a channel: there, on behalf of the person, to them alone when ephemeral. In a
- * direct chat with the bot: there. A bot does not post into a direct chat between two people, so an
- * ephemeral reply to an action there goes to the person's direct chat with the bot, and one to the chat
- * is refused.
+ * Where a reply goes. In a channel: there, on behalf of the person (who installed the app), to them alone
+ * when ephemeral. In a direct chat with the bot: there. Where the bot may not post (a direct chat between
+ * two people; a channel, for a person who pressed a bot's button without installing the app), an
+ * ephemeral reply goes to the person's direct chat with the bot, and one to the chat is refused.
  */
-function where(url: ResponseUrlsTable, person: UsersTable, bot: UsersTable, responseType: ResponseType): { to: string; onBehalfOf?: string; visibleTo?: string[] } {
-  const visibleTo = responseType === 'ephemeral' ? [person.id] : undefined;
-  if (!isDirectChat(url.chat)) return { to: url.chat, onBehalfOf: person.id, ...(visibleTo ? { visibleTo } : {}) };
-  if (url.chat !== bot.id && responseType === 'inChat') {
-    throw invalidParameter(
-      'responseType',
-      `The person acted in a direct chat with someone else, where an app's bot does not post; reply with responseType "ephemeral", which goes to their direct chat with the bot.`,
-    );
-  }
-  return { to: person.id, ...(visibleTo ? { visibleTo } : {}) };
+function where(url: ResponseUrlsTable, { person, bot, installed, appName }: Parties, responseType: ResponseType): { to: string; onBehalfOf?: string; visibleTo?: string[] } {
+  const visibleTo = responseType === 'ephemeral' ? { visibleTo: [person.id] } : {};
+  const inChannel = !isDirectChat(url.chat);
+  if (inChannel && installed) return { to: url.chat, onBehalfOf: person.id, ...visibleTo };
+  if (url.chat === bot.id || responseType === 'ephemeral') return { to: person.id, ...visibleTo };
+  throw invalidParameter(
+    'responseType',
+    inChannel
+      ? `${person.id} has not installed ${appName}, and its bot posts in a channel only on behalf of a member who did; reply with responseType "ephemeral", which goes to their direct chat with the bot.`
+      : `The person acted in a direct chat with someone else, where an app's bot does not post; reply with responseType "ephemeral", which goes to their direct chat with the bot.`,
+  );
 }
