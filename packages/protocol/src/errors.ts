@@ -29,6 +29,9 @@ export const errorRegistry = {
   BotNotEnabled: { status: 409, description: 'The app’s bot is not enabled; enable it first.' },
   OriginNotAllowed: { status: 400, description: 'The URL’s origin is not one the app’s developer registered for the app’s tokens.' },
   CrossSiteRequest: { status: 403, description: 'The request came from another site; sign-in and session changes come only from this server’s own pages.' },
+  UnknownResponseUrl: { status: 404, description: 'No event gave this response URL: it is mistyped, forged, or from another server.' },
+  ResponseUrlExpired: { status: 410, description: 'The response URL has expired: replies are taken for 30 minutes after the event.' },
+  ResponseUrlUsedUp: { status: 410, description: 'The response URL has taken its 5 replies; it takes no more.' },
   TeamRequired: { status: 409, description: 'The email and password open accounts in several teams; sign in again naming one of the teams given.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 

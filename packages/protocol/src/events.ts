@@ -31,6 +31,18 @@ const clientEventCommon = {
   chatName: Type.String(),
 };
 export const ClientEventCommon = Type.Object(clientEventCommon, closed);
+
+/** The most replies an app may POST to one event's `responseUrl`, and for how long after the event. */
+export const responseUrlLimits = { uses: 5, lifetimeMs: 30 * 60 * 1000 } as const;
+
+/**
+ * An Aviary extension: the events of a person's action that reach the listener carry a URL the app may
+ * POST up to five replies to within 30 minutes, however it answered (docs/reference/events.md,
+ * "Replying later: responseUrl"). Absent when the event went to a widget or browser URL instead.
+ */
+const responseUrl = {
+  responseUrl: Type.Optional(Type.String({ pattern: '^https?://', description: 'Aviary extension: where to POST up to 5 replies within 30 minutes' })),
+};
 export type ClientEventCommon = Static<typeof ClientEventCommon>;
 
 export const AppInstallEvent = Type.Object(
@@ -77,14 +89,14 @@ export const ChatGenerateUrlPreviewEvent = Type.Object(
 export type ChatGenerateUrlPreviewEvent = Static<typeof ChatGenerateUrlPreviewEvent>;
 
 /** The buttons an app adds to the client itself, as `client.pressButton` names them. */
-export const clientButtonKinds = ['appLauncherButton', 'chatTabButton', 'attachmentPickerButton'] as const;
+export const clientButtonKinds = ['appLauncherButton', 'chatTabButton', 'attachmentPickerButton', 'appHome'] as const;
 export const buttonKinds = [...clientButtonKinds, 'attachmentButton'] as const;
 export type ButtonKind = (typeof buttonKinds)[number];
 
 /** Only an attachment's buttons say which message, attachment and button were pressed. */
 export const ClientPressButtonEvent = Type.Union(
   [
-    Type.Object({ name: Type.Literal('client.pressButton'), ...clientEventCommon, button: oneOf(clientButtonKinds) }, closed),
+    Type.Object({ name: Type.Literal('client.pressButton'), ...clientEventCommon, button: oneOf(clientButtonKinds), ...responseUrl }, closed),
     Type.Object(
       {
         name: Type.Literal('client.pressButton'),
@@ -93,6 +105,7 @@ export const ClientPressButtonEvent = Type.Union(
         messageUid: MessageUid,
         attachmentId: AttachmentId,
         buttonId: Type.String({ minLength: 1, maxLength: 255 }),
+        ...responseUrl,
       },
       closed,
     ),
@@ -108,6 +121,7 @@ export const ClientSlashCommandEvent = Type.Object(
     command: Type.String({ pattern: slashCommandNamePattern.source, maxLength: maxSlashCommandNameLength, description: 'the command’s name, without the slash' }),
     /** What follows the command. */
     text: Type.String(),
+    ...responseUrl,
   },
   { ...closed, description: 'a person typed one of the app’s slash commands' },
 );
@@ -119,6 +133,7 @@ export const ClientMessageActionEvent = Type.Object(
     ...clientEventCommon,
     messageUids: Type.Array(MessageUid, { minItems: 1, maxItems: maxMessageActionSelection }),
     messages: Type.Optional(Type.Array(Message, { maxItems: maxMessageActionMessages, description: `omitted when more than ${maxMessageActionMessages} messages are selected` })),
+    ...responseUrl,
   },
   { ...closed, description: 'a person ran the app’s message action on selected messages' },
 );
@@ -150,6 +165,7 @@ export const ClientServicemlActionEvent = Type.Object(
     /** Absent when the `<action>` is in the message's own ServiceML rather than an attachment's. */
     attachmentId: Type.Optional(AttachmentId),
     actionId: Type.String(),
+    ...responseUrl,
   },
   { ...closed, description: 'a person clicked an <action> of ServiceML the app sent' },
 );

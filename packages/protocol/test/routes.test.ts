@@ -8,19 +8,20 @@ import {
   developerRoutes,
   pathParamNames,
   routesByName,
+  responseRoutes,
   sessionRoutes,
   type FetchFunction,
 } from '../src/index.js';
 
 describe('route definitions', () => {
   it('are named <group>.<route> after their group, and each path parameter is declared', () => {
-    for (const [group, routes] of Object.entries({ developer: developerRoutes, session: sessionRoutes })) {
+    for (const [group, routes] of Object.entries({ developer: developerRoutes, session: sessionRoutes, responses: responseRoutes })) {
       for (const [key, route] of Object.entries(routes)) {
         expect(route.name).toBe(`${group}.${key}`);
         for (const name of pathParamNames(route.path)) expect(route.params.properties, route.name).toHaveProperty(name);
       }
     }
-    expect(routesByName.size).toBe([developerRoutes, sessionRoutes].reduce((count, group) => count + Object.keys(group).length, 0));
+    expect(routesByName.size).toBe([developerRoutes, sessionRoutes, responseRoutes].reduce((count, group) => count + Object.keys(group).length, 0));
   });
 
   it('refuse a path parameter the params do not declare', () => {

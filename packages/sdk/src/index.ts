@@ -21,7 +21,8 @@ export {
   type FastifyListenerPlugin,
   type ListenerAnswer,
 } from './app/listener.js';
-export { createApp, type ActionEvent, type AppContext, type AppHandler, type AppMiddleware, type AppOptions, type AviaryApp } from './app/app.js';
+export { respondTo, type RespondOptions, type ResponseReply, type ResponseResult } from './app/respond.js';
+export { createApp, type AckAnswer, type ActionEvent, type AppContext, type AppHandler, type AppMiddleware, type AppOptions, type AviaryApp } from './app/app.js';
 export { socketModeReceiver, type SocketModeOptions, type SocketModeReceiver, type SocketModeState } from './app/socketMode.js';
 export { fileInstallationStore, memoryInstallationStore, type Installation, type InstallationStore } from './app/installations.js';
 export {

@@ -109,6 +109,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
     http.app.server.on('upgrade', upgradeListener(ctx, [served(ctx, streamEndpoint(ctx, gateway)), served(ctx, listenEndpoint(ctx, listen))], `the stream is at ${STREAM_PATH}`));
     address = await http.app.listen({ port: config.port, host: config.host });
+    ctx.listeningUrl = address;
   } catch (error) {
     await gateway.close();
     await bus.close();

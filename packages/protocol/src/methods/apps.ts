@@ -18,6 +18,8 @@ export const PublicIntegrations = Type.Object(
     chatTabButton: Type.Optional(Label),
     attachmentPickerButton: Type.Optional(Label),
     messageAction: Type.Optional(Type.Object({ name: Type.String() }, { additionalProperties: false })),
+    /** Present when the app has a home tab (interactions.pressButton with button appHome opens it); its URL is not shown. */
+    appHome: Type.Optional(Type.Object({}, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

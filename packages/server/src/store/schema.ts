@@ -258,6 +258,23 @@ export interface SearchReindexTable {
   position: string;
 }
 
+/** A deferred reply's URL (migration 0018): its token hashed, what a reply through it may do, its uses. */
+export interface ResponseUrlsTable {
+  token_hash: string;
+  app_id: string;
+  team_id: string;
+  /** The person who acted: an ephemeral reply is visible to them alone. */
+  user_id: string;
+  /** The chat as the event named it: a channel id, or the other person's id for a direct chat. */
+  chat: string;
+  /** The message whose button or <action> was used (replaceOriginal), when there was one. */
+  message_uid: string | null;
+  event_name: string;
+  uses: number;
+  expires_at: number;
+  created_at: number;
+}
+
 export interface Database {
   teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns;
   users: UsersTable;
@@ -274,4 +291,5 @@ export interface Database {
   stream_tickets: StreamTicketsTable;
   chat_reads: ChatReadsTable;
   search_reindex: SearchReindexTable;
+  response_urls: ResponseUrlsTable;
 }

@@ -85,6 +85,7 @@ forEachDialect('developer API: apps', (t) => {
       chatTabButton: { name: 'Tab', action: { type: 'sendEvent' } },
       attachmentPickerButton: { name: 'Attach', action: { type: 'openWidget', url: 'https://tools.example/pick' } },
       messageAction: { name: 'Save', action: { type: 'sendEvent' } },
+      appHome: { url: 'https://tools.example/home' },
       previewDomains: ['tools.example', '*.tools.example'],
     };
     const set = await dev.request('PUT', path, integrations);
@@ -102,6 +103,7 @@ forEachDialect('developer API: apps', (t) => {
       [{ launcherButton: { action: { type: 'sendEvent' } } }, 'launcherButton.name'],
       [{ chatTabButton: { name: 'T', icon: 'javascript:alert(1)', action: { type: 'sendEvent' } } }, 'chatTabButton.icon'],
       [{ messageAction: { name: 'M', action: { type: 'openBrowser', url: 'https://x.example', colour: 'red' } } }, 'messageAction.action'],
+      [{ appHome: { url: 'ftp://tools.example/home' } }, 'appHome.url'],
       [{ previewDomains: ['Example.com'] }, 'previewDomains[0]'],
       [{ previewDomains: ['ok.example', 'https://bad.example'] }, 'previewDomains[1]'],
       [{ previewDomains: ['*.com'] }, 'previewDomains[0]'],

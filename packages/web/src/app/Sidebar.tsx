@@ -2,6 +2,7 @@ import type { PresenceStatus } from '@aviary/protocol';
 import type { MouseEvent, ReactNode } from 'react';
 import { methods, type Conversation } from '../api/client';
 import { appsWith } from './AppButtons';
+import { AppHomeLinks } from './AppHome';
 import { Avatar, PresenceText } from './Avatar';
 import './people.css';
 import { fullName } from './format';
@@ -96,6 +97,7 @@ export function Sidebar(props: SidebarProps) {
                 Developer
               </a>
             </li>
+            <AppHomeLinks />
             {launchers.map((app) => (
               <li key={app.id}>
                 <button
