@@ -45,17 +45,19 @@ async function answer(ctx: ServerContext, request: FastifyRequest<{ Params: { id
     );
   }
   const payload = payloadOf(request);
-  const { dialect, textOnly } = dialectOf(payload);
-  const uid = await postThroughWebhook(ctx, hook, readPayload(payload, dialect));
+  const read = dialectOf(payload);
+  // `{text}` alone is both dialects: read as Slack's (mrkdwn, answered ok) unless the caller asks for JSON.
   const wantsJson = /\bapplication\/json\b/.test(request.headers.accept ?? '');
-  if (dialect === 'slack' || (textOnly && !wantsJson)) return reply.code(200).type('text/plain; charset=utf-8').send('ok');
+  const dialect = read.textOnly && !wantsJson ? 'slack' : read.dialect;
+  const uid = await postThroughWebhook(ctx, hook, readPayload(payload, dialect));
+  if (dialect === 'slack') return reply.code(200).type('text/plain; charset=utf-8').send('ok');
   return reply.code(200).type('application/json; charset=utf-8').send({ ok: true, uid });
 }
 
 /** The JSON body, or a form's `payload` field read as JSON. */
 function payloadOf(request: FastifyRequest): Record<string, unknown> {
   const body: unknown = request.body;
-  if (body === UNREADABLE_BODY || body === undefined || body === null) {
+  if (body === UNREADABLE_BODY || body === undefined || body === null || typeof body === 'string') {
     throw new ApiError('InvalidRequestData', 'Send the message as JSON (content-type application/json) or as a form whose payload field is the JSON.');
   }
   const isForm = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
