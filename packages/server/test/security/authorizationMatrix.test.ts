@@ -10,6 +10,7 @@ import { registeredRoutes } from './matrix/routes.js';
 import type { Row } from './matrix/rows.js';
 import { personOnlyTokenRows, v1Rows, v1SessionRows } from './matrix/v1Rows.js';
 import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
+import { webhookRows } from './matrix/webhookRows.js';
 
 /**
  * Issue #9's authorization matrix: every /v1 method (with a token, and with a session where a person may
@@ -30,7 +31,7 @@ import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
  * | admin            | Adam, team admin: installed X, not in P, develops nothing                         |
  * | owner            | Alice: developer of X and Y, moderator of P: the positive control                 |
  */
-const rows: Row[] = [...v1Rows, ...personOnlyTokenRows, ...v1SessionRows, ...clientRows, ...developerRows, ...publicRows, ...attachmentRows];
+const rows: Row[] = [...v1Rows, ...personOnlyTokenRows, ...v1SessionRows, ...clientRows, ...developerRows, ...publicRows, ...attachmentRows, ...webhookRows];
 
 
 forEachDialect(
