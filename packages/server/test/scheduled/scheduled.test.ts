@@ -90,6 +90,19 @@ forEachDialect(
       expect(sent.appId).toBeUndefined();
     });
 
+    it('forgets a sent entry 7 days after its time; the message stays', async () => {
+      const { alice, bob } = await cast();
+      const { scheduledMessage } = await alice.client.chat.scheduleMessage({ to: bob.id, text: 'kept message', sendAt: clock.now() + MINUTE });
+      clock.advance(MINUTE);
+      await t().server.scheduled.runOnce();
+      const row = () => t().testStore.store.db.selectFrom('scheduled_messages').select('status').where('id', '=', scheduledMessage.id).executeTakeFirst();
+      expect(await row()).toEqual({ status: 'sent' });
+      clock.advance(7 * DAY + 1);
+      await t().server.scheduled.runOnce();
+      expect(await row()).toBeUndefined();
+      expect(await texts(bob, alice.id)).toContain('kept message');
+    });
+
     describe('a bot', () => {
       it('schedules on behalf of a member, checked at the time too', async () => {
         const { bob, bot, channelId } = await cast();

@@ -27,8 +27,23 @@ export async function sendDueScheduledMessages(ctx: CoreContext): Promise<number
     .limit(PASS_LIMIT)
     .execute();
   let sent = 0;
-  for (const { id } of due) if (await sendOne(ctx, id)) sent += 1;
+  for (const { id } of due) {
+    try {
+      if (await sendOne(ctx, id)) sent += 1;
+    } catch (error) {
+      // Not a refusal (the store failed…): left pending for the next pass; the others go on.
+      ctx.log.warn({ err: error, scheduledMessage: id }, 'a scheduled message could not be sent now; the next pass tries again');
+    }
+  }
+  await forgetSent(ctx);
   return sent;
+}
+
+/** Sent entries leave the list at once and the store after this long (their messages stay, of course). */
+export const KEEP_SENT_MS = 7 * 24 * 60 * 60 * 1000;
+
+async function forgetSent(ctx: CoreContext): Promise<void> {
+  await ctx.db.deleteFrom('scheduled_messages').where('status', '=', 'sent').where('send_at', '<', ctx.now() - KEEP_SENT_MS).execute();
 }
 
 async function sendOne(ctx: CoreContext, id: string): Promise<boolean> {

@@ -32,6 +32,10 @@ export async function scheduleMessage(ctx: CoreContext, owner: ScheduleOwner, in
   checkContent(message, owner.appId);
   await checkOnBehalfOf(ctx.db, owner.user, message.to, message.onBehalfOf);
   await resolveRecipient(ctx.db, owner.user, message.to, message.onBehalfOf);
+  const waiting = await ownersPending(ctx.db, owner).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  if (Number(waiting.n) >= MAX_PENDING) {
+    throw invalidParameter('sendAt', `You have ${MAX_PENDING} scheduled messages waiting; delete some (chat.deleteScheduledMessage) first.`);
+  }
   const row: ScheduledMessagesTable = {
     id: `sm_${newUlid(now)}`,
     team_id: owner.user.team_id,
@@ -60,10 +64,18 @@ export async function listScheduledMessages(db: Db, owner: ScheduleOwner, to: st
     .where('status', 'in', ['pending', 'failed'])
     .orderBy('send_at')
     .orderBy('id')
-    .limit(1000);
+    .limit(2 * MAX_PENDING);
   query = owner.appId === null ? query.where('app_id', 'is', null) : query.where('app_id', '=', owner.appId);
   if (to !== undefined) query = query.where('to_id', '=', to);
   return query.execute();
+}
+
+/** Messages one sender (through one app) may have waiting at once. */
+export const MAX_PENDING = 1000;
+
+function ownersPending(db: Db, owner: ScheduleOwner) {
+  const query = db.selectFrom('scheduled_messages').where('sender_user_id', '=', owner.user.id).where('status', '=', 'pending');
+  return owner.appId === null ? query.where('app_id', 'is', null) : query.where('app_id', '=', owner.appId);
 }
 
 /**
