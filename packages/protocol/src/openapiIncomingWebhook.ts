@@ -2,8 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { toJsonSchema } from './jsonSchema.js';
 import { MessageUid } from './ids.js';
 import { AttachmentInput } from './models.js';
-import { errorResponses, refs } from './openapiParts.js';
-import type { RoutePathItem } from './openapiRoutes.js';
+import { errorResponses, refs, type OpenApiOperation } from './openapiParts.js';
 
 /**
  * An incoming webhook's URL (POST /hooks/:id/:secret, docs/reference/webhooks.md) in the whole OpenAPI
@@ -20,7 +19,7 @@ const IncomingWebhookPayload = Type.Object(
   { description: 'Aviary’s payload {text, serviceml?, attachments?}, or a Slack-shaped one (docs/reference/webhooks.md)' },
 );
 
-export const incomingWebhookPaths: Record<string, RoutePathItem> = {
+export const incomingWebhookPaths: Record<string, { post: OpenApiOperation }> = {
   '/hooks/{id}/{secret}': {
     post: {
       operationId: 'incomingWebhook',
