@@ -284,16 +284,24 @@ export interface TeamSearchColumns {
   search_language: ColumnType<string, string | undefined, string>;
 }
 
+/**
+ * Migration 0021: how long messages are kept, in days. On a team, null keeps them forever (the default);
+ * on a channel, null follows the team and 0 keeps them forever whatever the team's.
+ */
+export interface MessageRetentionColumns {
+  message_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
 /** Where `aviary search reindex` stands: the last message uid it indexed (one row at most). */
 export interface SearchReindexTable {
   position: string;
 }
 
 export interface Database {
-  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns;
+  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns;
   users: UsersTable;
   sessions: SessionsTable;
-  channels: ChannelsTable;
+  channels: ChannelsTable & MessageRetentionColumns;
   channel_members: ChannelMembersTable;
   messages: MessagesTable;
   apps: AppsTable & AppDeliveryColumns & AppListenerColumns;

@@ -14,6 +14,7 @@ import * as m0014 from './0014_app_event_settings.js';
 import * as m0015 from './0015_search.js';
 import * as m0016 from './0016_session_details.js';
 import * as m0017 from './0017_webhooks_scheduled.js';
+import * as m0021 from './0021_message_retention.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0015_search': m0015,
   '0016_session_details': m0016,
   '0017_webhooks_scheduled': m0017,
+  '0021_message_retention': m0021,
 };
 
 export const migrationProvider: MigrationProvider = {
