@@ -23,6 +23,7 @@ export const errorRegistry = {
   UnknownChannel: { status: 400, description: 'No such channel, or the caller cannot see it.' },
   UnknownUser: { status: 400, description: 'No such user in the caller’s team.' },
   AppUnreachable: { status: 502, description: 'The app’s event listener did not answer in time, or answered with an error.' },
+  UnknownWebhook: { status: 404, description: 'No such webhook, or it was revoked.' },
   UnknownApp: { status: 404, description: 'No such app, or the caller may not see it.' },
   InstallFailed: { status: 502, description: 'The app’s event listener did not accept the install; nothing was installed.' },
   NotInstalled: { status: 409, description: 'The caller has not installed this app.' },

@@ -82,5 +82,6 @@ export const Message = Type.Object({
   attachments: Type.Optional(Type.Array(Attachment)),
   visibleTo: Type.Optional(Type.Array(UserId)),
   editedAt: Type.Optional(Type.Integer({ description: 'when the sender last edited the message (chat.updateMessage), milliseconds since the epoch' })),
+  webhookId: Type.Optional(Type.String({ description: 'the incoming webhook that posted it (an Aviary extension): clients mark it as an integration’s' })),
 });
 export type MessageModel = Static<typeof Message>;

@@ -7,6 +7,7 @@ import { errorResponses, refs, type OpenApiOperation, type OpenApiParameter } fr
 import { toJsonSchema, type JsonSchema } from './jsonSchema.js';
 import { pathParamNames, readsBody, routeCommonErrors, type RouteDefinition, type RouteVerb } from './routes/define.js';
 import { routesByName } from './routes/index.js';
+import { incomingWebhookPaths } from './openapiIncomingWebhook.js';
 
 export type RoutePathItem = Partial<Record<Lowercase<RouteVerb>, OpenApiOperation>>;
 export type FullOpenApiDocument = OpenApiDocument<MethodPathItem | RoutePathItem>;
@@ -29,7 +30,7 @@ export function buildFullOpenApiDocument(options: OpenApiOptions = {}, routes: I
         'see docs/errors.md. The webhooks are the events the service POSTs to an app’s event listener.',
     },
     tags: [...methods.tags, ...[...new Set(list.map(groupOf))].map((name) => ({ name }))],
-    paths: { ...methods.paths, ...routePaths(list) },
+    paths: { ...methods.paths, ...routePaths(list), ...incomingWebhookPaths },
     components: {
       ...methods.components,
       securitySchemes: {

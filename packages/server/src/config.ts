@@ -13,6 +13,8 @@ export interface RateLimitConfig {
   messagePerRecipient: RateRule;
   read: RateRule;
   channel: RateRule;
+  /** Posts to one incoming webhook's URL, whoever sends them. */
+  webhook: RateRule;
   /** Failed sign-ins (POST /api/session) per (email, client address); while it is empty, that email cannot sign in from there. */
   signInFailures: RateRule;
   /** Failed sign-ins per client address, whatever the email. */
@@ -131,6 +133,7 @@ export const defaultRateLimits: RateLimitConfig = {
   messagePerRecipient: { rate: 1, burst: 10 },
   read: { rate: 50, burst: 100 },
   channel: { rate: 5, burst: 20 },
+  webhook: { rate: 1, burst: 20 },
   signInFailures: { rate: 1 / 60, burst: 10 },
   signInFailuresPerAddress: { rate: 1 / 6, burst: 50 },
 };

@@ -21,6 +21,7 @@ import { RedisBus } from './bus/redisBus.js';
 import { carryOutEffects } from './core/effects/carryOut.js';
 import { DeliveryNotices } from './core/stream/deliveryNotices.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
+import { startScheduledSender, type ScheduledSender } from './core/scheduled/sender.js';
 import { eventsRuntimeFor } from './events/delivery/runtime.js';
 import type { DeliverySettings } from './events/delivery/settings.js';
 import { startDeliveryWorker } from './events/delivery/worker.js';
@@ -38,6 +39,8 @@ export interface RunningServer {
   listen: ListenGateway;
   /** The retention job's pass, run on demand (tests, an operator's script); it also runs hourly. */
   retention: RetentionJob;
+  /** The sender of scheduled messages: its pass, run on demand (tests), also runs every second. */
+  scheduled: ScheduledSender;
   /** Graceful: tell the streams to reconnect elsewhere, drain HTTP, then close the store and the Redis connection. */
   close(): Promise<void>;
 }
@@ -123,6 +126,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     : undefined;
   balancer?.start();
   const retention = startRetentionJob(ctx);
+  const scheduled = startScheduledSender(ctx);
   let closed: Promise<void> | undefined;
   return {
     url: address,
@@ -131,10 +135,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     gateway,
     listen,
     retention,
+    scheduled,
     close: () =>
       (closed ??= (async () => {
         listen.close();
         await retention.stop();
+        await scheduled.stop();
         await balancer?.stop();
         await gateway.close();
         await http.drain();

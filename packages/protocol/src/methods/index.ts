@@ -8,6 +8,8 @@ import * as people from './people.js';
 import * as stream from './stream.js';
 import * as team from './team.js';
 import * as search from './search.js';
+import * as scheduled from './scheduled.js';
+import * as webhooks from './webhooks.js';
 
 /** Every method of the API, by namespace as the typed clients expose them; each says who may call it. */
 export const api = {
@@ -38,6 +40,9 @@ export const api = {
     updateMessage: chat.updateMessage,
     markRead: chat.markRead,
     signalTyping: chat.signalTyping,
+    scheduleMessage: scheduled.scheduleMessage,
+    listScheduledMessages: scheduled.listScheduledMessages,
+    deleteScheduledMessage: scheduled.deleteScheduledMessage,
   },
   interactions: {
     pressButton: interactions.pressButton,
@@ -51,6 +56,7 @@ export const api = {
   sessions: { list: accounts.listSessions, revoke: accounts.revokeSessions },
   stream: { createTicket: stream.createTicket },
   team: { getInfo: team.getInfo, updateSettings: team.updateSettings },
+  webhooks: { create: webhooks.create, list: webhooks.list, revoke: webhooks.revoke },
   users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile, updateProfile: people.updateProfile, changePassword: accounts.changePassword },
 } as const;
 

@@ -76,6 +76,45 @@ export interface MessagesTable {
   visible_to: string | null;
   /** When the sender last edited it (chat.updateMessage); null while never edited. */
   edited_at: number | null;
+  /** The incoming webhook it was posted through (migration 0017); null for any other message. */
+  webhook_id: string | null;
+}
+
+/** A channel's incoming webhook (migration 0017): posts as its owner, named as the integration. */
+export interface WebhooksTable {
+  id: string;
+  team_id: string;
+  channel_id: string;
+  /** Who made it: a person, or an app's user or bot (then `app_id` is the app). */
+  owner_user_id: string;
+  app_id: string | null;
+  /** For a bot's webhook: the channel member on whose behalf the bot posts (chat.sendMessage's onBehalfOf). */
+  on_behalf_of: string | null;
+  name: string;
+  icon_url: string | null;
+  /** SHA-256 of the URL's secret; the secret itself is shown once, never stored. */
+  secret_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** A message to send later (chat.scheduleMessage, migration 0017). */
+export interface ScheduledMessagesTable {
+  id: string;
+  team_id: string;
+  sender_user_id: string;
+  app_id: string | null;
+  to_id: string;
+  /** chat.sendMessage's params as JSON (without sendAt). */
+  params: string;
+  send_at: number;
+  status: 'pending' | 'sent' | 'failed';
+  message_uid: string | null;
+  error_code: string | null;
+  error_description: string | null;
+  created_at: number;
+  finished_at: number | null;
 }
 
 export interface AppsTable {
@@ -292,4 +331,6 @@ export interface Database {
   chat_reads: ChatReadsTable;
   search_reindex: SearchReindexTable;
   response_urls: ResponseUrlsTable;
+  webhooks: WebhooksTable;
+  scheduled_messages: ScheduledMessagesTable;
 }

@@ -12,6 +12,7 @@ import { sessionOnlyRows } from './matrix/sessionRows.js';
 import { v1Rows, v1SessionRows } from './matrix/v1Rows.js';
 import { responseRows } from './matrix/responseRows.js';
 import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
+import { webhookRows } from './matrix/webhookRows.js';
 
 /**
  * The authorization matrix (issues #9 and #20): one table of every endpoint × every actor kind, on both
@@ -37,7 +38,7 @@ import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
  * With the app's secret, each actor but `none` presents the secret of its app concerned (team B's app for
  * otherTeam): the secret is a developer's credential, not a person's or a user token.
  */
-const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows];
+const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows];
 
 /**
  * What the table must hold for the methods, from the protocol's list: a row for every method with every

@@ -29,7 +29,9 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
   const appName = message.appId ? (workspace.appName(message.appId) ?? 'an app') : undefined;
   const realSender = workspace.nameOf(message.from) ?? 'Someone';
   const sender = message.sendAs?.name ?? realSender;
-  const realSenderLabel = message.sendAs ? `sent by ${realSender}${appName ? ` via ${appName}` : ''}` : undefined;
+  // A webhook's messages carry its name as sendAs: who made it, and that a webhook posted it, show beside it.
+  const via = message.webhookId ? (appName ? ` via a webhook of ${appName}` : ' via a webhook') : appName ? ` via ${appName}` : '';
+  const realSenderLabel = message.sendAs ? `sent by ${realSender}${via}` : undefined;
   const { lookUpSender } = workspace;
   useEffect(() => lookUpSender(message.from, message.appId), [lookUpSender, message.from, message.appId]);
   const time = (

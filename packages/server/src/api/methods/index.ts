@@ -22,6 +22,12 @@ import chatSendFromComposer from './chat/sendFromComposer.js';
 import chatSendMessage from './chat/sendMessage.js';
 import chatSignalTyping from './chat/signalTyping.js';
 import chatUpdateMessage from './chat/updateMessage.js';
+import chatScheduleMessage from './chat/scheduleMessage.js';
+import chatListScheduledMessages from './chat/listScheduledMessages.js';
+import chatDeleteScheduledMessage from './chat/deleteScheduledMessage.js';
+import webhooksCreate from './webhooks/create.js';
+import webhooksList from './webhooks/list.js';
+import webhooksRevoke from './webhooks/revoke.js';
 import interactionsOpenAttachmentWidget from './interactions/openAttachmentWidget.js';
 import interactionsPressButton from './interactions/pressButton.js';
 import interactionsRunMessageAction from './interactions/runMessageAction.js';
@@ -69,6 +75,9 @@ export const handlersByMethod = {
   'chat.sendMessage': chatSendMessage,
   'chat.signalTyping': chatSignalTyping,
   'chat.updateMessage': chatUpdateMessage,
+  'chat.scheduleMessage': chatScheduleMessage,
+  'chat.listScheduledMessages': chatListScheduledMessages,
+  'chat.deleteScheduledMessage': chatDeleteScheduledMessage,
   'interactions.openAttachmentWidget': interactionsOpenAttachmentWidget,
   'interactions.pressButton': interactionsPressButton,
   'interactions.runMessageAction': interactionsRunMessageAction,
@@ -85,6 +94,9 @@ export const handlersByMethod = {
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,
   'users.updateProfile': usersUpdateProfile,
+  'webhooks.create': webhooksCreate,
+  'webhooks.list': webhooksList,
+  'webhooks.revoke': webhooksRevoke,
 } as const satisfies HandlerTable;
 
 /** The same handlers as a list, for lookups by the name a request carries. */

@@ -20,6 +20,7 @@ export function presentMessage(row: MessagesTable): MessageModel {
       attachments: parsedJson(row.attachments),
       visibleTo: parsedJson(row.visible_to),
       editedAt: row.edited_at,
+      webhookId: row.webhook_id,
     }),
   };
 }

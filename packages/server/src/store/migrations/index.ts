@@ -13,6 +13,7 @@ import * as m0012 from './0012_widget_opens.js';
 import * as m0014 from './0014_app_event_settings.js';
 import * as m0015 from './0015_search.js';
 import * as m0016 from './0016_session_details.js';
+import * as m0017 from './0017_webhooks_scheduled.js';
 import * as m0018 from './0018_response_urls.js';
 import * as m0021 from './0021_message_retention.js';
 
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0014_app_event_settings': m0014,
   '0015_search': m0015,
   '0016_session_details': m0016,
+  '0017_webhooks_scheduled': m0017,
   '0018_response_urls': m0018,
   '0021_message_retention': m0021,
 };

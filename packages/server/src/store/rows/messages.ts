@@ -18,7 +18,7 @@ export type MessageFields = Pick<MessagesTable, 'uid' | 'chat_key' | 'team_id' |
 
 export function messageRow(fields: MessageFields): MessagesTable {
   return {
-    client_id: null, serviceml: null, notification: null, mentions: null, send_as: null, app_id: null, attachments: null, visible_to: null, edited_at: null,
+    client_id: null, serviceml: null, notification: null, mentions: null, send_as: null, app_id: null, attachments: null, visible_to: null, edited_at: null, webhook_id: null,
     ...fields,
   };
 }
