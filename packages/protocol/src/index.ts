@@ -28,4 +28,5 @@ export * from './stream.js';
 export * from './flock.js';
 export * from './eventSubscriptions.js';
 export * from './searchQuery.js';
+export * from './reactions.js';
 export { SearchMatch, SnippetPart } from './methods/search.js';

@@ -66,8 +66,16 @@ export const ClientApp = Type.Object(
 export const appCreatorChoices = ['members', 'admins', 'everyone'] as const;
 export type AppCreators = (typeof appCreatorChoices)[number];
 
+/** The longest edit window a team may set: a year. */
+export const maxMessageEditWindowMinutes = 525_600;
+
 export const Team = Type.Object(
-  { id: Type.String(), name: Type.String(), appCreators: oneOf(appCreatorChoices) },
+  {
+    id: Type.String(),
+    name: Type.String(),
+    appCreators: oneOf(appCreatorChoices),
+    messageEditWindowMinutes: Type.Integer({ minimum: 0, description: 'minutes after sending during which people may edit or delete their own messages; 0: no limit (team admins never are)' }),
+  },
   { additionalProperties: false },
 );
 

@@ -250,8 +250,31 @@ export interface SearchReindexTable {
   position: string;
 }
 
+/** Migration 0019: how long after sending people may edit or delete their own messages; 0: no limit. */
+export interface TeamMessageColumns {
+  message_edit_window_ms: ColumnType<number, number | undefined, number>;
+}
+
+/** One person's (or bot's) reaction to a message with one emoji (migration 0019). */
+export interface ReactionsTable {
+  message_uid: string;
+  emoji: string;
+  user_id: string;
+  team_id: string;
+  created_at: number;
+}
+
+/** What a message said before one of its edits (migration 0019), for team admins. */
+export interface MessageEditsTable {
+  message_uid: string;
+  edited_at: number;
+  edited_by: string;
+  previous_text: string;
+  previous_serviceml: string | null;
+}
+
 export interface Database {
-  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns;
+  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & TeamMessageColumns;
   users: UsersTable;
   sessions: SessionsTable;
   channels: ChannelsTable;
@@ -266,4 +289,6 @@ export interface Database {
   stream_tickets: StreamTicketsTable;
   chat_reads: ChatReadsTable;
   search_reindex: SearchReindexTable;
+  reactions: ReactionsTable;
+  message_edits: MessageEditsTable;
 }

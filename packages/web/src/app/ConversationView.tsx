@@ -36,7 +36,8 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const name = conversation?.name ?? workspace.nameOf(chat) ?? 'Conversation';
   const tabButtons = appsWith(workspace.apps, 'chatTabButton');
   useStreamFrames((frames) => {
-    const mine = (type: string) => frames.flatMap((frame) => (frame.type === type && 'message' in frame && chatOf(frame.message, workspace.me.id) === chat ? [frame.message] : []));
+    const mine = (type: 'message.created' | 'message.updated') =>
+      frames.flatMap((frame) => (frame.type === type && chatOf(frame.message, workspace.me.id) === chat ? [frame.message] : []));
     const created = mine('message.created');
     const updated = mine('message.updated');
     if (created.length > 0) history.add(created);
