@@ -25,6 +25,18 @@ export function isEmoji(value: string): boolean {
   return value.length > 0 && value.length <= reactionLimits.maxEmojiLength && emojiSequence.test(value);
 }
 
+/**
+ * One spelling per emoji, so that 👍 and 👍 with a variation selector (as some emoji lists write it) are
+ * one reaction: NFC, no U+FE0F after a character shown as emoji by default, and U+FE0F after a pictograph
+ * shown as text by default (❤ → ❤️) unless a skin tone follows.
+ */
+export function canonicalEmoji(value: string): string {
+  return value
+    .normalize('NFC')
+    .replace(/(\p{Emoji_Presentation})\u{FE0F}/gu, '$1')
+    .replace(/(?!\p{Emoji_Presentation})(\p{Extended_Pictographic})(?![\u{FE0F}\p{Emoji_Modifier}])/gu, '$1\u{FE0F}');
+}
+
 export const Emoji = Type.String({
   minLength: 1,
   maxLength: reactionLimits.maxEmojiLength,

@@ -1,4 +1,4 @@
-import { isEmoji, reactionLimits, type MessageReactionModel } from '@aviary/protocol';
+import { canonicalEmoji, isEmoji, reactionLimits, type MessageReactionModel } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
@@ -47,7 +47,7 @@ export async function listReactions(db: Db, reader: UsersTable, messageUid: stri
 }
 
 function checkEmoji(value: string): string {
-  const emoji = value.normalize('NFC');
+  const emoji = canonicalEmoji(value);
   if (!isEmoji(emoji)) {
     throw invalidParameter('emoji', `emoji must be one native Unicode emoji such as 👍 or 🎉 (a sequence such as 👍🏽 counts as one), not ${JSON.stringify(value.slice(0, 40))}; names such as :thumbsup: are not taken.`);
   }

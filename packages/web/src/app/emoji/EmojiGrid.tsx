@@ -1,0 +1,74 @@
+import { canonicalEmoji } from '@aviary/protocol';
+import data from 'emojibase-data/en/compact.json';
+import { useDeferredValue, useMemo, useState } from 'react';
+
+/**
+ * The emoji to pick from, with search: loaded on demand (ReactionPicker imports this module lazily), so
+ * the data of ~1,900 native emoji never weighs on the first page load. Native characters, no images.
+ */
+const GROUPS: ReadonlyArray<[number, string]> = [
+  [0, 'Smileys & emotion'],
+  [1, 'People & body'],
+  [3, 'Animals & nature'],
+  [4, 'Food & drink'],
+  [5, 'Travel & places'],
+  [6, 'Activities'],
+  [7, 'Objects'],
+  [8, 'Symbols'],
+  [9, 'Flags'],
+];
+
+interface Emoji {
+  unicode: string;
+  label: string;
+  words: string;
+  group: number;
+}
+
+const emoji: Emoji[] = data
+  .filter((item) => item.group !== undefined && item.group !== 2)
+  .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
+  .map((item) => ({ unicode: canonicalEmoji(item.unicode), label: item.label, group: item.group!, words: [item.label, ...(item.tags ?? [])].join(' ').toLowerCase() }));
+const labelOf = new Map(emoji.map((item) => [item.unicode, item.label]));
+
+export default function EmojiGrid({ recent, onPick }: { recent: string[]; onPick: (emoji: string) => void }) {
+  const [query, setQuery] = useState('');
+  const deferred = useDeferredValue(query.trim().toLowerCase());
+  const found = useMemo(() => (deferred === '' ? undefined : emoji.filter((item) => deferred.split(/\s+/).every((word) => item.words.includes(word)))), [deferred]);
+  const button = (unicode: string, label: string) => (
+    <button key={unicode} type="button" className="emoji-choice" title={label} aria-label={label} onClick={() => onPick(unicode)}>
+      {unicode}
+    </button>
+  );
+  const section = (title: string, items: Array<{ unicode: string; label: string }>) =>
+    items.length > 0 && (
+      <section key={title} className="emoji-section" aria-label={title}>
+        <h3>{title}</h3>
+        <div className="emoji-grid">{items.map((item) => button(item.unicode, item.label))}</div>
+      </section>
+    );
+  return (
+    <div className="emoji-picker">
+      <input
+        type="search"
+        className="emoji-search"
+        placeholder="Search emoji"
+        aria-label="Search emoji"
+        value={query}
+        data-autofocus
+        autoFocus
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      <div className="emoji-scroll">
+        {found ? (
+          found.length > 0 ? section('Search results', found.slice(0, 200)) : <p className="picker-empty">No emoji match “{query}”.</p>
+        ) : (
+          <>
+            {section('Recently used', recent.map((unicode) => ({ unicode, label: labelOf.get(unicode) ?? unicode })))}
+            {GROUPS.map(([group, title]) => section(title, emoji.filter((item) => item.group === group)))}
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
