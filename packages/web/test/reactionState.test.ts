@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../src/api/client.js';
+import type { MessageModel as Message } from '@aviary/protocol';
 import { applyReaction, reactorsText } from '../src/app/reactionState.js';
 
 const message: Message = { uid: '01JABCDEFGHJKMNPQRSTVWXYZ0', from: 'u:a', to: 'g:c', timestamp: 1, text: 'lunch?' };

@@ -1,5 +1,4 @@
-import { reactionLimits, type MessageReactionModel } from '@aviary/protocol';
-import type { Message } from '../api/client';
+import { reactionLimits, type MessageModel as Message, type MessageReactionModel } from '@aviary/protocol';
 
 export interface ReactionChange {
   emoji: string;
