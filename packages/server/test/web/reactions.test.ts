@@ -47,6 +47,8 @@ describe.skipIf(noBrowser)('editing, deleting and reacting', () => {
       await editor.fill('Meet at the café');
       await editor.press('Enter');
       await messageWith(bob.page, 'Meet at the café').getByText('(edited)').waitFor();
+      // The composer has the focus again, ready for the next message.
+      await expect.poll(() => composer.evaluate((element) => element === document.activeElement)).toBe(true);
 
       // The "…" menu's Delete, confirmed: gone for Bob too.
       const wrong = messageWith(alice.page, 'Wrong channel, sorry');

@@ -62,6 +62,13 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const { jump } = newest;
   const changes = useMessageChangesOf(history);
   const { setEditing } = changes;
+  // When an edit ends (saved or cancelled), the composer takes the focus back.
+  const [editsEnded, setEditsEnded] = useState(0);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (wasEditing.current && changes.editing === undefined) setEditsEnded((count) => count + 1);
+    wasEditing.current = changes.editing !== undefined;
+  }, [changes.editing]);
   // Up in an empty composer: edit one's newest message that one may edit.
   const editLast = useCallback(() => {
     const last = history.messages.findLast((message) => message.from === workspace.me.id && message.appId === undefined);
@@ -118,7 +125,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       <PendingMessages chat={chat} />
       <TypingIndicator chat={chat} />
       <div className="typing-watch" onInput={typed}>
-        <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={focusSignal} onSent={sent} onEditLast={editLast} />
+        <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={(focusSignal ?? 0) + editsEnded} onSent={sent} onEditLast={editLast} />
       </div>
     </section>
   );
