@@ -83,6 +83,9 @@ describe.skipIf(noBrowser)('editing, deleting and reacting', () => {
       await lunch.getByRole('button', { name: 'Add a reaction', exact: true }).click();
       await picker.getByRole('region', { name: 'Recently used' }).getByRole('button').first().waitFor();
       expect(await picker.getByRole('region', { name: 'Recently used' }).getByRole('button').first().textContent()).toBe('👍');
+      // Down from the search box reaches the emoji: the first of those used lately.
+      await picker.getByRole('searchbox', { name: 'Search emoji' }).press('ArrowDown');
+      expect(await bob.page.evaluate(() => document.activeElement?.textContent)).toBe('👍');
       await bob.page.keyboard.press('Escape');
       await picker.waitFor({ state: 'detached' });
 

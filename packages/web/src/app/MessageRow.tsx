@@ -13,6 +13,9 @@ import { FirstUnreadContext } from './useLeftOff';
 import { ServiceMLView } from './ServiceMLView';
 import { useWorkspace } from './workspaceContext';
 
+/** On a touch screen nothing hovers: a tap on a message focuses it, and its tools show as on hover. */
+const touchOnly = typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
+
 /**
  * One message: its sender (or `sendAs`), "via" the app that sent it, its text (Markdown) or ServiceML,
  * "(edited)" once its sender edited it, its attachments and reactions, its tools on hover (react, edit,
@@ -59,6 +62,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
       )}
       <article
         data-uid={message.uid}
+        tabIndex={touchOnly ? -1 : undefined}
         className={`message${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}`}
         aria-label={realSenderLabel ? `${sender} (${realSenderLabel})` : `${sender}${appName ? ` via ${appName}` : ''}`}
       >

@@ -1,9 +1,9 @@
 import { canonicalEmoji } from '@aviary/protocol';
 import data from 'emojibase-data/en/compact.json';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState, type KeyboardEvent } from 'react';
 
 /**
- * The emoji to pick from, with search: loaded on demand (ReactionPicker imports this module lazily), so
+ * The emoji to pick from, with search (Enter picks the first found; the arrows move between emoji): loaded on demand (ReactionPicker imports this module lazily), so
  * the data of ~1,900 native emoji never weighs on the first page load. Native characters, no images.
  */
 const GROUPS: ReadonlyArray<[number, string]> = [
@@ -48,7 +48,7 @@ export default function EmojiGrid({ recent, onPick }: { recent: string[]; onPick
       </section>
     );
   return (
-    <div className="emoji-picker">
+    <div className="emoji-picker" onKeyDown={moveAmongEmoji}>
       <input
         type="search"
         className="emoji-search"
@@ -58,6 +58,12 @@ export default function EmojiGrid({ recent, onPick }: { recent: string[]; onPick
         data-autofocus
         autoFocus
         onChange={(event) => setQuery(event.target.value)}
+        onKeyDown={(event) => {
+          const first = found?.[0];
+          if (event.key !== 'Enter' || !first) return;
+          event.preventDefault();
+          onPick(first.unicode);
+        }}
       />
       <div className="emoji-scroll">
         {found ? (
@@ -71,4 +77,33 @@ export default function EmojiGrid({ recent, onPick }: { recent: string[]; onPick
       </div>
     </div>
   );
+}
+
+/**
+ * The arrows move between emoji as they are laid out (Down from the search box to the first one), so the
+ * keyboard need not Tab through hundreds of buttons.
+ */
+function moveAmongEmoji(event: KeyboardEvent<HTMLDivElement>) {
+  const steps: Record<string, 'left' | 'right' | 'up' | 'down'> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' };
+  const direction = steps[event.key];
+  if (!direction) return;
+  const choices = [...event.currentTarget.querySelectorAll<HTMLElement>('.emoji-choice')];
+  const at = choices.indexOf(document.activeElement as HTMLElement);
+  if (at < 0) {
+    if (direction !== 'down' || choices.length === 0) return;
+    event.preventDefault();
+    return choices[0]!.focus();
+  }
+  event.preventDefault();
+  if (direction === 'left' || direction === 'right') return choices[at + (direction === 'left' ? -1 : 1)]?.focus();
+  const here = choices[at]!.getBoundingClientRect();
+  const rows = direction === 'down' ? choices.slice(at + 1) : choices.slice(0, at).reverse();
+  const nextRow = rows.find((choice) => (direction === 'down' ? choice.getBoundingClientRect().top > here.top : choice.getBoundingClientRect().top < here.top));
+  if (!nextRow) return;
+  const rowTop = nextRow.getBoundingClientRect().top;
+  const inRow = rows.filter((choice) => choice.getBoundingClientRect().top === rowTop);
+  const closest = inRow.reduce((best, choice) =>
+    Math.abs(choice.getBoundingClientRect().left - here.left) < Math.abs(best.getBoundingClientRect().left - here.left) ? choice : best,
+  );
+  closest.focus();
 }
