@@ -24,6 +24,8 @@ const startFirst = [
   'packages/sdk/test/package/package.test.ts',
   'packages/server/test/cli/serve.test.ts',
   'packages/server/test/security/fuzz.test.ts',
+  'packages/server/test/scale/deployment.test.ts',
+  'packages/server/test/scale/storeFaults.test.ts',
 ];
 
 /**

@@ -25,6 +25,12 @@ export interface EndpointDefinition<P extends TObject = TObject, R extends TSche
   result: R;
   /** The endpoint's own error codes, beyond the common ones. */
   errors: readonly ErrorCode[];
+  /**
+   * The param that makes a repeated call return the first call's result instead of acting again; an
+   * `Idempotency-Key` header may carry it (docs/reference/methods.md "Idempotent calls"). A proxy may
+   * resend such a call to another process.
+   */
+  idempotencyParam?: string;
 }
 
 export interface MethodDefinition<P extends TObject = TObject, R extends TSchema = TSchema> extends EndpointDefinition<P, R> {

@@ -6,7 +6,7 @@
 import { AviaryApiError } from './apiError.js';
 import type { ParamsOf, ResultOf } from './define.js';
 import type { BrandedIds, PlainIds } from './ids.js';
-import { api } from './methods/index.js';
+import { api, methodsByName } from './methods/index.js';
 import { readJsonAnswer, type FetchFunction, type FetchInit } from './routeClient.js';
 
 type Api = typeof api;
@@ -21,9 +21,17 @@ export type MethodCalls<Ids extends IdTyping = PlainIds, Options = never> = { [N
 /**
  * One call as every typed client sends it: `POST <baseUrl>/v1/<method>` with a JSON body, and the
  * credential as `Authorization: Bearer` when there is one (without, a browser sends the session cookie).
+ * A call that carries its method's idempotency param also carries it as `Idempotency-Key`, so that a
+ * proxy may resend it to another server process.
  */
 export function methodRequest(baseUrl: string, method: string, params: Record<string, unknown>, bearer: string | undefined): { url: string; init: FetchInit } {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(bearer !== undefined ? { authorization: `Bearer ${bearer}` } : {}) };
+  const idempotencyParam = methodsByName.get(method)?.idempotencyParam;
+  const key = idempotencyParam === undefined ? undefined : params[idempotencyParam];
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(bearer !== undefined ? { authorization: `Bearer ${bearer}` } : {}),
+    ...(typeof key === 'string' && key !== '' ? { 'idempotency-key': key } : {}),
+  };
   return { url: `${baseUrl.replace(/\/+$/, '')}/v1/${method}`, init: { method: 'POST', headers, body: JSON.stringify(params) } };
 }
 

@@ -86,11 +86,13 @@ export const operationIdOf = (named: { name: string }): string => named.name.rep
 
 function pathItem(method: MethodDefinition): MethodPathItem {
   const common = { summary: method.summary, tags: [namespaceOf(method)], responses: responses(method) };
+  const idempotency = idempotencyHeader(method);
   return {
-    get: { operationId: `${operationIdOf(method)}Get`, ...common, parameters: queryParameters(method.params) },
+    get: { operationId: `${operationIdOf(method)}Get`, ...common, parameters: [...queryParameters(method.params), ...idempotency] },
     post: {
       operationId: operationIdOf(method),
       ...common,
+      ...(idempotency.length > 0 ? { parameters: idempotency } : {}),
       requestBody: {
         // Only a method without required parameters may be called with no body at all (a bearer token).
         required: (method.params.required?.length ?? 0) > 0,
@@ -101,6 +103,13 @@ function pathItem(method: MethodDefinition): MethodPathItem {
       },
     },
   };
+}
+
+/** The `Idempotency-Key` header of a method that declares an idempotency param (its value is that param). */
+function idempotencyHeader(method: MethodDefinition): OpenApiParameter[] {
+  if (!method.idempotencyParam) return [];
+  const description = `the \`${method.idempotencyParam}\` parameter, as a header: a proxy may resend a call that carries it to another server process`;
+  return [{ name: 'Idempotency-Key', in: 'header', required: false, description, schema: { type: 'string', minLength: 1, maxLength: 255 } }];
 }
 
 /**

@@ -2,7 +2,6 @@ import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import * as serviceml from '@aviary/serviceml';
 import { describe, expect, it } from 'vitest';
-import { makeEvent } from '../../sdk/test/helpers/events.js';
 import {
   Action,
   AnyEvent,
@@ -28,11 +27,9 @@ const checkable = (value: unknown) => ({
 describe.each(eventNames.map((name) => [name] as const))('the %s schema', (name: EventName) => {
   const schema = eventSchemas[name];
 
-  it('accepts the SDK tests’ fixture and the reference example, alone and as AnyEvent', () => {
-    for (const event of [makeEvent(name), eventExamples[name]]) {
-      checkable(event).against(schema);
-      checkable(event).against(AnyEvent);
-    }
+  it('accepts the reference example, alone and as AnyEvent', () => {
+    checkable(eventExamples[name]).against(schema);
+    checkable(eventExamples[name]).against(AnyEvent);
   });
 
   it('is closed, and names its own event only', () => {

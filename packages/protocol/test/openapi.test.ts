@@ -94,11 +94,17 @@ describe('the OpenAPI document', () => {
     const required = new Set(method.params.required ?? []);
 
     it('takes token and every parameter in the query string, required as defined', () => {
-      expect(get.parameters?.map((parameter) => parameter.name)).toEqual(['token', ...names]);
-      for (const parameter of get.parameters ?? []) {
+      const query = get.parameters?.filter((parameter) => parameter.in !== 'header');
+      expect(query?.map((parameter) => parameter.name)).toEqual(['token', ...names]);
+      for (const parameter of query ?? []) {
         expect(parameter.in).toBe('query');
         expect(parameter.required).toBe(required.has(parameter.name));
       }
+    });
+
+    it('takes an Idempotency-Key header exactly when the method has an idempotency param', () => {
+      const headers = [...(get.parameters ?? []), ...(post.parameters ?? [])].filter((parameter) => parameter.in === 'header');
+      expect(headers.map((parameter) => parameter.name)).toEqual(method.idempotencyParam ? ['Idempotency-Key', 'Idempotency-Key'] : []);
     });
 
     it('takes them as a form or a JSON body on POST', () => {

@@ -34,6 +34,7 @@ export const sendMessage = defineMethod({
   ),
   result: Type.Object({ uid: MessageUid }),
   errors: ['UnknownRecipient'],
+  idempotencyParam: 'id',
 });
 
 /** The slash command a composer's text called instead of sending a message. */

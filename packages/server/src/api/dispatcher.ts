@@ -9,6 +9,7 @@ import { flockAliasTarget, flockNamedCall } from './flockNames.js';
 import { handlers } from './methods/index.js';
 import { decodeParams, refuseUndeclaredFields, type RawParams } from './params.js';
 import { enforceRateLimits } from './methodRateLimits.js';
+import { withIdempotencyKey } from './idempotencyKey.js';
 import { checkResult } from './resultCheck.js';
 import { cookieCallGuard } from './security/crossSite.js';
 
@@ -67,7 +68,7 @@ export function requireMethod(request: FastifyRequest): MethodHandler {
 async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, guardCookie: (request: FastifyRequest) => void): Promise<unknown> {
   const handler = requireMethod(request);
   const { method } = handler;
-  const raw = readParams(request);
+  const raw = withIdempotencyKey(method, request, readParams(request));
   const caller = await callerOf(ctx, method, request, raw, guardCookie);
   const kind = callerKindOf(caller);
   if (!method.callers.includes(kind)) throw refusedCaller(method, kind);

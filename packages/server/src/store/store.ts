@@ -173,15 +173,21 @@ function postgresDialect(url: string, options: StoreOptions): PostgresDialect {
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client's connection error must not crash the process; the next query reports it.
+  // A connection error must not crash the process, whether the client is idle in the pool (the pool's
+  // 'error') or checked out between two statements of a transaction when the server ends the connection
+  // (the client's own 'error', which has no listener while checked out): the next query reports it.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new OwnSchemaPostgresDialect({ pool }, options.pgSchema);
 }
+
+const LOST_CONNECTION = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 /** Whether an error means the database could not be reached (answered as 503, not 500). */
 export function isStoreUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
-  if (typeof code !== 'string') return false;
+  // What node-postgres throws, without a code, for a connection that broke or was ended under it.
+  if (typeof code !== 'string') return LOST_CONNECTION.test(String((error as { message?: unknown })?.message));
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', 'SQLITE_BUSY', 'SQLITE_CANTOPEN', 'SQLITE_IOERR'].includes(code) ||
     code.startsWith('57P') || // admin shutdown, cannot connect now

@@ -15,6 +15,7 @@ import { redisAvailable, redisTestUrl, uniqueRedisPrefix } from '../helpers/redi
 import { loopbackHosts, rawCall } from '../helpers/server.js';
 import { captureLog, splitLines } from '../helpers/logs.js';
 import { adminQuery } from '../helpers/store.js';
+import { startPrivatePostgres, startPrivateRedis, type PrivateService } from '../helpers/privateServices.js';
 
 const nginx = findNginx();
 // CI installs nginx (.ci/run); only a developer's machine may lack it.
@@ -52,6 +53,8 @@ export interface DeployedCast {
   /** The session of the person who writes to `channelId`. */
   senderSession: string;
   channelId: string;
+  /** The PostgreSQL and Redis of the deployment's own, with `ownServices` (to stop and restart them). */
+  services?: { postgres: PrivateService; redis: PrivateService };
 }
 
 /**
@@ -59,9 +62,11 @@ export interface DeployedCast {
  * plain URL), a Redis key prefix of its own, `processes` × `aviary serve` and nginx, all stopped and
  * removed after the suite whether it passed or not. `cast()` gives them to the tests.
  */
-export function withDeployment(processes: number): () => DeployedCast {
+export function withDeployment(processes: number, options: { ownServices?: boolean } = {}): () => DeployedCast {
   const database = `aviary_deploy_${randomBytes(6).toString('hex')}`;
-  const databaseUrl = Object.assign(new URL(postgresTestUrl), { pathname: `/${database}` }).toString();
+  let databaseUrl = Object.assign(new URL(postgresTestUrl), { pathname: `/${database}` }).toString();
+  let redisUrl = redisTestUrl;
+  let services: DeployedCast['services'];
   // The processes and the test's own store seal and open app secrets with one key.
   const secretKey = randomBytes(32).toString('base64');
   let cast: DeployedCast | undefined;
@@ -70,12 +75,17 @@ export function withDeployment(processes: number): () => DeployedCast {
   let listener: TestListener | undefined;
 
   beforeAll(async () => {
-    await adminQuery(`create database ${database}`);
+    if (options.ownServices) {
+      services = { postgres: await startPrivatePostgres(), redis: await startPrivateRedis() };
+      [databaseUrl, redisUrl] = [services.postgres.url, services.redis.url];
+    } else {
+      await adminQuery(`create database ${database}`);
+    }
     listener = await startListener();
     deployment = await startLocalDeployment({
       processes,
       databaseUrl,
-      redisUrl: redisTestUrl,
+      redisUrl,
       env: {
         // info: a process logs each delivery once it has recorded it (deliveriesRecorded waits on that).
         AVIARY_LOG_LEVEL: 'info',
@@ -116,13 +126,14 @@ export function withDeployment(processes: number): () => DeployedCast {
     const signIn = async ({ email }: { email: string | null }): Promise<string> =>
       (await http(deployment!.url, 'POST', '/api/session', { json: { email, password } })).body.sessionToken;
     const streamerSessions = await Promise.all(streamers.map(signIn));
-    cast = { deployment, restart, store, logs, listener, botUserId, writerTokens, streamerSessions, senderSession: await signIn(sender), channelId: channel.id };
+    cast = { deployment, restart, store, logs, listener, botUserId, writerTokens, streamerSessions, senderSession: await signIn(sender), channelId: channel.id, services };
   }, 120_000);
   afterAll(async () => {
     await deployment?.stop();
     await listener?.close();
     await store?.close();
-    await adminQuery(`drop database if exists ${database} with (force)`);
+    if (services) await Promise.all([services.postgres.remove(), services.redis.remove()]);
+    else await adminQuery(`drop database if exists ${database} with (force)`);
   }, 60_000);
   return () => {
     if (!cast) throw new Error('the deployment did not start');
@@ -151,15 +162,24 @@ export async function sendToChannel(cast: DeployedCast, baseUrl: string, text: s
   return (await postToChannel(cast, baseUrl, text)) === 'ok';
 }
 
-/** sendToChannel, with what went wrong when the answer was not 200. */
+/**
+ * sendToChannel, with what went wrong when the answer was not 200. The person's chat.sendMessage carries
+ * an Idempotency-Key, so nginx may resend it to the next process (deploy/nginx/aviary.conf).
+ */
 export async function postToChannel(cast: DeployedCast, baseUrl: string, text: string): Promise<'ok' | { failure: string }> {
   try {
-    const answer = await http(baseUrl, 'POST', '/api/client/messages', { json: { to: cast.channelId, text }, headers: { authorization: `Bearer ${cast.senderSession}` } });
+    const answer = await rawCall(baseUrl, 'chat.sendMessage', {
+      json: { to: cast.channelId, text },
+      headers: { authorization: `Bearer ${cast.senderSession}`, 'idempotency-key': idempotencyKey() },
+    });
     return answer.status === 200 ? 'ok' : { failure: `"${text}": HTTP ${answer.status}: ${JSON.stringify(answer.body)}` };
   } catch (error) {
     return { failure: `"${text}": ${String(error)} (${String((error as Error).cause ?? '')})` };
   }
 }
+
+/** A key for one send: a resend of it (by nginx) is the same send. */
+const idempotencyKey = () => randomBytes(12).toString('base64url');
 
 /** How many streams a process has open, by its own metrics. */
 export async function openStreams(processUrl: string): Promise<number> {
@@ -167,11 +187,11 @@ export async function openStreams(processUrl: string): Promise<number> {
   return Number(/^aviary_open_websockets (\d+)$/m.exec(metrics)?.[1]);
 }
 
-/** chat.sendMessage to the bot through `baseUrl`; the message's uid when the answer was 200, else why not. */
+/** chat.sendMessage to the bot through `baseUrl` (with an Idempotency-Key); the message's uid when the answer was 200, else why not. */
 export async function sendToBot(cast: DeployedCast, baseUrl: string, n: number): Promise<{ uid: string } | { failure: string }> {
   try {
     const token = cast.writerTokens[n % cast.writerTokens.length];
-    const answer = await rawCall(baseUrl, 'chat.sendMessage', { form: { token, to: cast.botUserId, text: `message ${n}` } });
+    const answer = await rawCall(baseUrl, 'chat.sendMessage', { form: { token, to: cast.botUserId, text: `message ${n}` }, headers: { 'idempotency-key': idempotencyKey() } });
     return answer.status === 200 ? { uid: answer.body.uid } : { failure: `HTTP ${answer.status}: ${JSON.stringify(answer.body)}` };
   } catch (error) {
     return { failure: String(error) };

@@ -23,6 +23,9 @@ export interface FollowedStream {
   close(): Promise<void>;
 }
 
+/** An upgrade refused with 503 and Retry-After: the stream opens again after that time. */
+class RetryingLater extends Error {}
+
 const streamAddress = (baseUrl: string, cursor: string | undefined) =>
   `${baseUrl.replace(/^http/, 'ws')}/api/stream${cursor === undefined ? '' : `?cursor=${cursor}`}`;
 
@@ -48,21 +51,41 @@ export async function followStream(baseUrl: string, sessionToken: string): Promi
         frames.push(frame);
         changed();
       });
-      socket.once('unexpected-response', (_request, response) => (clearTimeout(timer), reject(new Error(`the upgrade was refused: HTTP ${response.statusCode}`))));
+      socket.once('unexpected-response', (request, response) => {
+        clearTimeout(timer);
+        refused = true;
+        request.destroy();
+        // Refused for now (the database is down): open again once Retry-After has passed, as a client does.
+        const retryAfter = Number(response.headers['retry-after']);
+        if (response.statusCode === 503 && retryAfter > 0) {
+          reject(new RetryingLater());
+          setTimeout(reconnect, retryAfter * 1000);
+        } else {
+          reject(new Error(`the upgrade was refused: HTTP ${response.statusCode}`));
+        }
+      });
       socket.once('error', (error) => (clearTimeout(timer), reject(error)));
     });
+    let refused = false;
     // A dead process, or one that said `reconnect`: open again through the same address, after the cursor.
     socket.once('close', () => {
-      if (closing) return;
-      if (++reconnects > maxReconnects) {
-        failure = new Error(`the stream closed more than ${maxReconnects} times`);
-        changed();
-        return;
-      }
-      current = connect();
-      current.open.catch((error: Error) => ((failure = error), changed()));
+      if (!refused) reconnect();
     });
     return { socket, open };
+  };
+  const reconnect = () => {
+    if (closing) return;
+    if (++reconnects > maxReconnects) {
+      failure = new Error(`the stream closed more than ${maxReconnects} times`);
+      changed();
+      return;
+    }
+    current = connect();
+    current.open.catch((error: Error) => {
+      if (error instanceof RetryingLater) return;
+      failure = error;
+      changed();
+    });
   };
 
   current = connect();

@@ -42,3 +42,29 @@ export async function listPublicChannels(db: Db, viewer: UsersTable): Promise<Pu
   rows.sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
   return rows.map(({ memberCount, mine, ...channel }) => ({ channel, memberCount: Number(memberCount), isMember: Number(mine) > 0 }));
 }
+
+/** How many members a channel has. */
+export async function countChannelMembers(db: Db, channelId: string): Promise<number> {
+  const { count } = await db
+    .selectFrom('channel_members')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('channel_id', '=', channelId)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** The channels `userId` is a member of, by name, with their member counts. */
+export async function listChannelsOf(db: Db, userId: string): Promise<Array<{ channel: ChannelsTable; memberCount: number }>> {
+  const rows = await db
+    .selectFrom('channels as c')
+    .innerJoin('channel_members as mine', 'mine.channel_id', 'c.id')
+    .selectAll('c')
+    .select((eb) =>
+      eb.selectFrom('channel_members as m').select(eb.fn.countAll<number>().as('count')).whereRef('m.channel_id', '=', 'c.id').as('memberCount'),
+    )
+    .where('mine.user_id', '=', userId)
+    .execute();
+  // Sorted here rather than in SQL: the two dialects collate text differently, and the order must not depend on it.
+  rows.sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
+  return rows.map(({ memberCount, ...channel }) => ({ channel, memberCount: Number(memberCount) }));
+}

@@ -6,6 +6,7 @@ import { displayName } from '../interactions/interactionChat.js';
 import { presentChannel } from '../presenters/channels.js';
 import { presentMessage } from '../presenters/messages.js';
 import { presentPublicProfile } from '../presenters/users.js';
+import { listChannelsOf } from './channels.js';
 import { fetchHistoryPage } from './messages.js';
 import { readMarkers, unreadCounts } from './unread.js';
 
@@ -21,20 +22,11 @@ export async function listConversations(db: Db, person: UsersTable): Promise<Con
 }
 
 async function channelConversations(db: Db, person: UsersTable): Promise<Conversation[]> {
-  const rows = await db
-    .selectFrom('channels as c')
-    .innerJoin('channel_members as mine', 'mine.channel_id', 'c.id')
-    .selectAll('c')
-    .select((eb) =>
-      eb.selectFrom('channel_members as m').select(eb.fn.countAll<number>().as('count')).whereRef('m.channel_id', '=', 'c.id').as('memberCount'),
-    )
-    .where('mine.user_id', '=', person.id)
-    .execute();
-  return rows.map(({ memberCount, ...channel }) => ({
+  return (await listChannelsOf(db, person.id)).map(({ channel, memberCount }) => ({
     chat: channel.id,
     kind: 'channel',
     name: channel.name,
-    channel: presentChannel(channel, Number(memberCount)),
+    channel: presentChannel(channel, memberCount),
     unread: 0,
     mentions: 0,
   }));

@@ -45,3 +45,8 @@ export async function listContacts(db: Db, me: Pick<UsersTable, 'id' | 'team_id'
 function byName(a: PublicProfileRow, b: PublicProfileRow): number {
   return a.first_name.localeCompare(b.first_name) || a.last_name.localeCompare(b.last_name) || (a.id < b.id ? -1 : 1);
 }
+
+/** A user of `teamId` by id; another team's user is not found, exactly like one that does not exist. */
+export async function findTeammateProfile(db: Db, teamId: string, userId: string): Promise<PublicProfileRow | undefined> {
+  return db.selectFrom('users').select(['id', 'first_name', 'last_name', 'profile_image']).where('id', '=', userId).where('team_id', '=', teamId).executeTakeFirst();
+}
