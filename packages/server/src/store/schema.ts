@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Selectable } from 'kysely';
 
 /**
  * Row types of every table. Both dialects return the same JavaScript values for these: text ids,
@@ -292,3 +292,6 @@ export interface Database {
   reactions: ReactionsTable;
   message_edits: MessageEditsTable;
 }
+
+/** A team's row as read, with the columns later migrations added. */
+export type TeamRow = Selectable<Database['teams']>;

@@ -1,9 +1,6 @@
-import type { Selectable } from 'kysely';
-import type { Database } from '../../store/schema.js';
+import type { TeamRow } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { AppCreators } from '../policies/apps.js';
-
-export type TeamRow = Selectable<Database['teams']>;
 
 /** What a team admin may change (team.updateSettings); a setting left out stays as it is. */
 export interface TeamSettings {
