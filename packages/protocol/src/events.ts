@@ -8,7 +8,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { attachmentLimits } from './attachment.js';
 import { ChatId, MessageUid, UserId } from './ids.js';
 import { maxSlashCommandNameLength, slashCommandNamePattern } from './integrations.js';
-import { Message } from './models.js';
+import { Message, MessageRef } from './models.js';
 import { oneOf } from './params.js';
 
 /** `client.messageAction` omits `messages` beyond this many selected messages. */
@@ -171,6 +171,53 @@ export const ClientServicemlActionEvent = Type.Object(
 );
 export type ClientServicemlActionEvent = Static<typeof ClientServicemlActionEvent>;
 
+/*
+ * Aviary's own events (extensions beyond the specification's ten): an app receives them only when it
+ * subscribes (docs/reference/event-subscriptions.md). Each goes to the apps a message concerns: the app
+ * it was sent through, and the app whose bot is in its direct chat; never to the app that made the change.
+ */
+
+export const ChatMessageUpdatedEvent = Type.Object(
+  {
+    name: Type.Literal('chat.messageUpdated'),
+    /** Who edited it: its sender. */
+    userId: UserId,
+    message: Message,
+  },
+  { ...closed, description: 'a message the app sent or its bot reads was edited (Aviary extension)' },
+);
+export type ChatMessageUpdatedEvent = Static<typeof ChatMessageUpdatedEvent>;
+
+export const ChatMessageDeletedEvent = Type.Object(
+  {
+    name: Type.Literal('chat.messageDeleted'),
+    /** Who deleted it: its sender, or a team admin. */
+    userId: UserId,
+    message: MessageRef,
+  },
+  { ...closed, description: 'a message the app sent or its bot reads was deleted (Aviary extension)' },
+);
+export type ChatMessageDeletedEvent = Static<typeof ChatMessageDeletedEvent>;
+
+const reactionEventFields = {
+  /** Who reacted. */
+  userId: UserId,
+  message: MessageRef,
+  emoji: Type.String({ description: 'one native Unicode emoji' }),
+};
+
+export const ChatReactionAddedEvent = Type.Object(
+  { name: Type.Literal('chat.reactionAdded'), ...reactionEventFields },
+  { ...closed, description: 'someone reacted to a message the app sent or its bot reads (Aviary extension)' },
+);
+export type ChatReactionAddedEvent = Static<typeof ChatReactionAddedEvent>;
+
+export const ChatReactionRemovedEvent = Type.Object(
+  { name: Type.Literal('chat.reactionRemoved'), ...reactionEventFields },
+  { ...closed, description: 'someone took back their reaction to a message the app sent or its bot reads (Aviary extension)' },
+);
+export type ChatReactionRemovedEvent = Static<typeof ChatReactionRemovedEvent>;
+
 /** Every event, told apart by `name`. */
 export const AnyEvent = Type.Union([
   AppInstallEvent,
@@ -183,6 +230,10 @@ export const AnyEvent = Type.Union([
   ClientOpenAttachmentWidgetEvent,
   ClientWidgetActionEvent,
   ClientServicemlActionEvent,
+  ChatMessageUpdatedEvent,
+  ChatMessageDeletedEvent,
+  ChatReactionAddedEvent,
+  ChatReactionRemovedEvent,
 ]);
 export type AnyEvent = Static<typeof AnyEvent>;
 /** The SDK's name for `AnyEvent`. */
@@ -210,6 +261,10 @@ export const eventSchemas = {
   'client.openAttachmentWidget': ClientOpenAttachmentWidgetEvent,
   'client.widgetAction': ClientWidgetActionEvent,
   'client.servicemlAction': ClientServicemlActionEvent,
+  'chat.messageUpdated': ChatMessageUpdatedEvent,
+  'chat.messageDeleted': ChatMessageDeletedEvent,
+  'chat.reactionAdded': ChatReactionAddedEvent,
+  'chat.reactionRemoved': ChatReactionRemovedEvent,
 } as const satisfies { [N in EventName]: TSchema & { static: { name: N } } };
 
 export const eventNames = Object.keys(eventSchemas) as readonly EventName[];

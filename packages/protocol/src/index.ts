@@ -33,6 +33,7 @@ export * from './stream.js';
 export * from './flock.js';
 export * from './eventSubscriptions.js';
 export * from './searchQuery.js';
+export * from './reactions.js';
 export { SearchMatch, SnippetPart } from './methods/search.js';
 export { MAX_SCHEDULE_AHEAD_MS, ScheduledMessage, ScheduledMessageId } from './methods/scheduled.js';
 export { Webhook, WebhookId } from './methods/webhooks.js';

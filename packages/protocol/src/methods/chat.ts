@@ -100,6 +100,37 @@ export const updateMessage = defineMethod({
   errors: ['PermissionDenied'],
 });
 
+/** An Aviary extension: deleting a message removes it from the history of everyone who reads the chat. */
+export const deleteMessage = defineMethod({
+  name: 'chat.deleteMessage',
+  summary:
+    'Delete a message: the signed-in person’s own, a message the token’s user or bot sent through this app, or (a team admin, ' +
+    'signed in) any message they can see. It leaves the history of everyone; their streams get message.deleted.',
+  callers: ['token', 'session'],
+  rateClass: 'message',
+  params: closedObject({ messageUid: MessageUid }),
+  result: closedObject({ uid: MessageUid, deletedAt: Type.Integer({ description: 'when it was deleted, milliseconds since the epoch' }) }),
+  errors: ['PermissionDenied'],
+});
+
+/** What a message said before an edit. */
+export const MessageEdit = closedObject({
+  editedAt: Type.Integer({ description: 'when this text was replaced, milliseconds since the epoch' }),
+  editedBy: UserId,
+  previousText: Type.String(),
+  previousServiceml: Type.Optional(Type.String()),
+});
+
+export const listMessageEdits = defineMethod({
+  name: 'chat.listMessageEdits',
+  summary: 'A team admin reads what a message they can see said before each of its edits, oldest first.',
+  callers: ['session'],
+  rateClass: 'read',
+  params: closedObject({ messageUid: MessageUid }),
+  result: closedObject({ uid: MessageUid, edits: Type.Array(MessageEdit) }),
+  errors: ['PermissionDenied'],
+});
+
 export const fetchMessages = defineMethod({
   name: 'chat.fetchMessages',
   summary: 'Fetch messages of a chat by uid, or (without uids) a page of its history, newest first.',

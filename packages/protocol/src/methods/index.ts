@@ -5,6 +5,7 @@ import * as channels from './channels.js';
 import * as chat from './chat.js';
 import * as interactions from './interactions.js';
 import * as people from './people.js';
+import * as reactions from './reactions.js';
 import * as stream from './stream.js';
 import * as team from './team.js';
 import * as search from './search.js';
@@ -38,6 +39,8 @@ export const api = {
     fetchMessages: chat.fetchMessages,
     listConversations: chat.listConversations,
     updateMessage: chat.updateMessage,
+    deleteMessage: chat.deleteMessage,
+    listMessageEdits: chat.listMessageEdits,
     markRead: chat.markRead,
     signalTyping: chat.signalTyping,
     scheduleMessage: scheduled.scheduleMessage,
@@ -51,6 +54,7 @@ export const api = {
     openAttachmentWidget: interactions.openAttachmentWidget,
     runWidgetAction: interactions.runWidgetAction,
   },
+  reactions: { add: reactions.add, remove: reactions.remove, list: reactions.list },
   roster: { listContacts: people.listContacts },
   search: { messages: search.messages },
   sessions: { list: accounts.listSessions, revoke: accounts.revokeSessions },

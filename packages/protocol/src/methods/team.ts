@@ -6,8 +6,16 @@ import { oneOf, closedObject } from '../params.js';
 export const appCreatorChoices = ['members', 'admins', 'everyone'] as const;
 export type AppCreators = (typeof appCreatorChoices)[number];
 
+/** The longest edit window a team may set: a year. */
+export const maxMessageEditWindowMinutes = 525_600;
+
 export const Team = Type.Object(
-  { id: Type.String(), name: Type.String(), appCreators: oneOf(appCreatorChoices) },
+  {
+    id: Type.String(),
+    name: Type.String(),
+    appCreators: oneOf(appCreatorChoices),
+    messageEditWindowMinutes: Type.Integer({ minimum: 0, description: 'minutes after sending during which people may edit or delete their own messages; 0: no limit (team admins never are)' }),
+  },
   { additionalProperties: false },
 );
 export type Team = Static<typeof Team>;
@@ -24,10 +32,15 @@ export const getInfo = defineMethod({
 
 export const updateSettings = defineMethod({
   name: 'team.updateSettings',
-  summary: 'A team admin changes the team’s settings: who may create apps.',
+  summary: 'A team admin changes the team’s settings: who may create apps, how long people may edit and delete their messages. Settings left out stay.',
   callers: ['session'],
   rateClass: 'channel',
-  params: closedObject({ appCreators: oneOf(appCreatorChoices, 'members (members and admins), admins, or everyone (guests too)') }),
+  params: closedObject({
+    appCreators: Type.Optional(oneOf(appCreatorChoices, 'members (members and admins), admins, or everyone (guests too)')),
+    messageEditWindowMinutes: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: maxMessageEditWindowMinutes, description: 'minutes after sending during which people may edit or delete their own messages; 0: no limit' }),
+    ),
+  }),
   result: answer,
   errors: ['PermissionDenied'],
 });

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Selectable } from 'kysely';
 
 /**
  * Row types of every table. Both dialects return the same JavaScript values for these: text ids,
@@ -314,8 +314,31 @@ export interface ResponseUrlsTable {
   created_at: number;
 }
 
+/** Migration 0019: how long after sending people may edit or delete their own messages; 0: no limit. */
+export interface TeamMessageColumns {
+  message_edit_window_ms: ColumnType<number, number | undefined, number>;
+}
+
+/** One person's (or bot's) reaction to a message with one emoji (migration 0019). */
+export interface ReactionsTable {
+  message_uid: string;
+  emoji: string;
+  user_id: string;
+  team_id: string;
+  created_at: number;
+}
+
+/** What a message said before one of its edits (migration 0019), for team admins. */
+export interface MessageEditsTable {
+  message_uid: string;
+  edited_at: number;
+  edited_by: string;
+  previous_text: string;
+  previous_serviceml: string | null;
+}
+
 export interface Database {
-  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns;
+  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns;
   users: UsersTable;
   sessions: SessionsTable;
   channels: ChannelsTable & MessageRetentionColumns;
@@ -333,4 +356,9 @@ export interface Database {
   response_urls: ResponseUrlsTable;
   webhooks: WebhooksTable;
   scheduled_messages: ScheduledMessagesTable;
+  reactions: ReactionsTable;
+  message_edits: MessageEditsTable;
 }
+
+/** A team's row as read, with the columns later migrations added. */
+export type TeamRow = Selectable<Database['teams']>;

@@ -15,8 +15,10 @@ import channelsList from './channels/list.js';
 import channelsListMembers from './channels/listMembers.js';
 import channelsListPublic from './channels/listPublic.js';
 import channelsRemoveMembers from './channels/removeMembers.js';
+import chatDeleteMessage from './chat/deleteMessage.js';
 import chatFetchMessages from './chat/fetchMessages.js';
 import chatListConversations from './chat/listConversations.js';
+import chatListMessageEdits from './chat/listMessageEdits.js';
 import chatMarkRead from './chat/markRead.js';
 import chatSendFromComposer from './chat/sendFromComposer.js';
 import chatSendMessage from './chat/sendMessage.js';
@@ -33,6 +35,9 @@ import interactionsPressButton from './interactions/pressButton.js';
 import interactionsRunMessageAction from './interactions/runMessageAction.js';
 import interactionsRunServicemlAction from './interactions/runServicemlAction.js';
 import interactionsRunWidgetAction from './interactions/runWidgetAction.js';
+import reactionsAdd from './reactions/add.js';
+import reactionsList from './reactions/list.js';
+import reactionsRemove from './reactions/remove.js';
 import rosterListContacts from './roster/listContacts.js';
 import searchMessages from './search/messages.js';
 import sessionsList from './sessions/list.js';
@@ -68,8 +73,10 @@ export const handlersByMethod = {
   'channels.listMembers': channelsListMembers,
   'channels.listPublic': channelsListPublic,
   'channels.removeMembers': channelsRemoveMembers,
+  'chat.deleteMessage': chatDeleteMessage,
   'chat.fetchMessages': chatFetchMessages,
   'chat.listConversations': chatListConversations,
+  'chat.listMessageEdits': chatListMessageEdits,
   'chat.markRead': chatMarkRead,
   'chat.sendFromComposer': chatSendFromComposer,
   'chat.sendMessage': chatSendMessage,
@@ -83,6 +90,9 @@ export const handlersByMethod = {
   'interactions.runMessageAction': interactionsRunMessageAction,
   'interactions.runServicemlAction': interactionsRunServicemlAction,
   'interactions.runWidgetAction': interactionsRunWidgetAction,
+  'reactions.add': reactionsAdd,
+  'reactions.list': reactionsList,
+  'reactions.remove': reactionsRemove,
   'roster.listContacts': rosterListContacts,
   'search.messages': searchMessages,
   'sessions.list': sessionsList,

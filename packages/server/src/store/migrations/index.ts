@@ -15,6 +15,7 @@ import * as m0015 from './0015_search.js';
 import * as m0016 from './0016_session_details.js';
 import * as m0017 from './0017_webhooks_scheduled.js';
 import * as m0018 from './0018_response_urls.js';
+import * as m0019 from './0019_reactions_deletes.js';
 import * as m0021 from './0021_message_retention.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0016_session_details': m0016,
   '0017_webhooks_scheduled': m0017,
   '0018_response_urls': m0018,
+  '0019_reactions_deletes': m0019,
   '0021_message_retention': m0021,
 };
 
