@@ -59,7 +59,7 @@ describe('aviary team export and aviary team import', () => {
     expect(exported.kinds.people.count).toBe(demo.users.length + 1); // and the app's bot
     expect(exported.kinds.messages.count).toBeGreaterThan(50);
     expect(readdirSync(out).sort()).toEqual(
-      ['apps', 'channels', 'installs', 'manifest', 'memberships', 'messages', 'people', 'reads', 'team', 'tokens'].map((name) => (name === 'manifest' ? 'manifest.json' : `${name}.jsonl`)).sort(),
+      ['apps', 'channels', 'installs', 'manifest', 'memberships', 'message-edits', 'messages', 'people', 'reactions', 'reads', 'team', 'tokens', 'webhooks'].map((name) => (name === 'manifest' ? 'manifest.json' : `${name}.jsonl`)).sort(),
     );
 
     const into = await fresh(target);
@@ -95,7 +95,8 @@ describe('aviary team export and aviary team import', () => {
     expect(history.status).toBe(200);
     const stored = lines(out, 'messages.jsonl').filter((message) => message.chatKey === channel.id);
     expect(history.body.map((message: { uid: string }) => message.uid).sort()).toEqual(stored.map((message) => message.uid).sort().slice(-100));
-    const word = stored[0].text.split(/\s+/).find((candidate: string) => /^[a-z]{5,}$/i.test(candidate));
+    const word = stored.flatMap((message) => String(message.text).split(/\s+/)).find((candidate: string) => /^[a-z]{5,}$/i.test(candidate));
+    expect(word).toBeDefined();
     const found = await call('search.messages', { query: word });
     expect(found.status, JSON.stringify(found.body)).toBe(200);
     expect(JSON.stringify(found.body)).toContain(word);

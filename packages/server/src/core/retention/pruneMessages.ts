@@ -15,7 +15,7 @@ type MessageScope = (eb: ExpressionBuilder<Database, 'messages'>) => Expression<
  * (its own, else its team's), and in the direct chats of each team with one. Each batch is a query for
  * the next `batchSize` uids older than the cut-off (in uid order, after the last batch: uids begin with
  * their time, so a channel's is a range of the (chat_key, uid) index) and a transaction of its own that
- * deletes them, so neither dialect holds a lock for long while people write. The search index follows by
+ * deletes them with their reactions and edits, so neither dialect holds a lock for long while people write. The search index follows by
  * its triggers. Safe in several processes at once. Answers how many messages it deleted.
  */
 export async function pruneExpiredMessages(db: Db, now: number, batchSize = 500): Promise<number> {
@@ -54,7 +54,12 @@ async function deleteOlder(db: Db, scope: MessageScope, cutoff: number, batchSiz
         .execute()
     ).map((row) => row.uid);
     if (uids.length === 0) return deleted;
-    const result = await db.transaction().execute((tx) => tx.deleteFrom('messages').where('uid', 'in', uids).executeTakeFirst());
+    const result = await db.transaction().execute(async (tx) => {
+      // A message's reactions and the history of its edits go with it (migration 0019).
+      await tx.deleteFrom('reactions').where('message_uid', 'in', uids).execute();
+      await tx.deleteFrom('message_edits').where('message_uid', 'in', uids).execute();
+      return tx.deleteFrom('messages').where('uid', 'in', uids).executeTakeFirst();
+    });
     deleted += Number(result.numDeletedRows);
     if (uids.length < batchSize) return deleted;
     after = uids[uids.length - 1];

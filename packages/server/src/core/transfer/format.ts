@@ -45,7 +45,8 @@ const via = (column: string, table: string): Scope => ({ column, parent: { table
 export const kinds: readonly KindSpec[] = [
   {
     kind: 'team', file: 'team.jsonl', table: 'teams', key: ['id'], scope: { column: 'id' },
-    fields: [f('id', 'id'), f('name', 'name'), f('appCreators', 'app_creators'), f('searchLanguage', 'search_language'), f('systemUserId', 'system_user_id'), f('messageRetentionDays', 'message_retention_days'), f('createdAt', 'created_at')],
+    fields: [f('id', 'id'), f('name', 'name'), f('appCreators', 'app_creators'), f('searchLanguage', 'search_language'), f('systemUserId', 'system_user_id'), f('messageRetentionDays', 'message_retention_days'),
+      f('messageEditWindowMs', 'message_edit_window_ms'), f('createdAt', 'created_at')],
   },
   {
     kind: 'people', file: 'people.jsonl', table: 'users', key: ['id'], scope: team,
@@ -87,6 +88,23 @@ export const kinds: readonly KindSpec[] = [
       f('uid', 'uid'), f('chatKey', 'chat_key'), f('fromUserId', 'from_user_id'), f('toId', 'to_id'), f('clientId', 'client_id'), f('timestamp', 'timestamp'),
       f('text', 'text'), f('serviceml', 'serviceml'), f('notification', 'notification'), f('mentions', 'mentions', 'json'), f('sendAs', 'send_as', 'json'),
       f('appId', 'app_id'), f('attachments', 'attachments', 'json'), f('visibleTo', 'visible_to', 'json'), f('editedAt', 'edited_at'),
+      f('webhookId', 'webhook_id'),
+    ],
+  },
+  {
+    kind: 'reactions', file: 'reactions.jsonl', table: 'reactions', key: ['message_uid', 'emoji', 'user_id'], scope: team,
+    fields: [f('messageUid', 'message_uid'), f('emoji', 'emoji'), f('userId', 'user_id'), f('createdAt', 'created_at')],
+  },
+  {
+    kind: 'messageEdits', file: 'message-edits.jsonl', table: 'message_edits', key: ['message_uid', 'edited_at', 'edited_by'],
+    scope: { column: 'message_uid', parent: { table: 'messages', key: 'uid' } },
+    fields: [f('messageUid', 'message_uid'), f('editedAt', 'edited_at'), f('editedBy', 'edited_by'), f('previousText', 'previous_text'), f('previousServiceml', 'previous_serviceml')],
+  },
+  {
+    kind: 'webhooks', file: 'webhooks.jsonl', table: 'webhooks', key: ['id'], scope: team, secret: true,
+    fields: [
+      f('id', 'id'), f('channelId', 'channel_id'), f('ownerUserId', 'owner_user_id'), f('appId', 'app_id'), f('onBehalfOf', 'on_behalf_of'), f('name', 'name'),
+      f('iconUrl', 'icon_url'), f('secretHash', 'secret_hash'), f('createdAt', 'created_at'), f('lastUsedAt', 'last_used_at'), f('revokedAt', 'revoked_at'),
     ],
   },
   {
