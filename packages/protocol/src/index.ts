@@ -29,3 +29,4 @@ export * from './flock.js';
 export * from './eventSubscriptions.js';
 export * from './searchQuery.js';
 export { SearchMatch, SnippetPart } from './methods/search.js';
+export { Invitation, invitedRoles, invitationStates, type Invitation as InvitationModel } from './methods/invitations.js';

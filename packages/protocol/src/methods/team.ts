@@ -1,6 +1,7 @@
 import { defineMethod } from '../define.js';
 import { oneOf, closedObject } from '../params.js';
-import { appCreatorChoices, Team } from '../routes/clientModels.js';
+import { Type } from '@sinclair/typebox';
+import { appCreatorChoices, inviterChoices, Team } from '../routes/clientModels.js';
 
 const answer = closedObject({ team: Team });
 
@@ -14,10 +15,13 @@ export const getInfo = defineMethod({
 
 export const updateSettings = defineMethod({
   name: 'team.updateSettings',
-  summary: 'A team admin changes the team’s settings: who may create apps.',
+  summary: 'A team admin changes the team’s settings: who may create apps, who may invite people; a setting left out stays.',
   callers: ['session'],
   rateClass: 'channel',
-  params: closedObject({ appCreators: oneOf(appCreatorChoices, 'members (members and admins), admins, or everyone (guests too)') }),
+  params: closedObject({
+    appCreators: Type.Optional(oneOf(appCreatorChoices, 'members (members and admins), admins, or everyone (guests too)')),
+    whoMayInvite: Type.Optional(oneOf(inviterChoices, 'admins, or members (members and admins; never guests)')),
+  }),
   result: answer,
   errors: ['PermissionDenied'],
 });

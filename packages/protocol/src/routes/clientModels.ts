@@ -66,8 +66,12 @@ export const ClientApp = Type.Object(
 export const appCreatorChoices = ['members', 'admins', 'everyone'] as const;
 export type AppCreators = (typeof appCreatorChoices)[number];
 
+/** Who may invite people to the team: its admins, or its members and admins (never guests). */
+export const inviterChoices = ['admins', 'members'] as const;
+export type WhoMayInvite = (typeof inviterChoices)[number];
+
 export const Team = Type.Object(
-  { id: Type.String(), name: Type.String(), appCreators: oneOf(appCreatorChoices) },
+  { id: Type.String(), name: Type.String(), appCreators: oneOf(appCreatorChoices), whoMayInvite: oneOf(inviterChoices) },
   { additionalProperties: false },
 );
 

@@ -27,6 +27,11 @@ import interactionsPressButton from './interactions/pressButton.js';
 import interactionsRunMessageAction from './interactions/runMessageAction.js';
 import interactionsRunServicemlAction from './interactions/runServicemlAction.js';
 import interactionsRunWidgetAction from './interactions/runWidgetAction.js';
+import invitationsAccept from './invitations/accept.js';
+import invitationsCreate from './invitations/create.js';
+import invitationsGetInfo from './invitations/getInfo.js';
+import invitationsList from './invitations/list.js';
+import invitationsRevoke from './invitations/revoke.js';
 import rosterListContacts from './roster/listContacts.js';
 import searchMessages from './search/messages.js';
 import sessionsList from './sessions/list.js';
@@ -37,7 +42,10 @@ import teamUpdateSettings from './team/updateSettings.js';
 import usersChangePassword from './users/changePassword.js';
 import usersGetInfo from './users/getInfo.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
+import usersRequestPasswordReset from './users/requestPasswordReset.js';
+import usersResetPassword from './users/resetPassword.js';
 import usersUpdateProfile from './users/updateProfile.js';
+import usersVerifyEmail from './users/verifyEmail.js';
 
 /**
  * One handler for each protocol method, under the method's name. A method of @aviary/protocol without a
@@ -74,6 +82,11 @@ export const handlersByMethod = {
   'interactions.runMessageAction': interactionsRunMessageAction,
   'interactions.runServicemlAction': interactionsRunServicemlAction,
   'interactions.runWidgetAction': interactionsRunWidgetAction,
+  'invitations.accept': invitationsAccept,
+  'invitations.create': invitationsCreate,
+  'invitations.getInfo': invitationsGetInfo,
+  'invitations.list': invitationsList,
+  'invitations.revoke': invitationsRevoke,
   'roster.listContacts': rosterListContacts,
   'search.messages': searchMessages,
   'sessions.list': sessionsList,
@@ -84,7 +97,10 @@ export const handlersByMethod = {
   'users.changePassword': usersChangePassword,
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,
+  'users.requestPasswordReset': usersRequestPasswordReset,
+  'users.resetPassword': usersResetPassword,
   'users.updateProfile': usersUpdateProfile,
+  'users.verifyEmail': usersVerifyEmail,
 } as const satisfies HandlerTable;
 
 /** The same handlers as a list, for lookups by the name a request carries. */

@@ -13,6 +13,7 @@ import * as m0012 from './0012_widget_opens.js';
 import * as m0014 from './0014_app_event_settings.js';
 import * as m0015 from './0015_search.js';
 import * as m0016 from './0016_session_details.js';
+import * as m0020 from './0020_invitations.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0014_app_event_settings': m0014,
   '0015_search': m0015,
   '0016_session_details': m0016,
+  '0020_invitations': m0020,
 };
 
 export const migrationProvider: MigrationProvider = {
