@@ -33,3 +33,16 @@ export async function signInAnswer(url: string, email: string, password: string)
 }
 
 export const tokenOf = (link: string): string => /\/invite\/([^/?#\s]+)/.exec(link)![1];
+
+/** A port free right now on loopback, for a server whose public URL must be known before it starts. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
