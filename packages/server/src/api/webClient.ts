@@ -23,7 +23,7 @@ export const WEB_CLIENT_CONTENT_SECURITY_POLICY = HTML_CONTENT_SECURITY_POLICY.r
 );
 
 /** The paths the client routes itself (src/app/route.ts); each answers index.html. */
-const PAGE_PATHS = ['/', '/signin', '/c/:chat', '/apps', '/dev', '/dev/:app'];
+const PAGE_PATHS = ['/', '/signin', '/c/:chat', '/apps', '/dev', '/dev/:app', '/invite/:token', '/forgot-password', '/reset-password', '/verify-email'];
 
 /** Built file names: hashed names from Vite, no directories, no dots at the start. */
 const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,200}$/;
