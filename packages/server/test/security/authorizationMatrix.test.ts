@@ -5,6 +5,7 @@ import { attachmentRows } from './matrix/attachmentRows.js';
 import { describeOutcome, outcomeOf, runCell } from './matrix/cells.js';
 import { clientRows } from './matrix/clientRows.js';
 import { developerRows } from './matrix/developerRows.js';
+import { invitationRows } from './matrix/invitationRows.js';
 import { publicRows } from './matrix/publicRows.js';
 import { registeredRoutes } from './matrix/routes.js';
 import type { Row } from './matrix/rows.js';
@@ -30,7 +31,7 @@ import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
  * | admin            | Adam, team admin: installed X, not in P, develops nothing                         |
  * | owner            | Alice: developer of X and Y, moderator of P: the positive control                 |
  */
-const rows: Row[] = [...v1Rows, ...personOnlyTokenRows, ...v1SessionRows, ...clientRows, ...developerRows, ...publicRows, ...attachmentRows];
+const rows: Row[] = [...v1Rows, ...personOnlyTokenRows, ...v1SessionRows, ...clientRows, ...developerRows, ...publicRows, ...attachmentRows, ...invitationRows];
 
 
 forEachDialect(
