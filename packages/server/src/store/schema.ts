@@ -27,8 +27,8 @@ export interface UsersTable {
   /** The app whose bot this user is; null for people. */
   bot_app_id: string | null;
   deactivated_at: number | null;
-  /** When the person showed they read mail at their email (migration 0020); null: unverified. */
-  email_verified_at: number | null;
+  /** 1 while the person has yet to show they read mail at their email (a sign-up by invite link; migration 0020), else 0 (the column's default, so a writer may leave it out). */
+  email_unverified?: number;
   created_at: number;
 }
 

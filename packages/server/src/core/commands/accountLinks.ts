@@ -70,7 +70,7 @@ export async function resetPassword(ctx: CoreContext, token: string, newPassword
   return runChange(ctx, async (tx, effects) => {
     const userId = await useLink(tx, token, 'reset', now);
     await tx.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
-    await tx.updateTable('users').set({ email_verified_at: now }).where('id', '=', userId).where('email_verified_at', 'is', null).execute();
+    await tx.updateTable('users').set({ email_unverified: 0 }).where('id', '=', userId).where('email_unverified', '=', 1).execute();
     await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
     // Other reset links of the account go too: the password they were for is gone.
     await tx.updateTable('account_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', 'reset').where('used_at', 'is', null).execute();
@@ -84,7 +84,7 @@ export async function verifyEmail(ctx: CoreContext, token: string): Promise<{ em
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
     const userId = await useLink(tx, token, 'verify', now);
-    await tx.updateTable('users').set({ email_verified_at: now }).where('id', '=', userId).where('email_verified_at', 'is', null).execute();
+    await tx.updateTable('users').set({ email_unverified: 0 }).where('id', '=', userId).where('email_unverified', '=', 1).execute();
     const user = await tx.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
     return { email: user.email! };
   });

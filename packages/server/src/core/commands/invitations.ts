@@ -158,7 +158,7 @@ export async function acceptInvitation(ctx: CoreContext, input: SignUp) {
       role: invitation.role,
       timezone,
       password_hash: passwordHash,
-      email_verified_at: verified ? now : null,
+      email_unverified: verified ? 0 : 1,
       created_at: now,
     });
     await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row))], now);

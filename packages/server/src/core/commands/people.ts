@@ -34,7 +34,7 @@ export async function createPerson(db: Db | Tx, input: NewPerson & { now: number
     timezone: fields.timezone ?? '+00:00',
     profile_image: fields.profileImage ?? null,
     password_hash: fields.password !== undefined ? await hashPassword(fields.password) : null,
-    email_verified_at: input.emailVerified === false ? null : input.now,
+    email_unverified: input.emailVerified === false ? 1 : 0,
     created_at: input.now,
   });
 }

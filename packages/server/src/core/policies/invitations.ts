@@ -12,7 +12,7 @@ export function authorizeInvite(actor: UsersTable, team: Pick<TeamsTable, 'who_m
   if (actor.role !== 'admin' && team.who_may_invite !== 'members') {
     throw new ApiError('PermissionDenied', 'In this team only admins may invite people; a team admin can let members invite too (whoMayInvite).');
   }
-  if (actor.email_verified_at === null) {
+  if (actor.email_unverified === 1) {
     throw new ApiError('PermissionDenied', 'Verify your email first: follow the link in the mail sent when you signed up.');
   }
 }

@@ -1,11 +1,12 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /**
  * Teams run themselves: invitations, mail, password resets and email verification.
  *
  * - `teams.who_may_invite`: `admins` (the default) or `members` (members and admins; never guests).
- * - `users.email_verified_at`: when the person showed they read mail at their address (they followed an
- *   emailed invitation or verification link); null: unverified. People made before are taken as verified.
+ * - `users.email_unverified`: 1 while a person who signed up with an invite link on a server that sends
+ *   mail has not yet followed the verification link mailed to them; 0 for everyone else (people made
+ *   before this migration too, whose rows it leaves as they are).
  * - `invitations`: an invitation by email or an invite link; only the token's hash is kept. `uses` is
  *   counted by one conditional UPDATE, so two sign-ups never use the last use twice.
  * - `account_tokens`: single-use links of a person's account (a password reset, an email verification),
@@ -15,7 +16,7 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('teams').addColumn('who_may_invite', 'text', (c) => c.notNull().defaultTo('admins')).execute();
-  await db.schema.alterTable('users').addColumn('email_verified_at', 'bigint').execute();
+  await db.schema.alterTable('users').addColumn('email_unverified', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema
     .createTable('invitations')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -55,6 +56,4 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('mail_outbox_due').on('mail_outbox').columns(['sent_at', 'next_attempt_at']).execute();
-  // Everyone made before this migration counts as verified: nobody asked them to show it.
-  await sql`UPDATE users SET email_verified_at = created_at`.execute(db);
 }
