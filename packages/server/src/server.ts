@@ -20,7 +20,7 @@ import { LocalBus } from './bus/localBus.js';
 import { MemoryPresenceStore, RedisPresenceStore } from './bus/presenceStore.js';
 import { RedisBus } from './bus/redisBus.js';
 import { carryOutEffects } from './core/effects/carryOut.js';
-import { sendDueMail } from './core/mail/sender.js';
+import { sendDueMail, stopMailRetries } from './core/mail/sender.js';
 import { DeliveryNotices } from './core/stream/deliveryNotices.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
 import { eventsRuntimeFor } from './events/delivery/runtime.js';
@@ -139,6 +139,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await gateway.close();
         await http.drain();
         await ctx.background.settled();
+        // After the last send: a failure while draining plans a retry this process will not make.
+        stopMailRetries(config);
         await eventWorker.stop();
         await ctx.events.close();
         await ctx.bus.close();

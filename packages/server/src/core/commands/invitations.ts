@@ -1,15 +1,14 @@
 import type { InvitationModel as Invitation } from '@aviary/protocol';
 import type { InvitationsTable, UsersTable } from '../../store/schema.js';
-import { hashToken, newSecret, newUlid } from '../../store/ids.js';
+import { hashToken, newSecret, newUlid, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
-import { newUserId } from '../../store/ids.js';
 import { ApiError, invalidParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { invitationMail, verificationMail } from '../mail/messages.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { hashPassword } from '../passwords.js';
-import { checkPersonFields } from '../personFields.js';
+import { checkEmail, checkPersonFields } from '../personFields.js';
 import { findVisibleChannel, hasModeratorPowers } from '../policies/channels.js';
 import { authorizeInvite, mayManageInvitation, requireUsable } from '../policies/invitations.js';
 import { presentInvitation } from '../presenters/invitations.js';
@@ -41,7 +40,7 @@ export async function createInvitation(ctx: CoreContext, actor: UsersTable, inpu
   const team = await ctx.db.selectFrom('teams').select(['name', 'who_may_invite']).where('id', '=', actor.team_id).executeTakeFirstOrThrow();
   authorizeInvite(actor, team);
   const role = input.role ?? 'user';
-  const email = input.email === undefined ? null : checkPersonFields({ email: input.email, firstName: '-', lastName: '-' }).email;
+  const email = input.email === undefined ? null : checkEmail(input.email);
   const channelIds = [...new Set(input.channelIds ?? [])];
   if (role === 'guest' && channelIds.length === 0) throw invalidParameter('channelIds', 'A guest sees only the channels the invitation names: give at least one in channelIds.');
   for (const channelId of channelIds) {

@@ -18,7 +18,13 @@ function transportOf(config: Config): Transporter | undefined {
   return transport;
 }
 
-const retryTimers = new WeakMap<CoreContext, NodeJS.Timeout>();
+const retryTimers = new Map<Config, NodeJS.Timeout>();
+
+/** Cancels the retry a server's sender has planned: its store is closing (the next process sends what is left). */
+export function stopMailRetries(config: Config): void {
+  clearTimeout(retryTimers.get(config));
+  retryTimers.delete(config);
+}
 
 /**
  * Sends every due mail of the outbox once. Each row is claimed by one conditional UPDATE that counts the
@@ -61,12 +67,12 @@ export async function sendDueMail(ctx: CoreContext): Promise<void> {
       if (!last) retryIn = Math.min(retryIn ?? wait, wait);
     }
   }
-  if (retryIn !== undefined && !retryTimers.has(ctx)) {
+  if (retryIn !== undefined && !retryTimers.has(ctx.config)) {
     const timer = setTimeout(() => {
-      retryTimers.delete(ctx);
+      retryTimers.delete(ctx.config);
       ctx.background.run('mail retry', () => sendDueMail(ctx));
     }, retryIn);
     timer.unref();
-    retryTimers.set(ctx, timer);
+    retryTimers.set(ctx.config, timer);
   }
 }
