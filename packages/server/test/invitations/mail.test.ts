@@ -1,10 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { sendDueMail } from '../../src/core/mail/sender.js';
 import { dialects } from '../helpers/dialects.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { linkIn, startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { closeStreams, openStream } from '../stream/harness.js';
 import { callMethod, freePort, sessionOf, signInAnswer, tokenOf } from './harness.js';
+
+afterEach(closeStreams);
+
+/** Resolves when the stream closes within a second; fails the test otherwise ("at once", not at the next sweep). */
+function withinASecond<T>(closed: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the stream was still open a second later')), 1_000);
+  });
+  return Promise.race([closed, late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * Mail through a real SMTP server on loopback: invitations, password resets and verification links are
@@ -21,7 +33,7 @@ for (const dialect of dialects) {
     beforeAll(async () => {
       smtp = await startSmtp();
       const port = await freePort();
-      t = await startTestServer(dialect, { port, publicUrl: `http://127.0.0.1:${port}`, smtpUrl: smtp.url, mailFrom: 'Aviary <aviary@example.test>' }, { now });
+      t = await startTestServer(dialect, { port, publicUrl: `http://127.0.0.1:${port}`, smtpUrl: smtp.url, mailFrom: 'Aviary <aviary@example.test>', stream: { sessionCheckMs: 3_600_000 } }, { now });
     });
     afterAll(async () => {
       await stopTestServer(t);
@@ -74,6 +86,7 @@ for (const dialect of dialects) {
       await t.f.person(admin.team_id, { email: 'forgetful@example.test', password: PASSWORD });
       const signedIn = await signInAnswer(t.url, 'forgetful@example.test', PASSWORD);
       const session = signedIn.body.sessionToken as string;
+      const stream = await openStream(t, undefined, { headers: { authorization: `Bearer ${session}` } });
 
       const known = await callMethod(t.url, 'users.requestPasswordReset', { email: 'Forgetful@example.test' });
       const unknown = await callMethod(t.url, 'users.requestPasswordReset', { email: 'nobody-here@example.test' });
@@ -89,6 +102,7 @@ for (const dialect of dialects) {
       expect((await callMethod(t.url, 'users.resetPassword', { linkToken, newPassword: 'password1' })).body).toMatchObject({ error: 'InvalidParameter', parameter: 'newPassword' });
       const reset = await callMethod(t.url, 'users.resetPassword', { linkToken, newPassword: 'a brand new passphrase' });
       expect(reset.body).toEqual({ email: 'forgetful@example.test', teamId: admin.team_id });
+      await withinASecond(stream.closed);
       expect((await callMethod(t.url, 'users.getInfo', {}, session)).body).toMatchObject({ error: 'NotSignedIn' });
       expect((await signInAnswer(t.url, 'forgetful@example.test', 'a brand new passphrase')).status).toBe(200);
       const again = await callMethod(t.url, 'users.resetPassword', { linkToken, newPassword: 'another new passphrase' });
