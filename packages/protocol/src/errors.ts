@@ -34,6 +34,9 @@ export const errorRegistry = {
   ResponseUrlExpired: { status: 410, description: 'The response URL has expired: replies are taken for 30 minutes after the event.' },
   ResponseUrlUsedUp: { status: 410, description: 'The response URL has taken its 5 replies; it takes no more.' },
   TeamRequired: { status: 409, description: 'The email and password open accounts in several teams; sign in again naming one of the teams given.' },
+  InvitationUnusable: { status: 410, description: 'The invitation is unknown, expired, used up or revoked; ask whoever invited you for a new one.' },
+  AccountLinkUnusable: { status: 410, description: 'The password-reset or verification link is unknown, expired or already used; ask for a new one.' },
+  MailNotConfigured: { status: 409, description: 'The server sends no mail (no SMTP is set up); ask a team admin instead.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;

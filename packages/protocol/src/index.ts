@@ -37,3 +37,4 @@ export * from './reactions.js';
 export { SearchMatch, SnippetPart } from './methods/search.js';
 export { MAX_SCHEDULE_AHEAD_MS, ScheduledMessage, ScheduledMessageId } from './methods/scheduled.js';
 export { Webhook, WebhookId } from './methods/webhooks.js';
+export { Invitation, invitedRoles, invitationStates, type Invitation as InvitationModel } from './methods/invitations.js';

@@ -1,10 +1,22 @@
 /**
  * The web client's pages, by name: the server answers its index.html at each (server api/webClient.ts),
- * and the client routes among them (web app/route.ts). `:chat` and `:app` are a page's one parameter.
+ * and the client routes among them (web app/route.ts). `:chat`, `:app` and `:token` are a page's one parameter.
  */
-export const webPages = { home: '/', signIn: '/signin', chat: '/c/:chat', apps: '/apps', dev: '/dev', devApp: '/dev/:app' } as const;
+export const webPages = {
+  home: '/',
+  signIn: '/signin',
+  chat: '/c/:chat',
+  apps: '/apps',
+  dev: '/dev',
+  devApp: '/dev/:app',
+  // Reached from a link, signed out (the token of the last three after `#`, never sent to the server).
+  invite: '/invite/:token',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
+} as const;
 
-type PageWithParam = 'chat' | 'devApp';
+type PageWithParam = 'chat' | 'devApp' | 'invite';
 
 const prefixOf = (page: PageWithParam): string => webPages[page].replace(/:\w+$/, '');
 

@@ -19,6 +19,7 @@ import { LocalBus } from './bus/localBus.js';
 import { MemoryPresenceStore, RedisPresenceStore } from './bus/presenceStore.js';
 import { RedisBus } from './bus/redisBus.js';
 import { carryOutEffects } from './core/effects/carryOut.js';
+import { sendDueMail, stopMailRetries } from './core/mail/sender.js';
 import { DeliveryNotices } from './core/stream/deliveryNotices.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
 import { startScheduledSender, type ScheduledSender } from './core/scheduled/sender.js';
@@ -100,6 +101,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // With Redis, the processes behind one load balancer hear each other through it.
   const bus = redis ? await RedisBus.open({ redis, channelPrefix: `${config.redisKeyPrefix}bus:`, log }) : new LocalBus();
   const ctx = createContext(config, store, options.now, options.events, { log, redis, bus });
+  // Mail a stopped process queued but did not send goes out now.
+  if (config.smtpUrl !== undefined) ctx.background.run('sending queued mail', () => sendDueMail(ctx));
   // Who is online: in this process's memory, or shared by the processes in Redis.
   const presenceStore = redis ? new RedisPresenceStore(redis, config.redisKeyPrefix, 2 * PRESENCE_LEASE_MS) : new MemoryPresenceStore();
   const gateway = new StreamGateway(ctx, presenceStore);
@@ -145,6 +148,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await gateway.close();
         await http.drain();
         await ctx.background.settled();
+        // After the last send: a failure while draining plans a retry this process will not make.
+        stopMailRetries(config);
         await eventWorker.stop();
         await ctx.events.close();
         await ctx.bus.close();

@@ -1,9 +1,11 @@
 import type { MethodDefinition } from '../define.js';
 import * as accounts from './accounts.js';
+import * as accountMail from './accountMail.js';
 import * as apps from './apps.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
 import * as interactions from './interactions.js';
+import * as invitations from './invitations.js';
 import * as people from './people.js';
 import * as reactions from './reactions.js';
 import * as stream from './stream.js';
@@ -55,13 +57,28 @@ export const api = {
     runWidgetAction: interactions.runWidgetAction,
   },
   reactions: { add: reactions.add, remove: reactions.remove, list: reactions.list },
+  invitations: {
+    create: invitations.createInvitation,
+    list: invitations.listInvitations,
+    revoke: invitations.revokeInvitation,
+    getInfo: invitations.getInvitation,
+    accept: invitations.acceptInvitation,
+  },
   roster: { listContacts: people.listContacts },
   search: { messages: search.messages },
   sessions: { list: accounts.listSessions, revoke: accounts.revokeSessions },
   stream: { createTicket: stream.createTicket },
   team: { getInfo: team.getInfo, updateSettings: team.updateSettings },
   webhooks: { create: webhooks.create, list: webhooks.list, revoke: webhooks.revoke },
-  users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile, updateProfile: people.updateProfile, changePassword: accounts.changePassword },
+  users: {
+    getInfo: people.getInfo,
+    getPublicProfile: people.getPublicProfile,
+    updateProfile: people.updateProfile,
+    changePassword: accounts.changePassword,
+    requestPasswordReset: accountMail.requestPasswordReset,
+    resetPassword: accountMail.resetPassword,
+    verifyEmail: accountMail.verifyEmail,
+  },
 } as const;
 
 type Api = typeof api;

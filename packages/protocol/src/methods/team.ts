@@ -6,6 +6,10 @@ import { oneOf, closedObject } from '../params.js';
 export const appCreatorChoices = ['members', 'admins', 'everyone'] as const;
 export type AppCreators = (typeof appCreatorChoices)[number];
 
+/** Who may invite people to the team: its admins, or its members and admins (never guests). */
+export const inviterChoices = ['admins', 'members'] as const;
+export type WhoMayInvite = (typeof inviterChoices)[number];
+
 /** The longest edit window a team may set: a year. */
 export const maxMessageEditWindowMinutes = 525_600;
 
@@ -14,6 +18,7 @@ export const Team = Type.Object(
     id: Type.String(),
     name: Type.String(),
     appCreators: oneOf(appCreatorChoices),
+    whoMayInvite: oneOf(inviterChoices),
     messageEditWindowMinutes: Type.Integer({ minimum: 0, description: 'minutes after sending during which people may edit or delete their own messages; 0: no limit (team admins never are)' }),
   },
   { additionalProperties: false },
@@ -32,7 +37,7 @@ export const getInfo = defineMethod({
 
 export const updateSettings = defineMethod({
   name: 'team.updateSettings',
-  summary: 'A team admin changes the team’s settings: who may create apps, how long people may edit and delete their messages. Settings left out stay.',
+  summary: 'A team admin changes the team’s settings: who may create apps, who may invite people, how long people may edit and delete their messages. Settings left out stay.',
   callers: ['session'],
   rateClass: 'channel',
   params: closedObject({
@@ -40,6 +45,7 @@ export const updateSettings = defineMethod({
     messageEditWindowMinutes: Type.Optional(
       Type.Integer({ minimum: 0, maximum: maxMessageEditWindowMinutes, description: 'minutes after sending during which people may edit or delete their own messages; 0: no limit' }),
     ),
+    whoMayInvite: Type.Optional(oneOf(inviterChoices, 'admins, or members (members and admins; never guests)')),
   }),
   result: answer,
   errors: ['PermissionDenied'],

@@ -26,6 +26,13 @@ export interface PersonCaller {
   clientAddress: string;
 }
 
+/** Whoever calls a method anyone may call (signing up with an invitation, a password reset): no credential, an address. */
+export interface AnonymousCaller {
+  kind: 'anyone';
+  /** The client's address, as AVIARY_TRUST_PROXY decides: such calls are limited by it. */
+  clientAddress: string;
+}
+
 const tokenQuery = compiledOnce((db, { tokenHash }: { tokenHash: string }) =>
   db
     .selectFrom('app_tokens as t')

@@ -1,10 +1,13 @@
 import type { MethodDefinition } from '@aviary/protocol';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { ServerContext } from '../context.js';
-import type { Caller, PersonCaller } from './caller.js';
+import type { AnonymousCaller, Caller, PersonCaller } from './caller.js';
 
-/** The caller a method's handler receives: a person for a method only people call, else any caller. */
-export type CallerOf<M> = M extends { callers: readonly 'session'[] } ? PersonCaller : Caller;
+/**
+ * The caller a method's handler receives: an address for a method anyone calls (without credentials), a
+ * person for a method only people call, else any caller.
+ */
+export type CallerOf<M> = M extends { callers: readonly 'anyone'[] } ? AnonymousCaller : M extends { callers: readonly 'session'[] } ? PersonCaller : Caller;
 
 export interface MethodHandler<M extends MethodDefinition = MethodDefinition> {
   method: M;

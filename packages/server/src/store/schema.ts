@@ -9,6 +9,8 @@ export interface TeamsTable {
   name: string;
   /** Who may create apps: `members` (members and admins), `admins`, or `everyone` (guests too). */
   app_creators: 'members' | 'admins' | 'everyone';
+  /** Who may invite people: `admins` (the default) or `members` (members and admins; never guests). */
+  who_may_invite: 'admins' | 'members';
   created_at: number;
 }
 
@@ -25,6 +27,8 @@ export interface UsersTable {
   /** The app whose bot this user is; null for people. */
   bot_app_id: string | null;
   deactivated_at: number | null;
+  /** 1 while the person has yet to show they read mail at their email (a sign-up by invite link; migration 0020), else 0 (the column's default, so a writer may leave it out). */
+  email_unverified?: number;
   created_at: number;
 }
 
@@ -337,6 +341,47 @@ export interface MessageEditsTable {
   previous_serviceml: string | null;
 }
 
+/** An invitation by email or an invite link (migration 0020); the token is kept only as its hash. */
+export interface InvitationsTable {
+  id: string;
+  team_id: string;
+  token_hash: string;
+  /** The address invited; null for an invite link anyone holding it may use. */
+  email: string | null;
+  role: 'user' | 'guest';
+  /** JSON array of channel ids a guest joins on sign-up (members join the team's default channels as any new person). */
+  channel_ids: string;
+  max_uses: number;
+  uses: number;
+  expires_at: number;
+  created_by: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** A single-use link of a person's account: a password reset or an email verification (migration 0020). */
+export interface AccountTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: 'reset' | 'verify';
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+/** Mail waiting to go out through SMTP (migration 0020). */
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  attempts: number;
+  next_attempt_at: number;
+  sent_at: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
 export interface Database {
   teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns;
   users: UsersTable;
@@ -358,6 +403,9 @@ export interface Database {
   scheduled_messages: ScheduledMessagesTable;
   reactions: ReactionsTable;
   message_edits: MessageEditsTable;
+  invitations: InvitationsTable;
+  account_tokens: AccountTokensTable;
+  mail_outbox: MailOutboxTable;
 }
 
 /** A team's row as read, with the columns later migrations added. */

@@ -21,6 +21,7 @@ interface SidebarProps {
   onBrowseChannels: () => void;
   onNewDirectMessage: () => void;
   onEditProfile: () => void;
+  onInvite: () => void;
 }
 
 /** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
@@ -125,6 +126,11 @@ export function Sidebar(props: SidebarProps) {
             <span className="me-detail">UTC{workspace.me.timezone}</span>
           </span>
         </button>
+        {workspace.me.role !== 'guest' && (
+          <button type="button" className="quiet sign-out" aria-haspopup="dialog" onClick={props.onInvite}>
+            Invite people
+          </button>
+        )}
         <button type="button" className="quiet sign-out" onClick={onSignOut}>
           Sign out
         </button>

@@ -3,12 +3,22 @@ import { useEffect, useState } from 'react';
 
 /**
  * The client's own paths (the protocol's webPages): `/signin`, `/c/<chat>` (a conversation), `/apps` (the
- * directory), `/dev` and `/dev/<app>` (the developer dashboard), `/`. The server answers index.html at each.
+ * directory), `/dev` and `/dev/<app>` (the developer dashboard), `/`; and the pages one reaches signed out:
+ * `/invite/<token>`, `/forgot-password`, `/reset-password#<token>`, `/verify-email#<token>`. The server
+ * answers index.html at each.
  */
-export type Route = { page: 'signin' } | { page: 'chat'; chat: string } | { page: 'apps' } | { page: 'dev'; app?: string } | { page: 'home' };
+/** A page one reaches signed out, or signed in alike: it shows whoever is (not) signed in. */
+export type PublicRoute = { page: 'invite'; token: string } | { page: 'forgotPassword' } | { page: 'resetPassword' } | { page: 'verifyEmail' };
+
+export type Route = PublicRoute | { page: 'signin' } | { page: 'chat'; chat: string } | { page: 'apps' } | { page: 'dev'; app?: string } | { page: 'home' };
 
 export function parseRoute(path: string): Route {
   if (path === webPages.signIn) return { page: 'signin' };
+  const invite = webPageParam('invite', path);
+  if (invite !== undefined) return { page: 'invite', token: invite ?? '' };
+  if (path === webPages.forgotPassword) return { page: 'forgotPassword' };
+  if (path === webPages.resetPassword) return { page: 'resetPassword' };
+  if (path === webPages.verifyEmail) return { page: 'verifyEmail' };
   if (path === webPages.apps) return { page: 'apps' };
   if (path === webPages.dev) return { page: 'dev' };
   const app = webPageParam('devApp', path);
@@ -17,6 +27,8 @@ export function parseRoute(path: string): Route {
   if (chat !== undefined && chat !== null) return { page: 'chat', chat };
   return { page: 'home' };
 }
+
+export const isPublicRoute = (route: Route): route is PublicRoute => ['invite', 'forgotPassword', 'resetPassword', 'verifyEmail'].includes(route.page);
 
 export const chatPath = (chat: string) => webPagePath('chat', chat);
 export const devAppPath = (app: string) => webPagePath('devApp', app);

@@ -35,6 +35,11 @@ import interactionsPressButton from './interactions/pressButton.js';
 import interactionsRunMessageAction from './interactions/runMessageAction.js';
 import interactionsRunServicemlAction from './interactions/runServicemlAction.js';
 import interactionsRunWidgetAction from './interactions/runWidgetAction.js';
+import invitationsAccept from './invitations/accept.js';
+import invitationsCreate from './invitations/create.js';
+import invitationsGetInfo from './invitations/getInfo.js';
+import invitationsList from './invitations/list.js';
+import invitationsRevoke from './invitations/revoke.js';
 import reactionsAdd from './reactions/add.js';
 import reactionsList from './reactions/list.js';
 import reactionsRemove from './reactions/remove.js';
@@ -48,7 +53,10 @@ import teamUpdateSettings from './team/updateSettings.js';
 import usersChangePassword from './users/changePassword.js';
 import usersGetInfo from './users/getInfo.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
+import usersRequestPasswordReset from './users/requestPasswordReset.js';
+import usersResetPassword from './users/resetPassword.js';
 import usersUpdateProfile from './users/updateProfile.js';
+import usersVerifyEmail from './users/verifyEmail.js';
 
 /**
  * One handler for each protocol method, under the method's name. A method of @aviary/protocol without a
@@ -90,6 +98,11 @@ export const handlersByMethod = {
   'interactions.runMessageAction': interactionsRunMessageAction,
   'interactions.runServicemlAction': interactionsRunServicemlAction,
   'interactions.runWidgetAction': interactionsRunWidgetAction,
+  'invitations.accept': invitationsAccept,
+  'invitations.create': invitationsCreate,
+  'invitations.getInfo': invitationsGetInfo,
+  'invitations.list': invitationsList,
+  'invitations.revoke': invitationsRevoke,
   'reactions.add': reactionsAdd,
   'reactions.list': reactionsList,
   'reactions.remove': reactionsRemove,
@@ -103,10 +116,13 @@ export const handlersByMethod = {
   'users.changePassword': usersChangePassword,
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,
+  'users.requestPasswordReset': usersRequestPasswordReset,
+  'users.resetPassword': usersResetPassword,
   'users.updateProfile': usersUpdateProfile,
   'webhooks.create': webhooksCreate,
   'webhooks.list': webhooksList,
   'webhooks.revoke': webhooksRevoke,
+  'users.verifyEmail': usersVerifyEmail,
 } as const satisfies HandlerTable;
 
 /** The same handlers as a list, for lookups by the name a request carries. */

@@ -5,6 +5,7 @@ import type { AppCreators } from '../policies/apps.js';
 /** What a team admin may change (team.updateSettings); a setting left out stays as it is. */
 export interface TeamSettings {
   appCreators?: AppCreators | undefined;
+  whoMayInvite?: TeamRow['who_may_invite'] | undefined;
   /** How long after sending people may edit or delete their own messages; 0: no limit. */
   messageEditWindowMs?: number | undefined;
 }
@@ -13,6 +14,7 @@ export interface TeamSettings {
 export async function updateTeamSettings(db: Db, teamId: string, settings: TeamSettings): Promise<TeamRow> {
   const change = {
     ...(settings.appCreators !== undefined ? { app_creators: settings.appCreators } : {}),
+    ...(settings.whoMayInvite !== undefined ? { who_may_invite: settings.whoMayInvite } : {}),
     ...(settings.messageEditWindowMs !== undefined ? { message_edit_window_ms: settings.messageEditWindowMs } : {}),
   };
   if (Object.keys(change).length > 0) await db.updateTable('teams').set(change).where('id', '=', teamId).execute();

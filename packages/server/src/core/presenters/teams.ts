@@ -1,8 +1,14 @@
 import type { Team } from '@aviary/protocol';
 import type { TeamRow } from '../../store/schema.js';
 
-export type PresentedTeamRow = Pick<TeamRow, 'id' | 'name' | 'app_creators' | 'message_edit_window_ms'>;
+export type PresentedTeamRow = Pick<TeamRow, 'id' | 'name' | 'app_creators' | 'who_may_invite' | 'message_edit_window_ms'>;
 
 export function presentTeam(team: PresentedTeamRow): Team {
-  return { id: team.id, name: team.name, appCreators: team.app_creators, messageEditWindowMinutes: Math.round(team.message_edit_window_ms / 60_000) };
+  return {
+    id: team.id,
+    name: team.name,
+    appCreators: team.app_creators,
+    whoMayInvite: team.who_may_invite,
+    messageEditWindowMinutes: Math.round(team.message_edit_window_ms / 60_000),
+  };
 }

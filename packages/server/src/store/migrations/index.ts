@@ -16,6 +16,7 @@ import * as m0016 from './0016_session_details.js';
 import * as m0017 from './0017_webhooks_scheduled.js';
 import * as m0018 from './0018_response_urls.js';
 import * as m0019 from './0019_reactions_deletes.js';
+import * as m0020 from './0020_invitations.js';
 import * as m0021 from './0021_message_retention.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0017_webhooks_scheduled': m0017,
   '0018_response_urls': m0018,
   '0019_reactions_deletes': m0019,
+  '0020_invitations': m0020,
   '0021_message_retention': m0021,
 };
 
