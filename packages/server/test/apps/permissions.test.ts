@@ -103,8 +103,8 @@ forEachDialect('who may do what with apps', (t) => {
     expectError(await setTo(member, 'everyone'), 403, 'PermissionDenied');
     expectError(await setTo(guest, 'everyone'), 403, 'PermissionDenied');
     expectError(await setTo(admin, 'guests'), 400, 'InvalidParameter', 'appCreators');
-    // Every setting is optional: none changes nothing.
-    expect((await admin.request('POST', '/v1/team.updateSettings', {})).body.team.appCreators).toBe('members');
+    // Every setting is optional, but one must be given.
+    expectError(await admin.request('POST', '/v1/team.updateSettings', {}), 400, 'MissingParameter', 'appCreators');
     expectError(await admin.request('POST', '/v1/team.updateSettings', { appCreators: 'admins', name: 'Renamed' }), 400, 'InvalidParameter', 'name');
 
     expect((await setTo(admin, 'admins')).body).toEqual({ team: { id: team.id, name: 'Herons', appCreators: 'admins', whoMayInvite: 'admins', messageEditWindowMinutes: 0 } });

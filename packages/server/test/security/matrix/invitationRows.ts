@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { createInvitation } from '../../../src/core/commands/invitations.js';
 import type { TestServer } from '../../helpers/server.js';
-import { denied, everyone, get, OK, post, sessionGate, type Row } from './rows.js';
+import { credentials, credentialSuffix, denied, everyone, get, OK, post, sessionGate, type Row } from './rows.js';
 import type { World } from './world.js';
 
 /**
@@ -30,6 +30,19 @@ async function adminsInvitation({ t, w }: { t: TestServer; w: World }) {
 const noSuchInvitation = denied('InvitationUnusable', { parameter: 'inviteToken' });
 const noSuchLink = denied('AccountLinkUnusable', { parameter: 'linkToken' });
 
+/** The methods anyone calls, once for each credential an actor may present: none of them is looked at. */
+const anyoneRows: Array<Omit<Row, 'credential'>> = [
+  { route: 'v1 invitations.getInfo', request: () => call('invitations.getInfo', { inviteToken: 'inv_none' }), expect: everyone(noSuchInvitation) },
+  {
+    route: 'v1 invitations.accept',
+    request: () => call('invitations.accept', { inviteToken: 'inv_none', email: 'matrix@example.test', firstName: 'M', lastName: 'X', password: 'a long passphrase here' }),
+    expect: everyone(noSuchInvitation),
+  },
+  { route: 'v1 users.requestPasswordReset', request: () => call('users.requestPasswordReset', { email: 'owner@example.test' }), expect: everyone(denied('MailNotConfigured')) },
+  { route: 'v1 users.resetPassword', request: () => call('users.resetPassword', { linkToken: 'pwr_none', newPassword: 'a long passphrase here' }), expect: everyone(noSuchLink) },
+  { route: 'v1 users.verifyEmail', request: () => call('users.verifyEmail', { linkToken: 'ver_none' }), expect: everyone(noSuchLink) },
+];
+
 export const invitationRows: Row[] = [
   {
     route: 'v1 invitations.create with a session',
@@ -52,16 +65,7 @@ export const invitationRows: Row[] = [
     request: (_ids, w) => call('invitations.revoke', { invitationId: invitations.get(w) }),
     expect: adminOnly(denied('InvalidParameter', { parameter: 'invitationId' })),
   },
-  { route: 'v1 invitations.getInfo', credential: 'token', request: () => call('invitations.getInfo', { inviteToken: 'inv_none' }), expect: everyone(noSuchInvitation) },
-  {
-    route: 'v1 invitations.accept',
-    credential: 'token',
-    request: () => call('invitations.accept', { inviteToken: 'inv_none', email: 'matrix@example.test', firstName: 'M', lastName: 'X', password: 'a long passphrase here' }),
-    expect: everyone(noSuchInvitation),
-  },
-  { route: 'v1 users.requestPasswordReset', credential: 'token', request: () => call('users.requestPasswordReset', { email: 'owner@example.test' }), expect: everyone(denied('MailNotConfigured')) },
-  { route: 'v1 users.resetPassword', credential: 'token', request: () => call('users.resetPassword', { linkToken: 'pwr_none', newPassword: 'a long passphrase here' }), expect: everyone(noSuchLink) },
-  { route: 'v1 users.verifyEmail', credential: 'token', request: () => call('users.verifyEmail', { linkToken: 'ver_none' }), expect: everyone(noSuchLink) },
+  ...anyoneRows.flatMap((row) => credentials.map((credential): Row => ({ ...row, route: `${row.route}${credentialSuffix[credential]}`, credential }))),
   // The web client's pages one reaches from a link, signed out: the same page for everyone (it asks the methods above).
   ...['/invite/:token', '/forgot-password', '/reset-password', '/verify-email'].map(
     (path): Row => ({ route: `GET ${path}`, credential: 'session', request: () => get(path.replace(':token', 'inv_none')), expect: everyone(OK) }),
