@@ -19,6 +19,7 @@ export * from './routeClient.js';
 export * from './methodClient.js';
 export * from './routes/define.js';
 export { appCreatorChoices, Team, type AppCreators } from './methods/team.js';
+export { AuditEntry, auditCursorPattern, maxAuditPage } from './methods/audit.js';
 export { Contact } from './methods/people.js';
 export { Conversation } from './methods/chat.js';
 export { ClientApp, PublicIntegrations } from './methods/apps.js';

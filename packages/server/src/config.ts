@@ -124,6 +124,8 @@ export interface Config {
   smtpUrl?: string;
   /** The From of that mail. Env `AVIARY_MAIL_FROM`; by default `Aviary <aviary@` the public URL's host `>`. */
   mailFrom: string;
+  /** How many days audit log rows are kept before the retention job deletes them. Env `AVIARY_AUDIT_RETENTION_DAYS`; a year by default. */
+  auditRetentionDays: number;
 }
 
 /** A setting whose value the server cannot use; the message names the setting (the environment variable). */
@@ -192,6 +194,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     metricsToken: input.metricsToken ?? (env.AVIARY_METRICS_TOKEN || undefined),
     secretKeys: secretKeys(input.secretKeys ?? list(env.AVIARY_SECRET_KEY)),
     smtpUrl: smtpUrl(input.smtpUrl ?? (env.AVIARY_SMTP_URL || undefined)),
+    auditRetentionDays: input.auditRetentionDays ?? positive(env, 'AVIARY_AUDIT_RETENTION_DAYS') ?? 365,
     mailFrom: input.mailFrom ?? (env.AVIARY_MAIL_FROM || defaultMailFrom(input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined))),
     stream: {
       ...defaultStreamConfig,

@@ -2,6 +2,7 @@ import type { MethodDefinition } from '../define.js';
 import * as accounts from './accounts.js';
 import * as accountMail from './accountMail.js';
 import * as apps from './apps.js';
+import * as audit from './audit.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
 import * as interactions from './interactions.js';
@@ -49,6 +50,7 @@ export const api = {
     listScheduledMessages: scheduled.listScheduledMessages,
     deleteScheduledMessage: scheduled.deleteScheduledMessage,
   },
+  audit: { list: audit.list },
   interactions: {
     pressButton: interactions.pressButton,
     runMessageAction: interactions.runMessageAction,

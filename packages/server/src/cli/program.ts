@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAppCommands } from './app.js';
 import { registerAppAdminCommands } from './appAdmin.js';
+import { registerAuditCommands } from './audit.js';
 import { registerBackupCommands } from './backup.js';
 import { registerEventCommands } from './events.js';
 import { registerChannelCommands, registerUserListCommand } from './listings.js';
@@ -37,6 +38,7 @@ function buildProgram(): Command {
   registerEventCommands(program);
   registerSearchCommands(program);
   registerRetentionCommands(program);
+  registerAuditCommands(program);
   registerTriggerCommand(program);
   registerListenCommand(program);
   return program;

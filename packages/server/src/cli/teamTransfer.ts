@@ -10,6 +10,7 @@ import { CliError } from './errors.js';
 import { requireUser } from './lookups.js';
 import { positiveInteger } from './options.js';
 import { importSlackCommand } from './slackImport.js';
+import { cliActor, recordAudit } from '../core/audit/record.js';
 
 type ExportFlags = StoreFlags & OutputFlags & {
   team?: string;
@@ -53,6 +54,7 @@ export function registerTeamTransferCommands(team: Command): void {
           const summary = await importTeam(admin.db, resolve(flags.from!), {
             onKind: (kind, count) => process.stderr.write(`Imported ${count} ${kind}.\n`),
           });
+          await recordAudit(admin.db, { teamId: summary.teamId, actor: cliActor, at: admin.now(), action: 'team.imported', target: { kind: 'team', id: summary.teamId }, details: { counts: summary.counts } });
           const secrets = summary.appsWithNewSecrets > 0 ? ` ${summary.appsWithNewSecrets} app(s) got a new secret (the export held none): give it to their developers.` : '';
           return {
             json: summary,
@@ -70,6 +72,7 @@ async function runExport(admin: AdminContext, flags: ExportFlags): Promise<Comma
     const manifest = await withReadSnapshot(admin.store, admin.config.dataDir, (db) =>
       exportTeam(db, teamId, scope, { outDir: out, includeSecrets: flags.includeSecrets === true, batchSize: flags.batch, now: admin.now() }),
     );
+    await recordAudit(admin.db, { teamId, actor: cliActor, at: admin.now(), action: 'team.exported', target: { kind: scope.kind, id: scope.kind === 'channel' ? scope.channelId : scope.kind === 'person' ? scope.userId : teamId }, details: { includeSecrets: flags.includeSecrets === true } });
     return { json: { out, ...manifest }, text: `Exported ${describeScope(manifest)} to ${out}: ${countsText(countsOf(manifest))}.` };
   });
 }

@@ -359,6 +359,23 @@ export interface InvitationsTable {
   revoked_at: number | null;
 }
 
+/** One administrative or security-relevant action (migration 0022); append-only, pruned by the retention job. */
+export interface AuditLogTable {
+  id: string;
+  team_id: string;
+  at: number;
+  actor_user_id: string | null;
+  actor_app_id: string | null;
+  /** A short dotted name such as `session.signIn` or `app.secretRotated`. */
+  action: string;
+  target_kind: string;
+  target_id: string;
+  /** The client's address as AVIARY_TRUST_PROXY decides; null for the CLI. */
+  address: string | null;
+  /** Small JSON object, never a secret. */
+  details: string;
+}
+
 /** A single-use link of a person's account: a password reset or an email verification (migration 0020). */
 export interface AccountTokensTable {
   token_hash: string;
@@ -406,6 +423,7 @@ export interface Database {
   invitations: InvitationsTable;
   account_tokens: AccountTokensTable;
   mail_outbox: MailOutboxTable;
+  audit_log: AuditLogTable;
 }
 
 /** A team's row as read, with the columns later migrations added. */

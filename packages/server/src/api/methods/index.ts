@@ -35,6 +35,7 @@ import interactionsPressButton from './interactions/pressButton.js';
 import interactionsRunMessageAction from './interactions/runMessageAction.js';
 import interactionsRunServicemlAction from './interactions/runServicemlAction.js';
 import interactionsRunWidgetAction from './interactions/runWidgetAction.js';
+import auditList from './audit/list.js';
 import invitationsAccept from './invitations/accept.js';
 import invitationsCreate from './invitations/create.js';
 import invitationsGetInfo from './invitations/getInfo.js';
@@ -93,6 +94,7 @@ export const handlersByMethod = {
   'chat.scheduleMessage': chatScheduleMessage,
   'chat.listScheduledMessages': chatListScheduledMessages,
   'chat.deleteScheduledMessage': chatDeleteScheduledMessage,
+  'audit.list': auditList,
   'interactions.openAttachmentWidget': interactionsOpenAttachmentWidget,
   'interactions.pressButton': interactionsPressButton,
   'interactions.runMessageAction': interactionsRunMessageAction,

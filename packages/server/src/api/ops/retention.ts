@@ -1,4 +1,5 @@
 import type { ServerContext } from '../../context.js';
+import { pruneAuditLog } from '../../core/audit/prune.js';
 import { pruneExpiredMessages } from '../../core/retention/pruneMessages.js';
 import { pruneExpiredResponseUrls } from '../../core/responses/responseUrls.js';
 import { pruneFinishedEvents } from '../../events/outbox/retention.js';
@@ -13,8 +14,8 @@ export interface RetentionJob {
   stop(): Promise<void>;
 }
 
-/** The background job of docs/operations.md "Retention": finished events and their attempts, messages past their team's or channel's retention, expired response URLs. */
-export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' | 'metrics'>): RetentionJob {
+/** The background job of docs/operations.md "Retention": finished events and their attempts, messages past their team's or channel's retention, expired response URLs, audit log rows past AVIARY_AUDIT_RETENTION_DAYS. */
+export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' | 'metrics' | 'config'>): RetentionJob {
   let running: Promise<void> | undefined;
   const runOnce = () =>
     (running ??= (async () => {
@@ -27,6 +28,7 @@ export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' 
         ctx.metrics.countRetentionDeleted('messages', messages);
         if (messages > 0) ctx.log.info({ messages }, 'deleted messages past their retention');
         ctx.metrics.countRetentionDeleted('response_urls', await pruneExpiredResponseUrls(ctx.db, ctx.now()));
+        ctx.metrics.countRetentionDeleted('audit', await pruneAuditLog(ctx.db, ctx.now(), ctx.config.auditRetentionDays));
       } catch (error) {
         ctx.log.warn({ err: error }, 'the retention job failed; it runs again within the hour');
       } finally {

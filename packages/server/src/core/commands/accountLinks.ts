@@ -9,6 +9,7 @@ import { passwordResetMail } from '../mail/messages.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { checkPassword } from '../passwordRules.js';
 import { hashPassword } from '../passwords.js';
+import { recordAudit } from '../audit/record.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** How long a link is good for: a password reset an hour, an email verification a week. */
@@ -28,11 +29,11 @@ export async function issueAccountLink(tx: Tx, userId: string, purpose: AccountT
  * Mails a reset link to every active account with this email (one per team). The caller answers the
  * same whatever this finds, and does not wait for it, so that the answer's time says nothing either.
  */
-export async function mailPasswordResets(ctx: CoreContext, email: string): Promise<void> {
+export async function mailPasswordResets(ctx: CoreContext, email: string, address: string | null = null): Promise<void> {
   const accounts = await ctx.db
     .selectFrom('users as u')
     .innerJoin('teams as t', 't.id', 'u.team_id')
-    .select(['u.id', 'u.email', 't.name'])
+    .select(['u.id', 'u.email', 'u.team_id', 't.name'])
     .where('u.email', '=', email.trim().toLowerCase())
     .where('u.deactivated_at', 'is', null)
     .where('u.bot_app_id', 'is', null)
@@ -42,6 +43,7 @@ export async function mailPasswordResets(ctx: CoreContext, email: string): Promi
   await runChange(ctx, async (tx, effects) => {
     for (const account of accounts) {
       const token = await issueAccountLink(tx, account.id, 'reset', now);
+      await recordAudit(tx, { teamId: account.team_id, actor: { userId: null, address }, at: now, action: 'user.passwordResetRequested', target: { kind: 'user', id: account.id } });
       await enqueueMail(tx, effects, passwordResetMail(account.email!, { teamName: account.name, link: linkTo(ctx.config, `/reset-password#${token}`) }), now);
     }
   });
@@ -64,7 +66,7 @@ async function useLink(tx: Tx, token: string, purpose: AccountTokensTable['purpo
  * transaction and every process closes their streams at once. Following the mailed link shows the
  * person reads mail there, so the email counts as verified too.
  */
-export async function resetPassword(ctx: CoreContext, token: string, newPassword: string): Promise<{ email: string; teamId: string }> {
+export async function resetPassword(ctx: CoreContext, token: string, newPassword: string, address: string | null = null): Promise<{ email: string; teamId: string }> {
   const hash = await hashPassword(checkPassword('newPassword', newPassword));
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
@@ -76,6 +78,7 @@ export async function resetPassword(ctx: CoreContext, token: string, newPassword
     await tx.updateTable('account_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', 'reset').where('used_at', 'is', null).execute();
     effects.add({ kind: 'credentialsEnded', notice: { userId } });
     const user = await tx.selectFrom('users').select(['email', 'team_id']).where('id', '=', userId).executeTakeFirstOrThrow();
+    await recordAudit(tx, { teamId: user.team_id, actor: { userId, address }, at: now, action: 'user.passwordReset', target: { kind: 'user', id: userId } });
     return { email: user.email!, teamId: user.team_id };
   });
 }

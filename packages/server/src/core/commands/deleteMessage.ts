@@ -10,6 +10,7 @@ import { checkEditWindow, isSignedInAdmin, type MessageChanger } from '../polici
 import { messageDeleted } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { enqueueMessageChangeEvents } from '../triggers/messageEvents.js';
+import { byPerson, recordAudit } from '../audit/record.js';
 
 /**
  * chat.deleteMessage: the message leaves the history of everyone, with its reactions and its edits, in
@@ -21,6 +22,8 @@ export async function deleteMessage(ctx: CoreContext, changer: MessageChanger, u
     const now = ctx.now();
     const row = await findDeletableMessage(tx, changer, uid, now);
     await deleteMessageRow(tx, uid);
+    // An admin removing someone else's message is moderation: the audit log keeps who, whose and where.
+    if (row.from_user_id !== changer.user.id && isSignedInAdmin(changer)) await recordAudit(tx, { ...byPerson(changer.user, (changer as { clientAddress?: string }).clientAddress ?? null), at: now, action: 'message.deletedByAdmin', target: { kind: 'message', id: uid }, details: { author: row.from_user_id, chat: row.to_id } });
     const event = { name: 'chat.messageDeleted' as const, userId: changer.user.id, message: presentMessageRef(row) };
     await enqueueMessageChangeEvents(tx, effects, row, { event, byAppId: changer.appId }, now);
     await recordStreamEntries(tx, effects, row.team_id, [messageDeleted(row, changer.user.id)], now);

@@ -8,6 +8,7 @@ import { checkPersonFields, checkProfileChange, type PersonFieldInput } from '..
 import { presentPublicProfile } from '../presenters/users.js';
 import { userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
+import { cliActor, recordAudit, type AuditActor } from '../audit/record.js';
 
 export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {
   const id = newTeamId();
@@ -40,9 +41,10 @@ export async function createPerson(db: Db | Tx, input: NewPerson & { now: number
 }
 
 /** Deactivates a person: their sessions and tokens stop working, and every process closes their streams at once. */
-export async function deactivatePerson(ctx: ChangeContext, userId: string, now: number): Promise<void> {
+export async function deactivatePerson(ctx: ChangeContext, userId: string, now: number, actor: AuditActor = cliActor): Promise<void> {
   await runChange(ctx, async (tx, effects) => {
-    await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).execute();
+    const person = await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).returning('team_id').executeTakeFirst();
+    if (person) await recordAudit(tx, { teamId: person.team_id, actor, at: now, action: 'user.deactivated', target: { kind: 'user', id: userId } });
     effects.add({ kind: 'credentialsEnded', notice: { userId } });
   });
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../store/store.js';
 import { hashToken, newSecret } from '../../store/ids.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
+import { byPerson, recordAudit } from '../audit/record.js';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -24,7 +25,8 @@ export type SignInResult =
   | { outcome: 'signedIn'; sessionToken: string; user: UsersTable }
   /** The password opened accounts in several teams: the person picks one and signs in again with its id. */
   | { outcome: 'chooseTeam'; teams: Array<{ id: string; name: string }> }
-  | { outcome: 'wrongCredentials' };
+  /** `accounts`: the active accounts the password was checked against (the audit log records a failed sign-in for each). */
+  | { outcome: 'wrongCredentials'; accounts: Array<Pick<UsersTable, 'id' | 'team_id'>> };
 
 /**
  * Checks a person's email and password. One email may have an account in several teams, each with its
@@ -43,13 +45,13 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
   const accounts = await query.orderBy('team_id').execute();
   if (accounts.length === 0) {
     await verifyAgainstNoAccount(input.password);
-    return { outcome: 'wrongCredentials' };
+    return { outcome: 'wrongCredentials', accounts: [] };
   }
   const opened: UsersTable[] = [];
   for (const account of accounts) {
     if (await verifyPassword(input.password, account.password_hash!)) opened.push(account);
   }
-  if (opened.length === 0) return { outcome: 'wrongCredentials' };
+  if (opened.length === 0) return { outcome: 'wrongCredentials', accounts: accounts.map(({ id, team_id }) => ({ id, team_id })) };
   if (opened.length > 1) {
     const teams = await db.selectFrom('teams').select(['id', 'name']).where('id', 'in', opened.map((user) => user.team_id)).orderBy('name').orderBy('id').execute();
     return { outcome: 'chooseTeam', teams };
@@ -72,10 +74,13 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
 }
 
 /** Ends the session; every process closes the streams and listen connections it opened at once. */
-export async function signOut(ctx: ChangeContext, sessionToken: string): Promise<void> {
+export async function signOut(ctx: ChangeContext & { now(): number }, sessionToken: string, address: string | null = null): Promise<void> {
   await runChange(ctx, async (tx, effects) => {
     const ended = await tx.deleteFrom('sessions').where('token_hash', '=', hashToken(sessionToken)).returning('user_id').executeTakeFirst();
-    if (ended) effects.add({ kind: 'credentialsEnded', notice: { userId: ended.user_id } });
+    if (!ended) return;
+    effects.add({ kind: 'credentialsEnded', notice: { userId: ended.user_id } });
+    const person = await tx.selectFrom('users').select(['id', 'team_id']).where('id', '=', ended.user_id).executeTakeFirstOrThrow();
+    await recordAudit(tx, { ...byPerson(person, address), at: ctx.now(), action: 'session.signOut', target: { kind: 'user', id: person.id } });
   });
 }
 

@@ -7,6 +7,7 @@ import { defineRouteHandler } from '../../routeHandler.js';
 import { deviceCookie, DEVICE_COOKIE, knownDevice } from '../deviceCookie.js';
 import { startSignInAttempt } from '../signInLimits.js';
 import { sessionCookie } from '../sessionToken.js';
+import { byPerson, recordAudit } from '../../../core/audit/record.js';
 
 /**
  * Answers the session token and sets the cookie. An email with accounts in several teams whose password
@@ -24,11 +25,15 @@ export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, p
     await attempt.forgive();
     throw error;
   });
-  if (result.outcome === 'wrongCredentials') throw new ApiError('InvalidCredentials');
+  if (result.outcome === 'wrongCredentials') {
+    for (const account of result.accounts) await recordAudit(ctx.db, { teamId: account.team_id, actor: { userId: null, address: exchange.clientAddress() }, at: ctx.now(), action: 'session.signInFailed', target: { kind: 'user', id: account.id } });
+    throw new ApiError('InvalidCredentials');
+  }
   await attempt.forgive();
   if (result.outcome === 'chooseTeam') {
     throw new ApiError('TeamRequired', 'This email and password open accounts in several teams; sign in again with teamId set to one of teams.', { teams: result.teams });
   }
+  await recordAudit(ctx.db, { ...byPerson(result.user, exchange.clientAddress()), at: ctx.now(), action: 'session.signIn', target: { kind: 'user', id: result.user.id } });
   exchange.setHeader('set-cookie', sessionCookie(ctx.config, result.sessionToken));
   exchange.setHeader('set-cookie', deviceCookie(ctx, email, device));
   // The team and stream position too, so that the web client need not ask GET /api/session before loading.
