@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dialects } from '../helpers/dialects.js';
+import { runCli, runCliJson } from './cli.js';
+import { cliStore, teamWithDeveloper, type CliStore } from './stores.js';
+
+/**
+ * What the command line records in the audit log (retention changed, team exported and imported), with
+ * no person and no address, and `aviary audit export`, which writes the log as JSON lines.
+ */
+describe('the audit log from the command line', () => {
+  const undo: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const step of undo.splice(0).reverse()) await step();
+  });
+  const fresh = async (dialect: 'sqlite' | 'postgres'): Promise<CliStore> => {
+    const made = await cliStore(dialect);
+    undo.push(() => made.remove());
+    return made;
+  };
+  const scratch = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aviary-audit-'));
+    undo.push(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  };
+  const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+
+  for (const dialect of dialects) {
+    it(`records retention changes, exports and imports, and exports the log as JSON lines [${dialect}]`, { timeout: 60_000 }, async () => {
+      const store = await fresh(dialect);
+      const { teamId } = await teamWithDeveloper(store.on);
+      await runCliJson(['retention', 'set', '--team', teamId, '--messages', '30', ...store.on]);
+      const dir = scratch();
+      await runCliJson(['team', 'export', '--team', teamId, '--out', join(dir, 'team'), ...store.on]);
+
+      const out = join(dir, 'audit.jsonl');
+      expect(await runCliJson(['audit', 'export', '--team', teamId, '--out', out, '--batch', '1', ...store.on])).toEqual({ out, rows: 2 });
+      const rows = lines(out);
+      expect(rows.map((row) => row.action)).toEqual(['team.exported', 'retention.changed']);
+      for (const row of rows) expect(row).toMatchObject({ actorUserId: null, actorAppId: null, address: null, targetKind: 'team', targetId: teamId, at: expect.any(Number) });
+      expect(rows[1].details).toEqual({ messageRetentionDays: 30 });
+
+      // Filters, and a file that exists is refused rather than overwritten.
+      const filtered = join(dir, 'retention.jsonl');
+      await runCliJson(['audit', 'export', '--team', teamId, '--out', filtered, '--action', 'retention.', ...store.on]);
+      expect(lines(filtered).map((row) => row.action)).toEqual(['retention.changed']);
+      const later = join(dir, 'later.jsonl');
+      expect(await runCliJson(['audit', 'export', '--team', teamId, '--out', later, '--since', '2999-01-01', ...store.on])).toEqual({ out: later, rows: 0 });
+      const again = await runCli(['audit', 'export', '--team', teamId, '--out', out, ...store.on, '--json']);
+      expect(again.code).toBe(1);
+      expect(JSON.parse(again.stdout)).toMatchObject({ error: 'InvalidOption', description: expect.stringContaining('exists already') });
+      const unknown = await runCli(['audit', 'export', '--team', 'T:nope', '--out', join(dir, 'x.jsonl'), ...store.on, '--json']);
+      expect(JSON.parse(unknown.stdout)).toMatchObject({ error: 'UnknownTeam' });
+
+      const into = await fresh(dialect);
+      await runCliJson(['team', 'import', '--from', join(dir, 'team'), ...into.on]);
+      const imported = join(dir, 'imported.jsonl');
+      await runCliJson(['audit', 'export', '--team', teamId, '--out', imported, ...into.on]);
+      expect(lines(imported)).toMatchObject([{ action: 'team.imported', actorUserId: null, address: null, targetKind: 'team', targetId: teamId }]);
+    });
+  }
+});
