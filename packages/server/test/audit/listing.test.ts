@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { api, methodsByName } from '@aviary/protocol';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { pruneAuditLog } from '../../src/core/audit/prune.js';
 import { recordAudit } from '../../src/core/audit/record.js';
 import { forEachDialect } from '../helpers/server.js';
@@ -71,6 +72,13 @@ forEachDialect('the audit log: reading and retention', (t) => {
   it('no method changes a row: audit.list is the only audit method, and it reads', async () => {
     expect(Object.keys(api.audit)).toEqual(['list']);
     expect([...methodsByName.keys()].filter((name) => name.startsWith('audit.'))).toEqual(['audit.list']);
+  });
+
+  it('takes its retention from AVIARY_AUDIT_RETENTION_DAYS: a year by default, a whole number above 0', () => {
+    expect(loadConfig({}, {}).auditRetentionDays).toBe(365);
+    expect(loadConfig({}, { AVIARY_AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays).toBe(30);
+    expect(() => loadConfig({}, { AVIARY_AUDIT_RETENTION_DAYS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({}, { AVIARY_AUDIT_RETENTION_DAYS: 'a year' })).toThrow(/AVIARY_AUDIT_RETENTION_DAYS/);
   });
 
   it('the retention job deletes rows older than the setting, in batches, and counts them in the metrics', async () => {
