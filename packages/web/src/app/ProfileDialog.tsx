@@ -1,6 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { methods } from '../api/client';
 import { ChangePasswordSection, SessionsSection } from './AccountSections';
+import { AuditLogSection } from './AuditLogSection';
 import { Avatar, PresenceText } from './Avatar';
 import { useFieldRefusals } from './fieldRefusals';
 import { fullName } from './format';
@@ -91,6 +92,7 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
       </form>
       <ChangePasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
       <SessionsSection version={sessionsVersion} />
+      {me.role === 'admin' && <AuditLogSection />}
     </Modal>
   );
 }
