@@ -10,6 +10,7 @@ import { CliError } from './errors.js';
 import { readJsonFile } from './jsonFile.js';
 import { requireApp, requirePerson, requireUser } from './lookups.js';
 import { httpUrl, withRequiredOptions } from './options.js';
+import { cliActor, recordAudit } from '../core/audit/record.js';
 
 type Flags<T> = StoreFlags & OutputFlags & T;
 
@@ -49,6 +50,7 @@ export function registerAppCommands(program: Command): Command {
             }),
           (parameter, description) => appOptionWording(flags, parameter, description),
         );
+        await recordAudit(db, { teamId: created.team_id, actor: cliActor, at: now(), action: 'app.created', target: { kind: 'app', id: created.id }, details: { name: created.name } });
         return {
           json: { id: created.id, secret: created.secret },
           text: `Created app "${created.name}" ${created.id} in team ${developer.team_id}.\nsecret: ${created.secret}`,
@@ -68,6 +70,7 @@ export function registerAppCommands(program: Command): Command {
           throw new CliError('BotNotEnabled', `The bot of "${found.name}" is not enabled; enable it with --enable.`);
         }
         const { botUserId, botToken } = await enableBot(db, found.id, now());
+        await recordAudit(db, { teamId: found.team_id, actor: cliActor, at: now(), action: flags.enable ? 'app.botEnabled' : 'app.botTokenRegenerated', target: { kind: 'app', id: found.id } });
         return { json: { botUserId, botToken }, text: `Bot of "${found.name}" is ${botUserId}.\nbot token: ${botToken}` };
       }),
     );
@@ -105,6 +108,7 @@ export function registerAppCommands(program: Command): Command {
         }
         const { installApp } = await import('../core/commands/installs.js');
         const { token } = await withEventDelivery(admin, (ctx) => installApp(ctx, { appId: found.id, userId: person.id }), { appId: found.id, forwardTo: flags.forwardTo });
+        await recordAudit(admin.db, { teamId: found.team_id, actor: cliActor, at: admin.now(), action: 'app.installed', target: { kind: 'app', id: found.id }, details: { userId: person.id } });
         return { json: { token }, text: `Installed "${found.name}" for ${person.id}.\ntoken: ${token}` };
       }),
     );
@@ -122,6 +126,7 @@ export function registerAppCommands(program: Command): Command {
         const user = await requireUser(admin.db, flags.user);
         const { uninstallApp } = await import('../core/commands/installs.js');
         await withEventDelivery(admin, (ctx) => uninstallApp(ctx, { appId: found.id, userId: user.id }));
+        await recordAudit(admin.db, { teamId: found.team_id, actor: cliActor, at: admin.now(), action: 'app.uninstalled', target: { kind: 'app', id: found.id }, details: { userId: user.id } });
         return { json: { appId: found.id, userId: user.id, uninstalled: true }, text: `Uninstalled "${found.name}" for ${user.id}.` };
       }),
     );

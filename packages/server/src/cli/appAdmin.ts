@@ -10,6 +10,7 @@ import { readJsonFile } from './jsonFile.js';
 import { requireApp } from './lookups.js';
 import { positiveInteger } from './options.js';
 import { formatTable, isoTime } from './table.js';
+import { cliActor, recordAudit } from '../core/audit/record.js';
 
 type Flags<T> = StoreFlags & OutputFlags & T;
 
@@ -85,6 +86,7 @@ export function registerAppAdminCommands(app: Command): void {
         if (!flags.yes) throw new CliError('InvalidUsage', `Deleting "${found.name}" ${found.id} cannot be undone; add --yes to confirm.`);
         // Nobody to tell at once: a running server's stream finds the deletion in the store.
         await deleteApp({ db, afterCommit: tellNobody }, found.id, now());
+        await recordAudit(db, { teamId: found.team_id, actor: cliActor, at: now(), action: 'app.deleted', target: { kind: 'app', id: found.id }, details: { name: found.name } });
         return { json: { id: found.id, deleted: true }, text: `Deleted "${found.name}" ${found.id}.` };
       }),
     );

@@ -6,6 +6,7 @@ import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from
 import { requireTeam } from './lookups.js';
 import { registerTeamTransferCommands } from './teamTransfer.js';
 import { requireText } from './validate.js';
+import { cliActor, recordAudit } from '../core/audit/record.js';
 
 export function registerTeamCommands(program: Command): void {
   const team = program.command('team').description('Manage teams.');
@@ -27,9 +28,10 @@ export function registerTeamCommands(program: Command): void {
         .makeOptionMandatory(),
     )
     .action((flags: StoreFlags & OutputFlags & { team: string; appCreators: AppCreators }) =>
-      runAdminCommand(flags, async ({ db }) => {
+      runAdminCommand(flags, async ({ db, now }) => {
         const found = await requireTeam(db, flags.team);
         const updated = await setAppCreators(db, found.id, flags.appCreators);
+        await recordAudit(db, { teamId: found.id, actor: cliActor, at: now(), action: 'team.settingsChanged', target: { kind: 'team', id: found.id }, details: { appCreators: flags.appCreators } });
         return {
           json: { id: updated.id, appCreators: updated.app_creators },
           text: `In team "${updated.name}" ${updated.id}, ${updated.app_creators} may now create apps.`,

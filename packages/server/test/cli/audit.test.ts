@@ -30,7 +30,7 @@ describe('the audit log from the command line', () => {
   for (const dialect of dialects) {
     it(`records retention changes, exports and imports, and exports the log as JSON lines [${dialect}]`, { timeout: 60_000 }, async () => {
       const store = await fresh(dialect);
-      const { teamId } = await teamWithDeveloper(store.on);
+      const { teamId, developerId } = await teamWithDeveloper(store.on);
       await runCliJson(['retention', 'set', '--team', teamId, '--messages', '30', ...store.on]);
       const dir = scratch();
       await runCliJson(['team', 'export', '--team', teamId, '--out', join(dir, 'team'), ...store.on]);
@@ -53,6 +53,20 @@ describe('the audit log from the command line', () => {
       expect(JSON.parse(again.stdout)).toMatchObject({ error: 'InvalidOption', description: expect.stringContaining('exists already') });
       const unknown = await runCli(['audit', 'export', '--team', 'T:nope', '--out', join(dir, 'x.jsonl'), ...store.on, '--json']);
       expect(JSON.parse(unknown.stdout)).toMatchObject({ error: 'UnknownTeam' });
+
+      // The team's and apps' changes made from the command line.
+      await runCliJson(['team', 'update', '--team', teamId, '--app-creators', 'everyone', ...store.on]);
+      const app = await runCliJson<{ id: string }>(['app', 'create', '--name', 'Audited', '--developer', developerId, ...store.on]);
+      await runCliJson(['app', 'bot', '--app', app.id, '--enable', ...store.on]);
+      await runCliJson(['app', 'delete', '--app', app.id, '--yes', ...store.on]);
+      const changes = join(dir, 'changes.jsonl');
+      await runCliJson(['audit', 'export', '--team', teamId, '--out', changes, '--since', new Date(rows[0].at).toISOString(), ...store.on]);
+      expect(lines(changes).filter((row) => row.action !== 'team.exported').map((row) => [row.action, row.targetKind, row.targetId, row.actorUserId, row.address])).toEqual([
+        ['app.deleted', 'app', app.id, null, null],
+        ['app.botEnabled', 'app', app.id, null, null],
+        ['app.created', 'app', app.id, null, null],
+        ['team.settingsChanged', 'team', teamId, null, null],
+      ]);
 
       const into = await fresh(dialect);
       await runCliJson(['team', 'import', '--from', join(dir, 'team'), ...into.on]);
