@@ -23,11 +23,6 @@ export interface AuditActor {
   address: string | null;
 }
 
-/** The actor of a request: the caller's person and app, and the client address when the caller has one. */
-export function actorOf(caller: { user?: Pick<UsersTable, 'id'>; appId?: string | null; clientAddress?: string }): AuditActor {
-  return { userId: caller.user?.id ?? null, appId: caller.appId ?? null, address: caller.clientAddress ?? null };
-}
-
 /** The CLI as an actor: an operator at the server's console, with no person and no address. */
 export const cliActor: AuditActor = { userId: null, appId: null, address: null };
 
