@@ -41,10 +41,12 @@ for (const dialect of dialects) {
       expect(signIns[0]).toMatchObject({ actor_user_id: member.id, address: CLIENT });
 
       expect((await request(t, 'POST', '/api/session', { email: member.email, password: 'not the password' })).status).toBe(401);
+      await t.server.ctx.background.settled();
       await expectRow(t, team.id, 'session.signInFailed', { actor: null, address: CLIENT, target: ['user', member.id] });
       // An email nobody has leaves no row anywhere: there is no team to put it in.
       const before = await t.testStore.store.db.selectFrom('audit_log').select('id').execute();
       expect((await request(t, 'POST', '/api/session', { email: 'nobody@example.test', password: 'whatever it is' })).status).toBe(401);
+      await t.server.ctx.background.settled();
       expect(await t.testStore.store.db.selectFrom('audit_log').select('id').execute()).toHaveLength(before.length);
 
       const other = await signIn(t, member.email!);

@@ -20,6 +20,7 @@ describe.skipIf(noBrowser)('the audit log in the web client', () => {
     const member = await web.t.f.person(team.id, { firstName: 'Mo', lastName: 'Member', password: PASSWORD });
     const wrong = await fetch(`${web.t.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: member.email, password: 'not the password' }) });
     expect(wrong.status).toBe(401);
+    await web.t.server.ctx.background.settled();
     const asMember = await signInAs(member.email!);
     await asMember.page.getByRole('button', { name: /^Your profile: Mo Member/ }).click();
     const memberDialog = asMember.page.getByRole('dialog', { name: 'Your profile' });

@@ -26,7 +26,9 @@ export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, p
     throw error;
   });
   if (result.outcome === 'wrongCredentials') {
-    for (const account of result.accounts) await recordAudit(ctx.db, { teamId: account.team_id, actor: { userId: null, address: exchange.clientAddress() }, at: ctx.now(), action: 'session.signInFailed', target: { kind: 'user', id: account.id } });
+    // Recorded after the answer, so that a wrong password for an account costs no more time than an unknown email.
+    const failure = { actor: { userId: null, address: exchange.clientAddress() }, at: ctx.now(), action: 'session.signInFailed' };
+    for (const account of result.accounts) ctx.background.run('audit of a failed sign-in', () => recordAudit(ctx.db, { ...failure, teamId: account.team_id, target: { kind: 'user', id: account.id } }));
     throw new ApiError('InvalidCredentials');
   }
   await attempt.forgive();
