@@ -1,5 +1,5 @@
 /**
- * The routes of the client API, the developer API and sessions in OpenAPI, derived from their
+ * The routes of the client API and sessions in OpenAPI, derived from their
  * definitions; and the whole document: the method API's, with these routes beside its methods.
  */
 import { buildOpenApiDocument, operationIdOf, type MethodPathItem, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
@@ -12,7 +12,7 @@ export type RoutePathItem = Partial<Record<Lowercase<RouteVerb>, OpenApiOperatio
 export type FullOpenApiDocument = OpenApiDocument<MethodPathItem | RoutePathItem>;
 
 /**
- * Every surface in one document: the /v1 methods, the client, developer and session routes, and the
+ * Every surface in one document: the /v1 methods, the client and session routes, and the
  * events as webhooks. Served at /openapi.json; /v1/openapi.json keeps the method API alone.
  */
 export function buildFullOpenApiDocument(options: OpenApiOptions = {}, routes: Iterable<RouteDefinition> = routesByName.values()): FullOpenApiDocument {
@@ -25,7 +25,7 @@ export function buildFullOpenApiDocument(options: OpenApiOptions = {}, routes: I
       version: 'v1',
       description:
         'Apps call the methods at /v1/<method> with a token. People’s clients call the routes under /api/ with a session ' +
-        '(POST /api/session): the client API, the developer API. Errors answer with {error, description, ...context}; ' +
+        '(POST /api/session): the client API. Errors answer with {error, description, ...context}; ' +
         'see docs/errors.md. The webhooks are the events the service POSTs to an app’s event listener.',
     },
     tags: [...methods.tags, ...[...new Set(list.map(groupOf))].map((name) => ({ name }))],

@@ -1,6 +1,6 @@
 export { AviaryClient, type AviaryClientOptions, type CallOptions, type IdTyping } from './client.js';
 export { AviaryApiError, AviaryTimeoutError, type AviaryErrorCode } from './errors.js';
-export { AviaryDeveloperApi, AviaryPeopleApi, type SessionApiOptions } from './sessionApis.js';
+export { AviaryPeopleApi, type SessionApiOptions } from './sessionApis.js';
 export { toAppId, toChannelId, toChatId, toMessageUid, toUserId } from './ids.js';
 // Every type of ./types.js: the protocol's shapes with branded ids, listed once, there.
 export type * from './types.js';

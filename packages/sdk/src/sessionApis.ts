@@ -1,7 +1,6 @@
 import {
   clientRoutes,
   createRouteClient,
-  developerRoutes,
   sessionRoutes,
   type FetchFunction,
   type RouteClient,
@@ -68,18 +67,5 @@ export class AviaryPeopleApi extends SessionApi {
   constructor(options: SessionApiOptions = {}) {
     super(options);
     Object.assign(this, createRouteClient(clientRoutes, this.routeOptions));
-  }
-}
-
-export interface AviaryDeveloperApi extends RouteClient<typeof developerRoutes> {}
-
-/**
- * The developer API for the developer dashboard and tools, typed from its definitions in
- * @aviary/protocol: `await developer.createApp({ name: 'Weather' })`. Failures throw AviaryApiError.
- */
-export class AviaryDeveloperApi extends SessionApi {
-  constructor(options: SessionApiOptions = {}) {
-    super(options);
-    Object.assign(this, createRouteClient(developerRoutes, this.routeOptions));
   }
 }

@@ -3,6 +3,8 @@ import * as accounts from './accounts.js';
 import * as apps from './apps.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
+import * as deliveries from './deliveries.js';
+import * as developedApps from './developedApps.js';
 import * as interactions from './interactions.js';
 import * as people from './people.js';
 import * as stream from './stream.js';
@@ -19,6 +21,15 @@ export const api = {
     enable: apps.enable,
     disableForTeam: apps.disableForTeam,
     enableForTeam: apps.enableForTeam,
+    create: developedApps.create,
+    listDeveloped: developedApps.listDeveloped,
+    getInfo: developedApps.getInfo,
+    update: developedApps.update,
+    delete: developedApps.remove,
+    setIntegrations: developedApps.setIntegrations,
+    rotateSecret: developedApps.rotateSecret,
+    enableBot: developedApps.enableBot,
+    regenerateBotToken: developedApps.regenerateBotToken,
   },
   channels: {
     addMembers: channels.addMembers,
@@ -38,6 +49,15 @@ export const api = {
     updateMessage: chat.updateMessage,
     markRead: chat.markRead,
     signalTyping: chat.signalTyping,
+  },
+  deliveries: {
+    list: deliveries.list,
+    listAttempts: deliveries.listAttempts,
+    replay: deliveries.replay,
+    replayFailed: deliveries.replayFailed,
+    pause: deliveries.pause,
+    resume: deliveries.resume,
+    sendTestEvent: deliveries.sendTestEvent,
   },
   interactions: {
     pressButton: interactions.pressButton,

@@ -1,15 +1,10 @@
 import * as clientChannels from './client/channels.js';
 import * as clientMessages from './client/messages.js';
 import type { RouteDefinition } from './define.js';
-import * as developerApps from './developer/apps.js';
-import * as developerEvents from './developer/events.js';
 import * as session from './session.js';
 
 /** The client API (/api/client): what a person's client calls. */
 export const clientRoutes = { ...clientMessages, ...clientChannels } as const;
-
-/** The developer API (/api/developer): what the developer dashboard calls. */
-export const developerRoutes = { ...developerApps, ...developerEvents } as const;
 
 /** Signing in and out (/api/session). */
 export const sessionRoutes = session;
@@ -17,10 +12,10 @@ export const sessionRoutes = session;
 /** A group of routes, by the name its typed client calls them by. */
 export type RouteGroup = Readonly<Record<string, RouteDefinition>>;
 
-type AllRoutes = typeof clientRoutes & typeof developerRoutes & typeof sessionRoutes;
+type AllRoutes = typeof clientRoutes & typeof sessionRoutes;
 export type RouteName = AllRoutes[keyof AllRoutes]['name'];
 
 /** Every route, by its name (`client.sendMessage`). */
 export const routesByName: ReadonlyMap<string, RouteDefinition> = new Map<string, RouteDefinition>(
-  [clientRoutes, developerRoutes, sessionRoutes].flatMap((group) => Object.values(group).map((route) => [route.name, route] as const)),
+  [clientRoutes, sessionRoutes].flatMap((group) => Object.values(group).map((route) => [route.name, route] as const)),
 );

@@ -82,7 +82,7 @@ async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: Fast
   return result;
 }
 
-const callerKindOf = (caller: Caller): CallerKind => (caller.kind === 'person' ? 'session' : 'token');
+const callerKindOf = (caller: Caller): CallerKind => (caller.kind === 'person' ? 'session' : caller.kind === 'appSecret' ? 'appSecret' : 'token');
 
 const callerNames: Record<CallerKind, string> = { token: 'an app’s token', session: 'a person’s session', appSecret: 'an app’s secret', anyone: 'anyone' };
 

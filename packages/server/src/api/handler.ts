@@ -1,10 +1,17 @@
-import type { MethodDefinition } from '@aviary/protocol';
+import type { CallerKind, MethodDefinition } from '@aviary/protocol';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { ServerContext } from '../context.js';
-import type { Caller, PersonCaller } from './caller.js';
+import type { AppSecretCaller, PersonCaller, TokenCaller } from './caller.js';
 
-/** The caller a method's handler receives: a person for a method only people call, else any caller. */
-export type CallerOf<M> = M extends { callers: readonly 'session'[] } ? PersonCaller : Caller;
+interface CallerByKind {
+  token: TokenCaller;
+  session: PersonCaller;
+  appSecret: AppSecretCaller;
+  anyone: never;
+}
+
+/** The caller a method's handler receives: one of the kinds the method declares (a person for a method only people call). */
+export type CallerOf<M> = M extends { callers: readonly (infer K extends CallerKind)[] } ? CallerByKind[K] : never;
 
 export interface MethodHandler<M extends MethodDefinition = MethodDefinition> {
   method: M;

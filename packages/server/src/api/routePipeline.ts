@@ -9,7 +9,7 @@ import { enforceRouteRateLimits } from './session/routeLimits.js';
 import { requestCookie, sessionToken } from './session/sessionToken.js';
 
 /**
- * The routes people's clients call (client API, developer API, sessions), each run through one fixed
+ * The routes people's clients call (client API, sessions), each run through one fixed
  * pipeline: authenticate → rate limit → decode → validate → handler → present. What every request gets
  * before (request ids, the cross-site guard, the NUL guard, security headers) is in httpServer.ts and
  * security/.

@@ -1,10 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ServerContext } from '../../context.js';
 import { sessionUser } from '../../core/commands/sessions.js';
 import { isStoreUnavailable } from '../../store/store.js';
-import { reachableApp, requireDeveloper } from '../developer/access.js';
+import { findApp } from '../../core/queries/apps.js';
+import { sameSecret } from '../appSecretCaller.js';
+import { reachAppFor } from '../developerAccess.js';
 import { ApiError } from '../errors.js';
 import { rawErrorResponse } from '../frameworkErrors.js';
 import { hashToken } from '../../store/ids.js';
@@ -39,13 +40,12 @@ export function listenUpgradeListener(ctx: ServerContext, gateway: ListenGateway
     if (token === undefined) {
       throw new ApiError('NotSignedIn', "Send Authorization: Bearer with the app developer's session token or with the app's secret.");
     }
-    const app = await ctx.db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+    const app = await findApp(ctx.db, appId);
     if (app && sameSecret(token, app.secret)) return { appId: app.id, by: { secretDigest: secretDigest(app.secret) } };
     const person = await sessionUser(ctx.db, token, ctx.now());
     if (!person) throw new ApiError('NotSignedIn', "The token is neither a live session nor the app's secret.");
-    const reachable = await reachableApp(ctx.db, person, appId);
-    requireDeveloper(reachable, 'listen to its events', 'events carry what people sent the app');
-    return { appId: reachable.app.id, by: { userId: person.id, sessionHash: hashToken(token) } };
+    const reached = await reachAppFor(ctx.db, { kind: 'person', user: person }, appId, 'deliveries', 'listen to its events');
+    return { appId: reached.id, by: { userId: person.id, sessionHash: hashToken(token) } };
   }
 
   async function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, appId: string): Promise<void> {
@@ -65,11 +65,6 @@ export function listenUpgradeListener(ctx: ServerContext, gateway: ListenGateway
       else socket.destroy();
     });
   };
-}
-
-/** Compared as digests, so the comparison takes the same time whatever the lengths. */
-function sameSecret(given: string, secret: string): boolean {
-  return timingSafeEqual(Buffer.from(secretDigest(given), 'base64'), Buffer.from(secretDigest(secret), 'base64'));
 }
 
 function refusal(ctx: ServerContext, error: unknown): ApiError {
