@@ -107,9 +107,16 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** The JSON type a value of the schema has: a clearable `X | null` is an X (null and "" were taken for null before). */
+function typeOf(schema: TSchema): string | undefined {
+  if (typeof schema.type === 'string') return schema.type;
+  const types = ((schema.anyOf ?? []) as TSchema[]).map((member) => member.type).filter((type) => type !== 'null');
+  return types.length === 1 && typeof types[0] === 'string' ? types[0] : undefined;
+}
+
 function coerce(decoder: ParamDecoder, given: unknown, options: DecodeOptions): unknown {
   const { schema, name } = decoder;
-  const type = schema.type as string | undefined;
+  const type = typeOf(schema);
   if (Array.isArray(given) && type !== 'array' && !options.json) {
     throw invalidParameter(name, `"${name}" was given ${given.length} times; give it once.`);
   }
