@@ -2,7 +2,7 @@ import { verifyWidgetRequest } from '@aviary/sdk';
 import { afterAll, expect, it } from 'vitest';
 import { parseSlashCommand } from '../../src/core/interactions/slashCommand.js';
 import { forEachDialect } from '../helpers/server.js';
-import { clientCast, closeSdkApps, expectError, http } from './harness.js';
+import { clientCast, closeSdkApps, expectError } from './harness.js';
 
 afterAll(closeSdkApps);
 

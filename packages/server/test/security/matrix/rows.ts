@@ -11,8 +11,8 @@ export interface Outcome {
   disabledBy?: 'user' | 'team';
 }
 
-/** What a cell's preparation made for it alone: ids that replace the shared ones, a fresh session. */
-export type Prepared = Partial<Targets> & { session?: string };
+/** What a cell's preparation made for it alone: ids that replace the shared ones, a fresh session or token. */
+export type Prepared = Partial<Targets> & { session?: string; token?: string };
 
 /**
  * One route (or /v1 method) against every actor kind. `route` is the route as the server registers it
@@ -38,19 +38,26 @@ export function denied(error: ErrorCode, more: Omit<Outcome, 'status' | 'error'>
   return { status: errorRegistry[error].status, error, ...more };
 }
 
-/** The refusals every /v1 method shares: no token, a revoked one, an app disabled by the person or the team. */
+/**
+ * The refusals every /v1 method shares: no token, a revoked one, an app disabled by the person or the
+ * team; an app's secret is no token (the methods that take a secret have rows of their own).
+ */
 export const v1Gate = {
   none: denied('MissingParameter', { parameter: 'token' }),
   revoked: denied('InvalidToken'),
+  appSecret: denied('InvalidToken'),
+  otherAppSecret: denied('InvalidToken'),
   userDisabled: denied('AppDisabled', { disabledBy: 'user' }),
   teamDisabled: denied('AppDisabled', { disabledBy: 'team' }),
 } satisfies Partial<Record<ActorKind, Outcome>>;
 
-/** The refusals every session route shares: no session, a bot token in its place, a signed-out session. */
+/** The refusals every session route shares: no session, a bot token or an app's secret in its place, a signed-out session. */
 export const sessionGate = {
   none: denied('NotSignedIn'),
   bot: denied('NotSignedIn'),
   revoked: denied('NotSignedIn'),
+  appSecret: denied('NotSignedIn'),
+  otherAppSecret: denied('NotSignedIn'),
 } satisfies Partial<Record<ActorKind, Outcome>>;
 
 /** The same outcome for every actor: routes that need no credential. */
@@ -58,6 +65,7 @@ export function everyone(outcome: Outcome): Record<ActorKind, Outcome> {
   return {
     none: outcome, otherTeam: outcome, nonMember: outcome, nonInstaller: outcome, guest: outcome, bot: outcome,
     revoked: outcome, userDisabled: outcome, teamDisabled: outcome, anotherDeveloper: outcome, admin: outcome, owner: outcome,
+    appSecret: outcome, otherAppSecret: outcome,
   };
 }
 

@@ -174,8 +174,9 @@ export const v1SessionRows: Row[] = v1Rows.map(withSession);
 
 /**
  * The methods only a person calls, with each actor's app token: NotSignedIn, whatever the token (it is
- * not even looked up). Their rows with a session are with the client's (clientRows.ts).
+ * not even looked up). Their rows with a session are with the client's (clientRows.ts); those an app
+ * may also call with its secret have rows of their own (developerRows.ts).
  */
 export const personOnlyTokenRows: Row[] = [...methodsByName.values()]
-  .filter((method) => !method.callers.includes('token'))
+  .filter((method) => !method.callers.includes('token') && !method.callers.includes('appSecret'))
   .map((method) => ({ route: `v1 ${method.name}`, credential: 'token', request: () => call(method.name), expect: everyone(denied('NotSignedIn')) }));

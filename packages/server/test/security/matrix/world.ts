@@ -10,7 +10,8 @@ import { send } from './http.js';
 
 /**
  * The actor kinds of issue #9's authorization matrix, plus the legitimate actor (`owner`) as the positive
- * control and `nonInstaller` (a member who never installed the app: the widget-token hole of §1).
+ * control, `nonInstaller` (a member who never installed the app: the widget-token hole of §1), and an
+ * app's secret: X's own (`appSecret`, X acting on itself) and another app's (`otherAppSecret`, Z's).
  */
 export const actorKinds = [
   'none',
@@ -25,6 +26,8 @@ export const actorKinds = [
   'anotherDeveloper',
   'admin',
   'owner',
+  'appSecret',
+  'otherAppSecret',
 ] as const;
 
 export type ActorKind = (typeof actorKinds)[number];
@@ -32,7 +35,7 @@ export type ActorKind = (typeof actorKinds)[number];
 /** The actors whose person is a member of private channel P (the revoked one too, though nothing of theirs works). */
 export const membersOfP: ReadonlySet<ActorKind> = new Set(['nonInstaller', 'guest', 'revoked', 'userDisabled', 'teamDisabled', 'anotherDeveloper', 'owner']);
 
-/** What an actor presents: an app token for /v1, a session for /api; and the app that app routes aim at. */
+/** What an actor presents: an app token for /v1, a session for /api (a secret for both); and the app that app routes aim at. */
 export interface Actor {
   kind: ActorKind;
   user?: UsersTable;
@@ -176,6 +179,8 @@ export async function buildWorld(t: TestServer): Promise<World> {
       anotherDeveloper: actor('anotherDeveloper', dave, tokens.dave, sessions.dave),
       admin: actor('admin', adam, tokens.adam, sessions.adam),
       owner: actor('owner', owner, tokens.owner, sessions.owner),
+      appSecret: actor('appSecret', undefined, appX.secret, appX.secret),
+      otherAppSecret: actor('otherAppSecret', undefined, appZ.secret, appZ.secret),
     },
     close: () => {
       listener.server.closeAllConnections();
