@@ -1,6 +1,6 @@
 /**
  * What a developer says about an app (docs/reference/developer-api.md "The app object"), defined once:
- * the developer API's bodies, the CLI's options and the server's createApp/updateApp all follow these
+ * the developer methods' bodies, the CLI's options and the server's createApp/updateApp all follow these
  * limits. The server checks them with one function (core/appFields.ts), which also checks what a schema
  * cannot say: URLs as a browser parses them, integrations and origins in their normal form.
  */
@@ -12,7 +12,7 @@ export const maxAppNameLength = 80;
 export const maxAppDescriptionLength = 1000;
 export const maxAllowedOrigins = 20;
 
-/** The `flockNaming` field, described once for the developer API and the manifest. */
+/** The `flockNaming` field, described once for the developer methods and the manifest. */
 export const flockNamingDescription =
   'Flock-compatible naming (docs/flock-compatibility.md): its events and widget URLs also carry Flock’s names, and its calls may use them; off by default';
 

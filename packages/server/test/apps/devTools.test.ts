@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 forEachDialect(
-  'developer API: replay failed, test events',
+  'developer methods: replay failed, test events',
   (t) => {
     async function scene(behaviour: AppListener['behaviour'] = 'sdk') {
       const team = await t().f.team();

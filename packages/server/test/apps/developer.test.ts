@@ -8,7 +8,7 @@ afterAll(async () => {
   for (const listener of listeners) await listener.close();
 });
 
-forEachDialect('developer API: apps', (t) => {
+forEachDialect('developer methods: apps', (t) => {
   async function developer(role: 'user' | 'admin' = 'user') {
     const team = await t().f.team();
     return { team, dev: await signedInPerson(t(), team.id, role) };

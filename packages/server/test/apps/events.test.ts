@@ -8,7 +8,7 @@ afterAll(async () => {
 });
 
 forEachDialect(
-  'developer API: events',
+  'developer methods: events',
   (t) => {
     async function scene() {
       const team = await t().f.team();

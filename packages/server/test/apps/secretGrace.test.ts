@@ -20,7 +20,7 @@ afterAll(async () => {
 const previousHeader = eventHeaders.previousToken.toLowerCase();
 
 forEachDialect(
-  'developer API: secret rotation with a grace period',
+  'developer methods: secret rotation with a grace period',
   (t) => {
     it('signs each event with both secrets during the grace period, and with the new one only after it', async () => {
       const team = await t().f.team();

@@ -186,7 +186,7 @@ forEachDialect(
 );
 
 forEachDialect(
-  'sessions: rate limits of the client and developer APIs, sign-in limits without a trusted proxy',
+  'sessions: rate limits of the client API and the developer methods, sign-in limits without a trusted proxy',
   (t) => {
     it('limits a person’s client and developer calls like /v1, per route and per recipient, with X-RateLimit-* and Retry-After', async () => {
       clock += 60_000;

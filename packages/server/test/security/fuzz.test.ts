@@ -9,7 +9,7 @@ import { prng } from '../helpers/prng.js';
 
 /**
  * Hostile input must cost neither a 5xx nor an answer outside the API's error shape. 10,000 generated
- * requests in all, half per dialect, against a real server — /v1 methods, the client API and the developer API, signed
+ * requests in all, half per dialect, against a real server — /v1 methods, the client API and the developer methods, signed
  * in — with every part varied: verb, path, query (repeated names, bad percent-encoding), content type,
  * body (deep JSON, long strings within the body limit, broken JSON, bytes that are not UTF-8) and
  * headers (tokens of every shape and length).

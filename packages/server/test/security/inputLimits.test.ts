@@ -7,7 +7,7 @@ import { forEachDialect, type TestServer } from '../helpers/server.js';
 /** Each cause of a 500 the fuzzing found, and each limit on input, answered as a clear 4xx. */
 forEachDialect('input limits', (t) => {
   const password = 'limits are kindness';
-  /** A signed-in developer with an app, and their session token for the client and developer APIs. */
+  /** A signed-in developer with an app, and their session token for the client API and the methods. */
   const developer = async (test: TestServer) => {
     const { team, app, people } = await teamWithApp(test.testStore.store.db, 2);
     const person = await test.f.person(team.id, { password });
