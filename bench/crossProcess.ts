@@ -82,7 +82,7 @@ async function route(sendUrl: string, streamUrl: string, pair: Pair) {
         timer = setTimeout(() => reject(new Error(`sample ${i} did not reach the stream on ${streamUrl} within ${FRAME_TIMEOUT_MS} ms`)), FRAME_TIMEOUT_MS);
       });
       const sentAt = performance.now();
-      const response = await fetch(`${sendUrl}/api/client/messages`, {
+      const response = await fetch(`${sendUrl}/v1/chat.sendFromComposer`, {
         method: 'POST',
         headers: { authorization: `Bearer ${pair.senderSession}`, 'content-type': 'application/json' },
         body: JSON.stringify({ to: pair.receiverId, text: `sample ${i} ` }),

@@ -88,7 +88,7 @@ const aviaryPeer = (alwaysPostgres: boolean): Peer => ({
     return {
       children,
       receivers: spread(children, (child, i) => ({ url: child.url, session: sessions[i] })),
-      send: (text) => post(`${children[0].url}/api/client/messages`, JSON.stringify({ to: channelId, text }), { authorization: `Bearer ${senderSession}` }),
+      send: (text) => post(`${children[0].url}/v1/chat.sendFromComposer`, JSON.stringify({ to: channelId, text }), { authorization: `Bearer ${senderSession}` }),
       cleanUp: async () => {
         if (!databaseUrl) return;
         await adminQuery(`drop database if exists ${database} with (force)`);

@@ -152,7 +152,7 @@ export async function measureStream(dataDir: string): Promise<StreamBench> {
   );
   const rssAfterMb = rssMb(pid);
   const fanout = await measureFanout(CHANNEL_MEMBERS, async (i) => {
-    const response = await fetch(`${aviary.url}/api/client/messages`, {
+    const response = await fetch(`${aviary.url}/v1/chat.sendFromComposer`, {
       method: 'POST',
       headers: { authorization: `Bearer ${sessions[0]}`, 'content-type': 'application/json' },
       body: JSON.stringify({ to: channelId, text: `sample ${i} ${filler}` }),

@@ -23,13 +23,20 @@ export const errorRegistry = {
   UnknownChannel: { status: 400, description: 'No such channel, or the caller cannot see it.' },
   UnknownUser: { status: 400, description: 'No such user in the caller’s team.' },
   AppUnreachable: { status: 502, description: 'The app’s event listener did not answer in time, or answered with an error.' },
+  UnknownWebhook: { status: 404, description: 'No such webhook, or it was revoked.' },
   UnknownApp: { status: 404, description: 'No such app, or the caller may not see it.' },
   InstallFailed: { status: 502, description: 'The app’s event listener did not accept the install; nothing was installed.' },
   NotInstalled: { status: 409, description: 'The caller has not installed this app.' },
   BotNotEnabled: { status: 409, description: 'The app’s bot is not enabled; enable it first.' },
   OriginNotAllowed: { status: 400, description: 'The URL’s origin is not one the app’s developer registered for the app’s tokens.' },
   CrossSiteRequest: { status: 403, description: 'The request came from another site; sign-in and session changes come only from this server’s own pages.' },
+  UnknownResponseUrl: { status: 404, description: 'No event gave this response URL: it is mistyped, forged, or from another server.' },
+  ResponseUrlExpired: { status: 410, description: 'The response URL has expired: replies are taken for 30 minutes after the event.' },
+  ResponseUrlUsedUp: { status: 410, description: 'The response URL has taken its 5 replies; it takes no more.' },
   TeamRequired: { status: 409, description: 'The email and password open accounts in several teams; sign in again naming one of the teams given.' },
+  InvitationUnusable: { status: 410, description: 'The invitation is unknown, expired, used up or revoked; ask whoever invited you for a new one.' },
+  AccountLinkUnusable: { status: 410, description: 'The password-reset or verification link is unknown, expired or already used; ask for a new one.' },
+  MailNotConfigured: { status: 409, description: 'The server sends no mail (no SMTP is set up); ask a team admin instead.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;

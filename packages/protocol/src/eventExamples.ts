@@ -15,6 +15,8 @@ const message = {
   text: 'deploy the docs, please',
 };
 
+const ref = { uid: message.uid, from: message.from, to: message.to };
+
 export const eventExamples: { [N in EventName]: EventOf<N> } = {
   'app.install': { name: 'app.install', userId, token: 'au_3qYQ9kN2xV7mZ4', userToken: 'au_3qYQ9kN2xV7mZ4' },
   'app.uninstall': { name: 'app.uninstall', userId },
@@ -40,6 +42,10 @@ export const eventExamples: { [N in EventName]: EventOf<N> } = {
   'client.openAttachmentWidget': { name: 'client.openAttachmentWidget', ...common, messageUid: '01JD3ZM0B4C5D6E7F8G9H0J1K2', attachmentId: 'chart' },
   'client.widgetAction': { name: 'client.widgetAction', ...common, messageUid: '01JD3ZM0B4C5D6E7F8G9H0J1K2', attachmentId: 'chart' },
   'client.servicemlAction': { name: 'client.servicemlAction', ...common, messageUid: '01JD3ZM0B4C5D6E7F8G9H0J1K2', actionId: 'vote-yes' },
+  'chat.messageUpdated': { name: 'chat.messageUpdated', userId, message: { ...message, text: 'deploy the docs, please (staging first)', editedAt: 1_732_300_060_000 } },
+  'chat.messageDeleted': { name: 'chat.messageDeleted', userId, message: ref },
+  'chat.reactionAdded': { name: 'chat.reactionAdded', userId, message: ref, emoji: '👍' },
+  'chat.reactionRemoved': { name: 'chat.reactionRemoved', userId, message: ref, emoji: '👍' },
 };
 
 /**

@@ -8,7 +8,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { attachmentLimits } from './attachment.js';
 import { ChatId, MessageUid, UserId } from './ids.js';
 import { maxSlashCommandNameLength, slashCommandNamePattern } from './integrations.js';
-import { Message } from './models.js';
+import { Message, MessageRef } from './models.js';
 import { oneOf } from './params.js';
 
 /** `client.messageAction` omits `messages` beyond this many selected messages. */
@@ -31,6 +31,18 @@ const clientEventCommon = {
   chatName: Type.String(),
 };
 export const ClientEventCommon = Type.Object(clientEventCommon, closed);
+
+/** The most replies an app may POST to one event's `responseUrl`, and for how long after the event. */
+export const responseUrlLimits = { uses: 5, lifetimeMs: 30 * 60 * 1000 } as const;
+
+/**
+ * An Aviary extension: the events of a person's action that reach the listener carry a URL the app may
+ * POST up to five replies to within 30 minutes, however it answered (docs/reference/events.md,
+ * "Replying later: responseUrl"). Absent when the event went to a widget or browser URL instead.
+ */
+const responseUrl = {
+  responseUrl: Type.Optional(Type.String({ pattern: '^https?://', description: 'Aviary extension: where to POST up to 5 replies within 30 minutes' })),
+};
 export type ClientEventCommon = Static<typeof ClientEventCommon>;
 
 export const AppInstallEvent = Type.Object(
@@ -77,14 +89,14 @@ export const ChatGenerateUrlPreviewEvent = Type.Object(
 export type ChatGenerateUrlPreviewEvent = Static<typeof ChatGenerateUrlPreviewEvent>;
 
 /** The buttons an app adds to the client itself, as `client.pressButton` names them. */
-export const clientButtonKinds = ['appLauncherButton', 'chatTabButton', 'attachmentPickerButton'] as const;
+export const clientButtonKinds = ['appLauncherButton', 'chatTabButton', 'attachmentPickerButton', 'appHome'] as const;
 export const buttonKinds = [...clientButtonKinds, 'attachmentButton'] as const;
 export type ButtonKind = (typeof buttonKinds)[number];
 
 /** Only an attachment's buttons say which message, attachment and button were pressed. */
 export const ClientPressButtonEvent = Type.Union(
   [
-    Type.Object({ name: Type.Literal('client.pressButton'), ...clientEventCommon, button: oneOf(clientButtonKinds) }, closed),
+    Type.Object({ name: Type.Literal('client.pressButton'), ...clientEventCommon, button: oneOf(clientButtonKinds), ...responseUrl }, closed),
     Type.Object(
       {
         name: Type.Literal('client.pressButton'),
@@ -93,6 +105,7 @@ export const ClientPressButtonEvent = Type.Union(
         messageUid: MessageUid,
         attachmentId: AttachmentId,
         buttonId: Type.String({ minLength: 1, maxLength: 255 }),
+        ...responseUrl,
       },
       closed,
     ),
@@ -108,6 +121,7 @@ export const ClientSlashCommandEvent = Type.Object(
     command: Type.String({ pattern: slashCommandNamePattern.source, maxLength: maxSlashCommandNameLength, description: 'the command’s name, without the slash' }),
     /** What follows the command. */
     text: Type.String(),
+    ...responseUrl,
   },
   { ...closed, description: 'a person typed one of the app’s slash commands' },
 );
@@ -119,6 +133,7 @@ export const ClientMessageActionEvent = Type.Object(
     ...clientEventCommon,
     messageUids: Type.Array(MessageUid, { minItems: 1, maxItems: maxMessageActionSelection }),
     messages: Type.Optional(Type.Array(Message, { maxItems: maxMessageActionMessages, description: `omitted when more than ${maxMessageActionMessages} messages are selected` })),
+    ...responseUrl,
   },
   { ...closed, description: 'a person ran the app’s message action on selected messages' },
 );
@@ -150,10 +165,58 @@ export const ClientServicemlActionEvent = Type.Object(
     /** Absent when the `<action>` is in the message's own ServiceML rather than an attachment's. */
     attachmentId: Type.Optional(AttachmentId),
     actionId: Type.String(),
+    ...responseUrl,
   },
   { ...closed, description: 'a person clicked an <action> of ServiceML the app sent' },
 );
 export type ClientServicemlActionEvent = Static<typeof ClientServicemlActionEvent>;
+
+/*
+ * Aviary's own events (extensions beyond the specification's ten): an app receives them only when it
+ * subscribes (docs/reference/event-subscriptions.md). Each goes to the apps a message concerns: the app
+ * it was sent through, and the app whose bot is in its direct chat; never to the app that made the change.
+ */
+
+export const ChatMessageUpdatedEvent = Type.Object(
+  {
+    name: Type.Literal('chat.messageUpdated'),
+    /** Who edited it: its sender. */
+    userId: UserId,
+    message: Message,
+  },
+  { ...closed, description: 'a message the app sent or its bot reads was edited (Aviary extension)' },
+);
+export type ChatMessageUpdatedEvent = Static<typeof ChatMessageUpdatedEvent>;
+
+export const ChatMessageDeletedEvent = Type.Object(
+  {
+    name: Type.Literal('chat.messageDeleted'),
+    /** Who deleted it: its sender, or a team admin. */
+    userId: UserId,
+    message: MessageRef,
+  },
+  { ...closed, description: 'a message the app sent or its bot reads was deleted (Aviary extension)' },
+);
+export type ChatMessageDeletedEvent = Static<typeof ChatMessageDeletedEvent>;
+
+const reactionEventFields = {
+  /** Who reacted. */
+  userId: UserId,
+  message: MessageRef,
+  emoji: Type.String({ description: 'one native Unicode emoji' }),
+};
+
+export const ChatReactionAddedEvent = Type.Object(
+  { name: Type.Literal('chat.reactionAdded'), ...reactionEventFields },
+  { ...closed, description: 'someone reacted to a message the app sent or its bot reads (Aviary extension)' },
+);
+export type ChatReactionAddedEvent = Static<typeof ChatReactionAddedEvent>;
+
+export const ChatReactionRemovedEvent = Type.Object(
+  { name: Type.Literal('chat.reactionRemoved'), ...reactionEventFields },
+  { ...closed, description: 'someone took back their reaction to a message the app sent or its bot reads (Aviary extension)' },
+);
+export type ChatReactionRemovedEvent = Static<typeof ChatReactionRemovedEvent>;
 
 /** Every event, told apart by `name`. */
 export const AnyEvent = Type.Union([
@@ -167,6 +230,10 @@ export const AnyEvent = Type.Union([
   ClientOpenAttachmentWidgetEvent,
   ClientWidgetActionEvent,
   ClientServicemlActionEvent,
+  ChatMessageUpdatedEvent,
+  ChatMessageDeletedEvent,
+  ChatReactionAddedEvent,
+  ChatReactionRemovedEvent,
 ]);
 export type AnyEvent = Static<typeof AnyEvent>;
 /** The SDK's name for `AnyEvent`. */
@@ -194,6 +261,10 @@ export const eventSchemas = {
   'client.openAttachmentWidget': ClientOpenAttachmentWidgetEvent,
   'client.widgetAction': ClientWidgetActionEvent,
   'client.servicemlAction': ClientServicemlActionEvent,
+  'chat.messageUpdated': ChatMessageUpdatedEvent,
+  'chat.messageDeleted': ChatMessageDeletedEvent,
+  'chat.reactionAdded': ChatReactionAddedEvent,
+  'chat.reactionRemoved': ChatReactionRemovedEvent,
 } as const satisfies { [N in EventName]: TSchema & { static: { name: N } } };
 
 export const eventNames = Object.keys(eventSchemas) as readonly EventName[];

@@ -32,6 +32,13 @@ export const IntegrationButton = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * An Aviary extension: the app's home tab, a widget the web client shows when a person opens the app from
+ * the directory or the sidebar (docs/reference/integrations.md, "appHome"). Its URL gets the signed
+ * `client.pressButton` event with `button: "appHome"`, as any widget's does.
+ */
+export const AppHomeIntegration = Type.Object({ url: HttpUrl }, { additionalProperties: false });
+
 export const MessageActionIntegration = Type.Object({ name: IntegrationName, action: Action }, { additionalProperties: false });
 
 /** One lower-case DNS label of a preview domain: letters, digits and inner hyphens, at most 63 characters. */
@@ -55,6 +62,7 @@ export const Integrations = Type.Object(
     chatTabButton: Type.Optional(IntegrationButton),
     attachmentPickerButton: Type.Optional(IntegrationButton),
     messageAction: Type.Optional(MessageActionIntegration),
+    appHome: Type.Optional(AppHomeIntegration),
     previewDomains: Type.Array(PreviewDomain, { maxItems: maxPreviewDomains, description: 'each listed once' }),
   },
   { additionalProperties: false },
@@ -63,4 +71,5 @@ export const Integrations = Type.Object(
 export type SlashCommand = Static<typeof SlashCommand>;
 export type IntegrationButton = Static<typeof IntegrationButton>;
 export type MessageActionIntegration = Static<typeof MessageActionIntegration>;
+export type AppHomeIntegration = Static<typeof AppHomeIntegration>;
 export type Integrations = Static<typeof Integrations>;

@@ -7,6 +7,19 @@ import { Type, type Static } from '@sinclair/typebox';
  */
 export const listenPath = (appId: string): string => `/api/developer/apps/${encodeURIComponent(appId)}/listen`;
 
+const LISTEN_PATH = /^\/api\/developer\/apps\/([^/]{1,64})\/listen$/;
+
+/** The app id of a listen connection's path (listenPath's inverse, its id decoded if it decodes), else undefined. */
+export function listenAppIdOf(pathname: string): string | undefined {
+  const encoded = LISTEN_PATH.exec(pathname)?.[1];
+  if (encoded === undefined) return undefined;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
+}
+
 /** An event as it would be POSTed: the X-Service-* headers (with the signed token) and the exact body. */
 export const ListenEventFrame = Type.Object({
   type: Type.Literal('event'),

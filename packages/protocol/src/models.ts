@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Attachment } from './attachment.js';
+import { MessageReaction } from './reactions.js';
 import { AppId, ChannelId, MessageUid, UserId, type ChatId, type TId } from './ids.js';
 
 const Url = Type.String({ description: 'an http or https URL' });
@@ -82,5 +83,11 @@ export const Message = Type.Object({
   attachments: Type.Optional(Type.Array(Attachment)),
   visibleTo: Type.Optional(Type.Array(UserId)),
   editedAt: Type.Optional(Type.Integer({ description: 'when the sender last edited the message (chat.updateMessage), milliseconds since the epoch' })),
+  webhookId: Type.Optional(Type.String({ description: 'the incoming webhook that posted it (an Aviary extension): clients mark it as an integration’s' })),
+  reactions: Type.Optional(Type.Array(MessageReaction, { description: 'the reactions, oldest emoji first: only in chat.fetchMessages' })),
 });
+
+/** Which message a frame or an event names: its uid, and its chat as `from` and `to` tell it. */
+export const MessageRef = Type.Object({ uid: MessageUid, from: UserId, to: Type.String({ description: 'the chat: the recipient’s user id or the channel id' }) as TId<ChatId> }, { additionalProperties: false });
+export type MessageRefModel = Static<typeof MessageRef>;
 export type MessageModel = Static<typeof Message>;

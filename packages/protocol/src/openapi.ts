@@ -85,7 +85,8 @@ const namespaceOf = (method: MethodDefinition): string => method.name.slice(0, m
 export const operationIdOf = (named: { name: string }): string => named.name.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase());
 
 function pathItem(method: MethodDefinition): MethodPathItem {
-  const common = { summary: method.summary, tags: [namespaceOf(method)], responses: responses(method) };
+  // A method anyone calls takes no credential: no security requirement.
+  const common = { summary: method.summary, tags: [namespaceOf(method)], responses: responses(method), ...(method.callers.includes('anyone') ? { security: [] } : {}) };
   const idempotency = idempotencyHeader(method);
   return {
     get: { operationId: `${operationIdOf(method)}Get`, ...common, parameters: [...queryParameters(method.params), ...idempotency] },

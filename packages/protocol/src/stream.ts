@@ -5,8 +5,11 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { ChatId, MessageUid, UserId } from './ids.js';
-import { Channel, Message, PublicProfile } from './models.js';
+import { Channel, Message, MessageRef, PublicProfile } from './models.js';
 import { oneOf } from './params.js';
+
+/** Where the stream is opened: `GET` with `Upgrade: websocket`. */
+export const streamPath = '/api/stream';
 
 const closed = { additionalProperties: false } as const;
 
@@ -24,6 +27,14 @@ const dataFrame = <T extends string, P extends Parameters<typeof Type.Object>[0]
 
 export const MessageCreatedFrame = dataFrame('message.created', { message: Message }, 'a new message in a chat the person can read');
 export const MessageUpdatedFrame = dataFrame('message.updated', { message: Message }, 'a message changed (a preview was attached, or its sender edited it): replace it whole');
+export const MessageDeletedFrame = dataFrame(
+  'message.deleted',
+  { message: MessageRef, deletedBy: UserId },
+  'a message was deleted (by its sender, the app that sent it, or a team admin): remove it',
+);
+const reactionFields = { message: MessageRef, emoji: Type.String(), userId: UserId };
+export const ReactionAddedFrame = dataFrame('reaction.added', reactionFields, 'someone reacted to a message with an emoji');
+export const ReactionRemovedFrame = dataFrame('reaction.removed', reactionFields, 'someone took back their reaction to a message');
 export const ChannelCreatedFrame = dataFrame(
   'channel.created',
   { channel: Channel, memberIds: Type.Array(UserId, { description: 'every member, the creator first' }) },
@@ -85,6 +96,9 @@ export const DeliveryChangedFrame = dataFrame(
 export const StreamDataFrame = Type.Union([
   MessageCreatedFrame,
   MessageUpdatedFrame,
+  MessageDeletedFrame,
+  ReactionAddedFrame,
+  ReactionRemovedFrame,
   ChannelCreatedFrame,
   ChannelMembersAddedFrame,
   ChannelMembersRemovedFrame,

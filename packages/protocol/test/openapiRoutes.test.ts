@@ -32,7 +32,9 @@ describe('the whole OpenAPI document', () => {
     expect(doc.webhooks).toEqual(methods.webhooks);
     for (const route of routesByName.values()) expect(operationOf(route.path, route.verb), route.name).toBeDefined();
     const operations = Object.values(doc.paths).flatMap((item) => Object.values(item) as OpenApiOperation[]);
-    expect(operations).toHaveLength(2 * Object.keys(methods.paths).length + routesByName.size);
+    // Besides: an incoming webhook's URL (openapiIncomingWebhook.ts).
+    expect(operations).toHaveLength(2 * Object.keys(methods.paths).length + routesByName.size + 1);
+    expect(doc.paths['/hooks/{id}/{secret}']).toMatchObject({ post: { operationId: 'incomingWebhook', security: [] } });
     expect(new Set(operations.map((operation) => operation.operationId)).size).toBe(operations.length);
   });
 

@@ -3,24 +3,24 @@ import { describe, expect, it } from 'vitest';
 import {
   AviaryApiError,
   buildRequest,
-  clientRoutes,
   createRouteClient,
   defineRoute,
   pathParamNames,
   routesByName,
+  responseRoutes,
   sessionRoutes,
   type FetchFunction,
 } from '../src/index.js';
 
 describe('route definitions', () => {
   it('are named <group>.<route> after their group, and each path parameter is declared', () => {
-    for (const [group, routes] of Object.entries({ client: clientRoutes, session: sessionRoutes })) {
+    for (const [group, routes] of Object.entries({ session: sessionRoutes, responses: responseRoutes })) {
       for (const [key, route] of Object.entries(routes)) {
         expect(route.name).toBe(`${group}.${key}`);
         for (const name of pathParamNames(route.path)) expect(route.params.properties, route.name).toHaveProperty(name);
       }
     }
-    expect(routesByName.size).toBe([clientRoutes, sessionRoutes].reduce((count, group) => count + Object.keys(group).length, 0));
+    expect(routesByName.size).toBe([sessionRoutes, responseRoutes].reduce((count, group) => count + Object.keys(group).length, 0));
   });
 
   it('refuse a path parameter the params do not declare', () => {
@@ -58,7 +58,7 @@ describe('buildRequest', () => {
   it('puts path parameters in the path, encoded, and the others in the query of a GET', () => {
     const request = buildRequest(testRoutes.listEvents, { id: 'a:x y/z', limit: 5, status: 'failed', before: undefined });
     expect(request).toEqual({ path: '/api/test/apps/a%3Ax%20y%2Fz/events?limit=5&status=failed' });
-    expect(buildRequest(clientRoutes.listRoster, {})).toEqual({ path: '/api/client/roster' });
+    expect(buildRequest(sessionRoutes.getSession, {})).toEqual({ path: '/api/session' });
   });
 
   it('sends the other parameters of a change as a JSON body, or the one parameter that is the body', () => {
@@ -99,11 +99,11 @@ describe('createRouteClient', () => {
   });
 
   it('throws AviaryApiError with the code, status and parameter of an error answer', async () => {
-    const client = createRouteClient(clientRoutes, { fetch: answering(400, '{"error":"InvalidParameter","description":"no","parameter":"limit"}').fetch });
-    const error = await client.fetchMessages({ chat: 'u:aaaaaaaaaaaaaaaa', limit: 500 }).catch((thrown: unknown) => thrown);
+    const client = createRouteClient(sessionRoutes, { fetch: answering(400, '{"error":"InvalidParameter","description":"no","parameter":"limit"}').fetch });
+    const error = await client.signIn({ email: 'a@example.test', password: 'x' }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(AviaryApiError);
     expect(error).toMatchObject({ code: 'InvalidParameter', status: 400, parameter: 'limit' });
-    const proxy = createRouteClient(clientRoutes, { fetch: answering(502, '<html>Bad gateway</html>').fetch });
-    expect(await proxy.listRoster().catch((thrown: unknown) => thrown)).toMatchObject({ code: 'UnknownError', rawCode: 'HTTP502', status: 502 });
+    const proxy = createRouteClient(sessionRoutes, { fetch: answering(502, '<html>Bad gateway</html>').fetch });
+    expect(await proxy.getSession().catch((thrown: unknown) => thrown)).toMatchObject({ code: 'UnknownError', rawCode: 'HTTP502', status: 502 });
   });
 });

@@ -1,6 +1,6 @@
 export { AviaryClient, type AviaryClientOptions, type CallOptions, type IdTyping } from './client.js';
 export { AviaryApiError, AviaryTimeoutError, type AviaryErrorCode } from './errors.js';
-export { AviaryPeopleApi, type SessionApiOptions } from './sessionApis.js';
+export { signIn, signOut, type SessionOptions, type SignedIn } from './session.js';
 export { toAppId, toChannelId, toChatId, toMessageUid, toUserId } from './ids.js';
 // Every type of ./types.js: the protocol's shapes with branded ids, listed once, there.
 export type * from './types.js';
@@ -20,7 +20,8 @@ export {
   type FastifyListenerPlugin,
   type ListenerAnswer,
 } from './app/listener.js';
-export { createApp, type ActionEvent, type AppContext, type AppHandler, type AppMiddleware, type AppOptions, type AviaryApp } from './app/app.js';
+export { respondTo, type RespondOptions, type ResponseReply, type ResponseResult } from './app/respond.js';
+export { createApp, type AckAnswer, type ActionEvent, type AppContext, type AppHandler, type AppMiddleware, type AppOptions, type AviaryApp } from './app/app.js';
 export { socketModeReceiver, type SocketModeOptions, type SocketModeReceiver, type SocketModeState } from './app/socketMode.js';
 export { fileInstallationStore, memoryInstallationStore, type Installation, type InstallationStore } from './app/installations.js';
 export {

@@ -62,7 +62,7 @@ describe('the listener’s handlers are typed by the protocol', () => {
     void [misspelt, misspeltButton, misspeltAction, misspeltServiceml, widgetToast, badPreview, installAnswer, unknownEvent];
   });
 
-  it('AviaryEvent is the union of the ten events, told apart by name', () => {
+  it('AviaryEvent is the union of the ten events and Aviary’s own, told apart by name', () => {
     expectTypeOf<AviaryEvent['name']>().toEqualTypeOf<EventName>();
     expectTypeOf<EventName>().toEqualTypeOf<
       | 'app.install'
@@ -75,6 +75,10 @@ describe('the listener’s handlers are typed by the protocol', () => {
       | 'client.pressButton'
       | 'client.slashCommand'
       | 'client.widgetAction'
+      | 'chat.messageUpdated'
+      | 'chat.messageDeleted'
+      | 'chat.reactionAdded'
+      | 'chat.reactionRemoved'
     >();
   });
 });

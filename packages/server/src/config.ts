@@ -13,6 +13,8 @@ export interface RateLimitConfig {
   messagePerRecipient: RateRule;
   read: RateRule;
   channel: RateRule;
+  /** Posts to one incoming webhook's URL, whoever sends them. */
+  webhook: RateRule;
   /** Failed sign-ins (POST /api/session) per (email, client address); while it is empty, that email cannot sign in from there. */
   signInFailures: RateRule;
   /** Failed sign-ins per client address, whatever the email. */
@@ -29,7 +31,7 @@ export interface StreamConfig {
   maxReplayEntries: number;
   /** How long stream entries are kept for replay. Env `AVIARY_STREAM_RETENTION_MS`. */
   retentionMs: number;
-  /** How long a stream ticket (POST /api/client/stream/ticket) may wait to be used. */
+  /** How long a stream ticket (stream.createTicket) may wait to be used. */
   ticketLifetimeMs: number;
   /** Open streams per person, over all their devices and tabs; one more is refused with TooManyRequests. */
   maxConnectionsPerPerson: number;
@@ -114,6 +116,14 @@ export interface Config {
    * one does not match. On in tests, off by default. Env `AVIARY_CHECK_RESULTS=1`.
    */
   checkResults: boolean;
+  /**
+   * Mail through SMTP (invitations, password resets, email verification), sent by nodemailer after the
+   * change commits, retried a few times. Env `AVIARY_SMTP_URL` (smtp:// or smtps://, user and password in
+   * the URL). Unset: no mail is sent; invite links are copied by hand and passwords reset by an admin.
+   */
+  smtpUrl?: string;
+  /** The From of that mail. Env `AVIARY_MAIL_FROM`; by default `Aviary <aviary@` the public URL's host `>`. */
+  mailFrom: string;
 }
 
 /** A setting whose value the server cannot use; the message names the setting (the environment variable). */
@@ -131,6 +141,7 @@ export const defaultRateLimits: RateLimitConfig = {
   messagePerRecipient: { rate: 1, burst: 10 },
   read: { rate: 50, burst: 100 },
   channel: { rate: 5, burst: 20 },
+  webhook: { rate: 1, burst: 20 },
   signInFailures: { rate: 1 / 60, burst: 10 },
   signInFailuresPerAddress: { rate: 1 / 6, burst: 50 },
 };
@@ -180,6 +191,8 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     redisKeyPrefix: input.redisKeyPrefix ?? (env.AVIARY_REDIS_KEY_PREFIX || 'aviary:'),
     metricsToken: input.metricsToken ?? (env.AVIARY_METRICS_TOKEN || undefined),
     secretKeys: secretKeys(input.secretKeys ?? list(env.AVIARY_SECRET_KEY)),
+    smtpUrl: smtpUrl(input.smtpUrl ?? (env.AVIARY_SMTP_URL || undefined)),
+    mailFrom: input.mailFrom ?? (env.AVIARY_MAIL_FROM || defaultMailFrom(input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined))),
     stream: {
       ...defaultStreamConfig,
       heartbeatMs: positive(env, 'AVIARY_STREAM_HEARTBEAT_MS') ?? defaultStreamConfig.heartbeatMs,
@@ -189,6 +202,9 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       ...input.stream,
     },
   };
+  if (config.smtpUrl !== undefined && config.publicUrl === undefined) {
+    throw new ConfigError('AVIARY_SMTP_URL', 'mailed links point at the server’s public URL: set AVIARY_PUBLIC_URL too (such as https://chat.example.com).');
+  }
   // Behind a proxy, idle connections are the proxy's pool: kept for half the drain, since closing one
   // races a request the proxy may be sending on it; not for all of it, since a request that arrived on
   // one just before the grace ends would be cut off in flight when every connection is closed.
@@ -262,6 +278,28 @@ function redisUrl(value: string | undefined): string | undefined {
   }
   if (protocol !== 'redis:' && protocol !== 'rediss:') throw new ConfigError('REDIS_URL', 'expected a redis:// or rediss:// URL, such as redis://127.0.0.1:6379.');
   return value;
+}
+
+function smtpUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    // Reported below, without echoing the value: an SMTP URL may carry a password.
+  }
+  if (protocol !== 'smtp:' && protocol !== 'smtps:') throw new ConfigError('AVIARY_SMTP_URL', 'expected an smtp:// or smtps:// URL, such as smtps://user:password@mail.example.com:465.');
+  return value;
+}
+
+function defaultMailFrom(publicUrl: string | undefined): string {
+  let host = 'localhost';
+  try {
+    if (publicUrl !== undefined) host = new URL(publicUrl).hostname;
+  } catch {
+    // The public URL's own check reports it.
+  }
+  return `Aviary <aviary@${host}>`;
 }
 
 /** A key of AVIARY_SECRET_KEY as written: base64 of 32 bytes, or why it is not. */

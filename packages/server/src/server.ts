@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { createServerMetrics } from './api/ops/metrics.js';
 import { startRetentionJob, type RetentionJob } from './api/ops/retention.js';
@@ -8,11 +6,12 @@ import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
 import { registerRoutes } from './api/routes.js';
 import { ListenGateway } from './api/listen/gateway.js';
-import { isListenUpgrade, listenUpgradeListener } from './api/listen/upgrade.js';
+import { listenEndpoint } from './api/listen/upgrade.js';
 import { StreamGateway } from './api/stream/gateway.js';
 import { StreamBalancer } from './api/stream/rebalance.js';
 import { PRESENCE_LEASE_MS } from './api/stream/presence.js';
-import { streamUpgradeListener } from './api/stream/upgrade.js';
+import { STREAM_PATH, streamEndpoint } from './api/stream/upgrade.js';
+import { served, upgradeListener } from './api/upgrade.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import type { Bus } from './bus/bus.js';
@@ -20,8 +19,10 @@ import { LocalBus } from './bus/localBus.js';
 import { MemoryPresenceStore, RedisPresenceStore } from './bus/presenceStore.js';
 import { RedisBus } from './bus/redisBus.js';
 import { carryOutEffects } from './core/effects/carryOut.js';
+import { sendDueMail, stopMailRetries } from './core/mail/sender.js';
 import { DeliveryNotices } from './core/stream/deliveryNotices.js';
 import { BackgroundWork } from './core/triggers/backgroundWork.js';
+import { startScheduledSender, type ScheduledSender } from './core/scheduled/sender.js';
 import { eventsRuntimeFor } from './events/delivery/runtime.js';
 import type { DeliverySettings } from './events/delivery/settings.js';
 import { startDeliveryWorker } from './events/delivery/worker.js';
@@ -35,8 +36,12 @@ export interface RunningServer {
   http: HttpServer;
   /** The real-time stream's WebSockets in this process (`openConnections()` for the metrics). */
   gateway: StreamGateway;
+  /** `aviary listen` connections in this process. */
+  listen: ListenGateway;
   /** The retention job's pass, run on demand (tests, an operator's script); it also runs hourly. */
   retention: RetentionJob;
+  /** The sender of scheduled messages: its pass, run on demand (tests), also runs every second. */
+  scheduled: ScheduledSender;
   /** Graceful: tell the streams to reconnect elsewhere, drain HTTP, then close the store and the Redis connection. */
   close(): Promise<void>;
 }
@@ -96,6 +101,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // With Redis, the processes behind one load balancer hear each other through it.
   const bus = redis ? await RedisBus.open({ redis, channelPrefix: `${config.redisKeyPrefix}bus:`, log }) : new LocalBus();
   const ctx = createContext(config, store, options.now, options.events, { log, redis, bus });
+  // Mail a stopped process queued but did not send goes out now.
+  if (config.smtpUrl !== undefined) ctx.background.run('sending queued mail', () => sendDueMail(ctx));
   // Who is online: in this process's memory, or shared by the processes in Redis.
   const presenceStore = redis ? new RedisPresenceStore(redis, config.redisKeyPrefix, 2 * PRESENCE_LEASE_MS) : new MemoryPresenceStore();
   const gateway = new StreamGateway(ctx, presenceStore);
@@ -106,8 +113,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let address: string;
   try {
     http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
-    http.app.server.on('upgrade', upgradeListener(ctx, gateway, listen));
+    http.app.server.on('upgrade', upgradeListener(ctx, [served(ctx, streamEndpoint(ctx, gateway)), served(ctx, listenEndpoint(ctx, listen))], `the stream is at ${STREAM_PATH}`));
     address = await http.app.listen({ port: config.port, host: config.host });
+    ctx.listeningUrl = address;
   } catch (error) {
     await gateway.close();
     await bus.close();
@@ -121,21 +129,27 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     : undefined;
   balancer?.start();
   const retention = startRetentionJob(ctx);
+  const scheduled = startScheduledSender(ctx);
   let closed: Promise<void> | undefined;
   return {
     url: address,
     ctx,
     http,
     gateway,
+    listen,
     retention,
+    scheduled,
     close: () =>
       (closed ??= (async () => {
         listen.close();
         await retention.stop();
+        await scheduled.stop();
         await balancer?.stop();
         await gateway.close();
         await http.drain();
         await ctx.background.settled();
+        // After the last send: a failure while draining plans a retry this process will not make.
+        stopMailRetries(config);
         await eventWorker.stop();
         await ctx.events.close();
         await ctx.bus.close();
@@ -143,12 +157,4 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (redis) await closeRedis(redis);
       })()),
   };
-}
-
-/** The one `upgrade` listener: listen connections at their path, the stream (and its refusals of anything else) for the rest. */
-function upgradeListener(ctx: ServerContext, stream: StreamGateway, listen: ListenGateway) {
-  const toStream = streamUpgradeListener(ctx, stream);
-  const toListen = listenUpgradeListener(ctx, listen);
-  return (request: IncomingMessage, socket: Duplex, head: Buffer): void =>
-    isListenUpgrade(request) ? toListen(request, socket, head) : toStream(request, socket, head);
 }

@@ -7,6 +7,7 @@
 
 import {
   type Action,
+  AppHomeIntegration,
   IntegrationButton,
   integrationButtonKeys,
   Integrations,
@@ -39,6 +40,7 @@ export function validateIntegrations(value: unknown): FieldResult<Integrations> 
       if (!isAbsent(object[key])) integrations[key] = readButton(object[key], key);
     }
     if (!isAbsent(object.messageAction)) integrations.messageAction = readMessageAction(object.messageAction);
+    if (!isAbsent(object.appHome)) integrations.appHome = readAppHome(object.appHome);
     return integrations;
   });
 }
@@ -74,6 +76,12 @@ function readMessageAction(value: unknown): MessageActionIntegration {
   const at = 'messageAction';
   const fields = expectObject(value, at, Object.keys(MessageActionIntegration.properties));
   return { name: readName(fields, at), action: readIntegrationAction(fields, at) };
+}
+
+/** The home tab: the widget's URL, which must be http(s). */
+function readAppHome(value: unknown): AppHomeIntegration {
+  const fields = expectObject(value, 'appHome', Object.keys(AppHomeIntegration.properties));
+  return { url: readWebUrl(fields, 'url', 'appHome', true)! };
 }
 
 /** The label people see on a button or in the message menu. */

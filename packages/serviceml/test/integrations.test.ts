@@ -11,6 +11,7 @@ describe('validateIntegrations: valid values come back in the stored form', () =
       launcherButton: { name: 'Tools', icon: '  https://tools.example/i.png ', action: { type: 'openBrowser', url: 'https://tools.example', sendContext: 'true' } },
       chatTabButton: null,
       messageAction: { name: 'Save', action: { type: 'openWidget', url: ' https://tools.example/save', desktopType: 'sidebar' } },
+      appHome: { url: ' https://tools.example/home ' },
       previewDomains: null,
     });
     expect(result).toEqual({
@@ -22,6 +23,7 @@ describe('validateIntegrations: valid values come back in the stored form', () =
         ],
         launcherButton: { name: 'Tools', icon: 'https://tools.example/i.png', action: { type: 'openBrowser', url: 'https://tools.example', sendContext: true } },
         messageAction: { name: 'Save', action: { type: 'openWidget', url: 'https://tools.example/save', desktopType: 'sidebar' } },
+        appHome: { url: 'https://tools.example/home' },
         previewDomains: [],
       },
     });
@@ -58,6 +60,9 @@ describe('validateIntegrations: a refusal names the one field to fix', () => {
     ['an unknown button field', { attachmentPickerButton: { name: 'A', action: sendEvent, colour: 'red' } }, 'attachmentPickerButton', /unknown field "colour"/],
     ['an unknown action field', { messageAction: { name: 'M', action: { type: 'openBrowser', url: 'https://x.example', colour: 'red' } } }, 'messageAction.action', /unknown field "colour"/],
     ['a message action with an icon', { messageAction: { name: 'M', icon: 'https://x.example/i.png', action: sendEvent } }, 'messageAction', /unknown field "icon"/],
+    ['a home tab without its URL', { appHome: {} }, 'appHome.url', /^appHome\.url is required and must be an http or https URL/],
+    ['a home tab at a script URL', { appHome: { url: 'javascript:alert(1)' } }, 'appHome.url', /^appHome\.url must be an http or https URL; got a javascript: URL/],
+    ['a home tab with an action', { appHome: { url: 'https://x.example/home', action: sendEvent } }, 'appHome', /unknown field "action"/],
     ['upper case', { previewDomains: ['Example.com'] }, 'previewDomains[0]', /^previewDomains\[0\] must be lower case; got the string "Example\.com"; write example\.com or \*\.example\.com$/],
     ['a URL', { previewDomains: ['ok.example', 'https://bad.example'] }, 'previewDomains[1]', /must be a host name/],
     ['a whole top-level domain', { previewDomains: ['*.com'] }, 'previewDomains[0]', /must not cover a whole top-level domain/],

@@ -2,11 +2,50 @@
  * The apps of the person's team and the person's own install of each, called with a person's session.
  * Installing never shows the person the app's token for them: only the app receives it, in app.install.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
+import { UserId } from '../ids.js';
 import { closedObject } from '../params.js';
-import { ClientApp } from '../routes/clientModels.js';
 import { AppIdParam } from '../routes/fields.js';
+
+const Label = Type.Object({ name: Type.String(), icon: Type.Optional(Type.String()) }, { additionalProperties: false });
+
+/** What the client shows of an app's integrations: their labels, never where their actions lead. */
+export const PublicIntegrations = Type.Object(
+  {
+    slashCommands: Type.Array(Type.Object({ name: Type.String(), description: Type.Optional(Type.String()) }, { additionalProperties: false })),
+    launcherButton: Type.Optional(Label),
+    chatTabButton: Type.Optional(Label),
+    attachmentPickerButton: Type.Optional(Label),
+    messageAction: Type.Optional(Type.Object({ name: Type.String() }, { additionalProperties: false })),
+    /** Present when the app has a home tab (interactions.pressButton with button appHome opens it); its URL is not shown. */
+    appHome: Type.Optional(Type.Object({}, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+
+/** An app of the person's team as the client lists it, with the person's own install of it. */
+export const ClientApp = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    icon: Type.Optional(Type.String()),
+    botUserId: Type.Optional(UserId),
+    /** False while `app.install` could not reach the app (no listener URL, no open `aviary listen`): installing it would fail. */
+    installable: Type.Boolean(),
+    /** Why it is not installable, in words to show beside the greyed-out Install. */
+    notInstallableBecause: Type.Optional(Type.String()),
+    installed: Type.Boolean(),
+    disabledByUser: Type.Boolean(),
+    disabledByTeam: Type.Boolean(),
+    integrations: PublicIntegrations,
+  },
+  { additionalProperties: false },
+);
+
+export type PublicIntegrations = Static<typeof PublicIntegrations>;
+export type ClientApp = Static<typeof ClientApp>;
 
 export const listDirectory = defineMethod({
   name: 'apps.listDirectory',

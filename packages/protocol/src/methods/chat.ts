@@ -1,12 +1,34 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { ChatId, MessageUid, UserId } from '../ids.js';
-import { AttachmentInput, Message, SendAs } from '../models.js';
-import { closedObject, IdList, NonEmptyString } from '../params.js';
+import { AttachmentInput, Channel, Message, SendAs } from '../models.js';
+import { closedObject, IdList, NonEmptyString, oneOf } from '../params.js';
 import { InteractionAnswer } from '../interactions.js';
-import { Conversation } from '../routes/clientModels.js';
+import { Contact } from './people.js';
 import { AppIdParam, ServiceClientParam } from '../routes/fields.js';
 import { ChatReadState } from '../stream.js';
+
+/** One entry of a person's chat list. */
+export const Conversation = Type.Object(
+  {
+    /** What `to` and `chat` take: the channel id, or the other person's id. */
+    chat: ChatId,
+    kind: oneOf(['channel', 'direct'] as const),
+    name: Type.String(),
+    channel: Type.Optional(Channel),
+    user: Type.Optional(Contact),
+    /** The newest message the person may see, if any. */
+    lastMessage: Type.Optional(Message),
+    /** How far the person has read (client.markChatRead), if they ever marked it. */
+    readUpTo: Type.Optional(MessageUid),
+    /** Messages from others after `readUpTo` (all of them without it) that the person may see, counted up to 1,000. */
+    unread: Type.Integer({ minimum: 0 }),
+    /** Of those, the ones whose `mentions` name the person. */
+    mentions: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type Conversation = Static<typeof Conversation>;
 
 const sending = {
   to: ChatId,
@@ -75,6 +97,37 @@ export const updateMessage = defineMethod({
     attachments: Type.Optional(Type.Array(AttachmentInput, { description: 'at most one Attachment, replacing the message’s; [] removes it; left out, the message keeps its own' })),
   }),
   result: Type.Object({ uid: MessageUid, editedAt: Type.Integer({ description: 'when the edit was stored, milliseconds since the epoch' }) }),
+  errors: ['PermissionDenied'],
+});
+
+/** An Aviary extension: deleting a message removes it from the history of everyone who reads the chat. */
+export const deleteMessage = defineMethod({
+  name: 'chat.deleteMessage',
+  summary:
+    'Delete a message: the signed-in person’s own, a message the token’s user or bot sent through this app, or (a team admin, ' +
+    'signed in) any message they can see. It leaves the history of everyone; their streams get message.deleted.',
+  callers: ['token', 'session'],
+  rateClass: 'message',
+  params: closedObject({ messageUid: MessageUid }),
+  result: closedObject({ uid: MessageUid, deletedAt: Type.Integer({ description: 'when it was deleted, milliseconds since the epoch' }) }),
+  errors: ['PermissionDenied'],
+});
+
+/** What a message said before an edit. */
+export const MessageEdit = closedObject({
+  editedAt: Type.Integer({ description: 'when this text was replaced, milliseconds since the epoch' }),
+  editedBy: UserId,
+  previousText: Type.String(),
+  previousServiceml: Type.Optional(Type.String()),
+});
+
+export const listMessageEdits = defineMethod({
+  name: 'chat.listMessageEdits',
+  summary: 'A team admin reads what a message they can see said before each of its edits, oldest first.',
+  callers: ['session'],
+  rateClass: 'read',
+  params: closedObject({ messageUid: MessageUid }),
+  result: closedObject({ uid: MessageUid, edits: Type.Array(MessageEdit) }),
   errors: ['PermissionDenied'],
 });
 

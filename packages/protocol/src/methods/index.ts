@@ -1,15 +1,20 @@
 import type { MethodDefinition } from '../define.js';
 import * as accounts from './accounts.js';
+import * as accountMail from './accountMail.js';
 import * as apps from './apps.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
 import * as deliveries from './deliveries.js';
 import * as developedApps from './developedApps.js';
 import * as interactions from './interactions.js';
+import * as invitations from './invitations.js';
 import * as people from './people.js';
+import * as reactions from './reactions.js';
 import * as stream from './stream.js';
 import * as team from './team.js';
 import * as search from './search.js';
+import * as scheduled from './scheduled.js';
+import * as webhooks from './webhooks.js';
 
 /** Every method of the API, by namespace as the typed clients expose them; each says who may call it. */
 export const api = {
@@ -47,8 +52,13 @@ export const api = {
     fetchMessages: chat.fetchMessages,
     listConversations: chat.listConversations,
     updateMessage: chat.updateMessage,
+    deleteMessage: chat.deleteMessage,
+    listMessageEdits: chat.listMessageEdits,
     markRead: chat.markRead,
     signalTyping: chat.signalTyping,
+    scheduleMessage: scheduled.scheduleMessage,
+    listScheduledMessages: scheduled.listScheduledMessages,
+    deleteScheduledMessage: scheduled.deleteScheduledMessage,
   },
   deliveries: {
     list: deliveries.list,
@@ -66,12 +76,29 @@ export const api = {
     openAttachmentWidget: interactions.openAttachmentWidget,
     runWidgetAction: interactions.runWidgetAction,
   },
+  reactions: { add: reactions.add, remove: reactions.remove, list: reactions.list },
+  invitations: {
+    create: invitations.createInvitation,
+    list: invitations.listInvitations,
+    revoke: invitations.revokeInvitation,
+    getInfo: invitations.getInvitation,
+    accept: invitations.acceptInvitation,
+  },
   roster: { listContacts: people.listContacts },
   search: { messages: search.messages },
   sessions: { list: accounts.listSessions, revoke: accounts.revokeSessions },
   stream: { createTicket: stream.createTicket },
   team: { getInfo: team.getInfo, updateSettings: team.updateSettings },
-  users: { getInfo: people.getInfo, getPublicProfile: people.getPublicProfile, updateProfile: people.updateProfile, changePassword: accounts.changePassword },
+  webhooks: { create: webhooks.create, list: webhooks.list, revoke: webhooks.revoke },
+  users: {
+    getInfo: people.getInfo,
+    getPublicProfile: people.getPublicProfile,
+    updateProfile: people.updateProfile,
+    changePassword: accounts.changePassword,
+    requestPasswordReset: accountMail.requestPasswordReset,
+    resetPassword: accountMail.resetPassword,
+    verifyEmail: accountMail.verifyEmail,
+  },
 } as const;
 
 type Api = typeof api;

@@ -26,7 +26,7 @@ export const pressButton = defineMethod({
     'attachment ({messageUid, attachmentId, buttonId}: anyone who sees the message). Sends client.pressButton.',
   params: Type.Object({
     appId: Type.Optional(AppIdParam),
-    button: Type.Optional(oneOf(buttonKinds, 'appLauncherButton, chatTabButton or attachmentPickerButton (attachmentButton with messageUid)')),
+    button: Type.Optional(oneOf(buttonKinds, 'appLauncherButton, chatTabButton, attachmentPickerButton or appHome (attachmentButton with messageUid)')),
     chat: Type.Optional(ChatId),
     messageUid: Type.Optional(MessageUid),
     attachmentId: Type.Optional(AppChosenId('attachment')),

@@ -1,9 +1,12 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { UserId } from '../ids.js';
 import { PublicProfile, User } from '../models.js';
 import { closedObject } from '../params.js';
-import { Contact } from '../routes/clientModels.js';
+
+/** A person as the client shows them in its lists, with `isBot` on bots. */
+export const Contact = Type.Object({ ...PublicProfile.properties, isBot: Type.Optional(Type.Literal(true)) }, { additionalProperties: false });
+export type Contact = Static<typeof Contact>;
 
 export const listContacts = defineMethod({
   name: 'roster.listContacts',

@@ -11,12 +11,12 @@ export type RouteVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type RouteCallers = readonly ['session'] | readonly ['anyone'];
 
 /**
- * An endpoint that keeps a path of its own (the client API, sessions) rather than
+ * An endpoint that keeps a path of its own (sessions, deferred replies) rather than
  * `/v1/<name>`: the same declaration as a method, plus its verb and path. The server runs it through one
  * pipeline, the typed clients call it, OpenAPI describes it.
  */
 export interface RouteDefinition<P extends TObject = TObject, R extends TSchema = TSchema> extends Omit<EndpointDefinition<P, R>, 'callers' | 'rateClass'> {
-  /** `<group>.<route>`, e.g. `client.sendMessage`: its handler, its rate-limit bucket and its OpenAPI operation. */
+  /** `<group>.<route>`, e.g. `session.signIn`: its handler, its rate-limit bucket and its OpenAPI operation. */
   name: string;
   verb: RouteVerb;
   /** The URL pattern; each `:name` segment is a path parameter that `params` declares. */

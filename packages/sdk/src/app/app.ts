@@ -13,6 +13,7 @@ import { createEventListener, type EventAnswer, type EventContext, type EventLis
 import { matchesPreviewDomain, matchesText } from './matching.js';
 import { runMiddleware, type Middleware } from './middleware.js';
 import { socketModeReceiver, type SocketModeOptions, type SocketModeReceiver } from './socketMode.js';
+import { respondTo, type ResponseReply, type ResponseResult } from './respond.js';
 
 export interface AppContext extends EventContext {
   /** The event being handled (for middleware, which runs for every event). */
@@ -25,7 +26,22 @@ export interface AppContext extends EventContext {
   readonly installation: Installation | undefined;
   /** The bot's client, when `botToken` was given. */
   readonly bot: AviaryClient | undefined;
+  /**
+   * Answers the event now (with a toast, an attachment, or nothing) while the handler goes on: the
+   * service stops waiting, so a handler slower than its answer window (10 s) no longer fails the event.
+   * Reply later with `respond`. Called twice, it throws; after it, what the handler returns is ignored.
+   */
+  ack(answer?: AckAnswer): void;
+  /**
+   * A reply through the event's `responseUrl` (slash commands, buttons, message and ServiceML actions):
+   * to the person alone (the default), to the chat (`responseType: 'inChat'`), or replacing the app's
+   * message that carried the button (`replaceOriginal: true`). Up to 5 within 30 minutes of the event.
+   */
+  respond(reply: ResponseReply | string): Promise<ResponseResult>;
 }
+
+/** What `ack` may answer: a toast for a `client.*` event, an attachment for a URL preview. */
+export type AckAnswer = ToastAnswer | Attachment | { attachment: Attachment | null };
 
 export type AppHandler<E, Answer> = (event: E, ctx: AppContext) => Answer | undefined | void | Promise<Answer | undefined | void>;
 
@@ -95,14 +111,20 @@ export function createApp(options: AppOptions): AviaryApp {
     return app;
   }
 
-  async function contextFor(event: AviaryEvent, base: EventContext): Promise<AppContext> {
+  async function contextFor(event: AviaryEvent, base: EventContext, ack: (answer?: AckAnswer) => void): Promise<AppContext> {
     const installation = await installationStore.find(event.userId);
+    const responseUrl = 'responseUrl' in event ? event.responseUrl : undefined;
     return {
       ...base,
       event,
       state: {},
       installation,
       bot,
+      ack,
+      respond: (reply) => {
+        if (responseUrl === undefined) return Promise.reject(new TypeError(`ctx.respond: this ${event.name} event carries no responseUrl (only client.slashCommand, client.pressButton, client.messageAction and client.servicemlAction sent to the listener do)`));
+        return respondTo(responseUrl, typeof reply === 'string' ? { text: reply } : reply, { fetch: clientOptions.fetch });
+      },
       get client(): AviaryClient {
         if (!installation) throw new Error(`${event.userId} has not installed the app (no token in the installation store), so ctx.client cannot act as them; use ctx.bot`);
         return clientFor(installation.token);
@@ -116,11 +138,35 @@ export function createApp(options: AppOptions): AviaryApp {
     return runRoute(event, base);
   }
 
+  /**
+   * Runs middleware and the handler; the listener's answer is what they return, or what `ctx.ack` gave as
+   * soon as it is called (the rest then runs on, and a later throw goes to `onError`, not to the service).
+   */
   async function runRoute(event: AviaryEvent, base: EventContext): Promise<unknown> {
     const found = routes.find((candidate) => candidate.name === event.name && candidate.matches(event));
     if (!found && middleware.length === 0) return undefined;
-    const ctx = await contextFor(event, base);
-    return runMiddleware(middleware, ctx, async () => (found ? found.handler(event, ctx) : undefined));
+    let acked: { answer: unknown } | undefined;
+    let answerNow: (answer: unknown) => void = () => undefined;
+    const ackedAnswer = new Promise<unknown>((resolve) => (answerNow = resolve));
+    const ack = (answer?: AckAnswer): void => {
+      if (acked) throw new Error(`ctx.ack() was called twice for one ${event.name} event`);
+      acked = { answer };
+      answerNow(answer);
+    };
+    const ctx = await contextFor(event, base, ack);
+    const handled = runMiddleware(middleware, ctx, async () => (found ? found.handler(event, ctx) : undefined));
+    return new Promise<unknown>((resolve, reject) => {
+      void ackedAnswer.then(resolve);
+      handled.then(
+        (answer) => resolve(acked ? acked.answer : answer),
+        (error: unknown) => (acked ? reportAfterAck(error, event) : reject(error)),
+      );
+    });
+  }
+
+  function reportAfterAck(error: unknown, event: AviaryEvent): void {
+    if (listenerOptions.onError) listenerOptions.onError(error, event);
+    else console.error(`aviary: the ${event.name} handler failed after ctx.ack()`, error);
   }
 
   /** Keeps the token, then runs the handler; if that throws, the install fails, so the token goes again. */

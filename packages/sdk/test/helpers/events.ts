@@ -61,6 +61,14 @@ const samples: { [N in EventName]: EventOf<N> } = {
   'client.openAttachmentWidget': { name: 'client.openAttachmentWidget', ...common, messageUid: '01JABCDEFGHJKMNPQRSTVWXYZ4', attachmentId: 'att-2' },
   'client.widgetAction': { name: 'client.widgetAction', ...common },
   'client.servicemlAction': { name: 'client.servicemlAction', ...common, messageUid: '01JABCDEFGHJKMNPQRSTVWXYZ5', actionId: 'vote-yes' },
+  'chat.messageUpdated': {
+    name: 'chat.messageUpdated',
+    userId,
+    message: { uid: '01JABCDEFGHJKMNPQRSTVWXYZ6', from: userId, to: common.chat, timestamp: 1_700_000_000_000, text: 'edited', editedAt: 1_700_000_060_000 },
+  },
+  'chat.messageDeleted': { name: 'chat.messageDeleted', userId, message: { uid: '01JABCDEFGHJKMNPQRSTVWXYZ6', from: userId, to: common.chat } },
+  'chat.reactionAdded': { name: 'chat.reactionAdded', userId, message: { uid: '01JABCDEFGHJKMNPQRSTVWXYZ6', from: userId, to: common.chat }, emoji: '👍' },
+  'chat.reactionRemoved': { name: 'chat.reactionRemoved', userId, message: { uid: '01JABCDEFGHJKMNPQRSTVWXYZ6', from: userId, to: common.chat }, emoji: '👍' },
 };
 
 /** A fresh copy of a sample event, with the given fields changed. */

@@ -36,6 +36,13 @@ export interface AppSecretCaller {
   kind: 'appSecret';
 }
 
+/** Whoever calls a method anyone may call (signing up with an invitation, a password reset): no credential, an address. */
+export interface AnonymousCaller {
+  kind: 'anyone';
+  /** The client's address, as AVIARY_TRUST_PROXY decides: such calls are limited by it. */
+  clientAddress: string;
+}
+
 const tokenQuery = compiledOnce((db, { tokenHash }: { tokenHash: string }) =>
   db
     .selectFrom('app_tokens as t')

@@ -52,12 +52,12 @@ async function signedIn(ctx: ServerContext, sessionToken: string, request: Fasti
   const user = await personOfSession(ctx, sessionToken);
   const sessionHash = hashToken(sessionToken);
   await touchSession(ctx.db, sessionHash, ctx.now());
-  return { kind: 'person', user, appId: null, sessionHash, clientAddress: addressResolver(ctx.config)(request) };
+  return { kind: 'person', user, appId: null, sessionHash, clientAddress: clientAddressOf(ctx.config)(request) };
 }
 
 const resolvers = new WeakMap<ServerContext['config'], (request: FastifyRequest) => string>();
 
-function addressResolver(config: ServerContext['config']): (request: FastifyRequest) => string {
+export function clientAddressOf(config: ServerContext['config']): (request: FastifyRequest) => string {
   let resolver = resolvers.get(config);
   if (!resolver) {
     resolver = clientAddressResolver(config.trustProxy);

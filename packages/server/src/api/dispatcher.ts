@@ -1,14 +1,14 @@
 import { methodsByName, paramsFor, type CallerKind, type MethodDefinition } from '@aviary/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forRequest, type ServerContext } from '../context.js';
-import type { Caller } from './caller.js';
-import { callerOf } from './callerOf.js';
+import type { AnonymousCaller, Caller } from './caller.js';
+import { callerOf, clientAddressOf } from './callerOf.js';
 import { ApiError } from './errors.js';
 import type { MethodHandler } from './handler.js';
 import { flockAliasTarget, flockNamedCall } from './flockNames.js';
 import { handlers } from './methods/index.js';
 import { decodeParams, refuseUndeclaredFields, type RawParams } from './params.js';
-import { enforceRateLimits } from './methodRateLimits.js';
+import { enforceRateLimits, takeRateLimits } from './methodRateLimits.js';
 import { withIdempotencyKey } from './idempotencyKey.js';
 import { checkResult } from './resultCheck.js';
 import { cookieCallGuard } from './security/crossSite.js';
@@ -69,6 +69,7 @@ async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: Fast
   const handler = requireMethod(request);
   const { method } = handler;
   const raw = withIdempotencyKey(method, request, readParams(request));
+  if (method.callers.includes('anyone')) return dispatchAnyone(ctx, handler, raw, request, reply);
   const caller = await callerOf(ctx, method, request, raw, guardCookie);
   const kind = callerKindOf(caller);
   if (!method.callers.includes(kind)) throw refusedCaller(method, kind);
@@ -78,6 +79,22 @@ async function dispatch(ctx: ServerContext, request: FastifyRequest, reply: Fast
     return handler.handle(decodeMethodParams(method, kind, given), caller, forRequest(ctx, request.id));
   };
   const result = flockNamed ? await call(flockNamed.raw).catch((error: unknown) => Promise.reject(flockNamed.refusal(error))) : await call(raw);
+  checkResult(ctx, method.result, result, method.name, request.id);
+  return result;
+}
+
+/**
+ * A method anyone may call takes no credential (one given is not looked at), and its budget is per
+ * client address and method (docs/reference/methods.md "Who may call").
+ */
+async function dispatchAnyone(ctx: ServerContext, handler: MethodHandler, raw: RawParams, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const { method } = handler;
+  const clientAddress = clientAddressOf(ctx.config)(request);
+  const rule = ctx.config.rateLimits[method.rateClass];
+  await takeRateLimits(ctx, reply, { key: `anyone:${clientAddress}:${method.name}`, rule, limited: `${method.name} is limited to ${rule.rate} calls per second per address.` });
+  const { token: _credential, ...given } = raw;
+  const caller: AnonymousCaller = { kind: 'anyone', clientAddress };
+  const result = await handler.handle(decodeMethodParams(method, 'anyone', given), caller as never, forRequest(ctx, request.id));
   checkResult(ctx, method.result, result, method.name, request.id);
   return result;
 }

@@ -1,16 +1,19 @@
 import type { CallerKind, MethodDefinition } from '@aviary/protocol';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { ServerContext } from '../context.js';
-import type { AppSecretCaller, PersonCaller, TokenCaller } from './caller.js';
+import type { AnonymousCaller, AppSecretCaller, PersonCaller, TokenCaller } from './caller.js';
 
 interface CallerByKind {
   token: TokenCaller;
   session: PersonCaller;
   appSecret: AppSecretCaller;
-  anyone: never;
+  anyone: AnonymousCaller;
 }
 
-/** The caller a method's handler receives: one of the kinds the method declares (a person for a method only people call). */
+/**
+ * The caller a method's handler receives: one of the kinds the method declares (a person for a method
+ * only people call, an address for a method anyone calls, without credentials).
+ */
 export type CallerOf<M> = M extends { callers: readonly (infer K extends CallerKind)[] } ? CallerByKind[K] : never;
 
 export interface MethodHandler<M extends MethodDefinition = MethodDefinition> {

@@ -9,7 +9,7 @@ import { enforceRouteRateLimits } from './session/routeLimits.js';
 import { requestCookie, sessionToken } from './session/sessionToken.js';
 
 /**
- * The routes people's clients call (client API, sessions), each run through one fixed
+ * The routes that keep a path of their own (sessions, deferred replies), each run through one fixed
  * pipeline: authenticate → rate limit → decode → validate → handler → present. What every request gets
  * before (request ids, the cross-site guard, the NUL guard, security headers) is in httpServer.ts and
  * security/.
@@ -34,7 +34,7 @@ async function runRoute(
 ): Promise<FastifyReply> {
   const { route } = handler;
   const person = route.callers[0] === 'session' ? await signedInPerson(ctx, request) : undefined;
-  if (person) await enforceRouteRateLimits(ctx, reply, route, person, recipientOf(request.body));
+  if (person) await enforceRouteRateLimits(ctx, reply, route, person);
   const params = decodeRouteParams(route, readRouteInput(route, request));
   const exchange: RouteExchange = {
     sessionToken: () => sessionToken(request),
@@ -47,6 +47,3 @@ async function runRoute(
   checkResult(ctx, route.result, result, route.name, request.id);
   return reply.code(route.status ?? 200).send(result);
 }
-
-/** The `to` of a body, before the body is checked: the rate limits key on it only when it is a chat id. */
-const recipientOf = (body: unknown): unknown => (body !== null && typeof body === 'object' ? (body as { to?: unknown }).to : undefined);

@@ -6,6 +6,7 @@ import { routeHandlers } from './routeHandlers.js';
 import { registerRoutePipeline } from './routePipeline.js';
 import { registerStreamPlainRequestRoute } from './stream/plainRequest.js';
 import { registerWebClientRoutes } from './webClient.js';
+import { registerWebhookRoute } from './webhooks/hookRoute.js';
 import { registerWidgetScriptRoute } from './widgetScript.js';
 
 /**
@@ -21,4 +22,5 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerStreamPlainRequestRoute(app);
   registerWebClientRoutes(app);
   registerAttachmentHtmlRoute(app, ctx);
+  registerWebhookRoute(app, ctx);
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { webPages } from '@aviary/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pickEncoding } from './contentEncoding.js';
 import { ApiError } from './errors.js';
@@ -21,9 +22,6 @@ export const WEB_CLIENT_CONTENT_SECURITY_POLICY = HTML_CONTENT_SECURITY_POLICY.r
   "base-uri 'none'",
   "frame-src http: https:; base-uri 'none'",
 );
-
-/** The paths the client routes itself (src/app/route.ts); each answers index.html. */
-const PAGE_PATHS = ['/', '/signin', '/c/:chat', '/apps', '/dev', '/dev/:app'];
 
 /** Built file names: hashed names from Vite, no directories, no dots at the start. */
 const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,200}$/;
@@ -64,7 +62,8 @@ export function registerWebClientRoutes(app: FastifyInstance, dist = WEB_CLIENT_
     if (!page) throw new ApiError('ServiceUnavailable', 'The web client is not built: run `npm run build -w packages/web` (npm start and npm test do it).');
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', WEB_CLIENT_CONTENT_SECURITY_POLICY).send(page);
   };
-  for (const path of PAGE_PATHS) app.get(path, sendPage);
+  // The paths the client routes itself (the protocol's webPages): each answers index.html.
+  for (const path of Object.values(webPages)) app.get(path, sendPage);
 
   app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const { name } = request.params;

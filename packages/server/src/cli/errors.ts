@@ -12,6 +12,7 @@ export const cliErrorCodes = [
   'UnknownApp',
   'EmailTaken',
   'TeamExists',
+  'ImportConflict',
   'NotInstalled',
   'InstallFailed',
   'BotNotEnabled',

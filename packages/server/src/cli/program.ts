@@ -8,6 +8,7 @@ import { registerManifestCommands } from './manifest.js';
 import { registerMigrateCommand } from './migrate.js';
 import type { CliErrorCode } from './errors.js';
 import { registerListenCommand } from './listen.js';
+import { registerRetentionCommands } from './retention.js';
 import { registerSearchCommands } from './search.js';
 import { registerSeedCommand } from './seed.js';
 import { registerServeCommand } from './serve.js';
@@ -35,6 +36,7 @@ function buildProgram(): Command {
   registerManifestCommands(app);
   registerEventCommands(program);
   registerSearchCommands(program);
+  registerRetentionCommands(program);
   registerTriggerCommand(program);
   registerListenCommand(program);
   return program;

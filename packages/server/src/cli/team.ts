@@ -4,6 +4,7 @@ import { createTeam } from '../core/commands/people.js';
 import { setAppCreators } from '../core/commands/teams.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { requireTeam } from './lookups.js';
+import { registerTeamTransferCommands } from './teamTransfer.js';
 import { requireText } from './validate.js';
 
 export function registerTeamCommands(program: Command): void {
@@ -35,4 +36,6 @@ export function registerTeamCommands(program: Command): void {
         };
       }),
     );
+
+  registerTeamTransferCommands(team);
 }

@@ -13,4 +13,6 @@ export interface CoreContext extends EventsContext {
   afterCommit: AfterCommit;
   /** Notices between server processes (in memory for one process, Redis for several). */
   bus: Bus;
+  /** Where this process listens (http://127.0.0.1:8080), once it does: the base of the URLs it hands out without AVIARY_PUBLIC_URL. */
+  listeningUrl?: string;
 }

@@ -61,7 +61,8 @@ export function checkProfileChange(input: { firstName?: unknown; lastName?: unkn
   };
 }
 
-function checkEmail(value: unknown): string {
+/** An email address as a person gives it: trimmed, in lower case, or refused naming `email`. */
+export function checkEmail(value: unknown): string {
   const email = typeof value === 'string' ? value.trim() : '';
   if (email === '') throw missingParameter('email');
   if (email.length > maxEmailLength || !emailPattern.test(email)) {

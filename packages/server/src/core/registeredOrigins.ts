@@ -17,7 +17,7 @@ export function registeredOrigins(app: AppWithOrigins): Set<string> {
       (integration) => integration?.action,
     ),
   ];
-  const urls = [app.listener_url, app.configuration_url, ...actions.map((action) => action?.url), ...readAllowedOrigins(app)];
+  const urls = [app.listener_url, app.configuration_url, ...actions.map((action) => action?.url), integrations.appHome?.url, ...readAllowedOrigins(app)];
   const origins = new Set<string>();
   for (const url of urls) {
     const origin = originOf(url);

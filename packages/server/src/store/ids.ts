@@ -31,6 +31,7 @@ export const newUserId = (): string => `u:${randomBase32()}`;
 export const newChannelId = (): string => `g:${randomBase32()}`;
 export const newTeamId = (): string => `t:${randomBase32()}`;
 export const newAppId = (): string => `a:${randomBase32()}`;
+export const newWebhookId = (): string => `wh_${randomBase32()}`;
 
 /** A secret or token: 256 bits, URL-safe. */
 export const newSecret = (prefix: string): string => `${prefix}${randomBytes(32).toString('base64url')}`;

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Selectable } from 'kysely';
 
 /**
  * Row types of every table. Both dialects return the same JavaScript values for these: text ids,
@@ -9,6 +9,8 @@ export interface TeamsTable {
   name: string;
   /** Who may create apps: `members` (members and admins), `admins`, or `everyone` (guests too). */
   app_creators: 'members' | 'admins' | 'everyone';
+  /** Who may invite people: `admins` (the default) or `members` (members and admins; never guests). */
+  who_may_invite: 'admins' | 'members';
   created_at: number;
 }
 
@@ -25,6 +27,8 @@ export interface UsersTable {
   /** The app whose bot this user is; null for people. */
   bot_app_id: string | null;
   deactivated_at: number | null;
+  /** 1 while the person has yet to show they read mail at their email (a sign-up by invite link; migration 0020), else 0 (the column's default, so a writer may leave it out). */
+  email_unverified?: number;
   created_at: number;
 }
 
@@ -76,6 +80,45 @@ export interface MessagesTable {
   visible_to: string | null;
   /** When the sender last edited it (chat.updateMessage); null while never edited. */
   edited_at: number | null;
+  /** The incoming webhook it was posted through (migration 0017); null for any other message. */
+  webhook_id: string | null;
+}
+
+/** A channel's incoming webhook (migration 0017): posts as its owner, named as the integration. */
+export interface WebhooksTable {
+  id: string;
+  team_id: string;
+  channel_id: string;
+  /** Who made it: a person, or an app's user or bot (then `app_id` is the app). */
+  owner_user_id: string;
+  app_id: string | null;
+  /** For a bot's webhook: the channel member on whose behalf the bot posts (chat.sendMessage's onBehalfOf). */
+  on_behalf_of: string | null;
+  name: string;
+  icon_url: string | null;
+  /** SHA-256 of the URL's secret; the secret itself is shown once, never stored. */
+  secret_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** A message to send later (chat.scheduleMessage, migration 0017). */
+export interface ScheduledMessagesTable {
+  id: string;
+  team_id: string;
+  sender_user_id: string;
+  app_id: string | null;
+  to_id: string;
+  /** chat.sendMessage's params as JSON (without sendAt). */
+  params: string;
+  send_at: number;
+  status: 'pending' | 'sent' | 'failed';
+  message_uid: string | null;
+  error_code: string | null;
+  error_description: string | null;
+  created_at: number;
+  finished_at: number | null;
 }
 
 export interface AppsTable {
@@ -245,16 +288,105 @@ export interface TeamSearchColumns {
   search_language: ColumnType<string, string | undefined, string>;
 }
 
+/**
+ * Migration 0021: how long messages are kept, in days. On a team, null keeps them forever (the default);
+ * on a channel, null follows the team and 0 keeps them forever whatever the team's.
+ */
+export interface MessageRetentionColumns {
+  message_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
 /** Where `aviary search reindex` stands: the last message uid it indexed (one row at most). */
 export interface SearchReindexTable {
   position: string;
 }
 
+/** A deferred reply's URL (migration 0018): its token hashed, what a reply through it may do, its uses. */
+export interface ResponseUrlsTable {
+  token_hash: string;
+  app_id: string;
+  team_id: string;
+  /** The person who acted: an ephemeral reply is visible to them alone. */
+  user_id: string;
+  /** The chat as the event named it: a channel id, or the other person's id for a direct chat. */
+  chat: string;
+  /** The message whose button or <action> was used (replaceOriginal), when there was one. */
+  message_uid: string | null;
+  event_name: string;
+  uses: number;
+  expires_at: number;
+  created_at: number;
+}
+
+/** Migration 0019: how long after sending people may edit or delete their own messages; 0: no limit. */
+export interface TeamMessageColumns {
+  message_edit_window_ms: ColumnType<number, number | undefined, number>;
+}
+
+/** One person's (or bot's) reaction to a message with one emoji (migration 0019). */
+export interface ReactionsTable {
+  message_uid: string;
+  emoji: string;
+  user_id: string;
+  team_id: string;
+  created_at: number;
+}
+
+/** What a message said before one of its edits (migration 0019), for team admins. */
+export interface MessageEditsTable {
+  message_uid: string;
+  edited_at: number;
+  edited_by: string;
+  previous_text: string;
+  previous_serviceml: string | null;
+}
+
+/** An invitation by email or an invite link (migration 0020); the token is kept only as its hash. */
+export interface InvitationsTable {
+  id: string;
+  team_id: string;
+  token_hash: string;
+  /** The address invited; null for an invite link anyone holding it may use. */
+  email: string | null;
+  role: 'user' | 'guest';
+  /** JSON array of channel ids a guest joins on sign-up (members join the team's default channels as any new person). */
+  channel_ids: string;
+  max_uses: number;
+  uses: number;
+  expires_at: number;
+  created_by: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** A single-use link of a person's account: a password reset or an email verification (migration 0020). */
+export interface AccountTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: 'reset' | 'verify';
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+/** Mail waiting to go out through SMTP (migration 0020). */
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  attempts: number;
+  next_attempt_at: number;
+  sent_at: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
 export interface Database {
-  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns;
+  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns;
   users: UsersTable;
   sessions: SessionsTable;
-  channels: ChannelsTable;
+  channels: ChannelsTable & MessageRetentionColumns;
   channel_members: ChannelMembersTable;
   messages: MessagesTable;
   apps: AppsTable & AppDeliveryColumns & AppListenerColumns;
@@ -266,4 +398,15 @@ export interface Database {
   stream_tickets: StreamTicketsTable;
   chat_reads: ChatReadsTable;
   search_reindex: SearchReindexTable;
+  response_urls: ResponseUrlsTable;
+  webhooks: WebhooksTable;
+  scheduled_messages: ScheduledMessagesTable;
+  reactions: ReactionsTable;
+  message_edits: MessageEditsTable;
+  invitations: InvitationsTable;
+  account_tokens: AccountTokensTable;
+  mail_outbox: MailOutboxTable;
 }
+
+/** A team's row as read, with the columns later migrations added. */
+export type TeamRow = Selectable<Database['teams']>;

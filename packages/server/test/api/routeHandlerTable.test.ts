@@ -12,11 +12,11 @@ describe('the route handler table', () => {
   });
 
   it('is checked for completeness by the type system', () => {
-    const { 'client.sendMessage': _missing, ...withoutSendMessage } = handlersByRoute;
+    const { 'session.signIn': _missing, ...withoutSignIn } = handlersByRoute;
     // @ts-expect-error a protocol route without a handler does not make a RouteHandlerTable
-    const incomplete: RouteHandlerTable = withoutSendMessage;
+    const incomplete: RouteHandlerTable = withoutSignIn;
     // @ts-expect-error a handler filed under another route's name does not either
-    const misfiled: RouteHandlerTable = { ...handlersByRoute, 'client.sendMessage': handlersByRoute['client.fetchMessages'] };
+    const misfiled: RouteHandlerTable = { ...handlersByRoute, 'session.signIn': handlersByRoute['session.signOut'] };
     expect([incomplete, misfiled]).toHaveLength(2);
   });
 

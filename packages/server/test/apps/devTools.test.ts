@@ -86,6 +86,10 @@ forEachDialect(
       expectError(await dev.call('deliveries.sendTestEvent', { appId: app.id, name: 'client.openAttachmentWidget', url: 'https://elsewhere.example/w' }), 400, 'OriginNotAllowed', 'url');
       const widget = (await dev.call('deliveries.sendTestEvent', { appId: app.id, name: 'client.openAttachmentWidget', url: `${new URL(listener.url).origin}/chart` })).body;
       expect(widget).toMatchObject({ event: { name: 'client.openAttachmentWidget' }, via: 'widget', url: expect.stringContaining('/chart?'), status: expect.any(Number) });
+      // The home tab's test event goes to its widget, as opening it from the directory does.
+      await dev.call('apps.setIntegrations', { appId: app.id, integrations: { slashCommands: [{ name: 'deploy', action: { type: 'sendEvent' } }], appHome: { url: `${new URL(listener.url).origin}/home` } } });
+      const home = (await dev.call('deliveries.sendTestEvent', { appId: app.id, name: 'client.pressButton', button: 'appHome' })).body;
+      expect(home).toMatchObject({ event: { name: 'client.pressButton', button: 'appHome' }, via: 'widget', url: expect.stringContaining('/home?') });
       expectError(await dev.call('deliveries.sendTestEvent', { appId: app.id, name: 'client.slashCommand', payload: { command: 'x' } }), 400, 'InvalidParameter', 'payload');
       expect((await dev.call('deliveries.list', { appId: app.id })).body.events).toEqual([]);
       expectError(await dev.call('deliveries.sendTestEvent', { appId: app.id, name: 'app.explode' }), 400, 'InvalidParameter', 'name');

@@ -85,6 +85,7 @@ forEachDialect('developer methods: apps', (t) => {
       chatTabButton: { name: 'Tab', action: { type: 'sendEvent' } },
       attachmentPickerButton: { name: 'Attach', action: { type: 'openWidget', url: 'https://tools.example/pick' } },
       messageAction: { name: 'Save', action: { type: 'sendEvent' } },
+      appHome: { url: 'https://tools.example/home' },
       previewDomains: ['tools.example', '*.tools.example'],
     };
     const set = await setIntegrations(integrations);
@@ -102,6 +103,7 @@ forEachDialect('developer methods: apps', (t) => {
       [{ launcherButton: { action: { type: 'sendEvent' } } }, 'integrations.launcherButton.name'],
       [{ chatTabButton: { name: 'T', icon: 'javascript:alert(1)', action: { type: 'sendEvent' } } }, 'integrations.chatTabButton.icon'],
       [{ messageAction: { name: 'M', action: { type: 'openBrowser', url: 'https://x.example', colour: 'red' } } }, 'integrations.messageAction.action'],
+      [{ appHome: { url: 'ftp://tools.example/home' } }, 'integrations.appHome.url'],
       [{ previewDomains: ['Example.com'] }, 'integrations.previewDomains[0]'],
       [{ previewDomains: ['ok.example', 'https://bad.example'] }, 'integrations.previewDomains[1]'],
       [{ previewDomains: ['*.com'] }, 'integrations.previewDomains[0]'],

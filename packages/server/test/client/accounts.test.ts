@@ -53,9 +53,9 @@ forEachDialect(
       for (const other of others) expectError(await other.call('users.getInfo'), { status: 401, error: 'NotSignedIn' });
 
       expect((await here.call('users.getInfo')).status).toBe(200);
-      expect((await here.post('/messages', { to: user.id, text: 'still here' })).status).toBe(200);
+      expect((await here.call('chat.sendFromComposer', { to: user.id, text: 'still here' })).status).toBe(200);
       await hereStream.waitFor(messageWithText('still here'));
-      expect((await bystander.post('/messages', { to: bystander.user.id, text: 'ben too' })).status).toBe(200);
+      expect((await bystander.call('chat.sendFromComposer', { to: bystander.user.id, text: 'ben too' })).status).toBe(200);
       await bystanderStream.waitFor(messageWithText('ben too'));
 
       expectError(await signInWith(t(), user.email!, PASSWORD), { status: 401, error: 'InvalidCredentials' });
@@ -147,7 +147,7 @@ forEachDialect(
       }
       expect((await mallory.call('sessions.revoke', { all: true, exceptCurrent: true })).body).toEqual({ revoked: 0 });
       expect((await victim.call('users.getInfo')).status).toBe(200);
-      expect((await victim.post('/messages', { to: victim.user.id, text: 'still signed in' })).status).toBe(200);
+      expect((await victim.call('chat.sendFromComposer', { to: victim.user.id, text: 'still signed in' })).status).toBe(200);
       await victimStream.waitFor(messageWithText('still signed in'));
     });
 

@@ -33,8 +33,8 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
     await alice.call('interactions.runMessageAction', { appId: app.id, chat: channel.id, messageUids: uids });
     const [first, all] = await sdkApp.waitFor(2);
     const common = { userId: alice.user.id, userName: 'Alice Archer', chat: channel.id, chatName: 'general' };
-    expect(first.event).toEqual({ name: 'client.messageAction', ...common, messageUids: picked, messages: history });
-    expect(all.event).toEqual({ name: 'client.messageAction', ...common, messageUids: uids });
+    expect(first.event).toEqual({ name: 'client.messageAction', ...common, messageUids: picked, messages: history, responseUrl: expect.stringMatching(/\/api\/respond\/as_r_/) });
+    expect(all.event).toEqual({ name: 'client.messageAction', ...common, messageUids: uids, responseUrl: expect.stringMatching(/\/api\/respond\/as_r_/) });
   });
 
   it('checks the selection: messages of the chat the person sees, an app with a message action', async () => {
@@ -75,6 +75,7 @@ forEachDialect('client API: message, ServiceML, attachment widget and widget act
       chatName: `${app.name} Bot`,
       messageUid: uid,
       actionId: 'yes',
+      responseUrl: expect.stringMatching(/\/api\/respond\/as_r_/),
     });
     // Without sendContext the browser gets the bare URL.
     expect((await alice.call('interactions.runServicemlAction', { messageUid: uid, actionId: 'web' })).body).toEqual({

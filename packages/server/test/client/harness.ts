@@ -47,12 +47,10 @@ export async function startSdkApp(t: TestServer, input: { teamId: string; develo
   return sdkApp;
 }
 
-/** A person signed in through POST /api/session, calling the client API and the methods with the session token. */
+/** A person signed in through POST /api/session, calling the methods with the session token. */
 export interface SignedIn {
   user: UsersTable;
   sessionToken: string;
-  get(path: string, query?: Record<string, string>): Promise<CallResult>;
-  post(path: string, json: unknown): Promise<CallResult>;
   /** Calls a /v1 method with the session. */
   call(method: string, params?: unknown): Promise<CallResult>;
 }
@@ -83,8 +81,6 @@ function withSession(t: TestServer, user: UsersTable, sessionToken: string): Sig
   return {
     user,
     sessionToken,
-    get: (path, query) => http(t.url, 'GET', `/api/client${path}${query ? `?${new URLSearchParams(query)}` : ''}`, { headers }),
-    post: (path, json) => http(t.url, 'POST', `/api/client${path}`, { json, headers }),
     call: (method, params = {}) => http(t.url, 'POST', `/v1/${method}`, { json: params, headers }),
   };
 }
@@ -139,7 +135,7 @@ export async function clientCast(t: TestServer, integrations: unknown = {}) {
   };
 }
 
-/** Asserts an error answer of the client API. */
+/** Asserts an error answer of the API. */
 export function expectError(result: CallResult, expected: { status?: number; error: string; parameter?: string; description?: RegExp }): void {
   expect(result.body, JSON.stringify(result.body)).toMatchObject({ error: expected.error, ...(expected.parameter ? { parameter: expected.parameter } : {}) });
   expect(result.status).toBe(expected.status ?? 400);

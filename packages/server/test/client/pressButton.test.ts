@@ -41,6 +41,7 @@ forEachDialect('client API: pressButton', (t) => {
       chat: channel.id,
       chatName: 'general',
       button: 'appLauncherButton',
+      responseUrl: expect.stringMatching(/\/api\/respond\/as_r_/),
     });
     expect(claims).toMatchObject({ appId: app.id, userId: alice.user.id });
   });
@@ -99,6 +100,7 @@ forEachDialect('client API: pressButton', (t) => {
       messageUid: uid,
       attachmentId: 'deploy-42',
       buttonId: 'approve',
+      responseUrl: expect.stringMatching(/\/api\/respond\/as_r_/),
     });
     expect(claims).toMatchObject({ appId: app.id, userId: bob.user.id });
 

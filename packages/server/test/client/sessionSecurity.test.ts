@@ -32,14 +32,15 @@ forEachDialect(
     it('sets the session cookie HttpOnly, SameSite=Lax, Path=/ and not Secure over http; an undecodable or over-long cookie is no session', async () => {
       const { cookie, setCookie } = await signedInWithCookie(t());
       expect(setCookie.split('; ').slice(1).sort()).toEqual(['HttpOnly', 'Path=/', 'SameSite=Lax']);
-      expect((await http(t().url, 'GET', '/api/client/roster', { headers: { cookie } })).status).toBe(200);
+      const conversations = (headers: Record<string, string>) => http(t().url, 'POST', '/v1/chat.listConversations', { headers, json: {} });
+      expect((await conversations({ cookie })).status).toBe(200);
       for (const bad of ['aviary_session=%', 'aviary_session=%E0%A4%A', `aviary_session=as_s_${'x'.repeat(5000)}`, 'aviary_session=']) {
-        expectError(await http(t().url, 'GET', '/api/client/roster', { headers: { cookie: bad } }), { status: 401, error: 'NotSignedIn' });
+        expectError(await conversations({ cookie: bad }), { status: 401, error: 'NotSignedIn' });
       }
       const signedOut = await http(t().url, 'DELETE', '/api/session', { headers: { cookie } });
       expect(signedOut.status).toBe(200);
       expect(signedOut.headers.get('set-cookie')).toBe('aviary_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0');
-      expectError(await http(t().url, 'GET', '/api/client/roster', { headers: { cookie } }), { status: 401, error: 'NotSignedIn' });
+      expectError(await conversations({ cookie }), { status: 401, error: 'NotSignedIn' });
     });
 
     it('refuses cookie-authenticated changes from another origin or without JSON; the server’s own pages and bearer tokens get through', async () => {
@@ -57,7 +58,7 @@ forEachDialect(
         { 'sec-fetch-site': 'cross-site' },
       ];
       for (const headers of crossSite) {
-        const refused = await http(t().url, 'POST', '/api/client/messages', { headers: { cookie: victim.cookie, 'content-type': message['content-type'], ...headers }, body: message.body });
+        const refused = await http(t().url, 'POST', '/v1/chat.sendFromComposer', { headers: { cookie: victim.cookie, 'content-type': message['content-type'], ...headers }, body: message.body });
         expectError(refused, { status: 403, error: 'CrossSiteRequest' });
       }
       // What a form or a no-cors fetch can send without an Origin (older browsers): not JSON, so refused.
@@ -66,8 +67,8 @@ forEachDialect(
         ['text/plain', message.body],
         ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="text"\r\n\r\nforged\r\n--x--\r\n`],
       ]) {
-        const refused = await http(t().url, 'POST', '/api/client/messages', { headers: { cookie: victim.cookie, 'content-type': contentType }, body });
-        expectError(refused, { status: 400, error: 'InvalidRequestData', description: /send application\/json/ });
+        const refused = await http(t().url, 'POST', '/v1/chat.sendFromComposer', { headers: { cookie: victim.cookie, 'content-type': contentType }, body });
+        expectError(refused, { status: 400, error: 'InvalidRequestData' });
       }
       expect(await messagesIn(t(), friend, victim.user.id)).toEqual([]);
 
@@ -84,11 +85,11 @@ forEachDialect(
       // The server's own pages: Origin is the server's, or Sec-Fetch-Site says same-origin.
       const ownPages: Array<Record<string, string>> = [{ origin: t().url }, { 'sec-fetch-site': 'same-origin' }, {}];
       for (const headers of ownPages) {
-        const sent = await http(t().url, 'POST', '/api/client/messages', { headers: { cookie: victim.cookie, 'content-type': 'application/json', ...headers }, body: message.body });
+        const sent = await http(t().url, 'POST', '/v1/chat.sendFromComposer', { headers: { cookie: victim.cookie, 'content-type': 'application/json', ...headers }, body: message.body });
         expect(sent.status, JSON.stringify(sent.body)).toBe(200);
       }
       // A bearer token is never added by a browser on its own, so it needs no Origin check.
-      const bearer = await http(t().url, 'POST', '/api/client/messages', {
+      const bearer = await http(t().url, 'POST', '/v1/chat.sendFromComposer', {
         headers: { authorization: `Bearer ${victim.sessionToken}`, origin: 'https://elsewhere.example', 'content-type': 'application/json' },
         body: message.body,
       });
@@ -116,12 +117,12 @@ forEachDialect(
       const { cookie } = await signedInWithCookie(t());
       const answers = {
         signIn: await http(t().url, 'POST', '/api/session', { json: { email: 'nobody@example.test', password } }),
-        client: await http(t().url, 'GET', '/api/client/roster', { headers: { cookie } }),
+        session: await http(t().url, 'POST', '/v1/chat.listConversations', { headers: { cookie }, json: {} }),
         notSignedIn: await http(t().url, 'POST', '/v1/apps.listDeveloped'),
         method: await http(t().url, 'GET', '/v1/chat.sendMessage'),
         openapi: await http(t().url, 'GET', '/v1/openapi.json'),
         notFound: await http(t().url, 'GET', '/nothing/here'),
-        crossSite: await http(t().url, 'POST', '/api/client/messages', { headers: { cookie, origin: 'https://attacker.example' } }),
+        crossSite: await http(t().url, 'POST', '/v1/chat.sendFromComposer', { headers: { cookie, origin: 'https://attacker.example' } }),
       };
       for (const [name, answer] of Object.entries(answers)) {
         expect(answer.headers.get('x-content-type-options'), name).toBe('nosniff');

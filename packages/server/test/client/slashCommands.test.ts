@@ -38,6 +38,7 @@ forEachDialect('slash commands from the composer (chat.sendFromComposer)', (t) =
       chatName: 'general',
       command: 'weather',
       text: 'Paris tomorrow',
+      responseUrl: expect.stringMatching(/\/api\/respond\/as_r_/),
     });
     expect(claims).toMatchObject({ appId: app.id, userId: alice.user.id });
     expect((await alice.call('chat.fetchMessages', { chat: channel.id })).body).toEqual([]);

@@ -1,4 +1,4 @@
-import { AviaryApiError, AviaryClient, AviaryPeopleApi, toChatId, toMessageUid } from '@aviary/sdk';
+import { AviaryApiError, AviaryClient, signIn, signOut, toChatId, toMessageUid } from '@aviary/sdk';
 import { expect, it } from 'vitest';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 
@@ -20,36 +20,39 @@ async function failure(call: Promise<unknown>): Promise<AviaryApiError> {
   return error as AviaryApiError;
 }
 
-forEachDialect('typed clients of the client, developer and session routes', (t) => {
-  it('signs in, reads and sends through AviaryPeopleApi; failures carry code, status and parameter', async () => {
+forEachDialect('typed clients: AviaryClient with a session, for a person and for a developer', (t) => {
+  it('signs in, then sends and reads through AviaryClient with the session; failures carry code, status and parameter', async () => {
     const { person, teammate } = await pair(t());
-    const people = new AviaryPeopleApi({ baseUrl: t().url });
-    const signedIn = await people.signIn({ email: person.email!, password });
+    const signedIn = await signIn({ baseUrl: t().url, email: person.email!, password });
     expect(signedIn.user.id).toBe(person.id);
-    expect(people.sessionToken).toBe(signedIn.sessionToken);
+    expect(signedIn.sessionToken).toMatch(/^as_s_/);
 
-    const sent = await people.sendMessage({ to: teammate.id, text: 'hello through the protocol' });
-    expect(sent).toMatchObject({ message: { from: person.id, to: teammate.id, text: 'hello through the protocol' } });
-    expect((await people.fetchMessages({ chat: teammate.id, limit: 5 })).messages.map((message) => message.text)).toEqual(['hello through the protocol']);
-    // The same session calls the methods through AviaryClient, the apps' client.
     const asPerson = new AviaryClient({ baseUrl: t().url, token: signedIn.sessionToken });
+    const to = toChatId(teammate.id);
+    expect(await asPerson.chat.sendMessage({ to, text: 'hello through the protocol' })).toEqual({ uid: expect.any(String) });
+    expect(await asPerson.chat.sendFromComposer({ to, text: 'and from the composer' })).toMatchObject({ message: { from: person.id, text: 'and from the composer' } });
+    const history = await asPerson.chat.fetchMessages({ chat: to, limit: 5 });
+    expect(history.map((message) => message.text)).toEqual(['and from the composer', 'hello through the protocol']);
     expect((await asPerson.team.getInfo()).team.id).toBe(person.team_id);
     expect((await asPerson.users.getInfo()).id).toBe(person.id);
+    expect((await asPerson.roster.listContacts()).map((contact) => contact.id)).toContain(teammate.id);
     expect((await asPerson.chat.listConversations()).conversations.map((conversation) => conversation.chat)).toEqual([teammate.id]);
     expect(await failure(asPerson.apps.install({ appId: 'a:nosuchappatallx' }))).toMatchObject({ code: 'UnknownApp', status: 404 });
-    expect(await failure(asPerson.chat.markRead({ chat: toChatId(teammate.id), uid: toMessageUid('01M8362BJ4BRPRHYPZ1PK4DKJQ') }))).toMatchObject({ code: 'InvalidParameter', parameter: 'uid' });
+    expect(await failure(asPerson.chat.markRead({ chat: to, uid: toMessageUid('01M8362BJ4BRPRHYPZ1PK4DKJQ') }))).toMatchObject({ code: 'InvalidParameter', parameter: 'uid' });
+    expect(await failure(asPerson.chat.fetchMessages({ chat: to, limit: 500 }))).toMatchObject({ code: 'InvalidParameter', status: 400, parameter: 'limit' });
 
-    const badLimit = await failure(people.fetchMessages({ chat: teammate.id, limit: 500 }));
-    expect(badLimit).toMatchObject({ code: 'InvalidParameter', status: 400, parameter: 'limit' });
+    await signOut({ baseUrl: t().url, sessionToken: signedIn.sessionToken });
+    expect(await failure(asPerson.roster.listContacts())).toMatchObject({ code: 'NotSignedIn', status: 401 });
+  });
 
-    await people.signOut();
-    expect(people.sessionToken).toBeUndefined();
-    expect(await failure(people.listRoster())).toMatchObject({ code: 'NotSignedIn', status: 401 });
+  it('signing in with a wrong password throws InvalidCredentials', async () => {
+    const { person } = await pair(t());
+    expect(await failure(signIn({ baseUrl: t().url, email: person.email!, password: 'not it at all' }))).toMatchObject({ code: 'InvalidCredentials', status: 401 });
   });
 
   it('makes and changes an app through AviaryClient with a session, then as the app with its secret', async () => {
     const { person } = await pair(t());
-    const { sessionToken } = await new AviaryPeopleApi({ baseUrl: t().url }).signIn({ email: person.email!, password });
+    const { sessionToken } = await signIn({ baseUrl: t().url, email: person.email!, password });
     const developer = new AviaryClient({ baseUrl: t().url, token: sessionToken });
 
     const { app } = await developer.apps.create({ name: '  Weather  ', listenerUrl: 'https://weather.example/events' });
@@ -76,22 +79,4 @@ forEachDialect('typed clients of the client, developer and session routes', (t) 
     expect(await failure(itself.apps.getInfo({ appId: app.id }))).toMatchObject({ code: 'InvalidToken' });
   });
 
-  it('in cookie mode sends no Authorization header: the session cookie signing in set carries the session', async () => {
-    const { person, teammate } = await pair(t());
-    // What a browser does for the page: keep the cookie the server sets and send it back.
-    let cookie: string | undefined;
-    const sentAuthorization: Array<string | undefined> = [];
-    const browserFetch = async (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
-      sentAuthorization.push(init.headers.authorization);
-      const response = await fetch(url, { ...init, headers: { ...init.headers, ...(cookie ? { cookie } : {}) } });
-      cookie = response.headers.get('set-cookie')?.split(';')[0] ?? cookie;
-      return response;
-    };
-    const people = new AviaryPeopleApi({ baseUrl: t().url, session: 'cookie', fetch: browserFetch });
-    await people.signIn({ email: person.email!, password });
-    expect(cookie).toMatch(/^aviary_session=as_s_/);
-    await people.sendMessage({ to: teammate.id, text: 'by cookie' });
-    expect((await people.fetchMessages({ chat: teammate.id })).messages).toHaveLength(1);
-    expect(sentAuthorization).toEqual([undefined, undefined, undefined]);
-  });
 });

@@ -62,10 +62,10 @@ describe('docs/reference/stream.md', () => {
   });
 });
 
-describe('docs/reference/client-api.md, developer-api.md and docs/operations.md', () => {
+describe('docs/reference/README.md, sessions.md, developer-api.md and docs/operations.md', () => {
   let server: TestServer | undefined;
   let registered: string[] = [];
-  const clientDoc = routesNamed(readDoc('docs/reference/client-api.md'));
+  const clientDoc = routesNamed(readDoc('docs/reference/README.md') + readDoc('docs/reference/sessions.md'));
   const developerDoc = routesNamed(readDoc('docs/reference/developer-api.md'));
   const operationsDoc = routesNamed(readDoc('docs/operations.md'));
 

@@ -27,6 +27,7 @@ describe('rate limits from the environment', () => {
       messagePerRecipient: 'AVIARY_RATE_LIMIT_MESSAGE_PER_RECIPIENT',
       read: 'AVIARY_RATE_LIMIT_READ',
       channel: 'AVIARY_RATE_LIMIT_CHANNEL',
+      webhook: 'AVIARY_RATE_LIMIT_WEBHOOK',
       signInFailures: 'AVIARY_RATE_LIMIT_SIGN_IN_FAILURES',
       signInFailuresPerAddress: 'AVIARY_RATE_LIMIT_SIGN_IN_FAILURES_PER_ADDRESS',
     });
@@ -48,6 +49,7 @@ describe('rate limits from the environment', () => {
       messagePerRecipient: { rate: defaultRateLimits.messagePerRecipient.rate, burst: 12 },
       read: { rate: 100, burst: defaultRateLimits.read.burst },
       channel: { rate: 1, burst: 5 },
+      webhook: defaultRateLimits.webhook,
       signInFailures: { rate: 2 / 60, burst: 5 },
       signInFailuresPerAddress: { rate: 0.5, burst: defaultRateLimits.signInFailuresPerAddress.burst },
     });

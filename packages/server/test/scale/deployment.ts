@@ -157,7 +157,7 @@ export function failedSignIn(baseUrl: string, from: string, email: string, heade
   });
 }
 
-/** A message to the channel of the streamers through `baseUrl`, by the client API; whether the answer was 200. */
+/** A message to the channel of the streamers through `baseUrl`, as the web client sends it (chat.sendFromComposer with the session); whether the answer was 200. */
 export async function sendToChannel(cast: DeployedCast, baseUrl: string, text: string): Promise<boolean> {
   return (await postToChannel(cast, baseUrl, text)) === 'ok';
 }

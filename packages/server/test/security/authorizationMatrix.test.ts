@@ -3,18 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { forEachDialect } from '../helpers/server.js';
 import { attachmentRows } from './matrix/attachmentRows.js';
 import { describeOutcome, outcomeOf, runCell } from './matrix/cells.js';
-import { clientRows } from './matrix/clientRows.js';
+import { refusedCredentialRows } from './matrix/credentialRows.js';
+import { messageChangeRows } from './matrix/messageChangeRows.js';
 import { developerRows } from './matrix/developerRows.js';
+import { invitationRows } from './matrix/invitationRows.js';
 import { publicRows } from './matrix/publicRows.js';
 import { registeredRoutes } from './matrix/routes.js';
-import type { Row } from './matrix/rows.js';
-import { personOnlyTokenRows, v1Rows, v1SessionRows } from './matrix/v1Rows.js';
+import { credentials, credentialSuffix, type Row } from './matrix/rows.js';
+import { sessionOnlyRows } from './matrix/sessionRows.js';
+import { v1Rows, v1SessionRows } from './matrix/v1Rows.js';
+import { responseRows } from './matrix/responseRows.js';
 import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
+import { webhookRows } from './matrix/webhookRows.js';
 
 /**
- * Issue #9's authorization matrix: every /v1 method (with a token, and with a session where a person may
- * call it) and every route the server registers × every actor kind, each cell a real HTTP call with the
- * outcome it must have (the tables are in ./matrix/*Rows.ts).
+ * The authorization matrix (issues #9 and #20): one table of every endpoint × every actor kind, on both
+ * dialects. Every /v1 method appears with each credential (an app token, a session, the app's secret; the
+ * refusals of those it does not take are made from the protocol's list, matrix/credentialRows.ts), and
+ * every route the server registers; each cell is a real HTTP call with the outcome it must have (the
+ * tables are in ./matrix/*Rows.ts).
  *
  * The actors, all in team A unless said (P is a private channel the owner moderates; X an app of the owner's):
  * | none             | no credential at all                                                              |
@@ -22,16 +29,24 @@ import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
  * | nonMember        | Carol: installed X, not in P                                                      |
  * | nonInstaller     | Frank: member of P, never installed X (his token is for another app)              |
  * | guest            | Gina, role guest: installed X, member of P                                        |
- * | bot              | X's bot token (on /api it stands in for a session)                                |
+ * | bot              | X's bot token (it stands in for a session too)                                    |
  * | revoked          | Rita: her token of X revoked by uninstalling, her session signed out              |
  * | userDisabled     | Dan: member of P, installed X and disabled it                                     |
  * | teamDisabled     | Tess: member of P, installed Y, which a team admin disabled; her app concerned is Y |
  * | anotherDeveloper | Dave: member of P, installed X, develops another app                              |
  * | admin            | Adam, team admin: installed X, not in P, develops nothing                         |
  * | owner            | Alice: developer of X and Y, moderator of P: the positive control                 |
+ *
+ * With the app's secret, each actor but `none` presents the secret of its app concerned (team B's app for
+ * otherTeam): the secret is a developer's credential, not a person's or a user token.
  */
-const rows: Row[] = [...v1Rows, ...personOnlyTokenRows, ...v1SessionRows, ...clientRows, ...developerRows, ...publicRows, ...attachmentRows];
+const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows, ...messageChangeRows, ...invitationRows];
 
+/**
+ * What the table must hold for the methods, from the protocol's list: a row for every method with every
+ * credential, so that a method added without its rows fails here.
+ */
+const methodRowNames = [...methodsByName.keys()].flatMap((name) => credentials.map((credential) => `v1 ${name}${credentialSuffix[credential]}`));
 
 forEachDialect(
   'authorization matrix',
@@ -41,14 +56,9 @@ forEachDialect(
     // GET and POST /v1/:method are the method API, whose rows are its methods.
     const covered = new Set(['GET /v1/:method', 'POST /v1/:method', ...rows.filter((row) => !row.route.startsWith('v1 ')).map((row) => row.route)]);
 
-    it('has a row for every /v1 method', () => {
-      const tokenRows = rows.filter((row) => row.route.startsWith('v1 ') && row.credential === 'token');
-      expect(tokenRows.map((row) => row.route.replace(/^v1 /, '')).sort()).toEqual([...methodsByName.keys()].sort());
-    });
-
-    it('has a row with a session for every /v1 method a person’s session may call', () => {
-      const callable = [...methodsByName.values()].filter((method) => method.callers.includes('session')).map((method) => `v1 ${method.name} with a session`);
-      expect(rows.filter((row) => row.route.endsWith(' with a session')).map((row) => row.route).sort()).toEqual(callable.sort());
+    it('has one row for every /v1 method with every credential: an app token, a session, the app’s secret', () => {
+      const methodRows = rows.filter((row) => row.route.startsWith('v1 ')).map((row) => row.route);
+      expect([...methodRows].sort()).toEqual([...methodRowNames].sort());
     });
 
     it('has a row for every route the server registers', () => {

@@ -3,11 +3,11 @@ import { newAppId, newChannelId, newMessageUid, newUserId } from '../../src/stor
 import { newEventId } from '../../src/events/ids.js';
 import { forEachDialect } from '../helpers/server.js';
 import { runCell } from './matrix/cells.js';
-import { clientRows } from './matrix/clientRows.js';
+import { sessionOnlyRows } from './matrix/sessionRows.js';
 import { developerRows } from './matrix/developerRows.js';
 import type { Answer } from './matrix/http.js';
-import { get, post, type Row } from './matrix/rows.js';
-import { v1Rows } from './matrix/v1Rows.js';
+import { post, type Row } from './matrix/rows.js';
+import { v1Rows, v1SessionRows } from './matrix/v1Rows.js';
 import { sharedWorld, freshOtherTeamActor, roomyRateLimits, targetsOf, type Targets } from './matrix/world.js';
 
 /**
@@ -20,11 +20,11 @@ type Probe = Pick<Row, 'route' | 'credential' | 'prepare' | 'request'>;
 const directChatProbes: Probe[] = [
   { route: 'v1 chat.sendMessage to a person', credential: 'token', request: (ids) => post('/v1/chat.sendMessage', { to: ids.user, text: 'hi' }) },
   { route: 'v1 chat.fetchMessages of a person', credential: 'token', request: (ids) => post('/v1/chat.fetchMessages', { chat: ids.user }) },
-  { route: 'GET /api/client/messages of a person', credential: 'session', request: (ids) => get('/api/client/messages', { chat: ids.user }) },
-  { route: 'POST /api/client/messages to a person', credential: 'session', request: (ids) => post('/api/client/messages', { to: ids.user, text: 'hi' }) },
+  { route: 'v1 chat.fetchMessages of a person with a session', credential: 'session', request: (ids) => post('/v1/chat.fetchMessages', { chat: ids.user }) },
+  { route: 'v1 chat.sendFromComposer to a person with a session', credential: 'session', request: (ids) => post('/v1/chat.sendFromComposer', { to: ids.user, text: 'hi' }) },
 ];
 
-const refusedRows = [...v1Rows, ...clientRows, ...developerRows].filter((row) => row.expect.otherTeam.error !== undefined);
+const refusedRows = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...developerRows].filter((row) => row.expect.otherTeam.error !== undefined);
 
 function madeUpTargets(): Targets {
   return {

@@ -10,7 +10,7 @@ import { http, sessionFor } from '../client/harness.js';
  * CSRF from a second origin in a real browser (Debian's Chromium, driven by playwright-core): the
  * victim signs in on the server's own origin, so the browser holds the session cookie; then a page on
  * another port of the same host (same site, so SameSite=Lax still sends the cookie) posts forms and
- * no-cors fetches to the client, developer and session APIs. Nothing may happen. Without Chromium the
+ * no-cors fetches to a method, the developer API and the session. Nothing may happen. Without Chromium the
  * file is skipped, except under CI, where a missing browser is a failure.
  */
 const skip = noBrowser;
@@ -96,7 +96,7 @@ forEachDialect('CSRF from another origin in Chromium', (t) => {
 
       const attack = await startAttackerSite(
         attackPage(server.url, [
-          { path: '/api/client/messages', fields: { to: friend.user.id, text: 'forged' } },
+          { path: '/v1/chat.sendFromComposer', fields: { to: friend.user.id, text: 'forged' } },
           { path: '/v1/apps.create', fields: { name: 'Forged app' } },
           { path: '/api/session', fields: { email: attacker.email!, password: 'the attacker’s own password' } },
         ]),
@@ -109,11 +109,11 @@ forEachDialect('CSRF from another origin in Chromium', (t) => {
         // A method reads its body before its caller: the text/plain fetch is refused for its body (400), the form for its origin (403).
         expect(statuses).toEqual([
           '400 /v1/apps.create',
-          '403 /api/client/messages',
-          '403 /api/client/messages',
+          '400 /v1/chat.sendFromComposer',
           '403 /api/session',
           '403 /api/session',
           '403 /v1/apps.create',
+          '403 /v1/chat.sendFromComposer',
         ]);
       } finally {
         attack.server.closeAllConnections();
@@ -130,7 +130,7 @@ forEachDialect('CSRF from another origin in Chromium', (t) => {
       // The server's own page, with the same cookie, may.
       await page.goto(`${server.url}/widget.js`);
       const sent = await page.evaluate(async (body) => {
-        const response = await fetch('/api/client/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const response = await fetch('/v1/chat.sendFromComposer', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         return response.status;
       }, JSON.stringify({ to: friend.user.id, text: 'from the real client' }));
       expect(sent).toBe(200);

@@ -30,7 +30,7 @@ function expectApiError(answer: RawResponse, status: number, code: string): void
 
 forEachDialect('framework errors answer in the API shape', (t) => {
   it('a path that is not valid percent-encoding: 400 InvalidRequestData', async () => {
-    for (const path of ['/%', '/v1/%E0%A4%A', '/api/client/%zz']) {
+    for (const path of ['/%', '/v1/%E0%A4%A', '/api/developer/%zz']) {
       expectApiError(await rawExchange(t().url, `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`), 400, 'InvalidRequestData');
     }
   });

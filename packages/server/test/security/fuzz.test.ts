@@ -193,7 +193,7 @@ function requestGenerator(random: ReturnType<typeof prng>, fixture: Fixture) {
       case 3:
       case 4:
         return random.pick<[string, string]>([
-          ['/v1/chat.listConversations', 'POST'], ['/api/client/messages', 'GET'], ['/api/client/messages', 'POST'], ['/v1/apps.listDirectory', 'POST'],
+          ['/v1/chat.listConversations', 'POST'], ['/v1/chat.fetchMessages', 'POST'], ['/v1/chat.sendFromComposer', 'POST'], ['/v1/apps.listDirectory', 'POST'],
           ['/v1/apps.install', 'POST'], ['/v1/apps.uninstall', 'POST'], ['/v1/apps.disable', 'POST'],
           ['/v1/apps.enable', 'POST'], ['/v1/interactions.pressButton', 'POST'], ['/v1/interactions.runMessageAction', 'POST'],
           ['/v1/interactions.runServicemlAction', 'POST'], ['/v1/interactions.openAttachmentWidget', 'POST'], ['/v1/interactions.runWidgetAction', 'POST'],
@@ -203,7 +203,7 @@ function requestGenerator(random: ReturnType<typeof prng>, fixture: Fixture) {
         // The developer methods (`appId` is among the fields, often one of the fixture's apps).
         return [`/v1/${random.pick(developerMethods)}`, 'POST'];
       case 7:
-        return [random.pick(['/api/session', '/widget.js', '/v1/openapi.json', '/', '/v1/', '/api/client/', '/%', '/%E0%A4%A', '/v1/%ZZ', `/v1/${'a'.repeat(3000)}`, '/..%2f..%2fetc']), 'POST'];
+        return [random.pick(['/api/session', '/widget.js', '/v1/openapi.json', '/', '/v1/', '/api/client/messages', '/%', '/%E0%A4%A', '/v1/%ZZ', `/v1/${'a'.repeat(3000)}`, '/..%2f..%2fetc']), 'POST'];
       default:
         return [`/${Array.from({ length: random.int(4) }, () => encode(random.pick(nasty)).slice(0, 40)).join('/')}`, 'GET'];
     }

@@ -189,7 +189,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
     // A ServiceML <action>: client.servicemlAction, answered with a toast.
     await history(page).getByRole('button', { name: 'Approve' }).click();
     await toast(page, 'Relay: action approve');
-    expect((await relay.waitForEvent('client.servicemlAction')).event).toEqual({ name: 'client.servicemlAction', ...direct, messageUid: uid, actionId: 'approve' });
+    expect((await relay.waitForEvent('client.servicemlAction')).event).toEqual({ name: 'client.servicemlAction', ...direct, messageUid: uid, actionId: 'approve', responseUrl: expect.stringMatching(/\/api\/respond\/as_r_/) });
 
     // An attachment button sending to the listener: a toast.
     await history(page).getByRole('button', { name: 'Run again' }).click();
@@ -201,6 +201,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
       messageUid: uid,
       attachmentId: 'deploy-12',
       buttonId: 'rerun',
+      responseUrl: expect.stringMatching(/\/api\/respond\/as_r_/),
     });
 
     // The row mounts again when the chat is opened again: the page keeps the widget's signed URL while it
@@ -258,6 +259,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
       ...general,
       command: 'status',
       text: 'production',
+      responseUrl: expect.stringMatching(/\/api\/respond\/as_r_/),
     });
 
     // Enter first completes the command from the list, then sends it.
@@ -279,6 +281,7 @@ describe.skipIf(noBrowser)('the ten events, from the page to a real SDK app', ()
       name: 'client.pressButton',
       ...general,
       button: 'chatTabButton',
+      responseUrl: expect.stringMatching(/\/api\/respond\/as_r_/),
     });
 
     await page.getByRole('button', { name: '+ Attach a deploy' }).click();

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { failureText, sessionApi } from '../api/client';
-import { navigate, useRoute } from './route';
+import { PublicPage } from './PublicPage';
+import { isPublicRoute, navigate, useRoute } from './route';
 import type { Session } from './session';
 import { SignIn } from './SignIn';
 import { Workspace } from './Workspace';
@@ -19,9 +20,10 @@ export function App() {
   }, []);
 
   useEffect(() => {
+    if (isPublicRoute(route)) return;
     if (session === null && route.page !== 'signin') navigate('/signin', true);
     if (session && route.page === 'signin') navigate('/', true);
-  }, [session, route.page]);
+  }, [session, route]);
 
   const signedIn = useCallback((next: Session) => setSession(next), []);
   const signOut = useCallback(async () => {
@@ -30,6 +32,7 @@ export function App() {
   }, []);
 
   if (failure) return <p className="page-message" role="alert">Aviary could not be reached: {failure}</p>;
+  if (isPublicRoute(route)) return <PublicPage route={route} onSignedIn={signedIn} />;
   if (session === undefined) return <p className="page-message" role="status">Loading…</p>;
   if (session === null) return <SignIn onSignedIn={signedIn} />;
   return <Workspace session={session} route={route} onSignOut={signOut} onSessionChange={setSession} />;

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { failureText, methods, type App } from '../api/client';
+import { AppHomeButton } from './AppHome';
 import { Avatar } from './Avatar';
 import './people.css';
 import { useWorkspace } from './workspaceContext';
@@ -64,6 +65,7 @@ function AppCard({ app }: { app: App }) {
           </button>
         ) : (
           <>
+            <AppHomeButton app={app} />
             <button type="button" className="secondary" disabled={busy} onClick={() => run(() => (app.disabledByUser ? methods.apps.enable : methods.apps.disable)({ appId: app.id }), `${app.name} is ${app.disabledByUser ? 'enabled' : 'disabled'}.`)}>
               {app.disabledByUser ? 'Enable' : 'Disable'}
             </button>

@@ -14,9 +14,17 @@ const FORMAT_KEYS: ReadonlyMap<string, string> = new Map([['b', '**'], ['i', '*'
  * expect of a message field). Enter sends, Shift+Enter adds a line. `@` picks a person (a mention), a
  * leading `/` lists the slash commands of the person's apps. A slash command's answer is followed (toast, widget, tab); a `/` that
  * names no command goes out as text, as the server decides. Each chat keeps its draft (drafts.ts), across
- * reloads; Ctrl/Cmd+B and +I wrap the selection in Markdown's bold and italic.
+ * reloads; Ctrl/Cmd+B and +I wrap the selection in Markdown's bold and italic; Up in the empty box edits the
+ * person's last message.
  */
-export function Composer({ chat, placeholder, focusSignal, onSent }: { chat: string; placeholder: string; focusSignal?: number; onSent: (message: Message) => void }) {
+export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast }: {
+  chat: string;
+  placeholder: string;
+  focusSignal?: number;
+  onSent: (message: Message) => void;
+  /** Up in the empty box: edit the person's last message; false when there is none. */
+  onEditLast?: () => boolean;
+}) {
   const workspace = useWorkspace();
   const me = workspace.me.id;
   // The draft of this chat, as left before (across reloads too); the component is made anew for each chat.
@@ -118,6 +126,8 @@ export function Composer({ chat, placeholder, focusSignal, onSent }: { chat: str
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       send();
+    } else if (event.key === 'ArrowUp' && text === '' && !event.shiftKey && onEditLast?.()) {
+      event.preventDefault();
     }
   };
 

@@ -11,6 +11,7 @@ import { SelectionBar } from './SelectionBar';
 import { ConversationIcon } from './Sidebar';
 import { TypingIndicator, useTypingSignal } from './TypingIndicator';
 import { useHistory } from './useHistory';
+import { MessageChangesContext, useMessageChangesOf } from './messageChanges';
 import { useJumpToNewest } from './useJumpToNewest';
 import { FirstUnreadContext, useFirstUnread } from './useLeftOff';
 import { useReadMarker } from './useReadMarker';
@@ -36,11 +37,21 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const name = conversation?.name ?? workspace.nameOf(chat) ?? 'Conversation';
   const tabButtons = appsWith(workspace.apps, 'chatTabButton');
   useStreamFrames((frames) => {
-    const mine = (type: string) => frames.flatMap((frame) => (frame.type === type && 'message' in frame && chatOf(frame.message, workspace.me.id) === chat ? [frame.message] : []));
+    const mine = (type: 'message.created' | 'message.updated') =>
+      frames.flatMap((frame) => (frame.type === type && chatOf(frame.message, workspace.me.id) === chat ? [frame.message] : []));
     const created = mine('message.created');
     const updated = mine('message.updated');
     if (created.length > 0) history.add(created);
     if (updated.length > 0) history.replace(updated);
+    const here = (message: { from: string; to: string }) => chatOf(message, workspace.me.id) === chat;
+    const deleted = frames.flatMap((frame) => (frame.type === 'message.deleted' && here(frame.message) ? [frame.message.uid] : []));
+    if (deleted.length > 0) history.remove(deleted);
+    const reactions = frames.flatMap((frame) =>
+      (frame.type === 'reaction.added' || frame.type === 'reaction.removed') && here(frame.message)
+        ? [{ uid: frame.message.uid, emoji: frame.emoji, userId: frame.userId, added: frame.type === 'reaction.added' }]
+        : [],
+    );
+    if (reactions.length > 0) history.react(reactions, workspace.me.id);
   });
   useReadMarker(chat, history.messages.at(-1), conversation?.unread ?? 0, workspace.me.id);
   const firstUnread = useFirstUnread(conversation, history.messages, workspace.me.id);
@@ -49,6 +60,22 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const newest = useJumpToNewest(section);
   const { add } = history;
   const { jump } = newest;
+  const changes = useMessageChangesOf(history);
+  const { setEditing } = changes;
+  // When an edit ends (saved or cancelled), the composer takes the focus back.
+  const [editsEnded, setEditsEnded] = useState(0);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (wasEditing.current && changes.editing === undefined) setEditsEnded((count) => count + 1);
+    wasEditing.current = changes.editing !== undefined;
+  }, [changes.editing]);
+  // Up in an empty composer: edit one's newest message that one may edit.
+  const editLast = useCallback(() => {
+    const last = history.messages.findLast((message) => message.from === workspace.me.id && message.appId === undefined);
+    if (!last) return false;
+    setEditing(last.uid);
+    return true;
+  }, [history.messages, workspace.me.id, setEditing]);
   // One's own message always comes into view, however far up the person had scrolled.
   const sent = useCallback(
     (message: Message) => {
@@ -83,7 +110,9 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       </header>
       {membersOpen && conversation?.channel && <MembersDialog channel={conversation.channel} onClose={() => setMembersOpen(false)} />}
       <FirstUnreadContext.Provider value={firstUnread}>
-        <HistoryList history={history} chat={chat} selection={selection} />
+        <MessageChangesContext.Provider value={changes}>
+          <HistoryList history={history} chat={chat} selection={selection} />
+        </MessageChangesContext.Provider>
       </FirstUnreadContext.Provider>
       <div className="jump-anchor">
         {newest.away && (
@@ -96,7 +125,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       <PendingMessages chat={chat} />
       <TypingIndicator chat={chat} />
       <div className="typing-watch" onInput={typed}>
-        <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={focusSignal} onSent={sent} />
+        <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={(focusSignal ?? 0) + editsEnded} onSent={sent} onEditLast={editLast} />
       </div>
     </section>
   );

@@ -9,6 +9,7 @@ import { PeoplePicker } from './PeoplePicker';
 import { navigate } from './route';
 import { useWorkspace } from './workspaceContext';
 import { FormError } from './FormError';
+import { ChannelWebhooks } from './ChannelWebhooks';
 
 /** Why the server could not add or remove one person, in the page's words. */
 const memberErrorText: Record<MemberError, string> = {
@@ -116,6 +117,7 @@ export function MembersDialog({ channel, onClose }: { channel: Channel; onClose:
               {channel.type === 'private' ? 'Only the moderators of this private channel add people.' : 'Only members add people to this channel.'}
             </p>
           )}
+          <ChannelWebhooks channel={channel} />
         </>
       )}
     </Modal>

@@ -1,17 +1,25 @@
-import { memo, useContext, useEffect } from 'react';
-import { methods, type Message } from '../api/client';
-import { appsWith } from './AppButtons';
+import { memo, useContext, useEffect, useState } from 'react';
+import type { Message } from '../api/client';
 import { AttachmentCard } from './AttachmentCard';
 import { Avatar } from './Avatar';
+import { ReactionPicker } from './emoji/ReactionPicker';
 import { formatFullTime, formatTime } from './format';
 import { MarkdownView } from './MarkdownView';
+import { useMessageChanges } from './messageChanges';
+import { MessageEditor } from './MessageEditor';
+import { MessageTools } from './MessageTools';
+import { ReactionPills } from './ReactionPills';
 import { FirstUnreadContext } from './useLeftOff';
 import { ServiceMLView } from './ServiceMLView';
 import { useWorkspace } from './workspaceContext';
 
+/** On a touch screen nothing hovers: a tap on a message focuses it, and its tools show as on hover. */
+const touchOnly = typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
+
 /**
  * One message: its sender (or `sendAs`), "via" the app that sent it, its text (Markdown) or ServiceML,
- * "(edited)" once its sender edited it, its attachments; above it, the "New messages" line when the
+ * "(edited)" once its sender edited it, its attachments and reactions, its tools on hover (react, edit,
+ * delete, the apps' message actions); above it, the "New messages" line when the
  * person had read up to just before it. A `sendAs` name is only what the app chose to call itself:
  * beside it, always, who really sent the message (the person the app acts for, or its bot) and through
  * which app, so that no app passes for a person.
@@ -29,7 +37,9 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
   const appName = message.appId ? (workspace.appName(message.appId) ?? 'an app') : undefined;
   const realSender = workspace.nameOf(message.from) ?? 'Someone';
   const sender = message.sendAs?.name ?? realSender;
-  const realSenderLabel = message.sendAs ? `sent by ${realSender}${appName ? ` via ${appName}` : ''}` : undefined;
+  // A webhook's messages carry its name as sendAs: who made it, and that a webhook posted it, show beside it.
+  const via = message.webhookId ? (appName ? ` via a webhook of ${appName}` : ' via a webhook') : appName ? ` via ${appName}` : '';
+  const realSenderLabel = message.sendAs ? `sent by ${realSender}${via}` : undefined;
   const { lookUpSender } = workspace;
   useEffect(() => lookUpSender(message.from, message.appId), [lookUpSender, message.from, message.appId]);
   const time = (
@@ -37,7 +47,9 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
       {formatTime(message.timestamp, workspace.me.timezone)}
     </time>
   );
-  const actions = appsWith(workspace.apps, 'messageAction');
+  const changes = useMessageChanges();
+  const editing = changes.editing === message.uid;
+  const [picking, setPicking] = useState(false);
 
   const selecting = selected !== undefined;
   const firstUnread = useContext(FirstUnreadContext) === message.uid;
@@ -52,6 +64,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
       )}
       <article
         data-uid={message.uid}
+        tabIndex={touchOnly ? -1 : undefined}
         className={`message${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}`}
         aria-label={realSenderLabel ? `${sender} (${realSenderLabel})` : `${sender}${appName ? ` via ${appName}` : ''}`}
       >
@@ -80,36 +93,24 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
               {time}
             </header>
           )}
-          {message.serviceml ? (
+          {editing ? (
+            <MessageEditor message={message} />
+          ) : message.serviceml ? (
             <ServiceMLView source={message.serviceml} fallback={message.text} messageUid={message.uid} appId={message.appId} chat={chat} />
           ) : (
             message.text !== '' && <MarkdownView text={message.text} />
           )}
-          {message.editedAt !== undefined && (
+          {message.editedAt !== undefined && !editing && (
             <span className="message-edited" title={`Edited ${formatFullTime(message.editedAt, workspace.me.timezone)}`}>
               (edited)
             </span>
           )}
           {message.attachments?.map((attachment, index) => <AttachmentCard key={attachment.id ?? index} attachment={attachment} index={index} message={message} chat={chat} />)}
+          <ReactionPills message={message} onAdd={() => setPicking(true)} />
         </div>
-        {actions.length > 0 && !selecting && (
-          <div className="message-actions">
-            {onToggle && (
-              <button type="button" className="chip" aria-label={`Select the message “${snippet}” and others`} onClick={() => onToggle(message.uid, false)}>
-                Select
-              </button>
-            )}
-            {actions.map((app) => (
-              <button
-                key={app.id}
-                type="button"
-                className="chip"
-                onClick={() => workspace.act(() => methods.interactions.runMessageAction({ appId: app.id, chat, messageUids: [message.uid] }), { appId: app.id, chat })}
-              >
-                {app.integrations.messageAction!.name}
-              </button>
-            ))}
-          </div>
+        {picking && <ReactionPicker me={workspace.me.id} onPick={(emoji) => changes.toggleReaction(message, emoji)} onClose={() => setPicking(false)} />}
+        {!selecting && !editing && (
+          <MessageTools message={message} chat={chat} snippet={snippet} onReact={() => setPicking(true)} onSelect={onToggle && (() => onToggle(message.uid, false))} />
         )}
       </article>
     </>

@@ -2,6 +2,7 @@ import type { PresenceStatus } from '@aviary/protocol';
 import type { MouseEvent, ReactNode } from 'react';
 import { methods, type Conversation } from '../api/client';
 import { appsWith } from './AppButtons';
+import { AppHomeLinks } from './AppHome';
 import { Avatar, PresenceText } from './Avatar';
 import './people.css';
 import { fullName } from './format';
@@ -20,6 +21,7 @@ interface SidebarProps {
   onBrowseChannels: () => void;
   onNewDirectMessage: () => void;
   onEditProfile: () => void;
+  onInvite: () => void;
 }
 
 /** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
@@ -96,6 +98,7 @@ export function Sidebar(props: SidebarProps) {
                 Developer
               </a>
             </li>
+            <AppHomeLinks />
             {launchers.map((app) => (
               <li key={app.id}>
                 <button
@@ -123,6 +126,11 @@ export function Sidebar(props: SidebarProps) {
             <span className="me-detail">UTC{workspace.me.timezone}</span>
           </span>
         </button>
+        {workspace.me.role !== 'guest' && (
+          <button type="button" className="quiet sign-out" aria-haspopup="dialog" onClick={props.onInvite}>
+            Invite people
+          </button>
+        )}
         <button type="button" className="quiet sign-out" onClick={onSignOut}>
           Sign out
         </button>

@@ -77,6 +77,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Signing in…' : teams ? 'Sign in to this team' : 'Sign in'}
         </button>
+        <a href="/forgot-password" className="signin-aside">
+          Forgot password?
+        </a>
       </form>
     </main>
   );

@@ -9,6 +9,7 @@ import { ConversationView } from './ConversationView';
 import { DeveloperArea } from './dev/DeveloperArea';
 import { fullName } from './format';
 import { NewDirectMessageDialog } from './NewDirectMessageDialog';
+import { InviteDialog } from './InviteDialog';
 import { ProfileDialog } from './ProfileDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, navigate, type Route } from './route';
@@ -29,7 +30,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [widget, setWidget] = useState<OpenWidget>();
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [navOpen, setNavOpen] = useState(false);
-  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile'>();
+  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite'>();
   const toasts = useToasts();
 
   const refreshApps = useCallback(() => methods.apps.listDirectory().then((answer) => setApps(answer.apps)), []);
@@ -169,6 +170,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           onBrowseChannels={() => setDialog('browseChannels')}
           onNewDirectMessage={() => setDialog('newDirectMessage')}
           onEditProfile={() => setDialog('profile')}
+          onInvite={() => setDialog('invite')}
         />
         <main className="main" id="main">
           <ConnectionBanner state={connection} />
@@ -198,6 +200,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       {dialog === 'browseChannels' && <BrowseChannelsDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
+      {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>
   );

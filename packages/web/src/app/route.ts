@@ -1,35 +1,37 @@
+import { webPageParam, webPagePath, webPages } from '@aviary/protocol';
 import { useEffect, useState } from 'react';
 
 /**
- * The client's own paths: `/signin`, `/c/<chat>` (a conversation), `/apps` (the directory), `/dev` and
- * `/dev/<app>` (the developer dashboard), `/`. The
- * server answers index.html at each (packages/server/src/api/webClient.ts lists them).
+ * The client's own paths (the protocol's webPages): `/signin`, `/c/<chat>` (a conversation), `/apps` (the
+ * directory), `/dev` and `/dev/<app>` (the developer dashboard), `/`; and the pages one reaches signed out:
+ * `/invite/<token>`, `/forgot-password`, `/reset-password#<token>`, `/verify-email#<token>`. The server
+ * answers index.html at each.
  */
-export type Route = { page: 'signin' } | { page: 'chat'; chat: string } | { page: 'apps' } | { page: 'dev'; app?: string } | { page: 'home' };
+/** A page one reaches signed out, or signed in alike: it shows whoever is (not) signed in. */
+export type PublicRoute = { page: 'invite'; token: string } | { page: 'forgotPassword' } | { page: 'resetPassword' } | { page: 'verifyEmail' };
+
+export type Route = PublicRoute | { page: 'signin' } | { page: 'chat'; chat: string } | { page: 'apps' } | { page: 'dev'; app?: string } | { page: 'home' };
 
 export function parseRoute(path: string): Route {
-  if (path === '/signin') return { page: 'signin' };
-  if (path === '/apps') return { page: 'apps' };
-  if (path === '/dev') return { page: 'dev' };
-  if (path.startsWith('/dev/')) {
-    try {
-      return { page: 'dev', app: decodeURIComponent(path.slice(5)) };
-    } catch {
-      return { page: 'dev' };
-    }
-  }
-  if (path.startsWith('/c/')) {
-    try {
-      return { page: 'chat', chat: decodeURIComponent(path.slice(3)) };
-    } catch {
-      return { page: 'home' };
-    }
-  }
+  if (path === webPages.signIn) return { page: 'signin' };
+  const invite = webPageParam('invite', path);
+  if (invite !== undefined) return { page: 'invite', token: invite ?? '' };
+  if (path === webPages.forgotPassword) return { page: 'forgotPassword' };
+  if (path === webPages.resetPassword) return { page: 'resetPassword' };
+  if (path === webPages.verifyEmail) return { page: 'verifyEmail' };
+  if (path === webPages.apps) return { page: 'apps' };
+  if (path === webPages.dev) return { page: 'dev' };
+  const app = webPageParam('devApp', path);
+  if (app !== undefined) return app === null ? { page: 'dev' } : { page: 'dev', app };
+  const chat = webPageParam('chat', path);
+  if (chat !== undefined && chat !== null) return { page: 'chat', chat };
   return { page: 'home' };
 }
 
-export const chatPath = (chat: string) => `/c/${encodeURIComponent(chat)}`;
-export const devAppPath = (app: string) => `/dev/${encodeURIComponent(app)}`;
+export const isPublicRoute = (route: Route): route is PublicRoute => ['invite', 'forgotPassword', 'resetPassword', 'verifyEmail'].includes(route.page);
+
+export const chatPath = (chat: string) => webPagePath('chat', chat);
+export const devAppPath = (app: string) => webPagePath('devApp', app);
 
 export function navigate(path: string, replace = false): void {
   if (path === location.pathname) return;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { failureText, methods, type Message } from '../api/client';
+import { applyReaction, type ReactionChange } from './reactionState';
 
 /** A history page: the most the server gives at once. */
 const PAGE_SIZE = 100;
@@ -16,6 +17,10 @@ export interface History {
   add(messages: Message[]): void;
   /** Replaces messages shown (a preview was attached); others are ignored. */
   replace(messages: Message[]): void;
+  /** Takes deleted messages out. */
+  remove(uids: string[]): void;
+  /** Applies reactions added or taken back (frames, or the person's own click) to the messages shown. */
+  react(changes: Array<ReactionChange & { uid: string }>, me: string): void;
 }
 
 /** The history of one chat, fetched newest page first and then backwards with `before`. */
@@ -56,7 +61,20 @@ export function useHistory(chat: string): History {
       }),
     [],
   );
-  return { messages, hasOlder, loading, error, loadOlder, add, replace };
+  const remove = useCallback((uids: string[]) => {
+    const gone = new Set(uids);
+    setMessages((shown) => (shown.some((message) => gone.has(message.uid)) ? shown.filter((message) => !gone.has(message.uid)) : shown));
+  }, []);
+  const react = useCallback(
+    (changes: Array<ReactionChange & { uid: string }>, me: string) =>
+      setMessages((shown) => {
+        let next = shown;
+        for (const change of changes) next = next.map((message) => (message.uid === change.uid ? applyReaction(message, change, me) : message));
+        return next;
+      }),
+    [],
+  );
+  return { messages, hasOlder, loading, error, loadOlder, add, replace, remove, react };
 }
 
 /** Both lists oldest first; the result too, each uid once. */

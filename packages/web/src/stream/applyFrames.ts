@@ -1,4 +1,4 @@
-import type { PublicProfileModel, StreamDataFrame } from '@aviary/protocol';
+import { isChannelId, type PublicProfileModel, type StreamDataFrame } from '@aviary/protocol';
 import type { Conversation, Message } from '../api/client';
 import { fullName } from '../app/format';
 
@@ -10,8 +10,8 @@ export interface Applied {
 }
 
 /** The chat a message belongs to, as the person sees it: the channel, or the other person. */
-export function chatOf(message: Message, me: string): string {
-  if (message.to.startsWith('g:')) return message.to;
+export function chatOf(message: Pick<Message, 'from' | 'to'>, me: string): string {
+  if (isChannelId(message.to)) return message.to;
   return message.from === me ? message.to : message.from;
 }
 
@@ -54,6 +54,10 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
           conversation.lastMessage?.uid === frame.message.uid ? { ...conversation, lastMessage: frame.message } : conversation,
         );
         break;
+      case 'message.deleted':
+        // The chat's last message is gone: its preview in the list is the one before, which only the server knows.
+        if (conversations.some((conversation) => conversation.lastMessage?.uid === frame.message.uid)) reloadConversations = true;
+        break;
       case 'chat.read':
         update(frame.chat, (conversation) => ({ ...conversation, readUpTo: frame.readUpTo, unread: frame.unread, mentions: frame.mentions }));
         break;
@@ -72,6 +76,9 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
       }
       case 'delivery.changed':
         break; // the developer dashboard's delivery log reads these (useStreamFrames)
+      case 'reaction.added':
+      case 'reaction.removed':
+        break; // the open chat's history shows them (ConversationView)
       default:
         reloadApps = true; // app.installed, uninstalled, disabled, enabled, deleted
     }

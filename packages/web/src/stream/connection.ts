@@ -5,7 +5,7 @@
  * 4000) drops the cursor and asks the page to reload its state; `reconnect` (server shutting down) just
  * reconnects with the cursor. 1008 (signed out) stops: the page signs in again.
  */
-import type { StreamDataFrame, StreamFrame, StreamLiveFrame } from '@aviary/protocol';
+import { streamPath, type StreamDataFrame, type StreamFrame, type StreamLiveFrame } from '@aviary/protocol';
 import { PresenceTracker } from './presence';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signedOut';
@@ -65,7 +65,7 @@ export class StreamConnection {
   private open(): void {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const query = this.cursor ? `?cursor=${encodeURIComponent(this.cursor)}` : '';
-    const socket = new WebSocket(`${scheme}://${location.host}/api/stream${query}`);
+    const socket = new WebSocket(`${scheme}://${location.host}${streamPath}${query}`);
     this.socket = socket;
     socket.onmessage = (event) => this.receive(String(event.data));
     socket.onclose = (event) => this.closed(socket, event.code);

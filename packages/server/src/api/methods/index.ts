@@ -24,8 +24,10 @@ import channelsList from './channels/list.js';
 import channelsListMembers from './channels/listMembers.js';
 import channelsListPublic from './channels/listPublic.js';
 import channelsRemoveMembers from './channels/removeMembers.js';
+import chatDeleteMessage from './chat/deleteMessage.js';
 import chatFetchMessages from './chat/fetchMessages.js';
 import chatListConversations from './chat/listConversations.js';
+import chatListMessageEdits from './chat/listMessageEdits.js';
 import chatMarkRead from './chat/markRead.js';
 import chatSendFromComposer from './chat/sendFromComposer.js';
 import chatSendMessage from './chat/sendMessage.js';
@@ -38,11 +40,25 @@ import deliveriesReplay from './deliveries/replay.js';
 import deliveriesReplayFailed from './deliveries/replayFailed.js';
 import deliveriesResume from './deliveries/resume.js';
 import deliveriesSendTestEvent from './deliveries/sendTestEvent.js';
+import chatScheduleMessage from './chat/scheduleMessage.js';
+import chatListScheduledMessages from './chat/listScheduledMessages.js';
+import chatDeleteScheduledMessage from './chat/deleteScheduledMessage.js';
+import webhooksCreate from './webhooks/create.js';
+import webhooksList from './webhooks/list.js';
+import webhooksRevoke from './webhooks/revoke.js';
 import interactionsOpenAttachmentWidget from './interactions/openAttachmentWidget.js';
 import interactionsPressButton from './interactions/pressButton.js';
 import interactionsRunMessageAction from './interactions/runMessageAction.js';
 import interactionsRunServicemlAction from './interactions/runServicemlAction.js';
 import interactionsRunWidgetAction from './interactions/runWidgetAction.js';
+import invitationsAccept from './invitations/accept.js';
+import invitationsCreate from './invitations/create.js';
+import invitationsGetInfo from './invitations/getInfo.js';
+import invitationsList from './invitations/list.js';
+import invitationsRevoke from './invitations/revoke.js';
+import reactionsAdd from './reactions/add.js';
+import reactionsList from './reactions/list.js';
+import reactionsRemove from './reactions/remove.js';
 import rosterListContacts from './roster/listContacts.js';
 import searchMessages from './search/messages.js';
 import sessionsList from './sessions/list.js';
@@ -53,7 +69,10 @@ import teamUpdateSettings from './team/updateSettings.js';
 import usersChangePassword from './users/changePassword.js';
 import usersGetInfo from './users/getInfo.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
+import usersRequestPasswordReset from './users/requestPasswordReset.js';
+import usersResetPassword from './users/resetPassword.js';
 import usersUpdateProfile from './users/updateProfile.js';
+import usersVerifyEmail from './users/verifyEmail.js';
 
 /**
  * One handler for each protocol method, under the method's name. A method of @aviary/protocol without a
@@ -87,8 +106,10 @@ export const handlersByMethod = {
   'channels.listMembers': channelsListMembers,
   'channels.listPublic': channelsListPublic,
   'channels.removeMembers': channelsRemoveMembers,
+  'chat.deleteMessage': chatDeleteMessage,
   'chat.fetchMessages': chatFetchMessages,
   'chat.listConversations': chatListConversations,
+  'chat.listMessageEdits': chatListMessageEdits,
   'chat.markRead': chatMarkRead,
   'chat.sendFromComposer': chatSendFromComposer,
   'chat.sendMessage': chatSendMessage,
@@ -101,11 +122,22 @@ export const handlersByMethod = {
   'deliveries.replayFailed': deliveriesReplayFailed,
   'deliveries.resume': deliveriesResume,
   'deliveries.sendTestEvent': deliveriesSendTestEvent,
+  'chat.scheduleMessage': chatScheduleMessage,
+  'chat.listScheduledMessages': chatListScheduledMessages,
+  'chat.deleteScheduledMessage': chatDeleteScheduledMessage,
   'interactions.openAttachmentWidget': interactionsOpenAttachmentWidget,
   'interactions.pressButton': interactionsPressButton,
   'interactions.runMessageAction': interactionsRunMessageAction,
   'interactions.runServicemlAction': interactionsRunServicemlAction,
   'interactions.runWidgetAction': interactionsRunWidgetAction,
+  'invitations.accept': invitationsAccept,
+  'invitations.create': invitationsCreate,
+  'invitations.getInfo': invitationsGetInfo,
+  'invitations.list': invitationsList,
+  'invitations.revoke': invitationsRevoke,
+  'reactions.add': reactionsAdd,
+  'reactions.list': reactionsList,
+  'reactions.remove': reactionsRemove,
   'roster.listContacts': rosterListContacts,
   'search.messages': searchMessages,
   'sessions.list': sessionsList,
@@ -116,7 +148,13 @@ export const handlersByMethod = {
   'users.changePassword': usersChangePassword,
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,
+  'users.requestPasswordReset': usersRequestPasswordReset,
+  'users.resetPassword': usersResetPassword,
   'users.updateProfile': usersUpdateProfile,
+  'webhooks.create': webhooksCreate,
+  'webhooks.list': webhooksList,
+  'webhooks.revoke': webhooksRevoke,
+  'users.verifyEmail': usersVerifyEmail,
 } as const satisfies HandlerTable;
 
 /** The same handlers as a list, for lookups by the name a request carries. */

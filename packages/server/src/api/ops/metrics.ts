@@ -16,7 +16,7 @@ export interface ServerMetrics {
   observeRequest(route: string, method: string, status: number, seconds: number): void;
   /** The outbox figures of this scrape (events/outbox/stats.ts). */
   setOutbox(stats: OutboxStats): void;
-  /** Rows the retention job deleted (api/ops/retention.ts), by kind: `events`, `event_attempts`. */
+  /** Rows the retention job deleted (api/ops/retention.ts), by kind: `events`, `event_attempts`, `messages`. */
   countRetentionDeleted(kind: string, rows: number): void;
   /** The text exposition: the process's metrics, then this server's. */
   render(): Promise<string>;
@@ -67,7 +67,7 @@ export function createServerMetrics(): ServerMetrics {
 
   const retentionDeleted = new Counter({
     name: 'aviary_retention_deleted_total',
-    help: 'Rows the retention job deleted, by kind (events, event_attempts).',
+    help: 'Rows the retention job deleted, by kind (events, event_attempts, messages).',
     labelNames: ['kind'],
     registers: [registry],
   });

@@ -1,4 +1,6 @@
 import type { ServerContext } from '../../context.js';
+import { pruneExpiredMessages } from '../../core/retention/pruneMessages.js';
+import { pruneExpiredResponseUrls } from '../../core/responses/responseUrls.js';
 import { pruneFinishedEvents } from '../../events/outbox/retention.js';
 
 /** How often each process deletes what is past its retention (every process may: the deletes are batched and idempotent). */
@@ -11,7 +13,7 @@ export interface RetentionJob {
   stop(): Promise<void>;
 }
 
-/** The background job of docs/operations.md "Retention": finished events and their attempts, for now. */
+/** The background job of docs/operations.md "Retention": finished events and their attempts, messages past their team's or channel's retention, expired response URLs. */
 export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' | 'metrics'>): RetentionJob {
   let running: Promise<void> | undefined;
   const runOnce = () =>
@@ -21,6 +23,10 @@ export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' 
         ctx.metrics.countRetentionDeleted('events', pruned.events);
         ctx.metrics.countRetentionDeleted('event_attempts', pruned.attempts);
         if (pruned.events > 0) ctx.log.info(pruned, 'deleted events past their retention');
+        const messages = await pruneExpiredMessages(ctx.db, ctx.now());
+        ctx.metrics.countRetentionDeleted('messages', messages);
+        if (messages > 0) ctx.log.info({ messages }, 'deleted messages past their retention');
+        ctx.metrics.countRetentionDeleted('response_urls', await pruneExpiredResponseUrls(ctx.db, ctx.now()));
       } catch (error) {
         ctx.log.warn({ err: error }, 'the retention job failed; it runs again within the hour');
       } finally {

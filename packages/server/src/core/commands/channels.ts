@@ -147,7 +147,7 @@ async function keepAModerator(db: Db, channelId: string): Promise<string | undef
   return eldest.user_id;
 }
 
-async function memberCount(tx: Tx, channelId: string): Promise<number> {
+export async function memberCount(tx: Tx, channelId: string): Promise<number> {
   const { count } = await tx
     .selectFrom('channel_members')
     .select((eb) => eb.fn.countAll<number>().as('count'))

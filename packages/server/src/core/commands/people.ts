@@ -1,5 +1,5 @@
 import type { UsersTable } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
+import type { Db, Tx } from '../../store/store.js';
 import { newTeamId, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
@@ -11,16 +11,18 @@ import { recordStreamEntries } from '../stream/record.js';
 
 export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {
   const id = newTeamId();
-  await db.insertInto('teams').values({ id, name: input.name, app_creators: 'members', created_at: input.now }).execute();
+  await db.insertInto('teams').values({ id, name: input.name, app_creators: 'members', who_may_invite: 'admins', created_at: input.now }).execute();
   return { id };
 }
 
 /** A new person: their team, and their fields, which createPerson checks (core/personFields.ts). */
 export interface NewPerson extends PersonFieldInput {
   teamId: string;
+  /** false: the person has yet to show they read mail at their email (a sign-up by invite link); by default verified. */
+  emailVerified?: boolean;
 }
 
-export async function createPerson(db: Db, input: NewPerson & { now: number }): Promise<UsersTable> {
+export async function createPerson(db: Db | Tx, input: NewPerson & { now: number }): Promise<UsersTable> {
   const fields = checkPersonFields(input);
   return insertUser(db, {
     id: newUserId(),
@@ -32,6 +34,7 @@ export async function createPerson(db: Db, input: NewPerson & { now: number }): 
     timezone: fields.timezone ?? '+00:00',
     profile_image: fields.profileImage ?? null,
     password_hash: fields.password !== undefined ? await hashPassword(fields.password) : null,
+    email_unverified: input.emailVerified === false ? 1 : 0,
     created_at: input.now,
   });
 }

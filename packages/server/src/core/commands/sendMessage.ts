@@ -5,7 +5,7 @@ import { invalidParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { DialectName, Tx } from '../../store/store.js';
-import { runChange } from '../effects/effects.js';
+import { runChange, type Effects } from '../effects/effects.js';
 import { recordMessageEffects } from '../triggers/messageEffects.js';
 import { newMessageUid } from '../../store/ids.js';
 import { insertMessages } from '../../store/rows/messages.js';
@@ -31,41 +31,80 @@ export const CLIENT_ID_WINDOW_MS = 24 * 60 * 60 * 1000;
  * the client-id repeat check, the insert and what the message sets off (`recordMessageEffects`) — so no
  * rule can change between check and write, and the bot's event exists exactly when the message does.
  */
-export async function sendMessage(ctx: CoreContext, sender: UsersTable, appId: string | null, input: SendMessageInput): Promise<SentMessage> {
+export async function sendMessage(
+  ctx: CoreContext,
+  sender: UsersTable,
+  appId: string | null,
+  input: SendMessageInput,
+  options: SendOptions = {},
+): Promise<SentMessage> {
   const content = checkContent(input, appId);
-  return runChange(ctx, async (tx, effects) => {
-    await checkOnBehalfOf(tx, sender, input.to, input.onBehalfOf);
-    await requireTeamUsers(tx, sender.team_id, 'mentions', content.mentions);
-    await requireTeamUsers(tx, sender.team_id, 'visibleTo', content.visibleTo);
-    const recipient = await resolveRecipient(tx, sender, input.to, input.onBehalfOf);
-    const now = ctx.now();
-    if (input.id !== undefined) {
-      await lockClientId(tx, ctx.store.dialect, `${sender.id}|${appId ?? ''}|${input.id}`);
-      const earlier = await findMessageByClientId(tx, { senderId: sender.id, appId, clientId: input.id, sentAfter: now - CLIENT_ID_WINDOW_MS });
-      if (earlier) return { message: earlier, repeated: true };
-    }
-    const message: MessagesTable = {
-      uid: newMessageUid(now),
-      chat_key: recipient.chatKey,
-      team_id: sender.team_id,
-      from_user_id: sender.id,
-      to_id: recipient.toId,
-      client_id: input.id ?? null,
-      timestamp: now,
-      text: input.text,
-      serviceml: input.serviceml ?? null,
-      notification: input.notification ?? null,
-      mentions: jsonOrNull(content.mentions),
-      send_as: jsonOrNull(input.sendAs),
-      app_id: appId,
-      attachments: jsonOrNull(content.attachments),
-      visible_to: jsonOrNull(content.visibleTo),
-      edited_at: null,
-    };
-    await insertMessages(tx, [message]);
-    await recordMessageEffects(tx, effects, message, now);
-    return { message, repeated: false };
-  });
+  return runChange(ctx, (tx, effects) => storeMessage(ctx, tx, effects, { sender, appId, input, content, options }));
+}
+
+/** What a message may carry beyond chat.sendMessage's params. */
+export interface SendOptions {
+  /** The incoming webhook it came through (messages.webhook_id). */
+  webhookId?: string;
+}
+
+/**
+ * sendMessage inside a change the caller runs: for a writer whose own rows must commit or roll back
+ * with the message (a scheduled message marked sent in the same transaction).
+ */
+export async function sendMessageInChange(
+  ctx: CoreContext,
+  tx: Tx,
+  effects: Effects,
+  sender: UsersTable,
+  appId: string | null,
+  input: SendMessageInput,
+): Promise<SentMessage> {
+  const content = checkContent(input, appId);
+  return storeMessage(ctx, tx, effects, { sender, appId, input, content, options: {} });
+}
+
+interface Sending {
+  sender: UsersTable;
+  appId: string | null;
+  input: SendMessageInput;
+  content: CheckedContent;
+  options: SendOptions;
+}
+
+async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { sender, appId, input, content, options }: Sending): Promise<SentMessage> {
+  await checkOnBehalfOf(tx, sender, input.to, input.onBehalfOf);
+  await requireTeamUsers(tx, sender.team_id, 'mentions', content.mentions);
+  await requireTeamUsers(tx, sender.team_id, 'visibleTo', content.visibleTo);
+  const recipient = await resolveRecipient(tx, sender, input.to, input.onBehalfOf);
+  const now = ctx.now();
+  if (input.id !== undefined) {
+    await lockClientId(tx, ctx.store.dialect, `${sender.id}|${appId ?? ''}|${input.id}`);
+    const earlier = await findMessageByClientId(tx, { senderId: sender.id, appId, clientId: input.id, sentAfter: now - CLIENT_ID_WINDOW_MS });
+    if (earlier) return { message: earlier, repeated: true };
+  }
+  const message: MessagesTable = {
+    uid: newMessageUid(now),
+    chat_key: recipient.chatKey,
+    team_id: sender.team_id,
+    from_user_id: sender.id,
+    to_id: recipient.toId,
+    client_id: input.id ?? null,
+    timestamp: now,
+    text: input.text,
+    serviceml: input.serviceml ?? null,
+    notification: input.notification ?? null,
+    mentions: jsonOrNull(content.mentions),
+    send_as: jsonOrNull(input.sendAs),
+    app_id: appId,
+    attachments: jsonOrNull(content.attachments),
+    visible_to: jsonOrNull(content.visibleTo),
+    edited_at: null,
+    webhook_id: options.webhookId ?? null,
+  };
+  await insertMessages(tx, [message]);
+  await recordMessageEffects(tx, effects, message, now);
+  return { message, repeated: false };
 }
 
 interface CheckedContent {
@@ -75,7 +114,7 @@ interface CheckedContent {
 }
 
 /** The checks that need no database: ServiceML, attachments, sendAs, and id lists without repeats. */
-function checkContent(input: SendMessageInput, appId: string | null): CheckedContent {
+export function checkContent(input: SendMessageInput, appId: string | null): CheckedContent {
   checkServiceml(input.serviceml);
   if (input.sendAs !== undefined) checkVisibleName('sendAs.name', input.sendAs.name);
   if (input.sendAs?.profileImage !== undefined) {

@@ -1,5 +1,6 @@
 import type { CoreContext } from '../context.js';
 import { streamTopic } from '../stream/record.js';
+import { sendDueMail } from '../mail/sender.js';
 import { requestUrlPreviews } from '../triggers/requestUrlPreviews.js';
 import { credentialsTopic, encodeCredentialsNotice } from './credentialsNotice.js';
 import type { Effect } from './effects.js';
@@ -10,6 +11,7 @@ import type { Effect } from './effects.js';
  */
 export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[], requestId?: string): void {
   let wake = false;
+  let mail = false;
   const streamPositions = new Map<string, number>();
   for (const effect of effects) {
     switch (effect.kind) {
@@ -28,8 +30,12 @@ export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[], re
       case 'credentialsEnded':
         ctx.bus.publish(credentialsTopic, encodeCredentialsNotice(effect.notice));
         break;
+      case 'sendMail':
+        mail = true;
+        break;
     }
   }
+  if (mail) ctx.background.run('sending mail', () => sendDueMail(ctx));
   if (wake) ctx.events.wake();
   for (const [teamId, seq] of streamPositions) ctx.bus.publish(streamTopic(teamId), String(seq));
 }

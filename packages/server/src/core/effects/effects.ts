@@ -15,7 +15,9 @@ export type Effect =
   /** Stream entries up to position `seq` were appended to the team's stream: tell every server process. */
   | { kind: 'streamNotice'; teamId: string; seq: number }
   /** A person's sessions or an app's secret ended: every server process checks the sockets that depend on them now. */
-  | { kind: 'credentialsEnded'; notice: CredentialsNotice };
+  | { kind: 'credentialsEnded'; notice: CredentialsNotice }
+  /** Mail was queued (core/mail/outbox.ts): send it. */
+  | { kind: 'sendMail' };
 
 /** The effects one transaction has recorded so far. */
 export class Effects {

@@ -12,6 +12,7 @@ import type { CoreContext } from '../context.js';
 import { deliverSynchronously } from '../../events/delivery/sync.js';
 import { openWidgetUrl } from '../widgetUrl.js';
 import { requireWidgetAccess } from './appAccess.js';
+import { withResponseUrl } from '../responses/responseUrls.js';
 
 export interface Interaction {
   appId: string;
@@ -43,7 +44,9 @@ export async function carryInteraction(ctx: CoreContext, { appId, action, event,
 
 async function askListener(ctx: CoreContext, appId: string, event: ClientEvent): Promise<InteractionAnswer> {
   const timeoutMs = ctx.events.settings.clientEventTimeoutMs;
-  const delivery = await deliverSynchronously(ctx, { appId, userId: event.userId, event, timeoutMs });
+  // The app may reply later, or again, through the event's responseUrl (core/responses/).
+  const delivered = await withResponseUrl(ctx, appId, event);
+  const delivery = await deliverSynchronously(ctx, { appId, userId: event.userId, event: delivered, timeoutMs });
   // The app chose not to hear of it: there is nothing to wait for.
   if (!delivery.ok && delivery.reason === 'not_subscribed') return { kind: 'none' };
   if (!delivery.ok) throw new ApiError('AppUnreachable', `The app did not take ${event.name}: ${delivery.description}.`);

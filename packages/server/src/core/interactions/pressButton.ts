@@ -1,4 +1,4 @@
-import type { ButtonKind, ClientPressButtonEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
+import type { Action, ButtonKind, ClientPressButtonEvent, InteractionAnswer, ServiceClient } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
 import type { UsersTable } from '../../store/schema.js';
@@ -13,6 +13,7 @@ const integrationOfButton = {
   appLauncherButton: 'launcherButton',
   chatTabButton: 'chatTabButton',
   attachmentPickerButton: 'attachmentPickerButton',
+  appHome: 'appHome',
 } as const satisfies Record<Exclude<ButtonKind, 'attachmentButton'>, string>;
 
 export type IntegrationButton = keyof typeof integrationOfButton;
@@ -26,11 +27,17 @@ export async function pressIntegrationButton(
   input: { appId: string; button: IntegrationButton; chat: string; client: ServiceClient },
 ): Promise<InteractionAnswer> {
   const app = await findInstalledApp(ctx.db, person, input.appId);
-  const button = readIntegrations(app)[integrationOfButton[input.button]];
-  if (!button) throw invalidParameter('button', `${app.name} has no ${input.button}.`);
+  const action = integrationAction(readIntegrations(app), input.button);
+  if (!action) throw invalidParameter('button', `${app.name} has no ${input.button}.`);
   const interactionChat = await interactionChatOf(ctx.db, person, input.chat);
   const event: ClientPressButtonEvent = { name: 'client.pressButton', ...commonAttributes(interactionChat), button: input.button };
-  return carryInteraction(ctx, { appId: app.id, action: button.action, event, client: input.client });
+  return carryInteraction(ctx, { appId: app.id, action, event, client: input.client });
+}
+
+/** What pressing the button does: its action; the home tab always opens its widget, in the sidebar on a desktop. */
+function integrationAction(integrations: ReturnType<typeof readIntegrations>, button: IntegrationButton): Action | undefined {
+  if (button === 'appHome') return integrations.appHome && { type: 'openWidget', url: integrations.appHome.url, desktopType: 'sidebar', mobileType: 'modal' };
+  return integrations[integrationOfButton[button]]?.action;
 }
 
 /** `client.pressButton` for a button of a message's attachment; the chat is the message's. */

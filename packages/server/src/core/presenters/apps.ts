@@ -64,6 +64,8 @@ export interface PublicIntegrations {
   chatTabButton?: { name: string; icon?: string };
   attachmentPickerButton?: { name: string; icon?: string };
   messageAction?: { name: string };
+  /** Present when the app has a home tab; where it leads is not shown. */
+  appHome?: Record<string, never>;
 }
 
 /** An app of the person's team as the client lists it, with the person's install state. */
@@ -108,5 +110,6 @@ function publicIntegrations(integrations: Integrations): PublicIntegrations {
     if (button) shown[kind] = { name: button.name, ...(button.icon !== undefined ? { icon: button.icon } : {}) };
   }
   if (integrations.messageAction) shown.messageAction = { name: integrations.messageAction.name };
+  if (integrations.appHome) shown.appHome = {};
   return shown;
 }

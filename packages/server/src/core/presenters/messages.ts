@@ -1,4 +1,4 @@
-import type { MessageModel } from '@aviary/protocol';
+import type { MessageModel, MessageRefModel } from '@aviary/protocol';
 import type { MessagesTable } from '../../store/schema.js';
 import { parsedJson, setFields } from './setFields.js';
 
@@ -20,6 +20,10 @@ export function presentMessage(row: MessagesTable): MessageModel {
       attachments: parsedJson(row.attachments),
       visibleTo: parsedJson(row.visible_to),
       editedAt: row.edited_at,
+      webhookId: row.webhook_id,
     }),
   };
 }
+
+/** Which message a frame or an event names, without what it says. */
+export const presentMessageRef = (row: Pick<MessagesTable, 'uid' | 'from_user_id' | 'to_id'>): MessageRefModel => ({ uid: row.uid, from: row.from_user_id, to: row.to_id });

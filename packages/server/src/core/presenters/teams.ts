@@ -1,6 +1,14 @@
 import type { Team } from '@aviary/protocol';
-import type { TeamsTable } from '../../store/schema.js';
+import type { TeamRow } from '../../store/schema.js';
 
-export function presentTeam(team: Pick<TeamsTable, 'id' | 'name' | 'app_creators'>): Team {
-  return { id: team.id, name: team.name, appCreators: team.app_creators };
+export type PresentedTeamRow = Pick<TeamRow, 'id' | 'name' | 'app_creators' | 'who_may_invite' | 'message_edit_window_ms'>;
+
+export function presentTeam(team: PresentedTeamRow): Team {
+  return {
+    id: team.id,
+    name: team.name,
+    appCreators: team.app_creators,
+    whoMayInvite: team.who_may_invite,
+    messageEditWindowMinutes: Math.round(team.message_edit_window_ms / 60_000),
+  };
 }

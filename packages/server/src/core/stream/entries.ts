@@ -1,7 +1,7 @@
 import type { AppSwitch, ChannelModel, PublicProfileModel, StreamDataFrame, StreamDataFrameType } from '@aviary/protocol';
 import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
 import type { MessagesTable } from '../../store/schema.js';
-import { presentMessage } from '../presenters/messages.js';
+import { presentMessage, presentMessageRef } from '../presenters/messages.js';
 import { serializeAudience, type Audience } from './audience.js';
 
 /** A frame's fields besides `type` and `cursor`, which the stream adds when it hands the entry out. */
@@ -22,6 +22,13 @@ export const messageCreated = (message: MessagesTable): StreamEntryDraft =>
 
 export const messageUpdated = (message: MessagesTable): StreamEntryDraft =>
   entry('message.updated', messageAudience(message), { message: presentMessage(message) });
+
+/** Those who saw the message: the frame names it, never its text. */
+export const messageDeleted = (message: MessagesTable, deletedBy: string): StreamEntryDraft =>
+  entry('message.deleted', messageAudience(message), { message: presentMessageRef(message), deletedBy });
+
+export const reactionChanged = (message: MessagesTable, change: { added: boolean; emoji: string; userId: string }): StreamEntryDraft =>
+  entry(change.added ? 'reaction.added' : 'reaction.removed', messageAudience(message), { message: presentMessageRef(message), emoji: change.emoji, userId: change.userId });
 
 export const channelCreated = (channel: ChannelModel, memberIds: readonly string[]): StreamEntryDraft =>
   entry('channel.created', { to: 'chat', chat: channel.id }, { channel, memberIds: [...memberIds] });

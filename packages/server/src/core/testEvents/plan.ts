@@ -45,6 +45,11 @@ export function planTestEvent(name: EventName, person: TestEventPerson, integrat
         base.button = kind;
         const own = integrations[buttonIntegrations[kind as keyof typeof buttonIntegrations]];
         action = own?.action;
+      } else if (kind === 'appHome') {
+        // The home tab: its widget, in the sidebar, as the web client opens it.
+        for (const field of ['messageUid', 'attachmentId', 'buttonId']) delete base[field];
+        base.button = kind;
+        action = integrations.appHome && { type: 'openWidget', url: integrations.appHome.url, desktopType: 'sidebar' };
       } else if (overrides.buttonId !== undefined) {
         base.buttonId = overrides.buttonId;
       }

@@ -117,7 +117,11 @@ function parseBody(body: Buffer): unknown {
   }
 }
 
-/** The outbox keeps what was sent for the developer to see, but never a user's token in the clear. */
+/** The outbox keeps what was sent for the developer to see, but never a user's token or a response URL in the clear. */
 function withoutTokens(event: AnyEvent): AnyEvent {
-  return event.name === 'app.install' ? { ...event, token: '[redacted]', userToken: '[redacted]' } : event;
+  if (event.name === 'app.install') return { ...event, token: '[redacted]', userToken: '[redacted]' };
+  return 'responseUrl' in event && event.responseUrl !== undefined ? { ...event, responseUrl: responseUrlRedacted(event.responseUrl) } : event;
 }
+
+/** The URL without its token: the rows keep only the token's hash, and so does the log. */
+const responseUrlRedacted = (url: string): string => url.replace(/[^/]*$/, '[redacted]');

@@ -13,6 +13,11 @@ import * as m0012 from './0012_widget_opens.js';
 import * as m0014 from './0014_app_event_settings.js';
 import * as m0015 from './0015_search.js';
 import * as m0016 from './0016_session_details.js';
+import * as m0017 from './0017_webhooks_scheduled.js';
+import * as m0018 from './0018_response_urls.js';
+import * as m0019 from './0019_reactions_deletes.js';
+import * as m0020 from './0020_invitations.js';
+import * as m0021 from './0021_message_retention.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +35,11 @@ const migrations: Record<string, Migration> = {
   '0014_app_event_settings': m0014,
   '0015_search': m0015,
   '0016_session_details': m0016,
+  '0017_webhooks_scheduled': m0017,
+  '0018_response_urls': m0018,
+  '0019_reactions_deletes': m0019,
+  '0020_invitations': m0020,
+  '0021_message_retention': m0021,
 };
 
 export const migrationProvider: MigrationProvider = {

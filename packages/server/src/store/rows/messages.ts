@@ -5,7 +5,7 @@ import type { Db, Tx } from '../store.js';
 /**
  * The one writer of message rows: a sent message, the system bot's notices and the demo's history all
  * go through here, so a new column is filled in one place; and so do the two changes a message sees
- * afterwards, its sender's edit and a URL preview attached to it. The search index follows every insert,
+ * afterwards, its sender's edit and a URL preview attached to it, and its deletion. The search index follows every insert,
  * edit of the text and delete by itself, in the same transaction: triggers on `messages` (migration 0015).
  */
 
@@ -18,7 +18,7 @@ export type MessageFields = Pick<MessagesTable, 'uid' | 'chat_key' | 'team_id' |
 
 export function messageRow(fields: MessageFields): MessagesTable {
   return {
-    client_id: null, serviceml: null, notification: null, mentions: null, send_as: null, app_id: null, attachments: null, visible_to: null, edited_at: null,
+    client_id: null, serviceml: null, notification: null, mentions: null, send_as: null, app_id: null, attachments: null, visible_to: null, edited_at: null, webhook_id: null,
     ...fields,
   };
 }
@@ -42,9 +42,30 @@ export async function insertMessages(db: Db | Tx, messages: MessagesTable[]): Pr
 /** What an edit replaces: the text with its ServiceML form, and the attachments unless it keeps them. */
 export type MessageEdit = Pick<MessagesTable, 'text' | 'serviceml' | 'edited_at'> & Partial<Pick<MessagesTable, 'attachments'>>;
 
-/** Applies the sender's edit and returns the message as it now is. */
-export async function editMessage(tx: Tx, uid: string, edit: MessageEdit): Promise<MessagesTable> {
-  return tx.updateTable('messages').set(edit).where('uid', '=', uid).returningAll().executeTakeFirstOrThrow();
+/**
+ * Applies the sender's edit and returns the message as it now is; what it said before is kept in
+ * `message_edits` (team admins read it with chat.listMessageEdits).
+ */
+export async function editMessage(tx: Tx, uid: string, edit: MessageEdit & { edited_by: string }): Promise<MessagesTable> {
+  const { edited_by, ...change } = edit;
+  await tx
+    .insertInto('message_edits')
+    .columns(['message_uid', 'edited_at', 'edited_by', 'previous_text', 'previous_serviceml'])
+    .expression((eb) =>
+      eb.selectFrom('messages').select((s) => ['uid', s.val(edit.edited_at).as('edited_at'), s.val(edited_by).as('edited_by'), 'text', 'serviceml']).where('uid', '=', uid),
+    )
+    .execute();
+  return tx.updateTable('messages').set(change).where('uid', '=', uid).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Deletes a message with what hangs on it (its reactions, its edits), and returns it as it was. The
+ * search index drops it by itself (the triggers of migration 0015).
+ */
+export async function deleteMessageRow(tx: Tx, uid: string): Promise<MessagesTable | undefined> {
+  await tx.deleteFrom('reactions').where('message_uid', '=', uid).execute();
+  await tx.deleteFrom('message_edits').where('message_uid', '=', uid).execute();
+  return tx.deleteFrom('messages').where('uid', '=', uid).returningAll().executeTakeFirst();
 }
 
 /**

@@ -10,7 +10,7 @@ export type UserFields = Pick<UsersTable, 'id' | 'team_id' | 'first_name' | 'las
  */
 export async function insertUser(db: Db | Tx, fields: UserFields): Promise<UsersTable> {
   const row: UsersTable = {
-    email: null, role: 'user', timezone: '+00:00', profile_image: null, password_hash: null, bot_app_id: null, deactivated_at: null,
+    email: null, role: 'user', timezone: '+00:00', profile_image: null, password_hash: null, bot_app_id: null, deactivated_at: null, email_unverified: 0,
     ...fields,
   };
   await db.insertInto('users').values(row).execute();

@@ -1,44 +1,49 @@
 import { methodsByName } from '@aviary/protocol';
 import { expect } from 'vitest';
-import { denied, everyone, OK, post, sessionGate, type Outcome, type Prepared, type Row } from './rows.js';
+import { credentialSuffix, denied, everyone, OK, post, sessionGate, type Outcome, type Prepared, type Row } from './rows.js';
 import { freshApp, type Actor } from './world.js';
 import type { TestServer } from '../../helpers/server.js';
 
 /**
- * The developer methods (apps.* on one app, deliveries.*) × every actor, each with its session and with
- * its token. The app concerned is the owner's (X, or Y for teamDisabled; a fresh app of the owner's for
- * cells that change it). Its developer does everything; X itself, with its secret, everything but what
- * only a person does (creating, listing one's apps, deleting); a team admin reads the app, renames and
- * deletes it, but neither receives its credentials, nor reads its event deliveries (they carry what
- * people sent the app), nor changes where its events and tokens go (issue #9 §3). Anyone else gets
- * UnknownApp, as for an id that does not exist; another app's secret InvalidToken, as a wrong secret.
- * Guests may not create apps (team default `members`). An app token is no credential of these methods.
+ * The developer methods (apps.* on one app, deliveries.*) × every actor, each with its session and, for
+ * those an app may call on itself, with the app's secret. The app concerned is the owner's (X, or Y for
+ * teamDisabled; a fresh app of the owner's for cells that change it). Its developer does everything; a
+ * team admin reads the app, renames and deletes it, but neither receives its credentials, nor reads its
+ * event deliveries (they carry what people sent the app), nor changes where its events and tokens go
+ * (issue #9 §3). Anyone else gets UnknownApp, as for an id that does not exist. Guests may not create
+ * apps (team default `members`). With the app's secret, whoever holds it is the app itself: everything
+ * but what only a person does (creating, listing one's apps, deleting); another app's secret (otherTeam
+ * holds team B's) is InvalidToken, as a wrong secret. An app token is no credential of these methods, and
+ * the rows of the credentials a method does not take are made from the protocol (credentialRows.ts).
  */
 const unknownApp = denied('UnknownApp');
 const notTheDeveloper = denied('PermissionDenied');
-const notSignedIn = denied('NotSignedIn');
-const wrongSecret = denied('InvalidToken');
 
-/** With a session: the developer and the team's admins (with `admin`), X's secret (with `itself`), nobody else. */
-function developerAndAdmin(admin: Outcome, itself: Outcome = OK): Row['expect'] {
+/** With a session: the developer and the team's admins (with `admin`), nobody else. */
+function developerAndAdmin(admin: Outcome): Row['expect'] {
   return {
     ...sessionGate,
     otherTeam: unknownApp, nonMember: unknownApp, nonInstaller: unknownApp, guest: unknownApp, userDisabled: unknownApp,
-    teamDisabled: unknownApp, anotherDeveloper: unknownApp, admin, owner: OK, appSecret: itself, otherAppSecret: itself === OK ? wrongSecret : itself,
+    teamDisabled: unknownApp, anotherDeveloper: unknownApp, admin, owner: OK,
   };
 }
 
-/** Reading and managing: the developer, the team's admins and the app itself. */
+/** Reading and managing: the developer and the team's admins. */
 const manage = developerAndAdmin(OK);
-/** Credentials, deliveries and where the app's events and tokens go: the developer and the app itself. */
+/** Credentials, deliveries and where the app's events and tokens go: the developer alone. */
 const developerOnly = developerAndAdmin(notTheDeveloper);
 
-/** A fresh app of the owner's; X's secret stands for the fresh app's own (the app itself), any other credential stays. */
+/** With the app's secret: whoever holds the app concerned's secret is the app itself; no secret, or another app's, is refused. */
+function withTheSecret(outcome: Outcome): Row['expect'] {
+  return { ...everyone(outcome), none: denied('NotSignedIn'), otherTeam: denied('InvalidToken') };
+}
+
+/** A fresh app of the owner's; an actor holding the app concerned's secret presents the fresh app's own instead. */
 async function ownersFresh(t: TestServer, a: Actor, make: () => Promise<string>): Promise<Prepared> {
   const app = await make();
-  if (a.kind !== 'appSecret') return { app };
+  if (a.secret === undefined || a.secret !== a.app.secret) return { app };
   const { secret } = await t.testStore.store.db.selectFrom('apps').select('secret').where('id', '=', app).executeTakeFirstOrThrow();
-  return { app, session: secret, token: secret };
+  return { app, secret };
 }
 
 const ownersFreshApp: Row['prepare'] = ({ t, w, a }) => ownersFresh(t, a, () => freshApp(t, w, a));
@@ -52,6 +57,10 @@ interface DeveloperRow {
   prepare?: Row['prepare'];
   expect: Row['expect'];
   reveals?: Row['reveals'];
+  /** With the app's secret (for a method that takes it): what the app itself gets, when not OK. */
+  itself?: Row['expect'];
+  /** With the app's secret, for a successful answer. */
+  revealsToItself?: Row['reveals'];
 }
 
 const developerMethods: DeveloperRow[] = [
@@ -76,7 +85,8 @@ const developerMethods: DeveloperRow[] = [
     request: (ids) => call('apps.getInfo', { appId: ids.app }),
     expect: manage,
     // The secret is the developer's and the app's alone.
-    reveals: (body, { a }) => expect('secret' in body.app).toBe(a.kind === 'owner' || a.kind === 'appSecret'),
+    reveals: (body, { a }) => expect('secret' in body.app).toBe(a.kind === 'owner'),
+    revealsToItself: (body) => expect(body.app.secret).toMatch(/^as_/),
   },
   {
     method: 'apps.update',
@@ -85,7 +95,7 @@ const developerMethods: DeveloperRow[] = [
     expect: developerOnly,
   },
   { method: 'apps.setIntegrations', prepare: ownersFreshApp, request: (ids) => call('apps.setIntegrations', { appId: ids.app, integrations: {} }), expect: developerOnly },
-  { method: 'apps.delete', prepare: ownersFreshApp, request: (ids) => call('apps.delete', { appId: ids.app }), expect: developerAndAdmin(OK, notSignedIn) },
+  { method: 'apps.delete', prepare: ownersFreshApp, request: (ids) => call('apps.delete', { appId: ids.app }), expect: manage },
   { method: 'apps.rotateSecret', prepare: ownersFreshApp, request: (ids) => call('apps.rotateSecret', { appId: ids.app }), expect: developerOnly },
   { method: 'apps.enableBot', prepare: ownersFreshApp, request: (ids) => call('apps.enableBot', { appId: ids.app }), expect: developerOnly },
   {
@@ -114,20 +124,10 @@ const developerMethods: DeveloperRow[] = [
   { method: 'deliveries.resume', prepare: ownersFreshApp, request: (ids) => call('deliveries.resume', { appId: ids.app }), expect: developerOnly },
 ];
 
-/**
- * The same request with each actor's token: an app token is no credential of these methods (NotSignedIn,
- * not even looked up); an app's secret is the same credential as in the session rows.
- */
-const withToken = ({ method, request, prepare, expect: outcomes }: DeveloperRow): Row => ({
-  route: `v1 ${method}`,
-  credential: 'token',
-  request,
-  prepare,
-  expect: { ...everyone(notSignedIn), appSecret: outcomes.appSecret, otherAppSecret: outcomes.otherAppSecret },
-});
-
-/** Every method with a session; those an app may call with its secret with a token too (the others' token rows: personOnlyTokenRows). */
-export const developerRows: Row[] = developerMethods.flatMap((row) => [
+/** Every method with a session; those an app may call on itself with its secret too (the other credentials: credentialRows.ts). */
+export const developerRows: Row[] = developerMethods.flatMap((row): Row[] => [
   { route: `v1 ${row.method} with a session`, credential: 'session', request: row.request, prepare: row.prepare, expect: row.expect, reveals: row.reveals },
-  ...(methodsByName.get(row.method)?.callers.includes('appSecret') ? [withToken(row)] : []),
+  ...(methodsByName.get(row.method)?.callers.includes('appSecret')
+    ? [{ route: `v1 ${row.method}${credentialSuffix.appSecret}`, credential: 'appSecret' as const, request: row.request, prepare: row.prepare, expect: row.itself ?? withTheSecret(OK), reveals: row.revealsToItself }]
+    : []),
 ]);

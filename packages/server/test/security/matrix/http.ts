@@ -1,7 +1,7 @@
 /** One request of the matrix: what it sends, and the answer as status and parsed body. */
 export interface MatrixRequest {
   method: string;
-  /** The path and query, e.g. `/v1/chat.sendMessage` or `/api/client/messages?chat=g:…`. */
+  /** The path and query, e.g. `/v1/chat.sendMessage` or `/api/session`. */
   path: string;
   json?: unknown;
 }

@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
 import { send } from './http.js';
-import { methodsByName } from '@aviary/protocol';
-import { denied, everyone, OK, post, v1Gate, type Row } from './rows.js';
+import { credentialSuffix, denied, OK, post, v1Gate, type Row } from './rows.js';
 import { freshChannel, membersOfP as inP, type World } from './world.js';
 
 /**
@@ -158,7 +157,7 @@ function withSession(row: Row): Row {
   const { expect: outcomes } = row;
   return {
     ...row,
-    route: `${row.route} with a session`,
+    route: `${row.route}${credentialSuffix.session}`,
     credential: 'session',
     expect: {
       ...outcomes,
@@ -171,12 +170,3 @@ function withSession(row: Row): Row {
 }
 
 export const v1SessionRows: Row[] = v1Rows.map(withSession);
-
-/**
- * The methods only a person calls, with each actor's app token: NotSignedIn, whatever the token (it is
- * not even looked up). Their rows with a session are with the client's (clientRows.ts); those an app
- * may also call with its secret have rows of their own (developerRows.ts).
- */
-export const personOnlyTokenRows: Row[] = [...methodsByName.values()]
-  .filter((method) => !method.callers.includes('token') && !method.callers.includes('appSecret'))
-  .map((method) => ({ route: `v1 ${method.name}`, credential: 'token', request: () => call(method.name), expect: everyone(denied('NotSignedIn')) }));

@@ -10,8 +10,7 @@ import { send } from './http.js';
 
 /**
  * The actor kinds of issue #9's authorization matrix, plus the legitimate actor (`owner`) as the positive
- * control, `nonInstaller` (a member who never installed the app: the widget-token hole of §1), and an
- * app's secret: X's own (`appSecret`, X acting on itself) and another app's (`otherAppSecret`, Z's).
+ * control and `nonInstaller` (a member who never installed the app: the widget-token hole of §1).
  */
 export const actorKinds = [
   'none',
@@ -26,8 +25,6 @@ export const actorKinds = [
   'anotherDeveloper',
   'admin',
   'owner',
-  'appSecret',
-  'otherAppSecret',
 ] as const;
 
 export type ActorKind = (typeof actorKinds)[number];
@@ -35,7 +32,7 @@ export type ActorKind = (typeof actorKinds)[number];
 /** The actors whose person is a member of private channel P (the revoked one too, though nothing of theirs works). */
 export const membersOfP: ReadonlySet<ActorKind> = new Set(['nonInstaller', 'guest', 'revoked', 'userDisabled', 'teamDisabled', 'anotherDeveloper', 'owner']);
 
-/** What an actor presents: an app token for /v1, a session for /api (a secret for both); and the app that app routes aim at. */
+/** What an actor presents: an app token for /v1, a session for /api; and the app that app routes aim at. */
 export interface Actor {
   kind: ActorKind;
   user?: UsersTable;
@@ -45,6 +42,8 @@ export interface Actor {
   session?: string;
   /** The app "concerned" when this actor calls an app route: X for all but teamDisabled (Y). */
   app: AppsTable;
+  /** An app's secret, as its developer's tools hold it: the app concerned's (otherTeam: W's, of team B; none for `none`). */
+  secret?: string;
 }
 
 /** The ids a request names; the cross-team test swaps them for made-up ones of the same shape. */
@@ -153,7 +152,9 @@ export async function buildWorld(t: TestServer): Promise<World> {
   await act(sessions.adam, 'POST', '/v1/apps.disableForTeam', { appId: appY.id });
   const event = await t.testStore.store.db.selectFrom('events').select('id').where('app_id', '=', appX.id).executeTakeFirstOrThrow();
 
-  const actor = (kind: ActorKind, user: UsersTable | undefined, token?: string, session?: string, concerned = appX): Actor => ({ kind, user, token, session, app: concerned });
+  const actor = (kind: ActorKind, user: UsersTable | undefined, token?: string, session?: string, concerned = appX): Actor => ({
+    kind, user, token, session, app: concerned, ...(kind === 'none' ? {} : { secret: concerned.secret }),
+  });
   return {
     teamA,
     teamB,
@@ -168,7 +169,7 @@ export async function buildWorld(t: TestServer): Promise<World> {
     listenerUrl: listener.url,
     actors: {
       none: actor('none', undefined),
-      otherTeam: actor('otherTeam', eve, tokens.eve, sessions.eve),
+      otherTeam: { ...actor('otherTeam', eve, tokens.eve, sessions.eve), secret: appW.secret },
       nonMember: actor('nonMember', carol, tokens.carol, sessions.carol),
       nonInstaller: actor('nonInstaller', frank, tokens.frank, sessions.frank),
       guest: actor('guest', gina, tokens.gina, sessions.gina),
@@ -179,8 +180,6 @@ export async function buildWorld(t: TestServer): Promise<World> {
       anotherDeveloper: actor('anotherDeveloper', dave, tokens.dave, sessions.dave),
       admin: actor('admin', adam, tokens.adam, sessions.adam),
       owner: actor('owner', owner, tokens.owner, sessions.owner),
-      appSecret: actor('appSecret', undefined, appX.secret, appX.secret),
-      otherAppSecret: actor('otherAppSecret', undefined, appZ.secret, appZ.secret),
     },
     close: () => {
       listener.server.closeAllConnections();

@@ -1,10 +1,9 @@
-import type { EventName } from '@aviary/protocol';
+import { eventNames as EVENT_NAMES, type EventName } from '@aviary/protocol';
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { deliveryStatuses, type DeliveredEvent, type DeliveryStatus, type DeveloperApp } from '@aviary/protocol';
 import { methods } from '../../api/client';
 import { useStreamFrames } from '../../stream/useStream';
 import { Attempts, time } from './Attempts';
-import { EVENT_NAMES } from './eventNames';
 import { problemOf, type Problem } from './problems';
 import { TestEvent } from './TestEvent';
 import { FormError } from '../FormError';

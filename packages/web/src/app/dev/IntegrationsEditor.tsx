@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { DeveloperApp } from '@aviary/protocol';
 import { methods } from '../../api/client';
 import { ActionEditor, actionPaths } from './ActionEditor';
+import { AppHomeField } from './AppHomeField';
 import { Field, FormProblem, placeOf, problemOf, type Problem } from './problems';
 
 const BUTTONS = [
@@ -16,7 +17,7 @@ const sendEvent: Action = { type: 'sendEvent' };
 
 /** Every path the editor renders a field at, so a refusal lands on the deepest one it names (others above the form). */
 function renderedPaths(draft: Integrations): string[] {
-  const paths = ['integrations.previewDomains'];
+  const paths = ['integrations.previewDomains', 'integrations.appHome.url'];
   draft.slashCommands.forEach((command, index) => {
     const base = `integrations.slashCommands[${index}]`;
     paths.push(`${base}.name`, `${base}.description`, ...actionPaths(`${base}.action`, command.action));
@@ -116,6 +117,7 @@ export function IntegrationsEditor({ app, onSaved }: { app: DeveloperApp; onSave
           </fieldset>
         );
       })}
+      <AppHomeField draft={draft} setDraft={setDraft} {...at} />
       <Field label="Preview domains" path="integrations.previewDomains" hint="One a line: example.com, or *.example.com for its subdomains." {...at}>
         {(input) => <textarea {...input} rows={3} value={domains} onChange={(e) => setDomains(e.target.value)} />}
       </Field>

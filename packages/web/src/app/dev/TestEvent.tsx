@@ -1,8 +1,7 @@
-import type { EventName } from '@aviary/protocol';
+import { eventNames as EVENT_NAMES, type EventName } from '@aviary/protocol';
 import { useState } from 'react';
 import type { DeveloperApp, TestEventResult } from '@aviary/protocol';
 import { methods } from '../../api/client';
-import { EVENT_NAMES } from './eventNames';
 import { problemOf } from './problems';
 import { FormError } from '../FormError';
 import { initialTestEventForm, overridesOf, TestEventFields, type TestEventForm } from './TestEventFields';

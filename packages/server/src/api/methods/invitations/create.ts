@@ -1,0 +1,5 @@
+import { api } from '@aviary/protocol';
+import { createInvitation } from '../../../core/commands/invitations.js';
+import { defineHandler } from '../../handler.js';
+
+export default defineHandler(api.invitations.create, async (params, { user }, ctx) => createInvitation(ctx, user, params));

@@ -1,0 +1,5 @@
+import { api } from '@aviary/protocol';
+import { verifyEmail } from '../../../core/commands/accountLinks.js';
+import { defineHandler } from '../../handler.js';
+
+export default defineHandler(api.users.verifyEmail, async ({ linkToken }, _caller, ctx) => verifyEmail(ctx, linkToken));

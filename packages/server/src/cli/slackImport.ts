@@ -1,0 +1,28 @@
+import { importSlack, type SlackImportSummary } from '../core/transfer/slack/importSlack.js';
+import type { AdminContext, CommandOutput } from './adminCommand.js';
+import { CliError } from './errors.js';
+import { requireText } from './validate.js';
+
+/** `aviary team import --slack DIR`: what was mapped and what was skipped, said exactly (docs/operations.md). */
+export async function importSlackCommand(admin: AdminContext, dir: string, flags: { team?: string; teamName?: string }): Promise<CommandOutput> {
+  if (flags.team !== undefined && flags.teamName !== undefined) throw new CliError('InvalidUsage', 'Give --team (an existing team) or --team-name (a new one), not both.');
+  const teamName = flags.teamName !== undefined ? requireText('--team-name', flags.teamName) : 'Imported from Slack';
+  const summary = await importSlack(admin.db, dir, { teamId: flags.team, teamName, now: admin.now() });
+  return { json: summary, text: summaryText(summary) };
+}
+
+function summaryText(s: SlackImportSummary): string {
+  const skippedSubtypes = Object.entries(s.skipped.subtypes).map(([subtype, count]) => `${count} ${subtype}`).join(', ');
+  return [
+    `Imported the Slack export into ${s.createdTeam ? 'the new team' : 'team'} ${s.teamId}:`,
+    `  people: ${s.people.matched} matched by email, ${s.people.created} created (${s.people.withoutEmail} of them without an email, deactivated: bots, deleted users).`,
+    `  ${s.people.withoutPassword.length} created people have no password and cannot sign in until they are given one:${s.people.withoutPassword.length > 0 ? ` ${s.people.withoutPassword.join(', ')}` : ''}`,
+    `  ${s.channels} channels (public and private; group DMs as private channels), ${s.directChats} direct chats.`,
+    `  ${s.messages} messages, with their times; ${s.edited} with their edit time; mentions, channel links and links converted.`,
+    `  ${s.threadReplies} thread replies imported as messages of their channel, in time order (Aviary has no threads yet).`,
+    `  ${s.filesNamed} shared files named on a line of their message (the files themselves are not imported).`,
+    `  Not imported: ${s.reactionsSkipped} reactions; ${skippedSubtypes || 'no'} channel events (joins, topics…); ` +
+      `${s.skipped.unknownSender} messages from senders not in users.json (such as integrations' bot messages); ${s.skipped.empty} empty messages; ` +
+      `${s.skipped.unknownConversation} messages of direct chats whose two people are not both known.`,
+  ].join('\n');
+}

@@ -1,0 +1,91 @@
+import type { Config } from '../../config.js';
+import type { AccountTokensTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { hashToken, newSecret } from '../../store/ids.js';
+import { ApiError } from '../../errors.js';
+import type { CoreContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
+import { passwordResetMail } from '../mail/messages.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { checkPassword } from '../passwordRules.js';
+import { hashPassword } from '../passwords.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+/** How long a link is good for: a password reset an hour, an email verification a week. */
+const LIFETIME_MS: Record<AccountTokensTable['purpose'], number> = { reset: HOUR_MS, verify: 7 * 24 * HOUR_MS };
+
+/** A link to one of the web client's pages: absolute on the server's public URL, else a path on this server. */
+export const linkTo = (config: Config, path: string): string => (config.publicUrl ? new URL(path, config.publicUrl).href : path);
+
+/** Stores a new single-use link of the account (its hash only) and answers its token. */
+export async function issueAccountLink(tx: Tx, userId: string, purpose: AccountTokensTable['purpose'], now: number): Promise<string> {
+  const token = newSecret(purpose === 'reset' ? 'pwr_' : 'ver_');
+  await tx.insertInto('account_tokens').values({ token_hash: hashToken(token), user_id: userId, purpose, expires_at: now + LIFETIME_MS[purpose], used_at: null, created_at: now }).execute();
+  return token;
+}
+
+/**
+ * Mails a reset link to every active account with this email (one per team). The caller answers the
+ * same whatever this finds, and does not wait for it, so that the answer's time says nothing either.
+ */
+export async function mailPasswordResets(ctx: CoreContext, email: string): Promise<void> {
+  const accounts = await ctx.db
+    .selectFrom('users as u')
+    .innerJoin('teams as t', 't.id', 'u.team_id')
+    .select(['u.id', 'u.email', 't.name'])
+    .where('u.email', '=', email.trim().toLowerCase())
+    .where('u.deactivated_at', 'is', null)
+    .where('u.bot_app_id', 'is', null)
+    .execute();
+  if (accounts.length === 0) return;
+  const now = ctx.now();
+  await runChange(ctx, async (tx, effects) => {
+    for (const account of accounts) {
+      const token = await issueAccountLink(tx, account.id, 'reset', now);
+      await enqueueMail(tx, effects, passwordResetMail(account.email!, { teamName: account.name, link: linkTo(ctx.config, `/reset-password#${token}`) }), now);
+    }
+  });
+}
+
+/** Uses a link once: the conditional UPDATE decides, so a link raced twice works once. */
+async function useLink(tx: Tx, token: string, purpose: AccountTokensTable['purpose'], now: number): Promise<string> {
+  const hash = hashToken(token);
+  const used = await tx.updateTable('account_tokens').set({ used_at: now }).where('token_hash', '=', hash).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  const row = await tx.selectFrom('account_tokens').selectAll().where('token_hash', '=', hash).where('purpose', '=', purpose).executeTakeFirst();
+  if (Number(used.numUpdatedRows) !== 1 || !row) {
+    const why = !row ? 'is not a link the server sent' : row.used_at !== null && row.used_at !== now ? 'was already used' : 'has expired';
+    throw new ApiError('AccountLinkUnusable', `This link ${why}; ${purpose === 'reset' ? 'ask for a new one with “Forgot password?”' : 'sign in and ask for a new one'}.`, { parameter: 'linkToken' });
+  }
+  return row.user_id;
+}
+
+/**
+ * Sets a new password with a reset link (once): every session of the person ends in the same
+ * transaction and every process closes their streams at once. Following the mailed link shows the
+ * person reads mail there, so the email counts as verified too.
+ */
+export async function resetPassword(ctx: CoreContext, token: string, newPassword: string): Promise<{ email: string; teamId: string }> {
+  const hash = await hashPassword(checkPassword('newPassword', newPassword));
+  const now = ctx.now();
+  return runChange(ctx, async (tx, effects) => {
+    const userId = await useLink(tx, token, 'reset', now);
+    await tx.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
+    await tx.updateTable('users').set({ email_unverified: 0 }).where('id', '=', userId).where('email_unverified', '=', 1).execute();
+    await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    // Other reset links of the account go too: the password they were for is gone.
+    await tx.updateTable('account_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', 'reset').where('used_at', 'is', null).execute();
+    effects.add({ kind: 'credentialsEnded', notice: { userId } });
+    const user = await tx.selectFrom('users').select(['email', 'team_id']).where('id', '=', userId).executeTakeFirstOrThrow();
+    return { email: user.email!, teamId: user.team_id };
+  });
+}
+
+export async function verifyEmail(ctx: CoreContext, token: string): Promise<{ email: string }> {
+  const now = ctx.now();
+  return runChange(ctx, async (tx) => {
+    const userId = await useLink(tx, token, 'verify', now);
+    await tx.updateTable('users').set({ email_unverified: 0 }).where('id', '=', userId).where('email_unverified', '=', 1).execute();
+    const user = await tx.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
+    return { email: user.email! };
+  });
+}

@@ -1,0 +1,50 @@
+import { ApiError } from '../../errors.js';
+import { deleteMessageRow } from '../../store/rows/messages.js';
+import type { MessagesTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import type { CoreContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
+import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessage.js';
+import { presentMessageRef } from '../presenters/messages.js';
+import { checkEditWindow, isSignedInAdmin, type MessageChanger } from '../policies/messageChanges.js';
+import { messageDeleted } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
+import { enqueueMessageChangeEvents } from '../triggers/messageEvents.js';
+
+/**
+ * chat.deleteMessage: the message leaves the history of everyone, with its reactions and its edits, in
+ * one transaction with its `message.deleted` frame (every open client removes it) and the
+ * chat.messageDeleted events of the apps it concerns. Threads do not exist yet: nothing stays behind.
+ */
+export async function deleteMessage(ctx: CoreContext, changer: MessageChanger, uid: string): Promise<{ deletedAt: number }> {
+  return runChange(ctx, async (tx, effects) => {
+    const now = ctx.now();
+    const row = await findDeletableMessage(tx, changer, uid, now);
+    await deleteMessageRow(tx, uid);
+    const event = { name: 'chat.messageDeleted' as const, userId: changer.user.id, message: presentMessageRef(row) };
+    await enqueueMessageChangeEvents(tx, effects, row, { event, byAppId: changer.appId }, now);
+    await recordStreamEntries(tx, effects, row.team_id, [messageDeleted(row, changer.user.id)], now);
+    return { deletedAt: now };
+  });
+}
+
+/**
+ * Who may delete: a person their own message (however it was sent: it is in their name); a token the
+ * messages its user or bot sent through its app; a team admin, signed in, any message they can see. A
+ * message the changer cannot see is the same "no such message" as elsewhere; one they see but may not
+ * delete is PermissionDenied, and so is their own after the team's edit window.
+ */
+async function findDeletableMessage(db: Db, changer: MessageChanger, uid: string, now: number): Promise<MessagesTable> {
+  const row = await db.selectFrom('messages').selectAll().where('uid', '=', uid).where('team_id', '=', changer.user.team_id).executeTakeFirst();
+  if (!row) throw noSuchMessage(uid);
+  const ownBotMessage = changer.kind === 'bot' && row.from_user_id === changer.user.id;
+  if (!ownBotMessage) await findVisibleMessage(db, changer.user, uid);
+  if (isSignedInAdmin(changer)) return row;
+  const own = row.from_user_id === changer.user.id && (changer.kind === 'person' || row.app_id === changer.appId);
+  if (!own) {
+    const who = changer.kind === 'person' ? 'a person deletes only their own messages (a team admin, any)' : `a token deletes only the messages its own ${changer.kind} sent through its app`;
+    throw new ApiError('PermissionDenied', `Message ${uid} was not sent by you this way; ${who}.`, { parameter: 'messageUid' });
+  }
+  await checkEditWindow(db, changer, row, now, 'delete');
+  return row;
+}

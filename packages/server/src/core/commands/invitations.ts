@@ -1,0 +1,177 @@
+import type { InvitationModel as Invitation } from '@aviary/protocol';
+import type { InvitationsTable, UsersTable } from '../../store/schema.js';
+import { hashToken, newSecret, newUlid, newUserId } from '../../store/ids.js';
+import { insertUser } from '../../store/rows/users.js';
+import { ApiError, invalidParameter } from '../../errors.js';
+import type { CoreContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
+import { invitationMail, verificationMail } from '../mail/messages.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { hashPassword } from '../passwords.js';
+import { checkEmail, checkPersonFields } from '../personFields.js';
+import { findVisibleChannel, hasModeratorPowers } from '../policies/channels.js';
+import { authorizeInvite, mayManageInvitation, requireUsable } from '../policies/invitations.js';
+import { presentInvitation } from '../presenters/invitations.js';
+import { presentChannel } from '../presenters/channels.js';
+import { presentPublicProfile } from '../presenters/users.js';
+import { channelMembersAdded, userUpdated } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
+import { memberCount } from './channels.js';
+import { issueAccountLink, linkTo } from './accountLinks.js';
+import { zoneOffset } from '../timeZones.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+const DEFAULT_EXPIRY_HOURS = 168;
+
+export interface InvitationInput {
+  email?: string;
+  role?: 'user' | 'guest';
+  channelIds?: readonly string[];
+  maxUses?: number;
+  expiresInHours?: number;
+}
+
+/**
+ * Makes an invitation: by email (one use, mailed after the commit when the server has SMTP) or an
+ * invite link. Its channels must be ones the inviter may add people to (for a guest: with a moderator's
+ * powers, as channels.addMembers asks). Only the token's hash is stored; the link is answered once.
+ */
+export async function createInvitation(ctx: CoreContext, actor: UsersTable, input: InvitationInput): Promise<{ invitation: Invitation; url: string | null; mailed: boolean }> {
+  const team = await ctx.db.selectFrom('teams').select(['name', 'who_may_invite']).where('id', '=', actor.team_id).executeTakeFirstOrThrow();
+  authorizeInvite(actor, team);
+  const role = input.role ?? 'user';
+  const email = input.email === undefined ? null : checkEmail(input.email);
+  const channelIds = [...new Set(input.channelIds ?? [])];
+  if (role === 'guest' && channelIds.length === 0) throw invalidParameter('channelIds', 'A guest sees only the channels the invitation names: give at least one in channelIds.');
+  for (const channelId of channelIds) {
+    const access = await findVisibleChannel(ctx.db, actor, channelId);
+    const may = hasModeratorPowers(actor, access) || (role === 'user' && access.channel.type === 'public');
+    if (!may) throw new ApiError('PermissionDenied', `You may not add people to ${access.channel.name}${role === 'guest' ? ': only its moderators and team admins may add guests' : ''}.`, { parameter: 'channelIds' });
+  }
+  const maxUses = email !== null ? 1 : (input.maxUses ?? 1);
+  if (email !== null && input.maxUses !== undefined && input.maxUses !== 1) throw invalidParameter('maxUses', 'An email invitation is used once; leave maxUses out, or make an invite link.');
+  const now = ctx.now();
+  const token = newSecret('inv_');
+  const row: InvitationsTable = {
+    id: `inv:${newUlid(now).toLowerCase()}`,
+    team_id: actor.team_id,
+    token_hash: hashToken(token),
+    email,
+    role,
+    channel_ids: JSON.stringify(channelIds),
+    max_uses: maxUses,
+    uses: 0,
+    expires_at: now + (input.expiresInHours ?? DEFAULT_EXPIRY_HOURS) * HOUR_MS,
+    created_by: actor.id,
+    created_at: now,
+    revoked_at: null,
+  };
+  const url = linkTo(ctx.config, `/invite/${token}`);
+  const mailed = email !== null && ctx.config.smtpUrl !== undefined;
+  await runChange(ctx, async (tx, effects) => {
+    await tx.insertInto('invitations').values(row).execute();
+    if (mailed) {
+      const inviter = `${actor.first_name} ${actor.last_name}`.trim();
+      await enqueueMail(tx, effects, invitationMail(email, { teamName: team.name, inviter, link: url, expiresAt: row.expires_at }), now);
+    }
+  });
+  return { invitation: presentInvitation(row, now), url: mailed ? null : url, mailed };
+}
+
+export async function listInvitations(ctx: CoreContext, actor: UsersTable): Promise<Invitation[]> {
+  if (actor.role === 'guest' || actor.bot_app_id !== null) throw new ApiError('PermissionDenied', 'Guests and bots have no invitations to list.');
+  let query = ctx.db.selectFrom('invitations').selectAll().where('team_id', '=', actor.team_id);
+  if (actor.role !== 'admin') query = query.where('created_by', '=', actor.id);
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(500).execute();
+  const now = ctx.now();
+  return rows.map((row) => presentInvitation(row, now));
+}
+
+export async function revokeInvitation(ctx: CoreContext, actor: UsersTable, invitationId: string): Promise<Invitation> {
+  const row = await ctx.db.selectFrom('invitations').selectAll().where('id', '=', invitationId).executeTakeFirst();
+  if (!row || !mayManageInvitation(actor, row)) {
+    throw invalidParameter('invitationId', 'invitationId is not an invitation you may revoke; invitations.list gives the ids of yours.');
+  }
+  const now = ctx.now();
+  await ctx.db.updateTable('invitations').set({ revoked_at: now }).where('id', '=', row.id).where('revoked_at', 'is', null).execute();
+  return presentInvitation({ ...row, revoked_at: row.revoked_at ?? now }, now);
+}
+
+async function findByToken(ctx: CoreContext, token: string): Promise<InvitationsTable | undefined> {
+  return ctx.db.selectFrom('invitations').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+}
+
+/** What the invite page shows: the team, who invited, the role, the address of an email invitation. */
+export async function invitationInfo(ctx: CoreContext, token: string) {
+  const invitation = requireUsable(await findByToken(ctx, token), ctx.now());
+  const team = await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', '=', invitation.team_id).executeTakeFirstOrThrow();
+  const inviter = await ctx.db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', invitation.created_by).executeTakeFirstOrThrow();
+  return { team, invitedBy: `${inviter.first_name} ${inviter.last_name}`.trim(), role: invitation.role, email: invitation.email };
+}
+
+export interface SignUp {
+  inviteToken: string;
+  email?: string;
+  firstName: string;
+  lastName: string;
+  password: string;
+  timezone?: string;
+}
+
+/**
+ * Signs a person up with an invitation. The use is counted by one conditional UPDATE in the same
+ * transaction as the new account, so the last use of a link goes to one sign-up only, and a sign-up that
+ * fails (an email already in the team) uses nothing. An email invitation's address is verified by its
+ * use; a link's, when the server sends mail, by a verification mail sent after the commit.
+ */
+export async function acceptInvitation(ctx: CoreContext, input: SignUp) {
+  const now = ctx.now();
+  const invitation = requireUsable(await findByToken(ctx, input.inviteToken), now);
+  if (invitation.email !== null && input.email !== undefined && input.email.trim().toLowerCase() !== invitation.email) {
+    throw invalidParameter('email', `This invitation is for ${invitation.email}; leave email out, or ask for an invitation for your address.`);
+  }
+  if (invitation.email === null && input.email === undefined) throw invalidParameter('email', 'Give your email address: you sign in with it.');
+  const fields = checkPersonFields({ email: invitation.email ?? input.email, firstName: input.firstName, lastName: input.lastName, password: input.password });
+  const timezone = input.timezone === undefined ? '+00:00' : zoneOffset('timezone', input.timezone, now);
+  const passwordHash = await hashPassword(fields.password!);
+  const verified = invitation.email !== null || ctx.config.smtpUrl === undefined;
+  const team = await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', '=', invitation.team_id).executeTakeFirstOrThrow();
+  const user = await runChange(ctx, async (tx, effects) => {
+    const taken = await tx.selectFrom('users').select('id').where('team_id', '=', invitation.team_id).where('email', '=', fields.email).executeTakeFirst();
+    if (taken) throw invalidParameter('email', `${fields.email} already has an account in ${team.name}; sign in instead, or use “Forgot password?”.`);
+    const used = await tx
+      .updateTable('invitations')
+      .set((eb) => ({ uses: eb('uses', '+', 1) }))
+      .where('id', '=', invitation.id)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .whereRef('uses', '<', 'max_uses')
+      .executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) requireUsable(await tx.selectFrom('invitations').selectAll().where('id', '=', invitation.id).executeTakeFirst(), now);
+    const row = await insertUser(tx, {
+      id: newUserId(),
+      team_id: invitation.team_id,
+      email: fields.email,
+      first_name: fields.firstName,
+      last_name: fields.lastName,
+      role: invitation.role,
+      timezone,
+      password_hash: passwordHash,
+      email_unverified: verified ? 0 : 1,
+      created_at: now,
+    });
+    await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row))], now);
+    for (const channelId of JSON.parse(invitation.channel_ids) as string[]) {
+      const channel = await tx.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
+      if (!channel) continue;
+      await tx.insertInto('channel_members').values({ channel_id: channelId, user_id: row.id, affiliation: 'member', joined_at: now }).onConflict((c) => c.columns(['channel_id', 'user_id']).doNothing()).execute();
+      await recordStreamEntries(tx, effects, row.team_id, [channelMembersAdded(presentChannel(channel, await memberCount(tx, channelId)), [row.id])], now);
+    }
+    if (!verified) {
+      const link = await issueAccountLink(tx, row.id, 'verify', now);
+      await enqueueMail(tx, effects, verificationMail(row.email!, { teamName: team.name, link: linkTo(ctx.config, `/verify-email#${link}`) }), now);
+    }
+    return row;
+  });
+  return { userId: user.id, team, email: fields.email, emailVerified: verified };
+}

@@ -1,0 +1,67 @@
+import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
+import { messageUidFloor } from '../../store/ids.js';
+import type { Database } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The longest retention one may set: a hundred years (longer is "forever"). */
+export const MAX_RETENTION_DAYS = 36_500;
+
+type MessageScope = (eb: ExpressionBuilder<Database, 'messages'>) => Expression<SqlBool>;
+
+/**
+ * Deletes the messages past their retention (docs/operations.md, "Retention"): in each channel with one
+ * (its own, else its team's), and in the direct chats of each team with one. Each batch is a query for
+ * the next `batchSize` uids older than the cut-off (in uid order, after the last batch: uids begin with
+ * their time, so a channel's is a range of the (chat_key, uid) index) and a transaction of its own that
+ * deletes them with their reactions and edits, so neither dialect holds a lock for long while people write. The search index follows by
+ * its triggers. Safe in several processes at once. Answers how many messages it deleted.
+ */
+export async function pruneExpiredMessages(db: Db, now: number, batchSize = 500): Promise<number> {
+  let deleted = 0;
+  const channels = await db
+    .selectFrom('channels')
+    .innerJoin('teams', 'teams.id', 'channels.team_id')
+    .select(['channels.id as id', 'channels.message_retention_days as own', 'teams.message_retention_days as team'])
+    .where((eb) => eb.or([eb('channels.message_retention_days', '>', 0), eb.and([eb('channels.message_retention_days', 'is', null), eb('teams.message_retention_days', 'is not', null)])]))
+    .execute();
+  for (const channel of channels) {
+    const days = channel.own ?? channel.team!;
+    deleted += await deleteOlder(db, (eb) => eb('chat_key', '=', channel.id), now - days * DAY_MS, batchSize);
+  }
+  const teams = await db.selectFrom('teams').select(['id', 'message_retention_days as days']).where('message_retention_days', 'is not', null).execute();
+  for (const team of teams) {
+    deleted += await deleteOlder(db, (eb) => eb.and([eb('team_id', '=', team.id), eb('chat_key', 'like', '%|%')]), now - team.days! * DAY_MS, batchSize);
+  }
+  return deleted;
+}
+
+async function deleteOlder(db: Db, scope: MessageScope, cutoff: number, batchSize: number): Promise<number> {
+  let deleted = 0;
+  let after = '';
+  for (;;) {
+    const uids = (
+      await db
+        .selectFrom('messages')
+        .select('uid')
+        .where(scope)
+        .where('uid', '>', after)
+        .where('uid', '<', messageUidFloor(cutoff))
+        .where('timestamp', '<', cutoff)
+        .orderBy('uid')
+        .limit(batchSize)
+        .execute()
+    ).map((row) => row.uid);
+    if (uids.length === 0) return deleted;
+    const result = await db.transaction().execute(async (tx) => {
+      // A message's reactions and the history of its edits go with it (migration 0019).
+      await tx.deleteFrom('reactions').where('message_uid', 'in', uids).execute();
+      await tx.deleteFrom('message_edits').where('message_uid', 'in', uids).execute();
+      return tx.deleteFrom('messages').where('uid', 'in', uids).executeTakeFirst();
+    });
+    deleted += Number(result.numDeletedRows);
+    if (uids.length < batchSize) return deleted;
+    after = uids[uids.length - 1];
+  }
+}

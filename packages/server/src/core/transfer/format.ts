@@ -1,0 +1,154 @@
+/**
+ * The team export format (docs/operations.md, "Team export and import"): a directory of JSON-lines files,
+ * one per kind of record, and `manifest.json`. Each kind is declared here once, as the table it comes
+ * from, the rows of the team it takes and how each column becomes a field; the export, the import and
+ * the documentation all follow these declarations. A new kind (files, when the store keeps them) is one
+ * more entry; an importer refuses a manifest naming a kind it does not know.
+ */
+
+export const EXPORT_FORMAT = 'aviary-team-export';
+/** Raised when a field changes meaning or a kind is removed; a new kind or a new optional field keeps it. */
+export const EXPORT_FORMAT_VERSION = 1;
+export const MANIFEST_FILE = 'manifest.json';
+
+/**
+ * How a column becomes a field: `json` columns hold JSON text and become the value itself, `boolean`
+ * columns hold 0/1 and become false/true. A `secret` field is written only with --include-secrets.
+ */
+export interface FieldSpec {
+  field: string;
+  column: string;
+  as?: 'json' | 'boolean';
+  secret?: true;
+}
+
+/** Which rows of the table belong to the team: `column` is the team's id, or names a parent row of the team. */
+export type Scope = { column: string; parent?: { table: string; key: string } };
+
+export interface KindSpec {
+  kind: string;
+  file: string;
+  table: string;
+  /** The table's primary key, in paging order (keyset pages: never an OFFSET). */
+  key: readonly string[];
+  scope: Scope;
+  fields: readonly FieldSpec[];
+  /** A kind written only with --include-secrets (credentials a store keeps hashed). */
+  secret?: true;
+}
+
+const f = (field: string, column: string, as?: FieldSpec['as']): FieldSpec => ({ field, column, ...(as ? { as } : {}) });
+const team = { column: 'team_id' } as const;
+const via = (column: string, table: string): Scope => ({ column, parent: { table, key: 'id' } });
+
+/** Every kind, in the order an import writes them (each row's references come before it). */
+export const kinds: readonly KindSpec[] = [
+  {
+    kind: 'team', file: 'team.jsonl', table: 'teams', key: ['id'], scope: { column: 'id' },
+    fields: [f('id', 'id'), f('name', 'name'), f('appCreators', 'app_creators'), f('searchLanguage', 'search_language'), f('systemUserId', 'system_user_id'), f('messageRetentionDays', 'message_retention_days'),
+      f('messageEditWindowMs', 'message_edit_window_ms'), f('createdAt', 'created_at')],
+  },
+  {
+    kind: 'people', file: 'people.jsonl', table: 'users', key: ['id'], scope: team,
+    fields: [
+      f('id', 'id'), f('email', 'email'), f('firstName', 'first_name'), f('lastName', 'last_name'), f('role', 'role'), f('timezone', 'timezone'),
+      f('profileImage', 'profile_image'), f('passwordHash', 'password_hash'), f('botAppId', 'bot_app_id'), f('deactivatedAt', 'deactivated_at'), f('createdAt', 'created_at'),
+    ],
+  },
+  {
+    kind: 'apps', file: 'apps.jsonl', table: 'apps', key: ['id'], scope: team,
+    fields: [
+      f('id', 'id'), f('developerId', 'developer_id'), f('name', 'name'), f('description', 'description'), f('icon', 'icon'),
+      { field: 'secret', column: 'secret', secret: true }, { field: 'previousSecret', column: 'previous_secret', secret: true },
+      { field: 'previousSecretUntil', column: 'previous_secret_until', secret: true },
+      f('listenerUrl', 'listener_url'), f('configurationUrl', 'configuration_url'), f('integrations', 'integrations', 'json'), f('botUserId', 'bot_user_id'),
+      f('allowedOrigins', 'allowed_origins', 'json'), f('flockNaming', 'flock_naming', 'boolean'), f('eventSubscriptions', 'event_subscriptions', 'json'),
+      f('disabledByTeam', 'disabled_by_team', 'boolean'), f('createdAt', 'created_at'), f('updatedAt', 'updated_at'),
+    ],
+  },
+  {
+    kind: 'channels', file: 'channels.jsonl', table: 'channels', key: ['id'], scope: team,
+    fields: [f('id', 'id'), f('name', 'name'), f('purpose', 'purpose'), f('type', 'type'), f('profileImage', 'profile_image'), f('createdBy', 'created_by'), f('messageRetentionDays', 'message_retention_days'), f('createdAt', 'created_at')],
+  },
+  {
+    kind: 'memberships', file: 'memberships.jsonl', table: 'channel_members', key: ['channel_id', 'user_id'], scope: via('channel_id', 'channels'),
+    fields: [f('channelId', 'channel_id'), f('userId', 'user_id'), f('affiliation', 'affiliation'), f('joinedAt', 'joined_at')],
+  },
+  {
+    kind: 'installs', file: 'installs.jsonl', table: 'installs', key: ['app_id', 'user_id'], scope: via('app_id', 'apps'),
+    fields: [f('appId', 'app_id'), f('userId', 'user_id'), f('disabledByUser', 'disabled_by_user', 'boolean'), f('createdAt', 'created_at')],
+  },
+  {
+    kind: 'tokens', file: 'tokens.jsonl', table: 'app_tokens', key: ['token_hash'], scope: via('app_id', 'apps'), secret: true,
+    fields: [f('tokenHash', 'token_hash'), f('appId', 'app_id'), f('userId', 'user_id'), f('kind', 'kind'), f('createdAt', 'created_at')],
+  },
+  {
+    kind: 'messages', file: 'messages.jsonl', table: 'messages', key: ['uid'], scope: team,
+    fields: [
+      f('uid', 'uid'), f('chatKey', 'chat_key'), f('fromUserId', 'from_user_id'), f('toId', 'to_id'), f('clientId', 'client_id'), f('timestamp', 'timestamp'),
+      f('text', 'text'), f('serviceml', 'serviceml'), f('notification', 'notification'), f('mentions', 'mentions', 'json'), f('sendAs', 'send_as', 'json'),
+      f('appId', 'app_id'), f('attachments', 'attachments', 'json'), f('visibleTo', 'visible_to', 'json'), f('editedAt', 'edited_at'),
+      f('webhookId', 'webhook_id'),
+    ],
+  },
+  {
+    kind: 'reactions', file: 'reactions.jsonl', table: 'reactions', key: ['message_uid', 'emoji', 'user_id'], scope: team,
+    fields: [f('messageUid', 'message_uid'), f('emoji', 'emoji'), f('userId', 'user_id'), f('createdAt', 'created_at')],
+  },
+  {
+    kind: 'messageEdits', file: 'message-edits.jsonl', table: 'message_edits', key: ['message_uid', 'edited_at', 'edited_by'],
+    scope: { column: 'message_uid', parent: { table: 'messages', key: 'uid' } },
+    fields: [f('messageUid', 'message_uid'), f('editedAt', 'edited_at'), f('editedBy', 'edited_by'), f('previousText', 'previous_text'), f('previousServiceml', 'previous_serviceml')],
+  },
+  {
+    kind: 'webhooks', file: 'webhooks.jsonl', table: 'webhooks', key: ['id'], scope: team, secret: true,
+    fields: [
+      f('id', 'id'), f('channelId', 'channel_id'), f('ownerUserId', 'owner_user_id'), f('appId', 'app_id'), f('onBehalfOf', 'on_behalf_of'), f('name', 'name'),
+      f('iconUrl', 'icon_url'), f('secretHash', 'secret_hash'), f('createdAt', 'created_at'), f('lastUsedAt', 'last_used_at'), f('revokedAt', 'revoked_at'),
+    ],
+  },
+  {
+    kind: 'reads', file: 'reads.jsonl', table: 'chat_reads', key: ['user_id', 'chat_key'], scope: via('user_id', 'users'),
+    fields: [f('userId', 'user_id'), f('chatKey', 'chat_key'), f('readUid', 'read_uid'), f('updatedAt', 'updated_at')],
+  },
+];
+
+export const kindNamed = (name: string): KindSpec | undefined => kinds.find((spec) => spec.kind === name);
+
+export type Row = Record<string, unknown>;
+export type ExportRecord = Record<string, unknown>;
+
+/** A stored row as its record; secret fields only when asked for. */
+export function toRecord(spec: KindSpec, row: Row, includeSecrets: boolean): ExportRecord {
+  const record: ExportRecord = {};
+  for (const { field, column, as, secret } of spec.fields) {
+    if (secret && !includeSecrets) continue;
+    const value = row[column] ?? null;
+    record[field] = value === null ? null : as === 'json' ? JSON.parse(String(value)) : as === 'boolean' ? Number(value) === 1 : value;
+  }
+  return record;
+}
+
+/** A record as the row to store for `teamId`; a field absent from the record is null (the importer fills secrets). */
+export function toRow(spec: KindSpec, record: ExportRecord, teamId: string): Row {
+  const row: Row = spec.scope.column === 'team_id' ? { team_id: teamId } : {};
+  for (const { field, column, as } of spec.fields) {
+    const value = record[field] ?? null;
+    row[column] = value === null ? null : as === 'json' ? JSON.stringify(value) : as === 'boolean' ? (value === true ? 1 : 0) : value;
+  }
+  return row;
+}
+
+/** What manifest.json holds. */
+export interface Manifest {
+  format: typeof EXPORT_FORMAT;
+  formatVersion: number;
+  aviaryVersion: string;
+  exportedAt: string;
+  /** `team`: the whole team; `channel` and `person`: a compliance export (messages only, not importable). */
+  scope: { kind: 'team' } | { kind: 'channel'; channelId: string; since: number | null; until: number | null } | { kind: 'person'; userId: string; since: number | null; until: number | null };
+  team: { id: string; name: string };
+  includesSecrets: boolean;
+  /** Each kind written: its file and how many records it holds. */
+  kinds: Record<string, { file: string; count: number }>;
+}

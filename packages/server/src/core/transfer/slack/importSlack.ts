@@ -1,0 +1,155 @@
+import { newChannelId, newMessageUid } from '../../../store/ids.js';
+import { directChatKey, insertMessages, messageRow } from '../../../store/rows/messages.js';
+import type { MessagesTable } from '../../../store/schema.js';
+import type { Db, Tx } from '../../../store/store.js';
+import { createTeam } from '../../commands/people.js';
+import { TransferRefusal } from '../refusal.js';
+import { convertMrkdwn, type MrkdwnContext } from './mrkdwn.js';
+import { messagesOf, readSlackExport, slackTime, type SlackExport, type SlackMessage } from './slackExport.js';
+import { mapSlackPeople, type MappedPerson, type PeopleSummary } from './slackPeople.js';
+
+/** Subtypes that are a person's message; every other one (joins, topic changes, pins…) is skipped. */
+const MESSAGE_SUBTYPES = new Set(['me_message', 'thread_broadcast', 'file_share', 'bot_message']);
+
+export interface SlackImportSummary {
+  teamId: string;
+  createdTeam: boolean;
+  people: PeopleSummary;
+  channels: number;
+  directChats: number;
+  messages: number;
+  /** Replies in threads, imported as messages of their channel in time order (Aviary has no threads yet). */
+  threadReplies: number;
+  /** Messages with an `edited` mark, imported with their edit time. */
+  edited: number;
+  /** Shared files, each named on a line of its message's text (files themselves are not stored). */
+  filesNamed: number;
+  /** Reactions, not imported (the store keeps none yet). */
+  reactionsSkipped: number;
+  /** Messages not imported: by subtype, from a sender not in users.json, with nothing to show, in a DM without two known people. */
+  skipped: { subtypes: Record<string, number>; unknownSender: number; empty: number; unknownConversation: number };
+}
+
+export interface SlackImportOptions {
+  /** The team to import into; without it, a new team of this name. */
+  teamId?: string;
+  teamName: string;
+  now: number;
+}
+
+/** Reads a Slack workspace export (its zip, or the unzipped folder) into a team, in one transaction: all of it, or nothing. */
+export async function importSlack(db: Db, dir: string, options: SlackImportOptions): Promise<SlackImportSummary> {
+  const slack = readSlackExport(dir);
+  try {
+    return await importLists(db, slack, options);
+  } finally {
+    slack.files.close();
+  }
+}
+
+async function importLists(db: Db, slack: SlackExport, options: SlackImportOptions): Promise<SlackImportSummary> {
+  return db.transaction().execute(async (tx) => {
+    const teamId = options.teamId ?? (await createTeam(tx, { name: options.teamName, now: options.now })).id;
+    if (options.teamId && !(await tx.selectFrom('teams').select('id').where('id', '=', teamId).executeTakeFirst())) {
+      throw new TransferRefusal('UnknownTeam', `There is no team "${teamId}".`);
+    }
+    const { people, summary: peopleSummary } = await mapSlackPeople(tx, teamId, slack.users, options.now);
+    const summary: SlackImportSummary = {
+      teamId, createdTeam: options.teamId === undefined, people: peopleSummary, channels: 0, directChats: 0, messages: 0,
+      threadReplies: 0, edited: 0, filesNamed: 0, reactionsSkipped: 0, skipped: { subtypes: {}, unknownSender: 0, empty: 0, unknownConversation: 0 },
+    };
+    const channelNames = new Map(slack.conversations.map(({ conversation }) => [conversation.id, conversation.name ?? conversation.id]));
+    const context: MrkdwnContext = { person: (id) => people.get(id), channelName: (id) => channelNames.get(id) };
+    for (const entry of slack.conversations) {
+      const chat = await createConversation(tx, teamId, entry, people, options.now, summary);
+      const writer = new MessageBatch(tx);
+      for (const messages of messagesOf(slack.files, entry.folder)) {
+        for (const message of messages) {
+          const row = chat ? messageFrom(message, chat, teamId, people, context, summary) : undefined;
+          if (!chat) summary.skipped.unknownConversation++;
+          if (row) await writer.add(row);
+        }
+      }
+      summary.messages += await writer.flush();
+    }
+    return summary;
+  });
+}
+
+interface Chat {
+  chatKey: string;
+  /** A channel's id; in a direct chat, the other person of the pair. */
+  toOf(senderId: string): string | undefined;
+}
+
+async function createConversation(tx: Tx, teamId: string, entry: SlackExport['conversations'][number], people: Map<string, MappedPerson>, now: number, summary: SlackImportSummary): Promise<Chat | undefined> {
+  const { conversation, kind } = entry;
+  const members = [...new Set((conversation.members ?? []).map((id) => people.get(id)?.id).filter((id): id is string => id !== undefined))];
+  if (kind === 'direct') {
+    if (members.length !== 2) return undefined;
+    summary.directChats++;
+    return { chatKey: directChatKey(members[0], members[1]), toOf: (sender) => members.find((member) => member !== sender) };
+  }
+  const name = conversation.name ?? conversation.id;
+  const taken = await tx.selectFrom('channels').select('id').where('team_id', '=', teamId).where('name', '=', name).executeTakeFirst();
+  if (taken) throw new TransferRefusal('ImportConflict', `The team already has a channel "${name}" (${taken.id}); nothing was imported. Import a Slack export into a team without its channels.`);
+  const creator = people.get(conversation.creator ?? '')?.id ?? members[0] ?? [...people.values()][0]?.id;
+  if (creator === undefined) throw new TransferRefusal('InvalidOption', `${entry.source}: channel "${name}" has no member known from users.json.`);
+  const id = newChannelId();
+  const createdAt = conversation.created !== undefined ? conversation.created * 1000 : now;
+  const purpose = conversation.purpose?.value || conversation.topic?.value || '';
+  await tx.insertInto('channels').values({ id, team_id: teamId, name, purpose, type: kind, profile_image: null, created_by: creator, created_at: createdAt }).execute();
+  const affiliations = [...new Set([creator, ...members])].map((userId) => ({ channel_id: id, user_id: userId, affiliation: userId === creator ? ('moderator' as const) : ('member' as const), joined_at: createdAt }));
+  await tx.insertInto('channel_members').values(affiliations).execute();
+  summary.channels++;
+  return { chatKey: id, toOf: () => id };
+}
+
+function messageFrom(message: SlackMessage, chat: Chat, teamId: string, people: Map<string, MappedPerson>, context: MrkdwnContext, summary: SlackImportSummary): MessagesTable | undefined {
+  if (message.subtype !== undefined && !MESSAGE_SUBTYPES.has(message.subtype)) {
+    summary.skipped.subtypes[message.subtype] = (summary.skipped.subtypes[message.subtype] ?? 0) + 1;
+    return undefined;
+  }
+  const sender = people.get(message.user ?? '');
+  const to = sender && chat.toOf(sender.id);
+  if (!sender || !to) {
+    summary.skipped.unknownSender++;
+    return undefined;
+  }
+  const converted = convertMrkdwn(message.text ?? '', context);
+  const files = (message.files ?? []).map((file) => `📎 ${file.name ?? file.title ?? 'file'}`);
+  const text = [converted.text, ...files].filter((part) => part.trim() !== '').join('\n');
+  if (text === '') {
+    summary.skipped.empty++;
+    return undefined;
+  }
+  summary.filesNamed += files.length;
+  summary.reactionsSkipped += (message.reactions ?? []).reduce((sum, reaction) => sum + (reaction.count ?? reaction.users?.length ?? 1), 0);
+  if (message.thread_ts !== undefined && message.thread_ts !== message.ts) summary.threadReplies++;
+  if (message.edited?.ts) summary.edited++;
+  const timestamp = slackTime(message.ts);
+  return messageRow({
+    uid: newMessageUid(timestamp), chat_key: chat.chatKey, team_id: teamId, from_user_id: sender.id, to_id: to, timestamp, text,
+    mentions: converted.mentions.length > 0 ? JSON.stringify(converted.mentions) : null,
+    edited_at: message.edited?.ts ? slackTime(message.edited.ts) : null,
+  });
+}
+
+/** Messages written 500 at a time (the search index follows by its triggers). */
+class MessageBatch {
+  #rows: MessagesTable[] = [];
+  #written = 0;
+  constructor(private readonly tx: Tx) {}
+
+  async add(row: MessagesTable): Promise<void> {
+    this.#rows.push(row);
+    this.#written++;
+    if (this.#rows.length >= 500) await this.flush();
+  }
+
+  /** Writes what is waiting; answers how many messages this batch has taken in all. */
+  async flush(): Promise<number> {
+    if (this.#rows.length > 0) await insertMessages(this.tx, this.#rows.splice(0));
+    return this.#written;
+  }
+}

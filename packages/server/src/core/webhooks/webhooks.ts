@@ -1,0 +1,140 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { api, ParamsOf, Webhook } from '@aviary/protocol';
+import type { Static } from '@sinclair/typebox';
+import { ApiError, invalidParameter } from '../../errors.js';
+import { hashToken, newSecret, newWebhookId } from '../../store/ids.js';
+import type { UsersTable, WebhooksTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import type { CoreContext } from '../context.js';
+import { checkVisibleName } from '../names.js';
+import { checkOnBehalfOf, resolveRecipient } from '../policies/chat.js';
+
+/**
+ * Incoming webhooks (docs/reference/webhooks.md): made, listed and revoked here; posting through one is
+ * post.ts's. A webhook belongs to whoever made it, through the app they made it with (null for a
+ * person's session), and posts as them: when they may no longer post to the channel, it is refused.
+ */
+
+export type CreateWebhookInput = ParamsOf<typeof api.webhooks.create>;
+export type WebhookModel = Static<typeof Webhook>;
+
+export interface WebhookCaller {
+  user: UsersTable;
+  appId: string | null;
+}
+
+/** Live webhooks a channel may have at most. */
+export const MAX_WEBHOOKS_PER_CHANNEL = 100;
+
+export async function createWebhook(ctx: CoreContext, caller: WebhookCaller, input: CreateWebhookInput): Promise<{ row: WebhooksTable; secret: string }> {
+  checkVisibleName('name', input.name);
+  await mayPost(ctx.db, caller.user, input.channel, input.onBehalfOf);
+  const live = await ctx.db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('channel_id', '=', input.channel)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  if (Number(live.n) >= MAX_WEBHOOKS_PER_CHANNEL) {
+    throw invalidParameter('channel', `The channel has ${MAX_WEBHOOKS_PER_CHANNEL} webhooks already; revoke one (webhooks.revoke) first.`);
+  }
+  const secret = newSecret('');
+  const row: WebhooksTable = {
+    id: newWebhookId(),
+    team_id: caller.user.team_id,
+    channel_id: input.channel,
+    owner_user_id: caller.user.id,
+    app_id: caller.appId,
+    on_behalf_of: input.onBehalfOf ?? null,
+    name: input.name,
+    icon_url: input.iconUrl ?? null,
+    secret_hash: hashToken(secret),
+    created_at: ctx.now(),
+    last_used_at: null,
+    revoked_at: null,
+  };
+  await ctx.db.insertInto('webhooks').values(row).execute();
+  return { row, secret };
+}
+
+/** chat.sendMessage's own rule for where the maker may post, with `channel` as the parameter it names. */
+async function mayPost(db: Db, user: UsersTable, channel: string, onBehalfOf: string | undefined): Promise<void> {
+  await checkOnBehalfOf(db, user, channel, onBehalfOf);
+  try {
+    await resolveRecipient(db, user, channel, onBehalfOf);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'UnknownRecipient') throw new ApiError('UnknownRecipient', error.message, { parameter: 'channel' });
+    throw error;
+  }
+}
+
+/** A channel's live webhooks for a member of it, or (without `channel`) the caller's own. */
+export async function listWebhooks(db: Db, caller: WebhookCaller, channel: string | undefined): Promise<WebhooksTable[]> {
+  let query = db.selectFrom('webhooks').selectAll().where('revoked_at', 'is', null).orderBy('created_at').orderBy('id');
+  if (channel !== undefined) {
+    if (!(await isMember(db, caller.user, channel))) {
+      throw new ApiError('UnknownChannel', `There is no channel ${channel} in your team of which you are a member.`, { parameter: 'channel' });
+    }
+    return query.where('channel_id', '=', channel).execute();
+  }
+  query = query.where('owner_user_id', '=', caller.user.id);
+  return (caller.appId === null ? query.where('app_id', 'is', null) : query.where('app_id', '=', caller.appId)).execute();
+}
+
+/** Its maker (a person: whatever app they made it through), a moderator of its channel or a team admin revokes it. */
+export async function revokeWebhook(ctx: CoreContext, caller: WebhookCaller, id: string): Promise<void> {
+  const hook = await ctx.db.selectFrom('webhooks').selectAll().where('id', '=', id).where('team_id', '=', caller.user.team_id).where('revoked_at', 'is', null).executeTakeFirst();
+  const unknown = () => new ApiError('UnknownWebhook', `There is no live webhook ${id} in your team that you can see.`, { parameter: 'webhook' });
+  if (!hook) throw unknown();
+  const maker = hook.owner_user_id === caller.user.id && (caller.appId === null || caller.appId === hook.app_id);
+  if (!maker) {
+    const affiliation = await membership(ctx.db, caller.user, hook.channel_id);
+    const admin = caller.user.role === 'admin' && caller.user.bot_app_id === null;
+    if (affiliation !== 'moderator' && !admin) {
+      if (affiliation === undefined) throw unknown();
+      throw new ApiError('PermissionDenied', 'Only the webhook’s maker, a moderator of its channel or a team admin may revoke it.', { parameter: 'webhook' });
+    }
+  }
+  await ctx.db.updateTable('webhooks').set({ revoked_at: ctx.now() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+}
+
+/**
+ * The live webhook a URL names, when its secret is right; undefined for an unknown id, a wrong secret
+ * and a revoked webhook alike (the URL's answer tells them apart to nobody).
+ */
+export async function findWebhookBySecret(db: Db, id: string, secret: string): Promise<WebhooksTable | undefined> {
+  const hook = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!hook) return undefined;
+  const given = Buffer.from(hashToken(secret), 'hex');
+  const stored = Buffer.from(hook.secret_hash, 'hex');
+  if (given.length !== stored.length || !timingSafeEqual(given, stored)) return undefined;
+  return hook.revoked_at === null ? hook : undefined;
+}
+
+async function membership(db: Db, user: UsersTable, channel: string): Promise<'moderator' | 'member' | undefined> {
+  const row = await db
+    .selectFrom('channel_members as m')
+    .innerJoin('channels as c', 'c.id', 'm.channel_id')
+    .select('m.affiliation')
+    .where('m.channel_id', '=', channel)
+    .where('m.user_id', '=', user.id)
+    .where('c.team_id', '=', user.team_id)
+    .executeTakeFirst();
+  return row?.affiliation;
+}
+
+const isMember = async (db: Db, user: UsersTable, channel: string): Promise<boolean> => (await membership(db, user, channel)) !== undefined;
+
+export function presentWebhook(row: WebhooksTable): WebhookModel {
+  return {
+    id: row.id,
+    channel: row.channel_id,
+    name: row.name,
+    ...(row.icon_url !== null ? { iconUrl: row.icon_url } : {}),
+    createdBy: row.owner_user_id,
+    ...(row.app_id !== null ? { appId: row.app_id } : {}),
+    ...(row.on_behalf_of !== null ? { onBehalfOf: row.on_behalf_of } : {}),
+    createdAt: row.created_at,
+    ...(row.last_used_at !== null ? { lastUsedAt: row.last_used_at } : {}),
+  };
+}

@@ -1,0 +1,122 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dialects } from '../helpers/dialects.js';
+import { runCli, runCliJson } from './cli.js';
+import { cliStore, type CliStore } from './stores.js';
+
+/** A small Slack workspace export written by hand in Slack's format (users.json, channels.json, a folder of day files per conversation). */
+const fixture = fileURLToPath(new URL('../fixtures/slack-export', import.meta.url));
+/** The same files zipped (deflated), as Slack hands out an export. */
+const zipped = fileURLToPath(new URL('../fixtures/slack-export.zip', import.meta.url));
+
+describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
+  const undo: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const step of undo.splice(0).reverse()) await step();
+  });
+  const fresh = async (): Promise<CliStore> => {
+    const made = await cliStore(dialect);
+    undo.push(() => made.remove());
+    return made;
+  };
+
+  it('maps people by email, channels, direct chats and messages with their times and text, and says what it skipped', { timeout: 60_000 }, async () => {
+    const store = await fresh();
+    const teamId = (await runCliJson<{ id: string }>(['team', 'create', '--name', 'Analytical Engines', ...store.on])).id;
+    const ada = (await runCliJson<{ id: string }>(['user', 'create', '--team', teamId, '--email', 'ada@example.test', '--first-name', 'Ada', '--last-name', 'Lovelace', ...store.on])).id;
+
+    const summary = await runCliJson(['team', 'import', '--slack', fixture, '--team', teamId, ...store.on]);
+    expect(summary).toEqual({
+      teamId,
+      createdTeam: false,
+      people: { matched: 1, created: 3, withoutPassword: ['grace@example.test', 'alan@example.test'], withoutEmail: 1 },
+      channels: 4,
+      directChats: 1,
+      messages: 9,
+      threadReplies: 1,
+      edited: 1,
+      filesNamed: 1,
+      reactionsSkipped: 2,
+      skipped: { subtypes: { channel_join: 1, channel_topic: 1 }, unknownSender: 1, empty: 1, unknownConversation: 1 },
+    });
+
+    const opened = store.open();
+    undo.push(() => opened.close());
+    const db = opened.db;
+    const users = await db.selectFrom('users').selectAll().where('team_id', '=', teamId).orderBy('created_at').orderBy('email').execute();
+    const byEmail = (email: string) => users.find((user) => user.email === email)!;
+    const grace = byEmail('grace@example.test');
+    expect(grace).toMatchObject({ first_name: 'Grace', last_name: 'Brewster Hopper', role: 'user', timezone: '-05:00', password_hash: null, deactivated_at: null });
+    expect(byEmail('alan@example.test')).toMatchObject({ role: 'guest', timezone: '+01:00', deactivated_at: expect.any(Number) });
+    expect(users.find((user) => user.first_name === 'slackbot')).toMatchObject({ email: null, deactivated_at: expect.any(Number) });
+
+    const channels = await db.selectFrom('channels').selectAll().where('team_id', '=', teamId).orderBy('name').execute();
+    expect(channels.map((channel) => [channel.name, channel.type, channel.purpose])).toEqual([
+      ['design', 'private', 'Private design talk'],
+      ['general', 'public', 'Everything, everyone'],
+      ['mpdm-ada--grace--alan-1', 'private', 'Group messaging with: @ada @grace @alan'],
+      ['random', 'public', 'Off topic'],
+    ]);
+    const general = channels.find((channel) => channel.name === 'general')!;
+    expect(general).toMatchObject({ created_by: ada, created_at: 1709000000_000 });
+    const members = await db.selectFrom('channel_members').selectAll().where('channel_id', '=', general.id).execute();
+    expect(members.map((member) => [member.user_id, member.affiliation]).sort()).toEqual(
+      [[ada, 'moderator'], [grace.id, 'member'], [byEmail('alan@example.test').id, 'member']].sort(),
+    );
+
+    const messages = await db.selectFrom('messages').selectAll().where('team_id', '=', teamId).orderBy('timestamp').execute();
+    const inGeneral = messages.filter((message) => message.chat_key === general.id);
+    expect(inGeneral.map((message) => message.text)).toEqual([
+      'Welcome @Grace Brewster Hopper! See #random, [the docs](https://example.com/docs) and https://example.com; write to ada@example.test',
+      'Thanks **all** & hello <3',
+      'Here is the plan\n📎 plan.pdf',
+      'Fixed the typo',
+      '@here I am leaving, thanks @Ada Lovelace',
+    ]);
+    expect(inGeneral[0]).toMatchObject({ from_user_id: ada, to_id: general.id, timestamp: 1709287200_000, mentions: JSON.stringify([grace.id]) });
+    expect(inGeneral[3]).toMatchObject({ from_user_id: grace.id, edited_at: 1709287560_000 });
+    expect(inGeneral[4].mentions).toBe(JSON.stringify([ada]));
+    const direct = messages.filter((message) => message.chat_key.includes('|'));
+    expect(direct).toEqual([expect.objectContaining({ chat_key: [ada, grace.id].sort().join('|'), from_user_id: grace.id, to_id: ada, text: 'Hi Ada' })]);
+    expect(messages.find((message) => message.text.startsWith('~~old~~'))?.text).toBe('~~old~~ new, _really_');
+
+    // Importing it again is refused, and changes nothing.
+    const again = await runCli(['team', 'import', '--slack', fixture, '--team', teamId, ...store.on, '--json']);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stdout)).toEqual({ error: 'ImportConflict', description: expect.stringContaining('already has a channel "general"') });
+    expect(await db.selectFrom('messages').select('uid').where('team_id', '=', teamId).execute()).toHaveLength(9);
+    expect(await db.selectFrom('users').select('id').where('team_id', '=', teamId).execute()).toHaveLength(4);
+  });
+
+  it('reads the export’s zip in place as it reads the folder', { timeout: 60_000 }, async () => {
+    const store = await fresh();
+    const fromFolder = await runCliJson(['team', 'import', '--slack', fixture, '--team-name', 'Folder', ...store.on]);
+    const fromZip = await runCliJson(['team', 'import', '--slack', zipped, '--team-name', 'Zip', ...store.on]);
+    expect({ ...fromZip, teamId: undefined }).toEqual({ ...fromFolder, teamId: undefined });
+    const opened = store.open();
+    undo.push(() => opened.close());
+    const texts = async (teamId: string) =>
+      opened.db.selectFrom('messages').select(['text', 'timestamp', 'edited_at']).where('team_id', '=', teamId).orderBy('timestamp').execute();
+    expect(await texts(fromZip.teamId)).toEqual(await texts(fromFolder.teamId));
+
+    const notZip = await runCli(['team', 'import', '--slack', `${fixture}/users.json`, ...store.on, '--json']);
+    expect(JSON.parse(notZip.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining('is neither a folder nor a zip file') });
+  });
+
+  it('imports into a new team and prints what it mapped and skipped; refuses a folder that is no Slack export', { timeout: 60_000 }, async () => {
+    const store = await fresh();
+    const result = await runCli(['team', 'import', '--slack', fixture, '--team-name', 'From Slack', ...store.on]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('into the new team t:');
+    expect(result.stdout).toContain('0 matched by email, 4 created');
+    expect(result.stdout).toContain('3 created people have no password');
+    expect(result.stdout).toContain('1 thread replies imported as messages of their channel');
+    expect(result.stdout).toContain('Not imported: 2 reactions; 1 channel_join, 1 channel_topic channel events');
+
+    const notSlack = await runCli(['team', 'import', '--slack', `${fixture}/general`, ...store.on, '--json']);
+    expect(notSlack.code).toBe(1);
+    expect(JSON.parse(notSlack.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining('users.json is missing') });
+    const both = await runCli(['team', 'import', '--slack', fixture, '--from', fixture, ...store.on, '--json']);
+    expect(JSON.parse(both.stdout).error).toBe('InvalidUsage');
+  });
+});

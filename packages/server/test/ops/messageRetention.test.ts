@@ -1,0 +1,92 @@
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import { pruneExpiredMessages } from '../../src/core/retention/pruneMessages.js';
+import { setChannelMessageRetention, setTeamMessageRetention } from '../../src/core/retention/settings.js';
+import { newChannelId, newMessageUid } from '../../src/store/ids.js';
+import { directChatKey, insertMessages, messageRow } from '../../src/store/rows/messages.js';
+import type { Db } from '../../src/store/store.js';
+import { runCli, runCliJson } from '../cli/cli.js';
+import { forEachDialect } from '../helpers/server.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+forEachDialect('retention of messages, per team and per channel', (t) => {
+  /** A team of two with three channels and a direct chat, each with messages 20, 5 and 1 days old. */
+  const teamWithHistory = async () => {
+    const { db } = t().testStore.store;
+    const team = await t().f.team();
+    const [ana, ben] = [await t().f.person(team.id), await t().f.person(team.id)];
+    const now = Date.now();
+    // A word of this team's messages only, for the search index.
+    const word = `kept${team.id.slice(2)}`;
+    const channel = async (name: string) => {
+      const id = newChannelId();
+      await db.insertInto('channels').values({ id, team_id: team.id, name, purpose: '', type: 'public', profile_image: null, created_by: ana.id, created_at: 0 }).execute();
+      return id;
+    };
+    const chats = { plain: await channel('plain'), forever: await channel('forever'), short: await channel('short'), direct: directChatKey(ana.id, ben.id) };
+    const rows = Object.entries(chats).flatMap(([name, chatKey]) =>
+      [20, 5, 1].map((daysAgo) => {
+        const timestamp = now - daysAgo * DAY_MS;
+        return messageRow({ uid: newMessageUid(timestamp), chat_key: chatKey, team_id: team.id, from_user_id: ana.id, to_id: name === 'direct' ? ben.id : chatKey, timestamp, text: `${name} ${word} ${daysAgo}` });
+      }),
+    );
+    await insertMessages(db, rows.sort((a, b) => a.uid.localeCompare(b.uid)));
+    const left = async () =>
+      (await db.selectFrom('messages').select('text').where('team_id', '=', team.id).orderBy('text').execute()).map((row) => row.text.replace(word, 'word'));
+    return { db, team, chats, now, left, word };
+  };
+
+  const indexed = async (db: Db, teamText: string): Promise<number> => {
+    const query =
+      t().testStore.store.dialect === 'sqlite'
+        ? sql<{ count: number }>`select count(*) as count from message_search where message_search match ${teamText}`
+        : sql<{ count: number }>`select count(*) as count from message_search where folded like ${`%${teamText}%`}`;
+    return Number((await query.execute(db)).rows[0].count);
+  };
+
+  it('keeps messages forever by default; deletes past the team’s days, or a channel’s own, in batches, search index included', async () => {
+    const { db, team, chats, now, left, word } = await teamWithHistory();
+    expect(await pruneExpiredMessages(db, now, 2)).toBe(0);
+    expect(await left()).toHaveLength(12);
+
+    await setTeamMessageRetention(db, team.id, { keep: 'days', days: 10 });
+    await setChannelMessageRetention(db, chats.forever, { keep: 'forever' });
+    await setChannelMessageRetention(db, chats.short, { keep: 'days', days: 2 });
+    // Batches of two: several short transactions.
+    const deleted = await pruneExpiredMessages(db, now, 2);
+    expect(await left()).toEqual(['direct word 1', 'direct word 5', 'forever word 1', 'forever word 20', 'forever word 5', 'plain word 1', 'plain word 5', 'short word 1']);
+    expect(deleted).toBeGreaterThanOrEqual(4);
+    expect(await indexed(db, word)).toBe(8);
+
+    // Back to the team's setting: the channel loses what is older than 10 days.
+    await setChannelMessageRetention(db, chats.forever, { keep: 'team' });
+    await pruneExpiredMessages(db, now, 2);
+    expect(await left()).not.toContain('forever word 20');
+  });
+
+  it('is set with aviary retention, and runs as the server’s job with the deletions in the metrics', async () => {
+    const { team, chats, left } = await teamWithHistory();
+    const on = ['--data', t().testStore.dataDir, ...(t().testStore.databaseUrl ? ['--database-url', t().testStore.databaseUrl!] : [])];
+    // The CLI takes a plain URL; a test store on PostgreSQL is a schema of its own: set it in the test's store instead.
+    if (t().testStore.pgSchema) {
+      await setTeamMessageRetention(t().testStore.store.db, team.id, { keep: 'days', days: 3 });
+      await setChannelMessageRetention(t().testStore.store.db, chats.short, { keep: 'forever' });
+    } else {
+      expect(await runCliJson(['retention', 'set', '--team', team.id, '--messages', '3', ...on])).toEqual({ team: team.id, messageRetentionDays: 3 });
+      expect(await runCliJson(['retention', 'set', '--channel', chats.short, '--messages', 'forever', ...on])).toEqual({ channel: chats.short, messageRetentionDays: 0 });
+      const shown = await runCliJson(['retention', 'show', '--team', team.id, ...on]);
+      expect(shown).toEqual({ team: { id: team.id, messageRetentionDays: 3 }, channels: [{ id: chats.short, name: 'short', messageRetentionDays: 0 }] });
+      const refused = await runCli(['retention', 'set', '--team', team.id, '--messages', 'team', ...on, '--json']);
+      expect(JSON.parse(refused.stdout)).toEqual({ error: 'InvalidOption', description: '--messages must be "forever", a number of days from 1 to 36500, not "team".' });
+    }
+    const scrape = async () => {
+      const text = await (await fetch(`${t().url}/metrics`)).text();
+      return Number(/^aviary_retention_deleted_total\{kind="messages"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+    };
+    const before = await scrape();
+    await t().server.retention.runOnce();
+    expect(await left()).toEqual(['direct word 1', 'forever word 1', 'plain word 1', 'short word 1', 'short word 20', 'short word 5']);
+    expect((await scrape()) - before).toBeGreaterThanOrEqual(6);
+  });
+});

@@ -1,0 +1,104 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createChannel } from '../../src/core/commands/channels.js';
+import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { settledAtBottom, signInPage, writeHistory } from './cast.js';
+import { saveScreenshot, webSuite } from './suite.js';
+
+/**
+ * Editing, deleting and reacting in the web client (issue 23), two people at once: Alice at 1280 px edits
+ * (Up in the empty composer) and deletes (the "…" menu, confirmed); Bob, on a phone (390 px), sees both
+ * live and reacts through the emoji picker, which is fetched only when first opened; Alice sees his
+ * reaction live and adds hers. In light and in dark.
+ */
+const web = webSuite();
+
+const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
+const messageWith = (page: Page, text: string) => history(page).getByRole('article').filter({ hasText: text });
+
+describe.skipIf(noBrowser)('editing, deleting and reacting', () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`edits, deletes and reacts, each seen live by the other person (${colorScheme})`, async () => {
+      const name = `lunch-${colorScheme}`;
+      const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name, purpose: 'Where to eat', members: [web.cast.bob.id] }, Date.now());
+      await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.bob, [{ text: 'Hungry yet?' }]);
+
+      const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind', { colorScheme });
+      await alice.page.getByRole('link', { name }).click();
+      await alice.page.getByRole('heading', { name, level: 1 }).waitFor();
+      // On a phone, opened by its link.
+      const bob = await signInPage(web.browser, web.t, web.cast.bob.email!, undefined, { colorScheme, width: 390, height: 800 });
+      await bob.page.goto(`${web.t.url}/c/${encodeURIComponent(channel.id)}`);
+      await bob.page.getByRole('heading', { name, level: 1 }).waitFor();
+      const scripts: string[] = [];
+      bob.page.on('request', (request) => void (request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname)));
+
+      const composer = alice.page.getByRole('textbox', { name: `Message #${name}` });
+      for (const text of ['Lunch at noon?', 'Wrong channel, sorry', 'Meet at the caffe']) {
+        await composer.fill(text);
+        await composer.press('Enter');
+        await messageWith(bob.page, text).waitFor();
+      }
+
+      // Up in the empty composer edits Alice's last message; Bob sees the new text, marked edited.
+      await composer.press('ArrowUp');
+      const editor = alice.page.getByRole('textbox', { name: 'Edit message' });
+      expect(await editor.inputValue()).toBe('Meet at the caffe');
+      await editor.fill('Meet at the café');
+      await editor.press('Enter');
+      await messageWith(bob.page, 'Meet at the café').getByText('(edited)').waitFor();
+      // The composer has the focus again, ready for the next message.
+      await expect.poll(() => composer.evaluate((element) => element === document.activeElement)).toBe(true);
+
+      // The "…" menu's Delete, confirmed: gone for Bob too.
+      const wrong = messageWith(alice.page, 'Wrong channel, sorry');
+      await wrong.hover();
+      await wrong.getByRole('button', { name: /^More actions/ }).click();
+      await alice.page.getByRole('menuitem', { name: 'Delete' }).click();
+      const confirm = alice.page.getByRole('dialog', { name: 'Delete message?' });
+      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await messageWith(bob.page, 'Wrong channel, sorry').waitFor({ state: 'detached' });
+      await wrong.waitFor({ state: 'detached' });
+
+      // Bob reacts through the picker, searched; it was not part of the page until he opened it.
+      expect(scripts.some((path) => path.includes('EmojiGrid'))).toBe(false);
+      const lunch = messageWith(bob.page, 'Lunch at noon?');
+      await lunch.getByRole('button', { name: 'Add a reaction to “Lunch at noon?”' }).click();
+      const picker = bob.page.getByRole('dialog', { name: 'Add a reaction' });
+      await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('thumbs up');
+      await picker.getByRole('region', { name: 'Search results' }).getByRole('button', { name: 'thumbs up', exact: true }).waitFor();
+      expect(scripts.some((path) => path.includes('EmojiGrid'))).toBe(true);
+      expect(await seriousAccessibilityViolations(bob.page)).toEqual([]);
+      await saveScreenshot(bob.page, `emoji-picker-390-${colorScheme}`);
+      await picker.getByRole('button', { name: 'thumbs up', exact: true }).click();
+      await lunch.getByRole('button', { name: /^👍 1: you$/, pressed: true }).waitFor();
+
+      // Alice sees it live, with who reacted; her click adds hers, and Bob sees both.
+      const pill = messageWith(alice.page, 'Lunch at noon?').getByRole('button', { name: /^👍 1: Bob Baker$/, pressed: false });
+      await pill.click();
+      await messageWith(alice.page, 'Lunch at noon?').getByRole('button', { name: /^👍 2: you and Bob Baker$/, pressed: true }).waitFor();
+      await lunch.getByRole('button', { name: /^👍 2: you and Alice Archer$/, pressed: true }).waitFor();
+
+      // The picker remembers what Bob used.
+      await lunch.getByRole('button', { name: 'Add a reaction', exact: true }).click();
+      await picker.getByRole('region', { name: 'Recently used' }).getByRole('button').first().waitFor();
+      expect(await picker.getByRole('region', { name: 'Recently used' }).getByRole('button').first().textContent()).toBe('👍');
+      // Down from the search box reaches the emoji: the first of those used lately.
+      await picker.getByRole('searchbox', { name: 'Search emoji' }).press('ArrowDown');
+      expect(await bob.page.evaluate(() => document.activeElement?.textContent)).toBe('👍');
+      await bob.page.keyboard.press('Escape');
+      await picker.waitFor({ state: 'detached' });
+
+      await settledAtBottom(alice.page);
+      await messageWith(alice.page, 'Meet at the café').hover();
+      expect(await seriousAccessibilityViolations(alice.page)).toEqual([]);
+      await saveScreenshot(alice.page, `reactions-${colorScheme}`);
+      await settledAtBottom(bob.page);
+      await saveScreenshot(bob.page, `reactions-390-${colorScheme}`);
+      alice.expectNoErrors();
+      bob.expectNoErrors();
+      await alice.context.close();
+      await bob.context.close();
+    });
+  }
+});

@@ -1,0 +1,62 @@
+import { createContext, useContext, useMemo, useState } from 'react';
+import { failureText, methods, type Message } from '../api/client';
+import type { History } from './useHistory';
+import { useWorkspace } from './workspaceContext';
+
+/** What the open chat's messages offer the person: react, edit and delete, one message edited at a time. */
+export interface MessageChanges {
+  /** The message being edited in place, if any. */
+  editing: string | undefined;
+  setEditing(uid: string | undefined): void;
+  /** Reacts with `emoji`, or takes the reaction back when the person had it: shown at once, undone if refused. */
+  toggleReaction(message: Message, emoji: string): void;
+  /** Saves an edit; resolves once the server has it (the frame brings it to every other client). */
+  saveEdit(message: Message, text: string): Promise<void>;
+  deleteMessage(message: Message): Promise<void>;
+}
+
+export const MessageChangesContext = createContext<MessageChanges | null>(null);
+
+export function useMessageChanges(): MessageChanges {
+  const changes = useContext(MessageChangesContext);
+  if (!changes) throw new Error('useMessageChanges outside a conversation');
+  return changes;
+}
+
+/** Whether the person may edit a message (their own, sent through no app), and delete it (their own; a team admin, any). */
+export function abilitiesOn(message: Message, me: { id: string; role: string }): { edit: boolean; delete: boolean } {
+  const own = message.from === me.id;
+  return { edit: own && message.appId === undefined, delete: own || me.role === 'admin' };
+}
+
+export function useMessageChangesOf(history: History): MessageChanges {
+  const workspace = useWorkspace();
+  const [editing, setEditing] = useState<string>();
+  const me = workspace.me.id;
+  const { react, replace, remove } = history;
+  const { toast } = workspace;
+  return useMemo(
+    () => ({
+      editing,
+      setEditing,
+      toggleReaction(message, emoji) {
+        const added = !message.reactions?.some((reaction) => reaction.emoji === emoji && reaction.me);
+        react([{ uid: message.uid, emoji, userId: me, added }], me);
+        const call = added ? methods.reactions.add({ messageUid: message.uid, emoji }) : methods.reactions.remove({ messageUid: message.uid, emoji });
+        call.catch((error: unknown) => {
+          react([{ uid: message.uid, emoji, userId: me, added: !added }], me);
+          toast(failureText(error), 'error');
+        });
+      },
+      async saveEdit(message, text) {
+        const { editedAt } = await methods.chat.updateMessage({ messageUid: message.uid, text });
+        replace([{ ...message, text, editedAt }]);
+      },
+      async deleteMessage(message) {
+        await methods.chat.deleteMessage({ messageUid: message.uid });
+        remove([message.uid]);
+      },
+    }),
+    [editing, me, react, replace, remove, toast],
+  );
+}
