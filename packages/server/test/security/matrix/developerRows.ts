@@ -105,8 +105,14 @@ const developerMethods: DeveloperRow[] = [
     expect: developerOnly,
   },
   { method: 'deliveries.list', request: (ids) => call('deliveries.list', { appId: ids.app }), expect: developerOnly },
-  // X's event: for the owner, the admin and X itself the app is X; for teamDisabled (app Y) the app refuses first.
-  { method: 'deliveries.listAttempts', request: (ids) => call('deliveries.listAttempts', { appId: ids.app, eventId: ids.event }), expect: developerOnly },
+  // X's event: for the owner and the admin the app is X; for teamDisabled (app Y) the app refuses first with a
+  // session, and with Y's own secret Y has no such event.
+  {
+    method: 'deliveries.listAttempts',
+    request: (ids) => call('deliveries.listAttempts', { appId: ids.app, eventId: ids.event }),
+    expect: developerOnly,
+    itself: { ...withTheSecret(OK), teamDisabled: denied('InvalidParameter', { parameter: 'eventId' }) },
+  },
   {
     method: 'deliveries.replay',
     prepare: async ({ t, w, a }) => {
