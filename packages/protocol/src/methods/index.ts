@@ -4,6 +4,8 @@ import * as accountMail from './accountMail.js';
 import * as apps from './apps.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
+import * as deliveries from './deliveries.js';
+import * as developedApps from './developedApps.js';
 import * as interactions from './interactions.js';
 import * as invitations from './invitations.js';
 import * as people from './people.js';
@@ -24,6 +26,15 @@ export const api = {
     enable: apps.enable,
     disableForTeam: apps.disableForTeam,
     enableForTeam: apps.enableForTeam,
+    create: developedApps.create,
+    listDeveloped: developedApps.listDeveloped,
+    getInfo: developedApps.getInfo,
+    update: developedApps.update,
+    delete: developedApps.remove,
+    setIntegrations: developedApps.setIntegrations,
+    rotateSecret: developedApps.rotateSecret,
+    enableBot: developedApps.enableBot,
+    regenerateBotToken: developedApps.regenerateBotToken,
   },
   channels: {
     addMembers: channels.addMembers,
@@ -48,6 +59,15 @@ export const api = {
     scheduleMessage: scheduled.scheduleMessage,
     listScheduledMessages: scheduled.listScheduledMessages,
     deleteScheduledMessage: scheduled.deleteScheduledMessage,
+  },
+  deliveries: {
+    list: deliveries.list,
+    listAttempts: deliveries.listAttempts,
+    replay: deliveries.replay,
+    replayFailed: deliveries.replayFailed,
+    pause: deliveries.pause,
+    resume: deliveries.resume,
+    sendTestEvent: deliveries.sendTestEvent,
   },
   interactions: {
     pressButton: interactions.pressButton,

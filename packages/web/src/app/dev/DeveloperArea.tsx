@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { developerApi, type DeveloperApp } from '../../api/developer';
+import type { DeveloperApp } from '@aviary/protocol';
+import { methods } from '../../api/client';
 import { Avatar } from '../Avatar';
 import { devAppPath, navigate } from '../route';
 import { useWorkspace } from '../workspaceContext';
@@ -29,7 +30,7 @@ export function DeveloperArea({ appId, onMenu }: { appId: string | undefined; on
 
   const refresh = useCallback(
     () =>
-      developerApi.listApps().then(
+      methods.apps.listDeveloped().then(
         (answer) => setApps(answer.apps),
         (error: unknown) => setFailure(problemOf(error).message),
       ),
@@ -116,7 +117,7 @@ function AppScreens({ app, onChanged, onDeleted }: { app: DeveloperApp; onChange
   const [failure, setFailure] = useState<string>();
   const remove = async () => {
     try {
-      await developerApi.deleteApp({ id: app.id });
+      await methods.apps.delete({ appId: app.id });
       await onDeleted();
     } catch (error) {
       setFailure(problemOf(error).message);

@@ -1,4 +1,4 @@
-/** What the developer API answers with: apps as their developer sees them, and their event deliveries. */
+/** What the developer methods (apps.* of an app's developer, deliveries.*) answer with: apps as their developer sees them, and their event deliveries. */
 import { Type, type Static } from '@sinclair/typebox';
 import { AnyEvent, clientButtonKinds } from '../events.js';
 import { Integrations } from '../integrations.js';

@@ -1,0 +1,9 @@
+import { api } from '@aviary/protocol';
+import { enableBot } from '../../../core/commands/apps.js';
+import { defineHandler } from '../../handler.js';
+import { reachAppFor } from '../../developerAccess.js';
+
+export default defineHandler(api.apps.enableBot, async ({ appId }, caller, ctx) => {
+  const app = await reachAppFor(ctx.db, caller, appId, 'credentials', 'enable the bot');
+  return enableBot(ctx.db, app.id, ctx.now());
+});

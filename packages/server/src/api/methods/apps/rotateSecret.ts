@@ -1,0 +1,9 @@
+import { api } from '@aviary/protocol';
+import { rotateAppSecret } from '../../../core/commands/apps.js';
+import { defineHandler } from '../../handler.js';
+import { reachAppFor } from '../../developerAccess.js';
+
+export default defineHandler(api.apps.rotateSecret, async ({ appId }, caller, ctx) => {
+  const app = await reachAppFor(ctx.db, caller, appId, 'credentials', 'rotate the app secret');
+  return rotateAppSecret(ctx, app.id, ctx.now());
+});
