@@ -5,6 +5,7 @@ import * as apps from './apps.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
 import * as deliveries from './deliveries.js';
+import * as appWebhooks from './appWebhooks.js';
 import * as developedApps from './developedApps.js';
 import * as interactions from './interactions.js';
 import * as invitations from './invitations.js';
@@ -35,6 +36,8 @@ export const api = {
     rotateSecret: developedApps.rotateSecret,
     enableBot: developedApps.enableBot,
     regenerateBotToken: developedApps.regenerateBotToken,
+    listWebhooks: appWebhooks.listWebhooks,
+    revokeWebhook: appWebhooks.revokeWebhook,
   },
   channels: {
     addMembers: channels.addMembers,

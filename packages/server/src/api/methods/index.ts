@@ -12,6 +12,8 @@ import appsInstall from './apps/install.js';
 import appsListDeveloped from './apps/listDeveloped.js';
 import appsListDirectory from './apps/listDirectory.js';
 import appsRegenerateBotToken from './apps/regenerateBotToken.js';
+import appsListWebhooks from './apps/listWebhooks.js';
+import appsRevokeWebhook from './apps/revokeWebhook.js';
 import appsRotateSecret from './apps/rotateSecret.js';
 import appsSetIntegrations from './apps/setIntegrations.js';
 import appsUninstall from './apps/uninstall.js';
@@ -94,6 +96,8 @@ export const handlersByMethod = {
   'apps.listDeveloped': appsListDeveloped,
   'apps.listDirectory': appsListDirectory,
   'apps.regenerateBotToken': appsRegenerateBotToken,
+  'apps.listWebhooks': appsListWebhooks,
+  'apps.revokeWebhook': appsRevokeWebhook,
   'apps.rotateSecret': appsRotateSecret,
   'apps.setIntegrations': appsSetIntegrations,
   'apps.uninstall': appsUninstall,

@@ -18,6 +18,7 @@ import type { TestServer } from '../../helpers/server.js';
  */
 const unknownApp = denied('UnknownApp');
 const notTheDeveloper = denied('PermissionDenied');
+const noSuchWebhook = denied('UnknownWebhook', { parameter: 'webhook' });
 
 /** With a session: the developer and the team's admins (with `admin`), nobody else. */
 function developerAndAdmin(admin: Outcome): Row['expect'] {
@@ -103,6 +104,14 @@ const developerMethods: DeveloperRow[] = [
     prepare: ({ t, w, a }) => ownersFresh(t, a, () => freshApp(t, w, a, { bot: true })),
     request: (ids) => call('apps.regenerateBotToken', { appId: ids.app }),
     expect: developerOnly,
+  },
+  // The webhooks made through the app: its developer and the team's admins see and revoke them (none is made here).
+  { method: 'apps.listWebhooks', request: (ids) => call('apps.listWebhooks', { appId: ids.app }), expect: manage, reveals: (body) => expect(body.webhooks).toEqual([]) },
+  {
+    method: 'apps.revokeWebhook',
+    request: (ids) => call('apps.revokeWebhook', { appId: ids.app, webhook: 'wh_aaaaaaaaaaaaaaaa' }),
+    expect: { ...developerAndAdmin(noSuchWebhook), owner: noSuchWebhook },
+    itself: withTheSecret(noSuchWebhook),
   },
   { method: 'deliveries.list', request: (ids) => call('deliveries.list', { appId: ids.app }), expect: developerOnly },
   // X's event: for the owner and the admin the app is X; for teamDisabled (app Y) the app refuses first with a

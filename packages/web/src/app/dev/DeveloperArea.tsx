@@ -5,6 +5,7 @@ import { Avatar } from '../Avatar';
 import { devAppPath, navigate } from '../route';
 import { useWorkspace } from '../workspaceContext';
 import { AppForm } from './AppForm';
+import { AppWebhooks } from './AppWebhooks';
 import { BotAndSecret } from './BotAndSecret';
 import { DeliveryLog } from './DeliveryLog';
 import { IntegrationsEditor } from './IntegrationsEditor';
@@ -18,6 +19,7 @@ const TABS = [
   { id: 'integrations', label: 'Integrations' },
   { id: 'bot', label: 'Bot and secret' },
   { id: 'log', label: 'Delivery log' },
+  { id: 'webhooks', label: 'Webhooks' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -160,6 +162,7 @@ function AppScreens({ app, onChanged, onDeleted }: { app: DeveloperApp; onChange
         {tab === 'integrations' && <IntegrationsEditor app={app} onSaved={(integrations) => onChanged({ integrations })} />}
         {tab === 'bot' && <BotAndSecret app={app} onChanged={onChanged} />}
         {tab === 'log' && <DeliveryLog app={app} onChanged={onChanged} />}
+        {tab === 'webhooks' && <AppWebhooks app={app} />}
       </div>
     </>
   );
