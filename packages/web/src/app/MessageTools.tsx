@@ -63,7 +63,7 @@ export function MessageTools({ message, chat, snippet, onReact, onSelect }: {
   );
 }
 
-export interface MenuItem {
+interface MenuItem {
   label: string;
   run: () => void;
   danger?: boolean;

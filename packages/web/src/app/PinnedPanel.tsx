@@ -3,7 +3,6 @@ import { failureText, methods, type Message } from '../api/client';
 import { FormError } from './FormError';
 import { dayLabel, formatFullTime, formatTime } from './format';
 import { MarkdownView } from './MarkdownView';
-import type { MenuItem } from './MessageTools';
 import { Modal } from './Modal';
 import { messagePath, navigate } from './route';
 import type { SavedItems } from './savedItems';
@@ -12,7 +11,7 @@ import { useWorkspace } from './workspaceContext';
 import './pins.css';
 
 /** The "…" menu's pin, save and link items for a message of the open chat. */
-export function pinItems(message: Message, chat: string, saved: SavedItems, workspace: Workspace): MenuItem[] {
+export function pinItems(message: Message, chat: string, saved: SavedItems, workspace: Workspace): Array<{ label: string; run: () => void }> {
   const { toast } = workspace;
   const fail = (error: unknown) => toast(failureText(error), 'error');
   return [
