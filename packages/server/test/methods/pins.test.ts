@@ -121,6 +121,18 @@ forEachDialect(
         expect(refused.status).not.toBe(200);
       });
 
+      it('leaves out a saved message of a channel the person left, and keeps direct chats', async () => {
+        const { alice, bob, channelId, bobSession } = await cast();
+        const inChannel = await alice.client.chat.sendMessage({ to: channelId, text: 'channel note' });
+        const direct = await alice.client.chat.sendMessage({ to: bob.id, text: 'direct note' });
+        await bobSession.call('saved.add', { messageUid: inChannel.uid });
+        await bobSession.call('saved.add', { messageUid: direct.uid });
+        const uidsOf = async () => (await bobSession.call('saved.list', {})).body.items.map((item: { message: { uid: string } }) => item.message.uid);
+        expect(await uidsOf()).toEqual(expect.arrayContaining([direct.uid, inChannel.uid]));
+        await alice.client.channels.removeMembers({ channelId, members: [bob.id] });
+        expect(await uidsOf()).toEqual([direct.uid]);
+      });
+
       it('refuses a message the person cannot see, and a bad cursor, naming the parameter', async () => {
         const { alice, team, channelId } = await cast();
         const { uid } = await alice.client.chat.sendMessage({ to: channelId, text: 'members only' });

@@ -86,7 +86,9 @@ export function useHistory(chat: string, target?: string): History {
     (changed: Message[]) =>
       setMessages((shown) => {
         const byUid = new Map(changed.map((message) => [message.uid, message]));
-        return shown.some((message) => byUid.has(message.uid)) ? shown.map((message) => byUid.get(message.uid) ?? message) : shown;
+        // A message.updated frame carries neither reactions nor the pin: those the message had stay.
+        const keep = (was: Message, now: Message): Message => ({ ...now, reactions: now.reactions ?? was.reactions, pinned: now.pinned ?? was.pinned });
+        return shown.some((message) => byUid.has(message.uid)) ? shown.map((message) => (byUid.has(message.uid) ? withoutUndefined(keep(message, byUid.get(message.uid)!)) : message)) : shown;
       }),
     [],
   );
@@ -123,4 +125,9 @@ function mergeByUid(first: Message[], second: Message[]): Message[] {
   const fresh = second.filter((message) => !seen.has(message.uid));
   if (fresh.length === 0) return first;
   return [...first, ...fresh].sort((a, b) => a.timestamp - b.timestamp || (a.uid < b.uid ? -1 : 1));
+}
+
+/** Leaves out the optional fields that are undefined (the client treats absent and undefined alike, tests compare shapes). */
+function withoutUndefined(message: Message): Message {
+  return Object.fromEntries(Object.entries(message).filter(([, value]) => value !== undefined)) as Message;
 }

@@ -1,8 +1,11 @@
 import type { MessageModel } from '@aviary/protocol';
-import type { UsersTable } from '../../store/schema.js';
+import { ApiError } from '../../errors.js';
+import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessage.js';
+import { findVisibleMessage } from '../interactions/visibleMessage.js';
+import { resolveReadableChat } from '../policies/chat.js';
 import { presentMessage } from '../presenters/messages.js';
+import { findMessagesByUids } from '../queries/messages.js';
 
 /**
  * saved.add, saved.remove and saved.list: a person's own saved messages, private to them (no frame, no
@@ -23,7 +26,7 @@ export async function saveMessage(db: Db, person: UsersTable, messageUid: string
 export async function unsaveMessage(db: Db, person: UsersTable, messageUid: string): Promise<void> {
   const deleted = await db.deleteFrom('saved_items').where('user_id', '=', person.id).where('message_uid', '=', messageUid).executeTakeFirst();
   // Unsaving what was never saved: fine when the message is visible, "no such message" otherwise.
-  if (Number(deleted.numDeletedRows) === 0) await findVisibleMessage(db, person, messageUid).catch(() => { throw noSuchMessage(messageUid); });
+  if (Number(deleted.numDeletedRows) === 0) await findVisibleMessage(db, person, messageUid);
 }
 
 export interface SavedPage {
@@ -42,11 +45,37 @@ export async function listSaved(db: Db, person: UsersTable, page: { cursor?: str
   const rows = await query.orderBy('saved_at', 'desc').orderBy('message_uid', 'desc').limit(page.limit + 1).execute();
   const more = rows.length > page.limit;
   const shown = rows.slice(0, page.limit);
-  const items: SavedPage['items'] = [];
-  for (const row of shown) {
-    const visible = await findVisibleMessage(db, person, row.message_uid).catch(() => undefined);
-    if (visible) items.push({ message: presentMessage(visible.row), savedAt: Number(row.saved_at) });
-  }
+  const visible = await visibleMessages(db, person, shown.map((row) => row.message_uid));
+  const items = shown.flatMap((row) => {
+    const message = visible.get(row.message_uid);
+    return message ? [{ message: presentMessage(message), savedAt: Number(row.saved_at) }] : [];
+  });
   const last = shown.at(-1);
   return more && last ? { items, nextCursor: `${Number(last.saved_at)}:${last.message_uid}` } : { items };
+}
+
+/**
+ * Which of these messages the person can see now, by chat: a query for the messages, then per chat one
+ * check that the person reads it (chat.fetchMessages' rule) and one for the messages not hidden from them.
+ */
+async function visibleMessages(db: Db, person: UsersTable, uids: string[]): Promise<Map<string, MessagesTable>> {
+  const visible = new Map<string, MessagesTable>();
+  if (uids.length === 0) return visible;
+  const rows = await db.selectFrom('messages').select(['uid', 'chat_key']).where('uid', 'in', uids).where('team_id', '=', person.team_id).execute();
+  const byChat = new Map<string, string[]>();
+  for (const row of rows) byChat.set(row.chat_key, [...(byChat.get(row.chat_key) ?? []), row.uid]);
+  for (const [chatKey, chatUids] of byChat) {
+    const named = chatKey.includes('|') ? chatKey.split('|').find((id) => id !== person.id) : chatKey;
+    if (named === undefined || (chatKey.includes('|') && !chatKey.split('|').includes(person.id))) continue;
+    const readable = await resolveReadableChat(db, person, named).then(
+      (key) => key === chatKey,
+      (error: unknown) => {
+        if (error instanceof ApiError && error.code === 'UnknownChat') return false;
+        throw error;
+      },
+    );
+    if (!readable) continue;
+    for (const message of await findMessagesByUids(db, chatKey, person.id, chatUids)) visible.set(message.uid, message);
+  }
+  return visible;
 }
