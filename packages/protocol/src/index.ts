@@ -34,6 +34,7 @@ export * from './flock.js';
 export * from './eventSubscriptions.js';
 export * from './searchQuery.js';
 export * from './reactions.js';
+export * from './pinned.js';
 export { SearchMatch, SnippetPart } from './methods/search.js';
 export { MAX_SCHEDULE_AHEAD_MS, ScheduledMessage, ScheduledMessageId } from './methods/scheduled.js';
 export { Webhook, WebhookId } from './methods/webhooks.js';

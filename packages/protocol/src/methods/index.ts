@@ -10,6 +10,7 @@ import * as developedApps from './developedApps.js';
 import * as interactions from './interactions.js';
 import * as invitations from './invitations.js';
 import * as people from './people.js';
+import * as pins from './pins.js';
 import * as reactions from './reactions.js';
 import * as stream from './stream.js';
 import * as team from './team.js';
@@ -80,6 +81,7 @@ export const api = {
     runWidgetAction: interactions.runWidgetAction,
   },
   reactions: { add: reactions.add, remove: reactions.remove, list: reactions.list },
+  pins: { add: pins.add, remove: pins.remove, list: pins.list }, saved: { add: pins.saveAdd, remove: pins.saveRemove, list: pins.saveList },
   invitations: {
     create: invitations.createInvitation,
     list: invitations.listInvitations,

@@ -58,6 +58,7 @@ import invitationsCreate from './invitations/create.js';
 import invitationsGetInfo from './invitations/getInfo.js';
 import invitationsList from './invitations/list.js';
 import invitationsRevoke from './invitations/revoke.js';
+import { pinHandlers } from './pins/index.js';
 import reactionsAdd from './reactions/add.js';
 import reactionsList from './reactions/list.js';
 import reactionsRemove from './reactions/remove.js';
@@ -139,6 +140,7 @@ export const handlersByMethod = {
   'invitations.getInfo': invitationsGetInfo,
   'invitations.list': invitationsList,
   'invitations.revoke': invitationsRevoke,
+  ...pinHandlers,
   'reactions.add': reactionsAdd,
   'reactions.list': reactionsList,
   'reactions.remove': reactionsRemove,
