@@ -1,18 +1,18 @@
 /**
  * What a developer says about an app (docs/reference/developer-api.md "The app object"), defined once:
- * the developer API's bodies, the CLI's options and the server's createApp/updateApp all follow these
+ * the developer methods' bodies, the CLI's options and the server's createApp/updateApp all follow these
  * limits. The server checks them with one function (core/appFields.ts), which also checks what a schema
  * cannot say: URLs as a browser parses them, integrations and origins in their normal form.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { EventSubscriptionsInput } from './eventSubscriptions.js';
-import { checkedByServer, Clearable, HttpUrl } from './params.js';
+import { checkedByServer, Clearable, emptyIsGiven, HttpUrl } from './params.js';
 
 export const maxAppNameLength = 80;
 export const maxAppDescriptionLength = 1000;
 export const maxAllowedOrigins = 20;
 
-/** The `flockNaming` field, described once for the developer API and the manifest. */
+/** The `flockNaming` field, described once for the developer methods and the manifest. */
 export const flockNamingDescription =
   'Flock-compatible naming (docs/flock-compatibility.md): its events and widget URLs also carry Flock’s names, and its calls may use them; off by default';
 
@@ -28,8 +28,10 @@ export const IntegrationsInput = Type.Record(Type.String(), Type.Unknown(), {
   description: 'the integrations object (docs/reference/integrations.md): slashCommands, launcherButton, chatTabButton, attachmentPickerButton, messageAction, previewDomains',
 });
 
+const nameOptions = { minLength: 1, maxLength: maxAppNameLength, description: `the name people see, 1 to ${maxAppNameLength} characters (trimmed)` };
+
 const appFieldSchemas = {
-  name: Type.String({ minLength: 1, maxLength: maxAppNameLength, description: `the name people see, 1 to ${maxAppNameLength} characters (trimmed)` }),
+  name: Type.String(nameOptions),
   description: Type.Union([Type.String({ maxLength: maxAppDescriptionLength }), Type.Null()], {
     clearable: true,
     description: `what the app does, up to ${maxAppDescriptionLength} characters; null clears it`,
@@ -56,7 +58,7 @@ const optionalOtherFields = Type.Partial(Type.Object(otherFields)).properties;
 export const NewAppFields = Type.Object({ name, ...optionalOtherFields }, { additionalProperties: false });
 
 /** A change to an app: the fields given change, the others stay. */
-export const AppFieldChanges = Type.Object({ name: Type.Optional(name), ...optionalOtherFields }, { additionalProperties: false });
+export const AppFieldChanges = Type.Object({ name: Type.Optional(Type.String({ ...nameOptions, ...emptyIsGiven })), ...optionalOtherFields }, { additionalProperties: false });
 
 export type NewAppFields = Static<typeof NewAppFields>;
 export type AppFieldChanges = Static<typeof AppFieldChanges>;

@@ -6,12 +6,13 @@ export type JsonSchema = Record<string, unknown>;
 const markers: Record<string, JsonSchema> = {
   idList: { 'x-aviary-id-list': true },
   clearable: { 'x-aviary-clearable': true },
+  emptyIsGiven: { 'x-aviary-empty-is-given': true },
   httpUrl: { format: 'uri' },
   checkedByServer: {},
 };
 
 /**
- * A TypeBox schema as plain JSON Schema: TypeBox's symbols dropped, our id-list and clearable markers as
+ * A TypeBox schema as plain JSON Schema: TypeBox's symbols dropped, our id-list, clearable and empty-is-given markers as
  * extensions, our URL marker as the standard `format: uri`, the server's own marker dropped.
  */
 export function toJsonSchema(schema: TSchema): JsonSchema {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Attachment } from './attachment.js';
 import { MessageReaction } from './reactions.js';
+import { PinInfo } from './pinned.js';
 import { AppId, ChannelId, MessageUid, UserId, type ChatId, type TId } from './ids.js';
 
 const Url = Type.String({ description: 'an http or https URL' });
@@ -85,6 +86,7 @@ export const Message = Type.Object({
   editedAt: Type.Optional(Type.Integer({ description: 'when the sender last edited the message (chat.updateMessage), milliseconds since the epoch' })),
   webhookId: Type.Optional(Type.String({ description: 'the incoming webhook that posted it (an Aviary extension): clients mark it as an integration’s' })),
   reactions: Type.Optional(Type.Array(MessageReaction, { description: 'the reactions, oldest emoji first: only in chat.fetchMessages' })),
+  pinned: Type.Optional(PinInfo),
 });
 
 /** Which message a frame or an event names: its uid, and its chat as `from` and `to` tell it. */

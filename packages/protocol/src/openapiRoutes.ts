@@ -1,5 +1,5 @@
 /**
- * The routes that keep a path of their own (the developer API, sessions) in OpenAPI, derived from their
+ * The routes that keep a path of their own (sessions, deferred replies) in OpenAPI, derived from their
  * definitions; and the whole document: the method API's, with these routes beside its methods.
  */
 import { buildOpenApiDocument, operationIdOf, type MethodPathItem, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
@@ -13,7 +13,7 @@ export type RoutePathItem = Partial<Record<Lowercase<RouteVerb>, OpenApiOperatio
 export type FullOpenApiDocument = OpenApiDocument<MethodPathItem | RoutePathItem>;
 
 /**
- * Every surface in one document: the /v1 methods, the developer and session routes, and the
+ * Every surface in one document: the /v1 methods, the session and reply routes, and the
  * events as webhooks. Served at /openapi.json; /v1/openapi.json keeps the method API alone.
  */
 export function buildFullOpenApiDocument(options: OpenApiOptions = {}, routes: Iterable<RouteDefinition> = routesByName.values()): FullOpenApiDocument {
@@ -25,8 +25,9 @@ export function buildFullOpenApiDocument(options: OpenApiOptions = {}, routes: I
       title: 'Aviary API',
       version: 'v1',
       description:
-        'Apps call the methods at /v1/<method> with a token; a person’s client calls them with a session (POST /api/session), ' +
-        'and the developer API under /api/developer. Errors answer with {error, description, ...context}; ' +
+        'Apps call the methods at /v1/<method> with a token; a person’s client (the web client, the developer dashboard) ' +
+        'calls them with a session (POST /api/session), and an app’s secret calls the developer methods about that app. ' +
+        'Errors answer with {error, description, ...context}; ' +
         'see docs/errors.md. The webhooks are the events the service POSTs to an app’s event listener.',
     },
     tags: [...methods.tags, ...[...new Set(list.map(groupOf))].map((name) => ({ name }))],

@@ -47,6 +47,16 @@ export function isClearableSchema(schema: TSchema): boolean {
 }
 
 /**
+ * Schema options for an optional text to which "" is a value, not "left out", in a form or a query as in
+ * JSON: a change that gives an app an empty name asks for one, and is refused for it.
+ */
+export const emptyIsGiven = { emptyIsGiven: true } as const;
+
+export function isEmptyGiven(schema: TSchema): boolean {
+  return (schema as { emptyIsGiven?: boolean }).emptyIsGiven === true;
+}
+
+/**
  * Schema options for a field the server checks with a function of its own, which words the problem and
  * names its exact path (`allowedOrigins[2]`, `integrations.slashCommands[0].name`) and is shared with
  * the CLI: the schema describes the field to clients and in OpenAPI, and the server's decoder leaves

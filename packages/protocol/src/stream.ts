@@ -35,6 +35,9 @@ export const MessageDeletedFrame = dataFrame(
 const reactionFields = { message: MessageRef, emoji: Type.String(), userId: UserId };
 export const ReactionAddedFrame = dataFrame('reaction.added', reactionFields, 'someone reacted to a message with an emoji');
 export const ReactionRemovedFrame = dataFrame('reaction.removed', reactionFields, 'someone took back their reaction to a message');
+const pinFields = { message: MessageRef, userId: UserId };
+export const PinAddedFrame = dataFrame('pin.added', { ...pinFields, pinnedAt: Type.Integer() }, 'someone pinned a message to its chat');
+export const PinRemovedFrame = dataFrame('pin.removed', pinFields, 'someone unpinned a message (or the message was deleted)');
 export const ChannelCreatedFrame = dataFrame(
   'channel.created',
   { channel: Channel, memberIds: Type.Array(UserId, { description: 'every member, the creator first' }) },
@@ -99,6 +102,8 @@ export const StreamDataFrame = Type.Union([
   MessageDeletedFrame,
   ReactionAddedFrame,
   ReactionRemovedFrame,
+  PinAddedFrame,
+  PinRemovedFrame,
   ChannelCreatedFrame,
   ChannelMembersAddedFrame,
   ChannelMembersRemovedFrame,

@@ -5,7 +5,6 @@ import {
   buildRequest,
   createRouteClient,
   defineRoute,
-  developerRoutes,
   pathParamNames,
   routesByName,
   responseRoutes,
@@ -15,13 +14,13 @@ import {
 
 describe('route definitions', () => {
   it('are named <group>.<route> after their group, and each path parameter is declared', () => {
-    for (const [group, routes] of Object.entries({ developer: developerRoutes, session: sessionRoutes, responses: responseRoutes })) {
+    for (const [group, routes] of Object.entries({ session: sessionRoutes, responses: responseRoutes })) {
       for (const [key, route] of Object.entries(routes)) {
         expect(route.name).toBe(`${group}.${key}`);
         for (const name of pathParamNames(route.path)) expect(route.params.properties, route.name).toHaveProperty(name);
       }
     }
-    expect(routesByName.size).toBe([developerRoutes, sessionRoutes, responseRoutes].reduce((count, group) => count + Object.keys(group).length, 0));
+    expect(routesByName.size).toBe([sessionRoutes, responseRoutes].reduce((count, group) => count + Object.keys(group).length, 0));
   });
 
   it('refuse a path parameter the params do not declare', () => {
@@ -31,24 +30,48 @@ describe('route definitions', () => {
   });
 });
 
+/** Routes made for these tests alone: a path parameter, a query, a JSON body, a whole-object body. */
+const appId = Type.String();
+const testRoutes = {
+  listEvents: defineRoute({
+    name: 'test.listEvents', summary: '', verb: 'GET', path: '/api/test/apps/:id/events', callers: ['session'],
+    params: Type.Object({ id: appId, limit: Type.Optional(Type.Integer()), status: Type.Optional(Type.String()), before: Type.Optional(Type.String()) }),
+    result: Type.Object({}), errors: [],
+  }),
+  getApp: defineRoute({ name: 'test.getApp', summary: '', verb: 'GET', path: '/api/test/apps/:id', callers: ['session'], params: Type.Object({ id: appId }), result: Type.Object({}), errors: [] }),
+  updateApp: defineRoute({
+    name: 'test.updateApp', summary: '', verb: 'PATCH', path: '/api/test/apps/:id', callers: ['session'],
+    params: Type.Object({ id: appId, name: Type.Optional(Type.String()), icon: Type.Optional(Type.Null()) }), result: Type.Object({}), errors: [],
+  }),
+  setIntegrations: defineRoute({
+    name: 'test.setIntegrations', summary: '', verb: 'PUT', path: '/api/test/apps/:id/integrations', callers: ['session'],
+    params: Type.Object({ id: appId, integrations: Type.Object({}) }), bodyParam: 'integrations', result: Type.Object({}), errors: [],
+  }),
+  rotateSecret: defineRoute({ name: 'test.rotateSecret', summary: '', verb: 'POST', path: '/api/test/apps/:id/secret', callers: ['session'], params: Type.Object({ id: appId }), result: Type.Object({}), errors: [] }),
+  createApp: defineRoute({
+    name: 'test.createApp', summary: '', verb: 'POST', path: '/api/test/apps', callers: ['session'], params: Type.Object({ name: Type.String() }), status: 201,
+    result: Type.Object({ app: Type.Object({ id: Type.String() }) }), errors: [],
+  }),
+};
+
 describe('buildRequest', () => {
   it('puts path parameters in the path, encoded, and the others in the query of a GET', () => {
-    const request = buildRequest(developerRoutes.listEvents, { id: 'a:x y/z', limit: 5, status: 'failed', before: undefined });
-    expect(request).toEqual({ path: '/api/developer/apps/a%3Ax%20y%2Fz/events?limit=5&status=failed' });
+    const request = buildRequest(testRoutes.listEvents, { id: 'a:x y/z', limit: 5, status: 'failed', before: undefined });
+    expect(request).toEqual({ path: '/api/test/apps/a%3Ax%20y%2Fz/events?limit=5&status=failed' });
     expect(buildRequest(sessionRoutes.getSession, {})).toEqual({ path: '/api/session' });
   });
 
   it('sends the other parameters of a change as a JSON body, or the one parameter that is the body', () => {
-    expect(buildRequest(developerRoutes.updateApp, { id: 'a:1', name: 'N', icon: null })).toEqual({ path: '/api/developer/apps/a%3A1', body: '{"name":"N","icon":null}' });
-    expect(buildRequest(developerRoutes.setIntegrations, { id: 'a:1', integrations: { previewDomains: ['x.example'] } })).toEqual({
-      path: '/api/developer/apps/a%3A1/integrations',
+    expect(buildRequest(testRoutes.updateApp, { id: 'a:1', name: 'N', icon: null })).toEqual({ path: '/api/test/apps/a%3A1', body: '{"name":"N","icon":null}' });
+    expect(buildRequest(testRoutes.setIntegrations, { id: 'a:1', integrations: { previewDomains: ['x.example'] } })).toEqual({
+      path: '/api/test/apps/a%3A1/integrations',
       body: '{"previewDomains":["x.example"]}',
     });
-    expect(buildRequest(developerRoutes.rotateSecret, { id: 'a:1' })).toEqual({ path: '/api/developer/apps/a%3A1/secret', body: '{}' });
+    expect(buildRequest(testRoutes.rotateSecret, { id: 'a:1' })).toEqual({ path: '/api/test/apps/a%3A1/secret', body: '{}' });
   });
 
   it('refuses a call without its path parameter, rather than calling another path', () => {
-    expect(() => buildRequest(developerRoutes.getApp, {})).toThrow(/path parameter id is missing/);
+    expect(() => buildRequest(testRoutes.getApp, {})).toThrow(/path parameter id is missing/);
   });
 });
 
@@ -65,11 +88,11 @@ describe('createRouteClient', () => {
 
   it('calls the route with its verb, headers and body, and answers the parsed result', async () => {
     const { calls, fetch } = answering(201, '{"app":{"id":"a:1"}}');
-    const client = createRouteClient(developerRoutes, { baseUrl: 'https://chat.example/', fetch, headers: () => ({ authorization: 'Bearer s' }) });
+    const client = createRouteClient(testRoutes, { baseUrl: 'https://chat.example/', fetch, headers: () => ({ authorization: 'Bearer s' }) });
     expect(await client.createApp({ name: 'Weather' })).toEqual({ app: { id: 'a:1' } });
     expect(calls).toEqual([
       {
-        url: 'https://chat.example/api/developer/apps',
+        url: 'https://chat.example/api/test/apps',
         init: { method: 'POST', headers: { authorization: 'Bearer s', 'content-type': 'application/json' }, body: '{"name":"Weather"}' },
       },
     ]);

@@ -12,8 +12,10 @@ export interface AviaryClientOptions {
   /** The server's base URL, e.g. http://localhost:8080 */
   baseUrl: string;
   /**
-   * The credential, sent as `Authorization: Bearer`: a user token (from app.install) or a bot token, or a
-   * person's session token (`as_s_…`, from signing in) for the methods a person calls.
+   * The credential, sent as `Authorization: Bearer`: a user token (from app.install) or a bot token, a
+   * person's session token (`as_s_…`, from signing in) for the methods a person calls, or the app's secret
+   * (`as_…`) for the developer methods an app calls on itself (apps.getInfo, deliveries.list…, with its
+   * id as `appId`).
    */
   token: string;
   /** How many times a 429 or a 503 is retried (default 3). */
@@ -39,7 +41,7 @@ export class AviaryClient<Ids extends IdTyping = BrandedIds> {
 
   constructor(options: AviaryClientOptions) {
     if (!options.baseUrl) throw new TypeError('AviaryClient needs baseUrl, the server’s URL (such as http://localhost:8080)');
-    if (!options.token) throw new TypeError('AviaryClient needs a token: a user token from app.install, the bot’s token, or a session token');
+    if (!options.token) throw new TypeError('AviaryClient needs a token: a user token from app.install, the bot’s token, a session token, or the app’s secret');
     this.options = {
       ...defaults,
       fetch: globalThis.fetch,

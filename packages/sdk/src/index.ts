@@ -1,6 +1,5 @@
 export { AviaryClient, type AviaryClientOptions, type CallOptions, type IdTyping } from './client.js';
 export { AviaryApiError, AviaryTimeoutError, type AviaryErrorCode } from './errors.js';
-export { AviaryDeveloperApi, type SessionApiOptions } from './sessionApis.js';
 export { signIn, signOut, type SessionOptions, type SignedIn } from './session.js';
 export { toAppId, toChannelId, toChatId, toMessageUid, toUserId } from './ids.js';
 // Every type of ./types.js: the protocol's shapes with branded ids, listed once, there.

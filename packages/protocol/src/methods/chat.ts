@@ -141,6 +141,7 @@ export const fetchMessages = defineMethod({
     uids: Type.Optional(IdList(MessageUid, { maxItems: 25, description: 'up to 25 message uids; unknown ones are skipped' })),
     before: Type.Optional(MessageUid),
     after: Type.Optional(MessageUid),
+    around: Type.Optional(MessageUid),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'page size, 1 to 100 (default 50)' })),
   }),
   result: Type.Array(Message),

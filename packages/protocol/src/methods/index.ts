@@ -5,9 +5,13 @@ import * as apps from './apps.js';
 import * as audit from './audit.js';
 import * as channels from './channels.js';
 import * as chat from './chat.js';
+import * as deliveries from './deliveries.js';
+import * as appWebhooks from './appWebhooks.js';
+import * as developedApps from './developedApps.js';
 import * as interactions from './interactions.js';
 import * as invitations from './invitations.js';
 import * as people from './people.js';
+import * as pins from './pins.js';
 import * as reactions from './reactions.js';
 import * as stream from './stream.js';
 import * as team from './team.js';
@@ -25,6 +29,17 @@ export const api = {
     enable: apps.enable,
     disableForTeam: apps.disableForTeam,
     enableForTeam: apps.enableForTeam,
+    create: developedApps.create,
+    listDeveloped: developedApps.listDeveloped,
+    getInfo: developedApps.getInfo,
+    update: developedApps.update,
+    delete: developedApps.remove,
+    setIntegrations: developedApps.setIntegrations,
+    rotateSecret: developedApps.rotateSecret,
+    enableBot: developedApps.enableBot,
+    regenerateBotToken: developedApps.regenerateBotToken,
+    listWebhooks: appWebhooks.listWebhooks,
+    revokeWebhook: appWebhooks.revokeWebhook,
   },
   channels: {
     addMembers: channels.addMembers,
@@ -51,6 +66,15 @@ export const api = {
     deleteScheduledMessage: scheduled.deleteScheduledMessage,
   },
   audit: { list: audit.list },
+  deliveries: {
+    list: deliveries.list,
+    listAttempts: deliveries.listAttempts,
+    replay: deliveries.replay,
+    replayFailed: deliveries.replayFailed,
+    pause: deliveries.pause,
+    resume: deliveries.resume,
+    sendTestEvent: deliveries.sendTestEvent,
+  },
   interactions: {
     pressButton: interactions.pressButton,
     runMessageAction: interactions.runMessageAction,
@@ -59,6 +83,7 @@ export const api = {
     runWidgetAction: interactions.runWidgetAction,
   },
   reactions: { add: reactions.add, remove: reactions.remove, list: reactions.list },
+  pins: { add: pins.add, remove: pins.remove, list: pins.list }, saved: { add: pins.saveAdd, remove: pins.saveRemove, list: pins.saveList },
   invitations: {
     create: invitations.createInvitation,
     list: invitations.listInvitations,

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { AppId, ChannelId, UserId } from '../ids.js';
 import { closedObject, HttpUrlOf, NonEmptyString } from '../params.js';
@@ -20,6 +20,8 @@ export const Webhook = closedObject({
   createdAt: Type.Integer({ description: 'milliseconds since the epoch' }),
   lastUsedAt: Type.Optional(Type.Integer({ description: 'when it last posted, milliseconds since the epoch' })),
 });
+
+export type Webhook = Static<typeof Webhook>;
 
 const webhookFields = {
   channel: ChannelId,

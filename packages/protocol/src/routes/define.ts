@@ -11,7 +11,7 @@ export type RouteVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type RouteCallers = readonly ['session'] | readonly ['anyone'];
 
 /**
- * An endpoint that keeps a path of its own (the developer API, sessions) rather than
+ * An endpoint that keeps a path of its own (sessions, deferred replies) rather than
  * `/v1/<name>`: the same declaration as a method, plus its verb and path. The server runs it through one
  * pipeline, the typed clients call it, OpenAPI describes it.
  */

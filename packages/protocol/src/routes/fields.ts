@@ -4,13 +4,10 @@ import { serviceClients } from '../events.js';
 import { oneOf } from '../params.js';
 
 /**
- * An app id in a path or a body. Its shape is not checked: an id that names no app of the person's is
+ * An app id (`appId`). Its shape is not checked: an id that names no app of the person's is
  * answered like one that does not exist (UnknownApp), so that nobody learns which ids are taken.
  */
 export const AppIdParam = Type.String({ minLength: 1, maxLength: 100, description: 'an app id (a:…)' });
-
-/** The parameters of a route on one app and nothing else: its id, the path's `:id`. */
-export const AppInPath = Type.Object({ id: AppIdParam });
 
 /** Which client the person uses: it picks the widget type of the open* answers, and is the URL's serviceClient. */
 export const ServiceClientParam = Type.Optional(oneOf(serviceClients, 'desktop (the default), ios or android'));

@@ -1,4 +1,4 @@
-/** Signing a person in and out: the session the client and developer APIs need. */
+/** Signing a person in and out: the session the client API and the methods need. */
 import { Type } from '@sinclair/typebox';
 import { User } from '../models.js';
 import { maxEmailLength, maxPasswordLength } from '../personFields.js';

@@ -5,8 +5,11 @@ import { hashToken } from '../store/ids.js';
 import { appDisabledBy, appDisabledError, appUseRefusal } from '../core/policies/apps.js';
 import { ApiError } from './errors.js';
 
-/** Who is calling: a user acting through one app or an app's bot (a token), or a signed-in person (a session). */
-export type Caller = TokenCaller | PersonCaller;
+/**
+ * Who is calling: a user acting through one app or an app's bot (a token), a signed-in person (a
+ * session), or an app acting on itself with its secret.
+ */
+export type Caller = TokenCaller | PersonCaller | AppSecretCaller;
 
 export interface TokenCaller {
   user: UsersTable;
@@ -24,6 +27,13 @@ export interface PersonCaller {
   sessionHash: string;
   /** The client's address, as AVIARY_TRUST_PROXY decides: a wrong current password counts against it (users.changePassword). */
   clientAddress: string;
+}
+
+/** An app acting on itself, with its current secret (callerOf.ts): no person, no install, no token. */
+export interface AppSecretCaller {
+  user: null;
+  appId: string;
+  kind: 'appSecret';
 }
 
 /** Whoever calls a method anyone may call (signing up with an invitation, a password reset): no credential, an address. */

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { touchSession } from '../core/commands/accounts.js';
 import { hashToken } from '../store/ids.js';
+import { appSecretCaller, looksLikeAppSecret } from './appSecretCaller.js';
 import { authenticate, type Caller, type PersonCaller } from './caller.js';
 import { ApiError, missingParameter } from './errors.js';
 import type { RawParams } from './params.js';
@@ -18,9 +19,10 @@ const SESSION_TOKEN = /^as_s_[A-Za-z0-9_-]{43}$/;
 
 /**
  * Who calls a `/v1` method (docs/reference/methods.md "Who may call"): the token of `Authorization:
- * Bearer` or of the `token` parameter (an app's, or as Bearer a person's session token), else the session
- * cookie, which `guardCookie` lets through only from this server's own pages (CSRF). A method only a
- * person calls answers NotSignedIn to anything but a session, without looking an app's token up.
+ * Bearer` or of the `token` parameter (an app's, or as Bearer a person's session token or, for a method
+ * that takes it, the secret of the app `appId` names), else the session cookie, which `guardCookie` lets
+ * through only from this server's own pages (CSRF). A method only a person calls answers NotSignedIn to
+ * anything but a session, without looking an app's token up.
  */
 export async function callerOf(
   ctx: ServerContext,
@@ -39,6 +41,7 @@ export async function callerOf(
     return signedIn(ctx, cookie, request);
   }
   if (bearer !== undefined && SESSION_TOKEN.test(bearer)) return signedIn(ctx, bearer, request);
+  if (bearer !== undefined && method.callers.includes('appSecret') && looksLikeAppSecret(bearer)) return appSecretCaller(ctx, raw.appId, bearer);
   if (!takesTokens) throw notSignedIn(method);
   if (typeof token !== 'string') throw new ApiError('InvalidToken', 'The token must be a string.');
   return authenticate(ctx.store, token);
@@ -63,5 +66,7 @@ export function clientAddressOf(config: ServerContext['config']): (request: Fast
   return resolver;
 }
 
-const notSignedIn = (method: MethodDefinition): ApiError =>
-  new ApiError('NotSignedIn', `${method.name} is called by a signed-in person: send their session token as Authorization: Bearer, or the session cookie.`);
+function notSignedIn(method: MethodDefinition): ApiError {
+  const orSecret = method.callers.includes('appSecret') ? ', or by the app itself: its secret as Authorization: Bearer and its id as appId' : '';
+  return new ApiError('NotSignedIn', `${method.name} is called by a signed-in person: send their session token as Authorization: Bearer, or the session cookie${orSecret}.`);
+}

@@ -99,7 +99,7 @@ async function dispatchAnyone(ctx: ServerContext, handler: MethodHandler, raw: R
   return result;
 }
 
-const callerKindOf = (caller: Caller): CallerKind => (caller.kind === 'person' ? 'session' : 'token');
+const callerKindOf = (caller: Caller): CallerKind => (caller.kind === 'person' ? 'session' : caller.kind === 'appSecret' ? 'appSecret' : 'token');
 
 const callerNames: Record<CallerKind, string> = { token: 'an app’s token', session: 'a person’s session', appSecret: 'an app’s secret', anyone: 'anyone' };
 

@@ -1,13 +1,20 @@
-import type { MethodDefinition } from '@aviary/protocol';
+import type { CallerKind, MethodDefinition } from '@aviary/protocol';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { ServerContext } from '../context.js';
-import type { AnonymousCaller, Caller, PersonCaller } from './caller.js';
+import type { AnonymousCaller, AppSecretCaller, PersonCaller, TokenCaller } from './caller.js';
+
+interface CallerByKind {
+  token: TokenCaller;
+  session: PersonCaller;
+  appSecret: AppSecretCaller;
+  anyone: AnonymousCaller;
+}
 
 /**
- * The caller a method's handler receives: an address for a method anyone calls (without credentials), a
- * person for a method only people call, else any caller.
+ * The caller a method's handler receives: one of the kinds the method declares (a person for a method
+ * only people call, an address for a method anyone calls, without credentials).
  */
-export type CallerOf<M> = M extends { callers: readonly 'anyone'[] } ? AnonymousCaller : M extends { callers: readonly 'session'[] } ? PersonCaller : Caller;
+export type CallerOf<M> = M extends { callers: readonly (infer K extends CallerKind)[] } ? CallerByKind[K] : never;
 
 export interface MethodHandler<M extends MethodDefinition = MethodDefinition> {
   method: M;

@@ -17,7 +17,7 @@ import { registerRequestMetrics } from './ops/requestMetrics.js';
 import { registerSecurityHooks } from './security/index.js';
 
 export interface HttpServerOptions {
-  /** Routes other parts of the server add (client API, developer API, widget.js…). */
+  /** Routes other parts of the server add (client API, widget.js…). */
   plugins?: Array<(app: FastifyInstance) => void | Promise<void>>;
 }
 

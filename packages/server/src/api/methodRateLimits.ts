@@ -9,11 +9,12 @@ import type { RateDecision } from './tokenBuckets.js';
 
 /**
  * docs/reference/methods.md "Rate limits": a bucket per token and method, messages also per (token,
- * recipient); a person's sessions share a budget of their own, per person and method (and recipient).
+ * recipient); a person's sessions share a budget of their own, per person and method (and recipient);
+ * an app calling with its secret one per app and method.
  */
 export async function enforceRateLimits(ctx: ServerContext, method: MethodDefinition, caller: Caller, raw: RawParams, reply: FastifyReply): Promise<void> {
   const rule = ctx.config.rateLimits[method.rateClass];
-  const [owner, per] = caller.kind === 'person' ? [`session:${caller.user.id}`, 'person' as const] : [caller.tokenHash, 'token' as const];
+  const [owner, per] = budgetOf(caller);
   await takeRateLimits(ctx, reply, {
     key: `${owner}:${method.name}`,
     rule,
@@ -22,13 +23,19 @@ export async function enforceRateLimits(ctx: ServerContext, method: MethodDefini
   });
 }
 
+function budgetOf(caller: Caller): [owner: string, per: 'token' | 'person' | 'app'] {
+  if (caller.kind === 'person') return [`session:${caller.user.id}`, 'person'];
+  if (caller.kind === 'appSecret') return [`secret:${caller.appId}`, 'app'];
+  return [caller.tokenHash, 'token'];
+}
+
 /** One limited call: its own bucket and, for a message, whose per-recipient bucket it also takes from. */
 export interface LimitedCall {
   key: string;
   rule: RateRule;
   /** What the 429 says is limited. */
   limited: string;
-  message?: { owner: string; to: unknown; per: 'token' | 'person' };
+  message?: { owner: string; to: unknown; per: 'token' | 'person' | 'app' };
 }
 
 /**

@@ -12,7 +12,7 @@ export function registerOpenApiRoute(app: FastifyInstance, ctx: ServerContext): 
   app.get('/v1/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
 }
 
-/** GET /openapi.json: every surface in one document, the client, developer and session routes beside the methods. */
+/** GET /openapi.json: every surface in one document, the client and session routes beside the methods. */
 export function registerFullOpenApiRoute(app: FastifyInstance, ctx: ServerContext): void {
   const body = JSON.stringify(buildFullOpenApiDocument(documentOptions(ctx)));
   app.get('/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(body));

@@ -1,4 +1,4 @@
-import { isCheckedByServer, isClearableSchema, isHttpUrlSchema, isIdListSchema } from '@aviary/protocol';
+import { isCheckedByServer, isClearableSchema, isEmptyGiven, isHttpUrlSchema, isIdListSchema } from '@aviary/protocol';
 import { checkUrl } from '@aviary/serviceml';
 import { Kind, OptionalKind, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
@@ -80,12 +80,13 @@ export function decodeParams(params: TObject, raw: RawParams, options: DecodeOpt
 }
 
 /**
- * Absent, empty, or (for a required list of at least one item) an empty list. In a JSON body "" for an
- * optional text of at least one character is a value, and refused: `{"name": ""}` asks for an empty
- * name, it does not leave the name out.
+ * Absent, empty, or (for a required list of at least one item) an empty list. In a JSON body (and for a
+ * text marked `emptyIsGiven`, anywhere) "" for an optional text of at least one character is a value,
+ * and refused: `{"name": ""}` asks for an empty name, it does not leave the name out.
  */
 function isAbsent(decoder: ParamDecoder, given: unknown, options: DecodeOptions): boolean {
-  if (given === '' && options.json && !decoder.required && Number(decoder.schema.minLength ?? 0) > 0) return false;
+  const emptyIsValue = options.json || isEmptyGiven(decoder.schema);
+  if (given === '' && emptyIsValue && !decoder.required && Number(decoder.schema.minLength ?? 0) > 0) return false;
   if (given === undefined || given === null || given === '') return true;
   return decoder.required && Array.isArray(given) && given.length === 0 && Number(decoder.schema.minItems ?? 0) > 0;
 }
@@ -107,9 +108,16 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** The JSON type a value of the schema has: a clearable `X | null` is an X (null and "" were taken for null before). */
+function typeOf(schema: TSchema): string | undefined {
+  if (typeof schema.type === 'string') return schema.type;
+  const types = ((schema.anyOf ?? []) as TSchema[]).map((member) => member.type).filter((type) => type !== 'null');
+  return types.length === 1 && typeof types[0] === 'string' ? types[0] : undefined;
+}
+
 function coerce(decoder: ParamDecoder, given: unknown, options: DecodeOptions): unknown {
   const { schema, name } = decoder;
-  const type = schema.type as string | undefined;
+  const type = typeOf(schema);
   if (Array.isArray(given) && type !== 'array' && !options.json) {
     throw invalidParameter(name, `"${name}" was given ${given.length} times; give it once.`);
   }

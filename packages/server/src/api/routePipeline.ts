@@ -9,7 +9,7 @@ import { enforceRouteRateLimits } from './session/routeLimits.js';
 import { requestCookie, sessionToken } from './session/sessionToken.js';
 
 /**
- * The routes that keep a path of their own (the developer API, sessions), each run through one fixed
+ * The routes that keep a path of their own (sessions, deferred replies), each run through one fixed
  * pipeline: authenticate → rate limit → decode → validate → handler → present. What every request gets
  * before (request ids, the cross-site guard, the NUL guard, security headers) is in httpServer.ts and
  * security/.

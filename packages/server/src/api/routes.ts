@@ -11,7 +11,7 @@ import { registerWidgetScriptRoute } from './widgetScript.js';
 
 /**
  * Everything served besides the /v1 method API: the routes of the protocol (sessions for people, the
- * client API the web client calls, the developer API of the dashboard), the whole OpenAPI document,
+ * client API the web client calls), the whole OpenAPI document,
  * /widget.js, the web client's page and assets, html attachments' own documents, and what a plain GET of the stream gets (its WebSocket
  * upgrade is the HTTP server's, api/stream/upgrade.ts).
  */

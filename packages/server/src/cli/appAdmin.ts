@@ -1,4 +1,4 @@
-// `aviary app list|show|update|delete`: apps as the developer API presents them, changed through core.
+// `aviary app list|show|update|delete`: apps as the developer methods present them, changed through core.
 import type { Command } from 'commander';
 import { deleteApp, updateApp } from '../core/commands/apps.js';
 import { tellNobody } from '../core/effects/effects.js';
@@ -17,7 +17,7 @@ type Flags<T> = StoreFlags & OutputFlags & T;
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 export function registerAppAdminCommands(app: Command): void {
-  adminCommand(app, 'list', 'List apps, oldest first, as the developer API shows them (without their secrets).')
+  adminCommand(app, 'list', 'List apps, oldest first, as the developer methods show them (without their secrets).')
     .option('--team <id>', 'only the apps of this team')
     .option('--developer <userId>', 'only the apps this person develops')
     .option('--limit <n>', 'at most this many (1 to 1000)', positiveInteger(1000), 200)
@@ -42,7 +42,7 @@ export function registerAppAdminCommands(app: Command): void {
       }),
     );
 
-  adminCommand(app, 'show', 'Show one app as its developer sees it in the developer API.')
+  adminCommand(app, 'show', 'Show one app as its developer sees it through the developer methods.')
     .requiredOption('--app <id>', 'the app')
     .option('--show-secret', 'include the app secret (it signs every event; keep it out of logs)')
     .action((flags: Flags<{ app: string; showSecret?: boolean }>) =>
@@ -52,7 +52,7 @@ export function registerAppAdminCommands(app: Command): void {
       }),
     );
 
-  adminCommand(app, 'update', 'Change an app’s fields, checked as the developer API checks them; fields not given stay.')
+  adminCommand(app, 'update', 'Change an app’s fields, checked as the developer methods check them; fields not given stay.')
     .requiredOption('--app <id>', 'the app')
     .option('--name <name>', 'the app name')
     .option('--description <text>', 'what the app does; "" clears it')
@@ -109,7 +109,7 @@ interface AppUpdateFlags {
   integrationsFile?: string;
 }
 
-/** The developer API's fields for the options given: "" clears a URL, as in the API. */
+/** The developer methods' fields for the options given: "" clears a URL, as in the API. */
 function changesFromFlags(flags: AppUpdateFlags): Record<string, unknown> {
   if (flags.allowedOrigin.length > 0 && !flags.allowedOrigins) throw new CliError('InvalidUsage', 'Give --allowed-origin or --no-allowed-origins, not both.');
   if (flags.event.length > 0 && flags.defaultEvents) throw new CliError('InvalidUsage', 'Give --event or --default-events, not both.');

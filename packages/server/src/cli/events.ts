@@ -18,7 +18,7 @@ const noWorker = { wake: () => undefined };
 export function registerEventCommands(program: Command): void {
   const events = program.command('events').description('Read an app’s delivery log, follow it, and replay events.');
 
-  adminCommand(events, 'list', 'List an app’s events, newest first, as the developer API’s delivery log shows them.')
+  adminCommand(events, 'list', 'List an app’s events, newest first, as the developer methods’ delivery log shows them.')
     .requiredOption('--app <id>', 'the app')
     .addOption(new Option('--status <status>', 'only events in this state').choices(deliveryStatuses))
     .addOption(new Option('--name <event>', 'only events of this name').choices(eventNames))

@@ -8,9 +8,9 @@ import { validateIntegrations, type Integrations } from './integrations.js';
 
 /**
  * The one check of an app's fields (their limits are defined in @aviary/protocol's appFields.ts), for
- * every way of making or changing an app: the developer API, the CLI, seeds and tests all come through
+ * every way of making or changing an app: the developer methods, the CLI, seeds and tests all come through
  * createApp / updateApp, which call it. A problem is InvalidParameter or MissingParameter naming the
- * field as the developer API's body names it (`integrations.slashCommands[0].name`); the CLI words it
+ * field as the developer methods' params name it (`integrations.slashCommands[0].name`); the CLI words it
  * for its options.
  */
 

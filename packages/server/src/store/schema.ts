@@ -399,6 +399,23 @@ export interface MailOutboxTable {
   created_at: number;
 }
 
+/** A message pinned to its chat (migration 0023). */
+export interface PinsTable {
+  message_uid: string;
+  chat_key: string;
+  team_id: string;
+  pinned_by: string;
+  pinned_at: number;
+}
+
+/** A message a person saved for themselves (migration 0023). */
+export interface SavedItemsTable {
+  user_id: string;
+  message_uid: string;
+  team_id: string;
+  saved_at: number;
+}
+
 export interface Database {
   teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns;
   users: UsersTable;
@@ -424,6 +441,8 @@ export interface Database {
   account_tokens: AccountTokensTable;
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
+  pins: PinsTable;
+  saved_items: SavedItemsTable;
 }
 
 /** A team's row as read, with the columns later migrations added. */

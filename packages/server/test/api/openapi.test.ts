@@ -16,13 +16,13 @@ describe('GET /v1/openapi.json and GET /openapi.json', () => {
     expect(await response.json()).toEqual(buildOpenApiDocument(undefined, { serverUrl: 'https://chat.example' }));
   });
 
-  it('serves the whole document at /openapi.json: the developer and session routes beside the methods', async () => {
+  it('serves the whole document at /openapi.json: the session and reply routes beside the methods', async () => {
     const response = await fetch(`${t.url}/openapi.json`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const document = await response.json();
     expect(document).toEqual(buildFullOpenApiDocument({ serverUrl: 'https://chat.example' }));
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/chat.sendMessage', '/v1/chat.sendFromComposer', '/api/developer/apps/{id}', '/api/session']));
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/chat.sendMessage', '/v1/chat.sendFromComposer', '/v1/apps.create', '/v1/deliveries.list', '/api/session']));
   });
 
   it('is a route of its own, not a method: POST gets NoSuchMethod from the dispatcher', async () => {

@@ -10,33 +10,33 @@ async function developerWithApp(t: TestServer) {
   const app = await t.f.app(team.id, person.id);
   const session = await sessionFor(t, person);
   const headers = { authorization: `Bearer ${session.sessionToken}` };
-  return { app, headers, request: (method: string, path: string, json?: unknown) => http(t.url, method, path, { headers, json }) };
+  const request = (method: string, path: string, json?: unknown) => http(t.url, method, path, { headers, json });
+  const call = (method: string, params: object) => request('POST', `/v1/${method}`, { appId: app.id, ...params });
+  return { app, headers, request, call };
 }
 
 forEachDialect('route pipeline', (t) => {
   describe('decoding and validating', () => {
-    it('refuses a field a strict route does not declare, naming it', async () => {
-      const { app, request } = await developerWithApp(t());
-      expectError(await request('PATCH', `/api/developer/apps/${app.id}`, { name: 'Renamed', colour: 'red' }), { error: 'InvalidParameter', parameter: 'colour', description: /not a field/ });
-      // The path's own parameter cannot be overridden from the body.
-      expectError(await request('PATCH', `/api/developer/apps/${app.id}`, { id: 'a:someoneelses' }), { error: 'InvalidParameter', parameter: 'id' });
+    it('refuses a field a strict method does not declare, naming it', async () => {
+      const { call } = await developerWithApp(t());
+      expectError(await call('apps.update', { name: 'Renamed', colour: 'red' }), { error: 'InvalidParameter', parameter: 'colour', description: /not a field/ });
+      expectError(await call('apps.update', { id: 'a:someoneelses' }), { error: 'InvalidParameter', parameter: 'id' });
     });
 
     it('reads null and "" as clearing a clearable field, and as absent otherwise', async () => {
-      const { app, request } = await developerWithApp(t());
-      const set = await request('PATCH', `/api/developer/apps/${app.id}`, { icon: 'https://example.test/i.png', description: 'D', allowedOrigins: ['https://a.example'] });
+      const { app, call } = await developerWithApp(t());
+      const set = await call('apps.update', { icon: 'https://example.test/i.png', description: 'D', allowedOrigins: ['https://a.example'] });
       expect(set.body.app).toMatchObject({ icon: 'https://example.test/i.png', description: 'D', allowedOrigins: ['https://a.example'] });
-      const cleared = await request('PATCH', `/api/developer/apps/${app.id}`, { icon: '', description: null, allowedOrigins: null, name: null });
+      const cleared = await call('apps.update', { icon: '', description: null, allowedOrigins: null, name: null });
       expect(cleared.body.app).toMatchObject({ icon: null, description: '', allowedOrigins: [], name: app.name });
     });
 
     it('refuses an empty or blank app name in a change as InvalidParameter naming name, and keeps the name', async () => {
-      const { app, request } = await developerWithApp(t());
-      const path = `/api/developer/apps/${app.id}`;
+      const { app, call } = await developerWithApp(t());
       for (const name of ['', '   ']) {
-        expectError(await request('PATCH', path, { name, description: 'changed' }), { error: 'InvalidParameter', parameter: 'name', description: /must not be empty/ });
+        expectError(await call('apps.update', { name, description: 'changed' }), { error: 'InvalidParameter', parameter: 'name', description: /must not be empty/ });
       }
-      const kept = (await request('GET', path)).body.app;
+      const kept = (await call('apps.getInfo', {})).body.app;
       expect(kept.name).toBe(app.name);
       expect(kept.description).not.toBe('changed');
     });
@@ -57,14 +57,10 @@ forEachDialect('route pipeline', (t) => {
     });
 
     it('checks what the core checks in core, worded once for the API and the CLI', async () => {
-      const { app, request } = await developerWithApp(t());
-      const refused = await request('PATCH', `/api/developer/apps/${app.id}`, { listenerUrl: 'ftp://example.test/events' });
+      const { call } = await developerWithApp(t());
+      const refused = await call('apps.update', { listenerUrl: 'ftp://example.test/events' });
       expectError(refused, { error: 'InvalidParameter', parameter: 'listenerUrl', description: /^listenerUrl must be an http or https URL; got the scheme "ftp:"\.$/ });
-      expectError(await request('PATCH', `/api/developer/apps/${app.id}`, { allowedOrigins: 'https://a.example' }), {
-        error: 'InvalidParameter',
-        parameter: 'allowedOrigins',
-        description: /must be an array/,
-      });
+      expectError(await call('apps.update', { allowedOrigins: [7] }), { error: 'InvalidParameter', parameter: 'allowedOrigins[0]', description: /must be a string/ });
     });
   });
 });
@@ -81,15 +77,15 @@ describe('checkResults', () => {
 
   /** An app whose stored integrations no longer match their schema, as a bug in a writer would leave them. */
   async function appWithBrokenIntegrations(t: TestServer) {
-    const { app, request } = await developerWithApp(t);
+    const { app, call } = await developerWithApp(t);
     await t.testStore.store.db.updateTable('apps').set({ integrations: '{"slashCommands":[{"name":"/no action"}],"previewDomains":[]}' }).where('id', '=', app.id).execute();
-    return { app, request };
+    return { app, call };
   }
 
   it('answers 500 naming the mismatch when a route’s result does not match its schema', async () => {
-    const { app, request } = await appWithBrokenIntegrations(checking);
-    const answer = await request('GET', `/api/developer/apps/${app.id}`);
-    expectError(answer, { status: 500, error: 'InternalServerError', description: /developer\.getApp does not match its schema: \/app\/integrations/ });
+    const { call } = await appWithBrokenIntegrations(checking);
+    const answer = await call('apps.getInfo', {});
+    expectError(answer, { status: 500, error: 'InternalServerError', description: /apps\.getInfo does not match its schema: \/app\/integrations/ });
     expect(answer.body.requestId).toBe(answer.headers.get('x-request-id'));
   });
 
@@ -101,8 +97,8 @@ describe('checkResults', () => {
   });
 
   it('is off unless configured: the same result is answered as it is', async () => {
-    const { app, request } = await appWithBrokenIntegrations(trusting);
-    const answer = await request('GET', `/api/developer/apps/${app.id}`);
+    const { call } = await appWithBrokenIntegrations(trusting);
+    const answer = await call('apps.getInfo', {});
     expect(answer.status).toBe(200);
     expect(answer.body.app.integrations.slashCommands).toEqual([{ name: '/no action' }]);
   });

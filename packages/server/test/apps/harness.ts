@@ -40,6 +40,8 @@ export const password = 'correct horse battery staple';
 export interface Person {
   user: UsersTable;
   request(method: string, path: string, json?: unknown): Promise<CallResult>;
+  /** Calls a /v1 method with the session. */
+  call(method: string, params?: unknown): Promise<CallResult>;
 }
 
 export async function signedInPerson(t: TestServer, teamId: string, role: UsersTable['role'] = 'user'): Promise<Person> {
@@ -47,7 +49,7 @@ export async function signedInPerson(t: TestServer, teamId: string, role: UsersT
   const session = await http(t.url, 'POST', '/api/session', { email: user.email, password });
   expect(session.status).toBe(200);
   const headers = { authorization: `Bearer ${session.body.sessionToken}` };
-  return { user, request: (method, path, json) => http(t.url, method, path, json, headers) };
+  return { user, request: (method, path, json) => http(t.url, method, path, json, headers), call: (method, params = {}) => http(t.url, 'POST', `/v1/${method}`, params, headers) };
 }
 
 export async function http(baseUrl: string, method: string, path: string, json?: unknown, headers: Record<string, string> = {}): Promise<CallResult> {

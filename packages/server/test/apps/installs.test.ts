@@ -18,7 +18,7 @@ forEachDialect(
       const dev = await signedInPerson(t(), team.id);
       const listener = await startAppListener(behaviour);
       listeners.push(listener);
-      const { app } = (await dev.request('POST', '/api/developer/apps', { name: 'Helper', listenerUrl: listener.url, integrations })).body;
+      const { app } = (await dev.call('apps.create', { name: 'Helper', listenerUrl: listener.url, integrations })).body;
       listener.useCredentials(app.id, app.secret);
       return { team, dev, listener, app, alice: await signedInPerson(t(), team.id) };
     }
@@ -84,11 +84,11 @@ forEachDialect(
 
     it('stores nothing when the listener refuses the connection, or there is no listener URL', async () => {
       const { dev, listener, app, alice } = await scene();
-      await dev.request('PATCH', `/api/developer/apps/${app.id}`, { listenerUrl: await refusingUrl() });
+      await dev.call('apps.update', { appId: app.id, listenerUrl: await refusingUrl() });
       const refused = await install(alice, app.id);
       expectError(refused, 502, 'InstallFailed');
       expect(refused.body.description).toMatch(/its event listener could not be reached\. /);
-      await dev.request('PATCH', `/api/developer/apps/${app.id}`, { listenerUrl: null });
+      await dev.call('apps.update', { appId: app.id, listenerUrl: null });
       const none = await install(alice, app.id);
       expectError(none, 502, 'InstallFailed');
       expect(none.body.description).toMatch(/no event listener URL/);

@@ -75,7 +75,7 @@ forEachDialect('finding integrations', (t) => {
   it('the createApp command validates integrations too, and stores nothing invalid', async () => {
     const team = await t().f.team();
     const dev = await t().f.person(team.id);
-    // Named as the developer API names it: createApp checks every app field (core/appFields.ts).
+    // Named as the developer methods name it: createApp checks every app field (core/appFields.ts).
     await expect(t().f.app(team.id, dev.id, { integrations: { previewDomains: ['UPPER.example'] } })).rejects.toMatchObject({
       code: 'InvalidParameter',
       context: { parameter: 'integrations.previewDomains[0]' },

@@ -20,7 +20,7 @@ afterAll(async () => {
 const previousHeader = eventHeaders.previousToken.toLowerCase();
 
 forEachDialect(
-  'developer API: secret rotation with a grace period',
+  'developer methods: secret rotation with a grace period',
   (t) => {
     it('signs each event with both secrets during the grace period, and with the new one only after it', async () => {
       const team = await t().f.team();
@@ -28,8 +28,7 @@ forEachDialect(
       const alice = await signedInPerson(t(), team.id);
       const listener = await startListener(answerWithSdk);
       listeners.push(listener);
-      const { app } = (await dev.request('POST', '/api/developer/apps', { name: 'Rotating', listenerUrl: listener.url })).body;
-      const base = `/api/developer/apps/${app.id}`;
+      const { app } = (await dev.call('apps.create', { name: 'Rotating', listenerUrl: listener.url })).body;
       listener.verifyAs(app.id, app.secret, { now, onError: () => undefined });
 
       await alice.request('POST', '/v1/apps.install', { appId: app.id });
@@ -37,10 +36,10 @@ forEachDialect(
       expect(listener.received[0]!.headers[previousHeader]).toBeUndefined();
 
       const rotatedAt = now();
-      const rotated = (await dev.request('POST', `${base}/secret`)).body;
+      const rotated = (await dev.call('apps.rotateSecret', { appId: app.id })).body;
       expect(rotated.secret).not.toBe(app.secret);
       expect(rotated.previousSecretUntil).toBeGreaterThanOrEqual(rotatedAt + SECRET_GRACE_MS);
-      expect((await dev.request('GET', base)).body.app.secret).toBe(rotated.secret);
+      expect((await dev.call('apps.getInfo', { appId: app.id })).body.app.secret).toBe(rotated.secret);
 
       // Within the grace period the listener with the old secret accepts both kinds of event.
       await alice.request('POST', '/v1/apps.uninstall', { appId: app.id });

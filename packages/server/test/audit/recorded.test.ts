@@ -102,21 +102,23 @@ for (const dialect of dialects) {
       const { team, admin, member, adminToken, memberToken } = await cast();
       const listener = await startAppListener('sdk');
       listeners.push(listener);
-      const created = await request(t, 'POST', '/api/developer/apps', { name: 'Audited', listenerUrl: listener.url }, memberToken);
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const created = await call(t, 'apps.create', { name: 'Audited', listenerUrl: listener.url }, memberToken);
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
       const app = created.body.app;
       listener.useCredentials(app.id, app.secret);
       const target: [string, string] = ['app', app.id];
       await expectRow(t, team.id, 'app.created', { actor: member.id, address: CLIENT, target });
-      const rotated = await request(t, 'POST', `/api/developer/apps/${app.id}/secret`, {}, memberToken);
+      const rotated = await call(t, 'apps.rotateSecret', { appId: app.id }, memberToken);
       expect(rotated.status).toBe(200);
       listener.useCredentials(app.id, rotated.body.secret);
       const row = await expectRow(t, team.id, 'app.secretRotated', { actor: member.id, address: CLIENT, target });
       expect(row.details).not.toContain(rotated.body.secret);
-      expect((await request(t, 'POST', `/api/developer/apps/${app.id}/bot`, {}, memberToken)).status).toBe(200);
+      expect((await call(t, 'apps.enableBot', { appId: app.id }, memberToken)).status).toBe(200);
       await expectRow(t, team.id, 'app.botEnabled', { actor: member.id, address: CLIENT, target });
-      expect((await request(t, 'POST', `/api/developer/apps/${app.id}/bot/token`, {}, memberToken)).status).toBe(200);
-      await expectRow(t, team.id, 'app.botTokenRegenerated', { actor: member.id, address: CLIENT, target });
+      // With the app's secret, as a developer's tools call: the app is the actor, with no person and no address.
+      const bySecret = await fetch(`${t.url}/v1/apps.regenerateBotToken`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${rotated.body.secret}`, 'x-forwarded-for': CLIENT }, body: JSON.stringify({ appId: app.id }) });
+      expect(bySecret.status, await bySecret.clone().text()).toBe(200);
+      await expectRow(t, team.id, 'app.botTokenRegenerated', { actor: null, address: null, target, appId: app.id });
 
       const installed = await call(t, 'apps.install', { appId: app.id }, memberToken);
       expect(installed.status, JSON.stringify(installed.body)).toBe(200);
@@ -127,7 +129,7 @@ for (const dialect of dialects) {
       await expectRow(t, team.id, 'app.enabledForTeam', { actor: admin.id, address: CLIENT, target });
       expect((await call(t, 'apps.uninstall', { appId: app.id }, memberToken)).status).toBe(200);
       await expectRow(t, team.id, 'app.uninstalled', { actor: member.id, address: CLIENT, target });
-      expect((await request(t, 'DELETE', `/api/developer/apps/${app.id}`, undefined, memberToken)).status).toBe(200);
+      expect((await call(t, 'apps.delete', { appId: app.id }, memberToken)).status).toBe(200);
       await expectRow(t, team.id, 'app.deleted', { actor: member.id, address: CLIENT, target });
     });
 

@@ -24,7 +24,7 @@ describe.each(dialects)('app list|show|update|delete, user list and channel list
     files.remove();
   });
 
-  it('app list and show print the developer API’s app object; only show --show-secret has the secret', async () => {
+  it('app list and show print the developer methods’ app object; only show --show-secret has the secret', async () => {
     const created = await runCliJson(['app', 'create', '--name', 'Lister', '--developer', developerId, '--listener-url', 'https://hooks.example/lister', ...on]);
     const { apps } = await runCliJson(['app', 'list', '--developer', developerId, ...on]);
     expect(apps).toEqual([

@@ -72,14 +72,15 @@ forEachDialect(
       }
       expect(await messagesIn(t(), friend, victim.user.id)).toEqual([]);
 
-      // Developer API and sign-out: the same rule; nothing is created, the session lives on.
-      const appsBefore = (await http(t().url, 'GET', '/api/developer/apps', { headers: { cookie: victim.cookie } })).body.apps.length;
+      // The developer methods and sign-out: the same rule; nothing is created, the session lives on.
+      const listApps = async () => (await http(t().url, 'POST', '/v1/apps.listDeveloped', { headers: { cookie: victim.cookie, 'content-type': 'application/json' }, body: '{}' })).body.apps;
+      const appsBefore = (await listApps()).length;
       expectError(
-        await http(t().url, 'POST', '/api/developer/apps', { headers: { cookie: victim.cookie, origin: sameSitePort, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Forged' }) }),
+        await http(t().url, 'POST', '/v1/apps.create', { headers: { cookie: victim.cookie, origin: sameSitePort, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Forged' }) }),
         { status: 403, error: 'CrossSiteRequest' },
       );
       expectError(await http(t().url, 'DELETE', '/api/session', { headers: { cookie: victim.cookie, origin: sameSitePort } }), { status: 403, error: 'CrossSiteRequest' });
-      expect((await http(t().url, 'GET', '/api/developer/apps', { headers: { cookie: victim.cookie } })).body.apps).toHaveLength(appsBefore);
+      expect(await listApps()).toHaveLength(appsBefore);
 
       // The server's own pages: Origin is the server's, or Sec-Fetch-Site says same-origin.
       const ownPages: Array<Record<string, string>> = [{ origin: t().url }, { 'sec-fetch-site': 'same-origin' }, {}];
@@ -117,7 +118,7 @@ forEachDialect(
       const answers = {
         signIn: await http(t().url, 'POST', '/api/session', { json: { email: 'nobody@example.test', password } }),
         session: await http(t().url, 'POST', '/v1/chat.listConversations', { headers: { cookie }, json: {} }),
-        notSignedIn: await http(t().url, 'GET', '/api/developer/apps'),
+        notSignedIn: await http(t().url, 'POST', '/v1/apps.listDeveloped'),
         method: await http(t().url, 'GET', '/v1/chat.sendMessage'),
         openapi: await http(t().url, 'GET', '/v1/openapi.json'),
         notFound: await http(t().url, 'GET', '/nothing/here'),
@@ -177,16 +178,16 @@ forEachDialect(
       const { cookie, setCookie } = await signedInWithCookie(t());
       expect(setCookie.split('; ')).toContain('Secure');
       const create = (origin: string) =>
-        http(t().url, 'POST', '/api/developer/apps', { headers: { cookie, origin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Behind TLS' }) });
+        http(t().url, 'POST', '/v1/apps.create', { headers: { cookie, origin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Behind TLS' }) });
       expectError(await create(t().url), { status: 403, error: 'CrossSiteRequest', description: /only pages of https:\/\/chat\.example\.test may/ });
-      expect((await create('https://chat.example.test')).status).toBe(201);
+      expect((await create('https://chat.example.test')).status).toBe(200);
     });
   },
   { publicUrl: 'https://chat.example.test/aviary' },
 );
 
 forEachDialect(
-  'sessions: rate limits of the client and developer APIs, sign-in limits without a trusted proxy',
+  'sessions: rate limits of the client API and the developer methods, sign-in limits without a trusted proxy',
   (t) => {
     it('limits a person’s client and developer calls like /v1, per route and per recipient, with X-RateLimit-* and Retry-After', async () => {
       clock += 60_000;
@@ -212,10 +213,9 @@ forEachDialect(
       clock += 1_000;
       expect((await alice.call('chat.sendFromComposer', { to: carol.user.id, text: 'later' })).status).toBe(200);
 
-      // The developer API too: reading apps is the read class (burst 4 here).
-      const headers = { authorization: `Bearer ${alice.sessionToken}` };
-      for (let i = 0; i < 4; i++) expect((await http(t().url, 'GET', '/api/developer/apps', { headers })).status).toBe(200);
-      expectError(await http(t().url, 'GET', '/api/developer/apps', { headers }), { status: 429, error: 'TooManyRequests' });
+      // The developer methods too: listing one's apps is the read class (burst 4 here).
+      for (let i = 0; i < 4; i++) expect((await alice.call('apps.listDeveloped')).status).toBe(200);
+      expectError(await alice.call('apps.listDeveloped'), { status: 429, error: 'TooManyRequests', description: /apps\.listDeveloped is limited/ });
     });
 
     it('counts failed sign-ins by the connection’s address, whatever X-Forwarded-For says, when no proxy is trusted', async () => {

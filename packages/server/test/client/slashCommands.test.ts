@@ -2,7 +2,7 @@ import { verifyWidgetRequest } from '@aviary/sdk';
 import { afterAll, expect, it } from 'vitest';
 import { parseSlashCommand } from '../../src/core/interactions/slashCommand.js';
 import { forEachDialect } from '../helpers/server.js';
-import { clientCast, closeSdkApps, expectError, http } from './harness.js';
+import { clientCast, closeSdkApps, expectError } from './harness.js';
 
 afterAll(closeSdkApps);
 
@@ -88,14 +88,13 @@ forEachDialect('slash commands from the composer (chat.sendFromComposer)', (t) =
     expect(sdkApp.received).toEqual([]);
 
     // Each open is in the app's delivery log, under its token's jti, with the URL but never its token.
-    const asDeveloper = (path: string) => http(t().url, 'GET', `/api/developer/apps/${encodeURIComponent(app.id)}${path}`, { headers: { authorization: `Bearer ${alice.sessionToken}` } });
-    const { events } = (await asDeveloper('/events')).body;
+    const { events } = (await alice.call('deliveries.list', { appId: app.id })).body;
     expect(events).toEqual([
       expect.objectContaining({ name: 'client.slashCommand', status: 'delivered', synchronous: true, openedUrl: 'https://widgets.example.test/poll', event: expect.objectContaining({ text: 'Dinner?' }) }),
       expect.objectContaining({ id: verified.claims.jti, openedUrl: 'https://widgets.example.test/poll', event: verified.event }),
     ]);
     expect(JSON.stringify(events)).not.toContain(url.searchParams.get('serviceEventToken')!);
-    expect((await asDeveloper(`/events/${events[1].id}/attempts`)).body).toEqual({ attempts: [] });
+    expect((await alice.call('deliveries.listAttempts', { appId: app.id, eventId: events[1].id })).body).toEqual({ attempts: [] });
   });
 
   it('answers AppUnreachable when the listener fails, and UnknownChat for a chat the person cannot read', async () => {

@@ -1,4 +1,4 @@
-import { AviaryApiError, AviaryClient, AviaryDeveloperApi, signIn, signOut, toChatId, toMessageUid } from '@aviary/sdk';
+import { AviaryApiError, AviaryClient, signIn, signOut, toChatId, toMessageUid } from '@aviary/sdk';
 import { expect, it } from 'vitest';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 
@@ -20,7 +20,7 @@ async function failure(call: Promise<unknown>): Promise<AviaryApiError> {
   return error as AviaryApiError;
 }
 
-forEachDialect('typed clients: AviaryClient with a session, the developer routes', (t) => {
+forEachDialect('typed clients: AviaryClient with a session, for a person and for a developer', (t) => {
   it('signs in, then sends and reads through AviaryClient with the session; failures carry code, status and parameter', async () => {
     const { person, teammate } = await pair(t());
     const signedIn = await signIn({ baseUrl: t().url, email: person.email!, password });
@@ -50,25 +50,33 @@ forEachDialect('typed clients: AviaryClient with a session, the developer routes
     expect(await failure(signIn({ baseUrl: t().url, email: person.email!, password: 'not it at all' }))).toMatchObject({ code: 'InvalidCredentials', status: 401 });
   });
 
-  it('makes and changes an app through AviaryDeveloperApi: path parameters, a query, a whole-object body', async () => {
+  it('makes and changes an app through AviaryClient with a session, then as the app with its secret', async () => {
     const { person } = await pair(t());
     const { sessionToken } = await signIn({ baseUrl: t().url, email: person.email!, password });
-    const developer = new AviaryDeveloperApi({ baseUrl: t().url, sessionToken });
+    const developer = new AviaryClient({ baseUrl: t().url, token: sessionToken });
 
-    const { app } = await developer.createApp({ name: '  Weather  ', listenerUrl: 'https://weather.example/events' });
+    const { app } = await developer.apps.create({ name: '  Weather  ', listenerUrl: 'https://weather.example/events' });
     expect(app).toMatchObject({ name: 'Weather', developerId: person.id, secret: expect.stringMatching(/^as_/) });
-    const changed = await developer.updateApp({ id: app.id, description: 'Rain or shine', listenerUrl: null });
+    const changed = await developer.apps.update({ appId: app.id, description: 'Rain or shine', listenerUrl: null });
     expect(changed.app).toMatchObject({ description: 'Rain or shine', listenerUrl: null });
 
-    const set = await developer.setIntegrations({ id: app.id, integrations: { slashCommands: [{ name: 'weather', action: { type: 'sendToApp' } }] } });
+    const set = await developer.apps.setIntegrations({ appId: app.id, integrations: { slashCommands: [{ name: 'weather', action: { type: 'sendToApp' } }] } });
     expect(set.integrations).toEqual({ slashCommands: [{ name: 'weather', action: { type: 'sendEvent' } }], previewDomains: [] });
-    const nested = await failure(developer.setIntegrations({ id: app.id, integrations: { slashCommands: [{ name: '/weather', action: { type: 'sendEvent' } }] } }));
-    expect(nested).toMatchObject({ code: 'InvalidParameter', parameter: 'slashCommands[0].name' });
+    const nested = await failure(developer.apps.setIntegrations({ appId: app.id, integrations: { slashCommands: [{ name: '/weather', action: { type: 'sendEvent' } }] } }));
+    expect(nested).toMatchObject({ code: 'InvalidParameter', parameter: 'integrations.slashCommands[0].name' });
 
-    expect(await developer.listEvents({ id: app.id, limit: 10, status: 'failed' })).toEqual({ events: [] });
-    expect(await failure(developer.updateApp({ id: app.id, name: 'x'.repeat(81) }))).toMatchObject({ code: 'InvalidParameter', parameter: 'name' });
-    expect(await developer.deleteApp({ id: app.id })).toEqual({ deleted: true });
-    expect(await failure(developer.getApp({ id: app.id }))).toMatchObject({ code: 'UnknownApp', status: 404 });
+    expect(await developer.deliveries.list({ appId: app.id, limit: 10, status: 'failed' })).toEqual({ events: [] });
+    expect(await failure(developer.apps.update({ appId: app.id, name: 'x'.repeat(81) }))).toMatchObject({ code: 'InvalidParameter', parameter: 'name' });
+
+    // The app itself, with its secret: it reads and changes itself, but may not delete itself.
+    const itself = new AviaryClient({ baseUrl: t().url, token: app.secret! });
+    expect((await itself.apps.getInfo({ appId: app.id })).app).toMatchObject({ id: app.id, secret: app.secret });
+    expect((await itself.apps.update({ appId: app.id, listenerUrl: 'https://weather.example/v2' })).app.listenerUrl).toBe('https://weather.example/v2');
+    expect(await failure(itself.apps.delete({ appId: app.id }))).toMatchObject({ code: 'NotSignedIn', status: 401 });
+
+    expect(await developer.apps.delete({ appId: app.id })).toEqual({ deleted: true });
+    expect(await failure(developer.apps.getInfo({ appId: app.id }))).toMatchObject({ code: 'UnknownApp', status: 404 });
+    expect(await failure(itself.apps.getInfo({ appId: app.id }))).toMatchObject({ code: 'InvalidToken' });
   });
 
 });

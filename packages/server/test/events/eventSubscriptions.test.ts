@@ -82,9 +82,9 @@ forEachDialect('event subscriptions', (t) => {
     expect(await t().testStore.store.db.selectFrom('events').select('id').where('app_id', '=', cast.app.id).execute()).toEqual([]);
   });
 
-  it('the developer API takes the list by name, in one order, refuses an unknown event by its place, and null means the defaults again', async () => {
+  it('apps.update takes the list by name, in one order, refuses an unknown event by its place, and null means the defaults again', async () => {
     const { app, alice } = await subscribedCast(t(), null);
-    const patch = (json: unknown) => http(t().url, 'PATCH', `/api/developer/apps/${app.id}`, { json, headers: { authorization: `Bearer ${alice.sessionToken}` } });
+    const patch = (json: object) => http(t().url, 'POST', '/v1/apps.update', { json: { appId: app.id, ...json }, headers: { authorization: `Bearer ${alice.sessionToken}` } });
     expect((await patch({})).body.app.eventSubscriptions).toBeNull();
     const chosen = await patch({ eventSubscriptions: ['client.slashCommand', 'app.install', 'client.slashCommand'] });
     expect(chosen.body.app.eventSubscriptions).toEqual(['app.install', 'client.slashCommand']);

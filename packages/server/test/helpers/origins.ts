@@ -1,7 +1,7 @@
 import type { Db } from '../../src/store/store.js';
 
 /**
- * Sets an app's allowed origins straight in its row, as the developer API does: widget and browser URLs
+ * Sets an app's allowed origins straight in its row, as apps.update does: widget and browser URLs
  * may only lead to origins the app's developer registered.
  */
 export async function allowOrigins(db: Db, appId: string, origins: string[]): Promise<void> {

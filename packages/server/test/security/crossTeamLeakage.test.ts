@@ -54,7 +54,7 @@ forEachDialect(
       it(`${probe.route}: team A's ids answer like made-up ones`, async () => {
         const eve = await freshOtherTeamActor(t(), w());
         const real = probe.prepare ? { ...targetsOf(w(), eve), ...(await probe.prepare({ t: t(), w: w(), a: eve })) } : targetsOf(w(), eve);
-        const { session: _fresh, ...realIds } = real as Targets & { session?: string };
+        const { session: _fresh, token: _token, ...realIds } = real as Targets & { session?: string; token?: string };
         const madeUp = madeUpTargets();
         const answers = [await runCell(t(), w(), probe, eve, realIds), await runCell(t(), w(), probe, eve, madeUp)];
         expect(answers[0].status).toBeGreaterThanOrEqual(400);

@@ -9,7 +9,7 @@ import { prng } from '../helpers/prng.js';
 
 /**
  * Hostile input must cost neither a 5xx nor an answer outside the API's error shape. 10,000 generated
- * requests in all, half per dialect, against a real server — /v1 methods, the client API and the developer API, signed
+ * requests in all, half per dialect, against a real server — /v1 methods, the client API and the developer methods, signed
  * in — with every part varied: verb, path, query (repeated names, bad percent-encoding), content type,
  * body (deep JSON, long strings within the body limit, broken JSON, bytes that are not UTF-8) and
  * headers (tokens of every shape and length).
@@ -33,6 +33,8 @@ const LONE_SURROGATE = /(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uD800-\uDBFF](?![\
 interface Fixture {
   sessionToken: string;
   appToken: string;
+  /** The secret of the app the signed-in person develops. */
+  appSecret: string;
   appIds: string[];
   userIds: string[];
   chatIds: string[];
@@ -75,6 +77,7 @@ forEachDialect(
       const fixture: Fixture = {
         sessionToken: ((await session.json()) as { sessionToken: string }).sessionToken,
         appToken: people[0].token,
+        appSecret: otherApp.secret,
         appIds: [app.id, otherApp.id],
         userIds: [signedIn.id, ...people.map((person) => person.id)],
         chatIds: [people[1].id, signedIn.id],
@@ -150,7 +153,7 @@ function requestGenerator(random: ReturnType<typeof prng>, fixture: Fixture) {
     'token', 'to', 'text', 'chat', 'uids', 'uid', 'members', 'channelId', 'userId', 'attachments', 'serviceml', 'mentions', 'sendAs',
     'visibleTo', 'limit', 'before', 'after', 'name', 'type', 'profileImage', 'purpose', 'id', 'status', 'appId', 'kind', 'url', 'client',
     'messageUid', 'messageUids', 'actionId', 'buttonId', 'button', 'attachmentId', 'sendContext', 'desktopType', 'mobileType',
-    'description', 'icon', 'listenerUrl', 'configurationUrl', 'integrations', 'email', 'password', '__proto__', 'constructor',
+    'description', 'icon', 'listenerUrl', 'configurationUrl', 'integrations', 'eventId', 'email', 'password', '__proto__', 'constructor',
   ];
   const anId = () => random.pick([...fixture.appIds, ...fixture.userIds, ...fixture.chatIds, 'a:aaaaaaaaaaaaaaaa', 'nope', '%00', 'x'.repeat(101), '..']);
 
@@ -181,7 +184,7 @@ function requestGenerator(random: ReturnType<typeof prng>, fixture: Fixture) {
 
   /** A path and the verb its route takes (a guess for paths no route serves). */
   const target = (): [string, string] => {
-    const id = anId();
+    const developerMethods = methodNames.filter((name) => name.startsWith('deliveries.') || methodsByName.get(name)?.callers.includes('appSecret'));
     switch (random.int(9)) {
       case 0:
       case 1:
@@ -197,13 +200,8 @@ function requestGenerator(random: ReturnType<typeof prng>, fixture: Fixture) {
         ]);
       case 5:
       case 6:
-        return random.pick<[string, string]>([
-          ['/api/developer/apps', 'POST'], ['/api/developer/apps', 'GET'], [`/api/developer/apps/${id}`, 'GET'], [`/api/developer/apps/${id}`, 'PATCH'],
-          [`/api/developer/apps/${id}/integrations`, 'PUT'], [`/api/developer/apps/${id}/secret`, 'POST'], [`/api/developer/apps/${id}/bot`, 'POST'],
-          [`/api/developer/apps/${id}/bot/token`, 'POST'], [`/api/developer/apps/${id}/events`, 'GET'],
-          [`/api/developer/apps/${id}/events/${random.pick(['1', 'e:x', '%00', 'x'.repeat(300)])}/attempts`, 'GET'],
-          [`/api/developer/apps/${id}/events/1/replay`, 'POST'], [`/api/developer/apps/${id}/delivery/resume`, 'POST'],
-        ]);
+        // The developer methods (`appId` is among the fields, often one of the fixture's apps).
+        return [`/v1/${random.pick(developerMethods)}`, 'POST'];
       case 7:
         return [random.pick(['/api/session', '/widget.js', '/v1/openapi.json', '/', '/v1/', '/api/client/messages', '/%', '/%E0%A4%A', '/v1/%ZZ', `/v1/${'a'.repeat(3000)}`, '/..%2f..%2fetc']), 'POST'];
       default:
@@ -229,6 +227,7 @@ function requestGenerator(random: ReturnType<typeof prng>, fixture: Fixture) {
       case 2: return { authorization: `Bearer ${'A'.repeat(random.pick([129, 4000]))}` };
       case 3: return { authorization: random.pick(['Bearer', 'Bearer ', 'Basic eDp5', `bearer  ${fixture.sessionToken}  `, 'Bearer a b']) };
       case 4: return { cookie: `aviary_session=${random.pick([fixture.sessionToken, 'x'.repeat(300), '', 'a;b'])}` };
+      case 5: return { authorization: `Bearer ${fixture.appSecret}` };
       default: return { authorization: `Bearer ${fixture.sessionToken}` };
     }
   };

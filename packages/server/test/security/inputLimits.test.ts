@@ -7,7 +7,7 @@ import { forEachDialect, type TestServer } from '../helpers/server.js';
 /** Each cause of a 500 the fuzzing found, and each limit on input, answered as a clear 4xx. */
 forEachDialect('input limits', (t) => {
   const password = 'limits are kindness';
-  /** A signed-in developer with an app, and their session token for the client and developer APIs. */
+  /** A signed-in developer with an app, and their session token for the client API and the methods. */
   const developer = async (test: TestServer) => {
     const { team, app, people } = await teamWithApp(test.testStore.store.db, 2);
     const person = await test.f.person(team.id, { password });
@@ -56,21 +56,21 @@ forEachDialect('input limits', (t) => {
   });
 
   describe('query and route parameters', () => {
-    it('a repeated query parameter on the developer events route is InvalidParameter', async () => {
+    it('a repeated query parameter of deliveries.list is InvalidParameter', async () => {
       const { own, headers } = await developer(t());
       for (const query of ['status=failed&status=pending', 'limit=1&limit=2', 'before=a&before=b']) {
-        const answer = await http(t().url, 'GET', `/api/developer/apps/${own.id}/events?${query}`, { headers });
+        const answer = await http(t().url, 'GET', `/v1/deliveries.list?appId=${own.id}&${query}`, { headers });
         expectError(answer, { error: 'InvalidParameter', parameter: query.split('=')[0], description: /given 2 times/ });
       }
-      expect((await http(t().url, 'GET', `/api/developer/apps/${own.id}/events?status=failed`, { headers })).status).toBe(200);
+      expect((await http(t().url, 'GET', `/v1/deliveries.list?appId=${own.id}&status=failed`, { headers })).status).toBe(200);
     });
 
-    it('U+0000 in a route parameter, query or body is InvalidParameter naming it, on PostgreSQL too', async () => {
+    it('U+0000 in a query or body is InvalidParameter naming it, on PostgreSQL too', async () => {
       const { own, headers } = await developer(t());
-      expectError(await http(t().url, 'GET', '/api/developer/apps/%00', { headers }), { error: 'InvalidParameter', parameter: 'id' });
+      expectError(await http(t().url, 'GET', '/v1/apps.getInfo?appId=%00', { headers }), { error: 'InvalidParameter', parameter: 'appId' });
       expectError(await http(t().url, 'POST', '/v1/apps.install', { headers, json: { appId: 'a\u0000b' } }), { error: 'InvalidParameter', parameter: 'appId' });
-      expectError(await http(t().url, 'GET', `/api/developer/apps/${own.id}/events?before=%00`, { headers }), { error: 'InvalidParameter', parameter: 'before' });
-      expectError(await http(t().url, 'PATCH', `/api/developer/apps/${own.id}`, { headers, json: { name: 'a\u0000b' } }), { error: 'InvalidParameter', parameter: 'name' });
+      expectError(await http(t().url, 'GET', `/v1/deliveries.list?appId=${own.id}&before=%00`, { headers }), { error: 'InvalidParameter', parameter: 'before' });
+      expectError(await http(t().url, 'POST', '/v1/apps.update', { headers, json: { appId: own.id, name: 'a\u0000b' } }), { error: 'InvalidParameter', parameter: 'name' });
       expectError(await http(t().url, 'POST', '/api/session', { json: { email: 'a\u0000@example.test', password: 'x' } }), { error: 'InvalidParameter', parameter: 'email' });
     });
 
@@ -97,7 +97,7 @@ forEachDialect('input limits', (t) => {
 
     it('a developer app URL the URL parser refuses is InvalidParameter, never stored', async () => {
       const { own, headers } = await developer(t());
-      const answer = await http(t().url, 'PATCH', `/api/developer/apps/${own.id}`, { headers, json: { configurationUrl: 'http://a.com:99999/' } });
+      const answer = await http(t().url, 'POST', '/v1/apps.update', { headers, json: { appId: own.id, configurationUrl: 'http://a.com:99999/' } });
       expectError(answer, { error: 'InvalidParameter', parameter: 'configurationUrl', description: /port 99999/ });
     });
   });

@@ -38,10 +38,10 @@ forEachDialect('stream: delivery.changed', (t) => {
     const install = await ctx.db.selectFrom('events').select('id').where('app_id', '=', app.id).where('name', '=', 'app.install').executeTakeFirstOrThrow();
     await mine!.waitFor(deliveryOf(app.id, install.id));
 
-    const paused = await fetch(`${t().url}/api/developer/apps/${app.id}/delivery/pause`, {
+    const paused = await fetch(`${t().url}/v1/deliveries.pause`, {
       method: 'POST',
       headers: { authorization: `Bearer ${developer.sessionToken}`, 'content-type': 'application/json' },
-      body: '{}',
+      body: JSON.stringify({ appId: app.id }),
     });
     expect(paused.status).toBe(200);
     await mine!.waitFor((frame) => deliveryOf(app.id)(frame) && frame.type === 'delivery.changed' && frame.deliveryPausedAt !== null);

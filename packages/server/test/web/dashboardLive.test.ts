@@ -39,14 +39,13 @@ describe.skipIf(noBrowser)('the dashboard, live', () => {
     // Someone else (the developer's terminal, another tab) replays it and pauses delivery.
     const elsewhere = await sessionFor(web.t, web.cast.bob);
     const [event] = await ctx.db.selectFrom('events').select('id').where('app_id', '=', app.id).execute();
-    const developerCall = (path: string) =>
-      fetch(`${web.t.url}/api/developer/apps/${app.id}${path}`, { method: 'POST', headers: { authorization: `Bearer ${elsewhere.sessionToken}`, 'content-type': 'application/json' }, body: '{}' });
-    expect((await developerCall(`/events/${event!.id}/replay`)).status).toBe(200);
+    const developerCall = (method: string, params: object = {}) => elsewhere.call(method, { appId: app.id, ...params });
+    expect((await developerCall('deliveries.replay', { eventId: event!.id })).status).toBe(200);
     await listener.waitForVerified(1);
     await row.getByText('delivered', { exact: true }).waitFor();
-    expect((await developerCall('/delivery/pause')).status).toBe(200);
+    expect((await developerCall('deliveries.pause')).status).toBe(200);
     await page.getByRole('region', { name: 'Delivery paused' }).waitFor();
-    expect((await developerCall('/delivery/resume')).status).toBe(200);
+    expect((await developerCall('deliveries.resume')).status).toBe(200);
     await page.getByRole('region', { name: 'Delivery paused' }).waitFor({ state: 'detached' });
 
     expect(loads).toBe(0);

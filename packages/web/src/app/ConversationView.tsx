@@ -18,10 +18,14 @@ import { useReadMarker } from './useReadMarker';
 import { useSelection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
 import { MenuButton } from './PageHeader';
+import { PinnedDialog } from './PinnedPanel';
+import { chatPath, navigate } from './route';
 
 /** The open chat: its header (with the apps' chat-tab buttons), its history and the composer. */
-export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent }: {
+export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent, target }: {
   chat: string;
+  /** The message a link opened the chat at (`?m=`): loaded around, brought into view, highlighted. */
+  target?: string | undefined;
   conversation?: Conversation | undefined;
   /** Changes when the person chose this chat again (Ctrl+K): the composer takes the focus. */
   focusSignal?: number;
@@ -29,7 +33,8 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   onSent: () => void;
 }) {
   const workspace = useWorkspace();
-  const history = useHistory(chat);
+  const history = useHistory(chat, target);
+  const [pinsOpen, setPinsOpen] = useState(false);
   const typed = useTypingSignal(chat);
   const [membersOpen, setMembersOpen] = useState(false);
   const order = useMemo(() => history.messages.map((message) => message.uid), [history.messages]);
@@ -52,14 +57,20 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
         : [],
     );
     if (reactions.length > 0) history.react(reactions, workspace.me.id);
+    for (const frame of frames) {
+      if (frame.type === 'pin.added' && here(frame.message)) history.pin(frame.message.uid, { by: frame.userId, at: frame.pinnedAt });
+      if (frame.type === 'pin.removed' && here(frame.message)) history.pin(frame.message.uid, undefined);
+    }
   });
   useReadMarker(chat, history.messages.at(-1), conversation?.unread ?? 0, workspace.me.id);
   const firstUnread = useFirstUnread(conversation, history.messages, workspace.me.id);
   const section = useRef<HTMLElement>(null);
   useShowLeftOff(section, firstUnread);
   const newest = useJumpToNewest(section);
-  const { add } = history;
+  const { add, hasNewer } = history;
   const { jump } = newest;
+  // Opened at a linked message with newer pages still to load: the newest is the chat opened afresh.
+  const toNewest = useCallback(() => (hasNewer ? navigate(chatPath(chat)) : jump()), [hasNewer, chat, jump]);
   const changes = useMessageChangesOf(history);
   const { setEditing } = changes;
   // When an edit ends (saved or cancelled), the composer takes the focus back.
@@ -80,10 +91,10 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const sent = useCallback(
     (message: Message) => {
       add([message]);
-      jump();
+      toNewest();
       onSent();
     },
-    [add, jump, onSent],
+    [add, toNewest, onSent],
   );
 
   return (
@@ -100,6 +111,13 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
             {conversation.channel.memberCount === 1 ? '1 member' : `${conversation.channel.memberCount} members`}
           </button>
         )}
+        <button type="button" className="member-count-button pins-button" aria-haspopup="dialog" aria-label="Pinned messages" title="Pinned messages" onClick={() => setPinsOpen(true)}>
+          <span aria-hidden="true">📌</span>
+          <span className="pins-button-text" aria-hidden="true">
+            {' '}
+            Pinned
+          </span>
+        </button>
         <div className="tab-buttons">
           {tabButtons.map((app) => (
             <ChatButton key={app.id} app={app} button="chatTabButton" chat={chat} className="secondary">
@@ -109,14 +127,15 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
         </div>
       </header>
       {membersOpen && conversation?.channel && <MembersDialog channel={conversation.channel} onClose={() => setMembersOpen(false)} />}
+      {pinsOpen && <PinnedDialog chat={chat} name={`${conversation?.kind === 'channel' ? '#' : ''}${name}`} onClose={() => setPinsOpen(false)} />}
       <FirstUnreadContext.Provider value={firstUnread}>
         <MessageChangesContext.Provider value={changes}>
-          <HistoryList history={history} chat={chat} selection={selection} />
+          <HistoryList history={history} chat={chat} selection={selection} target={target} />
         </MessageChangesContext.Provider>
       </FirstUnreadContext.Provider>
       <div className="jump-anchor">
-        {newest.away && (
-          <button type="button" className="jump-to-newest" onClick={newest.jump}>
+        {(newest.away || hasNewer) && (
+          <button type="button" className="jump-to-newest" onClick={toNewest}>
             Jump to newest <span aria-hidden="true">↓</span>
           </button>
         )}

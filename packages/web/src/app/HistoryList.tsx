@@ -19,10 +19,11 @@ const STICK_TO_BOTTOM_PX = 80;
  * is in (or near) the view, keeps what the person was reading in place when a page is put in front,
  * and follows new messages while at the bottom.
  */
-export function HistoryList({ history, chat, selection }: { history: History; chat: string; selection?: Selection | undefined }) {
+export function HistoryList({ history, chat, selection, target }: { history: History; chat: string; selection?: Selection | undefined; target?: string | undefined }) {
   const { me } = useWorkspace();
   const scroller = useRef<HTMLDivElement>(null);
   const top = useRef<HTMLDivElement>(null);
+  const bottom = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => historyRows(history.messages, me.timezone, !history.hasOlder), [history.messages, me.timezone, history.hasOlder]);
   const atBottom = useRef(true);
   /** The oldest message shown at the last render: when it changes, a page was put in front. */
@@ -60,6 +61,15 @@ export function HistoryList({ history, chat, selection }: { history: History; ch
     const previousOldest = oldestShown.current;
     oldestShown.current = history.messages[0]?.uid;
     if (!element || rows.length === 0) return;
+    const targetIndex = previousOldest === undefined && target !== undefined ? rows.findIndex((row) => row.kind === 'message' && row.message.uid === target) : -1;
+    if (targetIndex >= 0) {
+      // Opened at a linked message: it is brought to the middle of the view (and stays there as rows are measured).
+      atBottom.current = false;
+      virtualizer.scrollToIndex(targetIndex, { align: 'center' });
+      requestAnimationFrame(() => virtualizer.scrollToIndex(targetIndex, { align: 'center' }));
+      remember(element);
+      return;
+    }
     if (previousOldest === undefined || atBottom.current) {
       // Straight to the bottom, not scrollToIndex: that one aims with estimated heights, and a scroll
       // event on the way would read as the person leaving the bottom.
@@ -105,7 +115,21 @@ export function HistoryList({ history, chat, selection }: { history: History; ch
     observer.observe(top.current);
     return () => observer.disconnect();
   }, []);
-  const { hasOlder, loading, loadOlder } = history;
+  // The same at the bottom, while the history opened at a linked message has newer pages to load.
+  const [bottomSeen, setBottomSeen] = useState(0);
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element || !bottom.current) return;
+    const observer = new IntersectionObserver(() => setBottomSeen((count) => count + 1), { root: element, rootMargin: `0px 0px ${LOAD_AHEAD_PX}px 0px` });
+    observer.observe(bottom.current);
+    return () => observer.disconnect();
+  }, []);
+  const { hasOlder, loading, loadOlder, hasNewer, loadNewer } = history;
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element || !bottom.current || !hasNewer || loading || rows.length === 0) return;
+    if (bottom.current.getBoundingClientRect().top <= element.getBoundingClientRect().bottom + LOAD_AHEAD_PX) loadNewer();
+  }, [bottomSeen, hasNewer, loading, loadNewer, rows.length]);
   useEffect(() => {
     const element = scroller.current;
     if (!element || !top.current || !hasOlder || loading || rows.length === 0) return;
@@ -148,6 +172,7 @@ export function HistoryList({ history, chat, selection }: { history: History; ch
                   message={row.message}
                   continued={row.continued}
                   chat={chat}
+                  highlighted={row.message.uid === target}
                   selected={selection?.active ? selection.has(row.message.uid) : undefined}
                   onToggle={selection?.toggle}
                 />
@@ -156,6 +181,7 @@ export function HistoryList({ history, chat, selection }: { history: History; ch
           );
         })}
       </div>
+      <div ref={bottom} className="history-bottom" />
       {rows.length === 0 && !history.loading && !history.error && <p className="history-empty">No messages yet. Say hello!</p>}
     </div>
   );

@@ -8,6 +8,7 @@ import { MarkdownView } from './MarkdownView';
 import { useMessageChanges } from './messageChanges';
 import { MessageEditor } from './MessageEditor';
 import { MessageTools } from './MessageTools';
+import { PinnedMarker } from './PinnedPanel';
 import { ReactionPills } from './ReactionPills';
 import { FirstUnreadContext } from './useLeftOff';
 import { ServiceMLView } from './ServiceMLView';
@@ -24,10 +25,12 @@ const touchOnly = typeof matchMedia === 'function' && matchMedia('(hover: none)'
  * beside it, always, who really sent the message (the person the app acts for, or its bot) and through
  * which app, so that no app passes for a person.
  */
-export const MessageRow = memo(function MessageRow({ message, continued, chat, selected, onToggle }: {
+export const MessageRow = memo(function MessageRow({ message, continued, chat, selected, onToggle, highlighted }: {
   message: Message;
   continued: boolean;
   chat: string;
+  /** The message a link opened the chat at. */
+  highlighted?: boolean | undefined;
   /** Whether the message is picked for a message action; undefined while nothing is being picked. */
   selected?: boolean | undefined;
   /** Picks or unpicks it (`range`: with Shift, from the last one picked), turning picking on. */
@@ -65,7 +68,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
       <article
         data-uid={message.uid}
         tabIndex={touchOnly ? -1 : undefined}
-        className={`message${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}`}
+        className={`message${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}${highlighted ? ' highlighted' : ''}${message.pinned ? ' pinned' : ''}`}
         aria-label={realSenderLabel ? `${sender} (${realSenderLabel})` : `${sender}${appName ? ` via ${appName}` : ''}`}
       >
         {selecting && (
@@ -79,6 +82,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
         )}
         <div className="message-gutter">{continued ? <span className="message-hover-time">{time}</span> : <Avatar name={sender} image={message.sendAs?.profileImage} />}</div>
         <div className="message-body">
+          {message.pinned && <PinnedMarker by={message.pinned.by} />}
           {!continued && (
             <header className="message-header">
               <span className="message-sender">{sender}</span>

@@ -3,6 +3,8 @@ import { failureText, methods, type Message } from '../api/client';
 import { appsWith } from './AppButtons';
 import { abilitiesOn, useMessageChanges } from './messageChanges';
 import { Modal } from './Modal';
+import { pinItems } from './PinnedPanel';
+import { useSavedItems } from './savedItems';
 import { useWorkspace } from './workspaceContext';
 
 /**
@@ -22,6 +24,7 @@ export function MessageTools({ message, chat, snippet, onReact, onSelect }: {
   const [confirming, setConfirming] = useState(false);
   const actions = appsWith(workspace.apps, 'messageAction');
   const may = abilitiesOn(message, workspace.me);
+  const saved = useSavedItems();
 
   return (
     <>
@@ -44,17 +47,16 @@ export function MessageTools({ message, chat, snippet, onReact, onSelect }: {
             {app.integrations.messageAction!.name}
           </button>
         ))}
-        {(may.edit || may.delete) && (
-          <MoreMenu
-            snippet={snippet}
-            open={menuOpen}
-            onOpen={setMenuOpen}
-            items={[
-              ...(may.edit ? [{ label: 'Edit', run: () => changes.setEditing(message.uid) }] : []),
-              ...(may.delete ? [{ label: 'Delete', run: () => setConfirming(true), danger: true }] : []),
-            ]}
-          />
-        )}
+        <MoreMenu
+          snippet={snippet}
+          open={menuOpen}
+          onOpen={setMenuOpen}
+          items={[
+            ...pinItems(message, chat, saved, workspace),
+            ...(may.edit ? [{ label: 'Edit', run: () => changes.setEditing(message.uid) }] : []),
+            ...(may.delete ? [{ label: 'Delete', run: () => setConfirming(true), danger: true }] : []),
+          ]}
+        />
       </div>
       {confirming && <ConfirmDelete message={message} snippet={snippet} onClose={() => setConfirming(false)} />}
     </>

@@ -22,6 +22,7 @@ interface SidebarProps {
   onNewDirectMessage: () => void;
   onEditProfile: () => void;
   onInvite: () => void;
+  onOpenSaved: () => void;
 }
 
 /** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
@@ -65,6 +66,9 @@ export function Sidebar(props: SidebarProps) {
         />
         <button type="button" className="sidebar-item sidebar-browse" onClick={onBrowseChannels}>
           Browse channels
+        </button>
+        <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenSaved}>
+          Saved items
         </button>
         <ConversationList
           title="Direct messages"

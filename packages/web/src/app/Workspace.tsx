@@ -11,6 +11,7 @@ import { fullName } from './format';
 import { NewDirectMessageDialog } from './NewDirectMessageDialog';
 import { InviteDialog } from './InviteDialog';
 import { ProfileDialog } from './ProfileDialog';
+import { SavedDialog } from './SavedDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, navigate, type Route } from './route';
 import { Sidebar } from './Sidebar';
@@ -30,7 +31,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [widget, setWidget] = useState<OpenWidget>();
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [navOpen, setNavOpen] = useState(false);
-  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite'>();
+  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved'>();
   const toasts = useToasts();
 
   const refreshApps = useCallback(() => methods.apps.listDirectory().then((answer) => setApps(answer.apps)), []);
@@ -171,6 +172,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           onNewDirectMessage={() => setDialog('newDirectMessage')}
           onEditProfile={() => setDialog('profile')}
           onInvite={() => setDialog('invite')}
+          onOpenSaved={() => setDialog('saved')}
         />
         <main className="main" id="main">
           <ConnectionBanner state={connection} />
@@ -180,8 +182,9 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
             <DeveloperArea appId={route.app} onMenu={() => setNavOpen(true)} />
           ) : route.page === 'chat' ? (
             <ConversationView
-              key={`${route.chat}:${resyncs}`}
+              key={`${route.chat}:${route.message ?? ''}:${resyncs}`}
               chat={route.chat}
+              target={route.message}
               conversation={current}
               focusSignal={composerFocus}
               onMenu={() => setNavOpen(true)}
@@ -201,6 +204,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
+      {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>
   );

@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 /** A page one reaches signed out, or signed in alike: it shows whoever is (not) signed in. */
 export type PublicRoute = { page: 'invite'; token: string } | { page: 'forgotPassword' } | { page: 'resetPassword' } | { page: 'verifyEmail' };
 
-export type Route = PublicRoute | { page: 'signin' } | { page: 'chat'; chat: string } | { page: 'apps' } | { page: 'dev'; app?: string } | { page: 'home' };
+export type Route = PublicRoute | { page: 'signin' } | { page: 'chat'; chat: string; message?: string } | { page: 'apps' } | { page: 'dev'; app?: string } | { page: 'home' };
 
 export function parseRoute(path: string): Route {
   if (path === webPages.signIn) return { page: 'signin' };
@@ -31,19 +31,28 @@ export function parseRoute(path: string): Route {
 export const isPublicRoute = (route: Route): route is PublicRoute => ['invite', 'forgotPassword', 'resetPassword', 'verifyEmail'].includes(route.page);
 
 export const chatPath = (chat: string) => webPagePath('chat', chat);
+/** A link to one message: its chat, opened at it and highlighted (`/c/<chat>?m=<uid>`). */
+export const messagePath = (chat: string, uid: string) => `${chatPath(chat)}?m=${encodeURIComponent(uid)}`;
+
+/** The route of the page's address, with the message a permalink names (`?m=`). */
+function currentRoute(): Route {
+  const route = parseRoute(location.pathname);
+  const message = new URLSearchParams(location.search).get('m');
+  return route.page === 'chat' && message ? { ...route, message } : route;
+}
 export const devAppPath = (app: string) => webPagePath('devApp', app);
 
 export function navigate(path: string, replace = false): void {
-  if (path === location.pathname) return;
+  if (path === location.pathname + location.search) return;
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
 
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.pathname));
+  const [route, setRoute] = useState(currentRoute);
   useEffect(() => {
-    const update = () => setRoute(parseRoute(location.pathname));
+    const update = () => setRoute(currentRoute());
     window.addEventListener('popstate', update);
     return () => window.removeEventListener('popstate', update);
   }, []);

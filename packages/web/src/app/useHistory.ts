@@ -21,43 +21,74 @@ export interface History {
   remove(uids: string[]): void;
   /** Applies reactions added or taken back (frames, or the person's own click) to the messages shown. */
   react(changes: Array<ReactionChange & { uid: string }>, me: string): void;
+  /** Marks a message pinned (who, when), or not (undefined). */
+  pin(uid: string, pinned: Message['pinned']): void;
+  /** True while the history opened at a linked message and newer pages are still to load. */
+  hasNewer: boolean;
+  loadNewer(): void;
 }
 
-/** The history of one chat, fetched newest page first and then backwards with `before`. */
-export function useHistory(chat: string): History {
+/**
+ * The history of one chat, fetched newest page first and then backwards with `before`. Opened at a linked
+ * message (`target`), it starts with the page around it and then loads both ways (`after` forwards).
+ */
+export function useHistory(chat: string, target?: string): History {
   const [messages, setMessages] = useState<Message[]>([]);
   const [hasOlder, setHasOlder] = useState(true);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string>();
+  const [hasNewer, setHasNewer] = useState(target !== undefined);
+  const newerPending = useRef(target !== undefined);
   const inFlight = useRef(false);
   const oldest = useRef<string | undefined>(undefined);
+  const newest = useRef<string | undefined>(undefined);
 
-  const loadOlder = useCallback(() => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setLoading(true);
-    methods.chat
-      .fetchMessages({ chat, before: oldest.current, limit: PAGE_SIZE })
-      .then((page) => {
-        const older = [...page].reverse();
-        if (older[0]) oldest.current = older[0].uid;
-        setHasOlder(page.length === PAGE_SIZE);
-        setMessages((shown) => mergeByUid(older, shown));
-      }, (failure: unknown) => setError(failureText(failure)))
-      .finally(() => {
-        inFlight.current = false;
-        setLoading(false);
-      });
-  }, [chat]);
+  const load = useCallback(
+    (direction: 'older' | 'newer' | 'around') => {
+      if (inFlight.current) return;
+      inFlight.current = true;
+      setLoading(true);
+      const params =
+        direction === 'around' ? { chat, around: target, limit: PAGE_SIZE } : direction === 'newer' ? { chat, after: newest.current, limit: PAGE_SIZE } : { chat, before: oldest.current, limit: PAGE_SIZE };
+      methods.chat
+        .fetchMessages(params)
+        .then((page) => {
+          const got = [...page].reverse();
+          if (direction !== 'newer' && got[0]) oldest.current = got[0].uid;
+          if (direction !== 'older' && got.at(-1)) newest.current = got.at(-1)!.uid;
+          if (direction === 'older') setHasOlder(page.length === PAGE_SIZE);
+          if (direction === 'around') setHasOlder(page.length > 0);
+          if (direction !== 'older') {
+            // The page around a message holds up to half a page after it: a full half means more may follow.
+            const at = got.findIndex((message) => message.uid === target);
+            newerPending.current = direction === 'newer' ? page.length === PAGE_SIZE : at < 0 || got.length - 1 - at >= Math.floor((PAGE_SIZE - 1) / 2);
+            setHasNewer(newerPending.current);
+          }
+          setMessages((shown) => mergeByUid(got, shown));
+        }, (failure: unknown) => setError(failureText(failure)))
+        .finally(() => {
+          inFlight.current = false;
+          setLoading(false);
+        });
+    },
+    [chat, target],
+  );
+  const loadOlder = useCallback(() => load('older'), [load]);
+  const loadNewer = useCallback(() => load('newer'), [load]);
 
-  useEffect(() => loadOlder(), [loadOlder]);
+  useEffect(() => load(target === undefined ? 'older' : 'around'), [load, target]);
 
-  const add = useCallback((arrived: Message[]) => setMessages((shown) => mergeByUid(shown, arrived)), []);
+  // While newer pages are still to load, what arrives live comes with them (no gap in between).
+  const add = useCallback((arrived: Message[]) => {
+    if (!newerPending.current) setMessages((shown) => mergeByUid(shown, arrived));
+  }, []);
   const replace = useCallback(
     (changed: Message[]) =>
       setMessages((shown) => {
         const byUid = new Map(changed.map((message) => [message.uid, message]));
-        return shown.some((message) => byUid.has(message.uid)) ? shown.map((message) => byUid.get(message.uid) ?? message) : shown;
+        // A message.updated frame carries neither reactions nor the pin: those the message had stay.
+        const keep = (was: Message, now: Message): Message => ({ ...now, reactions: now.reactions ?? was.reactions, pinned: now.pinned ?? was.pinned });
+        return shown.some((message) => byUid.has(message.uid)) ? shown.map((message) => (byUid.has(message.uid) ? withoutUndefined(keep(message, byUid.get(message.uid)!)) : message)) : shown;
       }),
     [],
   );
@@ -74,7 +105,18 @@ export function useHistory(chat: string): History {
       }),
     [],
   );
-  return { messages, hasOlder, loading, error, loadOlder, add, replace, remove, react };
+  const pin = useCallback(
+    (uid: string, pinned: Message['pinned']) =>
+      setMessages((shown) =>
+        shown.map((message) => {
+          if (message.uid !== uid) return message;
+          const { pinned: _was, ...rest } = message;
+          return pinned ? { ...rest, pinned } : rest;
+        }),
+      ),
+    [],
+  );
+  return { messages, hasOlder, loading, error, loadOlder, add, replace, remove, react, pin, hasNewer, loadNewer };
 }
 
 /** Both lists oldest first; the result too, each uid once. */
@@ -83,4 +125,9 @@ function mergeByUid(first: Message[], second: Message[]): Message[] {
   const fresh = second.filter((message) => !seen.has(message.uid));
   if (fresh.length === 0) return first;
   return [...first, ...fresh].sort((a, b) => a.timestamp - b.timestamp || (a.uid < b.uid ? -1 : 1));
+}
+
+/** Leaves out the optional fields that are undefined (the client treats absent and undefined alike, tests compare shapes). */
+function withoutUndefined(message: Message): Message {
+  return Object.fromEntries(Object.entries(message).filter(([, value]) => value !== undefined)) as Message;
 }

@@ -78,6 +78,8 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
         break; // the developer dashboard's delivery log reads these (useStreamFrames)
       case 'reaction.added':
       case 'reaction.removed':
+      case 'pin.added':
+      case 'pin.removed':
         break; // the open chat's history shows them (ConversationView)
       default:
         reloadApps = true; // app.installed, uninstalled, disabled, enabled, deleted

@@ -1,7 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import { listenAppIdOf } from '@aviary/protocol';
 import type { ServerContext } from '../../context.js';
-import { reachableApp, requireDeveloper } from '../developer/access.js';
+import { findApp } from '../../core/queries/apps.js';
+import { sameSecret } from '../appSecretCaller.js';
+import { reachAppFor } from '../developerAccess.js';
 import { ApiError } from '../errors.js';
 import { bearerToken } from '../session/sessionToken.js';
 import { upgradeSession, type UpgradeEndpoint } from '../upgrade.js';
@@ -24,17 +25,11 @@ export function listenEndpoint(ctx: ServerContext, gateway: ListenGateway): Upgr
       if (token === undefined || token.length > 256) {
         throw new ApiError('NotSignedIn', "Send Authorization: Bearer with the app developer's session token or with the app's secret.");
       }
-      const app = await ctx.db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+      const app = await findApp(ctx.db, appId);
       if (app && sameSecret(token, app.secret)) return { appId: app.id, by: { secretDigest: secretDigest(app.secret) } };
       const { person, sessionHash } = await upgradeSession(ctx, token);
-      const reachable = await reachableApp(ctx.db, person, appId);
-      requireDeveloper(reachable, 'listen to its events', 'events carry what people sent the app');
-      return { appId: reachable.app.id, by: { userId: person.id, sessionHash } };
+      const reached = await reachAppFor(ctx.db, { kind: 'person', user: person }, appId, 'deliveries', 'listen to its events');
+      return { appId: reached.id, by: { userId: person.id, sessionHash } };
     },
   };
-}
-
-/** Compared as digests, so the comparison takes the same time whatever the lengths. */
-function sameSecret(given: string, secret: string): boolean {
-  return timingSafeEqual(Buffer.from(secretDigest(given), 'base64'), Buffer.from(secretDigest(secret), 'base64'));
 }

@@ -1,12 +1,23 @@
 import type { MethodDefinition, MethodName } from '@aviary/protocol';
 import type { MethodHandler } from '../handler.js';
+import appsCreate from './apps/create.js';
+import appsDelete from './apps/delete.js';
 import appsDisable from './apps/disable.js';
 import appsDisableForTeam from './apps/disableForTeam.js';
 import appsEnable from './apps/enable.js';
+import appsEnableBot from './apps/enableBot.js';
 import appsEnableForTeam from './apps/enableForTeam.js';
+import appsGetInfo from './apps/getInfo.js';
 import appsInstall from './apps/install.js';
+import appsListDeveloped from './apps/listDeveloped.js';
 import appsListDirectory from './apps/listDirectory.js';
+import appsRegenerateBotToken from './apps/regenerateBotToken.js';
+import appsListWebhooks from './apps/listWebhooks.js';
+import appsRevokeWebhook from './apps/revokeWebhook.js';
+import appsRotateSecret from './apps/rotateSecret.js';
+import appsSetIntegrations from './apps/setIntegrations.js';
 import appsUninstall from './apps/uninstall.js';
+import appsUpdate from './apps/update.js';
 import channelsAddMembers from './channels/addMembers.js';
 import channelsCreate from './channels/create.js';
 import channelsGetInfo from './channels/getInfo.js';
@@ -24,6 +35,13 @@ import chatSendFromComposer from './chat/sendFromComposer.js';
 import chatSendMessage from './chat/sendMessage.js';
 import chatSignalTyping from './chat/signalTyping.js';
 import chatUpdateMessage from './chat/updateMessage.js';
+import deliveriesList from './deliveries/list.js';
+import deliveriesListAttempts from './deliveries/listAttempts.js';
+import deliveriesPause from './deliveries/pause.js';
+import deliveriesReplay from './deliveries/replay.js';
+import deliveriesReplayFailed from './deliveries/replayFailed.js';
+import deliveriesResume from './deliveries/resume.js';
+import deliveriesSendTestEvent from './deliveries/sendTestEvent.js';
 import chatScheduleMessage from './chat/scheduleMessage.js';
 import chatListScheduledMessages from './chat/listScheduledMessages.js';
 import chatDeleteScheduledMessage from './chat/deleteScheduledMessage.js';
@@ -41,6 +59,7 @@ import invitationsCreate from './invitations/create.js';
 import invitationsGetInfo from './invitations/getInfo.js';
 import invitationsList from './invitations/list.js';
 import invitationsRevoke from './invitations/revoke.js';
+import { pinHandlers } from './pins/index.js';
 import reactionsAdd from './reactions/add.js';
 import reactionsList from './reactions/list.js';
 import reactionsRemove from './reactions/remove.js';
@@ -67,13 +86,24 @@ import usersVerifyEmail from './users/verifyEmail.js';
 export type HandlerTable = { readonly [N in MethodName]: MethodHandler<MethodDefinition & { name: N }> };
 
 export const handlersByMethod = {
+  'apps.create': appsCreate,
+  'apps.delete': appsDelete,
   'apps.disable': appsDisable,
   'apps.disableForTeam': appsDisableForTeam,
   'apps.enable': appsEnable,
+  'apps.enableBot': appsEnableBot,
   'apps.enableForTeam': appsEnableForTeam,
+  'apps.getInfo': appsGetInfo,
   'apps.install': appsInstall,
+  'apps.listDeveloped': appsListDeveloped,
   'apps.listDirectory': appsListDirectory,
+  'apps.regenerateBotToken': appsRegenerateBotToken,
+  'apps.listWebhooks': appsListWebhooks,
+  'apps.revokeWebhook': appsRevokeWebhook,
+  'apps.rotateSecret': appsRotateSecret,
+  'apps.setIntegrations': appsSetIntegrations,
   'apps.uninstall': appsUninstall,
+  'apps.update': appsUpdate,
   'channels.addMembers': channelsAddMembers,
   'channels.create': channelsCreate,
   'channels.getInfo': channelsGetInfo,
@@ -91,6 +121,13 @@ export const handlersByMethod = {
   'chat.sendMessage': chatSendMessage,
   'chat.signalTyping': chatSignalTyping,
   'chat.updateMessage': chatUpdateMessage,
+  'deliveries.list': deliveriesList,
+  'deliveries.listAttempts': deliveriesListAttempts,
+  'deliveries.pause': deliveriesPause,
+  'deliveries.replay': deliveriesReplay,
+  'deliveries.replayFailed': deliveriesReplayFailed,
+  'deliveries.resume': deliveriesResume,
+  'deliveries.sendTestEvent': deliveriesSendTestEvent,
   'chat.scheduleMessage': chatScheduleMessage,
   'chat.listScheduledMessages': chatListScheduledMessages,
   'chat.deleteScheduledMessage': chatDeleteScheduledMessage,
@@ -105,6 +142,7 @@ export const handlersByMethod = {
   'invitations.getInfo': invitationsGetInfo,
   'invitations.list': invitationsList,
   'invitations.revoke': invitationsRevoke,
+  ...pinHandlers,
   'reactions.add': reactionsAdd,
   'reactions.list': reactionsList,
   'reactions.remove': reactionsRemove,

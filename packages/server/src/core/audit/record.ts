@@ -51,3 +51,8 @@ export async function recordAudit(db: Db | Tx, entry: AuditEntry): Promise<void>
 export function byPerson(user: Pick<UsersTable, 'id' | 'team_id'>, address: string | null, appId: string | null = null): Pick<AuditEntry, 'teamId' | 'actor'> {
   return { teamId: user.team_id, actor: { userId: user.id, appId, address } };
 }
+
+/** The actor of an API caller: its person (none for an app's secret), the app it acts through, and the address when the caller has one (a session). */
+export function callerActor(caller: { user: Pick<UsersTable, 'id'> | null; appId: string | null; clientAddress?: string }): AuditActor {
+  return { userId: caller.user?.id ?? null, appId: caller.appId, address: caller.clientAddress ?? null };
+}

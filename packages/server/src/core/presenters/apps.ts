@@ -7,7 +7,7 @@ import { setFields } from './setFields.js';
 
 type AppRow = AppsTable & Partial<{ [K in keyof AppDeliveryColumns]: number | null }>;
 
-/** An app as its developer (or a team admin) sees it in the developer API. Never a token hash. */
+/** An app as its developer (or a team admin) sees it through the developer methods. Never a token hash. */
 export interface DeveloperAppModel {
   id: string;
   teamId: string;

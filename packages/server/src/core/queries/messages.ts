@@ -66,6 +66,20 @@ export async function fetchHistoryPage(db: Db, chatKey: string, readerId: string
   return page.after !== undefined ? rows.reverse() : rows;
 }
 
+/**
+ * The page around one message, newest first: it (when the reader sees it), up to half the page of newer
+ * messages and the rest older, so a link to a message far back in history opens with it in view.
+ */
+export async function fetchPageAround(db: Db, chatKey: string, readerId: string, uid: string, limit: number): Promise<MessagesTable[]> {
+  const newerCount = Math.floor((limit - 1) / 2);
+  const [newer, itself] = await Promise.all([
+    newerCount > 0 ? fetchHistoryPage(db, chatKey, readerId, { after: uid, limit: newerCount }) : Promise.resolve([]),
+    findMessagesByUids(db, chatKey, readerId, [uid]),
+  ]);
+  const older = await fetchHistoryPage(db, chatKey, readerId, { before: uid, limit: limit - newer.length - itself.length });
+  return [...newer, ...itself, ...older];
+}
+
 export interface ClientIdKey {
   senderId: string;
   /** Client ids are chosen by apps, so two apps acting for one user must not collide on "1". */

@@ -55,8 +55,10 @@ async function deleteOlder(db: Db, scope: MessageScope, cutoff: number, batchSiz
     ).map((row) => row.uid);
     if (uids.length === 0) return deleted;
     const result = await db.transaction().execute(async (tx) => {
-      // A message's reactions and the history of its edits go with it (migration 0019).
+      // A message's reactions, the history of its edits (0019), its pin and its saves (0023) go with it.
       await tx.deleteFrom('reactions').where('message_uid', 'in', uids).execute();
+      await tx.deleteFrom('pins').where('message_uid', 'in', uids).execute();
+      await tx.deleteFrom('saved_items').where('message_uid', 'in', uids).execute();
       await tx.deleteFrom('message_edits').where('message_uid', 'in', uids).execute();
       return tx.deleteFrom('messages').where('uid', 'in', uids).executeTakeFirst();
     });

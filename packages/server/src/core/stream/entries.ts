@@ -30,6 +30,11 @@ export const messageDeleted = (message: MessagesTable, deletedBy: string): Strea
 export const reactionChanged = (message: MessagesTable, change: { added: boolean; emoji: string; userId: string }): StreamEntryDraft =>
   entry(change.added ? 'reaction.added' : 'reaction.removed', messageAudience(message), { message: presentMessageRef(message), emoji: change.emoji, userId: change.userId });
 
+export const pinChanged = (message: MessagesTable, change: { added: boolean; userId: string; at: number }): StreamEntryDraft =>
+  change.added
+    ? entry('pin.added', messageAudience(message), { message: presentMessageRef(message), userId: change.userId, pinnedAt: change.at })
+    : entry('pin.removed', messageAudience(message), { message: presentMessageRef(message), userId: change.userId });
+
 export const channelCreated = (channel: ChannelModel, memberIds: readonly string[]): StreamEntryDraft =>
   entry('channel.created', { to: 'chat', chat: channel.id }, { channel, memberIds: [...memberIds] });
 

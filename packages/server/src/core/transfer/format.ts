@@ -96,6 +96,14 @@ export const kinds: readonly KindSpec[] = [
     fields: [f('messageUid', 'message_uid'), f('emoji', 'emoji'), f('userId', 'user_id'), f('createdAt', 'created_at')],
   },
   {
+    kind: 'pins', file: 'pins.jsonl', table: 'pins', key: ['message_uid'], scope: team,
+    fields: [f('messageUid', 'message_uid'), f('chatKey', 'chat_key'), f('pinnedBy', 'pinned_by'), f('pinnedAt', 'pinned_at')],
+  },
+  {
+    kind: 'saved', file: 'saved.jsonl', table: 'saved_items', key: ['user_id', 'message_uid'], scope: team,
+    fields: [f('userId', 'user_id'), f('messageUid', 'message_uid'), f('savedAt', 'saved_at')],
+  },
+  {
     kind: 'messageEdits', file: 'message-edits.jsonl', table: 'message_edits', key: ['message_uid', 'edited_at', 'edited_by'],
     scope: { column: 'message_uid', parent: { table: 'messages', key: 'uid' } },
     fields: [f('messageUid', 'message_uid'), f('editedAt', 'edited_at'), f('editedBy', 'edited_by'), f('previousText', 'previous_text'), f('previousServiceml', 'previous_serviceml')],

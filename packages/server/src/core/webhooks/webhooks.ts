@@ -98,6 +98,17 @@ export async function revokeWebhook(ctx: CoreContext, caller: WebhookCaller, id:
   await ctx.db.updateTable('webhooks').set({ revoked_at: ctx.now() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
 }
 
+/** The live webhooks made through an app (its developer's view: apps.listWebhooks), oldest first. */
+export async function listAppWebhooks(db: Db, appId: string): Promise<WebhooksTable[]> {
+  return db.selectFrom('webhooks').selectAll().where('app_id', '=', appId).where('revoked_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+}
+
+/** Revokes a live webhook made through `appId` (apps.revokeWebhook); any other id is UnknownWebhook. */
+export async function revokeAppWebhook(ctx: CoreContext, appId: string, id: string): Promise<void> {
+  const result = await ctx.db.updateTable('webhooks').set({ revoked_at: ctx.now() }).where('id', '=', id).where('app_id', '=', appId).where('revoked_at', 'is', null).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new ApiError('UnknownWebhook', `The app has no live webhook ${id}.`, { parameter: 'webhook' });
+}
+
 /**
  * The live webhook a URL names, when its secret is right; undefined for an unknown id, a wrong secret
  * and a revoked webhook alike (the URL's answer tells them apart to nobody).

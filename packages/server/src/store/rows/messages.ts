@@ -59,11 +59,13 @@ export async function editMessage(tx: Tx, uid: string, edit: MessageEdit & { edi
 }
 
 /**
- * Deletes a message with what hangs on it (its reactions, its edits), and returns it as it was. The
+ * Deletes a message with what hangs on it (its reactions, its edits, its pin, its saves), and returns it as it was. The
  * search index drops it by itself (the triggers of migration 0015).
  */
 export async function deleteMessageRow(tx: Tx, uid: string): Promise<MessagesTable | undefined> {
   await tx.deleteFrom('reactions').where('message_uid', '=', uid).execute();
+  await tx.deleteFrom('pins').where('message_uid', '=', uid).execute();
+  await tx.deleteFrom('saved_items').where('message_uid', '=', uid).execute();
   await tx.deleteFrom('message_edits').where('message_uid', '=', uid).execute();
   return tx.deleteFrom('messages').where('uid', '=', uid).returningAll().executeTakeFirst();
 }

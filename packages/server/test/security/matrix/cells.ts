@@ -8,10 +8,10 @@ import { targetsOf, type Actor, type Targets, type World } from './world.js';
  * credential the row names (an app token, a session, or the app's secret). `override` swaps the ids named (the cross-team test's made-up ones).
  */
 export async function runCell(t: TestServer, w: World, row: Pick<Row, 'credential' | 'prepare' | 'request'>, a: Actor, override?: Targets): Promise<Answer> {
-  const { session, ...prepared } = override || !row.prepare ? {} : await row.prepare({ t, w, a });
+  const { session, secret, ...prepared } = override || !row.prepare ? {} : await row.prepare({ t, w, a });
   const ids = override ?? { ...targetsOf(w, a), ...prepared };
   const request = row.request(ids, w);
-  const bearer = row.credential === 'token' ? a.token : row.credential === 'appSecret' ? a.secret : (session ?? a.session);
+  const bearer = row.credential === 'token' ? a.token : row.credential === 'appSecret' ? (secret ?? a.secret) : (session ?? a.session);
   return send(t.url, request.method, request.path, { json: request.json, bearer });
 }
 

@@ -22,8 +22,8 @@ export interface Outcome {
   disabledBy?: 'user' | 'team';
 }
 
-/** What a cell's preparation made for it alone: ids that replace the shared ones, a fresh session. */
-export type Prepared = Partial<Targets> & { session?: string };
+/** What a cell's preparation made for it alone: ids that replace the shared ones, a fresh session or app secret. */
+export type Prepared = Partial<Targets> & { session?: string; secret?: string };
 
 /**
  * One route (or /v1 method with one credential) against every actor kind. `route` is the route as the

@@ -1,7 +1,10 @@
-import { defaultEventSubscriptions, subscribableEventNames } from '@aviary/protocol';
+import { defaultEventSubscriptions, subscribableEventNames, type api, type DeveloperApp, type ParamsOf } from '@aviary/protocol';
 import { useState, type FormEvent } from 'react';
-import { developerApi, type AppFields, type DeveloperApp } from '../../api/developer';
+import { methods } from '../../api/client';
 import { Field, FormProblem, placeOf, problemOf, type Problem } from './problems';
+
+/** The fields of an app the form edits. */
+type AppFields = Omit<ParamsOf<typeof api.apps.update>, 'appId'>;
 
 const PATHS = ['name', 'description', 'icon', 'listenerUrl', 'configurationUrl', 'allowedOrigins'] as const;
 type Draft = Record<(typeof PATHS)[number], string>;
@@ -65,7 +68,7 @@ export function AppForm({ app, onSaved, onCancel }: { app?: DeveloperApp; onSave
     setProblem(undefined);
     try {
       const fields = fieldsOf(draft, settings, app !== undefined);
-      const answer = app ? await developerApi.updateApp({ id: app.id, ...fields }) : await developerApi.createApp(fields);
+      const answer = app ? await methods.apps.update({ appId: app.id, ...fields }) : await methods.apps.create(fields);
       onSaved(answer.app);
     } catch (error) {
       setProblem(problemOf(error));

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { developerApi, type DeliveryAttempt } from '../../api/developer';
+import type { DeliveryAttempt } from '@aviary/protocol';
+import { methods } from '../../api/client';
 import { problemOf } from './problems';
 
 export const time = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
@@ -9,7 +10,7 @@ function Attempts({ appId, eventId }: { appId: string; eventId: string }) {
   const [attempts, setAttempts] = useState<DeliveryAttempt[]>();
   const [failure, setFailure] = useState<string>();
   useEffect(() => {
-    developerApi.listEventAttempts({ id: appId, eventId }).then(
+    methods.deliveries.listAttempts({ appId, eventId }).then(
       (answer) => setAttempts(answer.attempts),
       (error: unknown) => setFailure(problemOf(error).message),
     );

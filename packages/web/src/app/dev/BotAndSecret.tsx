@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { developerApi, type DeveloperApp } from '../../api/developer';
+import type { DeveloperApp } from '@aviary/protocol';
+import { methods } from '../../api/client';
 import { problemOf, type Problem } from './problems';
 import { FormError } from '../FormError';
 
@@ -48,14 +49,14 @@ export function BotAndSecret({ app, onChanged }: { app: DeveloperApp; onChanged:
   };
   const issueToken = () =>
     run(async () => {
-      const credentials = app.botUserId ? await developerApi.regenerateBotToken({ id: app.id }) : await developerApi.enableBot({ id: app.id });
+      const credentials = app.botUserId ? await methods.apps.regenerateBotToken({ appId: app.id }) : await methods.apps.enableBot({ appId: app.id });
       setBotToken(credentials.botToken);
       onChanged({ botUserId: credentials.botUserId });
     });
   const rotate = () =>
     run(async () => {
       if (!window.confirm('Rotate the app secret? Events are signed with the new secret, and for a grace period also with the old one.')) return;
-      const { secret, previousSecretUntil } = await developerApi.rotateSecret({ id: app.id });
+      const { secret, previousSecretUntil } = await methods.apps.rotateSecret({ appId: app.id });
       setSecretShown(true);
       setGraceUntil(previousSecretUntil);
       onChanged({ secret });

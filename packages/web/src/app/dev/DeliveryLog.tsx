@@ -1,6 +1,7 @@
 import { eventNames as EVENT_NAMES, type EventName } from '@aviary/protocol';
 import { Fragment, useCallback, useEffect, useState } from 'react';
-import { deliveryStatuses, developerApi, type DeliveredEvent, type DeliveryStatus, type DeveloperApp } from '../../api/developer';
+import { deliveryStatuses, type DeliveredEvent, type DeliveryStatus, type DeveloperApp } from '@aviary/protocol';
+import { methods } from '../../api/client';
 import { useStreamFrames } from '../../stream/useStream';
 import { Attempts, time } from './Attempts';
 import { problemOf, type Problem } from './problems';
@@ -38,7 +39,7 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
   const refresh = useCallback(async () => {
     setProblem(undefined);
     try {
-      const answer = await developerApi.listEvents({ id: app.id, ...(name ? { name } : {}), ...(status ? { status } : {}) });
+      const answer = await methods.deliveries.list({ appId: app.id, ...(name ? { name } : {}), ...(status ? { status } : {}) });
       setEvents(answer.events);
     } catch (error) {
       setProblem(problemOf(error));
@@ -67,8 +68,8 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
   };
   const setPaused = (paused: boolean) =>
     act(async () => {
-      if (paused) await developerApi.pauseDelivery({ id: app.id });
-      else await developerApi.resumeDelivery({ id: app.id });
+      if (paused) await methods.deliveries.pause({ appId: app.id });
+      else await methods.deliveries.resume({ appId: app.id });
       onChanged({ deliveryPausedAt: paused ? Date.now() : null });
       return paused ? 'Delivery paused: events wait until you resume it.' : 'Delivery resumed.';
     });
@@ -76,7 +77,7 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
   const replayFailed = () =>
     act(async () => {
       setConfirmReplay(false);
-      const { replayed } = await developerApi.replayFailedEvents({ id: app.id });
+      const { replayed } = await methods.deliveries.replayFailed({ appId: app.id });
       return replayed === 0 ? 'No failed event to send again.' : `${replayed} failed event${replayed === 1 ? '' : 's'} sent again.`;
     });
 
@@ -159,7 +160,7 @@ export function DeliveryLog({ app, onChanged }: { app: DeveloperApp; onChanged: 
                       </button>
                     )}
                     {!event.synchronous && (
-                      <button type="button" className="quiet" onClick={() => act(async () => (await developerApi.replayEvent({ id: app.id, eventId: event.id }), `${event.name} sent again.`))}>
+                      <button type="button" className="quiet" onClick={() => act(async () => (await methods.deliveries.replay({ appId: app.id, eventId: event.id }), `${event.name} sent again.`))}>
                         Replay<span className="visually-hidden"> {event.name} {event.id}</span>
                       </button>
                     )}

@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
-import { developerApi, type DeveloperApp } from '../../api/developer';
+import type { DeveloperApp } from '@aviary/protocol';
+import { methods } from '../../api/client';
 import { Avatar } from '../Avatar';
 import { devAppPath, navigate } from '../route';
 import { useWorkspace } from '../workspaceContext';
 import { AppForm } from './AppForm';
+import { AppWebhooks } from './AppWebhooks';
 import { BotAndSecret } from './BotAndSecret';
 import { DeliveryLog } from './DeliveryLog';
 import { IntegrationsEditor } from './IntegrationsEditor';
@@ -17,6 +19,7 @@ const TABS = [
   { id: 'integrations', label: 'Integrations' },
   { id: 'bot', label: 'Bot and secret' },
   { id: 'log', label: 'Delivery log' },
+  { id: 'webhooks', label: 'Webhooks' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -29,7 +32,7 @@ export function DeveloperArea({ appId, onMenu }: { appId: string | undefined; on
 
   const refresh = useCallback(
     () =>
-      developerApi.listApps().then(
+      methods.apps.listDeveloped().then(
         (answer) => setApps(answer.apps),
         (error: unknown) => setFailure(problemOf(error).message),
       ),
@@ -116,7 +119,7 @@ function AppScreens({ app, onChanged, onDeleted }: { app: DeveloperApp; onChange
   const [failure, setFailure] = useState<string>();
   const remove = async () => {
     try {
-      await developerApi.deleteApp({ id: app.id });
+      await methods.apps.delete({ appId: app.id });
       await onDeleted();
     } catch (error) {
       setFailure(problemOf(error).message);
@@ -159,6 +162,7 @@ function AppScreens({ app, onChanged, onDeleted }: { app: DeveloperApp; onChange
         {tab === 'integrations' && <IntegrationsEditor app={app} onSaved={(integrations) => onChanged({ integrations })} />}
         {tab === 'bot' && <BotAndSecret app={app} onChanged={onChanged} />}
         {tab === 'log' && <DeliveryLog app={app} onChanged={onChanged} />}
+        {tab === 'webhooks' && <AppWebhooks app={app} />}
       </div>
     </>
   );

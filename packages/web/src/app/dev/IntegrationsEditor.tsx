@@ -1,6 +1,7 @@
 import type { Action, Integrations } from '@aviary/protocol';
 import { useState, type FormEvent } from 'react';
-import { developerApi, type DeveloperApp } from '../../api/developer';
+import type { DeveloperApp } from '@aviary/protocol';
+import { methods } from '../../api/client';
 import { ActionEditor, actionPaths } from './ActionEditor';
 import { AppHomeField } from './AppHomeField';
 import { Field, FormProblem, placeOf, problemOf, type Problem } from './problems';
@@ -28,10 +29,6 @@ function renderedPaths(draft: Integrations): string[] {
   return paths;
 }
 
-/** The PUT's body is the integrations object, so its refusals name paths inside it (`slashCommands[0].name`). */
-const inIntegrations = (problem: Problem): Problem =>
-  problem.parameter === undefined || problem.parameter === 'integrations' ? problem : { ...problem, parameter: `integrations.${problem.parameter}` };
-
 /** Slash commands, buttons, the message action and preview domains, saved whole; refusals shown in place. */
 export function IntegrationsEditor({ app, onSaved }: { app: DeveloperApp; onSaved: (integrations: Integrations) => void }) {
   const [draft, setDraft] = useState<Integrations>(app.integrations);
@@ -47,12 +44,12 @@ export function IntegrationsEditor({ app, onSaved }: { app: DeveloperApp; onSave
     setSaved(false);
     try {
       const previewDomains = domains.split('\n').map((line) => line.trim()).filter(Boolean);
-      const answer = await developerApi.setIntegrations({ id: app.id, integrations: { ...draft, previewDomains } });
+      const answer = await methods.apps.setIntegrations({ appId: app.id, integrations: { ...draft, previewDomains } });
       setDraft(answer.integrations);
       setSaved(true);
       onSaved(answer.integrations);
     } catch (error) {
-      setProblem(inIntegrations(problemOf(error)));
+      setProblem(problemOf(error));
     }
   };
 

@@ -1,6 +1,7 @@
 import { eventNames as EVENT_NAMES, type EventName } from '@aviary/protocol';
 import { useState } from 'react';
-import { developerApi, type DeveloperApp, type TestEventResult } from '../../api/developer';
+import type { DeveloperApp, TestEventResult } from '@aviary/protocol';
+import { methods } from '../../api/client';
 import { problemOf } from './problems';
 import { FormError } from '../FormError';
 import { initialTestEventForm, overridesOf, TestEventFields, type TestEventForm } from './TestEventFields';
@@ -28,7 +29,7 @@ export function TestEvent({ app }: { app: DeveloperApp }) {
     setFailure(undefined);
     setResult(undefined);
     try {
-      setResult(await developerApi.sendTestEvent({ id: app.id, name, ...overridesOf(name, form) }));
+      setResult(await methods.deliveries.sendTestEvent({ appId: app.id, name, ...overridesOf(name, form) }));
     } catch (error) {
       setFailure(problemOf(error).message);
     } finally {

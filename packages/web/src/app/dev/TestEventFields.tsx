@@ -1,5 +1,4 @@
-import type { EventName, TestEventOverrides } from '@aviary/protocol';
-import type { DeveloperApp } from '../../api/developer';
+import type { DeveloperApp, EventName, TestEventOverrides } from '@aviary/protocol';
 
 /** The fields a test event may change, as the form keeps them (text; empty is left out). */
 export interface TestEventForm {

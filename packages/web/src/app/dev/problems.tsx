@@ -3,7 +3,7 @@ import { AviaryApiError, failureText } from '../../api/client';
 import { FormError } from '../FormError';
 
 /**
- * A refusal of the API placed next to the field it is about: the route errors name the offending
+ * A refusal of the API placed next to the field it is about: the methods name the offending
  * `parameter` (`listenerUrl`, `integrations.slashCommands[0].action.url`, `allowedOrigins[1]`…), and the
  * field shown for it is the longest rendered path that is that parameter or contains it. A refusal no
  * field claims is shown above the form.

@@ -1,0 +1,12 @@
+import { api } from '@aviary/protocol';
+import { updateApp } from '../../../core/commands/apps.js';
+import { presentDeveloperApp } from '../../../core/presenters/apps.js';
+import { defineHandler } from '../../handler.js';
+import { reachApp, requireRoutingAllowed } from '../../developerAccess.js';
+
+export default defineHandler(api.apps.update, async ({ appId, ...changes }, caller, ctx) => {
+  const reached = await reachApp(ctx.db, caller, appId);
+  requireRoutingAllowed(reached, changes);
+  const updated = await updateApp(ctx.db, reached.app.id, changes, ctx.now());
+  return { app: presentDeveloperApp(updated, { withSecret: reached.abilities.has('credentials') }) };
+});

@@ -1,0 +1,11 @@
+import { api } from '@aviary/protocol';
+import { pauseAppDelivery } from '../../../events/history/eventHistory.js';
+import { defineHandler } from '../../handler.js';
+import { reachAppFor } from '../../developerAccess.js';
+
+export default defineHandler(api.deliveries.pause, async ({ appId }, caller, ctx) => {
+  const app = await reachAppFor(ctx.db, caller, appId, 'deliveries', 'see or act on its event deliveries');
+  await pauseAppDelivery(ctx, app.id);
+  ctx.events.deliveryChanged(app.id);
+  return { paused: true as const };
+});

@@ -1,0 +1,62 @@
+import { pinLimits, type MessageModel, type PinInfoModel } from '@aviary/protocol';
+import { invalidParameter } from '../../errors.js';
+import type { MessagesTable, UsersTable } from '../../store/schema.js';
+import type { Db, Tx } from '../../store/store.js';
+import type { CoreContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
+import { findVisibleMessage } from '../interactions/visibleMessage.js';
+import { resolveReadableChat } from '../policies/chat.js';
+import { presentMessage } from '../presenters/messages.js';
+import { findMessagesByUids } from '../queries/messages.js';
+import { pinChanged } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
+
+/**
+ * pins.add and pins.remove: whoever reads a message's chat (a member of its channel, a person of its
+ * direct chat, a bot there) may pin it to that chat or unpin it. The change and its frame for the chat's
+ * readers are one transaction; pinning a pinned message, or unpinning one that is not, sends nothing.
+ */
+export async function changePin(ctx: CoreContext, user: UsersTable, input: { messageUid: string; pinned: boolean }): Promise<PinInfoModel | undefined> {
+  return runChange(ctx, async (tx, effects) => {
+    const { row: message } = await findVisibleMessage(tx, user, input.messageUid);
+    const existing = await tx.selectFrom('pins').select(['pinned_by', 'pinned_at']).where('message_uid', '=', message.uid).executeTakeFirst();
+    const now = ctx.now();
+    if (input.pinned) {
+      if (existing) return { by: existing.pinned_by, at: Number(existing.pinned_at) };
+      await checkPinCap(tx, message);
+      await tx.insertInto('pins').values({ message_uid: message.uid, chat_key: message.chat_key, team_id: message.team_id, pinned_by: user.id, pinned_at: now }).execute();
+      await recordStreamEntries(tx, effects, message.team_id, [pinChanged(message, { added: true, userId: user.id, at: now })], now);
+      return { by: user.id, at: now };
+    }
+    if (!existing) return undefined;
+    await tx.deleteFrom('pins').where('message_uid', '=', message.uid).execute();
+    await recordStreamEntries(tx, effects, message.team_id, [pinChanged(message, { added: false, userId: user.id, at: now })], now);
+    return undefined;
+  });
+}
+
+async function checkPinCap(tx: Tx, message: MessagesTable): Promise<void> {
+  const { count } = await tx.selectFrom('pins').select((eb) => eb.fn.countAll().as('count')).where('chat_key', '=', message.chat_key).executeTakeFirstOrThrow();
+  if (Number(count) >= pinLimits.maxPinsPerChat) {
+    throw invalidParameter('messageUid', `This chat already has ${pinLimits.maxPinsPerChat} pinned messages, the most a chat takes; unpin one first (pins.remove).`);
+  }
+}
+
+/** pins.list: the chat's pins whose messages the reader can see, the most recently pinned first. */
+export async function listPins(db: Db, reader: UsersTable, chat: string): Promise<{ message: MessageModel; pinned: PinInfoModel }[]> {
+  const chatKey = await resolveReadableChat(db, reader, chat);
+  const pins = await db.selectFrom('pins').selectAll().where('chat_key', '=', chatKey).orderBy('pinned_at', 'desc').orderBy('message_uid', 'desc').limit(pinLimits.maxPinsPerChat).execute();
+  const rows = await findMessagesByUids(db, chatKey, reader.id, pins.map((pin) => pin.message_uid));
+  const byUid = new Map(rows.map((row) => [row.uid, row]));
+  return pins.flatMap((pin) => {
+    const row = byUid.get(pin.message_uid);
+    return row ? [{ message: presentMessage(row), pinned: { by: pin.pinned_by, at: Number(pin.pinned_at) } }] : [];
+  });
+}
+
+/** The pins among some messages of one page, for chat.fetchMessages. */
+export async function pinsOf(db: Db, uids: readonly string[]): Promise<Map<string, PinInfoModel>> {
+  if (uids.length === 0) return new Map();
+  const rows = await db.selectFrom('pins').select(['message_uid', 'pinned_by', 'pinned_at']).where('message_uid', 'in', [...uids]).execute();
+  return new Map(rows.map((row) => [row.message_uid, { by: row.pinned_by, at: Number(row.pinned_at) }]));
+}
