@@ -20,7 +20,7 @@ const ownProcess = ['packages/server/test/security/signInCost.test.ts'];
 const startFirst = [
   'packages/server/test/events/restartRecovery.test.ts',
   'packages/server/test/events/crash.test.ts',
-  'packages/server/test/web/screenshots.test.ts',
+  'packages/web/test/browser/screenshots.test.ts',
   'packages/sdk/test/package/package.test.ts',
   'packages/server/test/cli/serve.test.ts',
   'packages/server/test/security/fuzz.test.ts',

@@ -1,7 +1,7 @@
 /**
  * The XSS corpus: URLs and ServiceML an attacker might write. The validators must reject every vector
  * (xss.test.ts), and the web client must render each without executing anything even when one reaches
- * it unvalidated (packages/server/test/web/xssInPage.test.ts).
+ * it unvalidated (packages/web/test/browser/xssInPage.test.ts).
  */
 
 export const SAFE_URL = 'https://example.com/ok';

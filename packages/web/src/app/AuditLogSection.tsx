@@ -94,7 +94,7 @@ export function AuditLogSection() {
       ) : entries.length === 0 ? (
         <p className="field-hint">Nothing recorded{applied ? ` for actions starting with “${applied}”` : ''}.</p>
       ) : (
-        <div className="audit-table-wrap">
+        <div className="audit-table-wrap" role="region" aria-label="Recorded actions" tabIndex={0}>
           <table className="audit-table" aria-labelledby={`${id}-title`}>
             <thead>
               <tr>

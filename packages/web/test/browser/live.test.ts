@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
-import { closeSdkApps, startSdkApp } from '../client/harness.js';
-import { noBrowser, type WatchedPage } from '../helpers/browser.js';
-import { restartOnSameStore, type TestServer } from '../helpers/server.js';
+import { closeSdkApps, startSdkApp } from '../../../server/test/client/harness.js';
+import { noBrowser, type WatchedPage } from '../../../server/test/helpers/browser.js';
+import { restartOnSameStore, type TestServer } from '../../../server/test/helpers/server.js';
 import { signInPage } from './cast.js';
 import { webSuite } from './suite.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { noBrowser } from '../helpers/browser.js';
-import { postHook } from '../webhooks/hookCast.js';
+import { noBrowser } from '../../../server/test/helpers/browser.js';
+import { postHook } from '../../../server/test/webhooks/hookCast.js';
 import { signInPage } from './cast.js';
 import { webSuite } from './suite.js';
 

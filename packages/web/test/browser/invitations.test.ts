@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createChannel } from '../../src/core/commands/channels.js';
-import { createInvitation, revokeInvitation } from '../../src/core/commands/invitations.js';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
-import { linkIn, startSmtp } from '../helpers/smtp.js';
-import { freePort } from '../invitations/harness.js';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { createInvitation, revokeInvitation } from '../../../server/src/core/commands/invitations.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
+import { linkIn, startSmtp } from '../../../server/test/helpers/smtp.js';
+import { freePort } from '../../../server/test/invitations/harness.js';
 import { PASSWORD, signInPage } from './cast.js';
 import { browserSuite, saveScreenshot } from './suite.js';
 

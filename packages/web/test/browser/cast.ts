@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { createChannel } from '../../src/core/commands/channels.js';
-import { newMessageUid } from '../../src/store/ids.js';
-import { insertMessages, messageRow, type MessageFields } from '../../src/store/rows/messages.js';
-import type { UsersTable } from '../../src/store/schema.js';
-import { openWatchedPage, type WatchedPage } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { newMessageUid } from '../../../server/src/store/ids.js';
+import { insertMessages, messageRow, type MessageFields } from '../../../server/src/store/rows/messages.js';
+import type { UsersTable } from '../../../server/src/store/schema.js';
+import { openWatchedPage, type WatchedPage } from '../../../server/test/helpers/browser.js';
+import type { TestServer } from '../../../server/test/helpers/server.js';
 
 export const PASSWORD = 'correct horse battery staple';
 

@@ -1,8 +1,8 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createChannel, removeChannelMembers } from '../../src/core/commands/channels.js';
-import { sendMessage } from '../../src/core/commands/sendMessage.js';
-import { noBrowser, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
+import { createChannel, removeChannelMembers } from '../../../server/src/core/commands/channels.js';
+import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
+import { noBrowser, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
 import { PASSWORD, settledAtBottom, signInPage, writeHistory } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
 

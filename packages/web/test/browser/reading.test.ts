@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createChannel } from '../../src/core/commands/channels.js';
-import { sendMessage } from '../../src/core/commands/sendMessage.js';
-import { noBrowser, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
+import { noBrowser, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
 import { settledAtBottom, signInPage, writeHistory } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
 

@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import type { ConfigInput } from '../../src/config.js';
-import { launchBrowser, noBrowser } from '../helpers/browser.js';
-import { startTestServer, stopTestServer, type TestServer, type TestServerOptions } from '../helpers/server.js';
+import type { ConfigInput } from '../../../server/src/config.js';
+import { launchBrowser, noBrowser } from '../../../server/test/helpers/browser.js';
+import { startTestServer, stopTestServer, type TestServer, type TestServerOptions } from '../../../server/test/helpers/server.js';
 import { webCast } from './cast.js';
 
 /** What a browser test file works with: a server of its own (SQLite, port 0) and Chromium. */

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { dangerousUrls, linkOnlyUrls, markupVectors } from '../../../serviceml/test/xssCorpus.js';
-import { createChannel } from '../../src/core/commands/channels.js';
-import { noBrowser, openWatchedPage } from '../helpers/browser.js';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { noBrowser, openWatchedPage } from '../../../server/test/helpers/browser.js';
 import { PASSWORD, webCast, writeHistory } from './cast.js';
 import { browserSuite } from './suite.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { openDashboardPage } from './cast.js';
 import { webSuite } from './suite.js';
 

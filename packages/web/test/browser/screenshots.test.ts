@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { createChannel } from '../../src/core/commands/channels.js';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { PASSWORD, settledAtBottom, submitSignIn, writeHistory } from './cast.js';
 import { startWidgetApp, type WidgetApp } from './widgetApp.js';
 import { browserSuite, saveScreenshot } from './suite.js';

@@ -1,9 +1,9 @@
 import { eventExamples, type AnyEvent } from '@aviary/protocol';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { startListener, type TestListener } from '../helpers/listener.js';
+import { enqueueEvent } from '../../../server/src/events/outbox/enqueue.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
+import { startListener, type TestListener } from '../../../server/test/helpers/listener.js';
 import { submitSignIn } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { answerWithSdk, closedPortUrl, startListener, type TestListener } from '../helpers/listener.js';
-import { startWidgetPages } from '../helpers/widgetPages.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
+import { answerWithSdk, closedPortUrl, startListener, type TestListener } from '../../../server/test/helpers/listener.js';
+import { startWidgetPages } from '../../../server/test/helpers/widgetPages.js';
 import { openDashboardPage } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
 

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createChannel } from '../../src/core/commands/channels.js';
-import { directChatKey } from '../../src/store/rows/messages.js';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { directChatKey } from '../../../server/src/store/rows/messages.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
 import { PASSWORD, submitSignIn, writeHistory } from './cast.js';
 import { browserSuite } from './suite.js';
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createChannel } from '../../src/core/commands/channels.js';
-import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { settledAtBottom, signInPage, writeHistory } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
 

@@ -3,9 +3,9 @@ import { get } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
-import { WEB_CLIENT_DIST } from '../../src/api/webClient.js';
-import { http, sessionFor } from '../client/harness.js';
-import { forEachDialect } from '../helpers/server.js';
+import { WEB_CLIENT_DIST } from '../../../server/src/api/webClient.js';
+import { http, sessionFor } from '../../../server/test/client/harness.js';
+import { forEachDialect } from '../../../server/test/helpers/server.js';
 
 forEachDialect('the web client is served', (t) => {
   it('answers index.html at / and at the client’s own paths, under the page CSP, never cached', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
-import { http } from '../client/harness.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
+import { http } from '../../../server/test/client/harness.js';
 import { PASSWORD, submitSignIn } from './cast.js';
 import { browserSuite, saveScreenshot } from './suite.js';
 

@@ -1,11 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { PRESENCE_LEASE_MS } from '../../src/api/stream/presence.js';
-import { createChannel } from '../../src/core/commands/channels.js';
-import { directChatKey } from '../../src/store/rows/messages.js';
-import { createLog } from '../../src/log.js';
-import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { captureLog } from '../helpers/logs.js';
+import { PRESENCE_LEASE_MS } from '../../../server/src/api/stream/presence.js';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { directChatKey } from '../../../server/src/store/rows/messages.js';
+import { createLog } from '../../../server/src/log.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
+import { captureLog } from '../../../server/test/helpers/logs.js';
 import { PASSWORD, settledAtBottom, signInPage, writeHistory } from './cast.js';
 import { browserSuite, saveScreenshot } from './suite.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noBrowser } from '../helpers/browser.js';
+import { noBrowser } from '../../../server/test/helpers/browser.js';
 import { signInPage } from './cast.js';
 import { webSuite } from './suite.js';
 

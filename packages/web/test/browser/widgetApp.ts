@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { AviaryEvent, EventTokenClaims } from '@aviary/protocol';
 import { createEventListener, verifyWidgetRequest, type EventListener } from '@aviary/sdk';
-import type { AppsTable } from '../../src/store/schema.js';
-import type { TestServer } from '../helpers/server.js';
+import type { AppsTable } from '../../../server/src/store/schema.js';
+import type { TestServer } from '../../../server/test/helpers/server.js';
 
 /** An event the app's listener accepted (the SDK verified its token with the app's id and secret). */
 export interface ListenerEvent {

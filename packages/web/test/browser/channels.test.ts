@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { PASSWORD, signInPage } from './cast.js';
 import { webSuite } from './suite.js';
 

@@ -1,8 +1,8 @@
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ListenClient } from '../../src/cli/listenClient.js';
-import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { startListener } from '../helpers/listener.js';
+import { ListenClient } from '../../../server/src/cli/listenClient.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
+import { startListener } from '../../../server/test/helpers/listener.js';
 import { signInPage, writeHistory } from './cast.js';
 import { startWidgetApp, type WidgetApp, type WidgetVisit } from './widgetApp.js';
 import { webSuite } from './suite.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../helpers/browser.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
 import { PASSWORD, submitSignIn } from './cast.js';
 import { browserSuite, saveScreenshot } from './suite.js';
 

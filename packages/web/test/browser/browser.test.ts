@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { closeSdkApps, startSdkApp } from '../client/harness.js';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { closeSdkApps, startSdkApp } from '../../../server/test/client/harness.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { PASSWORD, signInOn, webCast, writeHistory } from './cast.js';
 import { browserSuite } from './suite.js';
 

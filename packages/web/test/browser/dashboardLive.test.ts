@@ -1,9 +1,9 @@
 import { eventExamples } from '@aviary/protocol';
 import { describe, expect, it } from 'vitest';
-import { enqueueEvent } from '../../src/events/outbox/enqueue.js';
-import { sessionFor } from '../client/harness.js';
-import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { startListener, type TestListener } from '../helpers/listener.js';
+import { enqueueEvent } from '../../../server/src/events/outbox/enqueue.js';
+import { sessionFor } from '../../../server/test/client/harness.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
+import { startListener, type TestListener } from '../../../server/test/helpers/listener.js';
 import { openDashboardPage } from './cast.js';
 import { webSuite } from './suite.js';
 

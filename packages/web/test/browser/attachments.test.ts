@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { noBrowser, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { PASSWORD, signInPage, writeHistory } from './cast.js';
 import { webSuite } from './suite.js';
 

@@ -1,6 +1,6 @@
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { noBrowser } from '../helpers/browser.js';
+import { noBrowser } from '../../../server/test/helpers/browser.js';
 import { signInPage } from './cast.js';
 import { webSuite } from './suite.js';
 import { startWidgetApp, type WidgetApp } from './widgetApp.js';

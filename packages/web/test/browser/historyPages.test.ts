@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createChannel } from '../../src/core/commands/channels.js';
-import { noBrowser } from '../helpers/browser.js';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { noBrowser } from '../../../server/test/helpers/browser.js';
 import { settledAtBottom, signInPage, webCast, writeHistory } from './cast.js';
 import { browserSuite } from './suite.js';
 
