@@ -11,7 +11,7 @@ import { ApiError } from './errors.js';
 import { decodeForm } from './formDecoding.js';
 import { answerFrameworkError, isHeadRequest, missingHost, nothingServedAt, rawErrorResponse, refuseConnect } from './frameworkErrors.js';
 import { findNul } from './nulGuard.js';
-import { registerOpenApiRoute } from './openapi.js';
+import { registerOpenApiRoutes } from './openapi.js';
 import { registerOpsRoutes } from './ops/opsRoutes.js';
 import { registerRequestMetrics } from './ops/requestMetrics.js';
 import { registerSecurityHooks } from './security/index.js';
@@ -77,7 +77,7 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
     return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody());
   });
 
-  registerOpenApiRoute(app, ctx);
+  registerOpenApiRoutes(app, ctx);
   registerOpsRoutes(app, ctx);
   registerDispatcher(app, ctx);
   for (const plugin of options.plugins ?? []) await app.register(async (scope) => plugin(scope));

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { registerAttachmentHtmlRoute } from './attachmentHtml.js';
-import { registerFullOpenApiRoute } from './openapi.js';
 import { routeHandlers } from './routeHandlers.js';
 import { registerRoutePipeline } from './routePipeline.js';
 import { registerStreamPlainRequestRoute } from './stream/plainRequest.js';
@@ -17,7 +16,6 @@ import { registerWidgetScriptRoute } from './widgetScript.js';
  */
 export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerRoutePipeline(app, ctx, routeHandlers);
-  registerFullOpenApiRoute(app, ctx);
   registerWidgetScriptRoute(app);
   registerStreamPlainRequestRoute(app);
   registerWebClientRoutes(app);
