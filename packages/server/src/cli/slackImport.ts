@@ -21,7 +21,8 @@ function summaryText(s: SlackImportSummary): string {
     `  ${s.messages} messages, with their times; ${s.edited} with their edit time; mentions, channel links and links converted.`,
     `  ${s.threadReplies} thread replies imported as messages of their channel, in time order (Aviary has no threads yet).`,
     `  ${s.filesNamed} shared files named on a line of their message (the files themselves are not imported).`,
-    `  Not imported: ${s.reactionsSkipped} reactions; ${skippedSubtypes || 'no'} channel events (joins, topics…); ` +
+    `  ${s.reactions} reactions (Slack's emoji names as native emoji).`,
+    `  Not imported: ${s.reactionsSkipped} reactions (a team's custom emoji, or by someone not in users.json); ${skippedSubtypes || 'no'} channel events (joins, topics…); ` +
       `${s.skipped.unknownSender} messages from senders not in users.json (such as integrations' bot messages); ${s.skipped.empty} empty messages; ` +
       `${s.skipped.unknownConversation} messages of direct chats whose two people are not both known.`,
   ].join('\n');

@@ -36,7 +36,8 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
       threadReplies: 1,
       edited: 1,
       filesNamed: 1,
-      reactionsSkipped: 2,
+      reactions: 3,
+      reactionsSkipped: 1,
       skipped: { subtypes: { channel_join: 1, channel_topic: 1 }, unknownSender: 1, empty: 1, unknownConversation: 1 },
     });
 
@@ -76,6 +77,12 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     expect(inGeneral[0]).toMatchObject({ from_user_id: ada, to_id: general.id, timestamp: 1709287200_000, mentions: JSON.stringify([grace.id]) });
     expect(inGeneral[3]).toMatchObject({ from_user_id: grace.id, edited_at: 1709287560_000 });
     expect(inGeneral[4].mentions).toBe(JSON.stringify([ada]));
+    // Slack's emoji names become native emoji (with a skin tone); a custom emoji (partyparrot) is not imported.
+    const reactions = await db.selectFrom('reactions').select(['emoji', 'user_id', 'created_at']).where('message_uid', '=', inGeneral[1].uid).execute();
+    expect(reactions.map((reaction) => [reaction.emoji, reaction.user_id]).sort()).toEqual(
+      [['🎉', ada], ['🎉', byEmail('alan@example.test').id], ['👍🏼', ada]].sort(),
+    );
+    expect(reactions.every((reaction) => reaction.created_at === inGeneral[1].timestamp)).toBe(true);
     const direct = messages.filter((message) => message.chat_key.includes('|'));
     expect(direct).toEqual([expect.objectContaining({ chat_key: [ada, grace.id].sort().join('|'), from_user_id: grace.id, to_id: ada, text: 'Hi Ada' })]);
     expect(messages.find((message) => message.text.startsWith('~~old~~'))?.text).toBe('~~old~~ new, _really_');
@@ -111,7 +118,8 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     expect(result.stdout).toContain('0 matched by email, 4 created');
     expect(result.stdout).toContain('3 created people have no password');
     expect(result.stdout).toContain('1 thread replies imported as messages of their channel');
-    expect(result.stdout).toContain('Not imported: 2 reactions; 1 channel_join, 1 channel_topic channel events');
+    expect(result.stdout).toContain('3 reactions (Slack\'s emoji names as native emoji).');
+    expect(result.stdout).toContain('Not imported: 1 reactions (a team\'s custom emoji, or by someone not in users.json); 1 channel_join, 1 channel_topic channel events');
 
     const notSlack = await runCli(['team', 'import', '--slack', `${fixture}/general`, ...store.on, '--json']);
     expect(notSlack.code).toBe(1);

@@ -1,11 +1,12 @@
 import { newChannelId, newMessageUid } from '../../../store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../../../store/rows/messages.js';
-import type { MessagesTable } from '../../../store/schema.js';
+import type { MessagesTable, ReactionsTable } from '../../../store/schema.js';
 import type { Db, Tx } from '../../../store/store.js';
 import { createTeam } from '../../commands/people.js';
 import { TransferRefusal } from '../refusal.js';
 import { convertMrkdwn, type MrkdwnContext } from './mrkdwn.js';
 import { messagesOf, readSlackExport, slackTime, type SlackExport, type SlackMessage } from './slackExport.js';
+import { slackEmoji } from './slackEmoji.js';
 import { mapSlackPeople, type MappedPerson, type PeopleSummary } from './slackPeople.js';
 
 /** Subtypes that are a person's message; every other one (joins, topic changes, pins…) is skipped. */
@@ -24,7 +25,9 @@ export interface SlackImportSummary {
   edited: number;
   /** Shared files, each named on a line of its message's text (files themselves are not stored). */
   filesNamed: number;
-  /** Reactions, not imported (the store keeps none yet). */
+  /** Reactions imported: one per person and emoji. */
+  reactions: number;
+  /** Reactions not imported: a team's custom emoji, or by someone not in users.json. */
   reactionsSkipped: number;
   /** Messages not imported: by subtype, from a sender not in users.json, with nothing to show, in a DM without two known people. */
   skipped: { subtypes: Record<string, number>; unknownSender: number; empty: number; unknownConversation: number };
@@ -56,7 +59,7 @@ async function importLists(db: Db, slack: SlackExport, options: SlackImportOptio
     const { people, summary: peopleSummary } = await mapSlackPeople(tx, teamId, slack.users, options.now);
     const summary: SlackImportSummary = {
       teamId, createdTeam: options.teamId === undefined, people: peopleSummary, channels: 0, directChats: 0, messages: 0,
-      threadReplies: 0, edited: 0, filesNamed: 0, reactionsSkipped: 0, skipped: { subtypes: {}, unknownSender: 0, empty: 0, unknownConversation: 0 },
+      threadReplies: 0, edited: 0, filesNamed: 0, reactions: 0, reactionsSkipped: 0, skipped: { subtypes: {}, unknownSender: 0, empty: 0, unknownConversation: 0 },
     };
     const channelNames = new Map(slack.conversations.map(({ conversation }) => [conversation.id, conversation.name ?? conversation.id]));
     const context: MrkdwnContext = { person: (id) => people.get(id), channelName: (id) => channelNames.get(id) };
@@ -67,7 +70,7 @@ async function importLists(db: Db, slack: SlackExport, options: SlackImportOptio
         for (const message of messages) {
           const row = chat ? messageFrom(message, chat, teamId, people, context, summary) : undefined;
           if (!chat) summary.skipped.unknownConversation++;
-          if (row) await writer.add(row);
+          if (row) await writer.add(row, reactionsOf(message, row, people, summary));
         }
       }
       summary.messages += await writer.flush();
@@ -124,7 +127,6 @@ function messageFrom(message: SlackMessage, chat: Chat, teamId: string, people: 
     return undefined;
   }
   summary.filesNamed += files.length;
-  summary.reactionsSkipped += (message.reactions ?? []).reduce((sum, reaction) => sum + (reaction.count ?? reaction.users?.length ?? 1), 0);
   if (message.thread_ts !== undefined && message.thread_ts !== message.ts) summary.threadReplies++;
   if (message.edited?.ts) summary.edited++;
   const timestamp = slackTime(message.ts);
@@ -135,14 +137,33 @@ function messageFrom(message: SlackMessage, chat: Chat, teamId: string, people: 
   });
 }
 
-/** Messages written 500 at a time (the search index follows by its triggers). */
+/**
+ * A message's reactions: each person who reacted with an emoji Slack names (custom emoji have no native
+ * form), at the message's time. The rest is counted as skipped.
+ */
+function reactionsOf(message: SlackMessage, row: MessagesTable, people: Map<string, MappedPerson>, summary: SlackImportSummary): ReactionsTable[] {
+  const rows: ReactionsTable[] = [];
+  for (const reaction of message.reactions ?? []) {
+    const emoji = slackEmoji(reaction.name);
+    const users = reaction.users ?? [];
+    const known = emoji === undefined ? [] : [...new Set(users.map((id) => people.get(id)?.id).filter((id): id is string => id !== undefined))];
+    for (const userId of known) rows.push({ message_uid: row.uid, emoji: emoji!, user_id: userId, team_id: row.team_id, created_at: row.timestamp });
+    summary.reactions += known.length;
+    summary.reactionsSkipped += Math.max(reaction.count ?? users.length, users.length) - known.length;
+  }
+  return rows;
+}
+
+/** Messages (and their reactions after them) written 500 at a time (the search index follows by its triggers). */
 class MessageBatch {
   #rows: MessagesTable[] = [];
+  #reactions: ReactionsTable[] = [];
   #written = 0;
   constructor(private readonly tx: Tx) {}
 
-  async add(row: MessagesTable): Promise<void> {
+  async add(row: MessagesTable, reactions: ReactionsTable[]): Promise<void> {
     this.#rows.push(row);
+    this.#reactions.push(...reactions);
     this.#written++;
     if (this.#rows.length >= 500) await this.flush();
   }
@@ -150,6 +171,8 @@ class MessageBatch {
   /** Writes what is waiting; answers how many messages this batch has taken in all. */
   async flush(): Promise<number> {
     if (this.#rows.length > 0) await insertMessages(this.tx, this.#rows.splice(0));
+    for (let start = 0; start < this.#reactions.length; start += 500) await this.tx.insertInto('reactions').values(this.#reactions.slice(start, start + 500)).execute();
+    this.#reactions = [];
     return this.#written;
   }
 }
