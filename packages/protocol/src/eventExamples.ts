@@ -16,6 +16,7 @@ const message = {
 };
 
 const ref = { uid: message.uid, from: message.from, to: message.to };
+const channelRef = { id: chat, name: 'engineering', type: 'private' as const };
 
 export const eventExamples: { [N in EventName]: EventOf<N> } = {
   'app.install': { name: 'app.install', userId, token: 'au_3qYQ9kN2xV7mZ4', userToken: 'au_3qYQ9kN2xV7mZ4' },
@@ -46,6 +47,9 @@ export const eventExamples: { [N in EventName]: EventOf<N> } = {
   'chat.messageDeleted': { name: 'chat.messageDeleted', userId, message: ref },
   'chat.reactionAdded': { name: 'chat.reactionAdded', userId, message: ref, emoji: '👍' },
   'chat.reactionRemoved': { name: 'chat.reactionRemoved', userId, message: ref, emoji: '👍' },
+  'channel.memberJoined': { name: 'channel.memberJoined', userId: 'u:gracehopper2c4ab', channel: channelRef, byUserId: userId },
+  'channel.memberLeft': { name: 'channel.memberLeft', userId: 'u:gracehopper2c4ab', channel: channelRef },
+  'channel.created': { name: 'channel.created', userId, channel: channelRef, memberCount: 3 },
 };
 
 /**

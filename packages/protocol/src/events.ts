@@ -1,12 +1,12 @@
 /**
- * Events the service sends to apps (docs/reference/events.md): the ten event shapes (each a TypeBox schema and its type), the
+ * Events the service sends to apps (docs/reference/events.md): the event shapes (each a TypeBox schema and its type), the
  * event token's claims, the listener's HTTP headers and the widget URL's query parameters. The server's
  * event engine builds these; the SDK's listener and widget helpers read them. The schemas are closed
  * (no other attributes): a test holds every event the server sends to exactly these shapes.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { attachmentLimits } from './attachment.js';
-import { ChatId, MessageUid, UserId } from './ids.js';
+import { ChannelId, ChatId, MessageUid, UserId } from './ids.js';
 import { maxSlashCommandNameLength, slashCommandNamePattern } from './integrations.js';
 import { Message, MessageRef } from './models.js';
 import { oneOf } from './params.js';
@@ -218,6 +218,62 @@ export const ChatReactionRemovedEvent = Type.Object(
 );
 export type ChatReactionRemovedEvent = Static<typeof ChatReactionRemovedEvent>;
 
+/*
+ * Aviary's own events about a channel: they go only to the apps that see into it, those a member of it
+ * installed (after the change; for a member who left, before it, so the app of the member leaving hears of
+ * it); never to the app whose token made the change, nor one a team admin disabled; and, as every
+ * extension, only to an app that subscribes.
+ */
+
+/** The channel an event is about. */
+const ChannelEventRef = Type.Object(
+  {
+    id: ChannelId,
+    name: Type.String({ description: 'the channel’s name' }),
+    type: Type.Union([Type.Literal('private'), Type.Literal('public')], { description: 'private (by invitation) or public (anyone in the team may join)' }),
+  },
+  { ...closed, description: 'the channel: its id, name and type' },
+);
+
+
+export const ChannelMemberJoinedEvent = Type.Object(
+  {
+    name: Type.Literal('channel.memberJoined'),
+    /** The member who joined, or was added. */
+    userId: UserId,
+    channel: ChannelEventRef,
+    /** Who made the change, when it was someone else than `userId` (a member adding or removing them). */
+    byUserId: Type.Optional(UserId),
+  },
+  { ...closed, description: 'a member joined a channel one of whose members installed the app, or was added to it (Aviary extension)' },
+);
+export type ChannelMemberJoinedEvent = Static<typeof ChannelMemberJoinedEvent>;
+
+export const ChannelMemberLeftEvent = Type.Object(
+  {
+    name: Type.Literal('channel.memberLeft'),
+    /** The member who left, or was removed. */
+    userId: UserId,
+    channel: ChannelEventRef,
+    /** Who made the change, when it was someone else than `userId` (a member adding or removing them). */
+    byUserId: Type.Optional(UserId),
+  },
+  { ...closed, description: 'a member left a channel one of whose members (the one leaving included) installed the app, or was removed from it (Aviary extension)' },
+);
+export type ChannelMemberLeftEvent = Static<typeof ChannelMemberLeftEvent>;
+
+export const ChannelCreatedEvent = Type.Object(
+  {
+    name: Type.Literal('channel.created'),
+    /** Who created it. */
+    userId: UserId,
+    channel: ChannelEventRef,
+    memberCount: Type.Integer({ minimum: 1, description: 'how many members it has, its creator included' }),
+  },
+  { ...closed, description: 'a channel was created, one of whose members installed the app (Aviary extension)' },
+);
+export type ChannelCreatedEvent = Static<typeof ChannelCreatedEvent>;
+
 /** Every event, told apart by `name`. */
 export const AnyEvent = Type.Union([
   AppInstallEvent,
@@ -234,6 +290,9 @@ export const AnyEvent = Type.Union([
   ChatMessageDeletedEvent,
   ChatReactionAddedEvent,
   ChatReactionRemovedEvent,
+  ChannelMemberJoinedEvent,
+  ChannelMemberLeftEvent,
+  ChannelCreatedEvent,
 ]);
 export type AnyEvent = Static<typeof AnyEvent>;
 /** The SDK's name for `AnyEvent`. */
@@ -265,6 +324,9 @@ export const eventSchemas = {
   'chat.messageDeleted': ChatMessageDeletedEvent,
   'chat.reactionAdded': ChatReactionAddedEvent,
   'chat.reactionRemoved': ChatReactionRemovedEvent,
+  'channel.memberJoined': ChannelMemberJoinedEvent,
+  'channel.memberLeft': ChannelMemberLeftEvent,
+  'channel.created': ChannelCreatedEvent,
 } as const satisfies { [N in EventName]: TSchema & { static: { name: N } } };
 
 export const eventNames = Object.keys(eventSchemas) as readonly EventName[];

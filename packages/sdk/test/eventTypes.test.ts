@@ -79,6 +79,9 @@ describe('the listener’s handlers are typed by the protocol', () => {
       | 'chat.messageDeleted'
       | 'chat.reactionAdded'
       | 'chat.reactionRemoved'
+      | 'channel.memberJoined'
+      | 'channel.memberLeft'
+      | 'channel.created'
     >();
   });
 });

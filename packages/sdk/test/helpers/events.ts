@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { AviaryEvent, EventOf, EventName, EventTokenClaims } from '@aviary/protocol';
-import { toAppId, toUserId } from '../../src/index.js';
+import { toAppId, toChannelId, toUserId } from '../../src/index.js';
 
 export const appId = toAppId('a:testapp0000000001');
 export const appSecret = 'test-app-secret-with-enough-entropy-0123456789';
@@ -38,6 +38,7 @@ export function unsignedToken(claims: Record<string, unknown>): string {
 }
 
 const common = { userId, userName: 'Ada Lovelace', chat: 'g:cccccccccccccccc', chatName: 'engineering' };
+const channel = { id: toChannelId('g:cccccccccccccccc'), name: 'engineering', type: 'private' as const };
 
 const samples: { [N in EventName]: EventOf<N> } = {
   'app.install': { name: 'app.install', userId, token: 'user-token', userToken: 'user-token' },
@@ -69,6 +70,9 @@ const samples: { [N in EventName]: EventOf<N> } = {
   'chat.messageDeleted': { name: 'chat.messageDeleted', userId, message: { uid: '01JABCDEFGHJKMNPQRSTVWXYZ6', from: userId, to: common.chat } },
   'chat.reactionAdded': { name: 'chat.reactionAdded', userId, message: { uid: '01JABCDEFGHJKMNPQRSTVWXYZ6', from: userId, to: common.chat }, emoji: '👍' },
   'chat.reactionRemoved': { name: 'chat.reactionRemoved', userId, message: { uid: '01JABCDEFGHJKMNPQRSTVWXYZ6', from: userId, to: common.chat }, emoji: '👍' },
+  'channel.memberJoined': { name: 'channel.memberJoined', userId: otherUserId, channel, byUserId: userId },
+  'channel.memberLeft': { name: 'channel.memberLeft', userId: otherUserId, channel },
+  'channel.created': { name: 'channel.created', userId, channel, memberCount: 2 },
 };
 
 /** A fresh copy of a sample event, with the given fields changed. */

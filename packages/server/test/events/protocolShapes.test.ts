@@ -92,8 +92,12 @@ forEachDialect('every event the server sends has its protocol shape', (t) => {
     await act(alice, 'reactions.remove', { messageUid: changedUid, emoji: '👍' });
     await act(alice, 'chat.updateMessage', { messageUid: changedUid, text: 'changed' });
     await act(alice, 'chat.deleteMessage', { messageUid: changedUid });
+    // channel.created, channel.memberJoined, channel.memberLeft: Alice, who installed the app, is in the channel.
+    const { id: roomId } = await act(alice, 'channels.create', { name: 'shapes', members: [] });
+    await act(alice, 'channels.addMembers', { channelId: roomId, members: [bob.user.id] });
+    await act(alice, 'channels.removeMembers', { channelId: roomId, members: [bob.user.id] });
 
-    const listenerEvents = (await sdkApp.waitFor(14)).map((received) => received.event);
+    const listenerEvents = (await sdkApp.waitFor(17)).map((received) => received.event);
     await t().server.ctx.background.settled();
     const events = [...listenerEvents, ...widgetEvents];
     expect(new Set(events.map((event) => event.name))).toEqual(new Set<EventName>(eventNames));

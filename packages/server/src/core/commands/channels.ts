@@ -8,6 +8,7 @@ import { presentChannel } from '../presenters/channels.js';
 import { channelCreated, channelMembersAdded, channelMembersRemoved } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { checkVisibleName } from '../names.js';
+import { appsInChannel, channelEventRef, enqueueChannelChangeEvents } from '../triggers/channelEvents.js';
 import {
   authorizeAddMembers,
   authorizeCreateChannel,
@@ -33,9 +34,16 @@ export interface NewChannel {
 /**
  * Creates a channel (private unless asked otherwise) with `actor` as its moderator, then adds `members`
  * as a moderator would. The actor naming themselves among `members` gets AlreadyMember, like any member.
- * Its members hear of it on the stream (`channel.created`).
+ * Its members hear of it on the stream (`channel.created`), and the apps its members installed by one
+ * `channel.created` event each. `byAppId`: the app whose token made the change, if any (it hears nothing).
  */
-export async function createChannel(ctx: ChangeContext, actor: UsersTable, input: NewChannel, now: number): Promise<{ channel: ChannelsTable; members: MemberStatuses }> {
+export async function createChannel(
+  ctx: ChangeContext,
+  actor: UsersTable,
+  input: NewChannel,
+  now: number,
+  byAppId: string | null = null,
+): Promise<{ channel: ChannelsTable; members: MemberStatuses }> {
   authorizeCreateChannel(actor);
   const name = checkVisibleName('name', input.name);
   return runChange(ctx, async (tx, effects) => {
@@ -54,12 +62,24 @@ export async function createChannel(ctx: ChangeContext, actor: UsersTable, input
     const members = await insertMembers(tx, channel, input.members, true, now);
     const memberIds = [actor.id, ...idsWithStatus(members, 'added')];
     await recordStreamEntries(tx, effects, channel.team_id, [channelCreated(presentChannel(channel, memberIds.length), memberIds)], now);
+    const event = { name: 'channel.created' as const, userId: actor.id, channel: channelEventRef(channel), memberCount: memberIds.length };
+    await enqueueChannelChangeEvents(tx, effects, await appsInChannel(tx, channel.id), { events: [event], byAppId }, now);
     return { channel, members };
   });
 }
 
-/** Adds users to a channel `actor` can see, within the membership rules; each user gets a status. */
-export async function addChannelMembers(ctx: ChangeContext, actor: UsersTable, channelId: string, userIds: readonly string[], now: number): Promise<MemberStatuses> {
+/**
+ * Adds users to a channel `actor` can see, within the membership rules; each user gets a status. The apps
+ * its members installed (after the change) get a `channel.memberJoined` per member added.
+ */
+export async function addChannelMembers(
+  ctx: ChangeContext,
+  actor: UsersTable,
+  channelId: string,
+  userIds: readonly string[],
+  now: number,
+  byAppId: string | null = null,
+): Promise<MemberStatuses> {
   return runChange(ctx, async (tx, effects) => {
     const access = await findVisibleChannel(tx, actor, channelId);
     authorizeAddMembers(actor, access, userIds);
@@ -68,6 +88,8 @@ export async function addChannelMembers(ctx: ChangeContext, actor: UsersTable, c
     if (added.length > 0) {
       const channel = presentChannel(access.channel, await memberCount(tx, channelId));
       await recordStreamEntries(tx, effects, access.channel.team_id, [channelMembersAdded(channel, added)], now);
+      const events = added.map((userId) => ({ name: 'channel.memberJoined' as const, userId, channel: channelEventRef(access.channel), ...byOther(actor, userId) }));
+      await enqueueChannelChangeEvents(tx, effects, await appsInChannel(tx, channelId), { events, byAppId }, now);
     }
     return members;
   });
@@ -76,9 +98,17 @@ export async function addChannelMembers(ctx: ChangeContext, actor: UsersTable, c
 /**
  * Removes users from a channel `actor` can see, within the membership rules; each user gets a status.
  * When the last moderator goes, the longest-standing member becomes moderator, so that a private channel
- * never ends up with nobody allowed to manage it.
+ * never ends up with nobody allowed to manage it. The apps its members installed before the change (the
+ * removed members' included) get a `channel.memberLeft` per member removed.
  */
-export async function removeChannelMembers(ctx: ChangeContext, actor: UsersTable, channelId: string, userIds: readonly string[], now: number): Promise<MemberStatuses> {
+export async function removeChannelMembers(
+  ctx: ChangeContext,
+  actor: UsersTable,
+  channelId: string,
+  userIds: readonly string[],
+  now: number,
+  byAppId: string | null = null,
+): Promise<MemberStatuses> {
   return runChange(ctx, async (tx, effects) => {
     const access = await findVisibleChannel(tx, actor, channelId);
     authorizeRemoveMembers(actor, access, userIds);
@@ -88,10 +118,13 @@ export async function removeChannelMembers(ctx: ChangeContext, actor: UsersTable
     const refusals = new Map(wanted.map((id) => [id, whyNotRemovable(users.get(id), access.channel, memberIds.has(id))]));
     const removable = wanted.filter((id) => refusals.get(id) === undefined);
     if (removable.length > 0) {
+      const appsBefore = await appsInChannel(tx, channelId);
       for (const batch of inBatches(removable, 1)) await tx.deleteFrom('channel_members').where('channel_id', '=', channelId).where('user_id', 'in', batch).execute();
       const newModerator = await keepAModerator(tx, channelId);
       const channel = presentChannel(access.channel, await memberCount(tx, channelId));
       await recordStreamEntries(tx, effects, access.channel.team_id, [channelMembersRemoved(channel, removable, newModerator)], now);
+      const events = removable.map((userId) => ({ name: 'channel.memberLeft' as const, userId, channel: channelEventRef(access.channel), ...byOther(actor, userId) }));
+      await enqueueChannelChangeEvents(tx, effects, appsBefore, { events, byAppId }, now);
     }
     return statusesInOrder(wanted, (id) => {
       const refusal = refusals.get(id);
@@ -155,6 +188,9 @@ export async function memberCount(tx: Tx, channelId: string): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(count);
 }
+
+/** `byUserId` of a membership event, when the member did not make the change themselves. */
+const byOther = (actor: UsersTable, userId: string): { byUserId?: string } => (actor.id === userId ? {} : { byUserId: actor.id });
 
 const idsWithStatus = (statuses: MemberStatuses, status: ChannelMemberStatusModel['status']): string[] =>
   Object.entries(statuses).flatMap(([id, entry]) => (entry.status === status ? [id] : []));

@@ -3,5 +3,5 @@ import { addChannelMembers } from '../../../core/commands/channels.js';
 import { defineHandler } from '../../handler.js';
 
 export default defineHandler(api.channels.addMembers, async (params, caller, ctx) => ({
-  members: await addChannelMembers(ctx, caller.user, params.channelId, params.members, ctx.now()),
+  members: await addChannelMembers(ctx, caller.user, params.channelId, params.members, ctx.now(), caller.appId),
 }));

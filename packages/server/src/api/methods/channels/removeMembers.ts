@@ -3,5 +3,5 @@ import { removeChannelMembers } from '../../../core/commands/channels.js';
 import { defineHandler } from '../../handler.js';
 
 export default defineHandler(api.channels.removeMembers, async (params, caller, ctx) => ({
-  members: await removeChannelMembers(ctx, caller.user, params.channelId, params.members, ctx.now()),
+  members: await removeChannelMembers(ctx, caller.user, params.channelId, params.members, ctx.now(), caller.appId),
 }));
