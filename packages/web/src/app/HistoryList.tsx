@@ -115,16 +115,17 @@ export function HistoryList({ history, chat, selection, target }: { history: His
     observer.observe(top.current);
     return () => observer.disconnect();
   }, []);
-  // The same at the bottom, while the history opened at a linked message has newer pages to load.
+  // The same at the bottom, only while the history opened at a linked message has newer pages to load:
+  // otherwise nothing watches it, so that no render comes between a page put in front and its anchoring.
+  const { hasOlder, loading, loadOlder, hasNewer, loadNewer } = history;
   const [bottomSeen, setBottomSeen] = useState(0);
   useEffect(() => {
     const element = scroller.current;
-    if (!element || !bottom.current) return;
+    if (!hasNewer || !element || !bottom.current) return;
     const observer = new IntersectionObserver(() => setBottomSeen((count) => count + 1), { root: element, rootMargin: `0px 0px ${LOAD_AHEAD_PX}px 0px` });
     observer.observe(bottom.current);
     return () => observer.disconnect();
-  }, []);
-  const { hasOlder, loading, loadOlder, hasNewer, loadNewer } = history;
+  }, [hasNewer]);
   useEffect(() => {
     const element = scroller.current;
     if (!element || !bottom.current || !hasNewer || loading || rows.length === 0) return;
