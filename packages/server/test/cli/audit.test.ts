@@ -1,30 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialects } from '../helpers/dialects.js';
 import { runCli, runCliJson } from './cli.js';
-import { cliStore, teamWithDeveloper, type CliStore } from './stores.js';
+import { cliScratch, teamWithDeveloper } from './stores.js';
 
 /**
  * What the command line records in the audit log (retention changed, team exported and imported), with
  * no person and no address, and `aviary audit export`, which writes the log as JSON lines.
  */
 describe('the audit log from the command line', () => {
-  const undo: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const step of undo.splice(0).reverse()) await step();
-  });
-  const fresh = async (dialect: 'sqlite' | 'postgres'): Promise<CliStore> => {
-    const made = await cliStore(dialect);
-    undo.push(() => made.remove());
-    return made;
-  };
-  const scratch = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'aviary-audit-'));
-    undo.push(() => rmSync(dir, { recursive: true, force: true }));
-    return dir;
-  };
+  const { fresh, scratch } = cliScratch('audit');
   const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
   for (const dialect of dialects) {

@@ -1,8 +1,7 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { sqliteFile, openStore, type Db, type Store } from '../../src/store/store.js';
@@ -10,7 +9,7 @@ import { dialects } from '../helpers/dialects.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { loopbackHosts, rawCall } from '../helpers/server.js';
 import { runCliProcess } from './cli.js';
-import { cliStore, type CliStore } from './stores.js';
+import { type CliStore, cliScratch } from './stores.js';
 
 /** Every table of the store, each as its rows (JSON, sorted): two stores are alike when these are equal. */
 async function everyTable(db: Db, dialect: 'sqlite' | 'postgres'): Promise<Record<string, string[]>> {
@@ -37,20 +36,8 @@ async function serveOn(store: Store, dataDir: string, databaseUrl: string | unde
 }
 
 describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
-  const undo: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const step of undo.splice(0).reverse()) await step();
-  });
-  const fresh = async () => {
-    const made = await cliStore(dialect);
-    undo.push(() => made.remove());
-    return made;
-  };
-  const scratch = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'aviary-backup-'));
-    undo.push(() => rmSync(dir, { recursive: true, force: true }));
-    return dir;
-  };
+  const { fresh: freshOf, later, scratch } = cliScratch('backup');
+  const fresh = () => freshOf(dialect);
   const dataDirOf = (store: CliStore) => store.on[store.on.indexOf('--data') + 1];
   /**
    * A fresh store that opens the app secrets of `source`: a PostgreSQL dump holds them sealed, and the key
@@ -67,10 +54,10 @@ describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
   it('backs up under a steady load, restores into a fresh store alike table by table, and a server runs on it', { timeout: 120_000 }, async () => {
     const source = await fresh();
     const store = source.open();
-    undo.push(() => store.close());
+    later(() => store.close());
     await store.migrate();
     const server = await serveOn(store, dataDirOf(source), urlOf(source));
-    undo.push(() => server.close());
+    later(() => server.close());
     const { people } = await teamWithApp(store.db, 2);
     if (dialect === 'sqlite') writeFileSync(join(dataDirOf(source), 'kept-with-the-store.txt'), 'a file of the data directory');
 
@@ -107,7 +94,7 @@ describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
     const restore = await runCliProcess(['restore', '--from', backupFile, ...restored.on, '--json']);
     expect(restore.code, restore.stderr).toBe(0);
     const restoredStore = restored.open();
-    undo.push(() => restoredStore.close());
+    later(() => restoredStore.close());
     const restoredTables = await everyTable(restoredStore.db, dialect);
     const sourceTables = await everyTable(store.db, dialect);
     expect(Object.keys(restoredTables)).toEqual(Object.keys(sourceTables));
@@ -122,12 +109,12 @@ describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
     const quiet = await withKeyOf(source);
     expect((await runCliProcess(['restore', '--from', quietFile, ...quiet.on])).code).toBe(0);
     const quietStore = quiet.open();
-    undo.push(() => quietStore.close());
+    later(() => quietStore.close());
     expect(await everyTable(quietStore.db, dialect)).toEqual(await everyTable(store.db, dialect));
 
     // A server runs on the restored store: the people's tokens work, and it takes new messages.
     const onRestored = await serveOn(restoredStore, dataDirOf(restored), urlOf(restored));
-    undo.push(() => onRestored.close());
+    later(() => onRestored.close());
     const sent = await rawCall(onRestored.url, 'chat.sendMessage', { form: { token: people[0].token, to: people[1].id, text: 'after the restore' } });
     expect(sent.status).toBe(200);
     const history = await rawCall(onRestored.url, 'chat.fetchMessages', { query: { token: people[1].token, chat: people[0].id, uids: before.slice(0, 5).join(',') } });
@@ -160,14 +147,14 @@ describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
   it.runIf(dialect === 'sqlite')('shows why the docs warn: a copy of the SQLite file alone misses what is in its WAL', async () => {
     const source = await fresh();
     const store = source.open();
-    undo.push(() => store.close());
+    later(() => store.close());
     await store.migrate();
     const { people } = await teamWithApp(store.db, 2);
     // The store is open and has not checkpointed: the new rows are in aviary.sqlite-wal only.
     const copied = join(scratch(), 'aviary.sqlite');
     copyFileSync(sqliteFile(dataDirOf(source)), copied);
     const copy = openStore({ dataDir: join(copied, '..') });
-    undo.push(() => copy.close());
+    later(() => copy.close());
     const inCopy = await copy.db.selectFrom('users').select('id').where('id', 'in', people.map((person) => person.id)).execute().catch(() => []);
     expect(inCopy).toEqual([]);
   });

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialects } from '../helpers/dialects.js';
 import { runCli, runCliJson } from './cli.js';
-import { cliStore, type CliStore } from './stores.js';
+import { cliScratch } from './stores.js';
 
 /** A small Slack workspace export written by hand in Slack's format (users.json, channels.json, a folder of day files per conversation). */
 const fixture = fileURLToPath(new URL('../fixtures/slack-export', import.meta.url));
@@ -10,15 +10,8 @@ const fixture = fileURLToPath(new URL('../fixtures/slack-export', import.meta.ur
 const zipped = fileURLToPath(new URL('../fixtures/slack-export.zip', import.meta.url));
 
 describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
-  const undo: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const step of undo.splice(0).reverse()) await step();
-  });
-  const fresh = async (): Promise<CliStore> => {
-    const made = await cliStore(dialect);
-    undo.push(() => made.remove());
-    return made;
-  };
+  const { fresh: freshOf, later } = cliScratch('slack');
+  const fresh = () => freshOf(dialect);
 
   it('maps people by email, channels, direct chats and messages with their times and text, and says what it skipped', { timeout: 60_000 }, async () => {
     const store = await fresh();
@@ -42,7 +35,7 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     });
 
     const opened = store.open();
-    undo.push(() => opened.close());
+    later(() => opened.close());
     const db = opened.db;
     const users = await db.selectFrom('users').selectAll().where('team_id', '=', teamId).orderBy('created_at').orderBy('email').execute();
     const byEmail = (email: string) => users.find((user) => user.email === email)!;
@@ -101,7 +94,7 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     const fromZip = await runCliJson(['team', 'import', '--slack', zipped, '--team-name', 'Zip', ...store.on]);
     expect({ ...fromZip, teamId: undefined }).toEqual({ ...fromFolder, teamId: undefined });
     const opened = store.open();
-    undo.push(() => opened.close());
+    later(() => opened.close());
     const texts = async (teamId: string) =>
       opened.db.selectFrom('messages').select(['text', 'timestamp', 'edited_at']).where('team_id', '=', teamId).orderBy('timestamp').execute();
     expect(await texts(fromZip.teamId)).toEqual(await texts(fromFolder.teamId));

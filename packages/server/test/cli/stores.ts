@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { openStore, type Store } from '../../src/store/store.js';
 import { postgresTestUrl, type TestDialect } from '../helpers/dialects.js';
 import { adminQuery } from '../helpers/store.js';
@@ -41,4 +45,29 @@ export async function teamWithDeveloper(on: string[], teamName = 'Kestrel Labs')
     await runCliJson<{ id: string }>(['user', 'create', '--team', teamId, '--email', 'dev@kestrel.test', '--first-name', 'Dana', '--last-name', 'Dev', ...on])
   ).id;
   return { teamId, developerId };
+}
+
+/**
+ * What a CLI test makes and removes after each test, last made first: fresh stores of either dialect and
+ * scratch directories. Call it inside the `describe`: it registers its own afterEach.
+ */
+export function cliScratch(prefix: string) {
+  const undo: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const step of undo.splice(0).reverse()) await step();
+  });
+  return {
+    /** Runs `step` after the test, before what was made earlier is removed. */
+    later: (step: () => unknown) => void undo.push(step),
+    fresh: async (dialect: TestDialect): Promise<CliStore> => {
+      const made = await cliStore(dialect);
+      undo.push(() => made.remove());
+      return made;
+    },
+    scratch: (): string => {
+      const dir = mkdtempSync(join(tmpdir(), `aviary-${prefix}-`));
+      undo.push(() => rmSync(dir, { recursive: true, force: true }));
+      return dir;
+    },
+  };
 }

@@ -1,7 +1,6 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { seedDemo } from '../../src/core/commands/seedDemo.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -9,7 +8,7 @@ import type { Store } from '../../src/store/store.js';
 import { dialects } from '../helpers/dialects.js';
 import { loopbackHosts } from '../helpers/server.js';
 import { runCli, runCliJson } from './cli.js';
-import { cliStore, type CliStore } from './stores.js';
+import { cliScratch } from './stores.js';
 
 /** Every file of an export but the manifest's time, as text: two exports of the same team are equal in these. */
 function exportFiles(dir: string): Record<string, string> {
@@ -30,20 +29,7 @@ async function serveOn(store: Store, on: string[]): Promise<RunningServer> {
 }
 
 describe('aviary team export and aviary team import', () => {
-  const undo: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const step of undo.splice(0).reverse()) await step();
-  });
-  const fresh = async (dialect: 'sqlite' | 'postgres'): Promise<CliStore> => {
-    const made = await cliStore(dialect);
-    undo.push(() => made.remove());
-    return made;
-  };
-  const scratch = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'aviary-export-'));
-    undo.push(() => rmSync(dir, { recursive: true, force: true }));
-    return dir;
-  };
+  const { fresh, later, scratch } = cliScratch('export');
   const target = dialects.includes('postgres') ? 'postgres' : 'sqlite';
 
   it(`moves the demo team from SQLite to ${target} with every record alike, and a person signs in there and reads the history`, { timeout: 120_000 }, async () => {
@@ -79,9 +65,9 @@ describe('aviary team export and aviary team import', () => {
 
     // On the new store, a demo person signs in with their password and reads a channel's history and searches it.
     const store = into.open();
-    undo.push(() => store.close());
+    later(() => store.close());
     const server = await serveOn(store, into.on);
-    undo.push(() => server.close());
+    later(() => server.close());
     const person = demo.users[0];
     const channel = demo.channels.find((candidate) => candidate.members.includes(person.id))!;
     const signIn = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: person.email, password: person.password }) });

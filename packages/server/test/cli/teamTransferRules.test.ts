@@ -1,7 +1,6 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exportTeam } from '../../src/core/transfer/exportTeam.js';
 import { newMessageUid } from '../../src/store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../../src/store/rows/messages.js';
@@ -11,7 +10,7 @@ import { dialects } from '../helpers/dialects.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { createTestStore } from '../helpers/store.js';
 import { runCli, runCliJson } from './cli.js';
-import { cliStore, type CliStore } from './stores.js';
+import { cliScratch } from './stores.js';
 
 const DAY = 86_400_000;
 const lines = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
@@ -38,24 +37,12 @@ async function castWithHistory(db: Db) {
 }
 
 describe.each(dialects)('team export and import, their rules (%s)', (dialect) => {
-  const undo: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const step of undo.splice(0).reverse()) await step();
-  });
-  const fresh = async (): Promise<CliStore> => {
-    const made = await cliStore(dialect);
-    undo.push(() => made.remove());
-    return made;
-  };
-  const scratch = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'aviary-export-'));
-    undo.push(() => rmSync(dir, { recursive: true, force: true }));
-    return dir;
-  };
+  const { fresh: freshOf, later, scratch } = cliScratch('export');
+  const fresh = () => freshOf(dialect);
   const seeded = async () => {
     const source = await fresh();
     const store = source.open();
-    undo.push(() => store.close());
+    later(() => store.close());
     await store.migrate();
     return { source, db: store.db, cast: await castWithHistory(store.db) };
   };
@@ -107,7 +94,7 @@ describe.each(dialects)('team export and import, their rules (%s)', (dialect) =>
     const summary = await runCliJson(['team', 'import', '--from', out, ...into.on]);
     expect(summary.appsWithNewSecrets).toBe(1);
     const store = into.open();
-    undo.push(() => store.close());
+    later(() => store.close());
     const imported = await store.db.selectFrom('apps').select('secret').where('id', '=', cast.app.id).executeTakeFirstOrThrow();
     expect(imported.secret).toMatch(/^as_/);
     expect(imported.secret).not.toBe(cast.app.secret);
@@ -121,7 +108,7 @@ describe.each(dialects)('team export and import, their rules (%s)', (dialect) =>
     // The store already holds the last message's uid (of another team): everything before it went in, and is rolled back.
     const into = await fresh();
     const store = into.open();
-    undo.push(() => store.close());
+    later(() => store.close());
     await store.migrate();
     const other = await teamWithApp(store.db, 1);
     const last = lines(out, 'messages.jsonl').at(-1);
@@ -158,7 +145,7 @@ describe.each(dialects)('team export and import, their rules (%s)', (dialect) =>
 
   it.runIf(dialect === 'sqlite')('reads a large team in bounded pages and writes with backpressure', { timeout: 120_000 }, async () => {
     const test = await createTestStore('sqlite');
-    undo.push(() => test.destroy());
+    later(() => test.destroy());
     const { team, people } = await teamWithApp(test.store.db, 2);
     const start = Date.parse('2026-01-01T00:00:00Z');
     const count = 20_000;
