@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { http } from '../../../server/test/client/harness.js';
-import { PASSWORD, submitSignIn } from './cast.js';
+import { forgetRefusal, PASSWORD, signedInPages } from './cast.js';
 import { browserSuite, saveScreenshot } from './suite.js';
 
 /**
@@ -10,24 +10,10 @@ import { browserSuite, saveScreenshot } from './suite.js';
  * live when the password changes.
  */
 const web = browserSuite();
-const opened: WatchedPage[] = [];
+const { signInAs, closeAll } = signedInPages(web);
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:120.0) Gecko/20100101 Firefox/120.0';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 
-async function signInAs(email: string): Promise<WatchedPage> {
-  const watched = await openWatchedPage(web.browser);
-  opened.push(watched);
-  await submitSignIn(watched.page, web.t, email);
-  await watched.page.getByRole('navigation', { name: 'Conversations' }).waitFor();
-  return watched;
-}
-
-/** Chromium logs every 4xx as a console error: a refusal the test asked for is not one of the page's errors. */
-function forgetRefusal(watched: WatchedPage, status: number) {
-  const at = watched.errors.findIndex((error) => error.includes(`status of ${status} `));
-  expect(at, watched.errors.join('\n')).toBeGreaterThanOrEqual(0);
-  watched.errors.splice(at, 1);
-}
 
 describe.skipIf(noBrowser)('one’s account in the web client', () => {
   it('changes the password with refusals in place, lists the sessions, signs out one and everywhere else', async () => {
@@ -97,9 +83,6 @@ describe.skipIf(noBrowser)('one’s account in the web client', () => {
     expect((await http(web.t.url, 'POST', '/v1/users.getInfo', { json: {}, headers: { authorization: `Bearer ${again.body.sessionToken}` } })).status).toBe(401);
     expect((await page.evaluate(() => fetch('/v1/users.getInfo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((answer) => answer.status)))).toBe(200);
 
-    for (const watched of opened.splice(0)) {
-      if (watched !== elsewhere) watched.expectNoErrors();
-      await watched.context.close();
-    }
+    await closeAll(elsewhere);
   });
 });

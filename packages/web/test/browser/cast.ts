@@ -105,3 +105,34 @@ export async function settledAtBottom(page: Page) {
       }),
   );
 }
+
+/**
+ * The pages a browser test file signs in: `signInAs(email)` opens one at the person's conversations,
+ * `closeAll(except?)` checks that each logged no error (but `except`) and closes them all. `suite` is read
+ * at each call (its browser and server exist once the suite has started).
+ */
+export function signedInPages(suite: { browser: Browser; t: TestServer }) {
+  const opened: WatchedPage[] = [];
+  return {
+    async signInAs(email: string): Promise<WatchedPage> {
+      const watched = await openWatchedPage(suite.browser);
+      opened.push(watched);
+      await submitSignIn(watched.page, suite.t, email);
+      await watched.page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+      return watched;
+    },
+    async closeAll(except?: WatchedPage): Promise<void> {
+      for (const watched of opened.splice(0)) {
+        if (watched !== except) watched.expectNoErrors();
+        await watched.context.close();
+      }
+    },
+  };
+}
+
+/** Chromium logs every 4xx as a console error: a refusal the test asked for is not one of the page's errors. */
+export function forgetRefusal(watched: WatchedPage, status: number): void {
+  const at = watched.errors.findIndex((error) => error.includes(`status of ${status} `));
+  if (at < 0) throw new Error(`no ${status} among the page's errors: ${watched.errors.join('\n')}`);
+  watched.errors.splice(at, 1);
+}

@@ -2,8 +2,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
 import { directChatKey } from '../../../server/src/store/rows/messages.js';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
-import { PASSWORD, submitSignIn, writeHistory } from './cast.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
+import { forgetRefusal, PASSWORD, signedInPages, writeHistory } from './cast.js';
 import { browserSuite } from './suite.js';
 
 /**
@@ -12,7 +12,7 @@ import { browserSuite } from './suite.js';
  * watch it happen in a second browser context, live.
  */
 const web = browserSuite();
-const opened: WatchedPage[] = [];
+const { signInAs, closeAll } = signedInPages(web);
 
 /** A team of its own for each test: Alice the team admin, Bob and Carla, Gus a guest; #general is public. */
 async function peopleCast() {
@@ -27,27 +27,7 @@ async function peopleCast() {
   return { team, alice, bob, carla, gus, general };
 }
 
-async function signInAs(email: string): Promise<WatchedPage> {
-  const watched = await openWatchedPage(web.browser);
-  opened.push(watched);
-  await submitSignIn(watched.page, web.t, email);
-  await watched.page.getByRole('navigation', { name: 'Conversations' }).waitFor();
-  return watched;
-}
 
-/** Chromium logs every 4xx as a console error: a refusal the test asked for is not one of the page's errors. */
-function forgetRefusal(watched: WatchedPage, status: number) {
-  const at = watched.errors.findIndex((error) => error.includes(`status of ${status} `));
-  expect(at, watched.errors.join('\n')).toBeGreaterThanOrEqual(0);
-  watched.errors.splice(at, 1);
-}
-
-async function closeAll() {
-  for (const watched of opened.splice(0)) {
-    watched.expectNoErrors();
-    await watched.context.close();
-  }
-}
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 const openChannel = (page: Page, name: string) => sidebar(page).getByRole('link', { name }).click();
