@@ -3,7 +3,7 @@ import { streamsToShed } from '../../src/api/stream/rebalance.js';
 import type { LogLine } from '../helpers/logs.js';
 import { rawCall } from '../helpers/server.js';
 import { deliveredMessageUids, deliveriesRecorded, deploymentRunnable, failedSignIn, openStreams, postToChannel, sendToBot, sendToChannel, waitForEventsOf, whyNotRunnable, withDeployment } from './deployment.js';
-import { followStream, type FollowedStream } from './streams.js';
+import { expectEachOnceInOrder, followStream, type FollowedStream } from './streams.js';
 
 if (!deploymentRunnable) console.warn(`Skipping the multi-process deployment suite: ${whyNotRunnable}.`);
 
@@ -145,13 +145,7 @@ describe.runIf(deploymentRunnable)('3 aviary serve processes on one PostgreSQL a
       await Promise.all(streams.map((stream) => stream.waitForText('after the kill', 30_000)));
       // At least those (a process holding more than its share may also shed some of its streams meanwhile).
       expect(streams.reduce((sum, stream) => sum + stream.reconnects(), 0)).toBeGreaterThanOrEqual(onVictim);
-      for (const stream of streams) {
-        const texts = stream.texts();
-        expect(acknowledged.toChannel.filter((text) => !texts.includes(text))).toEqual([]);
-        expect(new Set(texts).size).toBe(texts.length);
-        const cursors = stream.frames.flatMap((frame) => (frame.type === 'message.created' ? [Number(frame.cursor)] : []));
-        expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
-      }
+      expectEachOnceInOrder(streams, acknowledged.toChannel);
     } finally {
       for (const stream of streams) await stream.close();
     }
@@ -204,13 +198,7 @@ describe.runIf(deploymentRunnable)('3 aviary serve processes on one PostgreSQL a
       // Every stream reconnected as its process went, and has every acknowledged message once, in order.
       expect(await sendToChannel(cast(), deployment.url, 'after the rolling restart')).toBe(true);
       await Promise.all(streams.map((stream) => stream.waitForText('after the rolling restart', 30_000)));
-      for (const stream of streams) {
-        const texts = stream.texts();
-        expect(acknowledged.toChannel.filter((text) => !texts.includes(text))).toEqual([]);
-        expect(new Set(texts).size).toBe(texts.length);
-        const cursors = stream.frames.flatMap((frame) => (frame.type === 'message.created' ? [Number(frame.cursor)] : []));
-        expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
-      }
+      expectEachOnceInOrder(streams, acknowledged.toChannel);
     } catch (error) {
       throw new Error(`${String(error)}\nnginx: ${deployment.nginx.errors()}`, { cause: error });
     } finally {

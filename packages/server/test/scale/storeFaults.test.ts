@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { whyNoPrivateServices } from '../helpers/privateServices.js';
 import { rawCall } from '../helpers/server.js';
 import { deploymentRunnable, sendToChannel, waitForEventsOf, whyNotRunnable, withDeployment, type DeployedCast } from './deployment.js';
-import { followStream, type FollowedStream } from './streams.js';
+import { expectEachOnceInOrder, followStream, type FollowedStream } from './streams.js';
 
 const runnable = deploymentRunnable && !whyNoPrivateServices;
 if (!runnable) console.warn(`Skipping the store fault suite: ${whyNoPrivateServices ?? whyNotRunnable}.`);
@@ -76,13 +76,7 @@ async function expectNothingLost(cast: DeployedCast, outcome: LoadOutcome, strea
   await waitForEventsOf(cast.listener, outcome.toBot, 90_000);
   expect(await sendToChannel(cast, cast.deployment.url, marker)).toBe(true);
   await Promise.all(streams.map((stream) => stream.waitForText(marker, 60_000)));
-  for (const stream of streams) {
-    const texts = stream.texts();
-    expect(outcome.toChannel.filter((text) => !texts.includes(text))).toEqual([]);
-    expect(new Set(texts).size).toBe(texts.length);
-    const cursors = stream.frames.flatMap((frame) => (frame.type === 'message.created' ? [Number(frame.cursor)] : []));
-    expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
-  }
+  expectEachOnceInOrder(streams, outcome.toChannel);
   console.info(`${marker}: ${outcome.toBot.length + outcome.toChannel.length} acknowledged, ${outcome.retryLater} refused with 503 + Retry-After, 0 lost, 0 duplicated, 0 gaps`);
 }
 

@@ -1,4 +1,5 @@
 import type { StreamFrame } from '@aviary/protocol';
+import { expect } from 'vitest';
 import { WebSocket } from 'ws';
 
 /** How often a stream may reconnect in one test, and how long one attempt may take. */
@@ -116,4 +117,18 @@ export async function followStream(baseUrl: string, sessionToken: string): Promi
       await closed;
     },
   };
+}
+
+/**
+ * What every followed stream must show after a fault: each acknowledged channel message (`acknowledged`,
+ * by text), none twice, and in the order of the team's stream (cursors rising).
+ */
+export function expectEachOnceInOrder(streams: FollowedStream[], acknowledged: string[]): void {
+  for (const stream of streams) {
+    const texts = stream.texts();
+    expect(acknowledged.filter((text) => !texts.includes(text))).toEqual([]);
+    expect(new Set(texts).size).toBe(texts.length);
+    const cursors = stream.frames.flatMap((frame) => (frame.type === 'message.created' ? [Number(frame.cursor)] : []));
+    expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
+  }
 }

@@ -69,8 +69,11 @@ async function mayPost(db: Db, user: UsersTable, channel: string, onBehalfOf: st
 }
 
 /** A channel's live webhooks for a member of it, or (without `channel`) the caller's own. */
+/** The live (unrevoked) webhooks, oldest first. */
+const liveWebhooks = (db: Db) => db.selectFrom('webhooks').selectAll().where('revoked_at', 'is', null).orderBy('created_at').orderBy('id');
+
 export async function listWebhooks(db: Db, caller: WebhookCaller, channel: string | undefined): Promise<WebhooksTable[]> {
-  let query = db.selectFrom('webhooks').selectAll().where('revoked_at', 'is', null).orderBy('created_at').orderBy('id');
+  let query = liveWebhooks(db);
   if (channel !== undefined) {
     if (!(await isMember(db, caller.user, channel))) {
       throw new ApiError('UnknownChannel', `There is no channel ${channel} in your team of which you are a member.`, { parameter: 'channel' });
@@ -100,7 +103,7 @@ export async function revokeWebhook(ctx: CoreContext, caller: WebhookCaller, id:
 
 /** The live webhooks made through an app (its developer's view: apps.listWebhooks), oldest first. */
 export async function listAppWebhooks(db: Db, appId: string): Promise<WebhooksTable[]> {
-  return db.selectFrom('webhooks').selectAll().where('app_id', '=', appId).where('revoked_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+  return liveWebhooks(db).where('app_id', '=', appId).execute();
 }
 
 /** Revokes a live webhook made through `appId` (apps.revokeWebhook); any other id is UnknownWebhook. */
