@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { openDashboardPage } from './cast.js';
-import { webSuite } from './suite.js';
+import { saveScreenshot, webSuite } from './suite.js';
 
 /** The dashboard's Webhooks tab: the webhooks made through the app, and revoking one. */
 const web = webSuite();
@@ -18,7 +18,9 @@ describe.skipIf(noBrowser)('the dashboard’s webhooks', () => {
     await page.getByRole('tab', { name: 'Webhooks' }).click();
     const table = page.getByRole('table', { name: 'Incoming webhooks' });
     await table.getByText('Nightly build').waitFor();
+    await table.getByText('#general').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await saveScreenshot(page, 'dashboard-webhooks');
 
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Revoke Nightly build' }).click();

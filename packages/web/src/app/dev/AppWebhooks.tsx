@@ -12,7 +12,15 @@ const when = (ms: number | undefined) => (ms === undefined ? 'never' : new Date(
  */
 export function AppWebhooks({ app }: { app: DeveloperApp }) {
   const [webhooks, setWebhooks] = useState<Webhook[]>();
+  const [channelNames, setChannelNames] = useState<ReadonlyMap<string, string>>(new Map());
   const [failure, setFailure] = useState<string>();
+  // The names of the channels the person can see (theirs and the public ones); another is shown by its id.
+  useEffect(() => {
+    void Promise.all([methods.channels.list(), methods.channels.listPublic()]).then(
+      ([mine, open]) => setChannelNames(new Map([...mine, ...open.channels.map((entry) => entry.channel)].map((channel) => [channel.id, channel.name]))),
+      () => undefined,
+    );
+  }, []);
   const load = useCallback(async () => {
     try {
       setWebhooks((await methods.apps.listWebhooks({ appId: app.id })).webhooks);
@@ -59,9 +67,7 @@ export function AppWebhooks({ app }: { app: DeveloperApp }) {
             {webhooks.map((webhook) => (
               <tr key={webhook.id}>
                 <td>{webhook.name}</td>
-                <td>
-                  <code>{webhook.channel}</code>
-                </td>
+                <td>{channelNames.has(webhook.channel) ? `#${channelNames.get(webhook.channel)}` : <code>{webhook.channel}</code>}</td>
                 <td>{when(webhook.createdAt)}</td>
                 <td>{when(webhook.lastUsedAt)}</td>
                 <td>
