@@ -1,5 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
-import type { MethodDefinition } from './define.js';
+import type { CallerKind, MethodDefinition } from './define.js';
 import { commonErrors, errorRegistry } from './errors.js';
 import { methodsByName } from './methods/index.js';
 import { toJsonSchema, type JsonSchema } from './jsonSchema.js';
@@ -71,13 +71,38 @@ export function buildOpenApiDocument(
         'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } },
         Allow: { description: 'the HTTP methods a method accepts', schema: { type: 'string' } },
       },
-      securitySchemes: {
-        tokenParameter: { type: 'apiKey', in: 'query', name: 'token', description: 'the `token` parameter (query string or body)' },
-        bearer: { type: 'http', scheme: 'bearer' },
-      },
+      securitySchemes,
     },
     security: [{ tokenParameter: [] }, { bearer: [] }],
   };
+}
+
+/** The credentials of docs/reference/methods.md "Who may call", one scheme per way of sending one. */
+const securitySchemes: Record<string, Record<string, string>> = {
+  tokenParameter: { type: 'apiKey', in: 'query', name: 'token', description: 'an app’s user or bot token as the `token` parameter (query string or body)' },
+  bearer: { type: 'http', scheme: 'bearer', description: 'an app’s user or bot token as `Authorization: Bearer`' },
+  session: { type: 'http', scheme: 'bearer', description: 'a person’s session token from POST /api/session as `Authorization: Bearer`' },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'aviary_session',
+    description: 'the session cookie POST /api/session sets; with it, only a POST of JSON from the server’s own pages is taken (CrossSiteRequest otherwise)',
+  },
+  appSecret: { type: 'http', scheme: 'bearer', description: 'an app’s secret as `Authorization: Bearer`, with that app’s id as the `appId` parameter' },
+};
+
+/** The schemes each kind of caller may use; anyone's `{}` makes a credential optional. */
+const schemesOf: Record<CallerKind, Array<Record<string, string[]>>> = {
+  token: [{ tokenParameter: [] }, { bearer: [] }],
+  session: [{ session: [] }, { sessionCookie: [] }],
+  appSecret: [{ appSecret: [] }],
+  anyone: [{}],
+};
+
+/** A method's security: the schemes of the callers it takes; none at all for one only anyone calls. */
+export function securityOf(callers: readonly CallerKind[]): Array<Record<string, string[]>> {
+  if (callers.every((kind) => kind === 'anyone')) return [];
+  return callers.flatMap((kind) => schemesOf[kind]);
 }
 
 const namespaceOf = (method: MethodDefinition): string => method.name.slice(0, method.name.indexOf('.'));
@@ -85,8 +110,7 @@ const namespaceOf = (method: MethodDefinition): string => method.name.slice(0, m
 export const operationIdOf = (named: { name: string }): string => named.name.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase());
 
 function pathItem(method: MethodDefinition): MethodPathItem {
-  // A method anyone calls takes no credential: no security requirement.
-  const common = { summary: method.summary, tags: [namespaceOf(method)], responses: responses(method), ...(method.callers.includes('anyone') ? { security: [] } : {}) };
+  const common = { summary: method.summary, tags: [namespaceOf(method)], responses: responses(method), security: securityOf(method.callers) };
   const idempotency = idempotencyHeader(method);
   return {
     get: { operationId: `${operationIdOf(method)}Get`, ...common, parameters: [...queryParameters(method.params), ...idempotency] },

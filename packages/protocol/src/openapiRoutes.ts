@@ -2,7 +2,7 @@
  * The routes that keep a path of their own (sessions, deferred replies) in OpenAPI, derived from their
  * definitions; and the whole document: the method API's, with these routes beside its methods.
  */
-import { buildOpenApiDocument, operationIdOf, type MethodPathItem, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
+import { buildOpenApiDocument, operationIdOf, securityOf, type MethodPathItem, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
 import { errorResponses, refs, type OpenApiOperation, type OpenApiParameter } from './openapiParts.js';
 import { toJsonSchema, type JsonSchema } from './jsonSchema.js';
 import { pathParamNames, readsBody, routeCommonErrors, type RouteDefinition, type RouteVerb } from './routes/define.js';
@@ -32,14 +32,6 @@ export function buildFullOpenApiDocument(options: OpenApiOptions = {}, routes: I
     },
     tags: [...methods.tags, ...[...new Set(list.map(groupOf))].map((name) => ({ name }))],
     paths: { ...methods.paths, ...routePaths(list), ...incomingWebhookPaths },
-    components: {
-      ...methods.components,
-      securitySchemes: {
-        ...methods.components.securitySchemes,
-        session: { type: 'http', scheme: 'bearer', description: 'a session token from POST /api/session' },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'aviary_session', description: 'the session cookie POST /api/session sets' },
-      },
-    },
   };
 }
 
@@ -86,7 +78,7 @@ function operation(route: RouteDefinition): OpenApiOperation {
       },
       ...errorResponses([...routeCommonErrors(route), ...route.errors]),
     },
-    security: route.callers[0] === 'session' ? [{ session: [] }, { sessionCookie: [] }] : [],
+    security: securityOf(route.callers),
   };
 }
 

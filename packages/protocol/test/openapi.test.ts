@@ -14,6 +14,14 @@ import {
 
 const doc = buildOpenApiDocument();
 
+/** The security requirements each kind of caller adds (docs/reference/methods.md "Who may call"). */
+const credentialSchemes = {
+  token: [{ tokenParameter: [] }, { bearer: [] }],
+  session: [{ session: [] }, { sessionCookie: [] }],
+  appSecret: [{ appSecret: [] }],
+  anyone: [{}],
+};
+
 /** JSON Schema 2020-12 keywords, and the few OpenAPI adds to a Schema Object. */
 const schemaKeywords = new Set([
   '$schema', '$id', '$ref', '$defs', '$anchor', '$comment', '$dynamicRef', '$dynamicAnchor',
@@ -118,6 +126,14 @@ describe('the OpenAPI document', () => {
       expect(post.requestBody?.required).toBe(required.size > 0);
     });
 
+    it('names the credentials it takes, and only those', () => {
+      const expected = method.callers.flatMap((kind) => credentialSchemes[kind]);
+      const security = method.callers.every((kind) => kind === 'anyone') ? [] : expected;
+      expect(get.security).toEqual(security);
+      expect(post.security).toEqual(security);
+      for (const requirement of security) for (const scheme of Object.keys(requirement)) expect(doc.components.securitySchemes).toHaveProperty(scheme);
+    });
+
     it('answers 200 with the result schema, and every error it can give under its status', () => {
       expect(get.responses['200'].content?.['application/json'].schema).toEqual(toJsonSchema(method.result));
       const listed = Object.entries(post.responses)
@@ -130,6 +146,17 @@ describe('the OpenAPI document', () => {
       expect(listed.sort()).toEqual([...new Set([...commonErrors, ...method.errors])].sort());
       expect(get.responses).toEqual(post.responses);
     });
+  });
+
+  it('tells apart the methods of apps, of people, of an app’s secret and of anyone', () => {
+    const security = (name: string) => doc.paths[`/v1/${name}`].post.security;
+    expect(security('chat.sendMessage')).toEqual([{ tokenParameter: [] }, { bearer: [] }, { session: [] }, { sessionCookie: [] }]);
+    expect(security('apps.getInfo')).toContainEqual({ appSecret: [] });
+    expect(security('chat.sendMessage')).not.toContainEqual({ appSecret: [] });
+    const sessionOnly = [...methodsByName.values()].find((method) => method.callers.length === 1 && method.callers[0] === 'session');
+    expect(security(sessionOnly!.name)).toEqual([{ session: [] }, { sessionCookie: [] }]);
+    const anyoneOnly = [...methodsByName.values()].find((method) => method.callers.every((kind) => kind === 'anyone'));
+    expect(security(anyoneOnly!.name)).toEqual([]);
   });
 
   it('uses only JSON Schema 2020-12 keywords (our markers become x- extensions)', () => {

@@ -72,6 +72,7 @@ describe('the whole OpenAPI document', () => {
 
     it('says how it is authenticated: a session, or nothing at all', () => {
       expect(operation.security).toEqual(route.callers[0] === 'session' ? [{ session: [] }, { sessionCookie: [] }] : []);
+      expect(doc.components.securitySchemes).toHaveProperty('sessionCookie');
     });
   });
 });
