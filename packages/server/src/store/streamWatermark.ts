@@ -26,16 +26,23 @@ export const MARK_STREAM_WRITER = TAKE_LOCK;
  * The first position a reader may not read yet, in the reading statement's own snapshot: that of the
  * oldest transaction still in flight that may append to this schema's stream, or of the first
  * transaction not yet started. A transaction id of the snapshot's in-flight list is passed over only
- * when `pg_locks` shows its holder without the store's lock; one that ended meanwhile, or that `pg_locks`
- * does not show, holds the position back. Every transaction older than it that may append has ended, and
- * every later one takes larger positions, so what lies below never changes again.
+ * when the lock table shows its holder without the store's lock; one that ended meanwhile, or that the
+ * lock table does not show, holds the position back. Every transaction older than it that may append has
+ * ended, and every later one takes larger positions, so what lies below never changes again.
+ *
+ * Both questions are asked of ONE copy of the lock table (a materialized CTE): each read of `pg_locks`
+ * copies it anew, and a writer that ends between two copies would show its id in the first and, its
+ * advisory lock released, no store lock in the second: passed over while its entries are still invisible
+ * to this snapshot, so the reader would go past them (stream/watermarkRace.test.ts).
  */
-export const POSTGRES_READABLE_BELOW = sql<number>`(select coalesce(
+export const POSTGRES_READABLE_BELOW = sql<number>`(with locks as materialized (
+    select pid, locktype, mode, granted, transactionid, classid, objid, objsubid from pg_locks)
+  select coalesce(
   (select min(x::text::bigint) from pg_snapshot_xip(s.snap) x
     where x::text::bigint % 4294967296 not in (
-      select t.transactionid::text::bigint from pg_locks t
+      select t.transactionid::text::bigint from locks t
       where t.locktype = 'transactionid' and t.mode = 'ExclusiveLock' and t.granted and t.pid is not null
-        and not exists (select 1 from pg_locks a where a.pid = t.pid and a.locktype = 'advisory' and a.granted
+        and not exists (select 1 from locks a where a.pid = t.pid and a.locktype = 'advisory' and a.granted
           and a.classid = ${sql.lit(LOCK_CLASS)}::oid and a.objid = ${sql.raw(SCHEMA_KEY)}::oid and a.objsubid = 2))),
   pg_snapshot_xmax(s.snap)::text::bigint) * ${sql.lit(POSITIONS_PER_TRANSACTION)}
 from (select pg_current_snapshot() as snap) s)`;

@@ -9,21 +9,24 @@ export type StreamEntryDraft = Pick<StreamEntriesTable, 'type' | 'audience' | 'p
 
 export { POSITIONS_PER_TRANSACTION };
 
+/** Cursors are at most 15 digits (docs/reference/stream.md): about 10^12 transactions. */
+const MAX_POSITION = 1e15;
+
 /**
- * One statement per entry. PostgreSQL increments the team's position and inserts the entry in one
- * statement (a data-modifying CTE), and keeps the team's row locked until the transaction ends, so a
- * team's positions commit in order; SQLite inserts at the next position and a trigger (migration 0007)
- * moves the team's position up to it, its one writer keeping positions in commit order.
- *
- * (Positions taken from the transaction's id, with readers held below a watermark, let a team's writers
- * commit side by side, but a reader missed an entry under 16 concurrent writers in one run of
- * stream/concurrentWriters.test.ts: back to the team's row until that is understood. The watermark
- * readers stay; with these positions it never holds them back.)
+ * PostgreSQL: every entry of a transaction takes its place from the transaction's id (`xid8`), after the
+ * entries it already wrote for the team (all of them in one statement). Nothing is locked: concurrent
+ * changes of a team append side by side. SQLite: one statement per entry, at the next position, whose
+ * trigger (migration 0007) moves the team's position up to it; its one writer keeps positions in
+ * commit order.
  */
 const APPEND_POSTGRES =
-  'with taken as (update teams set stream_seq = stream_seq + 1 where id = $5 returning id, stream_seq) ' +
   'insert into stream_entries (team_id, seq, type, audience, payload, created_at) ' +
-  'select id, stream_seq, $1, $2, $3, $4 from taken returning seq';
+  'select $1::text, base.first + d.ord - 1, d.type, d.audience, d.payload, $2::bigint ' +
+  'from (select coalesce((select max(e.seq) + 1 from stream_entries e where e.team_id = $1::text and e.seq >= x.low ' +
+  `and e.seq < x.low + ${POSITIONS_PER_TRANSACTION}), x.low) as first ` +
+  `from (select pg_current_xact_id()::text::bigint * ${POSITIONS_PER_TRANSACTION} as low) x) base, ` +
+  'unnest($3::text[], $4::text[], $5::text[]) with ordinality as d(type, audience, payload, ord) ' +
+  'returning seq';
 const APPEND_SQLITE =
   'insert into stream_entries (team_id, seq, type, audience, payload, created_at) ' +
   'select id, stream_seq + 1, ?, ?, ?, ? from teams where id = ? returning seq';
@@ -39,13 +42,24 @@ export const isSqlite = (db: Kysely<any>): boolean => db.getExecutor().adapter i
  */
 export async function appendStreamEntries(tx: Tx, teamId: string, drafts: readonly StreamEntryDraft[], now: number): Promise<number> {
   if (drafts.length === 0) throw new Error('appendStreamEntries: no entries to append');
-  const sqlText = isSqlite(tx) ? APPEND_SQLITE : APPEND_POSTGRES;
-  let last = 0;
-  for (const draft of drafts) {
-    const { rows } = await executeCompiled<{ seq: number }>(tx, CompiledQuery.raw(sqlText, [draft.type, draft.audience, draft.payload, now, teamId]));
-    if (rows.length === 0) throw new Error(`no team ${teamId} to append a stream entry to`);
-    last = Number(rows[0].seq);
+  if (isSqlite(tx)) {
+    let last = 0;
+    for (const draft of drafts) {
+      const { rows } = await executeCompiled<{ seq: number }>(tx, CompiledQuery.raw(APPEND_SQLITE, [draft.type, draft.audience, draft.payload, now, teamId]));
+      if (rows.length === 0) throw new Error(`no team ${teamId} to append a stream entry to`);
+      last = Number(rows[0].seq);
+    }
+    return last;
   }
+  const parameters = [teamId, now, drafts.map((d) => d.type), drafts.map((d) => d.audience), drafts.map((d) => d.payload)];
+  const { rows } = await tx.executeQuery<{ seq: number }>(CompiledQuery.raw(APPEND_POSTGRES, parameters));
+  const positions = rows.map((row) => Number(row.seq));
+  const first = Math.min(...positions);
+  const last = Math.max(...positions);
+  if (Math.floor(first / POSITIONS_PER_TRANSACTION) !== Math.floor(last / POSITIONS_PER_TRANSACTION)) {
+    throw new Error(`a transaction may append at most ${POSITIONS_PER_TRANSACTION} entries to a team's stream`);
+  }
+  if (last >= MAX_POSITION) throw new Error('stream positions have outgrown 15 digits: the cluster has passed 10^12 transactions');
   return last;
 }
 
