@@ -87,6 +87,7 @@ async function main(): Promise<void> {
     mkdirSync(streamDir);
     const stream = await measureStream(streamDir);
     console.log(`(g) ${stream.clients.toLocaleString('en')} idle WebSocket clients: server RSS ${stream.rssAfterMb.toFixed(0)} MB (${stream.rssBeforeMb.toFixed(0)} MB before they connected)`);
+    console.log(`(h2) reaction to ${CHANNEL_MEMBERS} online members: p50 ${stream.reactionFanout.p50Ms.toFixed(1)} ms, p99 ${stream.reactionFanout.p99Ms.toFixed(1)} ms; (h3) edit: p50 ${stream.editFanout.p50Ms.toFixed(1)} ms, p99 ${stream.editFanout.p99Ms.toFixed(1)} ms`);
     console.log(`(h) channel message to ${CHANNEL_MEMBERS} online members, send → last member: p50 ${stream.fanout.p50Ms.toFixed(1)} ms, p99 ${stream.fanout.p99Ms.toFixed(1)} ms; bare ws broadcast: p50 ${stream.bareBroadcast.p50Ms.toFixed(1)} ms, p99 ${stream.bareBroadcast.p99Ms.toFixed(1)} ms`);
 
     const crossDir = join(dir, 'cross-process');
@@ -168,6 +169,8 @@ function streamRows(s: StreamBench): string[] {
   return [
     `| (g) ${s.clients.toLocaleString('en')} idle WebSocket clients on one server process: its RSS (before they connected: ${s.rssBeforeMb.toFixed(0)} MB) | ${s.rssAfterMb.toFixed(0)} MB | ${s.rssAfterMb < 1024 ? 'yes' : 'no'} (target < 1 GB) |`,
     `| (h) a channel message to ${members} online members (of the ${s.clients.toLocaleString('en')} connected): client API send → the last member has the frame, p50 / p99 | ${s.fanout.p50Ms.toFixed(1)} / ${s.fanout.p99Ms.toFixed(1)} ms | ${s.fanout.p99Ms < 100 ? 'yes' : 'no'} (target p99 < 100 ms) |`,
+    `| (h2) a reaction (reactions.add) to a message of that channel → the last of the ${members} members has reaction.added, p50 / p99 | ${s.reactionFanout.p50Ms.toFixed(1)} / ${s.reactionFanout.p99Ms.toFixed(1)} ms | ${s.reactionFanout.p99Ms < 100 ? 'yes' : 'no'} (target p99 < 100 ms) |`,
+    `| (h3) an edit (chat.updateMessage) of a message of that channel → the last of the ${members} members has message.updated, p50 / p99 | ${s.editFanout.p50Ms.toFixed(1)} / ${s.editFanout.p99Ms.toFixed(1)} ms | ${s.editFanout.p99Ms < 100 ? 'yes' : 'no'} (target p99 < 100 ms) |`,
     `| (h′) a bare \`ws\` server broadcasting the same ${s.payloadBytes}-byte frame to ${members} clients on an HTTP POST, p50 / p99 | ${s.bareBroadcast.p50Ms.toFixed(1)} / ${s.bareBroadcast.p99Ms.toFixed(1)} ms | – |`,
     `| (h)/(h′), p50 and p99 (the clients run in the bench's one process, so both include the same client cost) | ${(s.fanout.p50Ms / s.bareBroadcast.p50Ms).toFixed(2)} and ${(s.fanout.p99Ms / s.bareBroadcast.p99Ms).toFixed(2)} | – |`,
   ];

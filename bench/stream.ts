@@ -1,5 +1,6 @@
 // The stream's benchmarks: idle WebSocket clients on one process (its RSS), and a channel message fanned out
-// to 1,000 online members against a bare `ws` broadcast of the same payload, measured in the same run.
+// to 1,000 online members against a bare `ws` broadcast of the same payload, measured in the same run; then
+// a reaction to each of those messages, and an edit of each, fanned out to the same members.
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -24,6 +25,10 @@ export interface StreamBench {
   rssBeforeMb: number;
   rssAfterMb: number;
   fanout: Latency;
+  /** reactions.add on a message of the channel → the last member has reaction.added. */
+  reactionFanout: Latency;
+  /** chat.updateMessage of a message of the channel → the last member has message.updated. */
+  editFanout: Latency;
   bareBroadcast: Latency;
   payloadBytes: number;
 }
@@ -94,16 +99,17 @@ export function percentiles(samples: number[]): Latency {
 }
 
 /**
- * Sends FANOUT_SAMPLES messages one after another with `send(i)` and measures, for each, the time from
- * the send to the moment the last of the `expected` receivers has it (a frame containing `sample <i> `).
+ * Sends FANOUT_SAMPLES changes one after another with `send(i)` and measures, for each, the time from
+ * the send to the moment the last of the `expected` receivers has its frame (one that `sampleOf` reads
+ * as sample `i`).
  */
-async function measureFanout(expected: number, send: (i: number) => Promise<void>, arrivals: { onSample?: (i: number) => void }): Promise<number[]> {
+async function measureFanout(expected: number, send: (i: number) => Promise<void>, arrivals: Arrivals, sampleOf: (frame: string) => number | undefined): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < WARM_UP_SAMPLES + FANOUT_SAMPLES; i++) {
     let arrived = 0;
     const all = new Promise<number>((resolve) => {
-      arrivals.onSample = (sample) => {
-        if (sample === i && ++arrived === expected) resolve(performance.now());
+      arrivals.onFrame = (frame) => {
+        if (sampleOf(frame) === i && ++arrived === expected) resolve(performance.now());
       };
     });
     const sentAt = performance.now();
@@ -114,10 +120,28 @@ async function measureFanout(expected: number, send: (i: number) => Promise<void
   return samples;
 }
 
-const sampleOf = (data: Buffer): number | undefined => {
-  const match = /"text":"sample (\d+) /.exec(data.toString('latin1'));
-  return match ? Number(match[1]) : undefined;
-};
+/** Where the clients' frames go: to the measurement under way. */
+interface Arrivals {
+  onFrame?: (frame: string) => void;
+}
+
+/** A new message, or an edit: its text starts with `sample <i> `. */
+const textSample =
+  (type: string) =>
+  (frame: string): number | undefined => {
+    if (!frame.includes(`"type":"${type}"`)) return undefined;
+    const match = /"text":"sample (\d+) /.exec(frame);
+    return match ? Number(match[1]) : undefined;
+  };
+
+/** A reaction to the message of sample i (its uid). */
+const reactionSample =
+  (uids: readonly string[]) =>
+  (frame: string): number | undefined => {
+    if (!frame.includes('"type":"reaction.added"')) return undefined;
+    const match = /"uid":"([^"]+)"/.exec(frame);
+    return match ? uids.indexOf(match[1]) : undefined;
+  };
 
 /** Each side (the server, this process) holds a descriptor per client: the limit must allow that. */
 function requireDescriptors(needed: number): void {
@@ -131,13 +155,12 @@ export async function measureStream(dataDir: string): Promise<StreamBench> {
   requireDescriptors(IDLE_CLIENTS + 1000);
   const { sessions, channelId } = await seedStreamTeam(dataDir, IDLE_CLIENTS);
   const filler = 'x'.repeat(200);
-  const arrivals: { onSample?: (i: number) => void } = {};
+  const arrivals: Arrivals = {};
   let lastFrame = '';
-  const countSample = (data: Buffer) => {
-    const sample = sampleOf(data);
-    if (sample === undefined) return;
-    lastFrame = data.toString();
-    arrivals.onSample?.(sample);
+  const onFrame = (data: Buffer) => {
+    const frame = data.toString();
+    if (frame.includes('"type":"message.created"') && frame.includes('"text":"sample ')) lastFrame = frame;
+    arrivals.onFrame?.(frame);
   };
 
   const aviary: Child = await startChild('./servers/aviary.ts', [dataDir]);
@@ -147,35 +170,54 @@ export async function measureStream(dataDir: string): Promise<StreamBench> {
   const clients = await connectClients(
     IDLE_CLIENTS,
     (i) => new WebSocket(wsUrl, { headers: { authorization: `Bearer ${sessions[i]}` }, perMessageDeflate: false }),
-    countSample,
+    onFrame,
     true,
   );
   const rssAfterMb = rssMb(pid);
-  const fanout = await measureFanout(CHANNEL_MEMBERS, async (i) => {
-    const response = await fetch(`${aviary.url}/v1/chat.sendFromComposer`, {
+  const call = async (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${aviary.url}/v1/${method}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${sessions[0]}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ to: channelId, text: `sample ${i} ${filler}` }),
+      body: JSON.stringify(params),
     });
-    if (response.status !== 200) throw new Error(`sending failed: ${await response.text()}`);
-    await response.arrayBuffer();
-  }, arrivals);
+    if (response.status !== 200) throw new Error(`${method} failed: ${await response.text()}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const uids: string[] = [];
+  const fanout = await measureFanout(CHANNEL_MEMBERS, async (i) => {
+    uids[i] = ((await call('chat.sendFromComposer', { to: channelId, text: `sample ${i} ${filler}` })).message as { uid: string }).uid;
+  }, arrivals, textSample('message.created'));
+  const reactionFanout = await measureFanout(CHANNEL_MEMBERS, async (i) => {
+    await call('reactions.add', { messageUid: uids[i], emoji: '👍' });
+  }, arrivals, reactionSample(uids));
+  const editFanout = await measureFanout(CHANNEL_MEMBERS, async (i) => {
+    await call('chat.updateMessage', { messageUid: uids[i], text: `sample ${i} edited ${filler}` });
+  }, arrivals, textSample('message.updated'));
   const payloadBytes = Buffer.byteLength(lastFrame);
   for (const client of clients) client.terminate();
   await aviary.stop();
 
   const bare = await startChild('./servers/bareWs.ts', []);
   const bareUrl = bare.url.replace(/^http/, 'ws');
-  const bareClients = await connectClients(CHANNEL_MEMBERS, () => new WebSocket(bareUrl, { perMessageDeflate: false }), countSample, false);
+  const bareClients = await connectClients(CHANNEL_MEMBERS, () => new WebSocket(bareUrl, { perMessageDeflate: false }), onFrame, false);
   // The very frame the members got from Aviary, its sample number changed.
   const sampleFrame = lastFrame;
   const bareBroadcast = await measureFanout(CHANNEL_MEMBERS, async (i) => {
     const response = await fetch(bare.url, { method: 'POST', body: sampleFrame.replace(/"text":"sample \d+ /, `"text":"sample ${i} `) });
     await response.arrayBuffer();
-  }, arrivals);
+  }, arrivals, textSample('message.created'));
   for (const client of bareClients) client.terminate();
   await bare.stop();
-  return { clients: IDLE_CLIENTS, rssBeforeMb, rssAfterMb, fanout: percentiles(fanout), bareBroadcast: percentiles(bareBroadcast), payloadBytes };
+  return {
+    clients: IDLE_CLIENTS,
+    rssBeforeMb,
+    rssAfterMb,
+    fanout: percentiles(fanout),
+    reactionFanout: percentiles(reactionFanout),
+    editFanout: percentiles(editFanout),
+    bareBroadcast: percentiles(bareBroadcast),
+    payloadBytes,
+  };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

@@ -187,6 +187,20 @@ export async function openStreams(processUrl: string): Promise<number> {
   return Number(/^aviary_open_websockets (\d+)$/m.exec(metrics)?.[1]);
 }
 
+/**
+ * The open streams of every process, read again after each change a process makes (its metrics) until
+ * `settled` says they are what the test waits for; fails with the last counts after `timeoutMs`.
+ */
+export async function streamCountsWhen(processUrls: string[], settled: (counts: number[]) => boolean, timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const counts = await Promise.all(processUrls.map(openStreams));
+    if (settled(counts)) return counts;
+    if (Date.now() > deadline) throw new Error(`the streams never settled: ${counts.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** chat.sendMessage to the bot through `baseUrl` (with an Idempotency-Key); the message's uid when the answer was 200, else why not. */
 export async function sendToBot(cast: DeployedCast, baseUrl: string, n: number): Promise<{ uid: string } | { failure: string }> {
   try {
