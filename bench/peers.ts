@@ -5,11 +5,12 @@
 // `npm run bench:peers`; sizes from BENCH_PEERS_RECEIVERS and BENCH_PEERS_MESSAGES, rounds from BENCH_PEERS_ROUNDS.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { writeSection } from './report.js';
 import { startChild, type Child } from './child.js';
 import { ADMIN_DATABASE_URL, adminQuery, REDIS_URL, unreachable } from './crossProcess.js';
 import { seedPeersChannel } from './peersSeed.js';
@@ -237,21 +238,6 @@ function sectionLines(rounds: PeerResult[][], loadAtStart: number, twoProcessesS
     ...rows,
     '',
   ];
-}
-
-/** Replaces this bench's section of BENCHMARKS.md (or adds it at the end). */
-function writeSection(lines: string[]): void {
-  const file = new URL('../BENCHMARKS.md', import.meta.url);
-  const text = readFileSync(file, 'utf8');
-  const heading = lines[0];
-  const at = text.indexOf(heading);
-  const section = lines.join('\n');
-  if (at < 0) {
-    writeFileSync(file, `${text.trimEnd()}\n\n${section}`);
-    return;
-  }
-  const after = text.indexOf('\n## ', at + heading.length);
-  writeFileSync(file, `${text.slice(0, at)}${section}${after < 0 ? '' : text.slice(after)}`);
 }
 
 async function main(): Promise<void> {

@@ -1,9 +1,11 @@
 // npm run bench: every figure is measured in this run, against a baseline measured in the same run.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchNearMisses, benchServiceML, benchValidate, singleQuotedDocument, typicalDocument } from '../packages/serviceml/bench/validate-render.js';
 import { startChild } from './child.js';
+import { benchMetricsCost } from './metricsCost.js';
+import { writeSection } from './report.js';
 import { botWithListener, queueBenchEvents, requeueBenchEvents, runSignedPostLoop } from './events.js';
 import { baselineDir, seedBenchData, type BenchData } from './fixtures.js';
 import { formatLoad, mergeLoads, runLoad, type LoadResult } from './load.js';
@@ -77,6 +79,8 @@ async function main(): Promise<void> {
     console.log(`(e′) the same events signed and POSTed by a bare loop: ${events.loopPerSecond.toFixed(0)} events/s; (e)/(e′) = ${events.ratio.toFixed(2)}`);
     console.log(`(f) chat.sendMessage → bot listener receives chat.receiveMessage: p50 ${events.latency.p50Ms.toFixed(2)} ms, p99 ${events.latency.p99Ms.toFixed(2)} ms`);
 
+    const metricsMicros = benchMetricsCost();
+    console.log(`request metrics: ${metricsMicros.toFixed(2)} µs per answered request`);
     const serviceml = await benchServiceML(2000);
     const validation = await benchValidate(2000);
     const singleQuotedValidation = await benchValidate(2000, singleQuotedDocument());
@@ -95,7 +99,7 @@ async function main(): Promise<void> {
     const crossProcess = await measureCrossProcess(crossDir);
     console.log(`(i) ${crossProcessRows(crossProcess).join('\n    ')}`);
 
-    writeReport({ roundRatios, baseline, sendMessage, withServiceML, history, events, stream, crossProcess, servicemlOps: serviceml.opsPerSec, validateMicros: validation.microsecondsPerOp, singleQuotedValidateMicros: singleQuotedValidation.microsecondsPerOp });
+    writeReport({ roundRatios, baseline, sendMessage, withServiceML, history, events, stream, crossProcess, metricsMicros, servicemlOps: serviceml.opsPerSec, validateMicros: validation.microsecondsPerOp, singleQuotedValidateMicros: singleQuotedValidation.microsecondsPerOp });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -187,7 +191,7 @@ async function warmUp(url: string, request: LoadOptionsRequest): Promise<void> {
 }
 type LoadOptionsRequest = Parameters<typeof runLoad>[0]['request'];
 
-function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessage: LoadResult; withServiceML: LoadResult; history: LoadResult; events: Awaited<ReturnType<typeof measureEvents>>; stream: StreamBench; crossProcess: CrossProcessBench | { skipped: string }; servicemlOps: number; validateMicros: number; singleQuotedValidateMicros: number }): void {
+function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessage: LoadResult; withServiceML: LoadResult; history: LoadResult; events: Awaited<ReturnType<typeof measureEvents>>; stream: StreamBench; crossProcess: CrossProcessBench | { skipped: string }; metricsMicros: number; servicemlOps: number; validateMicros: number; singleQuotedValidateMicros: number }): void {
   const ratio = median(r.roundRatios);
   const servicemlShare = 1 - r.withServiceML.perSecond / r.sendMessage.perSecond;
   const validationShare = (r.validateMicros * r.sendMessage.perSecond) / 1e4;
@@ -214,6 +218,7 @@ function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessa
     `| (e)/(e′) ≥ 0.5: events delivered per second by Aviary (${r.events.perSecond.toFixed(0)}) against a bare loop signing and POSTing the same events to the same listener (${r.events.loopPerSecond.toFixed(0)}), ${LOOP_CONCURRENCY} at a time; median of ${ROUNDS} rounds (${r.events.roundRatios.map((x) => x.toFixed(2)).join(', ')}) | ${r.events.ratio.toFixed(2)} | ${r.events.ratio >= 0.5 ? 'yes' : 'no'} |`,
     `| (f) sendMessage → chat.receiveMessage at the bot's listener, p50 | ${r.events.latency.p50Ms.toFixed(2)} ms | ${r.events.latency.p50Ms < 5 ? 'yes' : 'no'} (target < 5 ms) |`,
     `| (f) the same, p99 | ${r.events.latency.p99Ms.toFixed(2)} ms | – |`,
+    `| Request metrics (route label, a counter and a histogram per answered request) as a share of one sendMessage at (b)'s rate | ${r.metricsMicros.toFixed(2)} µs = ${((r.metricsMicros * r.sendMessage.perSecond) / 1e4).toFixed(2)} % | – |`,
     `| ServiceML validate + render of 2 KiB, ops/s | ${r.servicemlOps.toFixed(0)} | – |`,
     `| ServiceML validation of that document as a share of one sendMessage (${(1e6 / r.sendMessage.perSecond).toFixed(0)} µs at (b)'s rate) | ${r.validateMicros.toFixed(1)} µs = ${validationShare.toFixed(1)} % | ${validationShare < 10 ? 'yes' : 'no'} (target: not a visible share, < 10 %) |`,
     `| The same for that document with its attributes in single quotes (outside the shape checked by one pattern, so token by token) | ${r.singleQuotedValidateMicros.toFixed(1)} µs = ${((r.singleQuotedValidateMicros * r.sendMessage.perSecond) / 1e4).toFixed(1)} % | – |`,
@@ -223,7 +228,7 @@ function writeReport(r: { roundRatios: number[]; baseline: LoadResult; sendMessa
     ...crossProcessRows(r.crossProcess),
     '',
   ];
-  writeFileSync(new URL('../BENCHMARKS.md', import.meta.url), lines.join('\n'));
+  writeSection(lines);
   console.log(`\n(b)/(a) = ${ratio.toFixed(2)}; (c) p99 = ${r.history.p99Ms.toFixed(2)} ms; (e)/(e′) = ${r.events.ratio.toFixed(2)}. Written to BENCHMARKS.md.`);
 }
 

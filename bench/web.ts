@@ -2,11 +2,12 @@
 // page rendered in Debian's Chromium against a real server on loopback. Written to BENCHMARKS.md's
 // "Web client" section (after run.ts has written the rest of the file).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { writeSection } from './report.js';
 import { loadConfig } from '../packages/server/src/config.js';
 import { createChannel } from '../packages/server/src/core/commands/channels.js';
 import { createPerson, createTeam } from '../packages/server/src/core/commands/people.js';
@@ -114,8 +115,5 @@ Measured by \`bench/web.ts\` (part of \`npm run bench\`), Chromium headless on l
 | Sign-in click → newest message of a ${HISTORY.toLocaleString('en')}-message channel rendered, median of ${RUNS} (max) < 1 s | ${median.toFixed(0)} ms (${timings.at(-1)!.toFixed(0)} ms) | ${median < 1000 ? 'yes' : 'no'} |
 | ${BURST.toLocaleString('en')} messages from another member arriving over the stream in a burst, the channel open: longest task ≤ 200 ms | ${longestTask.toFixed(0)} ms | ${longestTask <= 200 ? 'yes' : 'no'} |
 `;
-const file = join(import.meta.dirname, '..', 'BENCHMARKS.md');
-const current = readFileSync(file, 'utf8');
-const at = current.indexOf(SECTION);
-writeFileSync(file, `${(at === -1 ? current : current.slice(0, at)).trimEnd()}\n\n${section}`);
+writeSection(section.split('\n'));
 console.log(section);
