@@ -16,6 +16,7 @@ import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
 import type { Bus } from './bus/bus.js';
 import { LocalBus } from './bus/localBus.js';
+import { CommittedEntries } from './core/stream/committedEntries.js';
 import { MemoryPresenceStore, RedisPresenceStore } from './bus/presenceStore.js';
 import { RedisBus } from './bus/redisBus.js';
 import { carryOutEffects } from './core/effects/carryOut.js';
@@ -85,6 +86,7 @@ export function createContext(
     background: new BackgroundWork(log),
     afterCommit: (effects, requestId) => carryOutEffects(ctx, effects, requestId),
     bus: resources.bus ?? new LocalBus(),
+    committedEntries: new CommittedEntries(),
   };
   // Developers see their apps' delivery logs change live, on their stream.
   events.watchDelivery(new DeliveryNotices(ctx));

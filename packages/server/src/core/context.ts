@@ -2,6 +2,7 @@ import type { Bus } from '../bus/bus.js';
 import type { Config } from '../config.js';
 import type { EventsContext } from '../events/context.js';
 import type { AfterCommit } from './effects/effects.js';
+import type { CommittedEntries } from './stream/committedEntries.js';
 import type { BackgroundWork } from './triggers/backgroundWork.js';
 
 /** What commands, policies and interactions take: the event code's needs, the configuration, background work. */
@@ -13,6 +14,8 @@ export interface CoreContext extends EventsContext {
   afterCommit: AfterCommit;
   /** Notices between server processes (in memory for one process, Redis for several). */
   bus: Bus;
+  /** The stream entries this process just committed, for its feeds (core/stream/committedEntries.ts). */
+  committedEntries?: CommittedEntries;
   /** Where this process listens (http://127.0.0.1:8080), once it does: the base of the URLs it hands out without AVIARY_PUBLIC_URL. */
   listeningUrl?: string;
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../bus/bus.js';
-import { readStreamEntries } from '../../core/queries/stream.js';
+import { readStreamEntries, type StoredStreamEntry } from '../../core/queries/stream.js';
+import type { CommittedEntries } from '../../core/stream/committedEntries.js';
 import { liveTopic, parseLiveNotice } from '../../core/stream/live.js';
 import { streamTopic } from '../../core/stream/record.js';
 import type { Db } from '../../store/store.js';
@@ -41,7 +42,7 @@ export class TeamFeed {
     readonly teamId: string,
     /** The last position read: entries after it are new. */
     private lastRead: number,
-    private readonly deps: { db: Db; bus: Bus; log: Pick<FastifyBaseLogger, 'error'> },
+    private readonly deps: { db: Db; bus: Bus; log: Pick<FastifyBaseLogger, 'error'>; committedEntries?: CommittedEntries },
   ) {
     this.unsubscribe = [
       deps.bus.subscribe(streamTopic(teamId), (payload) => this.heard(Number(payload))),
@@ -84,14 +85,21 @@ export class TeamFeed {
   }
 
   private async readNew(): Promise<void> {
+    // What this process just committed, if it is all that is new: handed out without reading it back.
+    const committed = this.deps.committedEntries?.between(this.teamId, this.lastRead, this.announced);
+    if (committed) return this.handOut(committed);
     for (;;) {
       const page = await readStreamEntries(this.deps.db, this.teamId, this.lastRead, STREAM_PAGE);
-      for (const stored of page) {
-        const entry = toStreamEntry(stored);
-        this.lastRead = entry.seq;
-        for (const connection of this.connections) connection.hand(entry);
-      }
+      this.handOut(page);
       if (page.length < STREAM_PAGE || this.connections.size === 0) return;
+    }
+  }
+
+  private handOut(stored: readonly StoredStreamEntry[]): void {
+    for (const one of stored) {
+      const entry = toStreamEntry(one);
+      this.lastRead = entry.seq;
+      for (const connection of this.connections) connection.hand(entry);
     }
   }
 

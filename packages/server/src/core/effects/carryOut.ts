@@ -25,6 +25,7 @@ export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[], re
         break;
       }
       case 'streamNotice':
+        if (effect.entries) ctx.committedEntries?.remember(effect.teamId, effect.entries);
         streamPositions.set(effect.teamId, Math.max(effect.seq, streamPositions.get(effect.teamId) ?? 0));
         break;
       case 'credentialsEnded':

@@ -1,5 +1,6 @@
 import type { MessagesTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
+import type { StoredStreamEntry } from '../queries/stream.js';
 import type { CredentialsNotice } from './credentialsNotice.js';
 
 /**
@@ -13,7 +14,7 @@ export type Effect =
   /** A new message links to `urls`: ask the apps for previews in the background. */
   | { kind: 'previewUrls'; message: MessagesTable; urls: readonly URL[] }
   /** Stream entries up to position `seq` were appended to the team's stream: tell every server process. */
-  | { kind: 'streamNotice'; teamId: string; seq: number }
+  | { kind: 'streamNotice'; teamId: string; seq: number; entries?: StoredStreamEntry[] }
   /** A person's sessions or an app's secret ended: every server process checks the sockets that depend on them now. */
   | { kind: 'credentialsEnded'; notice: CredentialsNotice }
   /** Mail was queued (core/mail/outbox.ts): send it. */

@@ -1,4 +1,4 @@
-import { appendStreamEntries, type StreamEntryDraft } from '../../store/rows/streamEntries.js';
+import { appendStreamEntries, isSqlite, type StreamEntryDraft } from '../../store/rows/streamEntries.js';
 import type { Tx } from '../../store/store.js';
 import type { Effects } from '../effects/effects.js';
 
@@ -13,5 +13,7 @@ export const streamTopic = (teamId: string): string => `stream:${teamId}`;
 export async function recordStreamEntries(tx: Tx, effects: Effects, teamId: string, drafts: readonly StreamEntryDraft[], now: number): Promise<void> {
   if (drafts.length === 0) return;
   const seq = await appendStreamEntries(tx, teamId, drafts, now);
-  effects.add({ kind: 'streamNotice', teamId, seq });
+  // SQLite's positions are consecutive: the entries can go to this process's feeds as they are.
+  const entries = isSqlite(tx) ? drafts.map((draft, i) => ({ ...draft, seq: seq - drafts.length + 1 + i })) : undefined;
+  effects.add({ kind: 'streamNotice', teamId, seq, entries });
 }
