@@ -47,7 +47,7 @@ forEachDialect(
       const { alice, channelId, team } = await chatCast(t());
       const teamId = team.id;
       await write(channelId, teamId, alice.id, 'egret unsearched yet');
-      // The server's drain runs every 200 ms: the queue empties without a search.
+      // The server's drain runs every second (SEARCH_DRAIN_EVERY_MS): the queue empties without a search.
       await expect.poll(queued, { timeout: 10_000, interval: 50 }).toBe(0);
       expect(await indexed('egret')).toBe(1);
     });

@@ -112,6 +112,6 @@ describe.skipIf(noBrowser)('message search', () => {
       alice.expectNoErrors();
       bob.expectNoErrors();
       await Promise.all([alice.context.close(), bob.context.close()]);
-    }, 120_000);
+    }, 300_000);
   }
 });

@@ -2,7 +2,7 @@ import type { ServerContext } from '../../context.js';
 import { drainSearchQueue } from '../../core/search/searchQueue.js';
 
 /** How long a new message waits at most, with nobody searching, before the background drain indexes it. */
-export const SEARCH_DRAIN_EVERY_MS = 200;
+export const SEARCH_DRAIN_EVERY_MS = 1000;
 
 export interface SearchIndexer {
   /** Drains the queue now; resolves when the drain under way (this one or an earlier one) is over. */
