@@ -4,6 +4,7 @@
 import { createChannel } from '../packages/server/src/core/commands/channels.js';
 import { createPerson, createTeam } from '../packages/server/src/core/commands/people.js';
 import { tellNobody } from '../packages/server/src/core/effects/effects.js';
+import { drainSearchQueue } from '../packages/server/src/core/search/searchQueue.js';
 import type { UsersTable } from '../packages/server/src/store/schema.js';
 import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
@@ -70,7 +71,7 @@ export interface Corpus {
   samples: string[];
 }
 
-/** Seeds `count` messages through the one writer of messages (so the index's triggers run), 1,000 a transaction. */
+/** Seeds `count` messages through the one writer of messages (so the index's triggers run), 1,000 a transaction, each followed by a drain of the SQLite index's queue. */
 export async function seedCorpus(store: Store, count: number, random: () => number, words: Vocabulary): Promise<Corpus> {
   const db = store.db;
   const now = Date.UTC(2026, 0, 1);
@@ -100,6 +101,8 @@ export async function seedCorpus(store: Store, count: number, random: () => numb
       return messageRow({ uid: newMessageUid(start + i * 1000), chat_key: chat.key, team_id: team.id, from_user_id: from, to_id: chat.to, timestamp: start + i * 1000, text });
     });
     await db.transaction().execute((tx) => insertMessages(tx, rows));
+    // As the server's drain does after the sends (SQLite; nothing on PostgreSQL, which indexes in the transaction).
+    await drainSearchQueue(db);
   }
   return { reader, channelNames, samples };
 }

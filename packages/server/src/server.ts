@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createServerMetrics } from './api/ops/metrics.js';
 import { startRetentionJob, type RetentionJob } from './api/ops/retention.js';
+import { startSearchIndexer } from './api/ops/searchIndexer.js';
 import { memoryRateLimiter, redisRateLimiter } from './api/rateLimiter.js';
 import { TokenBuckets } from './api/tokenBuckets.js';
 import { buildHttpServer, type HttpServer } from './api/httpServer.js';
@@ -132,6 +133,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   balancer?.start();
   const retention = startRetentionJob(ctx);
   const scheduled = startScheduledSender(ctx);
+  const searchIndexer = startSearchIndexer(ctx, store.dialect);
   let closed: Promise<void> | undefined;
   return {
     url: address,
@@ -150,6 +152,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await gateway.close();
         await http.drain();
         await ctx.background.settled();
+        await searchIndexer.stop();
         // After the last send: a failure while draining plans a retry this process will not make.
         stopMailRetries(config);
         await eventWorker.stop();

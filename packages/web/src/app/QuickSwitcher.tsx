@@ -4,8 +4,8 @@ import { PickerOption } from './PickerOption';
 import { chatPath, navigate } from './route';
 import { ConversationIcon } from './Sidebar';
 
-/** Ctrl/Cmd+K: type part of a name, arrows to choose, Enter to open, Escape to leave. */
-export function QuickSwitcher({ conversations, onClose, onChosen }: { conversations: Conversation[]; onClose: () => void; onChosen: () => void }) {
+/** Ctrl/Cmd+K: type part of a name, arrows to choose, Enter to open, Escape to leave; the last option searches messages for the text. */
+export function QuickSwitcher({ conversations, onClose, onChosen, onSearch }: { conversations: Conversation[]; onClose: () => void; onChosen: () => void; onSearch: (query: string) => void }) {
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -16,7 +16,13 @@ export function QuickSwitcher({ conversations, onClose, onChosen }: { conversati
     dialog.current?.showModal();
   }, []);
 
+  const searchIndex = text.trim() ? matches.length : -1;
+  const searchMessages = () => {
+    onClose();
+    onSearch(text.trim());
+  };
   const open = (conversation: Conversation | undefined) => {
+    if (active === searchIndex) return searchMessages();
     if (!conversation) return;
     navigate(chatPath(conversation.chat));
     onClose();
@@ -25,7 +31,7 @@ export function QuickSwitcher({ conversations, onClose, onChosen }: { conversati
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'ArrowDown') setActive((index) => Math.min(index + 1, matches.length - 1));
+    if (event.key === 'ArrowDown') setActive((index) => Math.min(index + 1, Math.max(searchIndex, matches.length - 1)));
     else if (event.key === 'ArrowUp') setActive((index) => Math.max(index - 1, 0));
     else if (event.key === 'Enter') open(matches[active]);
     else return;
@@ -38,7 +44,7 @@ export function QuickSwitcher({ conversations, onClose, onChosen }: { conversati
         role="combobox"
         aria-expanded="true"
         aria-controls={listId}
-        aria-activedescendant={matches[active] ? `${listId}-${active}` : undefined}
+        aria-activedescendant={matches[active] || active === searchIndex ? `${listId}-${active}` : undefined}
         aria-label="Conversation name"
         placeholder="Jump to a channel or person"
         value={text}
@@ -57,6 +63,11 @@ export function QuickSwitcher({ conversations, onClose, onChosen }: { conversati
           </PickerOption>
         ))}
         {matches.length === 0 && <li className="picker-empty">No conversation matches.</li>}
+        {searchIndex >= 0 && (
+          <PickerOption listId={listId} index={searchIndex} active={active} onPick={searchMessages}>
+            Search messages for “{text.trim()}”
+          </PickerOption>
+        )}
       </ul>
     </dialog>
   );

@@ -12,6 +12,7 @@ import { NewDirectMessageDialog } from './NewDirectMessageDialog';
 import { InviteDialog } from './InviteDialog';
 import { ProfileDialog } from './ProfileDialog';
 import { SavedDialog } from './SavedDialog';
+import { SearchDialog } from './SearchDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, navigate, type Route } from './route';
 import { Sidebar } from './Sidebar';
@@ -30,6 +31,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [apps, setApps] = useState<App[]>([]);
   const [widget, setWidget] = useState<OpenWidget>();
   const [switcherOpen, setSwitcherOpen] = useState(false);
+  const [search, setSearch] = useState<{ query: string }>();
   const [navOpen, setNavOpen] = useState(false);
   const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved'>();
   const toasts = useToasts();
@@ -103,6 +105,9 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
         event.preventDefault();
         setSwitcherOpen(true);
+      } else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'f') {
+        event.preventDefault();
+        setSearch({ query: '' });
       }
     };
     window.addEventListener('keydown', onKey);
@@ -197,7 +202,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
         {widget && <WidgetPanel widget={widget} onClose={() => setWidget(undefined)} />}
       </div>
       {switcherOpen && conversations && (
-        <QuickSwitcher conversations={conversations} onClose={() => setSwitcherOpen(false)} onChosen={() => setComposerFocus((count) => count + 1)} />
+        <QuickSwitcher conversations={conversations} onClose={() => setSwitcherOpen(false)} onChosen={() => setComposerFocus((count) => count + 1)} onSearch={(query) => setSearch({ query })} />
       )}
       {dialog === 'createChannel' && <CreateChannelDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'browseChannels' && <BrowseChannelsDialog onClose={() => setDialog(undefined)} />}
@@ -205,6 +210,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
+      {search && <SearchDialog conversations={conversations} initialQuery={search.query} onClose={() => setSearch(undefined)} />}
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>
   );

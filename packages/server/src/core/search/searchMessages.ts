@@ -3,6 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db, Store } from '../../store/store.js';
 import type { ResolvedFilters } from './searchFilters.js';
+import { drainSearchQueue } from './searchQueue.js';
 import { ftsAll, ftsAny, isPartialWord, MATCH_END, MATCH_START, tsAll, tsAny, tsTerm } from './textMatch.js';
 
 export interface SearchPage {
@@ -62,6 +63,8 @@ const memberColumn = (reader: UsersTable) =>
   sql`exists (select 1 from channel_members cm where cm.channel_id = m.chat_key and cm.user_id = ${reader.id})`;
 
 async function searchSqlite(db: Db, page: SearchPage): Promise<FoundMessage[]> {
+  // Messages sent before this search and still queued for the index are indexed first (searchQueue.ts).
+  await drainSearchQueue(db);
   const { include, exclude } = page.query;
   const conditions = commonConditions(page, sql`(m.text like '%http://%' or m.text like '%https://%')`);
   if (exclude.length > 0) {
