@@ -34,6 +34,8 @@ export const Channel = Type.Object({
   type: Type.Union([Type.Literal('public'), Type.Literal('private')]),
   memberCount: Type.Integer(),
   profileImage: Type.Optional(Url),
+  /** Present while the channel is archived (read-only): when a team admin archived it. */
+  archivedAt: Type.Optional(Type.Integer({ description: 'when a team admin archived the channel (read-only, out of the sidebar); absent while not archived' })),
 });
 export type ChannelModel = Static<typeof Channel>;
 

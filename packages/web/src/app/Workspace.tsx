@@ -11,6 +11,7 @@ import { fullName } from './format';
 import { NewDirectMessageDialog } from './NewDirectMessageDialog';
 import { InviteDialog } from './InviteDialog';
 import { ProfileDialog } from './ProfileDialog';
+import { AdminConsole } from './AdminConsole';
 import { SavedDialog } from './SavedDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, navigate, type Route } from './route';
@@ -31,7 +32,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [widget, setWidget] = useState<OpenWidget>();
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [navOpen, setNavOpen] = useState(false);
-  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved'>();
+  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved' | 'admin'>();
   const toasts = useToasts();
 
   const refreshApps = useCallback(() => methods.apps.listDirectory().then((answer) => setApps(answer.apps)), []);
@@ -82,6 +83,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       }
       if (applied.reloadConversations) void refreshConversations();
       if (applied.reloadApps) void refreshApps();
+      if (applied.reloadMe) void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
     },
     // The page loads once on its own; the stream asks again only after a gap it could not replay.
     () => {
@@ -173,6 +175,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           onEditProfile={() => setDialog('profile')}
           onInvite={() => setDialog('invite')}
           onOpenSaved={() => setDialog('saved')}
+          onOpenAdmin={() => setDialog('admin')}
         />
         <main className="main" id="main">
           <ConnectionBanner state={connection} />
@@ -204,6 +207,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
+      {dialog === 'admin' && session.user.role === 'admin' && <AdminConsole onClose={() => setDialog(undefined)} />}
       {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>

@@ -40,11 +40,15 @@ export async function createPerson(db: Db | Tx, input: NewPerson & { now: number
   });
 }
 
-/** Deactivates a person: their sessions and tokens stop working, and every process closes their streams at once. */
+/**
+ * Deactivates a person: their sessions end, their tokens stop working, and every process closes their
+ * streams at once. Their messages stay. Reactivating them does not bring the sessions back.
+ */
 export async function deactivatePerson(ctx: ChangeContext, userId: string, now: number, actor: AuditActor = cliActor): Promise<void> {
   await runChange(ctx, async (tx, effects) => {
     const person = await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).returning('team_id').executeTakeFirst();
     if (person) await recordAudit(tx, { teamId: person.team_id, actor, at: now, action: 'user.deactivated', target: { kind: 'user', id: userId } });
+    await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
     effects.add({ kind: 'credentialsEnded', notice: { userId } });
   });
 }
