@@ -4,6 +4,7 @@ import { methods, type Conversation } from '../api/client';
 import { appsWith } from './AppButtons';
 import { AppHomeLinks } from './AppHome';
 import { Avatar, PresenceText } from './Avatar';
+import { StatusText } from './StatusText';
 import './people.css';
 import { fullName } from './format';
 import { chatPath, navigate } from './route';
@@ -185,6 +186,7 @@ function ConversationList({ title, items, selected, go, action }: ConversationLi
                 <ConversationIcon conversation={conversation} />
                 <span className="sidebar-label">
                   {conversation.name}
+                  <StatusText status={workspace.people.find((person) => person.id === conversation.user?.id)?.status} />
                   <PresenceText presence={directPresence(conversation, workspace)} />
                 </span>
                 <UnreadBadge conversation={conversation} />

@@ -67,7 +67,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     (frames) => {
       const profiles = updatedProfiles(frames);
       if (profiles.size > 0) {
-        setPeople((known) => known.map((person) => ({ ...person, ...profiles.get(person.id) })));
+        setPeople((known) => known.map((person) => (profiles.has(person.id) ? { ...person, status: undefined, ...profiles.get(person.id) } : person)));
         if (profiles.has(session.user.id)) void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
       }
       if (!conversations) {
