@@ -19,11 +19,24 @@ export const User = Type.Object({
 });
 export type UserModel = Static<typeof User>;
 
+/** What a person says they are up to, shown next to their name until it expires (users.updateProfile). */
+export const PersonStatus = Type.Object(
+  {
+    text: Type.String({ description: 'the status, up to 100 characters' }),
+    emoji: Type.Optional(Type.String({ description: 'one emoji shown before it' })),
+    expiresAt: Type.Optional(Type.Integer({ description: 'when it is cleared (epoch milliseconds); absent: until changed' })),
+  },
+  { additionalProperties: false },
+);
+export type PersonStatusModel = Static<typeof PersonStatus>;
+
 export const PublicProfile = Type.Object({
   id: UserId,
   firstName: Type.String(),
   lastName: Type.String(),
   profileImage: Type.Optional(Url),
+  /** Present while the person has a status that has not expired. */
+  status: Type.Optional(PersonStatus),
 });
 export type PublicProfileModel = Static<typeof PublicProfile>;
 
@@ -34,6 +47,8 @@ export const Channel = Type.Object({
   type: Type.Union([Type.Literal('public'), Type.Literal('private')]),
   memberCount: Type.Integer(),
   profileImage: Type.Optional(Url),
+  /** Present while the channel is archived (read-only): when a team admin archived it. */
+  archivedAt: Type.Optional(Type.Integer({ description: 'when a team admin archived the channel (read-only, out of the sidebar); absent while not archived' })),
 });
 export type ChannelModel = Static<typeof Channel>;
 

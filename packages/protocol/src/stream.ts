@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ChatId, MessageUid, UserId } from './ids.js';
 import { Channel, Message, MessageRef, PublicProfile } from './models.js';
 import { oneOf } from './params.js';
+import { personRoles } from './personFields.js';
 
 /** Where the stream is opened: `GET` with `Upgrade: websocket`. */
 export const streamPath = '/api/stream';
@@ -81,6 +82,18 @@ export const UserUpdatedFrame = dataFrame(
   'a person of the team changed their profile: their name as it now is (a change of timezone only says that something changed)',
 );
 
+export const ChannelUpdatedFrame = dataFrame(
+  'channel.updated',
+  { channel: Channel },
+  'a team admin renamed, archived, unarchived or made private a channel the person is a member of: replace it whole',
+);
+
+export const UserRoleChangedFrame = dataFrame(
+  'user.roleChanged',
+  { userId: UserId, role: oneOf(personRoles) },
+  'a team admin changed a person’s role (admin, user or guest)',
+);
+
 export const ChatReadFrame = dataFrame('chat.read', ChatReadState.properties, 'the person marked a chat read (on any of their devices)');
 
 /** Developer-scoped: only the app's developer gets it. */
@@ -107,6 +120,7 @@ export const StreamDataFrame = Type.Union([
   ChannelCreatedFrame,
   ChannelMembersAddedFrame,
   ChannelMembersRemovedFrame,
+  ChannelUpdatedFrame,
   AppInstalledFrame,
   AppUninstalledFrame,
   AppDisabledFrame,
@@ -114,6 +128,7 @@ export const StreamDataFrame = Type.Union([
   AppDeletedFrame,
   ChatReadFrame,
   UserUpdatedFrame,
+  UserRoleChangedFrame,
   DeliveryChangedFrame,
 ]);
 

@@ -1,5 +1,6 @@
 import type { MethodDefinition } from '../define.js';
 import * as accounts from './accounts.js';
+import * as admin from './admin.js';
 import * as accountMail from './accountMail.js';
 import * as apps from './apps.js';
 import * as audit from './audit.js';
@@ -21,6 +22,14 @@ import * as webhooks from './webhooks.js';
 
 /** Every method of the API, by namespace as the typed clients expose them; each says who may call it. */
 export const api = {
+  admin: {
+    listPeople: admin.listPeople,
+    setRole: admin.setRole,
+    deactivatePerson: admin.deactivatePerson,
+    reactivatePerson: admin.reactivatePerson,
+    resetPassword: admin.resetPassword,
+    listChannels: admin.listChannels,
+  },
   apps: {
     listDirectory: apps.listDirectory,
     install: apps.install,
@@ -43,6 +52,10 @@ export const api = {
   },
   channels: {
     addMembers: channels.addMembers,
+    archive: admin.archiveChannel,
+    unarchive: admin.unarchiveChannel,
+    rename: admin.renameChannel,
+    convertToPrivate: admin.convertToPrivate,
     create: channels.create,
     getInfo: channels.getInfo,
     join: channels.join,

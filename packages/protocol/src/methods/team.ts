@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
-import { oneOf, closedObject } from '../params.js';
+import { oneOf, closedObject, NonEmptyString } from '../params.js';
 
 /** Who in a team may create apps: `members` (members and admins, the default), `admins`, or `everyone` (guests too). */
 export const appCreatorChoices = ['members', 'admins', 'everyone'] as const;
@@ -9,6 +9,10 @@ export type AppCreators = (typeof appCreatorChoices)[number];
 /** Who may invite people to the team: its admins, or its members and admins (never guests). */
 export const inviterChoices = ['admins', 'members'] as const;
 export type WhoMayInvite = (typeof inviterChoices)[number];
+
+/** Who in a team may create channels: `everyone` (guests too, the default), `members` (members and admins) or `admins`. */
+export const channelCreatorChoices = ['everyone', 'members', 'admins'] as const;
+export type ChannelCreators = (typeof channelCreatorChoices)[number];
 
 /** The longest edit window a team may set: a year. */
 export const maxMessageEditWindowMinutes = 525_600;
@@ -19,6 +23,7 @@ export const Team = Type.Object(
     name: Type.String(),
     appCreators: oneOf(appCreatorChoices),
     whoMayInvite: oneOf(inviterChoices),
+    whoMayCreateChannels: oneOf(channelCreatorChoices),
     messageEditWindowMinutes: Type.Integer({ minimum: 0, description: 'minutes after sending during which people may edit or delete their own messages; 0: no limit (team admins never are)' }),
   },
   { additionalProperties: false },
@@ -37,10 +42,14 @@ export const getInfo = defineMethod({
 
 export const updateSettings = defineMethod({
   name: 'team.updateSettings',
-  summary: 'A team admin changes the team’s settings: who may create apps, who may invite people, how long people may edit and delete their messages. Settings left out stay.',
+  summary:
+    'A team admin changes the team’s settings: its name, who may create apps, who may create channels, who may invite people, ' +
+    'how long people may edit and delete their messages. Settings left out stay.',
   callers: ['session'],
   rateClass: 'channel',
   params: closedObject({
+    name: Type.Optional(NonEmptyString(100, 'the team’s name, trimmed, not empty or invisible')),
+    whoMayCreateChannels: Type.Optional(oneOf(channelCreatorChoices, 'everyone (guests too), members (members and admins) or admins')),
     appCreators: Type.Optional(oneOf(appCreatorChoices, 'members (members and admins), admins, or everyone (guests too)')),
     messageEditWindowMinutes: Type.Optional(
       Type.Integer({ minimum: 0, maximum: maxMessageEditWindowMinutes, description: 'minutes after sending during which people may edit or delete their own messages; 0: no limit' }),

@@ -323,6 +323,23 @@ export interface TeamMessageColumns {
   message_edit_window_ms: ColumnType<number, number | undefined, number>;
 }
 
+/** Columns the admin console (migration 0028) adds to `teams`: who may create channels. */
+export interface TeamAdminColumns {
+  who_may_create_channels: ColumnType<'everyone' | 'members' | 'admins', 'everyone' | 'members' | 'admins' | undefined, 'everyone' | 'members' | 'admins'>;
+}
+
+/** Columns migration 0028 adds to `channels`: when a team admin archived it (null: not archived). */
+export interface ChannelArchiveColumns {
+  archived_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Columns migration 0028 adds to `users`: the person's status, with an optional emoji and expiry. */
+export interface UserStatusColumns {
+  status_text: ColumnType<string | null, string | null | undefined, string | null>;
+  status_emoji: ColumnType<string | null, string | null | undefined, string | null>;
+  status_expires_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
 /** One person's (or bot's) reaction to a message with one emoji (migration 0019). */
 export interface ReactionsTable {
   message_uid: string;
@@ -417,10 +434,10 @@ export interface SavedItemsTable {
 }
 
 export interface Database {
-  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns;
-  users: UsersTable;
+  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns & TeamAdminColumns;
+  users: UsersTable & UserStatusColumns;
   sessions: SessionsTable;
-  channels: ChannelsTable & MessageRetentionColumns;
+  channels: ChannelsTable & MessageRetentionColumns & ChannelArchiveColumns;
   channel_members: ChannelMembersTable;
   messages: MessagesTable;
   apps: AppsTable & AppDeliveryColumns & AppListenerColumns;

@@ -2,6 +2,7 @@ import { methodsByName } from '@aviary/protocol';
 import { describe, expect, it } from 'vitest';
 import { forEachDialect } from '../helpers/server.js';
 import { attachmentRows } from './matrix/attachmentRows.js';
+import { adminRows } from './matrix/adminRows.js';
 import { auditRows } from './matrix/auditRows.js';
 import { describeOutcome, outcomeOf, runCell } from './matrix/cells.js';
 import { refusedCredentialRows } from './matrix/credentialRows.js';
@@ -42,7 +43,7 @@ import { webhookRows } from './matrix/webhookRows.js';
  * With the app's secret, each actor but `none` presents the secret of its app concerned (team B's app for
  * otherTeam): the secret is a developer's credential, not a person's or a user token.
  */
-const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows, ...messageChangeRows, ...invitationRows, ...pinRows, ...auditRows];
+const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows, ...messageChangeRows, ...invitationRows, ...pinRows, ...auditRows, ...adminRows];
 
 /**
  * What the table must hold for the methods, from the protocol's list: a row for every method with every

@@ -4,6 +4,7 @@ import { useStreamFrames } from '../stream/useStream';
 import type { Conversation, Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { Composer } from './Composer';
+import { ArchivedBanner } from './ArchivedBanner';
 import { HistoryList } from './HistoryList';
 import { MembersDialog } from './MembersDialog';
 import { PendingMessages } from './PendingMessages';
@@ -143,9 +144,13 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       {selection.active && <SelectionBar selection={selection} chat={chat} />}
       <PendingMessages chat={chat} />
       <TypingIndicator chat={chat} />
-      <div className="typing-watch" onInput={typed}>
-        <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={(focusSignal ?? 0) + editsEnded} onSent={sent} onEditLast={editLast} />
-      </div>
+      {conversation?.channel?.archivedAt !== undefined ? (
+        <ArchivedBanner name={name} />
+      ) : (
+        <div className="typing-watch" onInput={typed}>
+          <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={(focusSignal ?? 0) + editsEnded} onSent={sent} onEditLast={editLast} />
+        </div>
+      )}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { methods } from '../api/client';
 import { ChangePasswordSection, SessionsSection } from './AccountSections';
 import { AuditLogSection } from './AuditLogSection';
+import { ProfileStatusSection } from './ProfileStatusSection';
 import { Avatar, PresenceText } from './Avatar';
 import { useFieldRefusals } from './fieldRefusals';
 import { fullName } from './format';
@@ -90,6 +91,7 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
           </button>
         </div>
       </form>
+      <ProfileStatusSection />
       <ChangePasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
       <SessionsSection version={sessionsVersion} />
       {me.role === 'admin' && <AuditLogSection />}

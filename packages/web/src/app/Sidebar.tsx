@@ -4,6 +4,7 @@ import { methods, type Conversation } from '../api/client';
 import { appsWith } from './AppButtons';
 import { AppHomeLinks } from './AppHome';
 import { Avatar, PresenceText } from './Avatar';
+import { StatusText } from './StatusText';
 import './people.css';
 import { fullName } from './format';
 import { chatPath, navigate } from './route';
@@ -23,13 +24,15 @@ interface SidebarProps {
   onEditProfile: () => void;
   onInvite: () => void;
   onOpenSaved: () => void;
+  onOpenAdmin: () => void;
 }
 
 /** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
 export function Sidebar(props: SidebarProps) {
   const { conversations, selected, appsSelected, developerSelected, onNavigate, onOpenSwitcher, onSignOut, onCreateChannel, onBrowseChannels } = props;
   const workspace = useWorkspace();
-  const channels = conversations?.filter((conversation) => conversation.kind === 'channel') ?? [];
+  // Archived channels leave the sidebar (still readable from search and links).
+  const channels = conversations?.filter((conversation) => conversation.kind === 'channel' && conversation.channel?.archivedAt === undefined) ?? [];
   const directs = conversations?.filter((conversation) => conversation.kind === 'direct') ?? [];
   const launchers = appsWith(workspace.apps, 'launcherButton');
 
@@ -130,6 +133,11 @@ export function Sidebar(props: SidebarProps) {
             <span className="me-detail">UTC{workspace.me.timezone}</span>
           </span>
         </button>
+        {workspace.me.role === 'admin' && (
+          <button type="button" className="quiet sign-out" aria-haspopup="dialog" onClick={props.onOpenAdmin}>
+            Admin console
+          </button>
+        )}
         {workspace.me.role !== 'guest' && (
           <button type="button" className="quiet sign-out" aria-haspopup="dialog" onClick={props.onInvite}>
             Invite people
@@ -178,6 +186,7 @@ function ConversationList({ title, items, selected, go, action }: ConversationLi
                 <ConversationIcon conversation={conversation} />
                 <span className="sidebar-label">
                   {conversation.name}
+                  <StatusText status={workspace.people.find((person) => person.id === conversation.user?.id)?.status} />
                   <PresenceText presence={directPresence(conversation, workspace)} />
                 </span>
                 <UnreadBadge conversation={conversation} />

@@ -11,6 +11,7 @@ import { fullName } from './format';
 import { NewDirectMessageDialog } from './NewDirectMessageDialog';
 import { InviteDialog } from './InviteDialog';
 import { ProfileDialog } from './ProfileDialog';
+import { AdminConsole } from './AdminConsole';
 import { SavedDialog } from './SavedDialog';
 import { SearchDialog } from './SearchDialog';
 import { QuickSwitcher } from './QuickSwitcher';
@@ -33,7 +34,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [search, setSearch] = useState<{ query: string }>();
   const [navOpen, setNavOpen] = useState(false);
-  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved'>();
+  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved' | 'admin'>();
   const toasts = useToasts();
 
   const refreshApps = useCallback(() => methods.apps.listDirectory().then((answer) => setApps(answer.apps)), []);
@@ -68,7 +69,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     (frames) => {
       const profiles = updatedProfiles(frames);
       if (profiles.size > 0) {
-        setPeople((known) => known.map((person) => ({ ...person, ...profiles.get(person.id) })));
+        setPeople((known) => known.map((person) => (profiles.has(person.id) ? { ...person, status: undefined, ...profiles.get(person.id) } : person)));
         if (profiles.has(session.user.id)) void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
       }
       if (!conversations) {
@@ -84,6 +85,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       }
       if (applied.reloadConversations) void refreshConversations();
       if (applied.reloadApps) void refreshApps();
+      if (applied.reloadMe) void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
     },
     // The page loads once on its own; the stream asks again only after a gap it could not replay.
     () => {
@@ -178,6 +180,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           onEditProfile={() => setDialog('profile')}
           onInvite={() => setDialog('invite')}
           onOpenSaved={() => setDialog('saved')}
+          onOpenAdmin={() => setDialog('admin')}
         />
         <main className="main" id="main">
           <ConnectionBanner state={connection} />
@@ -209,6 +212,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
+      {dialog === 'admin' && session.user.role === 'admin' && <AdminConsole onClose={() => setDialog(undefined)} />}
       {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
       {search && <SearchDialog conversations={conversations} initialQuery={search.query} onClose={() => setSearch(undefined)} />}
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />

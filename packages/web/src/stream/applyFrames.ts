@@ -7,6 +7,8 @@ export interface Applied {
   /** A frame named a chat the list does not have yet (a new direct chat, a channel I joined). */
   reloadConversations: boolean;
   reloadApps: boolean;
+  /** A team admin changed the person's own role: their session (and what the page shows an admin) is read again. */
+  reloadMe: boolean;
 }
 
 /** The chat a message belongs to, as the person sees it: the channel, or the other person. */
@@ -24,6 +26,7 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
   let conversations = start;
   let reloadConversations = false;
   let reloadApps = false;
+  let reloadMe = false;
   const update = (chat: string, change: (conversation: Conversation) => Conversation) => {
     const index = conversations.findIndex((conversation) => conversation.chat === chat);
     if (index < 0) return false;
@@ -74,6 +77,12 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
         update(user.id, (conversation) => ({ ...conversation, name: fullName(user), user: { ...conversation.user, ...user } }));
         break;
       }
+      case 'channel.updated':
+        update(frame.channel.id, (conversation) => ({ ...conversation, name: frame.channel.name, channel: frame.channel }));
+        break;
+      case 'user.roleChanged':
+        if (frame.userId === me) reloadMe = true;
+        break;
       case 'delivery.changed':
         break; // the developer dashboard's delivery log reads these (useStreamFrames)
       case 'reaction.added':
@@ -85,7 +94,7 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
         reloadApps = true; // app.installed, uninstalled, disabled, enabled, deleted
     }
   }
-  return { conversations: byLastActivity(conversations), reloadConversations, reloadApps };
+  return { conversations: byLastActivity(conversations), reloadConversations, reloadApps, reloadMe };
 }
 
 function isNewer(message: Message, than: Message): boolean {

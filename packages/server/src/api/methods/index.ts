@@ -60,6 +60,7 @@ import invitationsGetInfo from './invitations/getInfo.js';
 import invitationsList from './invitations/list.js';
 import invitationsRevoke from './invitations/revoke.js';
 import { pinHandlers } from './pins/index.js';
+import { adminHandlers } from './admin/index.js';
 import reactionsAdd from './reactions/add.js';
 import reactionsList from './reactions/list.js';
 import reactionsRemove from './reactions/remove.js';
@@ -86,6 +87,7 @@ import usersVerifyEmail from './users/verifyEmail.js';
 export type HandlerTable = { readonly [N in MethodName]: MethodHandler<MethodDefinition & { name: N }> };
 
 export const handlersByMethod = {
+  ...adminHandlers,
   'apps.create': appsCreate,
   'apps.delete': appsDelete,
   'apps.disable': appsDisable,

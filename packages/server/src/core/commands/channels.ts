@@ -8,6 +8,7 @@ import { presentChannel } from '../presenters/channels.js';
 import { channelCreated, channelMembersAdded, channelMembersRemoved } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { checkVisibleName } from '../names.js';
+import { requireMayCreateChannels } from '../policies/admin.js';
 import { appsInChannel, channelEventRef, enqueueChannelChangeEvents } from '../triggers/channelEvents.js';
 import {
   authorizeAddMembers,
@@ -47,6 +48,8 @@ export async function createChannel(
   authorizeCreateChannel(actor);
   const name = checkVisibleName('name', input.name);
   return runChange(ctx, async (tx, effects) => {
+    const team = await tx.selectFrom('teams').select('who_may_create_channels').where('id', '=', actor.team_id).executeTakeFirstOrThrow();
+    requireMayCreateChannels(actor, team.who_may_create_channels);
     const channel: ChannelsTable = {
       id: newChannelId(),
       team_id: actor.team_id,

@@ -4,6 +4,7 @@ import { newTeamId, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { hashPassword } from '../passwords.js';
+import { checkStatusChange } from '../personStatus.js';
 import { checkPersonFields, checkProfileChange, type PersonFieldInput } from '../personFields.js';
 import { presentPublicProfile } from '../presenters/users.js';
 import { userUpdated } from '../stream/entries.js';
@@ -40,11 +41,15 @@ export async function createPerson(db: Db | Tx, input: NewPerson & { now: number
   });
 }
 
-/** Deactivates a person: their sessions and tokens stop working, and every process closes their streams at once. */
+/**
+ * Deactivates a person: their sessions end, their tokens stop working, and every process closes their
+ * streams at once. Their messages stay. Reactivating them does not bring the sessions back.
+ */
 export async function deactivatePerson(ctx: ChangeContext, userId: string, now: number, actor: AuditActor = cliActor): Promise<void> {
   await runChange(ctx, async (tx, effects) => {
     const person = await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).returning('team_id').executeTakeFirst();
     if (person) await recordAudit(tx, { teamId: person.team_id, actor, at: now, action: 'user.deactivated', target: { kind: 'user', id: userId } });
+    await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
     effects.add({ kind: 'credentialsEnded', notice: { userId } });
   });
 }
@@ -56,10 +61,12 @@ export async function deactivatePerson(ctx: ChangeContext, userId: string, now: 
 export async function updateProfile(
   ctx: ChangeContext & { now(): number },
   person: UsersTable,
-  input: { firstName?: unknown; lastName?: unknown; timezone?: unknown },
+  input: { firstName?: unknown; lastName?: unknown; timezone?: unknown; statusText?: string | null; statusEmoji?: string | null; statusExpiresAt?: number },
 ): Promise<UsersTable> {
   const change = checkProfileChange(input);
+  const status = checkStatusChange(input, ctx.now());
   const values = {
+    ...(status ?? {}),
     ...(change.firstName !== undefined ? { first_name: change.firstName } : {}),
     ...(change.lastName !== undefined ? { last_name: change.lastName } : {}),
     ...(change.timezone !== undefined ? { timezone: change.timezone } : {}),
@@ -69,7 +76,7 @@ export async function updateProfile(
   return runChange(ctx, async (tx, effects) => {
     await tx.updateTable('users').set(values).where('id', '=', person.id).execute();
     const row = await read(tx);
-    await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row))], ctx.now());
+    await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row, ctx.now()))], ctx.now());
     return row;
   });
 }

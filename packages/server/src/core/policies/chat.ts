@@ -76,7 +76,13 @@ export async function resolveRecipient(db: Db, sender: UsersTable, to: string, o
       `A bot is not a member of any channel: to post to ${to}, pass onBehalfOf naming a member of the channel who installed the bot's app.`,
     );
   }
-  if (!(await isMemberOfTeamChannel(db, sender.team_id, to, poster))) {
+  const membership = await teamChannelMembership(db, { teamId: sender.team_id, channelId: to, userId: poster });
+  if (membership.length > 0) {
+    // An archived channel is read-only (a team admin archived it: channels.archive).
+    if (membership[0].archived_at !== null) {
+      throw new ApiError('ChannelArchived', `#${membership[0].name} is archived: it is read-only until a team admin unarchives it.`, { parameter: 'to' });
+    }
+  } else {
     throw unknownRecipient(
       poster === sender.id
         ? `There is no channel ${to} in your team of which you are a member.`
@@ -106,7 +112,7 @@ const teamChannelMembership = compiledOnce((db, p: { teamId: string; channelId: 
   db
     .selectFrom('channel_members as m')
     .innerJoin('channels as c', 'c.id', 'm.channel_id')
-    .select('m.user_id')
+    .select(['m.user_id', 'c.archived_at', 'c.name'])
     .where('m.channel_id', '=', p.channelId)
     .where('m.user_id', '=', p.userId)
     .where('c.team_id', '=', p.teamId),

@@ -3,7 +3,8 @@ import type { ChannelMembersTable, ChannelsTable } from '../../store/schema.js';
 import { setFields } from './setFields.js';
 import { presentPublicProfile, type PublicProfileRow } from './users.js';
 
-export function presentChannel(row: ChannelsTable, memberCount: number): ChannelModel {
+/** `archived_at` (migration 0028) is on every row read from the store; a row made in memory may leave it out. */
+export function presentChannel(row: ChannelsTable & { archived_at?: number | null }, memberCount: number): ChannelModel {
   return {
     id: row.id,
     name: row.name,
@@ -11,6 +12,7 @@ export function presentChannel(row: ChannelsTable, memberCount: number): Channel
     type: row.type,
     memberCount,
     ...setFields({ profileImage: row.profile_image }),
+    ...(row.archived_at !== undefined && row.archived_at !== null ? { archivedAt: Number(row.archived_at) } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Team } from '@aviary/protocol';
 import type { TeamRow } from '../../store/schema.js';
 
-export type PresentedTeamRow = Pick<TeamRow, 'id' | 'name' | 'app_creators' | 'who_may_invite' | 'message_edit_window_ms'>;
+export type PresentedTeamRow = Pick<TeamRow, 'id' | 'name' | 'app_creators' | 'who_may_invite' | 'message_edit_window_ms' | 'who_may_create_channels'>;
 
 export function presentTeam(team: PresentedTeamRow): Team {
   return {
@@ -9,6 +9,7 @@ export function presentTeam(team: PresentedTeamRow): Team {
     name: team.name,
     appCreators: team.app_creators,
     whoMayInvite: team.who_may_invite,
+    whoMayCreateChannels: team.who_may_create_channels,
     messageEditWindowMinutes: Math.round(team.message_edit_window_ms / 60_000),
   };
 }

@@ -1,6 +1,7 @@
 import type { PublicProfileModel, UserModel } from '@aviary/protocol';
 import type { UsersTable } from '../../store/schema.js';
 import { setFields } from './setFields.js';
+import { statusAt, type StatusColumns } from '../personStatus.js';
 
 export function presentUser(row: UsersTable): UserModel {
   return {
@@ -16,13 +17,16 @@ export function presentUser(row: UsersTable): UserModel {
   };
 }
 
-export type PublicProfileRow = Pick<UsersTable, 'id' | 'first_name' | 'last_name' | 'profile_image'>;
+export type PublicProfileRow = Pick<UsersTable, 'id' | 'first_name' | 'last_name' | 'profile_image'> & Partial<StatusColumns>;
 
-export function presentPublicProfile(row: PublicProfileRow): PublicProfileModel {
+/** `now` decides whether a status (when the row has one) has expired; without it no status is shown. */
+export function presentPublicProfile(row: PublicProfileRow, now?: number): PublicProfileModel {
+  const status = now === undefined ? undefined : statusAt(row, now);
   return {
     id: row.id,
     firstName: row.first_name,
     lastName: row.last_name,
     ...setFields({ profileImage: row.profile_image }),
+    ...(status ? { status } : {}),
   };
 }

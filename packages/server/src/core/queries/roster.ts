@@ -16,7 +16,7 @@ export type RosterBots = 'installed' | 'team';
 export async function listContacts(db: Db, me: Pick<UsersTable, 'id' | 'team_id'>, bots: RosterBots = 'installed'): Promise<Array<PublicProfileRow & { isBot: boolean }>> {
   const teammates = await db
     .selectFrom('users')
-    .select(['id', 'first_name', 'last_name', 'profile_image'])
+    .select(['id', 'first_name', 'last_name', 'profile_image', 'status_text', 'status_emoji', 'status_expires_at'])
     .where('team_id', '=', me.team_id)
     .where('id', '!=', me.id)
     // People only: bots come from the caller's installs below, and the team's system user has no email either.
@@ -48,5 +48,5 @@ function byName(a: PublicProfileRow, b: PublicProfileRow): number {
 
 /** A user of `teamId` by id; another team's user is not found, exactly like one that does not exist. */
 export async function findTeammateProfile(db: Db, teamId: string, userId: string): Promise<PublicProfileRow | undefined> {
-  return db.selectFrom('users').select(['id', 'first_name', 'last_name', 'profile_image']).where('id', '=', userId).where('team_id', '=', teamId).executeTakeFirst();
+  return db.selectFrom('users').select(['id', 'first_name', 'last_name', 'profile_image', 'status_text', 'status_emoji', 'status_expires_at']).where('id', '=', userId).where('team_id', '=', teamId).executeTakeFirst();
 }

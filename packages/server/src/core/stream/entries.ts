@@ -7,7 +7,7 @@ import { serializeAudience, type Audience } from './audience.js';
 /** A frame's fields besides `type` and `cursor`, which the stream adds when it hands the entry out. */
 export type FramePayload<T extends StreamDataFrameType> = Omit<Extract<StreamDataFrame, { type: T }>, 'type' | 'cursor'>;
 
-function entry<T extends StreamDataFrameType>(type: T, audience: Audience, payload: FramePayload<T>): StreamEntryDraft {
+export function entry<T extends StreamDataFrameType>(type: T, audience: Audience, payload: FramePayload<T>): StreamEntryDraft {
   return { type, audience: serializeAudience(audience), payload: JSON.stringify(payload) };
 }
 
@@ -48,6 +48,9 @@ export const channelMembersRemoved = (channel: ChannelModel, userIds: readonly s
     { to: 'chat', chat: channel.id, also: userIds },
     { channel, userIds: [...userIds], ...(newModerator !== undefined ? { newModerator } : {}) },
   );
+
+/** A team admin renamed, archived, unarchived or made private a channel: its members replace it whole. */
+export const channelUpdated = (channel: ChannelModel): StreamEntryDraft => entry('channel.updated', { to: 'chat', chat: channel.id }, { channel });
 
 export const appInstalled = (appId: string, userId: string): StreamEntryDraft => entry('app.installed', { to: 'users', users: [userId] }, { appId });
 

@@ -8,7 +8,7 @@ import { defineHandler } from '../../handler.js';
  * for senders, the `@` picker and new direct chats, so every active bot of the team, installed or not, marked isBot.
  */
 export default defineHandler(api.roster.listContacts, async (_params, caller, ctx) => {
-  if (caller.kind !== 'person') return (await listContacts(ctx.db, caller.user)).map(presentPublicProfile);
+  if (caller.kind !== 'person') return (await listContacts(ctx.db, caller.user)).map((row) => presentPublicProfile(row, ctx.now()));
   const contacts = await listContacts(ctx.db, caller.user, 'team');
-  return contacts.map((row) => ({ ...presentPublicProfile(row), ...(row.isBot ? { isBot: true as const } : {}) }));
+  return contacts.map((row) => ({ ...presentPublicProfile(row, ctx.now()), ...(row.isBot ? { isBot: true as const } : {}) }));
 });

@@ -5,14 +5,14 @@ import { ApiError } from '../../errors.js';
 import { defineHandler } from '../../handler.js';
 import { byPerson, recordAudit } from '../../../core/audit/record.js';
 
-/** A team admin changes who may create apps, who may invite people, and how long people may edit and delete their messages. */
-export default defineHandler(api.team.updateSettings, async ({ appCreators, whoMayInvite, messageEditWindowMinutes }, { user, clientAddress }, ctx) => {
+/** A team admin changes the team's name, who may create channels, who may create apps, who may invite people, and how long people may edit and delete their messages. */
+export default defineHandler(api.team.updateSettings, async ({ name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMinutes }, { user, clientAddress }, ctx) => {
   if (user.role !== 'admin') throw new ApiError('PermissionDenied', `Only a team admin may change the team's settings, such as who may create apps or invite people.`);
-  if (appCreators === undefined && whoMayInvite === undefined && messageEditWindowMinutes === undefined) {
-    throw new ApiError('MissingParameter', 'Give at least one setting to change: appCreators, whoMayInvite or messageEditWindowMinutes.', { parameter: 'appCreators' });
+  if ([name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMinutes].every((setting) => setting === undefined)) {
+    throw new ApiError('MissingParameter', 'Give at least one setting to change: name, whoMayCreateChannels, appCreators, whoMayInvite or messageEditWindowMinutes.', { parameter: 'appCreators' });
   }
   const messageEditWindowMs = messageEditWindowMinutes === undefined ? undefined : messageEditWindowMinutes * 60_000;
-  const team = presentTeam(await updateTeamSettings(ctx.db, user.team_id, { appCreators, whoMayInvite, messageEditWindowMs }));
-  await recordAudit(ctx.db, { ...byPerson(user, clientAddress), at: ctx.now(), action: 'team.settingsChanged', target: { kind: 'team', id: user.team_id }, details: { appCreators, whoMayInvite, messageEditWindowMinutes } });
+  const team = presentTeam(await updateTeamSettings(ctx.db, user.team_id, { name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMs }));
+  await recordAudit(ctx.db, { ...byPerson(user, clientAddress), at: ctx.now(), action: 'team.settingsChanged', target: { kind: 'team', id: user.team_id }, details: { name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMinutes } });
   return { team };
 });

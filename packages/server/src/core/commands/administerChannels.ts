@@ -1,0 +1,68 @@
+import type { ChannelModel } from '@aviary/protocol';
+import { ApiError } from '../../errors.js';
+import type { Database } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import type { Selectable } from 'kysely';
+import { byPerson, recordAudit } from '../audit/record.js';
+import type { CoreContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
+import { checkVisibleName } from '../names.js';
+import { presentChannel } from '../presenters/channels.js';
+import { channelUpdated } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
+import type { AdminActor } from './administerPeople.js';
+
+type ChannelRow = Selectable<Database['channels']>;
+
+/** What a team admin may change about a channel from the console. */
+export type ChannelChange = { kind: 'archive' } | { kind: 'unarchive' } | { kind: 'rename'; name: string } | { kind: 'convertToPrivate' };
+
+/** Any channel of the admin's team, private ones the admin is not in too; UnknownChannel for anything else. */
+export async function teamChannel(tx: Tx, teamId: string, channelId: string): Promise<ChannelRow> {
+  const channel = await tx.selectFrom('channels').selectAll().where('id', '=', channelId).where('team_id', '=', teamId).executeTakeFirst();
+  if (!channel) throw new ApiError('UnknownChannel', `There is no channel ${channelId} in your team.`, { parameter: 'channelId' });
+  return channel;
+}
+
+function valuesFor(change: ChannelChange, channel: ChannelRow, now: number): Partial<ChannelRow> | undefined {
+  switch (change.kind) {
+    case 'archive':
+      return channel.archived_at === null ? { archived_at: now } : undefined;
+    case 'unarchive':
+      return channel.archived_at !== null ? { archived_at: null } : undefined;
+    case 'rename':
+      return change.name !== channel.name ? { name: change.name } : undefined;
+    case 'convertToPrivate':
+      return channel.type === 'public' ? { type: 'private' } : undefined;
+  }
+}
+
+const actions: Record<ChannelChange['kind'], string> = {
+  archive: 'channel.archived',
+  unarchive: 'channel.unarchived',
+  rename: 'channel.renamed',
+  convertToPrivate: 'channel.madePrivate',
+};
+
+/**
+ * A team admin's change to a channel: recorded in the audit log, and heard by its members on the stream
+ * (`channel.updated`). A change that changes nothing (archiving an archived channel) is no change and
+ * records nothing.
+ */
+export async function changeChannel(ctx: CoreContext, { admin, address }: AdminActor, channelId: string, change: ChannelChange): Promise<ChannelModel> {
+  const checked: ChannelChange = change.kind === 'rename' ? { kind: 'rename', name: checkVisibleName('name', change.name.trim()) } : change;
+  const now = ctx.now();
+  return runChange(ctx, async (tx, effects) => {
+    const channel = await teamChannel(tx, admin.team_id, channelId);
+    const values = valuesFor(checked, channel, now);
+    if (values !== undefined) await tx.updateTable('channels').set(values).where('id', '=', channelId).execute();
+    const after = { ...channel, ...values };
+    const memberCount = await tx.selectFrom('channel_members').select((eb) => eb.fn.countAll().as('n')).where('channel_id', '=', channelId).executeTakeFirstOrThrow();
+    const presented = presentChannel(after, Number(memberCount.n));
+    if (values === undefined) return presented;
+    const details = checked.kind === 'rename' ? { from: channel.name, to: checked.name } : undefined;
+    await recordAudit(tx, { ...byPerson(admin, address), at: now, action: actions[checked.kind], target: { kind: 'channel', id: channelId }, details });
+    await recordStreamEntries(tx, effects, admin.team_id, [channelUpdated(presented)], now);
+    return presented;
+  });
+}

@@ -1,0 +1,106 @@
+import type { AdminPerson } from '@aviary/protocol';
+import { ApiError } from '../../errors.js';
+import type { UsersTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { byPerson, recordAudit } from '../audit/record.js';
+import type { CoreContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
+import { passwordResetMail } from '../mail/messages.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { findTeamPerson } from '../queries/admin.js';
+import { entry } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
+import { issueAccountLink, linkTo } from './accountLinks.js';
+import { deactivatePerson } from './people.js';
+
+/** A team admin acting from the console, and where from (for the audit log). */
+export interface AdminActor {
+  admin: UsersTable;
+  address: string | null;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The team's person, or UnknownUser (for a bot, another team's person, or an id that is no one). */
+async function personOf(tx: Tx, admin: UsersTable, userId: string): Promise<AdminPerson> {
+  const person = await findTeamPerson(tx, admin.team_id, userId);
+  if (!person) throw new ApiError('UnknownUser', `There is no person ${userId} in your team.`, { parameter: 'userId' });
+  return person;
+}
+
+/** Refuses a change that would leave the team with no active admin. */
+async function keepAnAdmin(tx: Tx, teamId: string, leaving: string, what: string): Promise<void> {
+  const others = await tx
+    .selectFrom('users')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where('role', '=', 'admin')
+    .where('deactivated_at', 'is', null)
+    .where('id', '!=', leaving)
+    .limit(1)
+    .execute();
+  if (others.length === 0) throw new ApiError('PermissionDenied', `${what} would leave the team without an admin; make someone else an admin first.`, { parameter: 'userId' });
+}
+
+/** Gives a person a role; the whole team hears of it (`user.roleChanged`), and the audit log records the old and new role. */
+export async function setPersonRole(ctx: CoreContext, { admin, address }: AdminActor, userId: string, role: UsersTable['role']): Promise<AdminPerson> {
+  const now = ctx.now();
+  return runChange(ctx, async (tx, effects) => {
+    const before = await personOf(tx, admin, userId);
+    if (before.user.role === role) return before;
+    if (before.user.role === 'admin' && before.deactivatedAt === null) await keepAnAdmin(tx, admin.team_id, userId, 'Taking away the last admin’s role');
+    await tx.updateTable('users').set({ role }).where('id', '=', userId).execute();
+    await recordAudit(tx, { ...byPerson(admin, address), at: now, action: 'user.roleChanged', target: { kind: 'user', id: userId }, details: { from: before.user.role, to: role } });
+    await recordStreamEntries(tx, effects, admin.team_id, [entry('user.roleChanged', { to: 'team' }, { userId, role })], now);
+    return personOf(tx, admin, userId);
+  });
+}
+
+/** Deactivates a person (never oneself, never the last admin): core/commands/people.ts deactivatePerson, with the admin as actor. */
+export async function deactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, userId: string): Promise<AdminPerson> {
+  if (userId === admin.id) throw new ApiError('PermissionDenied', 'You cannot deactivate your own account from the console; another admin can.', { parameter: 'userId' });
+  const before = await runChange(ctx, async (tx) => {
+    const person = await personOf(tx, admin, userId);
+    if (person.user.role === 'admin' && person.deactivatedAt === null) await keepAnAdmin(tx, admin.team_id, userId, 'Deactivating the last admin');
+    return person;
+  });
+  if (before.deactivatedAt === null) await deactivatePerson(ctx, userId, ctx.now(), byPerson(admin, address).actor);
+  return runChange(ctx, (tx) => personOf(tx, admin, userId));
+}
+
+/** Reactivates a deactivated person: they sign in again (their sessions ended when they were deactivated). */
+export async function reactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, userId: string): Promise<AdminPerson> {
+  const now = ctx.now();
+  return runChange(ctx, async (tx) => {
+    const before = await personOf(tx, admin, userId);
+    if (before.deactivatedAt === null) return before;
+    await tx.updateTable('users').set({ deactivated_at: null }).where('id', '=', userId).execute();
+    await recordAudit(tx, { ...byPerson(admin, address), at: now, action: 'user.reactivated', target: { kind: 'user', id: userId } });
+    return personOf(tx, admin, userId);
+  });
+}
+
+/**
+ * A single-use reset link for a person, valid an hour: answered to the admin to hand over, or mailed to
+ * the person (`email`) when the server sends mail. The audit log records which, never the link.
+ */
+export async function adminPasswordReset(
+  ctx: CoreContext,
+  { admin, address }: AdminActor,
+  userId: string,
+  email: boolean,
+): Promise<{ link?: string; mailed: boolean; expiresAt: number }> {
+  if (email && ctx.config.smtpUrl === undefined) throw new ApiError('MailNotConfigured', 'This server sends no mail; leave email out to get a link to hand over.', { parameter: 'email' });
+  const now = ctx.now();
+  return runChange(ctx, async (tx, effects) => {
+    const person = await personOf(tx, admin, userId);
+    if (person.deactivatedAt !== null) throw new ApiError('PermissionDenied', 'This person is deactivated; reactivate them before resetting their password.', { parameter: 'userId' });
+    const token = await issueAccountLink(tx, userId, 'reset', now);
+    const link = linkTo(ctx.config, `/reset-password#${token}`);
+    await recordAudit(tx, { ...byPerson(admin, address), at: now, action: 'user.passwordResetByAdmin', target: { kind: 'user', id: userId }, details: { mailed: email } });
+    if (!email) return { link, mailed: false, expiresAt: now + HOUR_MS };
+    const team = await tx.selectFrom('teams').select('name').where('id', '=', admin.team_id).executeTakeFirstOrThrow();
+    await enqueueMail(tx, effects, passwordResetMail(person.user.email!, { teamName: team.name, link }), now);
+    return { mailed: true, expiresAt: now + HOUR_MS };
+  });
+}

@@ -1,0 +1,113 @@
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import type { AdminChannel } from '@aviary/protocol';
+import { failureText, methods } from '../api/client';
+import { useWorkspace } from './workspaceContext';
+
+/** Every channel of the team: archive or unarchive it, rename it, make a public one private. */
+export function AdminChannelsSection() {
+  const workspace = useWorkspace();
+  const [channels, setChannels] = useState<AdminChannel[]>();
+  const [problem, setProblem] = useState<string>();
+  const [renaming, setRenaming] = useState<{ id: string; name: string }>();
+  const id = useId();
+
+  const load = useCallback(async () => {
+    try {
+      setChannels((await methods.admin.listChannels({})).channels);
+    } catch (failure) {
+      setProblem(failureText(failure));
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const act = async (work: () => Promise<unknown>, done: string) => {
+    setProblem(undefined);
+    try {
+      await work();
+      workspace.toast(done);
+    } catch (failure) {
+      setProblem(failureText(failure));
+    }
+    await load();
+  };
+  const rename = (event: FormEvent) => {
+    event.preventDefault();
+    if (!renaming) return;
+    const { id: channelId, name } = renaming;
+    setRenaming(undefined);
+    void act(() => methods.channels.rename({ channelId, name }), `The channel is now #${name.trim()}.`);
+  };
+
+  return (
+    <section className="modal-form account-section" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>Channels</h3>
+      {problem && (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      )}
+      {channels === undefined ? (
+        <p className="field-hint">Loading…</p>
+      ) : (
+        <ul className="session-list" aria-label="Channels">
+          {channels.map(({ channel, isMember }) => {
+            const archived = channel.archivedAt !== undefined;
+            const label = `#${channel.name}`;
+            return (
+              <li key={channel.id} className="session-row admin-row">
+                {renaming?.id === channel.id ? (
+                  <form className="admin-rename" onSubmit={rename}>
+                    <label>
+                      New name of {label}
+                      <input value={renaming.name} onChange={(event) => setRenaming({ id: channel.id, name: event.target.value })} data-autofocus />
+                    </label>
+                    <button type="submit" className="primary">
+                      Rename
+                    </button>
+                    <button type="button" className="secondary" onClick={() => setRenaming(undefined)}>
+                      Cancel
+                    </button>
+                  </form>
+                ) : (
+                  <span className="session-text">
+                    <span className="session-device">
+                      {label}
+                      {archived && <span className="admin-badge"> · archived</span>}
+                    </span>
+                    <span className="field-hint">
+                      {channel.type} · {channel.memberCount} {channel.memberCount === 1 ? 'member' : 'members'}
+                      {isMember ? ' · you are a member' : ''}
+                    </span>
+                  </span>
+                )}
+                <span className="admin-actions">
+                  <button type="button" className="secondary" aria-label={`Rename ${label}`} onClick={() => setRenaming({ id: channel.id, name: channel.name })}>
+                    Rename
+                  </button>
+                  {channel.type === 'public' && (
+                    <button type="button" className="secondary" aria-label={`Make ${label} private`} onClick={() => void act(() => methods.channels.convertToPrivate({ channelId: channel.id }), `${label} is private now.`)}>
+                      Make private
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`${archived ? 'Unarchive' : 'Archive'} ${label}`}
+                    onClick={() =>
+                      void act(
+                        () => (archived ? methods.channels.unarchive({ channelId: channel.id }) : methods.channels.archive({ channelId: channel.id })),
+                        archived ? `${label} is unarchived.` : `${label} is archived.`,
+                      )
+                    }
+                  >
+                    {archived ? 'Unarchive' : 'Archive'}
+                  </button>
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

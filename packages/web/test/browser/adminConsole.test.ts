@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
+import { PASSWORD, submitSignIn } from './cast.js';
+import { browserSuite, saveScreenshot } from './suite.js';
+
+/**
+ * The admin console: a team admin changes a role, deactivates and reactivates a person, makes a password
+ * reset link, archives a channel and renames the team, and finds each in the audit log; a member who has
+ * the archived channel open sees it turn read-only at once; a member has no console at all.
+ */
+const web = browserSuite();
+
+async function signInAs(email: string, view?: Parameters<typeof openWatchedPage>[1]): Promise<WatchedPage> {
+  const watched = await openWatchedPage(web.browser, view);
+  await submitSignIn(watched.page, web.t, email);
+  await watched.page.locator('.sidebar-footer').waitFor({ state: 'attached' });
+  return watched;
+}
+
+describe.skipIf(noBrowser)('the admin console in the web client', () => {
+  it('lets an admin do each action and see it in the audit log; a member never sees it', async () => {
+    const team = await web.t.f.team('Kestrel');
+    const admin = await web.t.f.person(team.id, { firstName: 'Ada', lastName: 'Admin', password: PASSWORD, role: 'admin', timezone: '+00:00' });
+    const member = await web.t.f.person(team.id, { firstName: 'Mo', lastName: 'Member', password: PASSWORD });
+    const bo = await web.t.f.person(team.id, { firstName: 'Bo', lastName: 'Brown', password: PASSWORD });
+    const { channel } = await createChannel(web.t.server.ctx, member, { name: 'launch', type: 'public', members: [admin.id, bo.id] }, Date.now());
+
+    const asMember = await signInAs(member.email!);
+    await asMember.page.goto(`${web.t.url}/c/${channel.id}`);
+    await asMember.page.getByRole('textbox', { name: /Message #launch/ }).waitFor();
+    expect(await asMember.page.getByRole('button', { name: 'Admin console' }).count()).toBe(0);
+
+    const asAdmin = await signInAs(admin.email!);
+    const { page } = asAdmin;
+    await page.getByRole('button', { name: 'Admin console' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Admin console' });
+    const people = dialog.getByRole('list', { name: 'People' });
+    await people.getByRole('combobox', { name: 'Role of Bo Brown' }).selectOption('guest');
+    await page.getByText('Bo Brown is now guest.').waitFor();
+    await people.getByRole('button', { name: 'Deactivate Bo Brown' }).click();
+    await people.getByRole('button', { name: 'Reactivate Bo Brown' }).click();
+    await people.getByRole('button', { name: 'Deactivate Bo Brown' }).waitFor();
+    await people.getByRole('button', { name: 'Reset password of Bo Brown' }).click();
+    const link = await dialog.getByLabel(/Password reset link for Bo Brown/).inputValue();
+    expect(link).toMatch(new RegExp(`^${web.t.url}/reset-password#pwr_`));
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await saveScreenshot(page, 'admin-console-people');
+
+    await dialog.getByRole('tab', { name: 'Channels' }).click();
+    const channels = dialog.getByRole('list', { name: 'Channels' });
+    await channels.getByRole('button', { name: 'Archive #launch' }).click();
+    await channels.getByRole('button', { name: 'Unarchive #launch' }).waitFor();
+    // The member, on the channel, sees it turn read-only at once (channel.updated): a banner, no composer.
+    await asMember.page.getByText('#launch is archived').waitFor();
+    expect(await asMember.page.getByRole('textbox', { name: /Message #launch/ }).count()).toBe(0);
+    expect(await asMember.page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /launch/ }).count()).toBe(0);
+    expect(await seriousAccessibilityViolations(asMember.page)).toEqual([]);
+    await saveScreenshot(asMember.page, 'archived-channel');
+    asMember.expectNoErrors();
+    await asMember.context.close();
+    await saveScreenshot(page, 'admin-console-channels');
+
+    await dialog.getByRole('tab', { name: 'Team settings' }).click();
+    await dialog.getByLabel('Team name').fill('Kestrel Works');
+    await dialog.getByLabel('Who may create channels').selectOption('members');
+    await dialog.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('The team’s settings are saved.').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await saveScreenshot(page, 'admin-console-team');
+
+    await dialog.getByRole('tab', { name: 'Apps' }).click();
+    await dialog.getByText('The team has no apps yet.').waitFor();
+
+    await dialog.getByRole('tab', { name: 'Audit log' }).click();
+    const table = dialog.getByRole('region', { name: 'Audit log' }).getByRole('table');
+    for (const action of ['user.roleChanged', 'user.deactivated', 'user.reactivated', 'user.passwordResetByAdmin', 'channel.archived', 'team.settingsChanged']) {
+      await table.getByRole('row').filter({ hasText: action }).first().waitFor();
+    }
+    await dialog.getByRole('tab', { name: 'Invitations' }).click();
+    await dialog.getByRole('region', { name: 'Invitations' }).waitFor();
+    asAdmin.expectNoErrors();
+    await asAdmin.context.close();
+  }, 120_000);
+
+  for (const view of [
+    { name: 'admin-console-dark', width: 1280, colorScheme: 'dark' as const },
+    { name: 'admin-console-narrow', width: 390, colorScheme: 'light' as const },
+    { name: 'admin-console-narrow-dark', width: 390, colorScheme: 'dark' as const },
+  ]) {
+    it(`reads well at ${view.width} px, ${view.colorScheme}`, async () => {
+      const team = await web.t.f.team('Osprey');
+      const admin = await web.t.f.person(team.id, { firstName: 'Ada', lastName: 'Admin', password: PASSWORD, role: 'admin', timezone: '+00:00' });
+      const mo = await web.t.f.person(team.id, { firstName: 'Mo', lastName: 'Member', password: PASSWORD });
+      await createChannel(web.t.server.ctx, admin, { name: 'general', type: 'public', members: [mo.id] }, Date.now());
+      const watched = await signInAs(admin.email!, { width: view.width, height: 800, colorScheme: view.colorScheme });
+      const { page } = watched;
+      if (view.width < 600) {
+        await page.goto(`${web.t.url}/`);
+        await page.getByRole('button', { name: 'Show conversations' }).click();
+      }
+      await page.getByRole('button', { name: 'Admin console' }).click();
+      await page.getByRole('dialog', { name: 'Admin console' }).getByRole('combobox', { name: 'Role of Mo Member' }).waitFor();
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await saveScreenshot(page, view.name);
+      watched.expectNoErrors();
+      await watched.context.close();
+    }, 60_000);
+  }
+});
