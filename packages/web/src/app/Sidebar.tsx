@@ -23,6 +23,7 @@ interface SidebarProps {
   onEditProfile: () => void;
   onInvite: () => void;
   onOpenSaved: () => void;
+  onOpenThreads?: () => void;
 }
 
 /** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
@@ -69,6 +70,9 @@ export function Sidebar(props: SidebarProps) {
         </button>
         <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenSaved}>
           Saved items
+        </button>
+        <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenThreads}>
+          Threads
         </button>
         <ConversationList
           title="Direct messages"

@@ -12,6 +12,7 @@ import { NewDirectMessageDialog } from './NewDirectMessageDialog';
 import { InviteDialog } from './InviteDialog';
 import { ProfileDialog } from './ProfileDialog';
 import { SavedDialog } from './SavedDialog';
+import { ThreadsDialog } from './threads/ThreadsDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, navigate, type Route } from './route';
 import { Sidebar } from './Sidebar';
@@ -31,7 +32,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [widget, setWidget] = useState<OpenWidget>();
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [navOpen, setNavOpen] = useState(false);
-  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved'>();
+  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved' | 'threads'>();
   const toasts = useToasts();
 
   const refreshApps = useCallback(() => methods.apps.listDirectory().then((answer) => setApps(answer.apps)), []);
@@ -173,6 +174,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           onEditProfile={() => setDialog('profile')}
           onInvite={() => setDialog('invite')}
           onOpenSaved={() => setDialog('saved')}
+          onOpenThreads={() => setDialog('threads')}
         />
         <main className="main" id="main">
           <ConnectionBanner state={connection} />
@@ -205,6 +207,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
+      {dialog === 'threads' && <ThreadsDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>
   );
