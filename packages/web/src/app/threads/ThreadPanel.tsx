@@ -141,7 +141,7 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
           <input type="checkbox" checked={alsoInChannel} onChange={(event) => setAlsoInChannel(event.target.checked)} />
           Also send to the channel
         </label>
-        <button type="submit" disabled={sending || text.trim() === ''}>
+        <button type="submit" className="primary" disabled={sending || text.trim() === ''}>
           Reply
         </button>
       </div>
