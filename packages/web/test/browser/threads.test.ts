@@ -15,6 +15,8 @@ const web = webSuite();
 
 const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
 const messageWith = (page: Page, text: string) => history(page).getByRole('article').filter({ hasText: text });
+/** Waits until the thread panel shows this reply exactly once. */
+const replyShown = (panel: ReturnType<Page['getByRole']>, text: string) => expect.poll(() => panel.getByRole('listitem').filter({ hasText: text }).count(), { timeout: 15_000 }).toBe(1);
 
 describe.skipIf(noBrowser)('threads', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -37,27 +39,27 @@ describe.skipIf(noBrowser)('threads', () => {
       const asked = messageWith(alice.page, question);
       await asked.hover();
       await asked.getByRole('button', { name: /^Reply in a thread/ }).click();
-      const alicePanel = alice.page.getByRole('complementary', { name: 'Thread' });
+      const alicePanel = alice.page.getByRole('complementary', { name: 'Thread', exact: true });
       await alicePanel.getByRole('textbox', { name: 'Reply in the thread' }).fill('Thursday, after the review');
       await alicePanel.getByRole('button', { name: 'Reply', exact: true }).click();
-      await alicePanel.getByText('Thursday, after the review').waitFor();
+      await replyShown(alicePanel, 'Thursday, after the review');
       // The reply stays out of the channel; the count under the parent changes live for Bob.
       const summary = messageWith(bob.page, question).getByRole('button', { name: /^1 reply from Alice/ });
       await summary.waitFor();
       expect(await messageWith(bob.page, 'Thursday, after the review').count()).toBe(0);
       await summary.click();
-      const bobPanel = bob.page.getByRole('complementary', { name: 'Thread' });
-      await bobPanel.getByText('Thursday, after the review').waitFor();
+      const bobPanel = bob.page.getByRole('complementary', { name: 'Thread', exact: true });
+      await replyShown(bobPanel, 'Thursday, after the review');
       await bobPanel.getByRole('textbox', { name: 'Reply in the thread' }).fill('Thursday works for me');
       await bobPanel.getByRole('checkbox', { name: 'Also send to the channel' }).check();
       expect(await seriousAccessibilityViolations(bob.page)).toEqual([]);
       await saveScreenshot(bob.page, `thread-390-${colorScheme}`);
       await bobPanel.getByRole('button', { name: 'Reply', exact: true }).click();
-      await bobPanel.getByText('Thursday works for me').waitFor();
+      await replyShown(bobPanel, 'Thursday works for me');
       // Alice sees it in her panel and, also sent to the channel, in its history; the summary says 2 replies.
       await expect.poll(() => alicePanel.getByRole('list', { name: 'Replies' }).getByRole('listitem').count()).toBe(2);
-      await alicePanel.getByText('Thursday works for me').waitFor();
-      await messageWith(alice.page, 'Thursday works for me').waitFor();
+      await replyShown(alicePanel, 'Thursday works for me');
+      await messageWith(alice.page, 'Thursday works for me').getByRole('button', { name: 'Replied in a thread' }).waitFor();
       await messageWith(alice.page, question).getByRole('button', { name: /^2 replies/ }).waitFor();
       expect(await seriousAccessibilityViolations(alice.page)).toEqual([]);
       await alice.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

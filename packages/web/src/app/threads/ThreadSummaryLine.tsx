@@ -27,6 +27,18 @@ export function ThreadSummaryLine({ message }: { message: Message }) {
   );
 }
 
+/** Under a thread reply also sent to the channel: that it belongs to a thread, which it opens. */
+export function ThreadReplyNote({ message }: { message: Message }) {
+  const open = useOpenThread();
+  if (message.threadParent === undefined || !open) return null;
+  const parent = message.threadParent;
+  return (
+    <button type="button" className="thread-reply-note" onClick={() => open(parent)}>
+      Replied in a thread
+    </button>
+  );
+}
+
 /** The tool on a message's hover bar that opens its thread to reply. */
 export function ReplyInThreadButton({ message, snippet }: { message: Message; snippet: string }) {
   const open = useOpenThread();
