@@ -37,6 +37,7 @@ export * from './eventSubscriptions.js';
 export * from './searchQuery.js';
 export * from './reactions.js';
 export * from './pinned.js';
+export * from './threads.js';
 export { SearchMatch, SnippetPart } from './methods/search.js';
 export { MAX_SCHEDULE_AHEAD_MS, ScheduledMessage, ScheduledMessageId } from './methods/scheduled.js';
 export { Webhook, WebhookId } from './methods/webhooks.js';

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Attachment } from './attachment.js';
 import { MessageReaction } from './reactions.js';
 import { PinInfo } from './pinned.js';
+import { ThreadSummary } from './threads.js';
 import { AppId, ChannelId, MessageUid, UserId, type ChatId, type TId } from './ids.js';
 
 const Url = Type.String({ description: 'an http or https URL' });
@@ -102,6 +103,10 @@ export const Message = Type.Object({
   webhookId: Type.Optional(Type.String({ description: 'the incoming webhook that posted it (an Aviary extension): clients mark it as an integration’s' })),
   reactions: Type.Optional(Type.Array(MessageReaction, { description: 'the reactions, oldest emoji first: only in chat.fetchMessages' })),
   pinned: Type.Optional(PinInfo),
+  threadParent: Type.Optional(MessageUid),
+  alsoInChannel: Type.Optional(Type.Literal(true, { description: 'a thread reply also sent to the channel: its history shows it' })),
+  thread: Type.Optional(ThreadSummary),
+  deletedAt: Type.Optional(Type.Integer({ description: 'a parent deleted while it had replies: it stays, emptied, for its thread' })),
 });
 
 /** Which message a frame or an event names: its uid, and its chat as `from` and `to` tell it. */

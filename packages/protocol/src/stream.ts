@@ -8,6 +8,7 @@ import { ChatId, MessageUid, UserId } from './ids.js';
 import { Channel, Message, MessageRef, PublicProfile } from './models.js';
 import { oneOf } from './params.js';
 import { personRoles } from './personFields.js';
+import { ThreadSummary } from './threads.js';
 
 /** Where the stream is opened: `GET` with `Upgrade: websocket`. */
 export const streamPath = '/api/stream';
@@ -39,6 +40,16 @@ export const ReactionRemovedFrame = dataFrame('reaction.removed', reactionFields
 const pinFields = { message: MessageRef, userId: UserId };
 export const PinAddedFrame = dataFrame('pin.added', { ...pinFields, pinnedAt: Type.Integer() }, 'someone pinned a message to its chat');
 export const PinRemovedFrame = dataFrame('pin.removed', pinFields, 'someone unpinned a message (or the message was deleted)');
+export const ThreadUpdatedFrame = dataFrame(
+  'thread.updated',
+  { message: MessageRef, thread: ThreadSummary },
+  'a message’s thread changed (a reply was added or deleted): show its new summary under the parent',
+);
+export const ThreadFollowUpdatedFrame = dataFrame(
+  'thread.followUpdated',
+  { message: MessageRef, following: Type.Boolean(), readUpTo: Type.Optional(MessageUid) },
+  'the person followed, unfollowed or read a thread (on any of their devices)',
+);
 export const ChannelCreatedFrame = dataFrame(
   'channel.created',
   { channel: Channel, memberIds: Type.Array(UserId, { description: 'every member, the creator first' }) },
@@ -117,6 +128,8 @@ export const StreamDataFrame = Type.Union([
   ReactionRemovedFrame,
   PinAddedFrame,
   PinRemovedFrame,
+  ThreadUpdatedFrame,
+  ThreadFollowUpdatedFrame,
   ChannelCreatedFrame,
   ChannelMembersAddedFrame,
   ChannelMembersRemovedFrame,

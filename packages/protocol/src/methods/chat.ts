@@ -41,6 +41,8 @@ const sending = {
   onBehalfOf: Type.Optional(UserId),
   visibleTo: Type.Optional(IdList(UserId, { minItems: 1, maxItems: 100, description: 'the only users who see the message' })),
   id: Type.Optional(NonEmptyString(255, 'a client id; repeating it within 24 hours returns the first message’s uid')),
+  threadParent: Type.Optional(MessageUid),
+  alsoInChannel: Type.Optional(Type.Boolean({ description: 'with threadParent: the reply shows in the channel’s history too' })),
 };
 
 export const sendMessage = defineMethod({
@@ -51,7 +53,10 @@ export const sendMessage = defineMethod({
   params: Type.Object(sending),
   // A person sends as themselves, to everyone of the chat: sendAs, onBehalfOf, visibleTo and notification are an app's.
   sessionParams: Type.Object(
-    { to: sending.to, text: sending.text, serviceml: sending.serviceml, mentions: sending.mentions, attachments: sending.attachments, id: sending.id },
+    {
+      to: sending.to, text: sending.text, serviceml: sending.serviceml, mentions: sending.mentions, attachments: sending.attachments, id: sending.id,
+      threadParent: sending.threadParent, alsoInChannel: sending.alsoInChannel,
+    },
     { additionalProperties: false },
   ),
   result: Type.Object({ uid: MessageUid }),
@@ -75,6 +80,8 @@ export const sendFromComposer = defineMethod({
     serviceml: sending.serviceml,
     attachments: sending.attachments,
     id: sending.id,
+    threadParent: sending.threadParent,
+    alsoInChannel: sending.alsoInChannel,
     client: ServiceClientParam,
   }),
   result: Type.Union([closedObject({ message: Message }), SlashCommandCalled]),
@@ -133,12 +140,15 @@ export const listMessageEdits = defineMethod({
 
 export const fetchMessages = defineMethod({
   name: 'chat.fetchMessages',
-  summary: 'Fetch messages of a chat by uid, or (without uids) a page of its history, newest first.',
+  summary:
+    'Fetch messages of a chat by uid, or (without uids) a page of its history, newest first; with `thread`, a page of that ' +
+    'thread’s replies instead (a channel’s history leaves out replies not also sent to it).',
   callers: ['token', 'session'],
   rateClass: 'read',
   params: Type.Object({
     chat: ChatId,
     uids: Type.Optional(IdList(MessageUid, { maxItems: 25, description: 'up to 25 message uids; unknown ones are skipped' })),
+    thread: Type.Optional(MessageUid),
     before: Type.Optional(MessageUid),
     after: Type.Optional(MessageUid),
     around: Type.Optional(MessageUid),

@@ -16,6 +16,7 @@ import * as pins from './pins.js';
 import * as reactions from './reactions.js';
 import * as stream from './stream.js';
 import * as team from './team.js';
+import * as threads from './threads.js';
 import * as search from './search.js';
 import * as scheduled from './scheduled.js';
 import * as webhooks from './webhooks.js';
@@ -109,6 +110,7 @@ export const api = {
   sessions: { list: accounts.listSessions, revoke: accounts.revokeSessions },
   stream: { createTicket: stream.createTicket },
   team: { getInfo: team.getInfo, updateSettings: team.updateSettings },
+  threads: { list: threads.list, follow: threads.follow, unfollow: threads.unfollow, markRead: threads.markRead },
   webhooks: { create: webhooks.create, list: webhooks.list, revoke: webhooks.revoke },
   users: {
     getInfo: people.getInfo,

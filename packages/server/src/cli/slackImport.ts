@@ -19,7 +19,7 @@ function summaryText(s: SlackImportSummary): string {
     `  ${s.people.withoutPassword.length} created people have no password and cannot sign in until they are given one:${s.people.withoutPassword.length > 0 ? ` ${s.people.withoutPassword.join(', ')}` : ''}`,
     `  ${s.channels} channels (public and private; group DMs as private channels), ${s.directChats} direct chats.`,
     `  ${s.messages} messages, with their times; ${s.edited} with their edit time; mentions, channel links and links converted.`,
-    `  ${s.threadReplies} thread replies imported as messages of their channel, in time order (Aviary has no threads yet).`,
+    `  ${s.threadReplies} thread replies imported as replies in the thread of their parent (thread_broadcast ones also shown in the channel).`,
     `  ${s.filesNamed} shared files named on a line of their message (the files themselves are not imported).`,
     `  ${s.reactions} reactions (Slack's emoji names as native emoji).`,
     `  Not imported: ${s.reactionsSkipped} reactions (a team's custom emoji, or by someone not in users.json); ${skippedSubtypes || 'no'} channel events (joins, topics…); ` +

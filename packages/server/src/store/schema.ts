@@ -82,6 +82,12 @@ export interface MessagesTable {
   edited_at: number | null;
   /** The incoming webhook it was posted through (migration 0017); null for any other message. */
   webhook_id: string | null;
+  /** The uid of the thread's root message for a reply; null otherwise (migration 0025). */
+  thread_parent: string | null;
+  /** 1 for a thread reply also sent to the channel (its history shows it), else 0. */
+  also_in_channel: number;
+  /** Set when a parent with replies was deleted: the row stays, emptied, for its thread. */
+  deleted_at: number | null;
 }
 
 /** A channel's incoming webhook (migration 0017): posts as its owner, named as the integration. */
@@ -433,6 +439,27 @@ export interface SavedItemsTable {
   saved_at: number;
 }
 
+/** A message with replies: their count, the newest, a few recent participants (migration 0025). */
+export interface ThreadsTable {
+  parent_uid: string;
+  chat_key: string;
+  team_id: string;
+  reply_count: number;
+  last_reply_uid: string;
+  last_reply_at: number;
+  /** JSON array of user ids, the most recent replier first, at most a few. */
+  participants: string;
+}
+
+/** Who follows a thread (following = 1) or unfollowed it (0), and how far they read it. */
+export interface ThreadFollowsTable {
+  user_id: string;
+  parent_uid: string;
+  team_id: string;
+  following: number;
+  read_up_to: string | null;
+}
+
 export interface Database {
   teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns & TeamAdminColumns;
   users: UsersTable & UserStatusColumns;
@@ -460,6 +487,8 @@ export interface Database {
   audit_log: AuditLogTable;
   pins: PinsTable;
   saved_items: SavedItemsTable;
+  threads: ThreadsTable;
+  thread_follows: ThreadFollowsTable;
 }
 
 /** A team's row as read, with the columns later migrations added. */

@@ -67,7 +67,12 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
       'Fixed the typo',
       '@here I am leaving, thanks @Ada Lovelace',
     ]);
-    expect(inGeneral[0]).toMatchObject({ from_user_id: ada, to_id: general.id, timestamp: 1709287200_000, mentions: JSON.stringify([grace.id]) });
+    expect(inGeneral[0]).toMatchObject({ from_user_id: ada, to_id: general.id, timestamp: 1709287200_000, mentions: JSON.stringify([grace.id]), thread_parent: null });
+    // Slack's thread reply is a reply in its parent's thread, summarised and followed by both, read.
+    expect(inGeneral[1]).toMatchObject({ thread_parent: inGeneral[0].uid, also_in_channel: 0 });
+    expect(await db.selectFrom('threads').selectAll().where('parent_uid', '=', inGeneral[0].uid).executeTakeFirst()).toMatchObject({ reply_count: 1, last_reply_uid: inGeneral[1].uid, participants: JSON.stringify([grace.id]) });
+    const follows = await db.selectFrom('thread_follows').select(['user_id', 'read_up_to']).where('parent_uid', '=', inGeneral[0].uid).execute();
+    expect(follows.map((row) => [row.user_id, row.read_up_to]).sort()).toEqual([[ada, inGeneral[1].uid], [grace.id, inGeneral[1].uid]].sort());
     expect(inGeneral[3]).toMatchObject({ from_user_id: grace.id, edited_at: 1709287560_000 });
     expect(inGeneral[4].mentions).toBe(JSON.stringify([ada]));
     // Slack's emoji names become native emoji (with a skin tone); a custom emoji (partyparrot) is not imported.
@@ -110,7 +115,7 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     expect(result.stdout).toContain('into the new team t:');
     expect(result.stdout).toContain('0 matched by email, 4 created');
     expect(result.stdout).toContain('3 created people have no password');
-    expect(result.stdout).toContain('1 thread replies imported as messages of their channel');
+    expect(result.stdout).toContain('1 thread replies imported as replies in the thread of their parent');
     expect(result.stdout).toContain('3 reactions (Slack\'s emoji names as native emoji).');
     expect(result.stdout).toContain('Not imported: 1 reactions (a team\'s custom emoji, or by someone not in users.json); 1 channel_join, 1 channel_topic channel events');
 

@@ -45,7 +45,7 @@ describe('aviary team export and aviary team import', () => {
     expect(exported.kinds.people.count).toBe(demo.users.length + 1); // and the app's bot
     expect(exported.kinds.messages.count).toBeGreaterThan(50);
     expect(readdirSync(out).sort()).toEqual(
-      ['apps', 'channels', 'installs', 'manifest', 'memberships', 'message-edits', 'messages', 'people', 'pins', 'reactions', 'reads', 'saved', 'team', 'tokens', 'webhooks'].map((name) => (name === 'manifest' ? 'manifest.json' : `${name}.jsonl`)).sort(),
+      ['apps', 'channels', 'installs', 'manifest', 'memberships', 'message-edits', 'messages', 'people', 'pins', 'reactions', 'reads', 'saved', 'team', 'thread-follows', 'threads', 'tokens', 'webhooks'].map((name) => (name === 'manifest' ? 'manifest.json' : `${name}.jsonl`)).sort(),
     );
 
     const into = await fresh(target);

@@ -21,6 +21,8 @@ import { useWorkspace } from './workspaceContext';
 import { MenuButton } from './PageHeader';
 import { PinnedDialog } from './PinnedPanel';
 import { chatPath, navigate } from './route';
+import { OpenThreadContext } from './threads/threadContext';
+import { ThreadPanel } from './threads/ThreadPanel';
 
 /** The open chat: its header (with the apps' chat-tab buttons), its history and the composer. */
 export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent, target }: {
@@ -36,6 +38,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const workspace = useWorkspace();
   const history = useHistory(chat, target);
   const [pinsOpen, setPinsOpen] = useState(false);
+  const [thread, setThread] = useState<string>();
   const typed = useTypingSignal(chat);
   const [membersOpen, setMembersOpen] = useState(false);
   const order = useMemo(() => history.messages.map((message) => message.uid), [history.messages]);
@@ -45,7 +48,8 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   useStreamFrames((frames) => {
     const mine = (type: 'message.created' | 'message.updated') =>
       frames.flatMap((frame) => (frame.type === type && chatOf(frame.message, workspace.me.id) === chat ? [frame.message] : []));
-    const created = mine('message.created');
+    // A thread reply belongs in its thread (ThreadPanel), unless it was also sent to the channel.
+    const created = mine('message.created').filter((message) => message.threadParent === undefined || message.alsoInChannel);
     const updated = mine('message.updated');
     if (created.length > 0) history.add(created);
     if (updated.length > 0) history.replace(updated);
@@ -59,6 +63,8 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
     );
     if (reactions.length > 0) history.react(reactions, workspace.me.id);
     for (const frame of frames) {
+      const parent = frame.type === 'thread.updated' ? history.messages.find((message) => message.uid === frame.message.uid) : undefined;
+      if (parent && frame.type === 'thread.updated') history.replace([{ ...parent, thread: frame.thread }]);
       if (frame.type === 'pin.added' && here(frame.message)) history.pin(frame.message.uid, { by: frame.userId, at: frame.pinnedAt });
       if (frame.type === 'pin.removed' && here(frame.message)) history.pin(frame.message.uid, undefined);
     }
@@ -131,7 +137,9 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       {pinsOpen && <PinnedDialog chat={chat} name={`${conversation?.kind === 'channel' ? '#' : ''}${name}`} onClose={() => setPinsOpen(false)} />}
       <FirstUnreadContext.Provider value={firstUnread}>
         <MessageChangesContext.Provider value={changes}>
-          <HistoryList history={history} chat={chat} selection={selection} target={target} />
+          <OpenThreadContext.Provider value={setThread}>
+            <HistoryList history={history} chat={chat} selection={selection} target={target} />
+          </OpenThreadContext.Provider>
         </MessageChangesContext.Provider>
       </FirstUnreadContext.Provider>
       <div className="jump-anchor">
@@ -141,6 +149,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
           </button>
         )}
       </div>
+      {thread && <ThreadPanel key={thread} chat={chat} root={thread} onClose={() => setThread(undefined)} />}
       {selection.active && <SelectionBar selection={selection} chat={chat} />}
       <PendingMessages chat={chat} />
       <TypingIndicator chat={chat} />

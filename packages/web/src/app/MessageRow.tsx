@@ -12,6 +12,7 @@ import { PinnedMarker } from './PinnedPanel';
 import { ReactionPills } from './ReactionPills';
 import { FirstUnreadContext } from './useLeftOff';
 import { ServiceMLView } from './ServiceMLView';
+import { ThreadReplyNote, ThreadSummaryLine } from './threads/ThreadSummaryLine';
 import { useWorkspace } from './workspaceContext';
 
 /** On a touch screen nothing hovers: a tap on a message focuses it, and its tools show as on hover. */
@@ -97,7 +98,9 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
               {time}
             </header>
           )}
-          {editing ? (
+          {message.deletedAt !== undefined ? (
+            <p className="message-deleted">This message was deleted</p>
+          ) : editing ? (
             <MessageEditor message={message} />
           ) : message.serviceml ? (
             <ServiceMLView source={message.serviceml} fallback={message.text} messageUid={message.uid} appId={message.appId} chat={chat} />
@@ -111,6 +114,8 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
           )}
           {message.attachments?.map((attachment, index) => <AttachmentCard key={attachment.id ?? index} attachment={attachment} index={index} message={message} chat={chat} />)}
           <ReactionPills message={message} onAdd={() => setPicking(true)} />
+          <ThreadSummaryLine message={message} />
+          <ThreadReplyNote message={message} />
         </div>
         {picking && <ReactionPicker me={workspace.me.id} onPick={(emoji) => changes.toggleReaction(message, emoji)} onClose={() => setPicking(false)} />}
         {!selecting && !editing && (

@@ -6,6 +6,7 @@ import { Modal } from './Modal';
 import { pinItems } from './PinnedPanel';
 import { useSavedItems } from './savedItems';
 import { useWorkspace } from './workspaceContext';
+import { ReplyInThreadButton } from './threads/ThreadSummaryLine';
 
 /**
  * What floats over a message on hover (or focus): react, the apps' message actions, and the "…" menu
@@ -32,6 +33,7 @@ export function MessageTools({ message, chat, snippet, onReact, onSelect }: {
         <button type="button" className="icon-button tool-button" aria-label={`Add a reaction to “${snippet}”`} title="Add a reaction" onClick={onReact}>
           <span aria-hidden="true">☺+</span>
         </button>
+        <ReplyInThreadButton message={message} snippet={snippet} />
         {actions.length > 0 && onSelect && (
           <button type="button" className="chip" aria-label={`Select the message “${snippet}” and others`} onClick={onSelect}>
             Select

@@ -25,6 +25,7 @@ interface SidebarProps {
   onInvite: () => void;
   onOpenSaved: () => void;
   onOpenAdmin: () => void;
+  onOpenThreads?: () => void;
 }
 
 /** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
@@ -72,6 +73,9 @@ export function Sidebar(props: SidebarProps) {
         </button>
         <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenSaved}>
           Saved items
+        </button>
+        <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenThreads}>
+          Threads
         </button>
         <ConversationList
           title="Direct messages"

@@ -14,6 +14,7 @@ import { ProfileDialog } from './ProfileDialog';
 import { AdminConsole } from './AdminConsole';
 import { SavedDialog } from './SavedDialog';
 import { SearchDialog } from './SearchDialog';
+import { ThreadsDialog } from './threads/ThreadsDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, navigate, type Route } from './route';
 import { Sidebar } from './Sidebar';
@@ -34,7 +35,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [search, setSearch] = useState<{ query: string }>();
   const [navOpen, setNavOpen] = useState(false);
-  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved' | 'admin'>();
+  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved' | 'admin' | 'threads'>();
   const toasts = useToasts();
 
   const refreshApps = useCallback(() => methods.apps.listDirectory().then((answer) => setApps(answer.apps)), []);
@@ -181,6 +182,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           onInvite={() => setDialog('invite')}
           onOpenSaved={() => setDialog('saved')}
           onOpenAdmin={() => setDialog('admin')}
+          onOpenThreads={() => setDialog('threads')}
         />
         <main className="main" id="main">
           <ConnectionBanner state={connection} />
@@ -215,6 +217,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       {dialog === 'admin' && session.user.role === 'admin' && <AdminConsole onClose={() => setDialog(undefined)} />}
       {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
       {search && <SearchDialog conversations={conversations} initialQuery={search.query} onClose={() => setSearch(undefined)} />}
+      {dialog === 'threads' && <ThreadsDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>
   );

@@ -86,8 +86,8 @@ export function useHistory(chat: string, target?: string): History {
     (changed: Message[]) =>
       setMessages((shown) => {
         const byUid = new Map(changed.map((message) => [message.uid, message]));
-        // A message.updated frame carries neither reactions nor the pin: those the message had stay.
-        const keep = (was: Message, now: Message): Message => ({ ...now, reactions: now.reactions ?? was.reactions, pinned: now.pinned ?? was.pinned });
+        // A message.updated frame carries neither reactions, the pin nor the thread's summary: those the message had stay.
+        const keep = (was: Message, now: Message): Message => ({ ...now, reactions: now.reactions ?? was.reactions, pinned: now.pinned ?? was.pinned, thread: now.thread ?? was.thread });
         return shown.some((message) => byUid.has(message.uid)) ? shown.map((message) => (byUid.has(message.uid) ? withoutUndefined(keep(message, byUid.get(message.uid)!)) : message)) : shown;
       }),
     [],

@@ -61,6 +61,7 @@ import invitationsList from './invitations/list.js';
 import invitationsRevoke from './invitations/revoke.js';
 import { pinHandlers } from './pins/index.js';
 import { adminHandlers } from './admin/index.js';
+import { threadHandlers } from './threads/index.js';
 import reactionsAdd from './reactions/add.js';
 import reactionsList from './reactions/list.js';
 import reactionsRemove from './reactions/remove.js';
@@ -145,6 +146,7 @@ export const handlersByMethod = {
   'invitations.list': invitationsList,
   'invitations.revoke': invitationsRevoke,
   ...pinHandlers,
+  ...threadHandlers,
   'reactions.add': reactionsAdd,
   'reactions.list': reactionsList,
   'reactions.remove': reactionsRemove,

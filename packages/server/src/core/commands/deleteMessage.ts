@@ -1,5 +1,4 @@
 import { ApiError } from '../../errors.js';
-import { deleteMessageRow } from '../../store/rows/messages.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
@@ -7,7 +6,7 @@ import { runChange } from '../effects/effects.js';
 import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessage.js';
 import { presentMessageRef } from '../presenters/messages.js';
 import { checkEditWindow, isSignedInAdmin, type MessageChanger } from '../policies/messageChanges.js';
-import { messageDeleted } from '../stream/entries.js';
+import { deleteWithThread } from '../threads/deletion.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { enqueueMessageChangeEvents } from '../triggers/messageEvents.js';
 import { byPerson, recordAudit } from '../audit/record.js';
@@ -15,18 +14,19 @@ import { byPerson, recordAudit } from '../audit/record.js';
 /**
  * chat.deleteMessage: the message leaves the history of everyone, with its reactions and its edits, in
  * one transaction with its `message.deleted` frame (every open client removes it) and the
- * chat.messageDeleted events of the apps it concerns. Threads do not exist yet: nothing stays behind.
+ * chat.messageDeleted events of the apps it concerns. A parent with replies stays, emptied, for its thread
+ * (threads/deletion.ts).
  */
 export async function deleteMessage(ctx: CoreContext, changer: MessageChanger, uid: string): Promise<{ deletedAt: number }> {
   return runChange(ctx, async (tx, effects) => {
     const now = ctx.now();
     const row = await findDeletableMessage(tx, changer, uid, now);
-    await deleteMessageRow(tx, uid);
+    const entries = await deleteWithThread(tx, row, changer.user.id, now);
     // An admin removing someone else's message is moderation: the audit log keeps who, whose and where.
     if (row.from_user_id !== changer.user.id && isSignedInAdmin(changer)) await recordAudit(tx, { ...byPerson(changer.user, (changer as { clientAddress?: string }).clientAddress ?? null), at: now, action: 'message.deletedByAdmin', target: { kind: 'message', id: uid }, details: { author: row.from_user_id, chat: row.to_id } });
     const event = { name: 'chat.messageDeleted' as const, userId: changer.user.id, message: presentMessageRef(row) };
     await enqueueMessageChangeEvents(tx, effects, row, { event, byAppId: changer.appId }, now);
-    await recordStreamEntries(tx, effects, row.team_id, [messageDeleted(row, changer.user.id)], now);
+    await recordStreamEntries(tx, effects, row.team_id, entries, now);
     return { deletedAt: now };
   });
 }
@@ -39,7 +39,7 @@ export async function deleteMessage(ctx: CoreContext, changer: MessageChanger, u
  */
 async function findDeletableMessage(db: Db, changer: MessageChanger, uid: string, now: number): Promise<MessagesTable> {
   const row = await db.selectFrom('messages').selectAll().where('uid', '=', uid).where('team_id', '=', changer.user.team_id).executeTakeFirst();
-  if (!row) throw noSuchMessage(uid);
+  if (!row || row.deleted_at !== null) throw noSuchMessage(uid);
   const ownBotMessage = changer.kind === 'bot' && row.from_user_id === changer.user.id;
   if (!ownBotMessage) await findVisibleMessage(db, changer.user, uid);
   if (isSignedInAdmin(changer)) return row;

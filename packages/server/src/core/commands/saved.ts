@@ -58,7 +58,7 @@ export async function listSaved(db: Db, person: UsersTable, page: { cursor?: str
  * Which of these messages the person can see now, by chat: a query for the messages, then per chat one
  * check that the person reads it (chat.fetchMessages' rule) and one for the messages not hidden from them.
  */
-async function visibleMessages(db: Db, person: UsersTable, uids: string[]): Promise<Map<string, MessagesTable>> {
+export async function visibleMessages(db: Db, person: UsersTable, uids: string[]): Promise<Map<string, MessagesTable>> {
   const visible = new Map<string, MessagesTable>();
   if (uids.length === 0) return visible;
   const rows = await db.selectFrom('messages').select(['uid', 'chat_key']).where('uid', 'in', uids).where('team_id', '=', person.team_id).execute();

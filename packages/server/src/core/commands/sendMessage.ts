@@ -12,6 +12,8 @@ import { insertMessages } from '../../store/rows/messages.js';
 import { checkOnBehalfOf, idsOutsideTeam, resolveRecipient } from '../policies/chat.js';
 import { findMessageByClientId } from '../queries/messages.js';
 import { checkVisibleName } from '../names.js';
+import { recordReply } from '../threads/replies.js';
+import { resolveThreadRoot } from '../threads/parent.js';
 
 /** The parameters of chat.sendMessage, already decoded and type-checked; the web client sends the same. */
 export type SendMessageInput = ParamsOf<typeof api.chat.sendMessage>;
@@ -77,6 +79,9 @@ async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { sender
   await requireTeamUsers(tx, sender.team_id, 'mentions', content.mentions);
   await requireTeamUsers(tx, sender.team_id, 'visibleTo', content.visibleTo);
   const recipient = await resolveRecipient(tx, sender, input.to, input.onBehalfOf);
+  // A bot in a channel sees what the member it posts for sees (onBehalfOf, checked above).
+  const viewer = input.onBehalfOf === undefined ? sender : await tx.selectFrom('users').selectAll().where('id', '=', input.onBehalfOf).executeTakeFirstOrThrow();
+  const root = input.threadParent === undefined ? undefined : await resolveThreadRoot(tx, viewer, recipient.chatKey, input.threadParent);
   const now = ctx.now();
   if (input.id !== undefined) {
     await lockClientId(tx, ctx.store.dialect, `${sender.id}|${appId ?? ''}|${input.id}`);
@@ -101,9 +106,13 @@ async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { sender
     visible_to: jsonOrNull(content.visibleTo),
     edited_at: null,
     webhook_id: options.webhookId ?? null,
+    thread_parent: root?.uid ?? null,
+    also_in_channel: root && input.alsoInChannel ? 1 : 0,
+    deleted_at: null,
   };
   await insertMessages(tx, [message]);
-  await recordMessageEffects(tx, effects, message, now);
+  const threadEntry = root ? await recordReply(tx, root, message, content.mentions ?? []) : undefined;
+  await recordMessageEffects(tx, effects, message, now, { root, threadEntry });
   return { message, repeated: false };
 }
 
@@ -116,6 +125,9 @@ interface CheckedContent {
 /** The checks that need no database: ServiceML, attachments, sendAs, and id lists without repeats. */
 export function checkContent(input: SendMessageInput, appId: string | null): CheckedContent {
   checkServiceml(input.serviceml);
+  if (input.alsoInChannel !== undefined && input.threadParent === undefined) {
+    throw invalidParameter('alsoInChannel', 'alsoInChannel goes with threadParent: it sends a thread reply to the channel too; leave it out for a plain message.');
+  }
   if (input.sendAs !== undefined) checkVisibleName('sendAs.name', input.sendAs.name);
   if (input.sendAs?.profileImage !== undefined) {
     const check = checkUrl(input.sendAs.profileImage, ['http', 'https']);

@@ -56,11 +56,11 @@ export async function updateMessage(ctx: CoreContext, editor: Editor, input: Upd
 async function findEditableMessage(db: Db, editor: Editor, uid: string, now: number): Promise<void> {
   const row = await db
     .selectFrom('messages')
-    .select(['uid', 'from_user_id', 'app_id', 'timestamp'])
+    .select(['uid', 'from_user_id', 'app_id', 'timestamp', 'deleted_at'])
     .where('uid', '=', uid)
     .where('team_id', '=', editor.user.team_id)
     .executeTakeFirst();
-  if (!row) throw noSuchMessage(uid);
+  if (!row || row.deleted_at !== null) throw noSuchMessage(uid);
   const ownBotMessage = editor.kind === 'bot' && row.from_user_id === editor.user.id;
   if (!ownBotMessage) await findVisibleMessage(db, editor.user, uid);
   if (row.from_user_id !== editor.user.id) {

@@ -21,7 +21,10 @@ export function presentMessage(row: MessagesTable): MessageModel {
       visibleTo: parsedJson(row.visible_to),
       editedAt: row.edited_at,
       webhookId: row.webhook_id,
+      threadParent: row.thread_parent,
+      deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
     }),
+    ...(Number(row.also_in_channel) === 1 ? { alsoInChannel: true as const } : {}),
   };
 }
 

@@ -18,6 +18,9 @@ export function visibleTo(readerId: string) {
     ]);
 }
 
+/** A chat's history leaves out thread replies not also sent to it (threads are read with `thread`). */
+export const inChatHistory = (eb: ExpressionBuilder<Database, 'messages'>) => eb.or([eb('thread_parent', 'is', null), eb('also_in_channel', '=', 1)]);
+
 /**
  * The messages of one chat with the given uids that the reader may see, in the order requested
  * (each once). Uids of other chats, unknown uids and hidden messages are skipped.
@@ -42,6 +45,8 @@ export interface HistoryPage {
   /** Only messages newer than this uid; the page is then the ones right after it. */
   after?: string;
   limit: number;
+  /** The replies of this message's thread instead of the chat's history (which leaves out replies not also sent to it). */
+  thread?: string;
 }
 
 /**
@@ -51,7 +56,11 @@ export interface HistoryPage {
  * paging forward from the newest uid seen leaves no gap. Exported for the test that checks the plan.
  */
 export function historyPageQuery(db: Db, chatKey: string, readerId: string, page: HistoryPage) {
-  let query = db.selectFrom('messages').selectAll().where('chat_key', '=', chatKey);
+  let query = db.selectFrom('messages').selectAll();
+  query =
+    page.thread !== undefined
+      ? query.where('thread_parent', '=', page.thread).where('chat_key', '=', chatKey)
+      : query.where('chat_key', '=', chatKey).where(inChatHistory);
   if (page.before !== undefined) query = query.where('uid', '<', page.before);
   if (page.after !== undefined) query = query.where('uid', '>', page.after);
   return query
@@ -70,13 +79,13 @@ export async function fetchHistoryPage(db: Db, chatKey: string, readerId: string
  * The page around one message, newest first: it (when the reader sees it), up to half the page of newer
  * messages and the rest older, so a link to a message far back in history opens with it in view.
  */
-export async function fetchPageAround(db: Db, chatKey: string, readerId: string, uid: string, limit: number): Promise<MessagesTable[]> {
+export async function fetchPageAround(db: Db, chatKey: string, readerId: string, uid: string, limit: number, thread?: string): Promise<MessagesTable[]> {
   const newerCount = Math.floor((limit - 1) / 2);
   const [newer, itself] = await Promise.all([
-    newerCount > 0 ? fetchHistoryPage(db, chatKey, readerId, { after: uid, limit: newerCount }) : Promise.resolve([]),
+    newerCount > 0 ? fetchHistoryPage(db, chatKey, readerId, { after: uid, limit: newerCount, thread }) : Promise.resolve([]),
     findMessagesByUids(db, chatKey, readerId, [uid]),
   ]);
-  const older = await fetchHistoryPage(db, chatKey, readerId, { before: uid, limit: limit - newer.length - itself.length });
+  const older = await fetchHistoryPage(db, chatKey, readerId, { before: uid, limit: limit - newer.length - itself.length, thread });
   return [...newer, ...itself, ...older];
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/store.js';
-import { visibleTo } from './messages.js';
+import { inChatHistory, visibleTo } from './messages.js';
 
 /** Counting stops here: a chat with more unread messages than this shows this many. */
 export const UNREAD_CAP = 1000;
@@ -16,7 +16,7 @@ export interface UnreadCounts {
  * marker), from others, that the reader may see. One bounded scan of the chat's index.
  */
 export async function unreadCounts(db: Db, chatKey: string, readerId: string, readUpTo: string | undefined): Promise<UnreadCounts> {
-  let unread = db.selectFrom('messages').select('mentions').where('chat_key', '=', chatKey).where('from_user_id', '!=', readerId);
+  let unread = db.selectFrom('messages').select('mentions').where('chat_key', '=', chatKey).where('from_user_id', '!=', readerId).where(inChatHistory);
   if (readUpTo !== undefined) unread = unread.where('uid', '>', readUpTo);
   const row = await db
     .selectFrom(unread.where(visibleTo(readerId)).limit(UNREAD_CAP).as('m'))

@@ -60,6 +60,8 @@ async function deleteOlder(db: Db, scope: MessageScope, cutoff: number, batchSiz
       await tx.deleteFrom('pins').where('message_uid', 'in', uids).execute();
       await tx.deleteFrom('saved_items').where('message_uid', 'in', uids).execute();
       await tx.deleteFrom('message_edits').where('message_uid', 'in', uids).execute();
+      await tx.deleteFrom('threads').where('parent_uid', 'in', uids).execute();
+      await tx.deleteFrom('thread_follows').where('parent_uid', 'in', uids).execute();
       return tx.deleteFrom('messages').where('uid', 'in', uids).executeTakeFirst();
     });
     deleted += Number(result.numDeletedRows);

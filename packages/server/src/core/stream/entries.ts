@@ -1,4 +1,4 @@
-import type { AppSwitch, ChannelModel, PublicProfileModel, StreamDataFrame, StreamDataFrameType } from '@aviary/protocol';
+import type { AppSwitch, ChannelModel, PublicProfileModel, StreamDataFrame, StreamDataFrameType, ThreadSummaryModel } from '@aviary/protocol';
 import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
 import type { MessagesTable } from '../../store/schema.js';
 import { presentMessage, presentMessageRef } from '../presenters/messages.js';
@@ -34,6 +34,14 @@ export const pinChanged = (message: MessagesTable, change: { added: boolean; use
   change.added
     ? entry('pin.added', messageAudience(message), { message: presentMessageRef(message), userId: change.userId, pinnedAt: change.at })
     : entry('pin.removed', messageAudience(message), { message: presentMessageRef(message), userId: change.userId });
+
+/** A thread's summary reaches whoever reads its parent. */
+export const threadUpdated = (root: MessagesTable, thread: ThreadSummaryModel): StreamEntryDraft =>
+  entry('thread.updated', messageAudience(root), { message: presentMessageRef(root), thread });
+
+/** A person's own following and reading of a thread, for their other devices. */
+export const threadFollowUpdated = (userId: string, root: MessagesTable, state: { following: boolean; readUpTo?: string }): StreamEntryDraft =>
+  entry('thread.followUpdated', { to: 'users', users: [userId] }, { message: presentMessageRef(root), ...state });
 
 export const channelCreated = (channel: ChannelModel, memberIds: readonly string[]): StreamEntryDraft =>
   entry('channel.created', { to: 'chat', chat: channel.id }, { channel, memberIds: [...memberIds] });

@@ -88,7 +88,7 @@ export const kinds: readonly KindSpec[] = [
       f('uid', 'uid'), f('chatKey', 'chat_key'), f('fromUserId', 'from_user_id'), f('toId', 'to_id'), f('clientId', 'client_id'), f('timestamp', 'timestamp'),
       f('text', 'text'), f('serviceml', 'serviceml'), f('notification', 'notification'), f('mentions', 'mentions', 'json'), f('sendAs', 'send_as', 'json'),
       f('appId', 'app_id'), f('attachments', 'attachments', 'json'), f('visibleTo', 'visible_to', 'json'), f('editedAt', 'edited_at'),
-      f('webhookId', 'webhook_id'),
+      f('webhookId', 'webhook_id'), f('threadParent', 'thread_parent'), f('alsoInChannel', 'also_in_channel', 'boolean'), f('deletedAt', 'deleted_at'),
     ],
   },
   {
@@ -102,6 +102,14 @@ export const kinds: readonly KindSpec[] = [
   {
     kind: 'saved', file: 'saved.jsonl', table: 'saved_items', key: ['user_id', 'message_uid'], scope: team,
     fields: [f('userId', 'user_id'), f('messageUid', 'message_uid'), f('savedAt', 'saved_at')],
+  },
+  {
+    kind: 'threads', file: 'threads.jsonl', table: 'threads', key: ['parent_uid'], scope: team,
+    fields: [f('parentUid', 'parent_uid'), f('chatKey', 'chat_key'), f('replyCount', 'reply_count'), f('lastReplyUid', 'last_reply_uid'), f('lastReplyAt', 'last_reply_at'), f('participants', 'participants', 'json')],
+  },
+  {
+    kind: 'threadFollows', file: 'thread-follows.jsonl', table: 'thread_follows', key: ['user_id', 'parent_uid'], scope: team,
+    fields: [f('userId', 'user_id'), f('parentUid', 'parent_uid'), f('following', 'following', 'boolean'), f('readUpTo', 'read_up_to')],
   },
   {
     kind: 'messageEdits', file: 'message-edits.jsonl', table: 'message_edits', key: ['message_uid', 'edited_at', 'edited_by'],
@@ -137,12 +145,12 @@ export function toRecord(spec: KindSpec, row: Row, includeSecrets: boolean): Exp
   return record;
 }
 
-/** A record as the row to store for `teamId`; a field absent from the record is null (the importer fills secrets). */
+/** A record as the row to store for `teamId`; a field absent from the record is null, false for a boolean (the importer fills secrets). */
 export function toRow(spec: KindSpec, record: ExportRecord, teamId: string): Row {
   const row: Row = spec.scope.column === 'team_id' ? { team_id: teamId } : {};
   for (const { field, column, as } of spec.fields) {
     const value = record[field] ?? null;
-    row[column] = value === null ? null : as === 'json' ? JSON.stringify(value) : as === 'boolean' ? (value === true ? 1 : 0) : value;
+    row[column] = value === null ? (as === 'boolean' ? 0 : null) : as === 'json' ? JSON.stringify(value) : as === 'boolean' ? (value === true ? 1 : 0) : value;
   }
   return row;
 }

@@ -3,8 +3,15 @@ import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { messageCreated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
+import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
 import { enqueueReceiveMessage } from './receiveMessage.js';
 import { previewUrlsOf } from './requestUrlPreviews.js';
+
+/** For a thread reply: the thread's root, and the entry of its new summary (threads/replies.ts). */
+export interface ThreadReply {
+  root?: MessagesTable;
+  threadEntry?: StreamEntryDraft;
+}
 
 /**
  * What a new message sets off, whichever way it was sent (the /v1 method or the web client), recorded in
@@ -12,10 +19,10 @@ import { previewUrlsOf } from './requestUrlPreviews.js';
  * started after the commit in the background so that the send is answered without waiting for any app;
  * and the `message.created` frame of the stream, last, as the stream asks.
  */
-export async function recordMessageEffects(tx: Tx, effects: Effects, message: MessagesTable, now: number): Promise<void> {
-  const queued = await enqueueReceiveMessage(tx, message, now);
+export async function recordMessageEffects(tx: Tx, effects: Effects, message: MessagesTable, now: number, thread: ThreadReply = {}): Promise<void> {
+  const queued = await enqueueReceiveMessage(tx, message, now, thread.root);
   if (queued) effects.add({ kind: 'deliverEvents', ...queued });
   const urls = previewUrlsOf(message);
   if (urls.length > 0) effects.add({ kind: 'previewUrls', message, urls });
-  await recordStreamEntries(tx, effects, message.team_id, [messageCreated(message)], now);
+  await recordStreamEntries(tx, effects, message.team_id, [messageCreated(message), ...(thread.threadEntry ? [thread.threadEntry] : [])], now);
 }

@@ -20,6 +20,7 @@ import * as m0020 from './0020_invitations.js';
 import * as m0021 from './0021_message_retention.js';
 import * as m0022 from './0022_audit_log.js';
 import * as m0023 from './0023_pins_saved.js';
+import * as m0025 from './0025_threads.js';
 import * as m0028 from './0028_admin.js';
 import * as m0029 from './0029_search_queue.js';
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0021_message_retention': m0021,
   '0022_audit_log': m0022,
   '0023_pins_saved': m0023,
+  '0025_threads': m0025,
   '0028_admin': m0028,
   '0029_search_queue': m0029,
 };

@@ -19,6 +19,7 @@ export type MessageFields = Pick<MessagesTable, 'uid' | 'chat_key' | 'team_id' |
 export function messageRow(fields: MessageFields): MessagesTable {
   return {
     client_id: null, serviceml: null, notification: null, mentions: null, send_as: null, app_id: null, attachments: null, visible_to: null, edited_at: null, webhook_id: null,
+    thread_parent: null, also_in_channel: 0, deleted_at: null,
     ...fields,
   };
 }
@@ -59,14 +60,19 @@ export async function editMessage(tx: Tx, uid: string, edit: MessageEdit & { edi
 }
 
 /**
- * Deletes a message with what hangs on it (its reactions, its edits, its pin, its saves), and returns it as it was. The
+ * Deletes a message with what hangs on it (its reactions, its edits, its pin, its saves, its thread's summary and
+ * followers), and returns it as it was; with keepRow, only what hangs on it. The
  * search index drops it by itself (the triggers of migration 0015).
  */
-export async function deleteMessageRow(tx: Tx, uid: string): Promise<MessagesTable | undefined> {
+export async function deleteMessageRow(tx: Tx, uid: string, options: { keepRow?: boolean } = {}): Promise<MessagesTable | undefined> {
   await tx.deleteFrom('reactions').where('message_uid', '=', uid).execute();
   await tx.deleteFrom('pins').where('message_uid', '=', uid).execute();
   await tx.deleteFrom('saved_items').where('message_uid', '=', uid).execute();
   await tx.deleteFrom('message_edits').where('message_uid', '=', uid).execute();
+  // A parent emptied for its thread (threads/deletion.ts) keeps its row, its thread and who follows it.
+  if (options.keepRow) return undefined;
+  await tx.deleteFrom('threads').where('parent_uid', '=', uid).execute();
+  await tx.deleteFrom('thread_follows').where('parent_uid', '=', uid).execute();
   return tx.deleteFrom('messages').where('uid', '=', uid).returningAll().executeTakeFirst();
 }
 

@@ -6,6 +6,7 @@ import { createTeam } from '../../commands/people.js';
 import { TransferRefusal } from '../refusal.js';
 import { convertMrkdwn, type MrkdwnContext } from './mrkdwn.js';
 import { messagesOf, readSlackExport, slackTime, type SlackExport, type SlackMessage } from './slackExport.js';
+import { SlackThreads } from './slackThreads.js';
 import { slackEmoji } from './slackEmoji.js';
 import { mapSlackPeople, type MappedPerson, type PeopleSummary } from './slackPeople.js';
 
@@ -66,14 +67,17 @@ async function importLists(db: Db, slack: SlackExport, options: SlackImportOptio
     for (const entry of slack.conversations) {
       const chat = await createConversation(tx, teamId, entry, people, options.now, summary);
       const writer = new MessageBatch(tx);
+      const threads = new SlackThreads();
       for (const messages of messagesOf(slack.files, entry.folder)) {
         for (const message of messages) {
           const row = chat ? messageFrom(message, chat, teamId, people, context, summary) : undefined;
           if (!chat) summary.skipped.unknownConversation++;
+          if (row && threads.place(message, row)) summary.threadReplies++;
           if (row) await writer.add(row, reactionsOf(message, row, people, summary));
         }
       }
       summary.messages += await writer.flush();
+      await threads.write(tx);
     }
     return summary;
   });
@@ -127,7 +131,6 @@ function messageFrom(message: SlackMessage, chat: Chat, teamId: string, people: 
     return undefined;
   }
   summary.filesNamed += files.length;
-  if (message.thread_ts !== undefined && message.thread_ts !== message.ts) summary.threadReplies++;
   if (message.edited?.ts) summary.edited++;
   const timestamp = slackTime(message.ts);
   return messageRow({

@@ -1,0 +1,73 @@
+import { threadLimits, type ThreadSummaryModel } from '@aviary/protocol';
+import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
+import type { MessagesTable, ThreadsTable } from '../../store/schema.js';
+import type { Db, Tx } from '../../store/store.js';
+import { threadUpdated } from '../stream/entries.js';
+import { followThread } from './follows.js';
+
+/** A thread row as the API shows it under its parent. */
+export const presentThread = (row: Pick<ThreadsTable, 'reply_count' | 'participants' | 'last_reply_uid' | 'last_reply_at'>): ThreadSummaryModel => ({
+  replyCount: Number(row.reply_count),
+  participants: JSON.parse(row.participants) as string[],
+  lastReplyUid: row.last_reply_uid,
+  lastReplyAt: Number(row.last_reply_at),
+});
+
+/**
+ * What a new reply changes, in its message's transaction: the root's summary (one more reply, the newest,
+ * its sender first among the participants), and who follows: the root's author unless they unfollowed,
+ * the sender and the people it mentions (replying or being named follows again). The sender has read the
+ * thread up to their own reply. Returns the root's thread.updated entry, for the reply's frames.
+ */
+export async function recordReply(tx: Tx, root: MessagesTable, reply: MessagesTable, mentions: readonly string[]): Promise<StreamEntryDraft> {
+  await tx
+    .insertInto('threads')
+    .values({ parent_uid: root.uid, chat_key: root.chat_key, team_id: root.team_id, reply_count: 0, last_reply_uid: reply.uid, last_reply_at: reply.timestamp, participants: '[]' })
+    .onConflict((conflict) => conflict.column('parent_uid').doNothing())
+    .execute();
+  // The increment takes the row's lock on PostgreSQL: two replies at once both count, and take turns below.
+  const counted = await tx
+    .updateTable('threads')
+    .set((eb) => ({ reply_count: eb('reply_count', '+', 1), last_reply_uid: reply.uid, last_reply_at: reply.timestamp }))
+    .where('parent_uid', '=', root.uid)
+    .returning(['reply_count', 'participants'])
+    .executeTakeFirstOrThrow();
+  const participants = JSON.stringify([...new Set([reply.from_user_id, ...(JSON.parse(counted.participants) as string[])])].slice(0, threadLimits.participantsShown));
+  await tx.updateTable('threads').set({ participants }).where('parent_uid', '=', root.uid).execute();
+  await followThread(tx, { userId: root.from_user_id, root, rejoin: false });
+  for (const userId of new Set([reply.from_user_id, ...mentions])) await followThread(tx, { userId, root, rejoin: true });
+  await tx.updateTable('thread_follows').set({ read_up_to: reply.uid }).where('user_id', '=', reply.from_user_id).where('parent_uid', '=', root.uid).execute();
+  return threadUpdated(root, presentThread({ reply_count: counted.reply_count, participants, last_reply_uid: reply.uid, last_reply_at: reply.timestamp }));
+}
+
+/**
+ * After a reply was deleted: the summary counted again from the replies left (the thread's index makes it
+ * one range), or the row removed with the last reply (a summary of 0 replies). Returns the count and the entry.
+ */
+export async function recountThread(tx: Tx, root: MessagesTable): Promise<{ replyCount: number; entry: StreamEntryDraft }> {
+  // A write first, for the row's lock on PostgreSQL (replies sent meanwhile wait for the recount).
+  await tx.updateTable('threads').set((eb) => ({ reply_count: eb.ref('reply_count') })).where('parent_uid', '=', root.uid).execute();
+  const replies = tx.selectFrom('messages').where('thread_parent', '=', root.uid);
+  const { count } = await replies.select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+  const recent = await replies.select(['uid', 'from_user_id', 'timestamp']).orderBy('uid', 'desc').limit(50).execute();
+  const [newest] = recent;
+  if (!newest) {
+    await tx.deleteFrom('threads').where('parent_uid', '=', root.uid).execute();
+    return { replyCount: 0, entry: threadUpdated(root, { replyCount: 0, participants: [], lastReplyUid: root.uid, lastReplyAt: Number(root.timestamp) }) };
+  }
+  const summary = {
+    reply_count: Number(count),
+    last_reply_uid: newest.uid,
+    last_reply_at: Number(newest.timestamp),
+    participants: JSON.stringify([...new Set(recent.map((row) => row.from_user_id))].slice(0, threadLimits.participantsShown)),
+  };
+  await tx.updateTable('threads').set(summary).where('parent_uid', '=', root.uid).execute();
+  return { replyCount: summary.reply_count, entry: threadUpdated(root, presentThread(summary)) };
+}
+
+/** The summaries among some messages of one page, for chat.fetchMessages. */
+export async function threadsOf(db: Db, uids: readonly string[]): Promise<Map<string, ThreadSummaryModel>> {
+  if (uids.length === 0) return new Map();
+  const rows = await db.selectFrom('threads').selectAll().where('parent_uid', 'in', [...uids]).execute();
+  return new Map(rows.map((row) => [row.parent_uid, presentThread(row)]));
+}
