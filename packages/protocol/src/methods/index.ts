@@ -15,6 +15,7 @@ import * as pins from './pins.js';
 import * as reactions from './reactions.js';
 import * as stream from './stream.js';
 import * as team from './team.js';
+import * as signInSettings from './signInSettings.js';
 import * as search from './search.js';
 import * as scheduled from './scheduled.js';
 import * as webhooks from './webhooks.js';
@@ -95,7 +96,12 @@ export const api = {
   search: { messages: search.messages },
   sessions: { list: accounts.listSessions, revoke: accounts.revokeSessions },
   stream: { createTicket: stream.createTicket },
-  team: { getInfo: team.getInfo, updateSettings: team.updateSettings },
+  team: {
+    getInfo: team.getInfo,
+    updateSettings: team.updateSettings,
+    getSignInSettings: signInSettings.getSignInSettings,
+    updateSignInSettings: signInSettings.updateSignInSettings,
+  },
   webhooks: { create: webhooks.create, list: webhooks.list, revoke: webhooks.revoke },
   users: {
     getInfo: people.getInfo,

@@ -416,6 +416,51 @@ export interface SavedItemsTable {
   saved_at: number;
 }
 
+/** A team's own sign-in settings (migration 0027); a team without a row keeps the defaults. */
+export interface TeamSignInTable {
+  team_id: string;
+  /** 1: people may sign in with a password; 0: only through the provider (the CLI still can turn it back on). */
+  password_enabled: number;
+  oidc_issuer: string | null;
+  oidc_client_id: string | null;
+  /** The client secret sealed with the server's key (secretKeys.ts), never in clear. */
+  oidc_client_secret_sealed: string | null;
+  /** JSON array of lower-case domains; empty: any. */
+  oidc_allowed_domains: string;
+  oidc_create_accounts: number;
+  updated_at: number;
+}
+
+/** A sign-in begun at the provider: single-use, bound to one browser (migration 0027). */
+export interface SsoAttemptsTable {
+  state_hash: string;
+  team_id: string;
+  browser_hash: string;
+  nonce: string;
+  code_verifier: string;
+  expires_at: number;
+}
+
+/** A provider's subject, linked to a person by verified email on their first sign-in through it. */
+export interface SsoIdentitiesTable {
+  team_id: string;
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: number;
+}
+
+/** A person's API token for scripts, stored hashed (migration 0027). */
+export interface PersonalTokensTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  name: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+}
+
 export interface Database {
   teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns;
   users: UsersTable;
@@ -443,6 +488,10 @@ export interface Database {
   audit_log: AuditLogTable;
   pins: PinsTable;
   saved_items: SavedItemsTable;
+  team_sign_in: TeamSignInTable;
+  sso_attempts: SsoAttemptsTable;
+  sso_identities: SsoIdentitiesTable;
+  personal_tokens: PersonalTokensTable;
 }
 
 /** A team's row as read, with the columns later migrations added. */

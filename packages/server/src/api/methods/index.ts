@@ -70,6 +70,8 @@ import sessionsRevoke from './sessions/revoke.js';
 import streamCreateTicket from './stream/createTicket.js';
 import teamGetInfo from './team/getInfo.js';
 import teamUpdateSettings from './team/updateSettings.js';
+import teamGetSignInSettings from './team/getSignInSettings.js';
+import teamUpdateSignInSettings from './team/updateSignInSettings.js';
 import usersChangePassword from './users/changePassword.js';
 import usersGetInfo from './users/getInfo.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
@@ -153,6 +155,8 @@ export const handlersByMethod = {
   'stream.createTicket': streamCreateTicket,
   'team.getInfo': teamGetInfo,
   'team.updateSettings': teamUpdateSettings,
+  'team.getSignInSettings': teamGetSignInSettings,
+  'team.updateSignInSettings': teamUpdateSignInSettings,
   'users.changePassword': usersChangePassword,
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,
