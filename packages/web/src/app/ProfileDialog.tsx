@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { methods } from '../api/client';
 import { ChangePasswordSection, SessionsSection } from './AccountSections';
 import { AuditLogSection } from './AuditLogSection';
+import { SignInSettings } from './SignInSettings';
 import { Avatar, PresenceText } from './Avatar';
 import { useFieldRefusals } from './fieldRefusals';
 import { fullName } from './format';
@@ -92,6 +93,7 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
       </form>
       <ChangePasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
       <SessionsSection version={sessionsVersion} />
+      {me.role === 'admin' && <SignInSettings />}
       {me.role === 'admin' && <AuditLogSection />}
     </Modal>
   );
