@@ -450,17 +450,6 @@ export interface SsoIdentitiesTable {
   created_at: number;
 }
 
-/** A person's API token for scripts, stored hashed (migration 0027). */
-export interface PersonalTokensTable {
-  id: string;
-  token_hash: string;
-  user_id: string;
-  name: string;
-  created_at: number;
-  expires_at: number | null;
-  last_used_at: number | null;
-}
-
 export interface Database {
   teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns;
   users: UsersTable;
@@ -491,7 +480,6 @@ export interface Database {
   team_sign_in: TeamSignInTable;
   sso_attempts: SsoAttemptsTable;
   sso_identities: SsoIdentitiesTable;
-  personal_tokens: PersonalTokensTable;
 }
 
 /** A team's row as read, with the columns later migrations added. */

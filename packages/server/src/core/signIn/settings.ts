@@ -119,3 +119,12 @@ export async function signInChoices(db: Db, envProvider: OidcProviderConfig | un
     teams: teams.filter((team) => team.oidc_issuer !== null || envProvider !== undefined).map(({ id, name }) => ({ id, name })),
   };
 }
+
+/** Password sign-in on again for the team, its provider kept: the CLI's break-glass (cli/teamSignIn.ts). */
+export async function allowPasswordSignIn(db: Db, teamId: string, now: number): Promise<void> {
+  await db
+    .insertInto('team_sign_in')
+    .values({ team_id: teamId, password_enabled: 1, oidc_allowed_domains: '[]', oidc_create_accounts: 0, updated_at: now, oidc_issuer: null, oidc_client_id: null, oidc_client_secret_sealed: null })
+    .onConflict((conflict) => conflict.column('team_id').doUpdateSet({ password_enabled: 1, updated_at: now }))
+    .execute();
+}

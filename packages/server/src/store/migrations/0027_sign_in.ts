@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Sign-in methods and personal API tokens (issue 25).
+ * Sign-in methods (issue 25).
  *
  * - `team_sign_in`: a team's own sign-in settings, one row per team that changed them: whether its people
  *   may sign in with a password, and its OpenID Connect provider (issuer, client id, the client secret
@@ -12,7 +12,6 @@ import type { Kysely } from 'kysely';
  *   the browser that began it by the hash of a cookie value, with the nonce and PKCE verifier to finish it.
  * - `sso_identities`: who a provider's subject is, once linked by verified email: later sign-ins follow
  *   the subject, not an email the provider may let change.
- * - `personal_tokens`: a person's API tokens for scripts, stored as the SHA-256 of the token.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -46,15 +45,4 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('sso_identities_pk', ['team_id', 'issuer', 'subject'])
     .execute();
   await db.schema.createIndex('sso_identities_by_user').on('sso_identities').column('user_id').execute();
-  await db.schema
-    .createTable('personal_tokens')
-    .addColumn('id', 'text', (c) => c.notNull().primaryKey())
-    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('user_id', 'text', (c) => c.notNull())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint')
-    .addColumn('last_used_at', 'bigint')
-    .execute();
-  await db.schema.createIndex('personal_tokens_by_user').on('personal_tokens').columns(['user_id', 'created_at']).execute();
 }
