@@ -97,7 +97,12 @@ export async function finishSsoSignIn(ctx: SsoContext, callbackUrl: URL, browser
   let created = false;
   if (!person) {
     if (!provider.createAccounts) return fail('noAccount', seen);
-    person = await createPerson(ctx.db, { teamId: attempt.team_id, email, ...namesOf(identity, email), now: ctx.now });
+    try {
+      person = await createPerson(ctx.db, { teamId: attempt.team_id, email, ...namesOf(identity, email), now: ctx.now });
+    } catch (error) {
+      // Names the provider gave that no account may have (invisible, too long): refused, never a 500 to a browser.
+      return fail('provider', { ...seen, error: error instanceof Error ? error.message.slice(0, 200) : 'unknown' });
+    }
     created = true;
   }
   if (!linked) {
