@@ -108,6 +108,7 @@ export const api = {
     getPublicProfile: people.getPublicProfile,
     updateProfile: people.updateProfile,
     changePassword: accounts.changePassword,
+    deactivateAccount: accounts.deactivateAccount,
     requestPasswordReset: accountMail.requestPasswordReset,
     resetPassword: accountMail.resetPassword,
     verifyEmail: accountMail.verifyEmail,

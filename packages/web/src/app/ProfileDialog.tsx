@@ -3,6 +3,7 @@ import { methods } from '../api/client';
 import { ChangePasswordSection, SessionsSection } from './AccountSections';
 import { AuditLogSection } from './AuditLogSection';
 import { SignInSettings } from './SignInSettings';
+import { DeactivateAccountSection } from './DeactivateAccountSection';
 import { Avatar, PresenceText } from './Avatar';
 import { useFieldRefusals } from './fieldRefusals';
 import { fullName } from './format';
@@ -93,6 +94,7 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
       </form>
       <ChangePasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
       <SessionsSection version={sessionsVersion} />
+      <DeactivateAccountSection />
       {me.role === 'admin' && <SignInSettings />}
       {me.role === 'admin' && <AuditLogSection />}
     </Modal>

@@ -70,6 +70,7 @@ import sessionsRevoke from './sessions/revoke.js';
 import streamCreateTicket from './stream/createTicket.js';
 import teamGetInfo from './team/getInfo.js';
 import teamUpdateSettings from './team/updateSettings.js';
+import usersDeactivateAccount from './users/deactivateAccount.js';
 import teamGetSignInSettings from './team/getSignInSettings.js';
 import teamUpdateSignInSettings from './team/updateSignInSettings.js';
 import usersChangePassword from './users/changePassword.js';
@@ -158,6 +159,7 @@ export const handlersByMethod = {
   'team.getSignInSettings': teamGetSignInSettings,
   'team.updateSignInSettings': teamUpdateSignInSettings,
   'users.changePassword': usersChangePassword,
+  'users.deactivateAccount': usersDeactivateAccount,
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,
   'users.requestPasswordReset': usersRequestPasswordReset,

@@ -12,7 +12,20 @@ const teamAdminsOnly: Row['expect'] = {
   anotherDeveloper: refused, owner: refused, admin: OK,
 };
 
+const wrongPassword = denied('InvalidParameter', { parameter: 'password' });
+
 export const signInRows: Row[] = [
+  // One's own account only: the actors have no password, so no cell deactivates one the others use.
+  {
+    route: 'v1 users.deactivateAccount with a session',
+    credential: 'session',
+    request: () => post('/v1/users.deactivateAccount', { password: 'not the password' }),
+    expect: {
+      ...sessionGate,
+      otherTeam: wrongPassword, nonMember: wrongPassword, nonInstaller: wrongPassword, guest: wrongPassword, userDisabled: wrongPassword,
+      teamDisabled: wrongPassword, anotherDeveloper: wrongPassword, owner: wrongPassword, admin: wrongPassword,
+    },
+  },
   { route: 'GET /api/session/methods', credential: 'session', request: () => get('/api/session/methods'), expect: everyone(OK) },
   // Browser navigations, followed to where they land: without a provider the start, and any callback
   // that no attempt of this browser began, land on the sign-in page (200) with a refusal it explains,
