@@ -36,6 +36,7 @@ export const errorRegistry = {
   TeamRequired: { status: 409, description: 'The email and password open accounts in several teams; sign in again naming one of the teams given.' },
   InvitationUnusable: { status: 410, description: 'The invitation is unknown, expired, used up or revoked; ask whoever invited you for a new one.' },
   AccountLinkUnusable: { status: 410, description: 'The password-reset or verification link is unknown, expired or already used; ask for a new one.' },
+  PasswordSignInOff: { status: 403, description: 'The team signs in through its single sign-on provider only: use the sign-on button instead of a password.' },
   MailNotConfigured: { status: 409, description: 'The server sends no mail (no SMTP is set up); ask a team admin instead.' },
   ChannelArchived: { status: 409, description: 'The channel is archived: it is read-only until a team admin unarchives it.' },
 } as const satisfies Record<string, { status: number; description: string }>;

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { oidcFromEnv, type OidcProviderConfig } from './oidcConfig.js';
 
 export interface RateRule {
   /** Tokens added per second. */
@@ -126,6 +127,8 @@ export interface Config {
   mailFrom: string;
   /** How many days audit log rows are kept before the retention job deletes them. Env `AVIARY_AUDIT_RETENTION_DAYS`; a year by default. */
   auditRetentionDays: number;
+  /** The OpenID Connect provider of the environment (AVIARY_OIDC_*; oidcConfig.ts), for every team without its own. */
+  oidc?: OidcProviderConfig;
 }
 
 /** A setting whose value the server cannot use; the message names the setting (the environment variable). */
@@ -194,6 +197,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     metricsToken: input.metricsToken ?? (env.AVIARY_METRICS_TOKEN || undefined),
     secretKeys: secretKeys(input.secretKeys ?? list(env.AVIARY_SECRET_KEY)),
     smtpUrl: smtpUrl(input.smtpUrl ?? (env.AVIARY_SMTP_URL || undefined)),
+    oidc: input.oidc ?? oidcFromEnv(env, (setting, message) => new ConfigError(setting, message)),
     auditRetentionDays: input.auditRetentionDays ?? positive(env, 'AVIARY_AUDIT_RETENTION_DAYS') ?? 365,
     mailFrom: input.mailFrom ?? (env.AVIARY_MAIL_FROM || defaultMailFrom(input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined))),
     stream: {

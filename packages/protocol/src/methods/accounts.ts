@@ -47,3 +47,17 @@ export const revokeSessions = defineMethod({
   }),
   result: closedObject({ revoked: Type.Integer({ description: 'how many sessions were signed out' }) }),
 });
+
+export const deactivateAccount = defineMethod({
+  name: 'users.deactivateAccount',
+  summary:
+    'The person deactivates their own account, giving their password: every session and token of theirs ends and their streams close at once; ' +
+    'their messages stay. The team’s last admin cannot.',
+  callers: ['session'],
+  rateClass: 'channel',
+  params: closedObject({
+    password: Type.String({ maxLength: maxPasswordLength, description: 'the password in use now; a wrong one counts as a failed sign-in' }),
+  }),
+  result: closedObject({}),
+  errors: ['PermissionDenied'],
+});

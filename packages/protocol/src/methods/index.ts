@@ -17,6 +17,7 @@ import * as reactions from './reactions.js';
 import * as stream from './stream.js';
 import * as team from './team.js';
 import * as threads from './threads.js';
+import * as signInSettings from './signInSettings.js';
 import * as search from './search.js';
 import * as scheduled from './scheduled.js';
 import * as webhooks from './webhooks.js';
@@ -109,14 +110,20 @@ export const api = {
   search: { messages: search.messages },
   sessions: { list: accounts.listSessions, revoke: accounts.revokeSessions },
   stream: { createTicket: stream.createTicket },
-  team: { getInfo: team.getInfo, updateSettings: team.updateSettings },
   threads: { list: threads.list, follow: threads.follow, unfollow: threads.unfollow, markRead: threads.markRead },
+  team: {
+    getInfo: team.getInfo,
+    updateSettings: team.updateSettings,
+    getSignInSettings: signInSettings.getSignInSettings,
+    updateSignInSettings: signInSettings.updateSignInSettings,
+  },
   webhooks: { create: webhooks.create, list: webhooks.list, revoke: webhooks.revoke },
   users: {
     getInfo: people.getInfo,
     getPublicProfile: people.getPublicProfile,
     updateProfile: people.updateProfile,
     changePassword: accounts.changePassword,
+    deactivateAccount: accounts.deactivateAccount,
     requestPasswordReset: accountMail.requestPasswordReset,
     resetPassword: accountMail.resetPassword,
     verifyEmail: accountMail.verifyEmail,

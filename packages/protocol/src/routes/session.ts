@@ -26,7 +26,7 @@ export const signIn = defineRoute({
     teamId: Type.Optional(Type.String({ pattern: '^t:[a-z2-7]{16}$', description: 'a team id (t: followed by 16 base32 characters), as given by TeamRequired' })),
   }),
   result: closedObject({ sessionToken: Type.String(), user: User, team: SessionTeam, streamCursor: StreamCursor }),
-  errors: ['InvalidCredentials', 'TeamRequired', 'TooManyRequests'],
+  errors: ['InvalidCredentials', 'TeamRequired', 'TooManyRequests', 'PasswordSignInOff'],
 });
 
 /**
@@ -51,4 +51,20 @@ export const signOut = defineRoute({
   params: Type.Object({}),
   result: closedObject({}),
   errors: [],
+});
+
+/**
+ * What the sign-in page offers, asked before anyone signs in: a single sign-on button for each team with
+ * a provider (GET /api/sso/start?team= its id), and the password form unless every team switched it off.
+ */
+export const getSignInMethods = defineRoute({
+  ...sessionRead,
+  callers: ['anyone'],
+  name: 'session.getSignInMethods',
+  summary: 'How people sign in here: password (false when every team switched it off), and the teams that offer single sign-on, each started at ssoUrl.',
+  path: '/api/session/methods',
+  result: closedObject({
+    password: Type.Boolean(),
+    sso: Type.Array(closedObject({ teamId: Type.String(), teamName: Type.String(), ssoUrl: Type.String({ description: 'where the browser goes to sign in through the provider' }) })),
+  }),
 });

@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.js';
 import { registerAttachmentHtmlRoute } from './attachmentHtml.js';
 import { routeHandlers } from './routeHandlers.js';
 import { registerRoutePipeline } from './routePipeline.js';
+import { registerSsoRoutes } from './sso/ssoRoutes.js';
 import { registerStreamPlainRequestRoute } from './stream/plainRequest.js';
 import { registerWebClientRoutes } from './webClient.js';
 import { registerWebhookRoute } from './webhooks/hookRoute.js';
@@ -21,4 +22,5 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerWebClientRoutes(app);
   registerAttachmentHtmlRoute(app, ctx);
   registerWebhookRoute(app, ctx);
+  registerSsoRoutes(app, ctx);
 }

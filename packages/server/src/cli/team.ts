@@ -4,6 +4,7 @@ import { createTeam } from '../core/commands/people.js';
 import { setAppCreators } from '../core/commands/teams.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { requireTeam } from './lookups.js';
+import { registerTeamSignInCommand } from './teamSignIn.js';
 import { registerTeamTransferCommands } from './teamTransfer.js';
 import { requireText } from './validate.js';
 import { cliActor, recordAudit } from '../core/audit/record.js';
@@ -39,5 +40,6 @@ export function registerTeamCommands(program: Command): void {
       }),
     );
 
+  registerTeamSignInCommand(team);
   registerTeamTransferCommands(team);
 }

@@ -458,6 +458,38 @@ export interface ThreadFollowsTable {
   team_id: string;
   following: number;
   read_up_to: string | null;
+/** A team's own sign-in settings (migration 0027); a team without a row keeps the defaults. */
+export interface TeamSignInTable {
+  team_id: string;
+  /** 1: people may sign in with a password; 0: only through the provider (the CLI still can turn it back on). */
+  password_enabled: number;
+  oidc_issuer: string | null;
+  oidc_client_id: string | null;
+  /** The client secret sealed with the server's key (secretKeys.ts), never in clear. */
+  oidc_client_secret_sealed: string | null;
+  /** JSON array of lower-case domains; empty: any. */
+  oidc_allowed_domains: string;
+  oidc_create_accounts: number;
+  updated_at: number;
+}
+
+/** A sign-in begun at the provider: single-use, bound to one browser (migration 0027). */
+export interface SsoAttemptsTable {
+  state_hash: string;
+  team_id: string;
+  browser_hash: string;
+  nonce: string;
+  code_verifier: string;
+  expires_at: number;
+}
+
+/** A provider's subject, linked to a person by verified email on their first sign-in through it. */
+export interface SsoIdentitiesTable {
+  team_id: string;
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: number;
 }
 
 export interface Database {
@@ -489,6 +521,9 @@ export interface Database {
   saved_items: SavedItemsTable;
   threads: ThreadsTable;
   thread_follows: ThreadFollowsTable;
+  team_sign_in: TeamSignInTable;
+  sso_attempts: SsoAttemptsTable;
+  sso_identities: SsoIdentitiesTable;
 }
 
 /** A team's row as read, with the columns later migrations added. */

@@ -15,6 +15,7 @@ import { publicRows } from './matrix/publicRows.js';
 import { registeredRoutes } from './matrix/routes.js';
 import { credentials, credentialSuffix, type Row } from './matrix/rows.js';
 import { sessionOnlyRows } from './matrix/sessionRows.js';
+import { signInRows } from './matrix/signInRows.js';
 import { v1Rows, v1SessionRows } from './matrix/v1Rows.js';
 import { responseRows } from './matrix/responseRows.js';
 import { actorKinds, sharedWorld, roomyRateLimits } from './matrix/world.js';
@@ -44,7 +45,7 @@ import { webhookRows } from './matrix/webhookRows.js';
  * With the app's secret, each actor but `none` presents the secret of its app concerned (team B's app for
  * otherTeam): the secret is a developer's credential, not a person's or a user token.
  */
-const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows, ...messageChangeRows, ...invitationRows, ...pinRows, ...threadRows, ...auditRows, ...adminRows];
+const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows, ...messageChangeRows, ...invitationRows, ...pinRows, ...threadRows, ...auditRows, ...adminRows, ...signInRows];
 
 /**
  * What the table must hold for the methods, from the protocol's list: a row for every method with every

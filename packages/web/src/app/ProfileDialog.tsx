@@ -3,6 +3,8 @@ import { methods } from '../api/client';
 import { ChangePasswordSection, SessionsSection } from './AccountSections';
 import { AuditLogSection } from './AuditLogSection';
 import { ProfileStatusSection } from './ProfileStatusSection';
+import { SignInSettings } from './SignInSettings';
+import { DeactivateAccountSection } from './DeactivateAccountSection';
 import { Avatar, PresenceText } from './Avatar';
 import { useFieldRefusals } from './fieldRefusals';
 import { fullName } from './format';
@@ -94,6 +96,8 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
       <ProfileStatusSection />
       <ChangePasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
       <SessionsSection version={sessionsVersion} />
+      <DeactivateAccountSection />
+      {me.role === 'admin' && <SignInSettings />}
       {me.role === 'admin' && <AuditLogSection />}
     </Modal>
   );

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { AviaryApiError, failureText, sessionApi, type TeamChoice } from '../api/client';
 import type { Session } from './session';
+import { ssoRefusal, SsoButtons, useSignInMethods } from './SsoSignIn';
 
 /**
  * Email and password. When they open accounts in several teams the server answers TeamRequired with
@@ -14,6 +15,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
   const errorId = useId();
+  const methods = useSignInMethods();
+  const refusal = ssoRefusal(window.location.search);
+  const passwords = methods?.password !== false;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -29,7 +33,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
         setTeams(choices);
         setTeamId(choices[0]?.id);
       } else {
-        setProblem(error instanceof AviaryApiError && error.code === 'InvalidCredentials' ? 'That email and password do not match an account.' : failureText(error));
+        setProblem(signInProblem(error));
       }
     } finally {
       setBusy(false);
@@ -43,14 +47,24 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
           <span className="brand-mark">A</span> Aviary
         </div>
         <h1>Sign in</h1>
-        <label>
-          Email
-          <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
-        </label>
-        <label>
-          Password
-          <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        </label>
+        {refusal && (
+          <p className="form-error sso-refusal" role="alert">
+            {refusal}
+          </p>
+        )}
+        {methods && <SsoButtons methods={methods} />}
+        {passwords && (
+          <>
+            <label>
+              Email
+              <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
+            </label>
+            <label>
+              Password
+              <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+            </label>
+          </>
+        )}
         {teams && (
           <fieldset className="team-choice">
             <legend>This account is in several teams. Which one?</legend>
@@ -74,13 +88,24 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
             {problem}
           </p>
         )}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Signing in…' : teams ? 'Sign in to this team' : 'Sign in'}
-        </button>
-        <a href="/forgot-password" className="signin-aside">
-          Forgot password?
-        </a>
+        {passwords && (
+          <>
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? 'Signing in…' : teams ? 'Sign in to this team' : 'Sign in'}
+            </button>
+            <a href="/forgot-password" className="signin-aside">
+              Forgot password?
+            </a>
+          </>
+        )}
       </form>
     </main>
   );
+}
+
+function signInProblem(error: unknown): string {
+  if (error instanceof AviaryApiError && error.code === 'InvalidCredentials') return 'That email and password do not match an account.';
+  // The password was right, but the team signs in through its provider only.
+  if (error instanceof AviaryApiError && error.code === 'PasswordSignInOff') return 'Your team signs in through its identity provider: use the single sign-on button.';
+  return failureText(error);
 }

@@ -72,6 +72,9 @@ import sessionsRevoke from './sessions/revoke.js';
 import streamCreateTicket from './stream/createTicket.js';
 import teamGetInfo from './team/getInfo.js';
 import teamUpdateSettings from './team/updateSettings.js';
+import usersDeactivateAccount from './users/deactivateAccount.js';
+import teamGetSignInSettings from './team/getSignInSettings.js';
+import teamUpdateSignInSettings from './team/updateSignInSettings.js';
 import usersChangePassword from './users/changePassword.js';
 import usersGetInfo from './users/getInfo.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
@@ -157,7 +160,10 @@ export const handlersByMethod = {
   'stream.createTicket': streamCreateTicket,
   'team.getInfo': teamGetInfo,
   'team.updateSettings': teamUpdateSettings,
+  'team.getSignInSettings': teamGetSignInSettings,
+  'team.updateSignInSettings': teamUpdateSignInSettings,
   'users.changePassword': usersChangePassword,
+  'users.deactivateAccount': usersDeactivateAccount,
   'users.getInfo': usersGetInfo,
   'users.getPublicProfile': usersGetPublicProfile,
   'users.requestPasswordReset': usersRequestPasswordReset,

@@ -4,6 +4,7 @@ import { hashToken, newSecret } from '../../store/ids.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 import { byPerson, recordAudit } from '../audit/record.js';
+import { teamsWithoutPasswords } from '../signIn/settings.js';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -25,6 +26,8 @@ export type SignInResult =
   | { outcome: 'signedIn'; sessionToken: string; user: UsersTable }
   /** The password opened accounts in several teams: the person picks one and signs in again with its id. */
   | { outcome: 'chooseTeam'; teams: Array<{ id: string; name: string }> }
+  /** The password is right, but every team it opens an account in signs in through its provider only. */
+  | { outcome: 'passwordOff' }
   /** `accounts`: the active accounts the password was checked against (the audit log records a failed sign-in for each). */
   | { outcome: 'wrongCredentials'; accounts: Array<Pick<UsersTable, 'id' | 'team_id'>> };
 
@@ -47,22 +50,33 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
     await verifyAgainstNoAccount(input.password);
     return { outcome: 'wrongCredentials', accounts: [] };
   }
-  const opened: UsersTable[] = [];
+  let opened: UsersTable[] = [];
   for (const account of accounts) {
     if (await verifyPassword(input.password, account.password_hash!)) opened.push(account);
   }
   if (opened.length === 0) return { outcome: 'wrongCredentials', accounts: accounts.map(({ id, team_id }) => ({ id, team_id })) };
+  // Told only once the password is right: a team that switched passwords off signs in through its provider.
+  const passwordOff = await teamsWithoutPasswords(db, opened.map((account) => account.team_id));
+  if (passwordOff.size > 0) {
+    opened = opened.filter((account) => !passwordOff.has(account.team_id));
+    if (opened.length === 0) return { outcome: 'passwordOff' };
+  }
   if (opened.length > 1) {
     const teams = await db.selectFrom('teams').select(['id', 'name']).where('id', 'in', opened.map((user) => user.team_id)).orderBy('name').orderBy('id').execute();
     return { outcome: 'chooseTeam', teams };
   }
   const user = opened[0];
+  return { outcome: 'signedIn', sessionToken: await openSession(db, user.id, input), user };
+}
+
+/** A new session for the person, from the browser and address given: its token, stored hashed. */
+export async function openSession(db: Db, userId: string, input: { now: number; userAgent?: string; clientAddress?: string }): Promise<string> {
   const sessionToken = newSecret('as_s_');
   await db
     .insertInto('sessions')
     .values({
       token_hash: hashToken(sessionToken),
-      user_id: user.id,
+      user_id: userId,
       created_at: input.now,
       expires_at: input.now + SESSION_LIFETIME_MS,
       user_agent: input.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
@@ -70,7 +84,7 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
       last_seen_at: input.now,
     })
     .execute();
-  return { outcome: 'signedIn', sessionToken, user };
+  return sessionToken;
 }
 
 /** Ends the session; every process closes the streams and listen connections it opened at once. */

@@ -23,6 +23,7 @@ import * as m0023 from './0023_pins_saved.js';
 import * as m0025 from './0025_threads.js';
 import * as m0028 from './0028_admin.js';
 import * as m0029 from './0029_search_queue.js';
+import * as m0027 from './0027_sign_in.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0025_threads': m0025,
   '0028_admin': m0028,
   '0029_search_queue': m0029,
+  '0027_sign_in': m0027,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,5 @@
 import getSession from './getSession.js';
+import getSignInMethods from './getSignInMethods.js';
 import signIn from './signIn.js';
 import signOut from './signOut.js';
 
@@ -7,4 +8,5 @@ export const sessionHandlers = {
   'session.signIn': signIn,
   'session.getSession': getSession,
   'session.signOut': signOut,
+  'session.getSignInMethods': getSignInMethods,
 } as const;

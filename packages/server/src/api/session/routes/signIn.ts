@@ -32,6 +32,9 @@ export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, p
     throw new ApiError('InvalidCredentials');
   }
   await attempt.forgive();
+  if (result.outcome === 'passwordOff') {
+    throw new ApiError('PasswordSignInOff', 'Your team signs in through its single sign-on provider only: use the sign-on button on the sign-in page. An operator can switch passwords back on with `aviary team sign-in --password on`.');
+  }
   if (result.outcome === 'chooseTeam') {
     throw new ApiError('TeamRequired', 'This email and password open accounts in several teams; sign in again with teamId set to one of teams.', { teams: result.teams });
   }

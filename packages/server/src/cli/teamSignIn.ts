@@ -1,0 +1,24 @@
+import { Option, type Command } from 'commander';
+import { cliActor, recordAudit } from '../core/audit/record.js';
+import { allowPasswordSignIn } from '../core/signIn/settings.js';
+import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
+import { requireTeam } from './lookups.js';
+
+/**
+ * The break-glass of single sign-on (docs/security.md, "Single sign-on"): whoever runs the server can
+ * let a team's people sign in with their passwords again, when its provider is down or misconfigured.
+ * Only `on`: switching passwords off is a team admin's choice, made where the provider is checked.
+ */
+export function registerTeamSignInCommand(team: Command): void {
+  adminCommand(team, 'sign-in', 'Let a team sign in with passwords again (the break-glass when its single sign-on fails).')
+    .requiredOption('--team <id>', 'the team')
+    .addOption(new Option('--password <on>', 'on: people may sign in with their passwords again').choices(['on']).makeOptionMandatory())
+    .action((flags: StoreFlags & OutputFlags & { team: string; password: 'on' }) =>
+      runAdminCommand(flags, async ({ db, now }) => {
+        const found = await requireTeam(db, flags.team);
+        await allowPasswordSignIn(db, found.id, now());
+        await recordAudit(db, { teamId: found.id, actor: cliActor, at: now(), action: 'team.signInSettingsChanged', target: { kind: 'team', id: found.id }, details: { passwordEnabled: true } });
+        return { json: { id: found.id, passwordEnabled: true }, text: `People of team "${found.name}" ${found.id} may sign in with their passwords again.` };
+      }),
+    );
+}

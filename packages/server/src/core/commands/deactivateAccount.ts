@@ -1,0 +1,31 @@
+import type { UsersTable } from '../../store/schema.js';
+import { ApiError } from '../../errors.js';
+import { byPerson, recordAudit } from '../audit/record.js';
+import { runChange, type ChangeContext } from '../effects/effects.js';
+
+/**
+ * A person deactivates their own account: their sessions go, their app tokens stop working (a
+ * deactivated person's token is refused, api/caller.ts), and every process closes their streams at once
+ * (credentialsEnded). Their messages stay. The team's last active admin cannot: the team would have none.
+ */
+export async function deactivateOwnAccount(ctx: ChangeContext & { now(): number }, person: UsersTable, address: string): Promise<void> {
+  await runChange(ctx, async (tx, effects) => {
+    if (person.role === 'admin') {
+      const otherAdmin = await tx
+        .selectFrom('users')
+        .select('id')
+        .where('team_id', '=', person.team_id)
+        .where('role', '=', 'admin')
+        .where('id', '!=', person.id)
+        .where('deactivated_at', 'is', null)
+        .where('bot_app_id', 'is', null)
+        .executeTakeFirst();
+      if (!otherAdmin) throw new ApiError('PermissionDenied', 'You are the team’s last admin: make someone else an admin first, or the team would have none.');
+    }
+    const now = ctx.now();
+    await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', person.id).execute();
+    await tx.deleteFrom('sessions').where('user_id', '=', person.id).execute();
+    await recordAudit(tx, { ...byPerson(person, address), at: now, action: 'user.deactivated', target: { kind: 'user', id: person.id }, details: { by: 'self' } });
+    effects.add({ kind: 'credentialsEnded', notice: { userId: person.id } });
+  });
+}

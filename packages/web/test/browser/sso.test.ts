@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
+import { startOidcProvider, type TestOidcProvider } from '../../../server/test/helpers/oidcProvider.js';
+import { PASSWORD, signInPage } from './cast.js';
+import { browserSuite, saveScreenshot } from './suite.js';
+
+/**
+ * Single sign-on in Chromium, through a real OpenID Connect provider on loopback: a team admin sets the
+ * provider up in the profile dialog and switches passwords off; a person then signs in through the
+ * provider's own form, and one whose email domain the team does not accept lands on a refusal that says
+ * what to do.
+ */
+let idp: TestOidcProvider;
+const web = browserSuite({
+  start: async ({ t }) => {
+    idp = await startOidcProvider();
+    idp.configure({
+      redirectUri: `${t.url}/api/sso/callback`,
+      accounts: {
+        grace: { email: 'grace@navy.test', email_verified: true, given_name: 'Grace', family_name: 'Hopper' },
+        mallory: { email: 'mallory@elsewhere.test', email_verified: true, given_name: 'Mallory', family_name: 'Other' },
+      },
+    });
+  },
+  close: () => idp.close(),
+});
+
+/** Through the provider's sign-in form as `login`, from the sign-in page's button. */
+async function signInThroughProvider(page: import('playwright-core').Page, login: string) {
+  await page.getByRole('link', { name: 'Sign in with single sign-on' }).click();
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('anything');
+  await page.locator('button[type="submit"]').click();
+}
+
+describe.skipIf(noBrowser)('single sign-on in the web client', () => {
+  it('is set up by an admin, then signs a person in through the provider, and refuses a domain the team does not accept', async () => {
+    const team = await web.t.f.team('Navy');
+    const admin = await web.t.f.person(team.id, { firstName: 'Ada', lastName: 'Admin', role: 'admin', email: 'ada@navy.test', password: PASSWORD });
+    const grace = await web.t.f.person(team.id, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.test' });
+
+    await createChannel(web.t.server.ctx, admin, { name: 'general', members: [grace.id] }, Date.now());
+    const adminPage = await signInPage(web.browser, web.t, admin.email!);
+    const { page } = adminPage;
+    await page.getByRole('button', { name: /^Your profile: Ada Admin/ }).click();
+    const form = page.getByRole('form', { name: 'Sign-in methods' });
+    await form.getByLabel('Issuer URL').fill(idp.issuer);
+    await form.getByLabel('Client id').fill(idp.clientId);
+    await form.getByLabel('Client secret').fill(idp.clientSecret);
+    await form.getByLabel('Allowed email domains').fill('navy.test');
+    await form.getByText(`${web.t.url}/api/sso/callback`).waitFor();
+    await form.getByLabel('People may sign in with a password').uncheck();
+    await form.getByRole('button', { name: 'Save sign-in methods' }).click();
+    await page.getByText('Sign-in methods saved.').waitFor();
+    await form.getByLabel('Client secret').and(page.getByPlaceholder('Kept; type a new one to replace it')).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await form.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'sign-in-methods');
+    adminPage.expectNoErrors();
+
+    const visitor = await openWatchedPage(web.browser);
+    // The provider's development pages log their own misses (its favicon, a font): only Aviary's pages must log no error.
+    const aviaryErrors: string[] = [];
+    visitor.page.on('console', (message) => {
+      if (message.type() === 'error' && message.location().url.startsWith(web.t.url)) aviaryErrors.push(message.text());
+    });
+    await visitor.page.goto(`${web.t.url}/`);
+    await visitor.page.getByRole('link', { name: 'Sign in with single sign-on' }).waitFor();
+    expect(await visitor.page.getByLabel('Password').count()).toBe(0);
+    expect(await seriousAccessibilityViolations(visitor.page)).toEqual([]);
+    await saveScreenshot(visitor.page, 'sign-in-sso');
+    await signInThroughProvider(visitor.page, 'grace');
+    await visitor.page.getByRole('button', { name: /^Your profile: Grace Hopper/ }).waitFor();
+    const session = await visitor.page.evaluate(() => fetch('/api/session').then((response) => response.json()));
+    expect(session.user.id).toBe(grace.id);
+    expect(aviaryErrors).toEqual([]);
+
+    const outsider = await openWatchedPage(web.browser);
+    await outsider.page.goto(`${web.t.url}/`);
+    await signInThroughProvider(outsider.page, 'mallory');
+    await outsider.page.getByRole('alert').getByText('Your email’s domain is not one this team accepts').waitFor();
+    expect(new URL(outsider.page.url()).search).toBe('?sso=domain');
+    await saveScreenshot(outsider.page, 'sign-in-sso-refused');
+    const audit = await web.t.testStore.store.db.selectFrom('audit_log').select(['action', 'details']).where('team_id', '=', team.id).orderBy('id').execute();
+    expect(audit.map((row) => row.action)).toEqual(expect.arrayContaining(['team.signInSettingsChanged', 'session.signIn', 'session.signInFailed']));
+    for (const opened of [adminPage, visitor, outsider]) await opened.context.close();
+  }, 180_000);
+});
