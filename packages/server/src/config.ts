@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { filesConfig, type FilesConfig } from './files/filesConfig.js';
 
 export interface RateRule {
   /** Tokens added per second. */
@@ -126,6 +127,8 @@ export interface Config {
   mailFrom: string;
   /** How many days audit log rows are kept before the retention job deletes them. Env `AVIARY_AUDIT_RETENTION_DAYS`; a year by default. */
   auditRetentionDays: number;
+  /** Uploaded files: limits, and where their bytes go (files/filesConfig.ts, docs/reference/files.md). */
+  files: FilesConfig;
 }
 
 /** A setting whose value the server cannot use; the message names the setting (the environment variable). */
@@ -160,7 +163,8 @@ export const defaultStreamConfig: StreamConfig = {
   rebalanceMs: 30_000,
 };
 
-export interface ConfigInput extends Partial<Omit<Config, 'rateLimits' | 'stream'>> {
+export interface ConfigInput extends Partial<Omit<Config, 'rateLimits' | 'stream' | 'files'>> {
+  files?: Partial<FilesConfig>;
   rateLimits?: Partial<RateLimitConfig>;
   stream?: Partial<StreamConfig>;
 }
@@ -196,6 +200,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     smtpUrl: smtpUrl(input.smtpUrl ?? (env.AVIARY_SMTP_URL || undefined)),
     auditRetentionDays: input.auditRetentionDays ?? positive(env, 'AVIARY_AUDIT_RETENTION_DAYS') ?? 365,
     mailFrom: input.mailFrom ?? (env.AVIARY_MAIL_FROM || defaultMailFrom(input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined))),
+    files: filesConfig(env, input.files),
     stream: {
       ...defaultStreamConfig,
       heartbeatMs: positive(env, 'AVIARY_STREAM_HEARTBEAT_MS') ?? defaultStreamConfig.heartbeatMs,
