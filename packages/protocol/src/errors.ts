@@ -37,6 +37,10 @@ export const errorRegistry = {
   InvitationUnusable: { status: 410, description: 'The invitation is unknown, expired, used up or revoked; ask whoever invited you for a new one.' },
   AccountLinkUnusable: { status: 410, description: 'The password-reset or verification link is unknown, expired or already used; ask for a new one.' },
   MailNotConfigured: { status: 409, description: 'The server sends no mail (no SMTP is set up); ask a team admin instead.' },
+  FileTooLarge: { status: 413, description: 'The file is larger than the server takes for one file.' },
+  QuotaExceeded: { status: 413, description: 'The team’s files would pass its storage quota; delete some files, or ask the server’s operator for more.' },
+  UnsupportedFile: { status: 415, description: 'The file’s bytes are not what its name says it is.' },
+  UnknownFile: { status: 400, description: 'No such file, or the caller may not see it.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Attachment } from './attachment.js';
 import { MessageReaction } from './reactions.js';
 import { PinInfo } from './pinned.js';
+import { FileInfo } from './files.js';
 import { AppId, ChannelId, MessageUid, UserId, type ChatId, type TId } from './ids.js';
 
 const Url = Type.String({ description: 'an http or https URL' });
@@ -87,6 +88,7 @@ export const Message = Type.Object({
   webhookId: Type.Optional(Type.String({ description: 'the incoming webhook that posted it (an Aviary extension): clients mark it as an integration’s' })),
   reactions: Type.Optional(Type.Array(MessageReaction, { description: 'the reactions, oldest emoji first: only in chat.fetchMessages' })),
   pinned: Type.Optional(PinInfo),
+  files: Type.Optional(Type.Array(FileInfo, { description: 'the files the message carries (files.upload, then chat.sendMessage `files`)' })),
 });
 
 /** Which message a frame or an event names: its uid, and its chat as `from` and `to` tell it. */

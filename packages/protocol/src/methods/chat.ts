@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { ChatId, MessageUid, UserId } from '../ids.js';
+import { FileId, fileLimits } from '../files.js';
 import { AttachmentInput, Channel, Message, SendAs } from '../models.js';
 import { closedObject, IdList, NonEmptyString, oneOf } from '../params.js';
 import { InteractionAnswer } from '../interactions.js';
@@ -41,6 +42,7 @@ const sending = {
   onBehalfOf: Type.Optional(UserId),
   visibleTo: Type.Optional(IdList(UserId, { minItems: 1, maxItems: 100, description: 'the only users who see the message' })),
   id: Type.Optional(NonEmptyString(255, 'a client id; repeating it within 24 hours returns the first message’s uid')),
+  files: Type.Optional(IdList(FileId, { maxItems: fileLimits.maxFilesPerMessage, description: `files the caller uploaded (files.upload), at most ${fileLimits.maxFilesPerMessage}, in the order shown` })),
 };
 
 export const sendMessage = defineMethod({
@@ -51,11 +53,11 @@ export const sendMessage = defineMethod({
   params: Type.Object(sending),
   // A person sends as themselves, to everyone of the chat: sendAs, onBehalfOf, visibleTo and notification are an app's.
   sessionParams: Type.Object(
-    { to: sending.to, text: sending.text, serviceml: sending.serviceml, mentions: sending.mentions, attachments: sending.attachments, id: sending.id },
+    { to: sending.to, text: sending.text, serviceml: sending.serviceml, mentions: sending.mentions, attachments: sending.attachments, id: sending.id, files: sending.files },
     { additionalProperties: false },
   ),
   result: Type.Object({ uid: MessageUid }),
-  errors: ['UnknownRecipient'],
+  errors: ['UnknownRecipient', 'UnknownFile'],
   idempotencyParam: 'id',
 });
 
@@ -75,10 +77,11 @@ export const sendFromComposer = defineMethod({
     serviceml: sending.serviceml,
     attachments: sending.attachments,
     id: sending.id,
+    files: sending.files,
     client: ServiceClientParam,
   }),
   result: Type.Union([closedObject({ message: Message }), SlashCommandCalled]),
-  errors: ['UnknownRecipient', 'UnknownChat', 'AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled'],
+  errors: ['UnknownRecipient', 'UnknownChat', 'AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled', 'UnknownFile'],
 });
 
 /**

@@ -12,6 +12,7 @@ import { insertMessages } from '../../store/rows/messages.js';
 import { checkOnBehalfOf, idsOutsideTeam, resolveRecipient } from '../policies/chat.js';
 import { findMessageByClientId } from '../queries/messages.js';
 import { checkVisibleName } from '../names.js';
+import { checkFileIds, filesForMessage, linkMessageFiles } from '../files/attachFiles.js';
 
 /** The parameters of chat.sendMessage, already decoded and type-checked; the web client sends the same. */
 export type SendMessageInput = ParamsOf<typeof api.chat.sendMessage>;
@@ -77,6 +78,7 @@ async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { sender
   await requireTeamUsers(tx, sender.team_id, 'mentions', content.mentions);
   await requireTeamUsers(tx, sender.team_id, 'visibleTo', content.visibleTo);
   const recipient = await resolveRecipient(tx, sender, input.to, input.onBehalfOf);
+  const files = await filesForMessage(tx, { user: sender, appId, kind: appId === null ? 'person' : 'user' }, input.files);
   const now = ctx.now();
   if (input.id !== undefined) {
     await lockClientId(tx, ctx.store.dialect, `${sender.id}|${appId ?? ''}|${input.id}`);
@@ -101,8 +103,10 @@ async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { sender
     visible_to: jsonOrNull(content.visibleTo),
     edited_at: null,
     webhook_id: options.webhookId ?? null,
+    ...(files ? { files: JSON.stringify(files) } : {}),
   };
   await insertMessages(tx, [message]);
+  if (files) await linkMessageFiles(tx, message, files, now);
   await recordMessageEffects(tx, effects, message, now);
   return { message, repeated: false };
 }
@@ -116,6 +120,7 @@ interface CheckedContent {
 /** The checks that need no database: ServiceML, attachments, sendAs, and id lists without repeats. */
 export function checkContent(input: SendMessageInput, appId: string | null): CheckedContent {
   checkServiceml(input.serviceml);
+  checkFileIds(input.files);
   if (input.sendAs !== undefined) checkVisibleName('sendAs.name', input.sendAs.name);
   if (input.sendAs?.profileImage !== undefined) {
     const check = checkUrl(input.sendAs.profileImage, ['http', 'https']);

@@ -21,6 +21,7 @@ export function presentMessage(row: MessagesTable): MessageModel {
       visibleTo: parsedJson(row.visible_to),
       editedAt: row.edited_at,
       webhookId: row.webhook_id,
+      files: parsedJson(row.files ?? null),
     }),
   };
 }
