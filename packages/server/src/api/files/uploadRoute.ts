@@ -57,8 +57,21 @@ async function upload(ctx: ServerContext, request: FastifyRequest, reply: Fastif
   const quotaLeft = await checkDeclaredLength(c, caller, declared);
   const part = await request.file();
   if (!part || part.fieldname !== 'file') throw missingParameter('file');
-  const row = await receiveFile(c, caller, { stream: part.file, filename: part.filename }, quotaLeft);
+  const row = await receiveFile(c, caller, { stream: part.file, filename: part.filename }, quotaLeft, abortedSignal(request));
   return { file: presentFile(row) };
+}
+
+/** Aborts when the connection closes before the whole request body arrived. */
+function abortedSignal(request: FastifyRequest): AbortSignal {
+  const controller = new AbortController();
+  const closed = () => {
+    if (!request.raw.complete) controller.abort();
+  };
+  const { socket } = request.raw;
+  if (request.raw.destroyed || socket.destroyed) closed();
+  request.raw.once('close', closed);
+  socket.once('close', closed);
+  return controller.signal;
 }
 
 function contentLength(header: string | undefined): number | undefined {

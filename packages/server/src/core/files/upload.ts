@@ -50,7 +50,13 @@ export async function checkDeclaredLength(ctx: CoreContext, uploader: Uploader, 
  * by a crash is found by the sweep; the bytes are counted and typed on the way (ReceivedFile); a
  * failure removes what was stored and the row. Answers the stored row.
  */
-export async function receiveFile(ctx: CoreContext, uploader: Uploader, part: { stream: Readable; filename?: string }, quotaLeft: number): Promise<FilesTable> {
+export async function receiveFile(
+  ctx: CoreContext,
+  uploader: Uploader,
+  part: { stream: Readable; filename?: string },
+  quotaLeft: number,
+  signal?: AbortSignal,
+): Promise<FilesTable> {
   const now = ctx.now();
   const row: FilesTable = {
     id: newFileId(),
@@ -71,12 +77,19 @@ export async function receiveFile(ctx: CoreContext, uploader: Uploader, part: { 
   const storage = fileStorageFor(ctx.config);
   const received = new ReceivedFile(row.name, { maxFileBytes: ctx.config.files.maxFileBytes, quotaLeft });
   pipeline(part.stream, received, () => undefined);
+  // A client that goes away mid-file may leave the part's stream neither ended nor failed: fail it.
+  const cutOff = () => received.destroy(new Error('the client closed the connection before the file’s last byte'));
+  if (signal?.aborted) cutOff();
+  signal?.addEventListener('abort', cutOff, { once: true });
   try {
     await storage.put(storageKey(row), received);
+    if (signal?.aborted) throw new Error('the client closed the connection before the file’s last byte');
   } catch (error) {
     await storage.delete(storageKey(row)).catch(() => undefined);
     await ctx.db.deleteFrom('files').where('id', '=', row.id).execute();
     throw error;
+  } finally {
+    signal?.removeEventListener('abort', cutOff);
   }
   const dimensions = received.size ?? { width: null, height: null };
   const rendered = RENDERED_TYPES.has(received.mimeType) && withinPixelLimit(dimensions);

@@ -29,7 +29,9 @@ const insertBatch = 100;
 // One message is the hot path (every chat.sendMessage): compiled once per store.
 const insertOne = compiledOnce((db, message: MessagesTable) => db.insertInto('messages').values(message));
 
-export async function insertMessages(db: Db | Tx, messages: MessagesTable[]): Promise<void> {
+export async function insertMessages(db: Db | Tx, given: MessagesTable[]): Promise<void> {
+  // Every row names every column: insertOne is compiled from the first row written, and a batch takes one shape.
+  const messages = given.map((message) => ({ ...message, files: message.files ?? null }));
   if (messages.length === 1) {
     await insertOne(db, messages[0]);
     return;
