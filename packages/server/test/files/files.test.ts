@@ -1,12 +1,18 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { StreamFrame } from '@aviary/protocol';
+import { Value } from '@sinclair/typebox/value';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sessionFor } from '../client/harness.js';
+import { closeStreams, fence, openStream } from '../stream/harness.js';
 import { sweepOrphanFiles } from '../../src/core/files/fileCommands.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast, expectApiError, roomyRateLimits } from '../methods/chat-cast.js';
 import { download, png, upload, uploadChunked } from './upload.js';
 
 const MAX = 256 * 1024;
+
+afterEach(closeStreams);
 
 /** files.* and chat.sendMessage's `files`, on disk (the embedded default), on both dialects. */
 forEachDialect(
@@ -44,6 +50,19 @@ forEachDialect(
       expect((await download(t(), carol.token, file.url)).status).toBe(400);
     });
 
+    it('carries the files in the stream’s frame, checked against the protocol', async () => {
+      const { alice, bob, team, channelId } = await chatCast(t());
+      const db = t().testStore.store.db;
+      const bobSession = await sessionFor(t(), await db.selectFrom('users').selectAll().where('id', '=', bob.id).executeTakeFirstOrThrow());
+      const stream = await openStream(t(), bobSession);
+      const { body } = await upload(t(), alice.token, 'live.png', await png());
+      await alice.client.chat.sendMessage({ to: channelId, text: 'live', files: [body.file.id] });
+      await fence(t(), team.id, bob.id, [stream]);
+      const frame = stream.data().find((candidate) => candidate.type === 'message.created') as any;
+      expect(frame.message.files).toEqual([body.file]);
+      expect(Value.Check(StreamFrame, frame), JSON.stringify(frame)).toBe(true);
+    });
+
     it('attaches only files the sender uploaded, each once', async () => {
       const { alice, bob, channelId } = await chatCast(t());
       const { body } = await upload(t(), alice.token, 'notes.txt', 'some notes');
@@ -58,6 +77,8 @@ forEachDialect(
 
     it('refuses a file above the limit from its Content-Length, and one that turns out larger while streaming', async () => {
       const { alice } = await chatCast(t());
+      // Renditions of earlier tests' images are written after their uploads: wait for them first.
+      await t().server.ctx.background.settled();
       const before = await stored();
       const big = Buffer.alloc(MAX + 1, 7);
       const declared = await upload(t(), alice.token, 'big.bin', big);
