@@ -4,6 +4,7 @@ import type { CoreContext } from '../context.js';
 import { fileStorageFor } from '../../files/storage.js';
 import type { FilesTable } from '../../store/schema.js';
 import { storageKey } from './presentFile.js';
+import { setMessageFiles } from '../../store/rows/messages.js';
 
 /**
  * Unlinks messages about to be deleted from their files (in the deleting transaction). A file no other
@@ -41,7 +42,7 @@ export async function deleteFileRow(tx: Tx, file: FilesTable): Promise<void> {
     const message = await tx.selectFrom('messages').select('files').where('uid', '=', message_uid).executeTakeFirst();
     const shown: FileInfoModel[] = message?.files ? JSON.parse(message.files) : [];
     const left = shown.filter((entry) => entry.id !== file.id);
-    await tx.updateTable('messages').set({ files: left.length === 0 ? null : JSON.stringify(left) }).where('uid', '=', message_uid).execute();
+    await setMessageFiles(tx, message_uid, left.length === 0 ? null : JSON.stringify(left));
   }
   await tx.deleteFrom('files').where('id', '=', file.id).execute();
 }

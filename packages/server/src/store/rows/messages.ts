@@ -80,3 +80,8 @@ export async function deleteMessageRow(tx: Tx, uid: string): Promise<MessagesTab
 export async function attachPreview(tx: Tx, uid: string, attachments: string): Promise<MessagesTable | undefined> {
   return tx.updateTable('messages').set({ attachments }).where('uid', '=', uid).where('attachments', 'is', null).returningAll().executeTakeFirst();
 }
+
+/** What a message shows of its files (messages.files) once one of them is deleted (files.delete). */
+export async function setMessageFiles(tx: Tx, uid: string, files: string | null): Promise<void> {
+  await tx.updateTable('messages').set({ files }).where('uid', '=', uid).execute();
+}
