@@ -89,3 +89,22 @@ it('refuses a key that would leave the files directory', async () => {
   await expect(storage.put('../etc/passwd', Readable.from([]))).rejects.toThrow('not a storage key');
   await expect(storage.get('T1/../../x')).rejects.toThrow('not a storage key');
 });
+
+describe('the files settings', () => {
+  it('turns S3 on with AVIARY_S3_BUCKET and reads its companions', async () => {
+    const { loadConfig } = await import('../../src/config.js');
+    const env = { AVIARY_S3_BUCKET: 'b', AVIARY_S3_ENDPOINT: 'http://127.0.0.1:9000', AVIARY_S3_FORCE_PATH_STYLE: '1', AVIARY_S3_ACCESS_KEY_ID: 'k', AVIARY_S3_SECRET_ACCESS_KEY: 's', AVIARY_FILE_MAX_BYTES: '1024' };
+    expect(loadConfig({}, env).files).toEqual({
+      maxFileBytes: 1024, teamQuotaBytes: 10 * 1024 ** 3, orphanMs: 24 * 3600 * 1000,
+      s3: { bucket: 'b', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true },
+    });
+    expect(loadConfig({}, {}).files.s3).toBeUndefined();
+  });
+
+  it('names the setting it cannot use', async () => {
+    const { loadConfig } = await import('../../src/config.js');
+    expect(() => loadConfig({}, { AVIARY_S3_ENDPOINT: 'http://x' })).toThrow(/AVIARY_S3_ENDPOINT: is set but AVIARY_S3_BUCKET is not/);
+    expect(() => loadConfig({}, { AVIARY_S3_BUCKET: 'b', AVIARY_S3_ENDPOINT: 'ftp://x' })).toThrow(/AVIARY_S3_ENDPOINT: expected an http/);
+    expect(() => loadConfig({}, { AVIARY_FILE_MAX_BYTES: '10MB' })).toThrow(/AVIARY_FILE_MAX_BYTES: expected a whole number/);
+  });
+});
