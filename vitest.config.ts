@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Inside the repository, @aviary/sdk resolves to its sources (its package.json's "aviary-source"), not its build.
-const conditions = ['aviary-source', ...defaultServerConditions];
+// Without "module": packages load as Node loads them (the AWS SDK's "module" build imports paths without extensions).
+const conditions = ['aviary-source', ...defaultServerConditions.filter((condition) => condition !== 'module')];
 
 /**
  * Files that mock a module get a fresh process each: a mock must not reach, or miss, modules another

@@ -39,6 +39,10 @@ export const errorRegistry = {
   PasswordSignInOff: { status: 403, description: 'The team signs in through its single sign-on provider only: use the sign-on button instead of a password.' },
   MailNotConfigured: { status: 409, description: 'The server sends no mail (no SMTP is set up); ask a team admin instead.' },
   ChannelArchived: { status: 409, description: 'The channel is archived: it is read-only until a team admin unarchives it.' },
+  FileTooLarge: { status: 413, description: 'The file is larger than the server takes for one file.' },
+  QuotaExceeded: { status: 413, description: 'The team’s files would pass its storage quota; delete some files, or ask the server’s operator for more.' },
+  UnsupportedFile: { status: 415, description: 'The file’s bytes are not what its name says it is.' },
+  UnknownFile: { status: 400, description: 'No such file, or the caller may not see it.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;

@@ -3,6 +3,7 @@ import { Attachment } from './attachment.js';
 import { MessageReaction } from './reactions.js';
 import { PinInfo } from './pinned.js';
 import { ThreadSummary } from './threads.js';
+import { FileInfo } from './files.js';
 import { AppId, ChannelId, MessageUid, UserId, type ChatId, type TId } from './ids.js';
 
 const Url = Type.String({ description: 'an http or https URL' });
@@ -107,6 +108,7 @@ export const Message = Type.Object({
   alsoInChannel: Type.Optional(Type.Literal(true, { description: 'a thread reply also sent to the channel: its history shows it' })),
   thread: Type.Optional(ThreadSummary),
   deletedAt: Type.Optional(Type.Integer({ description: 'a parent deleted while it had replies: it stays, emptied, for its thread' })),
+  files: Type.Optional(Type.Array(FileInfo, { description: 'the files the message carries (files.upload, then chat.sendMessage `files`)' })),
 });
 
 /** Which message a frame or an event names: its uid, and its chat as `from` and `to` tell it. */

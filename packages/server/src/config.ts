@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { oidcFromEnv, type OidcProviderConfig } from './oidcConfig.js';
+import { filesConfig, type FilesConfig } from './files/filesConfig.js';
 
 export interface RateRule {
   /** Tokens added per second. */
@@ -129,6 +130,8 @@ export interface Config {
   auditRetentionDays: number;
   /** The OpenID Connect provider of the environment (AVIARY_OIDC_*; oidcConfig.ts), for every team without its own. */
   oidc?: OidcProviderConfig;
+  /** Uploaded files: limits, and where their bytes go (files/filesConfig.ts, docs/reference/files.md). */
+  files: FilesConfig;
 }
 
 /** A setting whose value the server cannot use; the message names the setting (the environment variable). */
@@ -163,7 +166,8 @@ export const defaultStreamConfig: StreamConfig = {
   rebalanceMs: 30_000,
 };
 
-export interface ConfigInput extends Partial<Omit<Config, 'rateLimits' | 'stream'>> {
+export interface ConfigInput extends Partial<Omit<Config, 'rateLimits' | 'stream' | 'files'>> {
+  files?: Partial<FilesConfig>;
   rateLimits?: Partial<RateLimitConfig>;
   stream?: Partial<StreamConfig>;
 }
@@ -200,6 +204,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     oidc: input.oidc ?? oidcFromEnv(env, (setting, message) => new ConfigError(setting, message)),
     auditRetentionDays: input.auditRetentionDays ?? positive(env, 'AVIARY_AUDIT_RETENTION_DAYS') ?? 365,
     mailFrom: input.mailFrom ?? (env.AVIARY_MAIL_FROM || defaultMailFrom(input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined))),
+    files: filesConfig(env, input.files),
     stream: {
       ...defaultStreamConfig,
       heartbeatMs: positive(env, 'AVIARY_STREAM_HEARTBEAT_MS') ?? defaultStreamConfig.heartbeatMs,

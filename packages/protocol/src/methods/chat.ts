@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { ChatId, MessageUid, UserId } from '../ids.js';
+import { FileId, fileLimits } from '../files.js';
 import { AttachmentInput, Channel, Message, SendAs } from '../models.js';
 import { closedObject, IdList, NonEmptyString, oneOf } from '../params.js';
 import { InteractionAnswer } from '../interactions.js';
@@ -43,6 +44,7 @@ const sending = {
   id: Type.Optional(NonEmptyString(255, 'a client id; repeating it within 24 hours returns the first message’s uid')),
   threadParent: Type.Optional(MessageUid),
   alsoInChannel: Type.Optional(Type.Boolean({ description: 'with threadParent: the reply shows in the channel’s history too' })),
+  files: Type.Optional(IdList(FileId, { maxItems: fileLimits.maxFilesPerMessage, description: `files the caller uploaded (files.upload), at most ${fileLimits.maxFilesPerMessage}, in the order shown` })),
 };
 
 export const sendMessage = defineMethod({
@@ -55,12 +57,12 @@ export const sendMessage = defineMethod({
   sessionParams: Type.Object(
     {
       to: sending.to, text: sending.text, serviceml: sending.serviceml, mentions: sending.mentions, attachments: sending.attachments, id: sending.id,
-      threadParent: sending.threadParent, alsoInChannel: sending.alsoInChannel,
+      threadParent: sending.threadParent, alsoInChannel: sending.alsoInChannel, files: sending.files,
     },
     { additionalProperties: false },
   ),
   result: Type.Object({ uid: MessageUid }),
-  errors: ['UnknownRecipient'],
+  errors: ['UnknownRecipient', 'UnknownFile'],
   idempotencyParam: 'id',
 });
 
@@ -82,10 +84,11 @@ export const sendFromComposer = defineMethod({
     id: sending.id,
     threadParent: sending.threadParent,
     alsoInChannel: sending.alsoInChannel,
+    files: sending.files,
     client: ServiceClientParam,
   }),
   result: Type.Union([closedObject({ message: Message }), SlashCommandCalled]),
-  errors: ['UnknownRecipient', 'UnknownChat', 'AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled'],
+  errors: ['UnknownRecipient', 'UnknownChat', 'AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled', 'UnknownFile'],
 });
 
 /**

@@ -9,6 +9,7 @@ import * as chat from './chat.js';
 import * as deliveries from './deliveries.js';
 import * as appWebhooks from './appWebhooks.js';
 import * as developedApps from './developedApps.js';
+import * as files from './files.js';
 import * as interactions from './interactions.js';
 import * as invitations from './invitations.js';
 import * as people from './people.js';
@@ -81,6 +82,7 @@ export const api = {
     deleteScheduledMessage: scheduled.deleteScheduledMessage,
   },
   audit: { list: audit.list },
+  files: { upload: files.upload, getInfo: files.getInfo, delete: files.remove, list: files.list },
   deliveries: {
     list: deliveries.list,
     listAttempts: deliveries.listAttempts,

@@ -8,6 +8,8 @@ import { registerStreamPlainRequestRoute } from './stream/plainRequest.js';
 import { registerWebClientRoutes } from './webClient.js';
 import { registerWebhookRoute } from './webhooks/hookRoute.js';
 import { registerWidgetScriptRoute } from './widgetScript.js';
+import { registerFileServeRoute } from './files/serveRoute.js';
+import { registerFileUploadRoute } from './files/uploadRoute.js';
 
 /**
  * Everything served besides the /v1 method API: the routes of the protocol (sessions for people, the
@@ -23,4 +25,6 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerAttachmentHtmlRoute(app, ctx);
   registerWebhookRoute(app, ctx);
   registerSsoRoutes(app, ctx);
+  registerFileUploadRoute(app, ctx);
+  registerFileServeRoute(app, ctx);
 }

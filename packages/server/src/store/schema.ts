@@ -88,6 +88,8 @@ export interface MessagesTable {
   also_in_channel: number;
   /** Set when a parent with replies was deleted: the row stays, emptied, for its thread. */
   deleted_at: number | null;
+  /** The files it carries as the API shows them, JSON (migration 0024); null or absent for none. */
+  files?: string | null;
 }
 
 /** A channel's incoming webhook (migration 0017): posts as its owner, named as the integration. */
@@ -458,6 +460,8 @@ export interface ThreadFollowsTable {
   team_id: string;
   following: number;
   read_up_to: string | null;
+}
+
 /** A team's own sign-in settings (migration 0027); a team without a row keeps the defaults. */
 export interface TeamSignInTable {
   team_id: string;
@@ -524,6 +528,35 @@ export interface Database {
   team_sign_in: TeamSignInTable;
   sso_attempts: SsoAttemptsTable;
   sso_identities: SsoIdentitiesTable;
+  files: FilesTable;
+  message_files: MessageFilesTable;
+}
+
+/** An uploaded file (migration 0024, docs/reference/files.md). */
+export interface FilesTable {
+  id: string;
+  team_id: string;
+  uploaded_by: string;
+  /** The app whose token uploaded it; null for a person's session. */
+  app_id: string | null;
+  name: string;
+  size: number;
+  /** From the bytes (file-type), never from the name; application/octet-stream when they tell nothing. */
+  mime_type: string;
+  state: 'uploading' | 'stored';
+  width: number | null;
+  height: number | null;
+  renditions: 'none' | 'pending' | 'ready';
+  created_at: number;
+  attached_at: number | null;
+}
+
+/** Which message carries which file, at which position. */
+export interface MessageFilesTable {
+  message_uid: string;
+  file_id: string;
+  chat_key: string;
+  position: number;
 }
 
 /** A team's row as read, with the columns later migrations added. */

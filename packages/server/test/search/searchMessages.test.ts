@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { prng } from '../helpers/prng.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast, expectApiError, roomyRateLimits, type Actor } from '../methods/chat-cast.js';
+import { upload } from '../files/upload.js';
 
 /** What a page of matches says, in brief: each match's text, newest first. */
 const texts = (page: { matches: Array<{ message: { text: string } }> }) => page.matches.map((match) => match.message.text);
@@ -103,12 +104,15 @@ forEachDialect(
         expect(texts(await search(bob, 'lunch from:@Alessandra.Rossi'))).toEqual(['lunch for two', 'lunch in general']);
       });
 
-      it('has:link finds messages with a link; has:file finds nothing while messages carry no files', async () => {
+      it('has:link finds messages with a link; has:file those that carry files', async () => {
         const { alice, bob, channelId } = await cast();
         await send(alice, channelId, 'notes at https://example.com/notes');
         await send(alice, channelId, 'notes to follow');
         expect(texts(await search(bob, 'notes has:link'))).toEqual(['notes at https://example.com/notes']);
         expect(texts(await search(bob, 'notes has:file'))).toEqual([]);
+        const { body } = await upload(t(), alice.token, 'notes.txt', 'the notes');
+        await alice.client.chat.sendMessage({ to: channelId, text: 'notes attached', files: [body.file.id] });
+        expect(texts(await search(bob, 'notes has:file'))).toEqual(['notes attached']);
       });
 
       it('before:, after: and on: take days in the searcher’s time zone', async () => {

@@ -62,6 +62,7 @@ import invitationsRevoke from './invitations/revoke.js';
 import { pinHandlers } from './pins/index.js';
 import { adminHandlers } from './admin/index.js';
 import { threadHandlers } from './threads/index.js';
+import { fileHandlers } from './files/index.js';
 import reactionsAdd from './reactions/add.js';
 import reactionsList from './reactions/list.js';
 import reactionsRemove from './reactions/remove.js';
@@ -150,6 +151,7 @@ export const handlersByMethod = {
   'invitations.revoke': invitationsRevoke,
   ...pinHandlers,
   ...threadHandlers,
+  ...fileHandlers,
   'reactions.add': reactionsAdd,
   'reactions.list': reactionsList,
   'reactions.remove': reactionsRemove,

@@ -3,6 +3,7 @@ import { pruneAuditLog } from '../../core/audit/prune.js';
 import { pruneExpiredMessages } from '../../core/retention/pruneMessages.js';
 import { pruneExpiredResponseUrls } from '../../core/responses/responseUrls.js';
 import { pruneFinishedEvents } from '../../events/outbox/retention.js';
+import { sweepOrphanFiles } from '../../core/files/fileCommands.js';
 
 /** How often each process deletes what is past its retention (every process may: the deletes are batched and idempotent). */
 const RETENTION_EVERY_MS = 60 * 60 * 1000;
@@ -14,7 +15,7 @@ export interface RetentionJob {
   stop(): Promise<void>;
 }
 
-/** The background job of docs/operations.md "Retention": finished events and their attempts, messages past their team's or channel's retention, expired response URLs, audit log rows past AVIARY_AUDIT_RETENTION_DAYS. */
+/** The background job of docs/operations.md "Retention": finished events and their attempts, messages past their team's or channel's retention, expired response URLs, audit log rows past AVIARY_AUDIT_RETENTION_DAYS, files no message carries (docs/reference/files.md "Orphans"). */
 export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' | 'metrics' | 'config'>): RetentionJob {
   let running: Promise<void> | undefined;
   const runOnce = () =>
@@ -29,6 +30,8 @@ export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' 
         if (messages > 0) ctx.log.info({ messages }, 'deleted messages past their retention');
         ctx.metrics.countRetentionDeleted('response_urls', await pruneExpiredResponseUrls(ctx.db, ctx.now()));
         ctx.metrics.countRetentionDeleted('audit', await pruneAuditLog(ctx.db, ctx.now(), ctx.config.auditRetentionDays));
+        // After the messages: the files of the messages just deleted are orphans now, and so are uploads never sent.
+        ctx.metrics.countRetentionDeleted('files', await sweepOrphanFiles(ctx));
       } catch (error) {
         ctx.log.warn({ err: error }, 'the retention job failed; it runs again within the hour');
       } finally {

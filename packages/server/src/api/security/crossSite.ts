@@ -92,7 +92,7 @@ function hasBody(request: FastifyRequest): boolean {
 }
 
 /** The origin this request was addressed to, from its scheme and Host header; undefined if Host is not one. */
-function requestOrigin(request: FastifyRequest): string | undefined {
+export function requestOrigin(request: FastifyRequest): string | undefined {
   try {
     return new URL(`${request.protocol}://${request.host}`).origin;
   } catch {

@@ -10,6 +10,7 @@ import { deleteWithThread } from '../threads/deletion.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { enqueueMessageChangeEvents } from '../triggers/messageEvents.js';
 import { byPerson, recordAudit } from '../audit/record.js';
+import { removeDetached, unlinkMessages } from '../files/removeFiles.js';
 
 /**
  * chat.deleteMessage: the message leaves the history of everyone, with its reactions and its edits, in
@@ -18,9 +19,11 @@ import { byPerson, recordAudit } from '../audit/record.js';
  * (threads/deletion.ts).
  */
 export async function deleteMessage(ctx: CoreContext, changer: MessageChanger, uid: string): Promise<{ deletedAt: number }> {
-  return runChange(ctx, async (tx, effects) => {
+  let detached: string[] = [];
+  const deleted = await runChange(ctx, async (tx, effects) => {
     const now = ctx.now();
     const row = await findDeletableMessage(tx, changer, uid, now);
+    detached = await unlinkMessages(tx, [uid]);
     const entries = await deleteWithThread(tx, row, changer.user.id, now);
     // An admin removing someone else's message is moderation: the audit log keeps who, whose and where.
     if (row.from_user_id !== changer.user.id && isSignedInAdmin(changer)) await recordAudit(tx, { ...byPerson(changer.user, (changer as { clientAddress?: string }).clientAddress ?? null), at: now, action: 'message.deletedByAdmin', target: { kind: 'message', id: uid }, details: { author: row.from_user_id, chat: row.to_id } });
@@ -29,6 +32,9 @@ export async function deleteMessage(ctx: CoreContext, changer: MessageChanger, u
     await recordStreamEntries(tx, effects, row.team_id, entries, now);
     return { deletedAt: now };
   });
+  // Its files no other message carries go with it, bytes and all.
+  await removeDetached(ctx, detached);
+  return deleted;
 }
 
 /**

@@ -14,6 +14,7 @@ import { findMessageByClientId } from '../queries/messages.js';
 import { checkVisibleName } from '../names.js';
 import { recordReply } from '../threads/replies.js';
 import { resolveThreadRoot } from '../threads/parent.js';
+import { checkFileIds, filesForMessage, linkMessageFiles } from '../files/attachFiles.js';
 
 /** The parameters of chat.sendMessage, already decoded and type-checked; the web client sends the same. */
 export type SendMessageInput = ParamsOf<typeof api.chat.sendMessage>;
@@ -82,6 +83,7 @@ async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { sender
   // A bot in a channel sees what the member it posts for sees (onBehalfOf, checked above).
   const viewer = input.onBehalfOf === undefined ? sender : await tx.selectFrom('users').selectAll().where('id', '=', input.onBehalfOf).executeTakeFirstOrThrow();
   const root = input.threadParent === undefined ? undefined : await resolveThreadRoot(tx, viewer, recipient.chatKey, input.threadParent);
+  const files = await filesForMessage(tx, { user: sender, appId, kind: appId === null ? 'person' : 'user' }, input.files);
   const now = ctx.now();
   if (input.id !== undefined) {
     await lockClientId(tx, ctx.store.dialect, `${sender.id}|${appId ?? ''}|${input.id}`);
@@ -109,8 +111,10 @@ async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { sender
     thread_parent: root?.uid ?? null,
     also_in_channel: root && input.alsoInChannel ? 1 : 0,
     deleted_at: null,
+    ...(files ? { files: JSON.stringify(files) } : {}),
   };
   await insertMessages(tx, [message]);
+  if (files) await linkMessageFiles(tx, message, files, now);
   const threadEntry = root ? await recordReply(tx, root, message, content.mentions ?? []) : undefined;
   await recordMessageEffects(tx, effects, message, now, { root, threadEntry });
   return { message, repeated: false };
@@ -128,6 +132,7 @@ export function checkContent(input: SendMessageInput, appId: string | null): Che
   if (input.alsoInChannel !== undefined && input.threadParent === undefined) {
     throw invalidParameter('alsoInChannel', 'alsoInChannel goes with threadParent: it sends a thread reply to the channel too; leave it out for a plain message.');
   }
+  checkFileIds(input.files);
   if (input.sendAs !== undefined) checkVisibleName('sendAs.name', input.sendAs.name);
   if (input.sendAs?.profileImage !== undefined) {
     const check = checkUrl(input.sendAs.profileImage, ['http', 'https']);

@@ -23,6 +23,7 @@ export function presentMessage(row: MessagesTable): MessageModel {
       webhookId: row.webhook_id,
       threadParent: row.thread_parent,
       deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
+      files: parsedJson(row.files ?? null),
     }),
     ...(Number(row.also_in_channel) === 1 ? { alsoInChannel: true as const } : {}),
   };

@@ -1,3 +1,4 @@
+import { unlinkMessages } from '../files/removeFiles.js';
 import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
 import { messageUidFloor } from '../../store/ids.js';
 import type { Database } from '../../store/schema.js';
@@ -62,6 +63,8 @@ async function deleteOlder(db: Db, scope: MessageScope, cutoff: number, batchSiz
       await tx.deleteFrom('message_edits').where('message_uid', 'in', uids).execute();
       await tx.deleteFrom('threads').where('parent_uid', 'in', uids).execute();
       await tx.deleteFrom('thread_follows').where('parent_uid', 'in', uids).execute();
+      // Their files no other message carries are detached: the sweep (sweepOrphanFiles) removes them and their bytes.
+      await unlinkMessages(tx, uids);
       return tx.deleteFrom('messages').where('uid', 'in', uids).executeTakeFirst();
     });
     deleted += Number(result.numDeletedRows);

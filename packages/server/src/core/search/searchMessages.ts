@@ -53,8 +53,8 @@ function commonConditions(page: SearchPage, hasLink: RawBuilder<unknown>): RawBu
   if (filters.since !== undefined) conditions.push(sql`m.timestamp >= ${filters.since}`);
   if (filters.until !== undefined) conditions.push(sql`m.timestamp < ${filters.until}`);
   if (filters.hasLink) conditions.push(hasLink);
-  // No message carries a file yet (docs/search.md).
-  if (filters.hasFile) conditions.push(sql`1 = 0`);
+  // A message carries files when its `files` is set (migration 0024, docs/reference/files.md).
+  if (filters.hasFile) conditions.push(sql`m.files is not null`);
   if (page.before !== undefined) conditions.push(sql`m.uid < ${page.before}`);
   return conditions;
 }

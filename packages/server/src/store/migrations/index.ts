@@ -20,10 +20,11 @@ import * as m0020 from './0020_invitations.js';
 import * as m0021 from './0021_message_retention.js';
 import * as m0022 from './0022_audit_log.js';
 import * as m0023 from './0023_pins_saved.js';
+import * as m0024 from './0024_files.js';
 import * as m0025 from './0025_threads.js';
+import * as m0027 from './0027_sign_in.js';
 import * as m0028 from './0028_admin.js';
 import * as m0029 from './0029_search_queue.js';
-import * as m0027 from './0027_sign_in.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -48,10 +49,11 @@ const migrations: Record<string, Migration> = {
   '0021_message_retention': m0021,
   '0022_audit_log': m0022,
   '0023_pins_saved': m0023,
+  '0024_files': m0024,
   '0025_threads': m0025,
+  '0027_sign_in': m0027,
   '0028_admin': m0028,
   '0029_search_queue': m0029,
-  '0027_sign_in': m0027,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -30,7 +30,9 @@ const insertBatch = 100;
 // One message is the hot path (every chat.sendMessage): compiled once per store.
 const insertOne = compiledOnce((db, message: MessagesTable) => db.insertInto('messages').values(message));
 
-export async function insertMessages(db: Db | Tx, messages: MessagesTable[]): Promise<void> {
+export async function insertMessages(db: Db | Tx, given: MessagesTable[]): Promise<void> {
+  // Every row names every column: insertOne is compiled from the first row written, and a batch takes one shape.
+  const messages = given.map((message) => ({ ...message, files: message.files ?? null }));
   if (messages.length === 1) {
     await insertOne(db, messages[0]);
     return;
@@ -83,4 +85,9 @@ export async function deleteMessageRow(tx: Tx, uid: string, options: { keepRow?:
  */
 export async function attachPreview(tx: Tx, uid: string, attachments: string): Promise<MessagesTable | undefined> {
   return tx.updateTable('messages').set({ attachments }).where('uid', '=', uid).where('attachments', 'is', null).returningAll().executeTakeFirst();
+}
+
+/** What a message shows of its files (messages.files) once one of them is deleted (files.delete). */
+export async function setMessageFiles(tx: Tx, uid: string, files: string | null): Promise<void> {
+  await tx.updateTable('messages').set({ files }).where('uid', '=', uid).execute();
 }

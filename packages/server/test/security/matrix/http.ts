@@ -4,6 +4,8 @@ export interface MatrixRequest {
   /** The path and query, e.g. `/v1/chat.sendMessage` or `/api/session`. */
   path: string;
   json?: unknown;
+  /** A multipart body with one part named `file` (files.upload) instead of JSON. */
+  upload?: { name: string; text: string };
 }
 
 export interface Answer {
@@ -12,11 +14,11 @@ export interface Answer {
 }
 
 /** Sends a request with the credential, if any, as `Authorization: Bearer` (sessions and app tokens alike). */
-export async function send(baseUrl: string, method: string, path: string, options: { json?: unknown; bearer?: string } = {}): Promise<Answer> {
+export async function send(baseUrl: string, method: string, path: string, options: { json?: unknown; bearer?: string; upload?: MatrixRequest['upload'] } = {}): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`;
   if (options.json !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: options.json === undefined ? undefined : JSON.stringify(options.json) });
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: options.upload ? multipart(options.upload) : options.json === undefined ? undefined : JSON.stringify(options.json) });
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -25,4 +27,10 @@ export async function send(baseUrl: string, method: string, path: string, option
     // Not JSON (/widget.js, an empty 204): the cell compares the status.
   }
   return { status: response.status, body };
+}
+
+function multipart(upload: NonNullable<MatrixRequest['upload']>): FormData {
+  const form = new FormData();
+  form.append('file', new Blob([upload.text]), upload.name);
+  return form;
 }

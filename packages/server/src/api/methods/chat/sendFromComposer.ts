@@ -11,7 +11,7 @@ import { defineHandler } from '../../handler.js';
  */
 export default defineHandler(api.chat.sendFromComposer, async (params, caller, ctx) => {
   const { client = 'desktop', ...content } = params;
-  const called = content.serviceml === undefined && content.attachments === undefined ? parseSlashCommand(content.text) : undefined;
+  const called = content.serviceml === undefined && content.attachments === undefined && content.files === undefined ? parseSlashCommand(content.text) : undefined;
   const command = called && (await runSlashCommand(ctx, caller.user, { ...called, chat: content.to, client }));
   if (command) return { slashCommand: { appId: command.appId, command: command.command }, answer: command.answer };
   const { message } = await sendMessage(ctx, caller.user, null, content);

@@ -1,0 +1,58 @@
+import type { FileInfoModel } from '@aviary/protocol';
+import type { Tx } from '../../store/store.js';
+import type { CoreContext } from '../context.js';
+import { fileStorageFor } from '../../files/storage.js';
+import type { FilesTable } from '../../store/schema.js';
+import { storageKey } from './presentFile.js';
+import { setMessageFiles } from '../../store/rows/messages.js';
+
+/**
+ * Unlinks messages about to be deleted from their files (in the deleting transaction). A file no other
+ * message carries any more is detached (attached_at back to null): chat.deleteMessage removes it with its
+ * bytes right after the commit (removeDetached), retention leaves it to the sweep. A file shared by several
+ * messages stays while one still carries it. Answers the ids of the files detached.
+ */
+export async function unlinkMessages(tx: Tx, uids: readonly string[]): Promise<string[]> {
+  if (uids.length === 0) return [];
+  const linked = await tx.selectFrom('message_files').select('file_id').distinct().where('message_uid', 'in', [...uids]).execute();
+  if (linked.length === 0) return [];
+  await tx.deleteFrom('message_files').where('message_uid', 'in', [...uids]).execute();
+  const ids = linked.map((row) => row.file_id);
+  const stillCarried = new Set((await tx.selectFrom('message_files').select('file_id').where('file_id', 'in', ids).execute()).map((row) => row.file_id));
+  const detached = ids.filter((id) => !stillCarried.has(id));
+  if (detached.length > 0) await tx.updateTable('files').set({ attached_at: null }).where('id', 'in', detached).execute();
+  return detached;
+}
+
+/** Deletes detached files (unlinkMessages) and their bytes, unless a message carries them again meanwhile. */
+export async function removeDetached(ctx: Pick<CoreContext, 'config' | 'log' | 'db'>, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const deleted = await ctx.db.deleteFrom('files').where('id', 'in', [...ids]).where('attached_at', 'is', null).returning(['id', 'team_id']).execute();
+  await removeBytes(ctx, deleted);
+}
+
+/**
+ * Deletes one file's row and its links, and takes it out of the messages that carried it (their
+ * `files` no longer list it). Runs in the caller's transaction; the bytes go after it commits.
+ */
+export async function deleteFileRow(tx: Tx, file: FilesTable): Promise<void> {
+  const carriers = await tx.selectFrom('message_files').select('message_uid').where('file_id', '=', file.id).execute();
+  await tx.deleteFrom('message_files').where('file_id', '=', file.id).execute();
+  for (const { message_uid } of carriers) {
+    const message = await tx.selectFrom('messages').select('files').where('uid', '=', message_uid).executeTakeFirst();
+    const shown: FileInfoModel[] = message?.files ? JSON.parse(message.files) : [];
+    const left = shown.filter((entry) => entry.id !== file.id);
+    await setMessageFiles(tx, message_uid, left.length === 0 ? null : JSON.stringify(left));
+  }
+  await tx.deleteFrom('files').where('id', '=', file.id).execute();
+}
+
+/** Removes the bytes of deleted files, and their renditions, from storage (after the deletion committed). */
+export async function removeBytes(ctx: Pick<CoreContext, 'config' | 'log'>, files: readonly Pick<FilesTable, 'id' | 'team_id'>[]): Promise<void> {
+  const storage = fileStorageFor(ctx.config);
+  for (const file of files) {
+    for (const key of [storageKey(file), storageKey(file, 'thumbnail'), storageKey(file, 'preview')]) {
+      await storage.delete(key).catch((error: unknown) => ctx.log.warn({ err: error, key }, 'could not delete a deleted file’s bytes from storage'));
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import type { FilesTable, UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { fileStorageFor } from '../../files/storage.js';
+import type { CoreContext } from '../context.js';
+import { fileTooLarge, quotaExceeded, ReceivedFile } from './receiveStream.js';
+import { cleanFileName, RENDERED_TYPES, storageKey } from './presentFile.js';
+import { makeRenditions } from './renditions.js';
+import { withinPixelLimit } from './imageSize.js';
+
+/** Who uploads: a person (appId null) or a token's user or bot through its app. */
+export interface Uploader {
+  user: UsersTable;
+  appId: string | null;
+}
+
+/**
+ * What a multipart request may carry beyond the file's own bytes (boundaries, the part's headers with
+ * its name): a Content-Length above the limit by more than this cannot be a file within it.
+ */
+export const MULTIPART_ALLOWANCE = 16 * 1024;
+
+const base32 = 'abcdefghijklmnopqrstuvwxyz234567';
+export const newFileId = (): string => `f:${Array.from(randomBytes(16), (byte) => base32[byte & 31]).join('')}`;
+
+/** Bytes of the team's files, each counted once (the rows of uploads under way, at what they have so far). */
+export async function teamFileBytes(db: Db, teamId: string): Promise<number> {
+  const row = await db.selectFrom('files').select((eb) => eb.fn.sum<number | string | null>('size').as('total')).where('team_id', '=', teamId).executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * The checks made from Content-Length before a byte of the body is read: a length that cannot be a
+ * file within the limit, or within what is left of the team's quota, is refused at once.
+ */
+export async function checkDeclaredLength(ctx: CoreContext, uploader: Uploader, contentLength: number | undefined): Promise<number> {
+  const { maxFileBytes, teamQuotaBytes } = ctx.config.files;
+  const quotaLeft = teamQuotaBytes - (await teamFileBytes(ctx.db, uploader.user.team_id));
+  if (contentLength === undefined) return quotaLeft;
+  const fileAtLeast = contentLength - MULTIPART_ALLOWANCE;
+  if (fileAtLeast > maxFileBytes) throw fileTooLarge(maxFileBytes);
+  if (fileAtLeast > quotaLeft) throw quotaExceeded(quotaLeft);
+  return quotaLeft;
+}
+
+/**
+ * Streams one uploaded file to storage. Its row is written first ('uploading'), so an upload cut off
+ * by a crash is found by the sweep; the bytes are counted and typed on the way (ReceivedFile); a
+ * failure removes what was stored and the row. Answers the stored row.
+ */
+export async function receiveFile(
+  ctx: CoreContext,
+  uploader: Uploader,
+  part: { stream: Readable; filename?: string },
+  quotaLeft: number,
+  signal?: AbortSignal,
+): Promise<FilesTable> {
+  const now = ctx.now();
+  const row: FilesTable = {
+    id: newFileId(),
+    team_id: uploader.user.team_id,
+    uploaded_by: uploader.user.id,
+    app_id: uploader.appId,
+    name: cleanFileName(part.filename),
+    size: 0,
+    mime_type: 'application/octet-stream',
+    state: 'uploading',
+    width: null,
+    height: null,
+    renditions: 'none',
+    created_at: now,
+    attached_at: null,
+  };
+  await ctx.db.insertInto('files').values(row).execute();
+  const storage = fileStorageFor(ctx.config);
+  const received = new ReceivedFile(row.name, { maxFileBytes: ctx.config.files.maxFileBytes, quotaLeft });
+  pipeline(part.stream, received, () => undefined);
+  // A client that goes away mid-file may leave the part's stream neither ended nor failed: fail it.
+  const cutOff = () => received.destroy(new Error('the client closed the connection before the file’s last byte'));
+  if (signal?.aborted) cutOff();
+  signal?.addEventListener('abort', cutOff, { once: true });
+  try {
+    await storage.put(storageKey(row), received);
+    if (signal?.aborted) throw new Error('the client closed the connection before the file’s last byte');
+  } catch (error) {
+    await storage.delete(storageKey(row)).catch(() => undefined);
+    await ctx.db.deleteFrom('files').where('id', '=', row.id).execute();
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', cutOff);
+  }
+  const dimensions = received.size ?? { width: null, height: null };
+  const rendered = RENDERED_TYPES.has(received.mimeType) && withinPixelLimit(dimensions);
+  const stored: FilesTable = { ...row, ...dimensions, size: received.received, mime_type: received.mimeType, state: 'stored', renditions: rendered ? 'pending' : 'none' };
+  const { size, mime_type, width, height, renditions } = stored;
+  await ctx.db.updateTable('files').set({ size, mime_type, width, height, renditions, state: 'stored' }).where('id', '=', row.id).execute();
+  if (rendered) ctx.background.run(`renditions of ${row.id}`, () => makeRenditions(ctx, stored));
+  return stored;
+}

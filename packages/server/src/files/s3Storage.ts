@@ -1,0 +1,80 @@
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
+import type { ByteRange, FileStorage, S3Config } from './storage.js';
+
+/**
+ * Bytes per part of a multipart upload: S3's smallest part (but the last) is 5 MiB. An upload holds
+ * at most one part in memory, so memory per upload is bounded by this whatever the file's size.
+ */
+export const S3_PART_BYTES = 5 * 1024 * 1024;
+
+/**
+ * An S3-compatible bucket through @aws-sdk/client-s3. A file smaller than one part is one PutObject;
+ * a larger one is a multipart upload, part by part as the bytes come, aborted when the stream fails.
+ */
+export class S3FileStorage implements FileStorage {
+  readonly kind = 's3' as const;
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(config: S3Config) {
+    this.bucket = config.bucket;
+    this.client = new S3Client({
+      endpoint: config.endpoint,
+      region: config.region,
+      forcePathStyle: config.forcePathStyle,
+      credentials: config.accessKeyId && config.secretAccessKey ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } : undefined,
+    });
+  }
+
+  async put(key: string, body: Readable): Promise<void> {
+    let chunks: Buffer[] = [];
+    let buffered = 0;
+    let uploadId: string | undefined;
+    const parts: Array<{ ETag?: string; PartNumber: number }> = [];
+    const sendPart = async () => {
+      const Body = Buffer.concat(chunks, buffered);
+      chunks = [];
+      buffered = 0;
+      uploadId ??= (await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }))).UploadId;
+      const PartNumber = parts.length + 1;
+      const { ETag } = await this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber, Body }));
+      parts.push({ ETag, PartNumber });
+    };
+    try {
+      for await (const chunk of body) {
+        chunks.push(chunk as Buffer);
+        buffered += (chunk as Buffer).length;
+        if (buffered >= S3_PART_BYTES) await sendPart();
+      }
+      if (uploadId === undefined) {
+        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: Buffer.concat(chunks, buffered) }));
+        return;
+      }
+      if (buffered > 0) await sendPart();
+      await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+    } catch (error) {
+      chunks = [];
+      if (uploadId !== undefined) await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+    return answer.Body as Readable;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+}
