@@ -36,6 +36,8 @@ export * from './eventSubscriptions.js';
 export * from './searchQuery.js';
 export * from './reactions.js';
 export * from './pinned.js';
+export * from './notifications.js';
+export { maxMentionsPage, maxPauseHours } from './methods/notifications.js';
 export { SearchMatch, SnippetPart } from './methods/search.js';
 export { MAX_SCHEDULE_AHEAD_MS, ScheduledMessage, ScheduledMessageId } from './methods/scheduled.js';
 export { Webhook, WebhookId } from './methods/webhooks.js';

@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ChatId, MessageUid, UserId } from './ids.js';
 import { Channel, Message, MessageRef, PublicProfile } from './models.js';
 import { oneOf } from './params.js';
+import { NotificationSettings } from './notifications.js';
 
 /** Where the stream is opened: `GET` with `Upgrade: websocket`. */
 export const streamPath = '/api/stream';
@@ -83,6 +84,12 @@ export const UserUpdatedFrame = dataFrame(
 
 export const ChatReadFrame = dataFrame('chat.read', ChatReadState.properties, 'the person marked a chat read (on any of their devices)');
 
+export const NotificationsChangedFrame = dataFrame(
+  'notifications.changed',
+  { settings: NotificationSettings },
+  'the person changed their notification settings (a chat’s level, do-not-disturb) on one of their devices: use these',
+);
+
 /** Developer-scoped: only the app's developer gets it. */
 export const DeliveryChangedFrame = dataFrame(
   'delivery.changed',
@@ -114,6 +121,7 @@ export const StreamDataFrame = Type.Union([
   AppDeletedFrame,
   ChatReadFrame,
   UserUpdatedFrame,
+  NotificationsChangedFrame,
   DeliveryChangedFrame,
 ]);
 

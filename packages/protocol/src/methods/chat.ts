@@ -55,7 +55,7 @@ export const sendMessage = defineMethod({
     { additionalProperties: false },
   ),
   result: Type.Object({ uid: MessageUid }),
-  errors: ['UnknownRecipient'],
+  errors: ['UnknownRecipient', 'PermissionDenied'],
   idempotencyParam: 'id',
 });
 
@@ -78,7 +78,7 @@ export const sendFromComposer = defineMethod({
     client: ServiceClientParam,
   }),
   result: Type.Union([closedObject({ message: Message }), SlashCommandCalled]),
-  errors: ['UnknownRecipient', 'UnknownChat', 'AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled'],
+  errors: ['UnknownRecipient', 'PermissionDenied', 'UnknownChat', 'AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled'],
 });
 
 /**

@@ -10,6 +10,7 @@ import * as appWebhooks from './appWebhooks.js';
 import * as developedApps from './developedApps.js';
 import * as interactions from './interactions.js';
 import * as invitations from './invitations.js';
+import * as notifications from './notifications.js';
 import * as people from './people.js';
 import * as pins from './pins.js';
 import * as reactions from './reactions.js';
@@ -61,6 +62,7 @@ export const api = {
     listMessageEdits: chat.listMessageEdits,
     markRead: chat.markRead,
     signalTyping: chat.signalTyping,
+    listMentions: notifications.listMentions,
     scheduleMessage: scheduled.scheduleMessage,
     listScheduledMessages: scheduled.listScheduledMessages,
     deleteScheduledMessage: scheduled.deleteScheduledMessage,
@@ -95,7 +97,9 @@ export const api = {
   search: { messages: search.messages },
   sessions: { list: accounts.listSessions, revoke: accounts.revokeSessions },
   stream: { createTicket: stream.createTicket },
-  team: { getInfo: team.getInfo, updateSettings: team.updateSettings },
+  team: { getInfo: team.getInfo, updateSettings: team.updateSettings, updateMentionSettings: notifications.updateMentionSettings },
+  notifications: { getSettings: notifications.getSettings, setChatLevel: notifications.setChatLevel, setDoNotDisturb: notifications.setDoNotDisturb },
+  push: { getPublicKey: notifications.getPushKey, subscribe: notifications.subscribe, unsubscribe: notifications.unsubscribe },
   webhooks: { create: webhooks.create, list: webhooks.list, revoke: webhooks.revoke },
   users: {
     getInfo: people.getInfo,

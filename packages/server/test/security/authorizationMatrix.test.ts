@@ -9,6 +9,7 @@ import { messageChangeRows } from './matrix/messageChangeRows.js';
 import { developerRows } from './matrix/developerRows.js';
 import { invitationRows } from './matrix/invitationRows.js';
 import { pinRows } from './matrix/pinRows.js';
+import { notificationRows } from './matrix/notificationRows.js';
 import { publicRows } from './matrix/publicRows.js';
 import { registeredRoutes } from './matrix/routes.js';
 import { credentials, credentialSuffix, type Row } from './matrix/rows.js';
@@ -42,7 +43,7 @@ import { webhookRows } from './matrix/webhookRows.js';
  * With the app's secret, each actor but `none` presents the secret of its app concerned (team B's app for
  * otherTeam): the secret is a developer's credential, not a person's or a user token.
  */
-const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows, ...messageChangeRows, ...invitationRows, ...pinRows, ...auditRows];
+const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows, ...messageChangeRows, ...invitationRows, ...pinRows, ...auditRows, ...notificationRows];
 
 /**
  * What the table must hold for the methods, from the protocol's list: a row for every method with every

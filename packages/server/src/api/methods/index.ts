@@ -60,6 +60,7 @@ import invitationsGetInfo from './invitations/getInfo.js';
 import invitationsList from './invitations/list.js';
 import invitationsRevoke from './invitations/revoke.js';
 import { pinHandlers } from './pins/index.js';
+import { notificationHandlers } from './notifications/index.js';
 import reactionsAdd from './reactions/add.js';
 import reactionsList from './reactions/list.js';
 import reactionsRemove from './reactions/remove.js';
@@ -143,6 +144,7 @@ export const handlersByMethod = {
   'invitations.list': invitationsList,
   'invitations.revoke': invitationsRevoke,
   ...pinHandlers,
+  ...notificationHandlers,
   'reactions.add': reactionsAdd,
   'reactions.list': reactionsList,
   'reactions.remove': reactionsRemove,

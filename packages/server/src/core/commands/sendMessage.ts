@@ -12,6 +12,7 @@ import { insertMessages } from '../../store/rows/messages.js';
 import { checkOnBehalfOf, idsOutsideTeam, resolveRecipient } from '../policies/chat.js';
 import { findMessageByClientId } from '../queries/messages.js';
 import { checkVisibleName } from '../names.js';
+import { checkBroadcast, mentionsWithBroadcast } from '../policies/broadcastMentions.js';
 
 /** The parameters of chat.sendMessage, already decoded and type-checked; the web client sends the same. */
 export type SendMessageInput = ParamsOf<typeof api.chat.sendMessage>;
@@ -77,6 +78,7 @@ async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { sender
   await requireTeamUsers(tx, sender.team_id, 'mentions', content.mentions);
   await requireTeamUsers(tx, sender.team_id, 'visibleTo', content.visibleTo);
   const recipient = await resolveRecipient(tx, sender, input.to, input.onBehalfOf);
+  const broadcast = await checkBroadcast(tx, sender, recipient.chatKey, input.text);
   const now = ctx.now();
   if (input.id !== undefined) {
     await lockClientId(tx, ctx.store.dialect, `${sender.id}|${appId ?? ''}|${input.id}`);
@@ -94,7 +96,7 @@ async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { sender
     text: input.text,
     serviceml: input.serviceml ?? null,
     notification: input.notification ?? null,
-    mentions: jsonOrNull(content.mentions),
+    mentions: jsonOrNull(mentionsWithBroadcast(content.mentions, broadcast)),
     send_as: jsonOrNull(input.sendAs),
     app_id: appId,
     attachments: jsonOrNull(content.attachments),

@@ -1,7 +1,7 @@
 import type { Team } from '@aviary/protocol';
 import type { TeamRow } from '../../store/schema.js';
 
-export type PresentedTeamRow = Pick<TeamRow, 'id' | 'name' | 'app_creators' | 'who_may_invite' | 'message_edit_window_ms'>;
+export type PresentedTeamRow = Pick<TeamRow, 'id' | 'name' | 'app_creators' | 'who_may_invite' | 'message_edit_window_ms' | 'broadcast_mention_limit'>;
 
 export function presentTeam(team: PresentedTeamRow): Team {
   return {
@@ -10,5 +10,6 @@ export function presentTeam(team: PresentedTeamRow): Team {
     appCreators: team.app_creators,
     whoMayInvite: team.who_may_invite,
     messageEditWindowMinutes: Math.round(team.message_edit_window_ms / 60_000),
+    broadcastMentionLimit: team.broadcast_mention_limit,
   };
 }

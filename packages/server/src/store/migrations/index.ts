@@ -20,6 +20,7 @@ import * as m0020 from './0020_invitations.js';
 import * as m0021 from './0021_message_retention.js';
 import * as m0022 from './0022_audit_log.js';
 import * as m0023 from './0023_pins_saved.js';
+import * as m0026 from './0026_notifications.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0021_message_retention': m0021,
   '0022_audit_log': m0022,
   '0023_pins_saved': m0023,
+  '0026_notifications': m0026,
 };
 
 export const migrationProvider: MigrationProvider = {
