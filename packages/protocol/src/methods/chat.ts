@@ -73,6 +73,7 @@ export const sendFromComposer = defineMethod({
     to: sending.to,
     text: sending.text,
     serviceml: sending.serviceml,
+    mentions: sending.mentions,
     attachments: sending.attachments,
     id: sending.id,
     client: ServiceClientParam,

@@ -21,6 +21,9 @@ import { applyFrames, updatedProfiles } from '../stream/applyFrames';
 import { ConnectionBanner } from '../stream/ConnectionBanner';
 import { useStream } from '../stream/useStream';
 import { useOutbox } from './useOutbox';
+import { MentionsDialog } from './notify/MentionsDialog';
+import { NotificationsDialog } from './notify/NotificationsDialog';
+import { endNotifications, useWorkspaceNotifications } from './notify/useWorkspaceNotifications';
 import { WorkspaceContext, type Workspace as WorkspaceValue } from './workspaceContext';
 
 /** The signed-in screen: the sidebar, the open conversation (or the apps directory), toasts and widgets. */
@@ -31,7 +34,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [widget, setWidget] = useState<OpenWidget>();
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [navOpen, setNavOpen] = useState(false);
-  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved'>();
+  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved' | 'mentions' | 'notifications'>();
   const toasts = useToasts();
 
   const refreshApps = useCallback(() => methods.apps.listDirectory().then((answer) => setApps(answer.apps)), []);
@@ -154,6 +157,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     };
   }, [session, people, apps, conversations, online, toasts, showAnswer, refreshApps, refreshRoster, refreshConversations, onSessionChange, outbox]);
 
+  useWorkspaceNotifications(session.user.id, conversations, value.nameOf);
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
 
   return (
@@ -166,13 +170,15 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           developerSelected={route.page === 'dev'}
           onNavigate={() => setNavOpen(false)}
           onOpenSwitcher={() => setSwitcherOpen(true)}
-          onSignOut={onSignOut}
+          onSignOut={() => void endNotifications().finally(onSignOut)}
           onCreateChannel={() => setDialog('createChannel')}
           onBrowseChannels={() => setDialog('browseChannels')}
           onNewDirectMessage={() => setDialog('newDirectMessage')}
           onEditProfile={() => setDialog('profile')}
           onInvite={() => setDialog('invite')}
           onOpenSaved={() => setDialog('saved')}
+          onOpenMentions={() => setDialog('mentions')}
+          onOpenNotifications={() => setDialog('notifications')}
         />
         <main className="main" id="main">
           <ConnectionBanner state={connection} />
@@ -205,6 +211,8 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
+      {dialog === 'mentions' && <MentionsDialog me={session.user.id} conversations={conversations} onClose={() => setDialog(undefined)} />}
+      {dialog === 'notifications' && <NotificationsDialog conversation={current} onClose={() => setDialog(undefined)} />}
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>
   );

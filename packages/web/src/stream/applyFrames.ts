@@ -1,4 +1,4 @@
-import { isChannelId, type PublicProfileModel, type StreamDataFrame } from '@aviary/protocol';
+import { broadcastOf, isChannelId, type PublicProfileModel, type StreamDataFrame } from '@aviary/protocol';
 import type { Conversation, Message } from '../api/client';
 import { fullName } from '../app/format';
 
@@ -43,7 +43,7 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
             ...conversation,
             lastMessage: message,
             unread: (conversation.unread ?? 0) + (counts ? 1 : 0),
-            mentions: (conversation.mentions ?? 0) + (counts && message.mentions?.includes(me) ? 1 : 0),
+            mentions: (conversation.mentions ?? 0) + (counts && mentionsMe(message, me) ? 1 : 0),
           };
         });
         if (!known) reloadConversations = true;
@@ -75,6 +75,7 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
         break;
       }
       case 'delivery.changed':
+      case 'notifications.changed':
         break; // the developer dashboard's delivery log reads these (useStreamFrames)
       case 'reaction.added':
       case 'reaction.removed':
@@ -86,6 +87,11 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
     }
   }
   return { conversations: byLastActivity(conversations), reloadConversations, reloadApps };
+}
+
+/** A message that mentions the person: by name, or @channel / @here in a channel (the server counts it alike). */
+export function mentionsMe(message: Pick<Message, 'to' | 'text' | 'mentions'>, me: string): boolean {
+  return message.mentions?.includes(me) === true || (isChannelId(message.to) && broadcastOf(message.text) !== undefined);
 }
 
 function isNewer(message: Message, than: Message): boolean {
