@@ -2,7 +2,7 @@ import type { Bus } from '../bus/bus.js';
 import type { Config } from '../config.js';
 import type { EventsContext } from '../events/context.js';
 import type { AfterCommit } from './effects/effects.js';
-import type { OnlinePeople } from './push/pushMessage.js';
+import type { OnlinePeople } from './push/onlinePeople.js';
 import type { BackgroundWork } from './triggers/backgroundWork.js';
 
 /** What commands, policies and interactions take: the event code's needs, the configuration, background work. */

@@ -6,6 +6,7 @@ import { notificationSettingsOf } from '../commands/notificationSettings.js';
 import type { CoreContext } from '../context.js';
 import { displayName } from '../interactions/interactionChat.js';
 import { isStoredBroadcast } from '../policies/broadcastMentions.js';
+import type { OnlinePeople } from './onlinePeople.js';
 import { vapidKeys } from './vapidKeys.js';
 
 /** What a push carries, encrypted for the browser (the service worker shows it). */
@@ -19,10 +20,6 @@ export interface PushPayload {
   uid: string;
 }
 
-/** Who is online across the server's processes (the stream's presence). */
-export interface OnlinePeople {
-  online(teamId: string, now: number): Promise<string[]>;
-}
 
 const BODY_CHARS = 200;
 const PUSH_TTL_SECONDS = 3600;
