@@ -1,10 +1,6 @@
 import type { MessageModel as Message, NotificationSettings } from '@aviary/protocol';
 import { describe, expect, it } from 'vitest';
-import { setNotificationSettings } from '../src/app/notify/settingsStore.js';
-import { badgedIcon } from '../src/app/notify/tabBadge.js';
-import { shouldNotify } from '../src/app/notify/useNotifier.js';
-import { mentionedIds } from '../src/app/suggestions.js';
-import { mentionsMe } from '../src/stream/applyFrames.js';
+import { badgedIcon, mentionedIds, mentionsMe, shouldNotify } from '../src/app/notify/rules.js';
 
 const me = 'u:aaaaaaaaaaaaaaaa';
 const at = Date.parse('2026-11-27T12:00:00Z');
@@ -27,26 +23,30 @@ describe('mentions in the web client', () => {
 });
 
 describe('which messages notify', () => {
+  it('notifies direct messages and mentions before the settings are known', () => {
+    expect(shouldNotify(message({ to: me }), me, undefined, at)).toBe(true);
+    expect(shouldNotify(message({}), me, undefined, at)).toBe(false);
+  });
+
   it('notifies direct messages and mentions by default, never one’s own', () => {
-    setNotificationSettings(settings());
-    expect(shouldNotify(message({ to: me }), me, at)).toBe(true);
-    expect(shouldNotify(message({ mentions: [me] }), me, at)).toBe(true);
-    expect(shouldNotify(message({}), me, at)).toBe(false);
-    expect(shouldNotify(message({ from: me, to: 'u:bbbbbbbbbbbbbbbb' }), me, at)).toBe(false);
+    const chosen = settings();
+    expect(shouldNotify(message({ to: me }), me, chosen, at)).toBe(true);
+    expect(shouldNotify(message({ mentions: [me] }), me, chosen, at)).toBe(true);
+    expect(shouldNotify(message({}), me, chosen, at)).toBe(false);
+    expect(shouldNotify(message({ from: me, to: 'u:bbbbbbbbbbbbbbbb' }), me, chosen, at)).toBe(false);
   });
 
   it('follows a chat’s level: all notifies every message, mute nothing', () => {
-    setNotificationSettings(settings({ chats: [{ chat: 'g:cccccccccccccccc', level: 'all' }, { chat: 'u:bbbbbbbbbbbbbbbb', level: 'mute' }] }));
-    expect(shouldNotify(message({}), me, at)).toBe(true);
-    expect(shouldNotify(message({ to: me }), me, at)).toBe(false);
+    const chosen = settings({ chats: [{ chat: 'g:cccccccccccccccc', level: 'all' }, { chat: 'u:bbbbbbbbbbbbbbbb', level: 'mute' }] });
+    expect(shouldNotify(message({}), me, chosen, at)).toBe(true);
+    expect(shouldNotify(message({ to: me }), me, chosen, at)).toBe(false);
   });
 
   it('holds everything back while paused or inside the schedule', () => {
-    setNotificationSettings(settings({ pausedUntil: at + 60_000 }));
-    expect(shouldNotify(message({ to: me }), me, at)).toBe(false);
-    setNotificationSettings(settings({ schedule: { days: [5], start: '11:00', end: '13:00' } })); // a Friday, 12:00 UTC
-    expect(shouldNotify(message({ to: me }), me, at)).toBe(false);
-    expect(shouldNotify(message({ to: me }), me, at + 2 * 3_600_000)).toBe(true);
+    expect(shouldNotify(message({ to: me }), me, settings({ pausedUntil: at + 60_000 }), at)).toBe(false);
+    const chosen = settings({ schedule: { days: [5], start: '11:00', end: '13:00' } }); // a Friday, 12:00 UTC
+    expect(shouldNotify(message({ to: me }), me, chosen, at)).toBe(false);
+    expect(shouldNotify(message({ to: me }), me, chosen, at + 2 * 3_600_000)).toBe(true);
   });
 });
 

@@ -3,7 +3,8 @@ import { failureText, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { loadDraft, saveDraft } from './drafts';
 import { PickerOption } from './PickerOption';
-import { mentionedIds, mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
+import { mentionedIds } from './notify/rules';
+import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
 import { useWorkspace } from './workspaceContext';
 
 /** Ctrl/Cmd + these keys wrap the selection in Markdown: bold, italic. */

@@ -66,8 +66,3 @@ export function mentionMarkup(text: string, mentions: Mention[]): string | undef
   markup += escapeMarkup(text.slice(last));
   return `<serviceml>${markup.replace(/\n/g, '<br/>')}</serviceml>`;
 }
-
-/** The people picked with `@` whose names are still in the text, each once: the message's `mentions`. */
-export function mentionedIds(text: string, mentions: Mention[]): string[] {
-  return [...new Set(mentions.filter((mention) => text.includes(`@${mention.label}`)).map((mention) => mention.userId))];
-}

@@ -1,6 +1,7 @@
-import { broadcastOf, isChannelId, type PublicProfileModel, type StreamDataFrame } from '@aviary/protocol';
+import { isChannelId, type PublicProfileModel, type StreamDataFrame } from '@aviary/protocol';
 import type { Conversation, Message } from '../api/client';
 import { fullName } from '../app/format';
+import { mentionsMe } from '../app/notify/rules';
 
 export interface Applied {
   conversations: Conversation[];
@@ -87,11 +88,6 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
     }
   }
   return { conversations: byLastActivity(conversations), reloadConversations, reloadApps };
-}
-
-/** A message that mentions the person: by name, or @channel / @here in a channel (the server counts it alike). */
-export function mentionsMe(message: Pick<Message, 'to' | 'text' | 'mentions'>, me: string): boolean {
-  return message.mentions?.includes(me) === true || (isChannelId(message.to) && broadcastOf(message.text) !== undefined);
 }
 
 function isNewer(message: Message, than: Message): boolean {
