@@ -67,6 +67,7 @@ describe.skipIf(noBrowser)('mentions and notifications in the web client', () =>
     // Alice's browser has not been asked: the sidebar offers it, and nothing asked on load.
     const alicePage = await signInPage(web.browser, web.t, alice.email!, 'Northwind');
     await alicePage.page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Turn on notifications' }).waitFor();
+    expect(await seriousAccessibilityViolations(alicePage.page)).toEqual([]);
     await alicePage.page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /^general/ }).click();
     const composer = alicePage.page.getByRole('textbox', { name: /Message #general/ });
     await composer.pressSequentially('@Bo');
