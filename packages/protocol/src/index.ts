@@ -39,6 +39,8 @@ export * from './searchQuery.js';
 export * from './reactions.js';
 export * from './pinned.js';
 export * from './threads.js';
+export * from './notifications.js';
+export { maxMentionsPage, maxPauseHours } from './methods/notifications.js';
 export { SearchMatch, SnippetPart } from './methods/search.js';
 export { MAX_SCHEDULE_AHEAD_MS, ScheduledMessage, ScheduledMessageId } from './methods/scheduled.js';
 export { Webhook, WebhookId } from './methods/webhooks.js';

@@ -9,6 +9,7 @@ import { Channel, Message, MessageRef, PublicProfile } from './models.js';
 import { oneOf } from './params.js';
 import { personRoles } from './personFields.js';
 import { ThreadSummary } from './threads.js';
+import { NotificationSettings } from './notifications.js';
 
 /** Where the stream is opened: `GET` with `Upgrade: websocket`. */
 export const streamPath = '/api/stream';
@@ -107,6 +108,12 @@ export const UserRoleChangedFrame = dataFrame(
 
 export const ChatReadFrame = dataFrame('chat.read', ChatReadState.properties, 'the person marked a chat read (on any of their devices)');
 
+export const NotificationsChangedFrame = dataFrame(
+  'notifications.changed',
+  { settings: NotificationSettings },
+  'the person changed their notification settings (a chat’s level, do-not-disturb) on one of their devices: use these',
+);
+
 /** Developer-scoped: only the app's developer gets it. */
 export const DeliveryChangedFrame = dataFrame(
   'delivery.changed',
@@ -142,6 +149,7 @@ export const StreamDataFrame = Type.Union([
   ChatReadFrame,
   UserUpdatedFrame,
   UserRoleChangedFrame,
+  NotificationsChangedFrame,
   DeliveryChangedFrame,
 ]);
 

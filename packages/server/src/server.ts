@@ -19,6 +19,7 @@ import type { Bus } from './bus/bus.js';
 import { LocalBus } from './bus/localBus.js';
 import { CommittedEntries } from './core/stream/committedEntries.js';
 import { MemoryPresenceStore, RedisPresenceStore } from './bus/presenceStore.js';
+import { vapidKeys } from './core/push/vapidKeys.js';
 import { RedisBus } from './bus/redisBus.js';
 import { carryOutEffects } from './core/effects/carryOut.js';
 import { sendDueMail, stopMailRetries } from './core/mail/sender.js';
@@ -109,6 +110,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Who is online: in this process's memory, or shared by the processes in Redis.
   const presenceStore = redis ? new RedisPresenceStore(redis, config.redisKeyPrefix, 2 * PRESENCE_LEASE_MS) : new MemoryPresenceStore();
   const gateway = new StreamGateway(ctx, presenceStore);
+  // Web Push: its VAPID keys made on the first start, and who is online (they get no push).
+  ctx.presence = presenceStore;
+  await vapidKeys(store, ctx.now);
   // `aviary listen`: an app's events over a WebSocket instead of its listener URL.
   const listen = new ListenGateway(ctx);
   ctx.metrics.countOpenWebSockets(() => gateway.openConnections() + ctx.events.tunnels.count());

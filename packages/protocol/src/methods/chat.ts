@@ -62,7 +62,7 @@ export const sendMessage = defineMethod({
     { additionalProperties: false },
   ),
   result: Type.Object({ uid: MessageUid }),
-  errors: ['UnknownRecipient', 'UnknownFile'],
+  errors: ['UnknownRecipient', 'PermissionDenied', 'UnknownFile'],
   idempotencyParam: 'id',
 });
 
@@ -80,6 +80,7 @@ export const sendFromComposer = defineMethod({
     to: sending.to,
     text: sending.text,
     serviceml: sending.serviceml,
+    mentions: sending.mentions,
     attachments: sending.attachments,
     id: sending.id,
     threadParent: sending.threadParent,
@@ -88,7 +89,7 @@ export const sendFromComposer = defineMethod({
     client: ServiceClientParam,
   }),
   result: Type.Union([closedObject({ message: Message }), SlashCommandCalled]),
-  errors: ['UnknownRecipient', 'UnknownChat', 'AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled', 'UnknownFile'],
+  errors: ['UnknownRecipient', 'PermissionDenied', 'UnknownChat', 'AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled', 'UnknownFile'],
 });
 
 /**

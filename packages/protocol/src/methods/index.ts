@@ -12,6 +12,7 @@ import * as developedApps from './developedApps.js';
 import * as files from './files.js';
 import * as interactions from './interactions.js';
 import * as invitations from './invitations.js';
+import * as notifications from './notifications.js';
 import * as people from './people.js';
 import * as pins from './pins.js';
 import * as reactions from './reactions.js';
@@ -77,6 +78,7 @@ export const api = {
     listMessageEdits: chat.listMessageEdits,
     markRead: chat.markRead,
     signalTyping: chat.signalTyping,
+    listMentions: notifications.listMentions,
     scheduleMessage: scheduled.scheduleMessage,
     listScheduledMessages: scheduled.listScheduledMessages,
     deleteScheduledMessage: scheduled.deleteScheduledMessage,
@@ -118,7 +120,10 @@ export const api = {
     updateSettings: team.updateSettings,
     getSignInSettings: signInSettings.getSignInSettings,
     updateSignInSettings: signInSettings.updateSignInSettings,
+    updateMentionSettings: notifications.updateMentionSettings,
   },
+  notifications: { getSettings: notifications.getSettings, setChatLevel: notifications.setChatLevel, setDoNotDisturb: notifications.setDoNotDisturb },
+  push: { getPublicKey: notifications.getPushKey, subscribe: notifications.subscribe, unsubscribe: notifications.unsubscribe },
   webhooks: { create: webhooks.create, list: webhooks.list, revoke: webhooks.revoke },
   users: {
     getInfo: people.getInfo,

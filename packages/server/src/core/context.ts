@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { EventsContext } from '../events/context.js';
 import type { AfterCommit } from './effects/effects.js';
 import type { CommittedEntries } from './stream/committedEntries.js';
+import type { OnlinePeople } from './push/onlinePeople.js';
 import type { BackgroundWork } from './triggers/backgroundWork.js';
 
 /** What commands, policies and interactions take: the event code's needs, the configuration, background work. */
@@ -18,4 +19,6 @@ export interface CoreContext extends EventsContext {
   committedEntries?: CommittedEntries;
   /** Where this process listens (http://127.0.0.1:8080), once it does: the base of the URLs it hands out without AVIARY_PUBLIC_URL. */
   listeningUrl?: string;
+  /** Who is online, across processes (the stream's presence), once the stream gateway runs: Web Push skips them. */
+  presence?: OnlinePeople;
 }

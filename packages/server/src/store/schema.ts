@@ -496,8 +496,49 @@ export interface SsoIdentitiesTable {
   created_at: number;
 }
 
+/** Migration 0026: above this many channel members only team admins may use @channel and @here; 0: no limit. */
+export interface TeamMentionColumns {
+  broadcast_mention_limit: ColumnType<number, number | undefined, number>;
+}
+
+/** A person's notification level for one chat, when not the default (migration 0026). */
+export interface NotificationLevelsTable {
+  user_id: string;
+  chat_key: string;
+  /** The chat as the person names it: the channel id, or the other person's id. */
+  chat: string;
+  level: 'all' | 'mentions' | 'mute';
+  updated_at: number;
+}
+
+/** A person's do-not-disturb (migration 0026): the weekly schedule as JSON, and a pause. */
+export interface NotificationDndTable {
+  user_id: string;
+  schedule: string | null;
+  paused_until: number | null;
+  updated_at: number;
+}
+
+/** A browser's Web Push subscription for one person (migration 0026). */
+export interface PushSubscriptionsTable {
+  endpoint: string;
+  user_id: string;
+  team_id: string;
+  p256dh: string;
+  auth: string;
+  created_at: number;
+}
+
+/** The server's VAPID key pair (migration 0026); the private key sealed. */
+export interface WebPushKeysTable {
+  id: string;
+  public_key: string;
+  private_key: string;
+  created_at: number;
+}
+
 export interface Database {
-  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns & TeamAdminColumns;
+  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns & TeamAdminColumns & TeamMentionColumns;
   users: UsersTable & UserStatusColumns;
   sessions: SessionsTable;
   channels: ChannelsTable & MessageRetentionColumns & ChannelArchiveColumns;
@@ -530,6 +571,10 @@ export interface Database {
   sso_identities: SsoIdentitiesTable;
   files: FilesTable;
   message_files: MessageFilesTable;
+  notification_levels: NotificationLevelsTable;
+  notification_dnd: NotificationDndTable;
+  push_subscriptions: PushSubscriptionsTable;
+  web_push_keys: WebPushKeysTable;
 }
 
 /** An uploaded file (migration 0024, docs/reference/files.md). */

@@ -12,6 +12,7 @@ import { invitationRows } from './matrix/invitationRows.js';
 import { pinRows } from './matrix/pinRows.js';
 import { threadRows } from './matrix/threadRows.js';
 import { fileRows } from './matrix/fileRows.js';
+import { notificationRows } from './matrix/notificationRows.js';
 import { publicRows } from './matrix/publicRows.js';
 import { registeredRoutes } from './matrix/routes.js';
 import { credentials, credentialSuffix, type Row } from './matrix/rows.js';
@@ -46,7 +47,7 @@ import { webhookRows } from './matrix/webhookRows.js';
  * With the app's secret, each actor but `none` presents the secret of its app concerned (team B's app for
  * otherTeam): the secret is a developer's credential, not a person's or a user token.
  */
-const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows, ...messageChangeRows, ...invitationRows, ...pinRows, ...threadRows, ...auditRows, ...adminRows, ...signInRows, ...fileRows];
+const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows, ...messageChangeRows, ...invitationRows, ...pinRows, ...threadRows, ...auditRows, ...adminRows, ...signInRows, ...fileRows, ...notificationRows];
 
 /**
  * What the table must hold for the methods, from the protocol's list: a row for every method with every

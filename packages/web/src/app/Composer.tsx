@@ -3,6 +3,7 @@ import { failureText, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { loadDraft, saveDraft } from './drafts';
 import { PickerOption } from './PickerOption';
+import { mentionedIds } from './notify/rules';
 import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
 import { useWorkspace } from './workspaceContext';
 
@@ -86,10 +87,11 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast }:
     const body = text.trim();
     if (body === '') return;
     const serviceml = mentionMarkup(body, mentions.current);
+    const mentioned = mentionedIds(body, mentions.current);
     mentions.current = [];
     edit('', 0);
     input.current?.focus();
-    workspace.outbox.send(chat, body, serviceml).then(
+    workspace.outbox.send(chat, body, serviceml, mentioned).then(
       (delivered) => {
         if (!delivered) return;
         if ('message' in delivered) onSent(delivered.message);

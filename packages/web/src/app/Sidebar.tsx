@@ -1,4 +1,4 @@
-import type { PresenceStatus } from '@aviary/protocol';
+import { levelOf, type PresenceStatus } from '@aviary/protocol';
 import type { MouseEvent, ReactNode } from 'react';
 import { methods, type Conversation } from '../api/client';
 import { appsWith } from './AppButtons';
@@ -9,6 +9,9 @@ import './people.css';
 import { fullName } from './format';
 import { chatPath, navigate } from './route';
 import { useWorkspace, type Workspace } from './workspaceContext';
+import { ChatBadges } from './notify/ChatBadges';
+import { NotificationPrompt } from './notify/NotificationPrompt';
+import { useNotificationSettings } from './notify/settingsStore';
 
 interface SidebarProps {
   conversations: Conversation[] | undefined;
@@ -26,6 +29,8 @@ interface SidebarProps {
   onOpenSaved: () => void;
   onOpenAdmin: () => void;
   onOpenThreads?: () => void;
+  onOpenMentions: () => void;
+  onOpenNotifications: () => void;
 }
 
 /** The team, the person's channels and direct chats, the app launcher and the person's own menu. */
@@ -77,6 +82,12 @@ export function Sidebar(props: SidebarProps) {
         <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenThreads}>
           Threads
         </button>
+        <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenMentions}>
+          Mentions
+        </button>
+        <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenNotifications}>
+          Notifications
+        </button>
         <ConversationList
           title="Direct messages"
           items={directs}
@@ -127,6 +138,7 @@ export function Sidebar(props: SidebarProps) {
             ))}
           </ul>
         </section>
+        <NotificationPrompt />
       </div>
       <footer className="sidebar-footer">
         <button type="button" className="me-button" aria-haspopup="dialog" onClick={props.onEditProfile}>
@@ -166,6 +178,7 @@ interface ConversationListProps {
 
 function ConversationList({ title, items, selected, go, action }: ConversationListProps) {
   const workspace = useWorkspace();
+  const settings = useNotificationSettings();
   const id = `sidebar-${title.replace(/\s+/g, '-').toLowerCase()}`;
   return (
     <section aria-labelledby={id}>
@@ -193,7 +206,7 @@ function ConversationList({ title, items, selected, go, action }: ConversationLi
                   <StatusText status={workspace.people.find((person) => person.id === conversation.user?.id)?.status} />
                   <PresenceText presence={directPresence(conversation, workspace)} />
                 </span>
-                <UnreadBadge conversation={conversation} />
+                <ChatBadges conversation={conversation} muted={settings !== undefined && levelOf(settings, conversation.chat) === 'mute'} />
               </a>
             </li>
           ))}
@@ -226,19 +239,5 @@ function LockIcon() {
       <rect x="3" y="7" width="10" height="7" rx="1.5" fill="currentColor" />
       <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" fill="none" stroke="currentColor" strokeWidth="1.6" />
     </svg>
-  );
-}
-
-/** Unread messages from others; "@" first when some mention the person. */
-function UnreadBadge({ conversation }: { conversation: Conversation }) {
-  const unread = conversation.unread ?? 0;
-  if (unread === 0) return null;
-  const mentions = conversation.mentions ?? 0;
-  const label = `${unread} unread${mentions > 0 ? `, ${mentions} mentioning you` : ''}`;
-  return (
-    <span className={`unread-badge${mentions > 0 ? ' mention' : ''}`} aria-label={label} title={label}>
-      {mentions > 0 ? '@' : ''}
-      {unread > 999 ? '999+' : unread}
-    </span>
   );
 }

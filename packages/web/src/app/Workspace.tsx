@@ -24,6 +24,9 @@ import { applyFrames, updatedProfiles } from '../stream/applyFrames';
 import { ConnectionBanner } from '../stream/ConnectionBanner';
 import { useStream } from '../stream/useStream';
 import { useOutbox } from './useOutbox';
+import { MentionsDialog } from './notify/MentionsDialog';
+import { NotificationsDialog } from './notify/NotificationsDialog';
+import { endNotifications, useWorkspaceNotifications } from './notify/useWorkspaceNotifications';
 import { WorkspaceContext, type Workspace as WorkspaceValue } from './workspaceContext';
 
 /** The signed-in screen: the sidebar, the open conversation (or the apps directory), toasts and widgets. */
@@ -35,7 +38,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [search, setSearch] = useState<{ query: string }>();
   const [navOpen, setNavOpen] = useState(false);
-  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved' | 'admin' | 'threads'>();
+  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved' | 'admin' | 'threads' | 'mentions' | 'notifications'>();
   const toasts = useToasts();
 
   const refreshApps = useCallback(() => methods.apps.listDirectory().then((answer) => setApps(answer.apps)), []);
@@ -162,6 +165,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     };
   }, [session, people, apps, conversations, online, toasts, showAnswer, refreshApps, refreshRoster, refreshConversations, onSessionChange, outbox]);
 
+  useWorkspaceNotifications(session.user.id, conversations, value.nameOf);
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
 
   return (
@@ -174,7 +178,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           developerSelected={route.page === 'dev'}
           onNavigate={() => setNavOpen(false)}
           onOpenSwitcher={() => setSwitcherOpen(true)}
-          onSignOut={onSignOut}
+          onSignOut={() => void endNotifications().finally(onSignOut)}
           onCreateChannel={() => setDialog('createChannel')}
           onBrowseChannels={() => setDialog('browseChannels')}
           onNewDirectMessage={() => setDialog('newDirectMessage')}
@@ -183,6 +187,8 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           onOpenSaved={() => setDialog('saved')}
           onOpenAdmin={() => setDialog('admin')}
           onOpenThreads={() => setDialog('threads')}
+          onOpenMentions={() => setDialog('mentions')}
+          onOpenNotifications={() => setDialog('notifications')}
         />
         <main className="main" id="main">
           <ConnectionBanner state={connection} />
@@ -218,6 +224,8 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
       {search && <SearchDialog conversations={conversations} initialQuery={search.query} onClose={() => setSearch(undefined)} />}
       {dialog === 'threads' && <ThreadsDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
+      {dialog === 'mentions' && <MentionsDialog me={session.user.id} conversations={conversations} onClose={() => setDialog(undefined)} />}
+      {dialog === 'notifications' && <NotificationsDialog conversation={current} onClose={() => setDialog(undefined)} />}
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>
   );

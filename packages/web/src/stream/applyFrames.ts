@@ -1,6 +1,7 @@
 import { isChannelId, type PublicProfileModel, type StreamDataFrame } from '@aviary/protocol';
 import type { Conversation, Message } from '../api/client';
 import { fullName } from '../app/format';
+import { mentionsMe } from '../app/notify/rules';
 
 export interface Applied {
   conversations: Conversation[];
@@ -46,7 +47,7 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
             ...conversation,
             lastMessage: message,
             unread: (conversation.unread ?? 0) + (counts ? 1 : 0),
-            mentions: (conversation.mentions ?? 0) + (counts && message.mentions?.includes(me) ? 1 : 0),
+            mentions: (conversation.mentions ?? 0) + (counts && mentionsMe(message, me) ? 1 : 0),
           };
         });
         if (!known) reloadConversations = true;
@@ -84,6 +85,7 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
         if (frame.userId === me) reloadMe = true;
         break;
       case 'delivery.changed':
+      case 'notifications.changed':
         break; // the developer dashboard's delivery log reads these (useStreamFrames)
       case 'reaction.added':
       case 'reaction.removed':

@@ -63,6 +63,7 @@ import { pinHandlers } from './pins/index.js';
 import { adminHandlers } from './admin/index.js';
 import { threadHandlers } from './threads/index.js';
 import { fileHandlers } from './files/index.js';
+import { notificationHandlers } from './notifications/index.js';
 import reactionsAdd from './reactions/add.js';
 import reactionsList from './reactions/list.js';
 import reactionsRemove from './reactions/remove.js';
@@ -152,6 +153,7 @@ export const handlersByMethod = {
   ...pinHandlers,
   ...threadHandlers,
   ...fileHandlers,
+  ...notificationHandlers,
   'reactions.add': reactionsAdd,
   'reactions.list': reactionsList,
   'reactions.remove': reactionsRemove,

@@ -15,6 +15,7 @@ import { checkVisibleName } from '../names.js';
 import { recordReply } from '../threads/replies.js';
 import { resolveThreadRoot } from '../threads/parent.js';
 import { checkFileIds, filesForMessage, linkMessageFiles } from '../files/attachFiles.js';
+import { checkBroadcast, mentionsWithBroadcast } from '../policies/broadcastMentions.js';
 
 /** The parameters of chat.sendMessage, already decoded and type-checked; the web client sends the same. */
 export type SendMessageInput = ParamsOf<typeof api.chat.sendMessage>;
@@ -84,6 +85,7 @@ async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { sender
   const viewer = input.onBehalfOf === undefined ? sender : await tx.selectFrom('users').selectAll().where('id', '=', input.onBehalfOf).executeTakeFirstOrThrow();
   const root = input.threadParent === undefined ? undefined : await resolveThreadRoot(tx, viewer, recipient.chatKey, input.threadParent);
   const files = await filesForMessage(tx, { user: sender, appId, kind: appId === null ? 'person' : 'user' }, input.files);
+  const broadcast = await checkBroadcast(tx, sender, recipient.chatKey, input.text);
   const now = ctx.now();
   if (input.id !== undefined) {
     await lockClientId(tx, ctx.store.dialect, `${sender.id}|${appId ?? ''}|${input.id}`);
@@ -101,7 +103,7 @@ async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { sender
     text: input.text,
     serviceml: input.serviceml ?? null,
     notification: input.notification ?? null,
-    mentions: jsonOrNull(content.mentions),
+    mentions: jsonOrNull(mentionsWithBroadcast(content.mentions, broadcast)),
     send_as: jsonOrNull(input.sendAs),
     app_id: appId,
     attachments: jsonOrNull(content.attachments),

@@ -1,6 +1,7 @@
 import type { CoreContext } from '../context.js';
 import { streamTopic } from '../stream/record.js';
 import { sendDueMail } from '../mail/sender.js';
+import { pushForMessage } from '../push/pushMessage.js';
 import { requestUrlPreviews } from '../triggers/requestUrlPreviews.js';
 import { credentialsTopic, encodeCredentialsNotice } from './credentialsNotice.js';
 import type { Effect } from './effects.js';
@@ -34,6 +35,11 @@ export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[], re
       case 'sendMail':
         mail = true;
         break;
+      case 'pushMessage': {
+        const { presence } = ctx;
+        if (presence) ctx.background.run(`Web Push for message ${effect.message.uid}`, () => pushForMessage(ctx, presence, effect.message));
+        break;
+      }
     }
   }
   if (mail) ctx.background.run('sending mail', () => sendDueMail(ctx));

@@ -18,7 +18,9 @@ export type Effect =
   /** A person's sessions or an app's secret ended: every server process checks the sockets that depend on them now. */
   | { kind: 'credentialsEnded'; notice: CredentialsNotice }
   /** Mail was queued (core/mail/outbox.ts): send it. */
-  | { kind: 'sendMail' };
+  | { kind: 'sendMail' }
+  /** A direct message or a mention was stored: Web Push to the people concerned who have no stream open (core/push). */
+  | { kind: 'pushMessage'; message: MessagesTable };
 
 /** The effects one transaction has recorded so far. */
 export class Effects {

@@ -1,5 +1,13 @@
 import type { Db } from '../../store/store.js';
+import { sql, type SqlBool } from 'kysely';
 import { inChatHistory, visibleTo } from './messages.js';
+
+/**
+ * A message whose stored `mentions` (the column named) name the reader, or broadcast (@channel, @here)
+ * to the members of its chat, which the reader reads.
+ */
+export const mentionsReader = (column: string, readerId: string) =>
+  sql<SqlBool>`(${sql.ref(column)} like ${`%${JSON.stringify(readerId)}%`} or ${sql.ref(column)} like '%"@channel"%' or ${sql.ref(column)} like '%"@here"%')`;
 
 /** Counting stops here: a chat with more unread messages than this shows this many. */
 export const UNREAD_CAP = 1000;
@@ -22,7 +30,7 @@ export async function unreadCounts(db: Db, chatKey: string, readerId: string, re
     .selectFrom(unread.where(visibleTo(readerId)).limit(UNREAD_CAP).as('m'))
     .select((eb) => [
       eb.fn.countAll<number>().as('unread'),
-      eb.fn.sum<number>(eb.case().when('m.mentions', 'like', `%${JSON.stringify(readerId)}%`).then(1).else(0).end()).as('mentions'),
+      eb.fn.sum<number>(eb.case().when(mentionsReader('m.mentions', readerId)).then(1).else(0).end()).as('mentions'),
     ])
     .executeTakeFirstOrThrow();
   return { unread: Number(row.unread), mentions: Number(row.mentions ?? 0) };

@@ -77,6 +77,10 @@ export const userUpdated = (user: PublicProfileModel): StreamEntryDraft => entry
 
 export const chatRead = (userId: string, payload: FramePayload<'chat.read'>): StreamEntryDraft => entry('chat.read', { to: 'users', users: [userId] }, payload);
 
+/** The person's own devices: their notification settings changed. */
+export const notificationsChanged = (userId: string, settings: FramePayload<'notifications.changed'>['settings']): StreamEntryDraft =>
+  entry('notifications.changed', { to: 'users', users: [userId] }, { settings });
+
 /** Developer-scoped: the app's developer alone reads its delivery log. */
 export const deliveryChanged = (developerId: string, payload: FramePayload<'delivery.changed'>): StreamEntryDraft =>
   entry('delivery.changed', { to: 'users', users: [developerId] }, payload);

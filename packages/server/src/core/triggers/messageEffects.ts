@@ -24,5 +24,6 @@ export async function recordMessageEffects(tx: Tx, effects: Effects, message: Me
   if (queued) effects.add({ kind: 'deliverEvents', ...queued });
   const urls = previewUrlsOf(message);
   if (urls.length > 0) effects.add({ kind: 'previewUrls', message, urls });
+  if (message.chat_key.includes('|') || message.mentions !== null) effects.add({ kind: 'pushMessage', message });
   await recordStreamEntries(tx, effects, message.team_id, [messageCreated(message), ...(thread.threadEntry ? [thread.threadEntry] : [])], now);
 }

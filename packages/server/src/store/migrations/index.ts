@@ -22,6 +22,7 @@ import * as m0022 from './0022_audit_log.js';
 import * as m0023 from './0023_pins_saved.js';
 import * as m0024 from './0024_files.js';
 import * as m0025 from './0025_threads.js';
+import * as m0026 from './0026_notifications.js';
 import * as m0027 from './0027_sign_in.js';
 import * as m0028 from './0028_admin.js';
 import * as m0029 from './0029_search_queue.js';
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0023_pins_saved': m0023,
   '0024_files': m0024,
   '0025_threads': m0025,
+  '0026_notifications': m0026,
   '0027_sign_in': m0027,
   '0028_admin': m0028,
   '0029_search_queue': m0029,

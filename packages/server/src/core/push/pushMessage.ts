@@ -1,0 +1,107 @@
+import { doNotDisturbActive } from '@aviary/protocol';
+import { request } from 'undici';
+import webPush from 'web-push';
+import type { MessagesTable } from '../../store/schema.js';
+import { notificationSettingsOf } from '../commands/notificationSettings.js';
+import type { CoreContext } from '../context.js';
+import { displayName } from '../interactions/interactionChat.js';
+import { isStoredBroadcast } from '../policies/broadcastMentions.js';
+import type { OnlinePeople } from './onlinePeople.js';
+import { vapidKeys } from './vapidKeys.js';
+
+/** What a push carries, encrypted for the browser (the service worker shows it). */
+export interface PushPayload {
+  title: string;
+  body: string;
+  /** The message's permalink in the web client. */
+  url: string;
+  /** The chat as the recipient names it, and the message. */
+  chat: string;
+  uid: string;
+}
+
+
+const BODY_CHARS = 200;
+const PUSH_TTL_SECONDS = 3600;
+const PUSH_TIMEOUT_MS = 10_000;
+
+/**
+ * Web Push for a new message, after it was committed: to the recipient of a direct message and the people
+ * a channel message mentions (by name, or @channel for every member; @here is for those online, who
+ * have a stream), when they have no stream open, have not muted the chat and are not in do-not-disturb.
+ * Each of their subscriptions gets one encrypted push through the server's guarded agent; a subscription
+ * the push service says is gone (404, 410) is forgotten.
+ */
+export async function pushForMessage(ctx: CoreContext, presence: OnlinePeople, message: MessagesTable): Promise<void> {
+  const targets = await pushTargets(ctx, message);
+  if (targets.length === 0) return;
+  const online = new Set(await presence.online(message.team_id, ctx.now()));
+  const offline = targets.filter((id) => !online.has(id));
+  if (offline.length === 0) return;
+  const subscriptions = await ctx.db.selectFrom('push_subscriptions').selectAll().where('user_id', 'in', offline).execute();
+  if (subscriptions.length === 0) return;
+  const people = await ctx.db.selectFrom('users').select(['id', 'timezone', 'first_name', 'last_name']).where('id', 'in', [message.from_user_id, ...offline]).execute();
+  const sender = people.find((person) => person.id === message.from_user_id);
+  const channel = message.chat_key.includes('|') ? undefined : await ctx.db.selectFrom('channels').select('name').where('id', '=', message.chat_key).executeTakeFirst();
+  const keys = await vapidKeys(ctx.store, ctx.now);
+  for (const person of people.filter((p) => offline.includes(p.id))) {
+    const settings = await notificationSettingsOf(ctx.db, person);
+    const chat = channel ? message.chat_key : message.from_user_id;
+    if (settings.chats.some((entry) => entry.chat === chat && entry.level === 'mute') || doNotDisturbActive(settings, ctx.now())) continue;
+    const from = sender ? displayName(sender) : 'Someone';
+    const payload: PushPayload = {
+      title: channel ? `${from} in #${channel.name}` : from,
+      body: (message.notification ?? message.text).slice(0, BODY_CHARS),
+      url: `/c/${encodeURIComponent(chat)}?m=${message.uid}`,
+      chat,
+      uid: message.uid,
+    };
+    for (const subscription of subscriptions.filter((s) => s.user_id === person.id)) await send(ctx, keys, subscription, payload);
+  }
+}
+
+async function pushTargets(ctx: CoreContext, message: MessagesTable): Promise<string[]> {
+  let targets: string[];
+  if (message.chat_key.includes('|')) {
+    targets = [message.to_id];
+  } else {
+    const mentions = message.mentions === null ? [] : (JSON.parse(message.mentions) as string[]);
+    const members = await ctx.db.selectFrom('channel_members').select('user_id').where('channel_id', '=', message.chat_key).execute();
+    const memberIds = members.map((m) => m.user_id);
+    targets = mentions.includes('@channel') ? memberIds : mentions.filter((id) => !isStoredBroadcast(id) && memberIds.includes(id));
+  }
+  const visible = message.visible_to === null ? undefined : (JSON.parse(message.visible_to) as string[]);
+  return [...new Set(targets)].filter((id) => id !== message.from_user_id && (visible === undefined || visible.includes(id)));
+}
+
+async function send(
+  ctx: CoreContext,
+  keys: { publicKey: string; privateKey: string },
+  subscription: { endpoint: string; p256dh: string; auth: string },
+  payload: PushPayload,
+): Promise<void> {
+  const subject = ctx.config.publicUrl?.startsWith('https:') ? ctx.config.publicUrl : 'mailto:push@aviary.invalid';
+  const details = webPush.generateRequestDetails(
+    { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+    JSON.stringify(payload),
+    { vapidDetails: { subject, ...keys }, TTL: PUSH_TTL_SECONDS, contentEncoding: 'aes128gcm' },
+  );
+  try {
+    const answer = await request(details.endpoint, {
+      method: 'POST',
+      headers: details.headers as Record<string, string>,
+      body: details.body ?? undefined,
+      dispatcher: ctx.events.agent,
+      headersTimeout: PUSH_TIMEOUT_MS,
+      bodyTimeout: PUSH_TIMEOUT_MS,
+    });
+    await answer.body.dump();
+    if (answer.statusCode === 404 || answer.statusCode === 410) {
+      await ctx.db.deleteFrom('push_subscriptions').where('endpoint', '=', subscription.endpoint).execute();
+    } else if (answer.statusCode >= 300) {
+      ctx.log.warn({ status: answer.statusCode, uid: payload.uid }, 'a push service refused a Web Push');
+    }
+  } catch (error) {
+    ctx.log.warn({ err: error, uid: payload.uid }, 'a Web Push could not be sent');
+  }
+}

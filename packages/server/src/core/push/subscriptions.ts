@@ -1,0 +1,29 @@
+import { checkHttpUrl } from '../httpUrls.js';
+import { invalidParameter } from '../../errors.js';
+import type { UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/**
+ * push.subscribe: a browser's subscription for the person. One endpoint is one browser profile: subscribing
+ * it again (the same person, or another who signed in there since) replaces its owner and keys.
+ */
+export async function subscribePush(db: Db, user: UsersTable, input: { endpoint: string; keys: { p256dh: string; auth: string } }, now: number): Promise<string> {
+  const endpoint = checkHttpUrl('endpoint', input.endpoint);
+  for (const name of ['p256dh', 'auth'] as const) {
+    if (!BASE64URL.test(input.keys[name])) throw invalidParameter(`keys.${name}`, `keys.${name} must be base64url, as PushSubscription.toJSON().keys gives it.`);
+  }
+  if (Buffer.from(input.keys.p256dh, 'base64url').length !== 65) {
+    throw invalidParameter('keys.p256dh', 'keys.p256dh must be an uncompressed P-256 public key (65 bytes, base64url).');
+  }
+  if (Buffer.from(input.keys.auth, 'base64url').length < 16) throw invalidParameter('keys.auth', 'keys.auth must be at least 16 bytes (base64url).');
+  const row = { user_id: user.id, team_id: user.team_id, p256dh: input.keys.p256dh, auth: input.keys.auth, created_at: now };
+  await db.insertInto('push_subscriptions').values({ endpoint, ...row }).onConflict((c) => c.column('endpoint').doUpdateSet(row)).execute();
+  return endpoint;
+}
+
+/** push.unsubscribe: only the person's own subscription goes. */
+export async function unsubscribePush(db: Db, user: UsersTable, endpoint: string): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('endpoint', '=', endpoint).where('user_id', '=', user.id).execute();
+}

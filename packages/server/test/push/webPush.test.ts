@@ -1,0 +1,131 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { sessionFor, type SignedIn } from '../client/harness.js';
+import { forEachDialect } from '../helpers/server.js';
+import { chatCast, roomyRateLimits } from '../methods/chat-cast.js';
+import { closeStreams, openStream } from '../stream/harness.js';
+import { browserKeys, checkVapid, decryptPush, startPushService } from './pushService.js';
+
+afterEach(closeStreams);
+
+/** Web Push against a real push service on loopback: VAPID, the encrypted payload, who gets one and who not. */
+forEachDialect(
+  'Web Push',
+  (t) => {
+    let service: Awaited<ReturnType<typeof startPushService>>;
+    beforeAll(async () => {
+      service = await startPushService();
+    });
+    afterAll(() => service.close());
+
+    let subscriptionCount = 0;
+    const subscribe = async (who: SignedIn) => {
+      const keys = browserKeys();
+      const endpoint = `${service.url}/push/${++subscriptionCount}`;
+      const answer = await who.call('push.subscribe', { endpoint, keys: keys.json });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return { keys, endpoint, path: new URL(endpoint).pathname };
+    };
+    /** The pushes a message set off, once the server's background work has settled. */
+    const pushesTo = async (path: string) => {
+      await t().server.ctx.background.settled();
+      return service.received.filter((push) => push.path === path);
+    };
+    const cast = async () => {
+      const c = await chatCast(t());
+      const db = t().testStore.store.db;
+      const row = (id: string) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return { ...c, db, aliceSession: await sessionFor(t(), await row(c.alice.id)), bobSession: await sessionFor(t(), await row(c.bob.id)), carolSession: await sessionFor(t(), await row(c.carol.id)) };
+    };
+
+    it('pushes a direct message to a person with no stream open, signed with the server’s VAPID key and encrypted for their browser', async () => {
+      const { alice, bob, bobSession } = await cast();
+      const { publicKey } = (await bobSession.call('push.getPublicKey')).body;
+      expect(Buffer.from(publicKey, 'base64url')).toHaveLength(65);
+      // The key was made at start and stored: a second ask answers the same one.
+      expect((await bobSession.call('push.getPublicKey')).body.publicKey).toBe(publicKey);
+      const stored = await t().testStore.store.db.selectFrom('web_push_keys').selectAll().executeTakeFirstOrThrow();
+      expect(stored.public_key).toBe(publicKey);
+      expect(stored.private_key).toMatch(/^sealed:v1:/);
+      const browser = await subscribe(bobSession);
+      const { uid } = await alice.client.chat.sendMessage({ to: bob.id, text: 'lunch at one?' });
+      const [push, ...more] = await pushesTo(browser.path);
+      expect(more).toEqual([]);
+      expect(push!.headers['content-encoding']).toBe('aes128gcm');
+      expect(Number(push!.headers.ttl)).toBeGreaterThan(0);
+      const claims = checkVapid(push!.headers.authorization, browser.endpoint, publicKey);
+      expect(claims.exp * 1000).toBeGreaterThan(Date.now());
+      expect(claims.sub).toMatch(/^(mailto:|https:)/);
+      const alicePerson = await t().testStore.store.db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', alice.id).executeTakeFirstOrThrow();
+      expect(JSON.parse(decryptPush(push!.body, browser.keys))).toEqual({
+        title: `${alicePerson.first_name} ${alicePerson.last_name}`.trim(),
+        body: 'lunch at one?',
+        url: `/c/${encodeURIComponent(alice.id)}?m=${uid}`,
+        chat: alice.id,
+        uid,
+      });
+    });
+
+    it('pushes channel mentions and @channel, not other channel messages, nor to a muted chat, nor in do-not-disturb', async () => {
+      const { alice, bob, channelId, bobSession } = await cast();
+      const browser = await subscribe(bobSession);
+      await alice.client.chat.sendMessage({ to: channelId, text: 'no mention here' });
+      expect(await pushesTo(browser.path)).toHaveLength(0);
+      await alice.client.chat.sendMessage({ to: channelId, text: '@Bob review please', mentions: [bob.id] });
+      await alice.client.chat.sendMessage({ to: channelId, text: '@channel release' });
+      await alice.client.chat.sendMessage({ to: channelId, text: '@here anyone online' });
+      const titles = (await pushesTo(browser.path)).map((push) => JSON.parse(decryptPush(push.body, browser.keys)).body);
+      expect(titles).toEqual(['@Bob review please', '@channel release']);
+
+      await bobSession.call('notifications.setChatLevel', { chat: channelId, level: 'mute' });
+      await alice.client.chat.sendMessage({ to: channelId, text: '@Bob muted', mentions: [bob.id] });
+      expect(await pushesTo(browser.path)).toHaveLength(2);
+      await bobSession.call('notifications.setChatLevel', { chat: channelId, level: 'mentions' });
+      await bobSession.call('notifications.setDoNotDisturb', { pauseHours: 1 });
+      await alice.client.chat.sendMessage({ to: bob.id, text: 'while paused' });
+      expect(await pushesTo(browser.path)).toHaveLength(2);
+      await bobSession.call('notifications.setDoNotDisturb', { pauseHours: 0 });
+      await alice.client.chat.sendMessage({ to: bob.id, text: 'after the pause' });
+      expect(await pushesTo(browser.path)).toHaveLength(3);
+    });
+
+    it('sends nothing to a person with a stream open, and forgets a subscription the push service says is gone', async () => {
+      const { alice, carol, carolSession, bob, bobSession } = await cast();
+      const online = await subscribe(carolSession);
+      await openStream(t(), carolSession);
+      // Held now rather than at the next batch, as every process holds its new streams' people within a second.
+      await t().server.gateway.presence.holdArrivals();
+      await alice.client.chat.sendMessage({ to: carol.id, text: 'you are here' });
+      expect(await pushesTo(online.path)).toHaveLength(0);
+
+      const gone = await subscribe(bobSession);
+      service.answer.set(gone.path, 410);
+      await alice.client.chat.sendMessage({ to: bob.id, text: 'first' });
+      expect(await pushesTo(gone.path)).toHaveLength(1);
+      const left = await t().testStore.store.db.selectFrom('push_subscriptions').select('endpoint').where('endpoint', '=', gone.endpoint).execute();
+      expect(left).toEqual([]);
+    });
+
+    it('takes only well-formed subscriptions, and lets a person unsubscribe only their own', async () => {
+      const { bobSession, carolSession } = await cast();
+      const keys = browserKeys().json;
+      const refusals = [
+        [{ endpoint: 'ftp://push.example/x', keys }, 'endpoint'],
+        [{ endpoint: `${service.url}/x`, keys: { ...keys, p256dh: 'short' } }, 'keys.p256dh'],
+        [{ endpoint: `${service.url}/x`, keys: { ...keys, auth: 'not base64url!' } }, 'keys.auth'],
+        [{ endpoint: `${service.url}/x` }, 'keys'],
+      ] as const;
+      for (const [params, parameter] of refusals) {
+        const refused = await bobSession.call('push.subscribe', params);
+        expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+        expect(refused.body.parameter).toBe(parameter);
+      }
+      const mine = await subscribe(bobSession);
+      expect((await carolSession.call('push.unsubscribe', { endpoint: mine.endpoint })).body).toEqual({ endpoint: mine.endpoint });
+      const db = t().testStore.store.db;
+      expect(await db.selectFrom('push_subscriptions').select('user_id').where('endpoint', '=', mine.endpoint).execute()).toEqual([{ user_id: bobSession.user.id }]);
+      await bobSession.call('push.unsubscribe', { endpoint: mine.endpoint });
+      expect(await db.selectFrom('push_subscriptions').select('user_id').where('endpoint', '=', mine.endpoint).execute()).toEqual([]);
+    });
+  },
+  roomyRateLimits,
+);
