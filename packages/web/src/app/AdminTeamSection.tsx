@@ -2,6 +2,8 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { Team } from '@aviary/protocol';
 import { methods } from '../api/client';
 import { useFieldRefusals } from './fieldRefusals';
+import { BroadcastMentionSetting } from './notify/BroadcastMentionSetting';
+import { SignInSettings } from './SignInSettings';
 import { useWorkspace } from './workspaceContext';
 
 const fields = ['name', 'whoMayCreateChannels', 'whoMayInvite', 'appCreators', 'messageEditWindowMinutes'] as const;
@@ -92,10 +94,8 @@ export function AdminTeamSection() {
           </>
         )}
       </form>
-      {/* Slot: "Sign-in methods" (the sso branch's SignInSettings component goes here). */}
-      <section className="modal-form account-section admin-slot" data-slot="sign-in-methods" aria-label="Sign-in methods" hidden />
-      {/* Slot: "@channel limits" (the notify branch's setting goes here). */}
-      <section className="modal-form account-section admin-slot" data-slot="channel-mention-limits" aria-label="@channel limits" hidden />
+      <SignInSettings />
+      <BroadcastMentionSetting />
     </>
   );
 }

@@ -3,7 +3,6 @@ import { methods } from '../api/client';
 import { ChangePasswordSection, SessionsSection } from './AccountSections';
 import { AuditLogSection } from './AuditLogSection';
 import { ProfileStatusSection } from './ProfileStatusSection';
-import { SignInSettings } from './SignInSettings';
 import { DeactivateAccountSection } from './DeactivateAccountSection';
 import { Avatar, PresenceText } from './Avatar';
 import { useFieldRefusals } from './fieldRefusals';
@@ -97,7 +96,6 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
       <ChangePasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
       <SessionsSection version={sessionsVersion} />
       <DeactivateAccountSection />
-      {me.role === 'admin' && <SignInSettings />}
       {me.role === 'admin' && <AuditLogSection />}
     </Modal>
   );
