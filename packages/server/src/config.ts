@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { oidcFromEnv, type OidcProviderConfig } from './oidcConfig.js';
-import { filesConfig, type FilesConfig } from './files/filesConfig.js';
+import { oidcFromEnv, type OidcProviderConfig } from './config/oidc.js';
+import { filesConfig, type FilesConfig } from './config/files.js';
 
 export interface RateRule {
   /** Tokens added per second. */
@@ -128,9 +128,9 @@ export interface Config {
   mailFrom: string;
   /** How many days audit log rows are kept before the retention job deletes them. Env `AVIARY_AUDIT_RETENTION_DAYS`; a year by default. */
   auditRetentionDays: number;
-  /** The OpenID Connect provider of the environment (AVIARY_OIDC_*; oidcConfig.ts), for every team without its own. */
+  /** The OpenID Connect provider of the environment (AVIARY_OIDC_*; config/oidc.ts), for every team without its own. */
   oidc?: OidcProviderConfig;
-  /** Uploaded files: limits, and where their bytes go (files/filesConfig.ts, docs/reference/files.md). */
+  /** Uploaded files: limits, and where their bytes go (config/files.ts, docs/reference/files.md). */
   files: FilesConfig;
 }
 
@@ -204,7 +204,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     oidc: input.oidc ?? oidcFromEnv(env, (setting, message) => new ConfigError(setting, message)),
     auditRetentionDays: input.auditRetentionDays ?? positive(env, 'AVIARY_AUDIT_RETENTION_DAYS') ?? 365,
     mailFrom: input.mailFrom ?? (env.AVIARY_MAIL_FROM || defaultMailFrom(input.publicUrl ?? (env.AVIARY_PUBLIC_URL || undefined))),
-    files: filesConfig(env, input.files),
+    files: filesConfig(env, input.files ?? {}, (setting, message) => new ConfigError(setting, message)),
     stream: {
       ...defaultStreamConfig,
       heartbeatMs: positive(env, 'AVIARY_STREAM_HEARTBEAT_MS') ?? defaultStreamConfig.heartbeatMs,

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
-import type { ByteRange, FileStorage } from './storage.js';
+import type { ByteRange, FileStorage } from './fileStorage.js';
 
 /** Keys are the server's own, but a key is checked anyway: no `..`, no absolute path, nothing outside the root. */
 const KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)*$/;

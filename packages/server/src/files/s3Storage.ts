@@ -9,7 +9,8 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
-import type { ByteRange, FileStorage, S3Config } from './storage.js';
+import type { S3Config } from '../config/files.js';
+import type { ByteRange, FileStorage } from './fileStorage.js';
 
 /**
  * Bytes per part of a multipart upload: S3's smallest part (but the last) is 5 MiB. An upload holds

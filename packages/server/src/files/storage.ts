@@ -1,40 +1,11 @@
-import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
+import type { S3Config } from '../config/files.js';
+import type { ByteRange, FileStorage } from './fileStorage.js';
 import { LocalFileStorage } from './localStorage.js';
 import { S3FileStorage } from './s3Storage.js';
 
-/** A byte range, both ends included (as HTTP's Range header counts). */
-export interface ByteRange {
-  start: number;
-  end: number;
-}
-
-/**
- * Where uploaded files' bytes live (docs/reference/files.md "Storage"): a directory of the data
- * directory on the embedded default, an S3-compatible bucket when AVIARY_S3_BUCKET is set. Keys are
- * the server's own (`<team id>/<file id>` and its renditions), never a name a client chose.
- */
-export interface FileStorage {
-  /** Writes the stream's bytes under `key`; when the stream fails, nothing stays under the key and the promise rejects. */
-  put(key: string, body: Readable): Promise<void>;
-  /** The bytes under `key` (or a range of them). */
-  get(key: string, range?: ByteRange): Promise<Readable>;
-  /** Removes `key`; a key that is not there is no error. */
-  delete(key: string): Promise<void>;
-  /** Where the bytes are, for logs and docs: `disk` or `s3`. */
-  readonly kind: 'disk' | 's3';
-}
-
-/** An S3-compatible object store (config.files.s3); unset, files go to disk. */
-export interface S3Config {
-  endpoint?: string;
-  bucket: string;
-  region: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  forcePathStyle: boolean;
-}
+export type { ByteRange, FileStorage, S3Config };
 
 const storages = new WeakMap<Config, FileStorage>();
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { StreamDataFrame } from '@aviary/protocol';
 import { failureText, methods, sessionApi, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
 import type { Session } from './session';
@@ -6,15 +6,11 @@ import { AppsDirectory } from './AppsDirectory';
 import { BrowseChannelsDialog } from './BrowseChannelsDialog';
 import { CreateChannelDialog } from './CreateChannelDialog';
 import { ConversationView } from './ConversationView';
-import { DeveloperArea } from './dev/DeveloperArea';
 import { fullName } from './format';
 import { NewDirectMessageDialog } from './NewDirectMessageDialog';
 import { InviteDialog } from './InviteDialog';
 import { ProfileDialog } from './ProfileDialog';
-import { AdminConsole } from './AdminConsole';
 import { SavedDialog } from './SavedDialog';
-import { SearchDialog } from './SearchDialog';
-import { ThreadsDialog } from './threads/ThreadsDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, navigate, type Route } from './route';
 import { Sidebar } from './Sidebar';
@@ -24,10 +20,16 @@ import { applyFrames, updatedProfiles } from '../stream/applyFrames';
 import { ConnectionBanner } from '../stream/ConnectionBanner';
 import { useStream } from '../stream/useStream';
 import { useOutbox } from './useOutbox';
-import { MentionsDialog } from './notify/MentionsDialog';
-import { NotificationsDialog } from './notify/NotificationsDialog';
 import { endNotifications, useWorkspaceNotifications } from './notify/useWorkspaceNotifications';
 import { WorkspaceContext, type Workspace as WorkspaceValue } from './workspaceContext';
+
+// What a person opens now and then is fetched when first opened: the initial script stays small.
+const DeveloperArea = lazy(() => import('./dev/DeveloperArea').then((m) => ({ default: m.DeveloperArea })));
+const AdminConsole = lazy(() => import('./AdminConsole').then((m) => ({ default: m.AdminConsole })));
+const SearchDialog = lazy(() => import('./SearchDialog').then((m) => ({ default: m.SearchDialog })));
+const ThreadsDialog = lazy(() => import('./threads/ThreadsDialog').then((m) => ({ default: m.ThreadsDialog })));
+const MentionsDialog = lazy(() => import('./notify/MentionsDialog').then((m) => ({ default: m.MentionsDialog })));
+const NotificationsDialog = lazy(() => import('./notify/NotificationsDialog').then((m) => ({ default: m.NotificationsDialog })));
 
 /** The signed-in screen: the sidebar, the open conversation (or the apps directory), toasts and widgets. */
 export function Workspace({ session, route, onSignOut, onSessionChange }: { session: Session; route: Route; onSignOut: () => void; onSessionChange: (session: Session) => void }) {
@@ -195,7 +197,9 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           {route.page === 'apps' ? (
             <AppsDirectory onMenu={() => setNavOpen(true)} />
           ) : route.page === 'dev' ? (
-            <DeveloperArea appId={route.app} onMenu={() => setNavOpen(true)} />
+            <Suspense fallback={null}>
+              <DeveloperArea appId={route.app} onMenu={() => setNavOpen(true)} />
+            </Suspense>
           ) : route.page === 'chat' ? (
             <ConversationView
               key={`${route.chat}:${route.message ?? ''}:${resyncs}`}
@@ -220,12 +224,14 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
-      {dialog === 'admin' && session.user.role === 'admin' && <AdminConsole onClose={() => setDialog(undefined)} />}
-      {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
-      {search && <SearchDialog conversations={conversations} initialQuery={search.query} onClose={() => setSearch(undefined)} />}
-      {dialog === 'threads' && <ThreadsDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
-      {dialog === 'mentions' && <MentionsDialog me={session.user.id} conversations={conversations} onClose={() => setDialog(undefined)} />}
-      {dialog === 'notifications' && <NotificationsDialog conversation={current} onClose={() => setDialog(undefined)} />}
+      <Suspense fallback={null}>
+        {dialog === 'admin' && session.user.role === 'admin' && <AdminConsole onClose={() => setDialog(undefined)} />}
+        {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
+        {search && <SearchDialog conversations={conversations} initialQuery={search.query} onClose={() => setSearch(undefined)} />}
+        {dialog === 'threads' && <ThreadsDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
+        {dialog === 'mentions' && <MentionsDialog me={session.user.id} conversations={conversations} onClose={() => setDialog(undefined)} />}
+        {dialog === 'notifications' && <NotificationsDialog conversation={current} onClose={() => setDialog(undefined)} />}
+      </Suspense>
       <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
     </WorkspaceContext.Provider>
   );

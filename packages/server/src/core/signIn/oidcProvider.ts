@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
-import type { OidcProviderConfig } from '../../oidcConfig.js';
+import type { OidcProviderConfig } from '../../config/oidc.js';
 
 /** How long discovering a provider may take before the sign-in is refused as unreachable. */
 const DISCOVERY_TIMEOUT_S = 10;
@@ -21,7 +21,7 @@ export function providerConfiguration(provider: OidcProviderConfig, guard?: Disp
   const key = createHash('sha256').update(JSON.stringify([provider.issuer, provider.clientId, provider.clientSecret, guard !== undefined])).digest('hex');
   let configuration = discovered.get(key);
   if (!configuration) {
-    // http:// is accepted for a provider on loopback only (oidcConfig.ts issuerProblem).
+    // http:// is accepted for a provider on loopback only (config/oidc.ts issuerProblem).
     const insecure = new URL(provider.issuer).protocol === 'http:';
     const fetchThrough = guard ? guardedFetch(guard) : undefined;
     configuration = oidc

@@ -1,4 +1,4 @@
-import type { OidcProviderConfig } from '../../oidcConfig.js';
+import type { OidcProviderConfig } from '../../config/oidc.js';
 import type { SecretKeyring } from '../../store/secretKeys.js';
 import type { TeamSignInTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';

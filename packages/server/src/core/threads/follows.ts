@@ -9,7 +9,7 @@ import { presentMessage } from '../presenters/messages.js';
 import { visibleMessages } from '../commands/saved.js';
 import { threadFollowUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { presentThread } from './replies.js';
+import { presentThread } from './summary.js';
 
 /** A person's state of one thread, as threads.follow, threads.unfollow and threads.markRead answer it. */
 export interface FollowState {

@@ -1,17 +1,12 @@
 import { threadLimits, type ThreadSummaryModel } from '@aviary/protocol';
 import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
-import type { MessagesTable, ThreadsTable } from '../../store/schema.js';
+import type { MessagesTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
 import { threadUpdated } from '../stream/entries.js';
 import { followThread } from './follows.js';
+import { presentThread } from './summary.js';
 
-/** A thread row as the API shows it under its parent. */
-export const presentThread = (row: Pick<ThreadsTable, 'reply_count' | 'participants' | 'last_reply_uid' | 'last_reply_at'>): ThreadSummaryModel => ({
-  replyCount: Number(row.reply_count),
-  participants: JSON.parse(row.participants) as string[],
-  lastReplyUid: row.last_reply_uid,
-  lastReplyAt: Number(row.last_reply_at),
-});
+export { presentThread };
 
 /**
  * What a new reply changes, in its message's transaction: the root's summary (one more reply, the newest,

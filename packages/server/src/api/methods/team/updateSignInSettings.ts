@@ -2,7 +2,7 @@ import { api } from '@aviary/protocol';
 import { byPerson, recordAudit } from '../../../core/audit/record.js';
 import { presentSignInSettings } from '../../../core/presenters/signInSettings.js';
 import { SignInSettingsError, updateSignInSettings } from '../../../core/signIn/settings.js';
-import { emailDomains, issuerProblem } from '../../../oidcConfig.js';
+import { emailDomains, issuerProblem } from '../../../config/oidc.js';
 import { ApiError, invalidParameter } from '../../errors.js';
 import { defineHandler } from '../../handler.js';
 import { ssoCallbackUrl } from '../../sso/ssoRoutes.js';
