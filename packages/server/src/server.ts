@@ -110,9 +110,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Who is online: in this process's memory, or shared by the processes in Redis.
   const presenceStore = redis ? new RedisPresenceStore(redis, config.redisKeyPrefix, 2 * PRESENCE_LEASE_MS) : new MemoryPresenceStore();
   const gateway = new StreamGateway(ctx, presenceStore);
-  // Web Push: its VAPID keys made on the first start, and who is online (they get no push).
+  // Web Push: its VAPID keys made on the first start (in the background: a store that is down at start
+  // answers 503 to requests, and the first push tries again), and who is online (they get no push).
   ctx.presence = presenceStore;
-  await vapidKeys(store, ctx.now);
+  ctx.background.run('making the Web Push keys', async () => void (await vapidKeys(store, ctx.now)));
   // `aviary listen`: an app's events over a WebSocket instead of its listener URL.
   const listen = new ListenGateway(ctx);
   ctx.metrics.countOpenWebSockets(() => gateway.openConnections() + ctx.events.tunnels.count());

@@ -91,7 +91,7 @@ forEachDialect('who may do what with apps', (t) => {
     const [member, admin, guest] = [await signedInPerson(t(), team.id), await signedInPerson(t(), team.id, 'admin'), await signedInPerson(t(), team.id, 'guest')];
     const create = (who: Person) => who.call('apps.create', { name: `By ${who.user.role}` });
 
-    expect((await guest.request('POST', '/v1/team.getInfo', {})).body).toEqual({ team: { id: team.id, name: 'Herons', appCreators: 'members', whoMayInvite: 'admins', whoMayCreateChannels: 'everyone', messageEditWindowMinutes: 0 } });
+    expect((await guest.request('POST', '/v1/team.getInfo', {})).body).toEqual({ team: { id: team.id, name: 'Herons', appCreators: 'members', whoMayInvite: 'admins', whoMayCreateChannels: 'everyone', messageEditWindowMinutes: 0, broadcastMentionLimit: 0 } });
     expect((await create(member)).status).toBe(200);
     expect((await create(admin)).status).toBe(200);
     const refused = await create(guest);
@@ -106,7 +106,7 @@ forEachDialect('who may do what with apps', (t) => {
     expectError(await admin.request('POST', '/v1/team.updateSettings', {}), 400, 'MissingParameter', 'appCreators');
     expectError(await admin.request('POST', '/v1/team.updateSettings', { appCreators: 'admins', colour: 'blue' }), 400, 'InvalidParameter', 'colour');
 
-    expect((await setTo(admin, 'admins')).body).toEqual({ team: { id: team.id, name: 'Herons', appCreators: 'admins', whoMayInvite: 'admins', whoMayCreateChannels: 'everyone', messageEditWindowMinutes: 0 } });
+    expect((await setTo(admin, 'admins')).body).toEqual({ team: { id: team.id, name: 'Herons', appCreators: 'admins', whoMayInvite: 'admins', whoMayCreateChannels: 'everyone', messageEditWindowMinutes: 0, broadcastMentionLimit: 0 } });
     expectError(await create(member), 403, 'PermissionDenied');
     expect((await create(admin)).status).toBe(200);
     expect((await setTo(admin, 'everyone')).body.team.appCreators).toBe('everyone');

@@ -43,7 +43,8 @@ describe.skipIf(noBrowser)('single sign-on in the web client', () => {
     await createChannel(web.t.server.ctx, admin, { name: 'general', members: [grace.id] }, Date.now());
     const adminPage = await signInPage(web.browser, web.t, admin.email!);
     const { page } = adminPage;
-    await page.getByRole('button', { name: /^Your profile: Ada Admin/ }).click();
+    await page.getByRole('button', { name: 'Admin console' }).click();
+    await page.getByRole('dialog', { name: 'Admin console' }).getByRole('tab', { name: 'Team settings' }).click();
     const form = page.getByRole('form', { name: 'Sign-in methods' });
     await form.getByLabel('Issuer URL').fill(idp.issuer);
     await form.getByLabel('Client id').fill(idp.clientId);

@@ -1,5 +1,5 @@
 import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
-import { deleteMessageRow } from '../../store/rows/messages.js';
+import { deleteMessageRow, emptyMessage } from '../../store/rows/messages.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { messageDeleted, messageUpdated } from '../stream/entries.js';
@@ -17,14 +17,7 @@ import { recountThread } from './replies.js';
 export async function deleteWithThread(tx: Tx, row: MessagesTable, deletedBy: string, now: number): Promise<StreamEntryDraft[]> {
   const hasReplies = await tx.selectFrom('threads').select('parent_uid').where('parent_uid', '=', row.uid).executeTakeFirst();
   if (hasReplies) {
-    await deleteMessageRow(tx, row.uid, { keepRow: true });
-    const emptied = await tx
-      .updateTable('messages')
-      .set({ text: '', serviceml: null, notification: null, mentions: null, attachments: null, deleted_at: now })
-      .where('uid', '=', row.uid)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return [messageUpdated(emptied)];
+    return [messageUpdated(await emptyMessage(tx, row.uid, now))];
   }
   await deleteMessageRow(tx, row.uid);
   const entries = [messageDeleted(row, deletedBy)];

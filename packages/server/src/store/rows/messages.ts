@@ -79,6 +79,20 @@ export async function deleteMessageRow(tx: Tx, uid: string, options: { keepRow?:
 }
 
 /**
+ * A thread's parent deleted while it has replies: its row stays, emptied and marked deleted, so that its
+ * thread is still read under it (core/threads/deletion.ts). Returns it as it now is.
+ */
+export async function emptyMessage(tx: Tx, uid: string, deletedAt: number): Promise<MessagesTable> {
+  await deleteMessageRow(tx, uid, { keepRow: true });
+  return tx
+    .updateTable('messages')
+    .set({ text: '', serviceml: null, notification: null, mentions: null, attachments: null, deleted_at: deletedAt })
+    .where('uid', '=', uid)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
  * Attaches a URL preview unless the message already carries an attachment (a message carries at most
  * one), and returns the message as it now is, or undefined when it was left as it was. The row comes back
  * from the update itself, so an edit made while the app was asked is not undone in what the stream shows.
