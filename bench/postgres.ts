@@ -8,15 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createApp, recordInstall } from '../packages/server/src/core/commands/apps.js';
-import { createChannel } from '../packages/server/src/core/commands/channels.js';
-import { createPerson, createTeam } from '../packages/server/src/core/commands/people.js';
-import { tellNobody } from '../packages/server/src/core/effects/effects.js';
 import { newMessageUid } from '../packages/server/src/store/ids.js';
-import { openStore } from '../packages/server/src/store/store.js';
 import { startChild } from './child.js';
 import { formatLoad, mergeLoads, runLoad, type LoadResult } from './load.js';
 import { writeSection } from './report.js';
+import { seed } from './sends.js';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const HISTORY = Number(process.env.BENCH_PG_HISTORY ?? 1_000_000);
@@ -31,20 +27,10 @@ interface Seeded {
   history: { token: string; chat: string; uids: string[] };
 }
 
-async function seed(databaseUrl: string, dataDir: string): Promise<Seeded> {
-  const store = openStore({ dataDir, databaseUrl });
-  await store.migrate();
-  const now = Date.now();
-  const team = await createTeam(store.db, { name: 'Bench', now });
-  const people = [];
-  for (let i = 0; i < 10; i++) people.push(await createPerson(store.db, { teamId: team.id, email: `bench${i}@example.test`, firstName: 'Bench', lastName: `${i}`, now }));
-  const app = await createApp(store.db, { teamId: team.id, developerId: people[0].id, name: 'Bench', now });
-  const tokens = [];
-  for (const person of people) tokens.push((await recordInstall(store.db, { appId: app.id, userId: person.id, now })).token);
-  const { channel } = await createChannel({ db: store.db, afterCommit: tellNobody }, people[0], { name: 'bench', type: 'public', members: people.slice(1).map((p) => p.id) }, now);
-  await store.close();
-  const uids = await fillDirectChat(databaseUrl, team.id, people[0].id, people[1].id, now);
-  return { tokens, channelId: channel.id, history: { token: tokens[0], chat: people[1].id, uids } };
+async function seedWithHistory(databaseUrl: string, dataDir: string): Promise<Seeded> {
+  const { tokens, channelId, teamId, peopleIds } = await seed(dataDir, databaseUrl);
+  const uids = await fillDirectChat(databaseUrl, teamId, peopleIds[0], peopleIds[1], Date.now());
+  return { tokens, channelId, history: { token: tokens[0], chat: peopleIds[1], uids } };
 }
 
 /**
@@ -164,7 +150,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'aviary-bench-pg-'));
   try {
     console.log(`seeding a direct chat of ${HISTORY.toLocaleString('en')} messages on PostgreSQL…`);
-    const data = await seed(databaseUrl, dir);
+    const data = await seedWithHistory(databaseUrl, dir);
     const figures = await measure(databaseUrl, data, dir);
     console.log(`(p0) ${formatLoad(mergeLoads(figures.baselineRounds))}\n(p1) ${formatLoad(mergeLoads(figures.sendRounds))}\n(p2) ${formatLoad(figures.one)}\n(p3) ${formatLoad(figures.history)}`);
     const lines = report(figures, loadAtStart);

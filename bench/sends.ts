@@ -27,7 +27,8 @@ export interface SendFigures {
   waits?: Map<string, number>;
 }
 
-async function seed(dataDir: string, databaseUrl: string | undefined): Promise<{ tokens: string[]; channelId: string }> {
+/** A team of ten who installed one app, and a channel of all ten; also its id and the people's, oldest first. */
+export async function seed(dataDir: string, databaseUrl: string | undefined): Promise<{ tokens: string[]; channelId: string; teamId: string; peopleIds: string[] }> {
   const store = openStore({ dataDir, databaseUrl });
   await store.migrate();
   const now = Date.now();
@@ -39,7 +40,7 @@ async function seed(dataDir: string, databaseUrl: string | undefined): Promise<{
   for (const person of people) tokens.push((await recordInstall(store.db, { appId: app.id, userId: person.id, now })).token);
   const { channel } = await createChannel({ db: store.db, afterCommit: tellNobody }, people[0], { name: 'bench', type: 'public', members: people.slice(1).map((p) => p.id) }, now);
   await store.close();
-  return { tokens, channelId: channel.id };
+  return { tokens, channelId: channel.id, teamId: team.id, peopleIds: people.map((person) => person.id) };
 }
 
 async function sampleWaits(database: string, until: Promise<unknown>): Promise<Map<string, number>> {
