@@ -43,7 +43,7 @@ it('docs/tutorial.md from its first line: the CLI makes the app, listen carries 
     await lines.waitFor(/^chat\.receiveMessage\s+200\s+delivered\s+\d+ ms$/);
     // 6. Next: slash commands. The command from the example's file, the install from the directory, then /echo.
     const integrations = await runCli(['app', 'integrations', '--app', app.id, '--file', `${repoRoot}examples/echo-bot/integrations.json`, ...store]);
-    expect(integrations.code).toBe(0);
+    expect(integrations.code, integrations.stderr).toBe(0);
     const listed = await echoInDirectory();
     expect(listed).toMatchObject({ installable: true, installed: false });
     expect(listed.notInstallableBecause).toBeUndefined();

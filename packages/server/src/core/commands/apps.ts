@@ -2,6 +2,7 @@ import type { AppsTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { appDeleted } from '../stream/entries.js';
+import { isSqlite } from '../../store/rows/streamEntries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { hashToken, newAppId, newSecret, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
@@ -112,6 +113,10 @@ export async function deleteApp(ctx: ChangeContext, appId: string, now: number):
     const app = await tx.selectFrom('apps').select(['bot_user_id', 'team_id']).where('id', '=', appId).executeTakeFirstOrThrow();
     await tx.deleteFrom('app_tokens').where('app_id', '=', appId).execute();
     await tx.deleteFrom('installs').where('app_id', '=', appId).execute();
+    // PostgreSQL: a delivery recording an attempt at this moment would add one after the attempts are
+    // deleted and before the events are (a foreign key refusal, a 500). Locking the events first makes it
+    // wait, then find its event gone; SQLite's one writer never interleaves so.
+    if (!isSqlite(tx)) await tx.selectFrom('events').select('id').where('app_id', '=', appId).forUpdate().execute();
     await tx.deleteFrom('event_attempts').where('app_id', '=', appId).execute();
     await tx.deleteFrom('events').where('app_id', '=', appId).execute();
     if (app.bot_user_id) await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', app.bot_user_id).execute();

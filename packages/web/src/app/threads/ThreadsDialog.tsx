@@ -1,58 +1,35 @@
-import { useCallback, useEffect, useState } from 'react';
-import { failureText, methods, type Conversation } from '../../api/client';
-import { chatOf } from '../../stream/applyFrames';
+import { methods, type Conversation } from '../../api/client';
 import { useStreamFrames } from '../../stream/useStream';
-import { FormError } from '../FormError';
-import { Modal } from '../Modal';
-import { MessageLinks, shortTime } from '../PinnedPanel';
+import { MessageListDialog, placeOf, usePagedList } from '../MessageListDialog';
+import { shortTime } from '../PinnedPanel';
 import { useWorkspace } from '../workspaceContext';
 
-type Followed = Awaited<ReturnType<typeof methods.threads.list>>['threads'][number];
+const threadsPage = (cursor?: string) =>
+  methods.threads.list(cursor === undefined ? {} : { cursor }).then((page) => ({ items: page.threads, nextCursor: page.nextCursor }));
 
 /** The threads the person follows (threads.list), the most recent reply first, unread ones marked; each opens its chat at the parent. */
 export function ThreadsDialog({ conversations, onClose }: { conversations: Conversation[] | undefined; onClose: () => void }) {
   const workspace = useWorkspace();
-  const [threads, setThreads] = useState<Followed[]>();
-  const [cursor, setCursor] = useState<string>();
-  const [error, setError] = useState<string>();
-  const load = useCallback((after?: string) => {
-    methods.threads.list(after === undefined ? {} : { cursor: after }).then(
-      (page) => {
-        setThreads((shown) => [...(after === undefined ? [] : (shown ?? [])), ...page.threads]);
-        setCursor(page.nextCursor);
-      },
-      (failure: unknown) => setError(failureText(failure)),
-    );
-  }, []);
-  useEffect(() => load(), [load]);
+  const list = usePagedList(threadsPage);
   // A new reply, or the person reading or following elsewhere: the list again.
   useStreamFrames((frames) => {
-    if (frames.some((frame) => frame.type === 'thread.updated' || frame.type === 'thread.followUpdated')) load();
+    if (frames.some((frame) => frame.type === 'thread.updated' || frame.type === 'thread.followUpdated')) list.load();
   });
-  const unreadCount = (threads ?? []).filter((thread) => thread.unread).length;
-  const entries = (threads ?? []).map(({ message, unread }) => {
-    const chat = chatOf(message, workspace.me.id);
-    const where = conversations?.find((conversation) => conversation.chat === chat);
-    const place = where ? `In ${where.kind === 'channel' ? '#' : ''}${where.name} · ` : '';
+  const unreadCount = (list.items ?? []).filter((thread) => thread.unread).length;
+  const entries = (list.items ?? []).map(({ message, unread }) => {
+    const { chat, place } = placeOf(message, workspace.me.id, conversations);
     const count = message.thread?.replyCount === 1 ? '1 reply' : `${message.thread?.replyCount ?? 0} replies`;
     const last = message.thread ? ` · last ${shortTime(message.thread.lastReplyAt, workspace.me.timezone)}` : '';
-    return { message, chat, detail: `${unread ? '● Unread · ' : ''}${place}${count}${last}` };
+    return { message, chat, detail: `${unread ? '● Unread · ' : ''}${place ? `${place} · ` : ''}${count}${last}` };
   });
   return (
-    <Modal title={unreadCount > 0 ? `Threads (${unreadCount} unread)` : 'Threads'} onClose={onClose} className="pins-modal">
-      <FormError text={error} />
-      {threads === undefined && !error ? (
-        <p className="page-message">Loading…</p>
-      ) : (
-        <MessageLinks entries={entries} onOpen={onClose} empty="No threads yet. Reply to a message in a thread, and you follow it." label="Followed threads" />
-      )}
-      {cursor !== undefined && (
-        <div className="modal-actions">
-          <button type="button" className="secondary" onClick={() => load(cursor)}>
-            Show more
-          </button>
-        </div>
-      )}
-    </Modal>
+    <MessageListDialog
+      title={unreadCount > 0 ? `Threads (${unreadCount} unread)` : 'Threads'}
+      list={list}
+      entries={entries}
+      empty="No threads yet. Reply to a message in a thread, and you follow it."
+      label="Followed threads"
+      onClose={onClose}
+    />
   );
 }

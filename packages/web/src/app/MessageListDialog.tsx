@@ -1,0 +1,64 @@
+import { useCallback, useEffect, useState } from 'react';
+import { failureText, type Conversation, type Message } from '../api/client';
+import { chatOf } from '../stream/applyFrames';
+import { FormError } from './FormError';
+import { Modal } from './Modal';
+import { MessageLinks } from './PinnedPanel';
+
+/** One page of a list the server hands out a page at a time (`nextCursor` names the next). */
+export interface ListPage<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+/** A list read a page at a time: the first page at once, `load(cursor)` for the next, `load()` to start again. */
+export function usePagedList<T>(fetchPage: (cursor?: string) => Promise<ListPage<T>>) {
+  const [items, setItems] = useState<T[]>();
+  const [cursor, setCursor] = useState<string>();
+  const [error, setError] = useState<string>();
+  const load = useCallback(
+    (after?: string) => {
+      fetchPage(after).then(
+        (page) => {
+          setItems((shown) => [...(after === undefined ? [] : (shown ?? [])), ...page.items]);
+          setCursor(page.nextCursor);
+        },
+        (failure: unknown) => setError(failureText(failure)),
+      );
+    },
+    [fetchPage],
+  );
+  useEffect(() => load(), [load]);
+  return { items, cursor, error, load };
+}
+
+/** The chat a message is in, and "In #channel" or "In Name" for where the person knows it. */
+export function placeOf(message: Message, me: string, conversations: Conversation[] | undefined): { chat: string; place: string } {
+  const chat = chatOf(message, me);
+  const where = conversations?.find((conversation) => conversation.chat === chat);
+  return { chat, place: where ? `In ${where.kind === 'channel' ? '#' : ''}${where.name}` : '' };
+}
+
+/** A dialog listing messages, each a link that opens its chat at it, with "Show more" while pages are left. */
+export function MessageListDialog({ title, list, entries, empty, label, onClose }: {
+  title: string;
+  list: { items: unknown[] | undefined; cursor: string | undefined; error: string | undefined; load: (cursor?: string) => void };
+  entries: Array<{ message: Message; chat: string; detail: string }>;
+  empty: string;
+  label: string;
+  onClose: () => void;
+}) {
+  return (
+    <Modal title={title} onClose={onClose} className="pins-modal">
+      <FormError text={list.error} />
+      {list.items === undefined && !list.error ? <p className="page-message">Loading…</p> : <MessageLinks entries={entries} onOpen={onClose} empty={empty} label={label} />}
+      {list.cursor !== undefined && (
+        <div className="modal-actions">
+          <button type="button" className="secondary" onClick={() => list.load(list.cursor)}>
+            Show more
+          </button>
+        </div>
+      )}
+    </Modal>
+  );
+}
