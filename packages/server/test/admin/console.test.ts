@@ -91,6 +91,21 @@ for (const dialect of dialects) {
       expect((await call(t, 'admin.setRole', { userId: stranger.id, role: 'admin' }, adminToken)).body).toMatchObject({ error: 'UnknownUser', parameter: 'userId' });
     });
 
+    it('never lets two admins taking each other’s role (or account) at once leave the team without an admin', async () => {
+      for (const method of ['admin.setRole', 'admin.deactivatePerson'] as const) {
+        const { team, admin, member, adminToken, memberToken } = await cast();
+        expect((await call(t, 'admin.setRole', { userId: member.id, role: 'admin' }, adminToken)).status).toBe(200);
+        const params = (userId: string) => (method === 'admin.setRole' ? { userId, role: 'user' } : { userId });
+        const answers = await Promise.all([call(t, method, params(member.id), adminToken), call(t, method, params(admin.id), memberToken)]);
+        // One wins; the other is refused: by the last-admin rule, or (when it arrived after the first
+        // committed) because its caller is no longer an admin, or no longer signed in.
+        expect(answers.filter((answer) => answer.status === 200), method).toHaveLength(1);
+        expect([401, 403], method).toContain(answers.find((answer) => answer.status !== 200)!.status);
+        const admins = await db().selectFrom('users').select('id').where('team_id', '=', team.id).where('role', '=', 'admin').where('deactivated_at', 'is', null).execute();
+        expect(admins, method).toHaveLength(1);
+      }
+    });
+
     it('deactivates at once (sessions end, messages stay) and reactivates; never oneself', async () => {
       const { team, admin, member, adminToken, memberToken } = await cast();
       const channel = await channelOf(adminToken, 'private', [member.id]);

@@ -11,7 +11,8 @@ import { findTeamPerson } from '../queries/admin.js';
 import { entry } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { issueAccountLink, linkTo } from './accountLinks.js';
-import { deactivatePerson } from './people.js';
+import { isSqlite } from '../../store/rows/streamEntries.js';
+import { deactivatePersonIn } from './people.js';
 
 /** A team admin acting from the console, and where from (for the audit log). */
 export interface AdminActor {
@@ -28,18 +29,24 @@ async function personOf(tx: Tx, admin: UsersTable, userId: string): Promise<Admi
   return person;
 }
 
-/** Refuses a change that would leave the team with no active admin. */
-async function keepAnAdmin(tx: Tx, teamId: string, leaving: string, what: string): Promise<void> {
+/**
+ * Refuses a change that would leave the team with no active admin. The team's row is locked first on
+ * PostgreSQL, so two admins demoting (or deactivating) each other at once cannot both pass: the second
+ * waits for the first to commit and then counts without it. SQLite runs one write transaction at a time.
+ */
+export async function keepAnAdmin(tx: Tx, teamId: string, leaving: string, what: string, parameter: string | undefined = 'userId'): Promise<void> {
+  if (!isSqlite(tx)) await tx.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().execute();
   const others = await tx
     .selectFrom('users')
     .select('id')
     .where('team_id', '=', teamId)
     .where('role', '=', 'admin')
     .where('deactivated_at', 'is', null)
+    .where('bot_app_id', 'is', null)
     .where('id', '!=', leaving)
     .limit(1)
     .execute();
-  if (others.length === 0) throw new ApiError('PermissionDenied', `${what} would leave the team without an admin; make someone else an admin first.`, { parameter: 'userId' });
+  if (others.length === 0) throw new ApiError('PermissionDenied', `${what} would leave the team without an admin; make someone else an admin first.`, parameter ? { parameter } : {});
 }
 
 /** Gives a person a role; the whole team hears of it (`user.roleChanged`), and the audit log records the old and new role. */
@@ -59,13 +66,14 @@ export async function setPersonRole(ctx: CoreContext, { admin, address }: AdminA
 /** Deactivates a person (never oneself, never the last admin): core/commands/people.ts deactivatePerson, with the admin as actor. */
 export async function deactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, userId: string): Promise<AdminPerson> {
   if (userId === admin.id) throw new ApiError('PermissionDenied', 'You cannot deactivate your own account from the console; another admin can.', { parameter: 'userId' });
-  const before = await runChange(ctx, async (tx) => {
+  const now = ctx.now();
+  return runChange(ctx, async (tx, effects) => {
     const person = await personOf(tx, admin, userId);
-    if (person.user.role === 'admin' && person.deactivatedAt === null) await keepAnAdmin(tx, admin.team_id, userId, 'Deactivating the last admin');
-    return person;
+    if (person.deactivatedAt !== null) return person;
+    if (person.user.role === 'admin') await keepAnAdmin(tx, admin.team_id, userId, 'Deactivating the last admin');
+    await deactivatePersonIn(tx, effects, userId, now, byPerson(admin, address).actor);
+    return personOf(tx, admin, userId);
   });
-  if (before.deactivatedAt === null) await deactivatePerson(ctx, userId, ctx.now(), byPerson(admin, address).actor);
-  return runChange(ctx, (tx) => personOf(tx, admin, userId));
 }
 
 /** Reactivates a deactivated person: they sign in again (their sessions ended when they were deactivated). */

@@ -1,7 +1,7 @@
 import type { UsersTable } from '../../store/schema.js';
-import { ApiError } from '../../errors.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
+import { keepAnAdmin } from './administerPeople.js';
 
 /**
  * A person deactivates their own account: their sessions go, their app tokens stop working (a
@@ -10,18 +10,7 @@ import { runChange, type ChangeContext } from '../effects/effects.js';
  */
 export async function deactivateOwnAccount(ctx: ChangeContext & { now(): number }, person: UsersTable, address: string): Promise<void> {
   await runChange(ctx, async (tx, effects) => {
-    if (person.role === 'admin') {
-      const otherAdmin = await tx
-        .selectFrom('users')
-        .select('id')
-        .where('team_id', '=', person.team_id)
-        .where('role', '=', 'admin')
-        .where('id', '!=', person.id)
-        .where('deactivated_at', 'is', null)
-        .where('bot_app_id', 'is', null)
-        .executeTakeFirst();
-      if (!otherAdmin) throw new ApiError('PermissionDenied', 'You are the team’s last admin: make someone else an admin first, or the team would have none.');
-    }
+    if (person.role === 'admin') await keepAnAdmin(tx, person.team_id, person.id, 'Deactivating your account as the last admin', undefined);
     const now = ctx.now();
     await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', person.id).execute();
     await tx.deleteFrom('sessions').where('user_id', '=', person.id).execute();

@@ -2,7 +2,7 @@ import type { UsersTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
 import { newTeamId, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
-import { runChange, type ChangeContext } from '../effects/effects.js';
+import { runChange, type ChangeContext, type Effects } from '../effects/effects.js';
 import { hashPassword } from '../passwords.js';
 import { checkStatusChange } from '../personStatus.js';
 import { checkPersonFields, checkProfileChange, type PersonFieldInput } from '../personFields.js';
@@ -46,12 +46,15 @@ export async function createPerson(db: Db | Tx, input: NewPerson & { now: number
  * streams at once. Their messages stay. Reactivating them does not bring the sessions back.
  */
 export async function deactivatePerson(ctx: ChangeContext, userId: string, now: number, actor: AuditActor = cliActor): Promise<void> {
-  await runChange(ctx, async (tx, effects) => {
-    const person = await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).returning('team_id').executeTakeFirst();
-    if (person) await recordAudit(tx, { teamId: person.team_id, actor, at: now, action: 'user.deactivated', target: { kind: 'user', id: userId } });
-    await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-    effects.add({ kind: 'credentialsEnded', notice: { userId } });
-  });
+  await runChange(ctx, (tx, effects) => deactivatePersonIn(tx, effects, userId, now, actor));
+}
+
+/** deactivatePerson inside a change that checks something first (the console's last-admin rule). */
+export async function deactivatePersonIn(tx: Tx, effects: Effects, userId: string, now: number, actor: AuditActor): Promise<void> {
+  const person = await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).returning('team_id').executeTakeFirst();
+  if (person) await recordAudit(tx, { teamId: person.team_id, actor, at: now, action: 'user.deactivated', target: { kind: 'user', id: userId } });
+  await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  effects.add({ kind: 'credentialsEnded', notice: { userId } });
 }
 
 /**

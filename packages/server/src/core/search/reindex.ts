@@ -1,4 +1,5 @@
-import { sql, SqliteAdapter } from 'kysely';
+import { sql } from 'kysely';
+import { isSqlite } from '../../store/rows/streamEntries.js';
 import type { Db } from '../../store/store.js';
 
 /**
@@ -24,8 +25,6 @@ export interface ReindexOptions {
   restart: boolean;
   onBatch?: (progress: ReindexProgress) => void;
 }
-
-const isSqlite = (db: Db): boolean => db.getExecutor().adapter instanceof SqliteAdapter;
 
 /** Indexes the batch's missing messages, uids in (after, last]; returns how many it indexed. */
 async function indexRange(tx: Db, after: string, last: string): Promise<number> {
