@@ -54,17 +54,20 @@ export const signOut = defineRoute({
 });
 
 /**
- * What the sign-in page offers, asked before anyone signs in: a single sign-on button for each team with
- * a provider (GET /api/sso/start?team= its id), and the password form unless every team switched it off.
+ * What the sign-in page offers, asked before anyone signs in. It names no team: a server's teams are not
+ * told to strangers. With one team offering single sign-on the page shows a button (GET /api/sso/start);
+ * with several it asks for the work email first (GET /api/sso/start?email=), which finds the team.
  */
 export const getSignInMethods = defineRoute({
   ...sessionRead,
   callers: ['anyone'],
   name: 'session.getSignInMethods',
-  summary: 'How people sign in here: password (false when every team switched it off), and the teams that offer single sign-on, each started at ssoUrl.',
+  summary:
+    'How people sign in here: password (false when every team switched it off), and single sign-on: off, a button (one team offers it) ' +
+    'or email (several do: the page asks for the work email, which picks the team).',
   path: '/api/session/methods',
   result: closedObject({
     password: Type.Boolean(),
-    sso: Type.Array(closedObject({ teamId: Type.String(), teamName: Type.String(), ssoUrl: Type.String({ description: 'where the browser goes to sign in through the provider' }) })),
+    sso: Type.Union([Type.Literal('off'), Type.Literal('button'), Type.Literal('email')]),
   }),
 });

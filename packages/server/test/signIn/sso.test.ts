@@ -108,6 +108,37 @@ forEachDialect('single sign-on through a real OpenID Connect provider', (t) => {
     expect((await browser.finish(await browser.toCallback(t().url, team.id, 'ada'))).search).toBe('?sso=deactivated');
   });
 
+  it('names no team to strangers, and starts by work email: the team where it has an account, else the one taking its domain', async () => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const teamA = await t().f.team(`Alpha ${tag}`);
+    const teamB = await t().f.team(`Bravo ${tag}`);
+    const { db, keyring } = t().testStore.store;
+    for (const [team, domain] of [[teamA, `a-${tag}.test`], [teamB, `b-${tag}.test`]] as const) {
+      const provider = { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, allowedDomains: [domain], createAccounts: true };
+      await updateSignInSettings({ db, keyring, envProvider: undefined }, team.id, { provider, passwordEnabled: true }, Date.now());
+    }
+    const methods = await fetch(`${t().url}/api/session/methods`).then((r) => r.json());
+    expect(methods).toEqual({ password: true, sso: 'email' });
+
+    const start = async (email: string) => {
+      await db.deleteFrom('sso_attempts').where('team_id', 'in', [teamA.id, teamB.id]).execute();
+      const response = await new SsoBrowser().get(`${t().url}/api/sso/start?email=${encodeURIComponent(email)}`);
+      const location = new URL(response.headers.get('location')!, t().url);
+      if (location.origin === new URL(t().url).origin) return location.pathname + location.search;
+      const attempts = await db.selectFrom('sso_attempts').select('team_id').where('team_id', 'in', [teamA.id, teamB.id]).execute();
+      expect(attempts).toHaveLength(1);
+      return attempts[0].team_id;
+    };
+    expect(await start(`someone@B-${tag}.test`)).toBe(teamB.id);
+    expect(await start(`nobody@unknown-${tag}.test`)).toBe('/signin?sso=notConfigured');
+    expect(await start('not an email')).toBe('/signin?sso=notConfigured');
+    await t().f.person(teamA.id, { email: `solo-${tag}@b-${tag}.test` });
+    expect(await start(`solo-${tag}@b-${tag}.test`)).toBe(teamA.id);
+    await t().f.person(teamA.id, { email: `dual-${tag}@c.test` });
+    await t().f.person(teamB.id, { email: `dual-${tag}@c.test` });
+    expect(await start(`dual-${tag}@c.test`)).toBe('/signin?sso=severalTeams');
+  });
+
   describe('password sign-in switched off', () => {
     it('answers PasswordSignInOff to the right password only, and the sign-in page offers the provider', async () => {
       const { team } = await teamWithSso({}, false);
@@ -117,7 +148,8 @@ forEachDialect('single sign-on through a real OpenID Connect provider', (t) => {
       expect((await right.json()).error).toBe('PasswordSignInOff');
       expect((await (await signIn('wrong password here')).json()).error).toBe('InvalidCredentials');
       const methods = await fetch(`${t().url}/api/session/methods`).then((r) => r.json());
-      expect(methods.sso).toContainEqual({ teamId: team.id, teamName: expect.any(String), ssoUrl: `/api/sso/start?team=${encodeURIComponent(team.id)}` });
+      expect(methods.sso).not.toBe('off');
+      expect((await new SsoBrowser().get(`${t().url}/api/sso/start?team=${encodeURIComponent(team.id)}`)).headers.get('location')).toMatch(new RegExp(`^${idp.issuer}`));
     });
   });
 });

@@ -103,6 +103,12 @@ export function SignInSettings() {
           Create an account on a person’s first sign-in
         </label>
         <p className="hint">Register this redirect URI at the provider: {settings.callbackUrl}</p>
+        {settings.source !== 'none' && (
+          <p className="hint">
+            The team’s own sign-in link, for people whose email has accounts in several teams here: {window.location.origin}/api/sso/start?team=
+            {encodeURIComponent(workspace.team.id)}
+          </p>
+        )}
       </fieldset>
       <label className="check">
         <input type="checkbox" checked={passwordEnabled} onChange={(event) => setPasswordEnabled(event.target.checked)} {...invalid('passwordEnabled')} />

@@ -1,12 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import './signIn.css';
 import { sessionApi } from '../api/client';
 
 /** What the server offers (GET /api/session/methods); undefined while it is asked. */
 export interface SignInMethods {
   password: boolean;
-  sso: Array<{ teamId: string; teamName: string; ssoUrl: string }>;
+  /** off; a button (one team offers single sign-on); or email (several do: the work email picks the team). */
+  sso: 'off' | 'button' | 'email';
 }
+
+/** Where single sign-on starts: the server sends the browser on to the team's provider. */
+const SSO_START = '/api/sso/start';
 
 export function useSignInMethods(): SignInMethods | undefined {
   const [methods, setMethods] = useState<SignInMethods>();
@@ -15,7 +19,7 @@ export function useSignInMethods(): SignInMethods | undefined {
     // Without an answer the page keeps the password form, as before single sign-on.
     sessionApi.getSignInMethods({}).then(
       (answer) => live && setMethods(answer),
-      () => live && setMethods({ password: true, sso: [] }),
+      () => live && setMethods({ password: true, sso: 'off' }),
     );
     return () => {
       live = false;
@@ -26,7 +30,8 @@ export function useSignInMethods(): SignInMethods | undefined {
 
 /** What each refusal of a single sign-on (the server's `?sso=`) tells the person to do. */
 const refusals: Record<string, string> = {
-  notConfigured: 'Single sign-on is not set up for that team. Sign in with your password, or ask a team admin.',
+  notConfigured: 'Single sign-on is not set up for that team or email. Check the email, sign in with your password, or ask a team admin.',
+  severalTeams: 'Your email has accounts in several teams here. Use your team’s own sign-in link (a team admin finds it in the admin console), or sign in with your password.',
   expired: 'That sign-in took too long or was already used. Start again with the button below.',
   otherBrowser: 'The sign-in came back to another browser than the one that started it. Start again here, in this browser.',
   provider: 'Your identity provider did not complete the sign-in. Try again; if it keeps failing, ask a team admin to check the single sign-on settings.',
@@ -45,17 +50,39 @@ export function ssoRefusal(search: string): string | undefined {
   return refusals[code] ?? refusals.provider;
 }
 
-/** A button per team that signs in through its identity provider: plain links, since the browser leaves for the provider. */
+/**
+ * Single sign-on: a plain link when one team offers it (the browser leaves for the provider); when several
+ * do, the button asks for the work email first, and the server finds the team from it.
+ */
 export function SsoButtons({ methods }: { methods: SignInMethods }) {
-  if (methods.sso.length === 0) return null;
-  const several = methods.sso.length > 1;
+  const [asking, setAsking] = useState(false);
+  const [email, setEmail] = useState('');
+  if (methods.sso === 'off') return null;
+  const start = (event: FormEvent) => {
+    event.preventDefault();
+    window.location.assign(`${SSO_START}?email=${encodeURIComponent(email.trim())}`);
+  };
   return (
     <div className="sso-choices">
-      {methods.sso.map((choice) => (
-        <a key={choice.teamId} className="button primary sso-button" href={choice.ssoUrl}>
-          {several ? `Sign in to ${choice.teamName} with single sign-on` : 'Sign in with single sign-on'}
+      {methods.sso === 'button' ? (
+        <a className="button primary sso-button" href={SSO_START}>
+          Sign in with single sign-on
         </a>
-      ))}
+      ) : asking ? (
+        <div className="sso-email" role="group" aria-label="Single sign-on">
+          <label>
+            Work email
+            <input type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} autoFocus onKeyDown={(e) => e.key === 'Enter' && email.includes('@') && start(e)} />
+          </label>
+          <button type="button" className="primary sso-button" disabled={!email.includes('@')} onClick={start}>
+            Continue with single sign-on
+          </button>
+        </div>
+      ) : (
+        <button type="button" className="primary sso-button" onClick={() => setAsking(true)}>
+          Sign in with single sign-on
+        </button>
+      )}
       {methods.password && <p className="sso-or">or with your email and password</p>}
     </div>
   );

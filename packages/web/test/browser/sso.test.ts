@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { updateSignInSettings } from '../../../server/src/core/signIn/settings.js';
 import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { startOidcProvider, type TestOidcProvider } from '../../../server/test/helpers/oidcProvider.js';
 import { PASSWORD, signInPage } from './cast.js';
@@ -26,9 +27,15 @@ const web = browserSuite({
   close: () => idp.close(),
 });
 
-/** Through the provider's sign-in form as `login`, from the sign-in page's button. */
-async function signInThroughProvider(page: import('playwright-core').Page, login: string) {
-  await page.getByRole('link', { name: 'Sign in with single sign-on' }).click();
+/** Through the provider's sign-in form as `login`, from the sign-in page's button (which asks for `workEmail` when several teams offer single sign-on). */
+async function signInThroughProvider(page: import('playwright-core').Page, login: string, workEmail?: string) {
+  if (workEmail === undefined) await page.getByRole('link', { name: 'Sign in with single sign-on' }).click();
+  else {
+    await page.getByRole('button', { name: 'Sign in with single sign-on' }).click();
+    await page.getByLabel('Work email').fill(workEmail);
+    await saveScreenshot(page, 'sign-in-sso-email');
+    await page.getByRole('button', { name: 'Continue with single sign-on' }).click();
+  }
   await page.locator('input[name="login"]').fill(login);
   await page.locator('input[name="password"]').fill('anything');
   await page.locator('button[type="submit"]').click();
@@ -85,6 +92,20 @@ describe.skipIf(noBrowser)('single sign-on in the web client', () => {
     await saveScreenshot(outsider.page, 'sign-in-sso-refused');
     const audit = await web.t.testStore.store.db.selectFrom('audit_log').select(['action', 'details']).where('team_id', '=', team.id).orderBy('id').execute();
     expect(audit.map((row) => row.action)).toEqual(expect.arrayContaining(['team.signInSettingsChanged', 'session.signIn', 'session.signInFailed']));
-    for (const opened of [adminPage, visitor, outsider]) await opened.context.close();
+
+    // A second team with a provider: the page names neither, and asks for the work email, which picks the team.
+    const army = await web.t.f.team('Army');
+    const { db, keyring } = web.t.testStore.store;
+    const provider = { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, allowedDomains: ['elsewhere.test'], createAccounts: true };
+    await updateSignInSettings({ db, keyring, envProvider: undefined }, army.id, { provider, passwordEnabled: true }, Date.now());
+    const recruit = await openWatchedPage(web.browser);
+    await recruit.page.goto(`${web.t.url}/`);
+    await recruit.page.getByRole('button', { name: 'Sign in with single sign-on' }).waitFor();
+    expect(await recruit.page.getByText(/Navy|Army/).count()).toBe(0);
+    await signInThroughProvider(recruit.page, 'mallory', 'mallory@elsewhere.test');
+    await recruit.page.getByRole('button', { name: /^Your profile: Mallory Other/ }).waitFor();
+    const joined = await recruit.page.evaluate(() => fetch('/api/session').then((response) => response.json()));
+    expect(joined.team.id).toBe(army.id);
+    for (const opened of [adminPage, visitor, outsider, recruit]) await opened.context.close();
   }, 180_000);
 });

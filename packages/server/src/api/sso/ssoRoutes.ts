@@ -1,11 +1,12 @@
+import { maxEmailLength } from '@aviary/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.js';
 import { ATTEMPT_LIFETIME_MS, beginSsoSignIn, finishSsoSignIn, type SsoContext, type SsoRefusal } from '../../core/signIn/ssoSignIn.js';
-import { signInChoices } from '../../core/signIn/settings.js';
+import { signInChoices, ssoTeamOfEmail } from '../../core/signIn/settings.js';
 import { clientAddressOf } from '../callerOf.js';
 import { cookie, requestCookie, sessionCookie } from '../session/sessionToken.js';
 
-/** Where single sign-on starts (`?team=` a team id, or none when one team offers it) and where the provider sends the browser back. */
+/** Where single sign-on starts (`?team=` a team id, `?email=` a work email, or neither when one team offers it) and where the provider sends the browser back. */
 export const SSO_START_PATH = '/api/sso/start';
 export const SSO_CALLBACK_PATH = '/api/sso/callback';
 /** Binds an attempt to the browser that began it: only that browser's callback can finish it. */
@@ -18,11 +19,12 @@ const TEAM_ID = /^t:[a-z2-7]{16}$/;
  * the sign-in page with `?sso=` its reason, which the page explains (docs/security.md, "Single sign-on").
  */
 export function registerSsoRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get<{ Querystring: { team?: unknown } }>(SSO_START_PATH, async (request, reply) => {
+  app.get<{ Querystring: { team?: unknown; email?: unknown } }>(SSO_START_PATH, async (request, reply) => {
     const address = clientAddressOf(ctx.config)(request);
     const rule = ctx.config.rateLimits.channel;
     if (!(await ctx.rateLimits.take(`sso:start:${address}`, rule)).allowed) return refuse(reply, 'busy');
-    const teamId = await teamToStart(ctx, request.query.team);
+    const teamId = await teamToStart(ctx, request.query);
+    if (teamId === 'several') return refuse(reply, 'severalTeams');
     if (!teamId) return refuse(reply, 'notConfigured');
     let begun: Awaited<ReturnType<typeof beginSsoSignIn>>;
     try {
@@ -52,11 +54,12 @@ function ssoContext(ctx: ServerContext, request: FastifyRequest): SsoContext {
   return { db: ctx.db, keyring: ctx.store.keyring, envProvider: ctx.config.oidc, guard: ctx.events.agent, now: ctx.now(), clientAddress: clientAddressOf(ctx.config)(request), userAgent };
 }
 
-/** The team named, when it offers single sign-on; without a name, the only team that does. */
-async function teamToStart(ctx: ServerContext, team: unknown): Promise<string | undefined> {
+/** The team named, when it offers single sign-on; the team of the work email given; without either, the only team that does. */
+async function teamToStart(ctx: ServerContext, query: { team?: unknown; email?: unknown }): Promise<string | 'several' | undefined> {
   const { teams } = await signInChoices(ctx.db, ctx.config.oidc);
-  if (typeof team === 'string' && TEAM_ID.test(team)) return teams.find((candidate) => candidate.id === team)?.id;
-  return team === undefined && teams.length === 1 ? teams[0].id : undefined;
+  if (typeof query.team === 'string' && TEAM_ID.test(query.team)) return teams.find((candidate) => candidate.id === query.team)?.id;
+  if (typeof query.email === 'string' && query.email.length <= maxEmailLength && query.email.includes('@')) return ssoTeamOfEmail(ctx.db, teams, query.email);
+  return query.team === undefined && query.email === undefined && teams.length === 1 ? teams[0].id : undefined;
 }
 
 /** The redirect URI registered at the provider: the public URL's, else the address the server listens on. */
@@ -66,5 +69,5 @@ export const ssoCallbackUrl = (ctx: ServerContext): string => new URL(SSO_CALLBA
 const attemptCookie = (ctx: ServerContext, value: string, maxAgeSeconds: number): string =>
   cookie(ctx.config, ATTEMPT_COOKIE, value, ['Path=/api/sso', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`]);
 
-const refuse = (reply: FastifyReply, refusal: SsoRefusal | 'busy' | 'unreachable'): FastifyReply =>
+const refuse = (reply: FastifyReply, refusal: SsoRefusal | 'busy' | 'unreachable' | 'severalTeams'): FastifyReply =>
   reply.code(303).header('location', `/signin?sso=${refusal}`).header('cache-control', 'no-store').send();

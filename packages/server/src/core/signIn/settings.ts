@@ -102,22 +102,47 @@ export async function teamsWithoutPasswords(db: Db, teamIds: readonly string[]):
   return new Set(rows.map((row) => row.team_id));
 }
 
+/** A team that signs people in through a provider, and the email domains that provider accepts ([] for any). */
+export interface SsoTeam {
+  id: string;
+  name: string;
+  domains: string[];
+}
+
 /**
- * What the sign-in page offers: a single sign-on button for each team a provider applies to, and the
- * password form unless every team has switched passwords off.
+ * What the sign-in page offers: the teams a provider applies to (their own, or the environment's), and
+ * the password form unless every team has switched passwords off.
  */
-export async function signInChoices(db: Db, envProvider: OidcProviderConfig | undefined): Promise<{ password: boolean; teams: Array<{ id: string; name: string }> }> {
+export async function signInChoices(db: Db, envProvider: OidcProviderConfig | undefined): Promise<{ password: boolean; teams: SsoTeam[] }> {
   const teams = await db
     .selectFrom('teams as t')
     .leftJoin('team_sign_in as s', 's.team_id', 't.id')
-    .select(['t.id', 't.name', 's.password_enabled', 's.oidc_issuer'])
+    .select(['t.id', 't.name', 's.password_enabled', 's.oidc_issuer', 's.oidc_allowed_domains'])
     .orderBy('t.name')
     .orderBy('t.id')
     .execute();
-  return {
-    password: teams.length === 0 || teams.some((team) => team.password_enabled !== 0),
-    teams: teams.filter((team) => team.oidc_issuer !== null || envProvider !== undefined).map(({ id, name }) => ({ id, name })),
-  };
+  const ssoTeams: SsoTeam[] = [];
+  for (const team of teams) {
+    if (team.oidc_issuer !== null) ssoTeams.push({ id: team.id, name: team.name, domains: JSON.parse(team.oidc_allowed_domains ?? '[]') as string[] });
+    else if (envProvider !== undefined) ssoTeams.push({ id: team.id, name: team.name, domains: envProvider.allowedDomains });
+  }
+  return { password: teams.length === 0 || teams.some((team) => team.password_enabled !== 0), teams: ssoTeams };
+}
+
+/**
+ * The team a work email signs in to, among those offering single sign-on: the one where the email has an
+ * account, else the one whose provider takes its domain. Undefined for none; 'several' when it is not one.
+ */
+export async function ssoTeamOfEmail(db: Db, teams: readonly SsoTeam[], email: string): Promise<string | 'several' | undefined> {
+  const address = email.trim().toLowerCase();
+  const domain = address.slice(address.lastIndexOf('@') + 1);
+  if (teams.length === 0 || !domain) return undefined;
+  const ids = teams.map((team) => team.id);
+  const accounts = await db.selectFrom('users').select('team_id').where('email', '=', address).where('team_id', 'in', ids).where('bot_app_id', 'is', null).execute();
+  const byDomain = teams.filter((team) => team.domains.some((allowed) => allowed.toLowerCase() === domain)).map((team) => team.id);
+  const candidates = accounts.length > 0 ? accounts.map((row) => row.team_id) : byDomain;
+  if (candidates.length === 0) return undefined;
+  return candidates.length === 1 ? candidates[0] : 'several';
 }
 
 /** Password sign-in on again for the team, its provider kept: the CLI's break-glass (cli/teamSignIn.ts). */
