@@ -47,6 +47,39 @@ export function appSecretKeyring(db: Db): SecretKeyring {
 export const sealAppSecret = (db: Db, secret: string): string => appSecretKeyring(db).seal(secret);
 
 /**
+ * The other columns sealed with the server's key, opened by their readers rather than by the plugin: a
+ * team's own single sign-on client secret and the Web Push private key. Each is a table, its key column and
+ * the sealed column.
+ */
+const OTHER_SEALED = [
+  { table: 'team_sign_in', key: 'team_id', column: 'oidc_client_secret_sealed' },
+  { table: 'web_push_keys', key: 'id', column: 'private_key' },
+] as const;
+
+/**
+ * Seals every stored secret again that is not sealed with the current key: the app secrets (sealAppSecrets)
+ * and the other sealed columns, so that once the server has started with a new key first the old key can go.
+ * Answers how many rows it sealed.
+ */
+export async function sealStoredSecrets(db: Db): Promise<number> {
+  let sealed = await sealAppSecrets(db);
+  const keyring = appSecretKeyring(db);
+  // Table and column names come from OTHER_SEALED, typed loosely so one loop serves them all.
+  const loose = db as unknown as Kysely<Record<string, Record<string, string | null>>>;
+  for (const { table, key, column } of OTHER_SEALED) {
+    const rows = await loose.selectFrom(table).select([key, column]).where(column, 'is not', null).execute();
+    for (const row of rows) {
+      const stored = row[column]!;
+      if (keyring.isCurrent(stored)) continue;
+      // Changed only if it still holds what was read, so processes starting together seal it once.
+      const result = await loose.updateTable(table).set({ [column]: keyring.seal(keyring.open(stored)) }).where(key, '=', row[key]).where(column, '=', stored).executeTakeFirst();
+      sealed += Number(result.numUpdatedRows);
+    }
+  }
+  return sealed;
+}
+
+/**
  * Seals every app secret not yet sealed with the current key: those stored before sealing (the upgrade
  * to this version) and those sealed with a key since rotated out. Run with the migrations, by whoever has
  * the keys; each row is changed only if it still holds what was read, so processes starting together

@@ -5,7 +5,7 @@ import { CompiledQuery, Kysely, type Dialect, type PostgresDialect, type Transac
 import pg from 'pg';
 import type { DialectName } from './catalog.js';
 import { migrateToLatest, planMigrations, type MigrationPlan, type MigrationReport } from './migrator.js';
-import { SealedAppSecretsPlugin, sealAppSecrets } from './sealedAppSecrets.js';
+import { SealedAppSecretsPlugin, sealStoredSecrets } from './sealedAppSecrets.js';
 import { loadSecretKeyring, type SecretKeyring } from './secretKeys.js';
 import { OwnSchemaPostgresDialect } from './ownSchemaIntrospector.js';
 import type { Database } from './schema.js';
@@ -68,7 +68,7 @@ export function openStore(options: StoreOptions): Store {
     // The secrets are sealed with the schema: the key is at hand only here, at run time, not in a migration.
     migrate: async () => {
       const report = await migrateToLatest({ db, dialect, pgSchema: options.pgSchema });
-      await sealAppSecrets(db);
+      await sealStoredSecrets(db);
       return report;
     },
     planMigrations: () => planMigrations({ db, dialect, pgSchema: options.pgSchema }),

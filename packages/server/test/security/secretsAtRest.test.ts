@@ -5,6 +5,8 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { rotateAppSecret } from '../../src/core/commands/apps.js';
+import { vapidKeys } from '../../src/core/push/vapidKeys.js';
+import { updateSignInSettings } from '../../src/core/signIn/settings.js';
 import { sendTestEvent } from '../../src/events/delivery/testEvent.js';
 import { SECRET_KEY_FILE } from '../../src/store/secretKeys.js';
 import { openStore, type Db } from '../../src/store/store.js';
@@ -82,12 +84,24 @@ forEachDialect('app secrets at rest', (t) => {
     await eventVerifies(t(), db, app.id, app.secret);
   });
 
-  it('rotates the key: with the new key first, the migration seals every secret again, and the old key is no longer needed', async () => {
+  it('rotates the key: with the new key first, the migration seals every secret again (apps, single sign-on, Web Push), and the old key is no longer needed', async () => {
     const { dataDir, databaseUrl, pgSchema } = t().testStore;
     const oldKey = readFileSync(join(dataDir, SECRET_KEY_FILE), 'utf8').trim();
     const newKey = randomBytes(32).toString('base64');
     const app = await newApp();
     const before = await storedSecrets(t().testStore.store.db, app.id);
+    // A team's own single sign-on secret and the Web Push key are sealed with the same key.
+    const { store } = t().testStore;
+    const ssoTeam = await t().f.team();
+    const provider = { issuer: 'https://idp.example.test', clientId: 'aviary', clientSecret: 'sso-secret-in-clear', allowedDomains: [], createAccounts: false };
+    await updateSignInSettings({ db: store.db, keyring: store.keyring, envProvider: undefined }, ssoTeam.id, { provider, passwordEnabled: true }, Date.now());
+    const vapid = await vapidKeys(store, Date.now);
+    const otherSealed = async (db: Db) => {
+      const sso = await db.selectFrom('team_sign_in').select('oidc_client_secret_sealed as sealed').where('team_id', '=', ssoTeam.id).executeTakeFirstOrThrow();
+      const push = await db.selectFrom('web_push_keys').select('private_key as sealed').executeTakeFirstOrThrow();
+      return [sso.sealed!, push.sealed];
+    };
+    const otherBefore = await otherSealed(store.db);
 
     const both = openStore({ dataDir, databaseUrl, pgSchema, secretKeys: [newKey, oldKey] });
     const onlyNew = openStore({ dataDir, databaseUrl, pgSchema, secretKeys: [newKey] });
@@ -98,6 +112,10 @@ forEachDialect('app secrets at rest', (t) => {
       expect(after.secret).not.toBe(before.secret);
       expect(await dumpApps(both.db)).not.toContain(app.secret);
       expect((await onlyNew.db.selectFrom('apps').select('secret').where('id', '=', app.id).executeTakeFirstOrThrow()).secret).toBe(app.secret);
+      const otherAfter = await otherSealed(both.db);
+      expect(otherAfter[0]).not.toBe(otherBefore[0]);
+      expect(otherAfter[1]).not.toBe(otherBefore[1]);
+      expect(otherAfter.map((sealed) => onlyNew.keyring.open(sealed))).toEqual(['sso-secret-in-clear', vapid.privateKey]);
     } finally {
       // Back to the server's own key, for the other tests of this file.
       const back = openStore({ dataDir, databaseUrl, pgSchema, secretKeys: [oldKey, newKey] });
