@@ -1,7 +1,6 @@
 import { AviaryApiError } from '@aviary/protocol';
 import { describe, expect, it } from 'vitest';
-import { captionOf, fileKind, fitWithin, formatFileSize, isNamesOnly } from '../src/app/files/fileFormat.js';
-import { uploadRefusalText, worthRetrying } from '../src/app/files/uploadRefusals.js';
+import { captionOf, fileKind, fitWithin, formatFileSize, isNamesOnly, uploadRefusalText, worthRetrying } from '../src/app/files/fileFormat.js';
 import { nextZoom } from '../src/app/files/zoom.js';
 
 describe('file sizes as people read them', () => {

@@ -1,6 +1,6 @@
 import { fileLimits, type FileInfoModel } from '@aviary/protocol';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { uploadRefusalText, worthRetrying } from './uploadRefusals';
+import { uploadRefusalText, worthRetrying } from './fileFormat';
 import { isAbort, uploadFile } from './uploadFile';
 
 /** A file on its way into the composer's next message. */
