@@ -82,28 +82,32 @@ export function ImageViewer({ images, current, onShow, onClose }: {
   return (
     <Modal title={file.name} onClose={onClose} className="image-viewer-modal">
       <div className="viewer-tools" role="toolbar" aria-label="Image viewer">
-        <button type="button" className="secondary" onClick={() => previous && onShow(previous.id)} disabled={!previous} aria-label="Previous image">
-          ‹ Previous
-        </button>
-        <span className="viewer-position">
-          {index + 1} of {images.length}
+        <span className="viewer-group">
+          <button type="button" className="secondary" onClick={() => previous && onShow(previous.id)} disabled={!previous} aria-label="Previous image">
+            ‹ Previous
+          </button>
+          <span className="viewer-position">
+            {index + 1} of {images.length}
+          </span>
+          <button type="button" className="secondary" onClick={() => next && onShow(next.id)} disabled={!next} aria-label="Next image">
+            Next ›
+          </button>
         </span>
-        <button type="button" className="secondary" onClick={() => next && onShow(next.id)} disabled={!next} aria-label="Next image">
-          Next ›
-        </button>
         <span className="viewer-gap" />
-        <button type="button" className="secondary" onClick={() => zoomTo('out')} aria-label="Zoom out">
-          −
-        </button>
-        <output className="viewer-zoom" aria-label="Zoom" aria-live="polite">
-          {Math.round(scale * 100)}%
-        </output>
-        <button type="button" className="secondary" onClick={() => zoomTo('in')} aria-label="Zoom in">
-          +
-        </button>
-        <button type="button" className="secondary" onClick={() => zoomTo('fit')} aria-pressed={zoom === 'fit'}>
-          Fit
-        </button>
+        <span className="viewer-group">
+          <button type="button" className="secondary" onClick={() => zoomTo('out')} aria-label="Zoom out">
+            −
+          </button>
+          <output className="viewer-zoom" aria-label="Zoom" aria-live="polite">
+            {Math.round(scale * 100)}%
+          </output>
+          <button type="button" className="secondary" onClick={() => zoomTo('in')} aria-label="Zoom in">
+            +
+          </button>
+          <button type="button" className="secondary" onClick={() => zoomTo('fit')} aria-pressed={zoom === 'fit'}>
+            Fit
+          </button>
+        </span>
         <a className="secondary viewer-download" href={file.url} download={file.name}>
           Download · {formatFileSize(file.size)}
         </a>
