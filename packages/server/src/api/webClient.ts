@@ -15,12 +15,13 @@ export const WEB_CLIENT_DIST = fileURLToPath(new URL('../../../web/dist/', impor
  * nothing else. `frame-src http: https:` lets attachment widgets and app widgets (on any origin an app's
  * developer registered) load in iframes; inline `html` attachments are `srcdoc` iframes without
  * `allow-same-origin` or `allow-scripts`, which inherit this policy. `img-src http: https:` shows
- * attachment images and profile images, which live on the apps' servers. Scripts, styles and
+ * attachment images and profile images, which live on the apps' servers. `media-src 'self'` plays the
+ * video and sound files of messages, served by this server (GET /files/:id). Scripts, styles and
  * connections stay 'self': the page runs only its own built code. docs/security.md explains it.
  */
 export const WEB_CLIENT_CONTENT_SECURITY_POLICY = HTML_CONTENT_SECURITY_POLICY.replace("img-src 'self' data:", "img-src 'self' data: http: https:").replace(
   "base-uri 'none'",
-  "frame-src http: https:; base-uri 'none'",
+  "frame-src http: https:; media-src 'self'; base-uri 'none'",
 );
 
 /** Built file names: hashed names from Vite, no directories, no dots at the start. */

@@ -1,7 +1,10 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { failureText, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { loadDraft, saveDraft } from './drafts';
+import { captionOf } from './files/fileFormat';
+import { UploadList } from './files/UploadList';
+import type { Uploads } from './files/useUploads';
 import { PickerOption } from './PickerOption';
 import { mentionedIds } from './notify/rules';
 import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
@@ -16,11 +19,14 @@ const FORMAT_KEYS: ReadonlyMap<string, string> = new Map([['b', '**'], ['i', '*'
  * leading `/` lists the slash commands of the person's apps. A slash command's answer is followed (toast, widget, tab); a `/` that
  * names no command goes out as text, as the server decides. Each chat keeps its draft (drafts.ts), across
  * reloads; Ctrl/Cmd+B and +I wrap the selection in Markdown's bold and italic; Up in the empty box edits the
- * person's last message.
+ * person's last message. Files (the attach button, a paste, or a drop on the conversation) upload at once,
+ * each on its own row (files/UploadList.tsx); the message, its text their caption, goes once they are up.
  */
-export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast }: {
+export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, uploads }: {
   chat: string;
   placeholder: string;
+  /** The files of the next message (useUploads, the conversation's: a drop on it adds to them). */
+  uploads: Uploads;
   focusSignal?: number;
   onSent: (message: Message) => void;
   /** Up in the empty box: edit the person's last message; false when there is none. */
@@ -36,6 +42,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast }:
   const [dismissed, setDismissed] = useState(false);
   const mentions = useRef<Mention[]>(draft.mentions);
   const input = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
   const listId = useId();
 
   // A conversation opens ready to type in, as people expect of a chat; so does choosing it again (Ctrl+K).
@@ -81,17 +88,24 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast }:
     pendingSelection.current = undefined;
   });
 
+  const canSend = text.trim() !== '' || uploads.items.some((item) => item.state === 'done');
+  // Enter while files upload: the message goes once the last of them is up (or given up).
+  const [queued, setQueued] = useState(false);
+
   // Sent at once and the box cleared: the outbox keeps the message (shown as pending) until the server
-  // has it. A refusal puts the text back, when nothing new was typed meanwhile.
+  // has it. A refusal puts the text (when nothing new was typed meanwhile) and the files back.
   const send = () => {
+    if (uploads.busy) return setQueued(true);
+    if (!canSend) return;
     const body = text.trim();
-    if (body === '') return;
-    const serviceml = mentionMarkup(body, mentions.current);
+    const files = uploads.take();
+    const serviceml = body === '' ? undefined : mentionMarkup(body, mentions.current);
     const mentioned = mentionedIds(body, mentions.current);
     mentions.current = [];
     edit('', 0);
     input.current?.focus();
-    workspace.outbox.send(chat, body, serviceml, mentioned).then(
+    const caption = captionOf(body, files.map((item) => item.file.name));
+    workspace.outbox.send(chat, caption, serviceml, mentioned, files.flatMap((item) => (item.info ? [item.info.id] : []))).then(
       (delivered) => {
         if (!delivered) return;
         if ('message' in delivered) onSent(delivered.message);
@@ -100,8 +114,23 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast }:
       (error: unknown) => {
         workspace.toast(failureText(error), 'error');
         setText((current) => (current === '' ? body : current));
+        uploads.putBack(files);
       },
     );
+  };
+
+  useEffect(() => {
+    if (!queued || uploads.busy) return;
+    setQueued(false);
+    send();
+  });
+
+  // An image copied to the clipboard (a screenshot) is pasted as a file; text pasted along stays text.
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...event.clipboardData.files];
+    if (files.length === 0) return;
+    uploads.add(files);
+    if (!event.clipboardData.types.includes('text/plain')) event.preventDefault();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -152,6 +181,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast }:
         </ul>
       )}
       <div className="composer-box">
+        <UploadList uploads={uploads} />
         <textarea
           ref={input}
           rows={1}
@@ -164,17 +194,40 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast }:
           onChange={(event) => edit(event.target.value, event.target.selectionStart)}
           onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         <div className="composer-tools">
+          <button type="button" className="icon-button composer-attach" aria-label="Attach files" title="Attach files" onClick={() => picker.current?.click()}>
+            📎
+          </button>
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            className="composer-attach-input"
+            tabIndex={-1}
+            aria-hidden="true"
+            onChange={(event) => {
+              uploads.add(event.target.files ?? []);
+              event.target.value = '';
+              input.current?.focus();
+            }}
+          />
           {pickers.map((app) => (
             <ChatButton key={app.id} app={app} button="attachmentPickerButton" chat={chat} className="chip">
               + {app.integrations.attachmentPickerButton!.name}
             </ChatButton>
           ))}
           <span className="composer-hint" aria-hidden="true">
-            <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+            {uploads.busy ? (
+              queued ? 'Sending once the files are uploaded…' : 'Uploading…'
+            ) : (
+              <>
+                <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+              </>
+            )}
           </span>
-          <button type="submit" className="primary send-button" disabled={text.trim() === ''}>
+          <button type="submit" className="primary send-button" disabled={!canSend && !uploads.busy}>
             Send
           </button>
         </div>

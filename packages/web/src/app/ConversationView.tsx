@@ -5,6 +5,9 @@ import type { Conversation, Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { Composer } from './Composer';
 import { ArchivedBanner } from './ArchivedBanner';
+import { ChatImages } from './files/ChatImages';
+import { useFileDrop } from './files/useFileDrop';
+import { useUploads } from './files/useUploads';
 import { HistoryList } from './HistoryList';
 import { MembersDialog } from './MembersDialog';
 import { PendingMessages } from './PendingMessages';
@@ -24,7 +27,10 @@ import { chatPath, navigate } from './route';
 import { OpenThreadContext } from './threads/threadContext';
 import { ThreadPanel } from './threads/ThreadPanel';
 
-/** The open chat: its header (with the apps' chat-tab buttons), its history and the composer. */
+/**
+ * The open chat: its header (with the apps' chat-tab buttons), its history and the composer. Files
+ * dropped anywhere on it go to the composer's uploads; its images open in the viewer.
+ */
 export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent, target }: {
   chat: string;
   /** The message a link opened the chat at (`?m=`): loaded around, brought into view, highlighted. */
@@ -45,6 +51,9 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const selection = useSelection(order);
   const name = conversation?.name ?? workspace.nameOf(chat) ?? 'Conversation';
   const tabButtons = appsWith(workspace.apps, 'chatTabButton');
+  const archived = conversation?.channel?.archivedAt !== undefined;
+  const uploads = useUploads();
+  const drop = useFileDrop(uploads.add, !archived);
   useStreamFrames((frames) => {
     const mine = (type: 'message.created' | 'message.updated') =>
       frames.flatMap((frame) => (frame.type === type && chatOf(frame.message, workspace.me.id) === chat ? [frame.message] : []));
@@ -105,7 +114,13 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   );
 
   return (
-    <section ref={section} className="conversation" aria-labelledby="conversation-title">
+    <section ref={section} className={`conversation${drop.dragging ? ' dropping' : ''}`} aria-labelledby="conversation-title" {...drop.handlers}>
+      {drop.dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          Drop files to share them in {conversation?.kind === 'channel' ? '#' : ''}
+          {name}
+        </div>
+      )}
       <header className="conversation-header">
         <MenuButton onMenu={onMenu} />
         {conversation && <ConversationIcon conversation={conversation} />}
@@ -138,7 +153,9 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       <FirstUnreadContext.Provider value={firstUnread}>
         <MessageChangesContext.Provider value={changes}>
           <OpenThreadContext.Provider value={setThread}>
-            <HistoryList history={history} chat={chat} selection={selection} target={target} />
+            <ChatImages messages={history.messages}>
+              <HistoryList history={history} chat={chat} selection={selection} target={target} />
+            </ChatImages>
           </OpenThreadContext.Provider>
         </MessageChangesContext.Provider>
       </FirstUnreadContext.Provider>
@@ -153,11 +170,11 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       {selection.active && <SelectionBar selection={selection} chat={chat} />}
       <PendingMessages chat={chat} />
       <TypingIndicator chat={chat} />
-      {conversation?.channel?.archivedAt !== undefined ? (
+      {archived ? (
         <ArchivedBanner name={name} />
       ) : (
         <div className="typing-watch" onInput={typed}>
-          <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={(focusSignal ?? 0) + editsEnded} onSent={sent} onEditLast={editLast} />
+          <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={(focusSignal ?? 0) + editsEnded} onSent={sent} onEditLast={editLast} uploads={uploads} />
         </div>
       )}
     </section>

@@ -10,6 +10,8 @@ import { MessageEditor } from './MessageEditor';
 import { MessageTools } from './MessageTools';
 import { PinnedMarker } from './PinnedPanel';
 import { ReactionPills } from './ReactionPills';
+import { isNamesOnly } from './files/fileFormat';
+import { MessageFiles } from './files/MessageFiles';
 import { FirstUnreadContext } from './useLeftOff';
 import { ServiceMLView } from './ServiceMLView';
 import { ThreadReplyNote, ThreadSummaryLine } from './threads/ThreadSummaryLine';
@@ -20,7 +22,7 @@ const touchOnly = typeof matchMedia === 'function' && matchMedia('(hover: none)'
 
 /**
  * One message: its sender (or `sendAs`), "via" the app that sent it, its text (Markdown) or ServiceML,
- * "(edited)" once its sender edited it, its attachments and reactions, its tools on hover (react, edit,
+ * "(edited)" once its sender edited it, its files (files/MessageFiles.tsx), attachments and reactions, its tools on hover (react, edit,
  * delete, the apps' message actions); above it, the "New messages" line when the
  * person had read up to just before it. A `sendAs` name is only what the app chose to call itself:
  * beside it, always, who really sent the message (the person the app acts for, or its bot) and through
@@ -105,8 +107,9 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
           ) : message.serviceml ? (
             <ServiceMLView source={message.serviceml} fallback={message.text} messageUid={message.uid} appId={message.appId} chat={chat} />
           ) : (
-            message.text !== '' && <MarkdownView text={message.text} />
+            message.text !== '' && !isNamesOnly(message.text, message.files) && <MarkdownView text={message.text} />
           )}
+          {message.files && message.files.length > 0 && message.deletedAt === undefined && <MessageFiles files={message.files} />}
           {message.editedAt !== undefined && !editing && (
             <span className="message-edited" title={`Edited ${formatFullTime(message.editedAt, workspace.me.timezone)}`}>
               (edited)

@@ -8,8 +8,6 @@ import { CreateChannelDialog } from './CreateChannelDialog';
 import { ConversationView } from './ConversationView';
 import { fullName } from './format';
 import { NewDirectMessageDialog } from './NewDirectMessageDialog';
-import { InviteDialog } from './InviteDialog';
-import { ProfileDialog } from './ProfileDialog';
 import { SavedDialog } from './SavedDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, navigate, type Route } from './route';
@@ -25,6 +23,8 @@ import { WorkspaceContext, type Workspace as WorkspaceValue } from './workspaceC
 
 // What a person opens now and then is fetched when first opened: the initial script stays small.
 const DeveloperArea = lazy(() => import('./dev/DeveloperArea').then((m) => ({ default: m.DeveloperArea })));
+const ProfileDialog = lazy(() => import('./ProfileDialog').then((m) => ({ default: m.ProfileDialog })));
+const InviteDialog = lazy(() => import('./InviteDialog').then((m) => ({ default: m.InviteDialog })));
 const AdminConsole = lazy(() => import('./AdminConsole').then((m) => ({ default: m.AdminConsole })));
 const SearchDialog = lazy(() => import('./SearchDialog').then((m) => ({ default: m.SearchDialog })));
 const ThreadsDialog = lazy(() => import('./threads/ThreadsDialog').then((m) => ({ default: m.ThreadsDialog })));
@@ -222,9 +222,9 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       {dialog === 'createChannel' && <CreateChannelDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'browseChannels' && <BrowseChannelsDialog onClose={() => setDialog(undefined)} />}
       {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
-      {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
-      {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
       <Suspense fallback={null}>
+        {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
+        {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
         {dialog === 'admin' && session.user.role === 'admin' && <AdminConsole onClose={() => setDialog(undefined)} />}
         {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
         {search && <SearchDialog conversations={conversations} initialQuery={search.query} onClose={() => setSearch(undefined)} />}

@@ -11,6 +11,8 @@ export interface PendingMessage {
   serviceml?: string | undefined;
   /** The people the composer picked with `@` whose names are still in the text: they are notified. */
   mentions?: string[] | undefined;
+  /** The files it carries (files.upload's ids), in the order shown. */
+  files?: string[] | undefined;
   /** `sending`: a try is under way; `waiting`: the last try did not reach the server, the next waits for the connection. */
   state: 'sending' | 'waiting';
 }
@@ -25,7 +27,7 @@ export interface Outbox {
    * connection is back. Settles once the server answered: what it stored (or the slash command's answer),
    * undefined when the person cancelled it; rejects with the server's refusal (AviaryApiError).
    */
-  send(chat: string, text: string, serviceml: string | undefined, mentions?: string[]): Promise<Delivered | undefined>;
+  send(chat: string, text: string, serviceml: string | undefined, mentions?: string[], files?: string[]): Promise<Delivered | undefined>;
   /** Gives a pending message up: it is not tried again (a try under way may still land). */
   cancel(id: string): void;
 }
@@ -47,7 +49,7 @@ export function useOutbox(connection: ConnectionState): Outbox {
 
   const attempt = useCallback((message: PendingMessage) => {
     update(message.id, { state: 'sending' });
-    methods.chat.sendFromComposer({ to: message.chat, text: message.text, serviceml: message.serviceml, mentions: message.mentions, id: message.id }).then(
+    methods.chat.sendFromComposer({ to: message.chat, text: message.text, serviceml: message.serviceml, mentions: message.mentions, files: message.files, id: message.id }).then(
       (result) => {
         const settled = settle.current.get(message.id);
         settle.current.delete(message.id);
@@ -67,9 +69,17 @@ export function useOutbox(connection: ConnectionState): Outbox {
   }, []);
 
   const send = useCallback<Outbox['send']>(
-    (chat, text, serviceml, mentions) =>
+    (chat, text, serviceml, mentions, files) =>
       new Promise((resolve, reject) => {
-        const message: PendingMessage = { id: clientId(), chat, text, serviceml, mentions: mentions?.length ? mentions : undefined, state: 'sending' };
+        const message: PendingMessage = {
+          id: clientId(),
+          chat,
+          text,
+          serviceml,
+          mentions: mentions?.length ? mentions : undefined,
+          files: files?.length ? files : undefined,
+          state: 'sending',
+        };
         settle.current.set(message.id, { resolve, reject });
         setPending((list) => [...list, message]);
         attempt(message);

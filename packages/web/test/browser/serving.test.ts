@@ -19,6 +19,7 @@ forEachDialect('the web client is served', (t) => {
       expect(csp).toContain("script-src 'self';");
       expect(csp).toContain("style-src 'self';");
       expect(csp).toContain('frame-src http: https:;');
+      expect(csp).toContain("media-src 'self';");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toContain('unsafe');
     }
