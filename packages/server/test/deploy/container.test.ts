@@ -111,6 +111,17 @@ describe('compose.yaml', () => {
     for (const [, service] of aviary) expect(service.environment?.AVIARY_TRUST_PROXY).toBe(nginxAddress);
   });
 
+  it('gives every aviary process one required secret key and the object store’s bucket, made before they start', () => {
+    const aviary = Object.entries(compose.services).filter(([, service]) => service.build === '.');
+    for (const [name, service] of aviary) {
+      expect(service.environment?.AVIARY_SECRET_KEY, name).toMatch(/^\$\{AVIARY_SECRET_KEY:\?/);
+      expect(service.environment, name).toMatchObject({ AVIARY_S3_BUCKET: 'aviary-files', AVIARY_S3_ENDPOINT: 'http://objectstore:9000', AVIARY_S3_FORCE_PATH_STYLE: '1' });
+    }
+    const bucket = compose.services['objectstore-bucket'] as { command: string[] };
+    expect(bucket.command.join(' ')).toContain('mc mb --ignore-existing store/aviary-files');
+    for (const [name, service] of aviary.slice(1)) expect(service.depends_on, name).toMatchObject({ 'objectstore-bucket': { condition: 'service_completed_successfully' } });
+  });
+
   it("gives nginx deploy/nginx/aviary.conf with the three processes as its upstream (npx tsx deploy/docker/nginx.ts writes it)", () => {
     expect(readFileSync(composeNginxFile, 'utf8')).toBe(composeNginxConfig());
   });
