@@ -1,8 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { seedDemo } from '../../src/core/commands/seedDemo.js';
+import { bytesName } from '../../src/core/transfer/fileBytes.js';
+import { download, png, upload } from '../files/upload.js';
+import type { TestServer } from '../helpers/server.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { Store } from '../../src/store/store.js';
 import { dialects } from '../helpers/dialects.js';
@@ -10,14 +13,31 @@ import { loopbackHosts } from '../helpers/server.js';
 import { runCli, runCliJson } from './cli.js';
 import { cliScratch } from './stores.js';
 
-/** Every file of an export but the manifest's time, as text: two exports of the same team are equal in these. */
+/**
+ * Every file of an export (the files' bytes as base64) but the manifest's time and the audit log (an
+ * import records itself there: team.imported): two exports of the same team are equal in these.
+ */
 function exportFiles(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const name of readdirSync(dir).sort()) {
-    const text = readFileSync(join(dir, name), 'utf8');
-    files[name] = name === 'manifest.json' ? JSON.stringify({ ...JSON.parse(text), exportedAt: undefined }) : text;
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+    if (statSync(join(dir, name)).isDirectory() || name === 'audit.jsonl') continue;
+    const text = readFileSync(join(dir, name), name.startsWith('files/') ? 'base64' : 'utf8');
+    const manifest = () => JSON.parse(text);
+    files[name] = name === 'manifest.json' ? JSON.stringify({ ...manifest(), exportedAt: undefined, kinds: { ...manifest().kinds, audit: undefined } }) : text;
   }
   return files;
+}
+
+/** Signs a demo person in on `server`: a caller of methods, and their session token. */
+async function signedIn(server: RunningServer, person: { email: string; password: string }) {
+  const signIn = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: person.email, password: person.password }) });
+  expect(signIn.status).toBe(200);
+  const { sessionToken } = (await signIn.json()) as { sessionToken: string };
+  const call = async (method: string, params: object) => {
+    const response = await fetch(`${server.url}/v1/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${sessionToken}` }, body: JSON.stringify(params) });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  return { call, sessionToken };
 }
 
 const lines = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
@@ -37,7 +57,27 @@ describe('aviary team export and aviary team import', () => {
     const sourceStore = source.open();
     await sourceStore.migrate();
     const demo = await seedDemo(sourceStore.db, Date.now());
-    await sourceStore.close();
+    // The demo team gets files (an image and a text file on one message), and the settings added since the export began.
+    const person = demo.users[0];
+    const channel = demo.channels.find((candidate) => candidate.members.includes(person.id))!;
+    const sourceServer = await serveOn(sourceStore, source.on);
+    const sender = await signedIn(sourceServer, person);
+    const image = await png(64, 48);
+    const uploads = [await upload({ url: sourceServer.url } as TestServer, sender.sessionToken, 'plan.png', image), await upload({ url: sourceServer.url } as TestServer, sender.sessionToken, 'notes.txt', 'the notes')];
+    expect(uploads.map((answer) => answer.status)).toEqual([200, 200]);
+    const fileIds = uploads.map((answer) => answer.body.file.id as string);
+    const sent = await sender.call('chat.sendMessage', { to: channel.id, text: 'the plan and its notes', files: fileIds });
+    expect(sent.status).toBe(200);
+    // The image's thumbnail and preview are made in the background: the export carries them once made.
+    await expect.poll(async () => (await sourceStore.db.selectFrom('files').select('renditions').where('id', '=', fileIds[0]).executeTakeFirstOrThrow()).renditions, { timeout: 30_000 }).toBe('ready');
+    await sourceServer.close(); // and its store
+    const settingsStore = source.open();
+    const db = settingsStore.db;
+    await db.updateTable('teams').set({ broadcast_mention_limit: 7, who_may_invite: 'members', who_may_create_channels: 'admins' }).where('id', '=', demo.teamId).execute();
+    await db.updateTable('users').set({ status_text: 'On the train', status_emoji: '🚆', status_expires_at: Date.now() + 3_600_000 }).where('id', '=', person.id).execute();
+    await db.insertInto('notification_levels').values({ user_id: person.id, chat_key: channel.id, chat: channel.id, level: 'mute', updated_at: Date.now() }).execute();
+    await db.insertInto('notification_dnd').values({ user_id: person.id, schedule: JSON.stringify({ days: [1, 2], start: '22:00', end: '07:00' }), paused_until: null, updated_at: Date.now() }).execute();
+    await settingsStore.close();
 
     const out = join(scratch(), 'demo');
     const exported = await runCliJson(['team', 'export', '--team', demo.teamId, '--out', out, '--include-secrets', ...source.on]);
@@ -45,8 +85,17 @@ describe('aviary team export and aviary team import', () => {
     expect(exported.kinds.people.count).toBe(demo.users.length + 1); // and the app's bot
     expect(exported.kinds.messages.count).toBeGreaterThan(50);
     expect(readdirSync(out).sort()).toEqual(
-      ['apps', 'channels', 'installs', 'manifest', 'memberships', 'message-edits', 'messages', 'people', 'pins', 'reactions', 'reads', 'saved', 'team', 'thread-follows', 'threads', 'tokens', 'webhooks'].map((name) => (name === 'manifest' ? 'manifest.json' : `${name}.jsonl`)).sort(),
+      [
+        'apps', 'audit', 'channels', 'do-not-disturb', 'files', 'installs', 'manifest', 'memberships', 'message-edits', 'message-files', 'messages', 'notification-levels', 'people', 'pins', 'reactions',
+        'reads', 'saved', 'sign-in', 'sso-identities', 'team', 'thread-follows', 'threads', 'tokens', 'webhooks',
+      ].flatMap((name) => (name === 'manifest' ? ['manifest.json'] : name === 'files' ? ['files', 'files.jsonl'] : [`${name}.jsonl`])).sort(),
     );
+    const bytesFolder = fileIds.flatMap((id) => (id === fileIds[0] ? [bytesName(id), bytesName(id, 'preview'), bytesName(id, 'thumbnail')] : [bytesName(id)]));
+    expect(readdirSync(join(out, 'files')).sort()).toEqual(bytesFolder.sort());
+    expect(readFileSync(join(out, 'files', bytesName(fileIds[0]))).equals(image)).toBe(true);
+    expect(exported.fileBytes).toEqual({ folder: 'files', files: 2, bytes: expect.any(Number) });
+    expect(lines(out, 'team.jsonl')[0]).toMatchObject({ broadcastMentionLimit: 7, whoMayInvite: 'members', whoMayCreateChannels: 'admins' });
+    expect(lines(out, 'notification-levels.jsonl')).toEqual([expect.objectContaining({ userId: person.id, chatKey: channel.id, level: 'mute' })]);
 
     const into = await fresh(target);
     const imported = await runCliJson(['team', 'import', '--from', out, ...into.on]);
@@ -68,15 +117,16 @@ describe('aviary team export and aviary team import', () => {
     later(() => store.close());
     const server = await serveOn(store, into.on);
     later(() => server.close());
-    const person = demo.users[0];
-    const channel = demo.channels.find((candidate) => candidate.members.includes(person.id))!;
-    const signIn = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: person.email, password: person.password }) });
-    expect(signIn.status).toBe(200);
-    const { sessionToken } = (await signIn.json()) as { sessionToken: string };
-    const call = async (method: string, params: object) => {
-      const response = await fetch(`${server.url}/v1/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${sessionToken}` }, body: JSON.stringify(params) });
-      return { status: response.status, body: (await response.json()) as any };
-    };
+    const { call, sessionToken } = await signedIn(server, person);
+    // The message still carries its files, and their bytes (and the image's thumbnail) come from the new store's storage.
+    const [carrier] = (await call('chat.fetchMessages', { chat: channel.id, uids: [sent.body.uid] })).body;
+    expect(carrier.files.map((file: { id: string }) => file.id)).toEqual(fileIds);
+    const served = await download({ url: server.url } as TestServer, sessionToken, `/files/${fileIds[0]}`);
+    expect(served.status).toBe(200);
+    expect(served.bytes.equals(image)).toBe(true);
+    expect((await download({ url: server.url } as TestServer, sessionToken, `/files/${fileIds[1]}`)).bytes.toString()).toBe('the notes');
+    const thumbnail = await download({ url: server.url } as TestServer, sessionToken, `/files/${fileIds[0]}?size=thumbnail`);
+    expect(thumbnail.bytes.equals(readFileSync(join(out, 'files', bytesName(fileIds[0], 'thumbnail'))))).toBe(true);
     const history = await call('chat.fetchMessages', { chat: channel.id, limit: 100 });
     expect(history.status).toBe(200);
     const stored = lines(out, 'messages.jsonl').filter((message) => message.chatKey === channel.id);
