@@ -77,6 +77,11 @@ describe('aviary team export and aviary team import', () => {
     await db.updateTable('users').set({ status_text: 'On the train', status_emoji: '🚆', status_expires_at: Date.now() + 3_600_000 }).where('id', '=', person.id).execute();
     await db.insertInto('notification_levels').values({ user_id: person.id, chat_key: channel.id, chat: channel.id, level: 'mute', updated_at: Date.now() }).execute();
     await db.insertInto('notification_dnd').values({ user_id: person.id, schedule: JSON.stringify({ days: [1, 2], start: '22:00', end: '07:00' }), paused_until: null, updated_at: Date.now() }).execute();
+    await db.insertInto('team_sign_in').values({
+      team_id: demo.teamId, password_enabled: 1, oidc_issuer: 'https://id.example.test', oidc_client_id: 'aviary', oidc_client_secret_sealed: settingsStore.keyring.seal('the client secret'),
+      oidc_allowed_domains: '["example.test"]', oidc_create_accounts: 1, updated_at: Date.now(),
+    }).execute();
+    await db.insertInto('sso_identities').values({ team_id: demo.teamId, issuer: 'https://id.example.test', subject: 'sub-1', user_id: person.id, created_at: Date.now() }).execute();
     await settingsStore.close();
 
     const out = join(scratch(), 'demo');
@@ -87,7 +92,7 @@ describe('aviary team export and aviary team import', () => {
     expect(readdirSync(out).sort()).toEqual(
       [
         'apps', 'audit', 'channels', 'do-not-disturb', 'files', 'installs', 'manifest', 'memberships', 'message-edits', 'message-files', 'messages', 'notification-levels', 'people', 'pins', 'reactions',
-        'reads', 'saved', 'sign-in', 'sso-identities', 'team', 'thread-follows', 'threads', 'tokens', 'webhooks',
+        'invitations', 'reads', 'saved', 'scheduled', 'sign-in', 'sso-identities', 'team', 'thread-follows', 'threads', 'tokens', 'webhooks',
       ].flatMap((name) => (name === 'manifest' ? ['manifest.json'] : name === 'files' ? ['files', 'files.jsonl'] : [`${name}.jsonl`])).sort(),
     );
     const bytesFolder = fileIds.flatMap((id) => (id === fileIds[0] ? [bytesName(id), bytesName(id, 'preview'), bytesName(id, 'thumbnail')] : [bytesName(id)]));
@@ -112,8 +117,13 @@ describe('aviary team export and aviary team import', () => {
     expect(twice.code).toBe(1);
     expect(JSON.parse(twice.stdout)).toEqual({ error: 'ImportConflict', description: expect.stringContaining(`"${demo.teamId}" is already in this store`) });
 
-    // On the new store, a demo person signs in with their password and reads a channel's history and searches it.
+    // The provider's client secret was written in clear (--include-secrets) and sealed again with the new store's key.
     const store = into.open();
+    const signInRow = await store.db.selectFrom('team_sign_in').selectAll().where('team_id', '=', demo.teamId).executeTakeFirstOrThrow();
+    expect(signInRow).toMatchObject({ oidc_issuer: 'https://id.example.test', oidc_allowed_domains: '["example.test"]', oidc_create_accounts: 1 });
+    expect(store.keyring.open(signInRow.oidc_client_secret_sealed!)).toBe('the client secret');
+    expect(lines(out, 'sign-in.jsonl')[0].oidcClientSecret).toBe('the client secret');
+    // On the new store, a demo person signs in with their password and reads a channel's history and searches it.
     later(() => store.close());
     const server = await serveOn(store, into.on);
     later(() => server.close());

@@ -151,6 +151,20 @@ export const kinds: readonly KindSpec[] = [
     fields: [f('userId', 'user_id'), f('chatKey', 'chat_key'), f('readUid', 'read_uid'), f('updatedAt', 'updated_at')],
   },
   {
+    kind: 'scheduled', file: 'scheduled.jsonl', table: 'scheduled_messages', key: ['id'], scope: team,
+    fields: [
+      f('id', 'id'), f('senderUserId', 'sender_user_id'), f('appId', 'app_id'), f('toId', 'to_id'), f('params', 'params', 'json'), f('sendAt', 'send_at'), f('status', 'status'),
+      f('messageUid', 'message_uid'), f('errorCode', 'error_code'), f('errorDescription', 'error_description'), f('createdAt', 'created_at'), f('finishedAt', 'finished_at'),
+    ],
+  },
+  {
+    kind: 'invitations', file: 'invitations.jsonl', table: 'invitations', key: ['id'], scope: team, secret: true,
+    fields: [
+      f('id', 'id'), f('tokenHash', 'token_hash'), f('email', 'email'), f('role', 'role'), f('channelIds', 'channel_ids', 'json'), f('maxUses', 'max_uses'), f('uses', 'uses'),
+      f('expiresAt', 'expires_at'), f('createdBy', 'created_by'), f('createdAt', 'created_at'), f('revokedAt', 'revoked_at'),
+    ],
+  },
+  {
     kind: 'notificationLevels', file: 'notification-levels.jsonl', table: 'notification_levels', key: ['user_id', 'chat_key'], scope: via('user_id', 'users'),
     fields: [f('userId', 'user_id'), f('chatKey', 'chat_key'), f('chat', 'chat'), f('level', 'level'), f('updatedAt', 'updated_at')],
   },
