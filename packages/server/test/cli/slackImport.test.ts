@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ const fixture = fileURLToPath(new URL('../fixtures/slack-export', import.meta.ur
 const zipped = fileURLToPath(new URL('../fixtures/slack-export.zip', import.meta.url));
 
 describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
-  const { fresh: freshOf, later } = cliScratch('slack');
+  const { fresh: freshOf, later, scratch } = cliScratch('slack');
   const fresh = () => freshOf(dialect);
 
   it('maps people by email, channels, direct chats and messages with their times and text, and says what it skipped', { timeout: 60_000 }, async () => {
@@ -112,6 +112,28 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     expect(JSON.parse(again.stdout)).toEqual({ error: 'ImportConflict', description: expect.stringContaining('already has a channel "general"') });
     expect(await db.selectFrom('messages').select('uid').where('team_id', '=', teamId).execute()).toHaveLength(9);
     expect(await db.selectFrom('users').select('id').where('team_id', '=', teamId).execute()).toHaveLength(4);
+  });
+
+  it('names a file it refuses (its name claims a type its bytes are not) on a line, as a file only linked', { timeout: 60_000 }, async () => {
+    const store = await fresh();
+    const copy = join(scratch(), 'export');
+    cpSync(fixture, copy, { recursive: true });
+    mkdirSync(join(copy, '__uploads', 'F0100000009'));
+    writeFileSync(join(copy, '__uploads', 'F0100000009', 'photo.png'), 'not a picture at all');
+    const day = join(copy, 'general', '2024-03-02.json');
+    const messages = JSON.parse(readFileSync(day, 'utf8'));
+    messages[0].files = [{ id: 'F0100000009', name: 'photo.png' }];
+    writeFileSync(day, JSON.stringify(messages));
+    const summary = await runCliJson(['team', 'import', '--slack', copy, '--team-name', 'Refused', ...store.on]);
+    expect({ filesImported: summary.filesImported, filesNamed: summary.filesNamed }).toEqual({ filesImported: 2, filesNamed: 2 });
+    const opened = store.open();
+    later(() => opened.close());
+    const last = await opened.db.selectFrom('messages').select(['text', 'files']).where('team_id', '=', summary.teamId).where('timestamp', '=', 1709373600_000).executeTakeFirstOrThrow();
+    expect(last).toEqual({ text: '@here I am leaving, thanks @Ada Lovelace\n📎 photo.png', files: null });
+    // Nothing of it stayed in storage: the two files stored are the fixture's.
+    expect(await opened.db.selectFrom('files').select('name').where('team_id', '=', summary.teamId).orderBy('name').execute()).toEqual([{ name: 'diagram.png' }, { name: 'notes.txt' }]);
+    const stored = readdirSync(join(store.on[store.on.indexOf('--data') + 1], 'files'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    expect(stored).toHaveLength(2);
   });
 
   it('reads the export’s zip in place as it reads the folder', { timeout: 60_000 }, async () => {

@@ -1,9 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { seedDemo } from '../../src/core/commands/seedDemo.js';
+import { storageKey } from '../../src/core/files/presentFile.js';
 import { bytesName } from '../../src/core/transfer/fileBytes.js';
+import { S3FileStorage } from '../../src/files/s3Storage.js';
+import { startS3 } from '../files/s3server.js';
 import { download, png, upload } from '../files/upload.js';
 import type { TestServer } from '../helpers/server.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -111,6 +114,29 @@ describe('aviary team export and aviary team import', () => {
     const again = join(scratch(), 'again');
     await runCliJson(['team', 'export', '--team', demo.teamId, '--out', again, '--include-secrets', ...into.on]);
     expect(exportFiles(again)).toEqual(exportFiles(out));
+
+    // Into a store whose files are kept in S3, the bytes (and renditions) go to its bucket.
+    const s3 = await startS3();
+    later(() => s3.close());
+    const intoS3 = await fresh(target);
+    const s3Env = { AVIARY_S3_BUCKET: s3.config.bucket, AVIARY_S3_ENDPOINT: s3.config.endpoint!, AVIARY_S3_ACCESS_KEY_ID: 'S3RVER', AVIARY_S3_SECRET_ACCESS_KEY: 'S3RVER', AVIARY_S3_FORCE_PATH_STYLE: '1' };
+    expect((await runCliJson(['team', 'import', '--from', out, ...intoS3.on], s3Env)).counts.files).toBe(2);
+    const bucket = new S3FileStorage(s3.config);
+    const inBucket = async (id: string, rendition?: 'thumbnail') => Buffer.concat(await (await bucket.get(storageKey({ id, team_id: demo.teamId }, rendition))).toArray());
+    expect((await inBucket(fileIds[0])).equals(image)).toBe(true);
+    expect((await inBucket(fileIds[0], 'thumbnail')).equals(readFileSync(join(out, 'files', bytesName(fileIds[0], 'thumbnail'))))).toBe(true);
+    expect((await inBucket(fileIds[1])).toString()).toBe('the notes');
+
+    // An export missing a file's bytes is refused, naming the file, and the bytes put before the refusal are removed again.
+    const broken = join(scratch(), 'broken');
+    cpSync(out, broken, { recursive: true });
+    rmSync(join(broken, 'files', bytesName(fileIds[1])));
+    const intoBroken = await fresh(target);
+    const refused = await runCli(['team', 'import', '--from', broken, ...intoBroken.on, '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining(`the bytes of file "${fileIds[1]}" are missing`) });
+    const brokenFiles = join(intoBroken.on[intoBroken.on.indexOf('--data') + 1], 'files');
+    expect(existsSync(brokenFiles) ? readdirSync(brokenFiles, { recursive: true }).filter((name) => statSync(join(brokenFiles, String(name))).isFile()) : []).toEqual([]);
 
     // A second import is refused, naming an id, and changes nothing.
     const twice = await runCli(['team', 'import', '--from', out, ...into.on, '--json']);

@@ -1,5 +1,5 @@
 import { closeSync, createReadStream, openSync, readSync, fstatSync } from 'node:fs';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { TransferRefusal } from '../refusal.js';
 
@@ -114,7 +114,8 @@ function entryStream(fd: number, file: string, entry: Entry): Readable {
   const start = dataStart(fd, file, entry);
   if (entry.compressedSize === 0) return Readable.from([]);
   const raw = createReadStream(file, { start, end: start + entry.compressedSize - 1 });
-  return entry.method === 0 ? raw : raw.pipe(createInflateRaw());
+  // pipeline (not pipe): a failed read fails the inflated stream too, instead of leaving it waiting.
+  return entry.method === 0 ? raw : pipeline(raw, createInflateRaw(), () => undefined);
 }
 
 function readEntry(fd: number, file: string, entry: Entry): Buffer {
