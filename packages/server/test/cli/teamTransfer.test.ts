@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -137,6 +137,14 @@ describe('aviary team export and aviary team import', () => {
     expect(JSON.parse(refused.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining(`the bytes of file "${fileIds[1]}" are missing`) });
     const brokenFiles = join(intoBroken.on[intoBroken.on.indexOf('--data') + 1], 'files');
     expect(existsSync(brokenFiles) ? readdirSync(brokenFiles, { recursive: true }).filter((name) => statSync(join(brokenFiles, String(name))).isFile()) : []).toEqual([]);
+
+    // A file uploaded by nobody of the team is refused before the commit (the store is still empty after the refusal above).
+    const stranger = join(scratch(), 'stranger');
+    cpSync(out, stranger, { recursive: true });
+    const filesJsonl = join(stranger, 'files.jsonl');
+    writeFileSync(filesJsonl, readFileSync(filesJsonl, 'utf8').replace(`"uploadedBy":"${person.id}"`, '"uploadedBy":"u:nobody"'));
+    const strangerRefused = await runCli(['team', 'import', '--from', stranger, ...intoBroken.on, '--json']);
+    expect(JSON.parse(strangerRefused.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining('1 files uploaded by no user of the team') });
 
     // A second import is refused, naming an id, and changes nothing.
     const twice = await runCli(['team', 'import', '--from', out, ...into.on, '--json']);
