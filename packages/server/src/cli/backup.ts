@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { sql } from 'kysely';
-import { backupKind, backupPostgres, BackupRefusal, backupSqlite, restorePostgres, restoreSqlite, type BackupSummary } from '../store/backup.js';
+import type { Config } from '../config.js';
+import { S3FileStorage } from '../files/s3Storage.js';
+import { fileStorageFor } from '../files/storage.js';
+import { backupKind, backupPostgres, BackupRefusal, backupSqlite, listedObjects, restorePostgres, restoreSqlite, type BackupFiles, type BackupSummary } from '../store/backup.js';
 import { openStore } from '../store/store.js';
 import { configFrom, withStoreOptions, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { CliError, reportFailure, toCliError } from './errors.js';
@@ -27,7 +30,8 @@ export function registerBackupCommands(program: Command): void {
       run(flags, async () => {
         const config = configFrom(flags);
         const out = resolve(flags.out);
-        return config.databaseUrl ? backupPostgres(config.databaseUrl, out) : backupSqlite(config.dataDir, out);
+        const files = filesOf(config);
+        return config.databaseUrl ? backupPostgres(config.databaseUrl, out, config.dataDir, files) : backupSqlite(config.dataDir, out, files);
       }),
     );
   withStoreOptions(program.command('restore').description('Restore a backup of `aviary backup` into an empty data directory or an empty PostgreSQL database.'))
@@ -43,18 +47,39 @@ export function registerBackupCommands(program: Command): void {
           const into = target === 'postgres' ? 'a PostgreSQL database (--database-url)' : 'a SQLite data directory (--data, without --database-url)';
           throw new BackupRefusal(`${file} is a ${kind === 'postgres' ? 'PostgreSQL' : 'SQLite'} backup; it cannot be restored into ${into}.`);
         }
-        if (!config.databaseUrl) return restoreSqlite(file, config.dataDir);
+        if (!config.databaseUrl) return checkObjects(config, file, restoreSqlite(file, config.dataDir));
         const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
         try {
-          return await restorePostgres(file, config.databaseUrl, async () => {
+          const summary = await restorePostgres(file, config.databaseUrl, config.dataDir, async () => {
             const { rows } = await sql<{ count: string }>`select count(*) as count from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema')`.execute(store.db);
             return Number(rows[0].count);
           });
+          return await checkObjects(config, file, summary);
         } finally {
           await store.close();
         }
       }),
     );
+}
+
+/** What a backup carries of the files besides the data directory: the bucket's listing, when files are kept in S3. */
+function filesOf(config: Config): BackupFiles {
+  const storage = fileStorageFor(config);
+  return storage instanceof S3FileStorage ? { objects: storage.list() } : {};
+}
+
+/**
+ * After a restore, the objects the backup listed that the bucket lacks (their bytes are the bucket's to
+ * keep: a versioned or replicated bucket brings them back). Counted, and the first few named on stderr.
+ */
+async function checkObjects(config: Config, file: string, summary: BackupSummary): Promise<BackupSummary> {
+  const storage = fileStorageFor(config);
+  if (summary.objects === null || !(storage instanceof S3FileStorage)) return summary;
+  const inBucket = new Map<string, number>();
+  for await (const object of storage.list()) inBucket.set(object.key, object.size);
+  const missing = [...listedObjects(file)].filter((object) => inBucket.get(object.key) !== object.size);
+  for (const object of missing.slice(0, 20)) process.stderr.write(`aviary: the bucket lacks ${object.key} (${object.size} bytes), listed in the backup.\n`);
+  return { ...summary, objects: { ...summary.objects, missing: missing.length } };
 }
 
 function readableBackupKind(file: string) {
@@ -80,5 +105,8 @@ async function run(flags: OutputFlags, work: () => Promise<BackupSummary>): Prom
 function summaryText(summary: BackupSummary): string {
   const store = summary.kind === 'postgres' ? 'PostgreSQL database' : 'SQLite store';
   const files = summary.kind === 'sqlite' ? `, with ${summary.files.length} file(s) of the data directory` : '';
-  return `${summary.file}: ${store}${files}.`;
+  const uploads = `; ${summary.uploads.count} uploaded file(s), ${summary.uploads.bytes} bytes${summary.kind === 'postgres' && summary.uploads.count > 0 ? ` (in ${summary.file}.files)` : ''}`;
+  const { objects } = summary;
+  const listed = objects === null ? '' : `; the bucket's listing, ${objects.listed} object(s)${objects.missing !== undefined ? `, ${objects.missing} of them not in the bucket now` : ''}`;
+  return `${summary.file}: ${store}${files}${uploads}${listed}.`;
 }

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import pino from 'pino';
+import { createLog } from '../log.js';
 import { MAX_RETENTION_DAYS, pruneExpiredMessages } from '../core/retention/pruneMessages.js';
 import { describeRetention, setChannelMessageRetention, setTeamMessageRetention, type RetentionChoice } from '../core/retention/settings.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
@@ -52,9 +54,10 @@ export function registerRetentionCommands(program: Command): void {
     );
 
   adminCommand(retention, 'run', 'Delete the messages past their retention now, as the servers’ hourly job does.').action((flags: StoreFlags & OutputFlags) =>
-    runAdminCommand(flags, async ({ db, now }) => {
-      const messages = await pruneExpiredMessages(db, now());
-      return { json: { messages }, text: `Deleted ${messages} messages past their retention.` };
+    runAdminCommand(flags, async ({ db, config, now }) => {
+      // Warnings (bytes storage would not delete) go to stderr: stdout is the command's answer.
+      const { messages, files } = await pruneExpiredMessages({ db, config, log: createLog(config, pino.destination(2)) }, now());
+      return { json: { messages, files }, text: `Deleted ${messages} messages past their retention, and ${files} files only they carried.` };
     }),
   );
 }

@@ -1,3 +1,4 @@
+import { fileStorageFor } from '../files/storage.js';
 import { importSlack, type SlackImportSummary } from '../core/transfer/slack/importSlack.js';
 import type { AdminContext, CommandOutput } from './adminCommand.js';
 import { CliError } from './errors.js';
@@ -7,7 +8,8 @@ import { requireText } from './validate.js';
 export async function importSlackCommand(admin: AdminContext, dir: string, flags: { team?: string; teamName?: string }): Promise<CommandOutput> {
   if (flags.team !== undefined && flags.teamName !== undefined) throw new CliError('InvalidUsage', 'Give --team (an existing team) or --team-name (a new one), not both.');
   const teamName = flags.teamName !== undefined ? requireText('--team-name', flags.teamName) : 'Imported from Slack';
-  const summary = await importSlack(admin.db, dir, { teamId: flags.team, teamName, now: admin.now() });
+  const files = { storage: fileStorageFor(admin.config), maxFileBytes: admin.config.files.maxFileBytes };
+  const summary = await importSlack(admin.db, dir, { teamId: flags.team, teamName, files, now: admin.now() });
   return { json: summary, text: summaryText(summary) };
 }
 
@@ -20,7 +22,8 @@ function summaryText(s: SlackImportSummary): string {
     `  ${s.channels} channels (public and private; group DMs as private channels), ${s.directChats} direct chats.`,
     `  ${s.messages} messages, with their times; ${s.edited} with their edit time; mentions, channel links and links converted.`,
     `  ${s.threadReplies} thread replies imported as replies in the thread of their parent (thread_broadcast ones also shown in the channel).`,
-    `  ${s.filesNamed} shared files named on a line of their message (the files themselves are not imported).`,
+    `  ${s.filesImported} shared files stored as files of their message (their bytes were in the export).`,
+    `  ${s.filesNamed} shared files named on a line of their message (the export only links to them, or they were refused: too large, or not the type their name says).`,
     `  ${s.reactions} reactions (Slack's emoji names as native emoji).`,
     `  Not imported: ${s.reactionsSkipped} reactions (a team's custom emoji, or by someone not in users.json); ${skippedSubtypes || 'no'} channel events (joins, topics…); ` +
       `${s.skipped.unknownSender} messages from senders not in users.json (such as integrations' bot messages); ${s.skipped.empty} empty messages; ` +

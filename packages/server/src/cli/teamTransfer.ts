@@ -4,6 +4,7 @@ import { exportTeam, type ExportScope } from '../core/transfer/exportTeam.js';
 import type { Manifest } from '../core/transfer/format.js';
 import { importTeam } from '../core/transfer/importTeam.js';
 import { TransferRefusal } from '../core/transfer/refusal.js';
+import { fileStorageFor } from '../files/storage.js';
 import { withReadSnapshot } from '../store/readSnapshot.js';
 import { adminCommand, runAdminCommand, type AdminContext, type CommandOutput, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { CliError } from './errors.js';
@@ -52,6 +53,7 @@ export function registerTeamTransferCommands(team: Command): void {
         }
         return withRefusals(async () => {
           const summary = await importTeam(admin.db, resolve(flags.from!), {
+            storage: fileStorageFor(admin.config),
             onKind: (kind, count) => process.stderr.write(`Imported ${count} ${kind}.\n`),
           });
           await recordAudit(admin.db, { teamId: summary.teamId, actor: cliActor, at: admin.now(), action: 'team.imported', target: { kind: 'team', id: summary.teamId }, details: { counts: summary.counts } });
@@ -70,7 +72,7 @@ async function runExport(admin: AdminContext, flags: ExportFlags): Promise<Comma
   const { teamId, scope } = await exportScope(admin, flags);
   return withRefusals(async () => {
     const manifest = await withReadSnapshot(admin.store, admin.config.dataDir, (db) =>
-      exportTeam(db, teamId, scope, { outDir: out, includeSecrets: flags.includeSecrets === true, batchSize: flags.batch, now: admin.now() }),
+      exportTeam(db, teamId, scope, { outDir: out, includeSecrets: flags.includeSecrets === true, storage: fileStorageFor(admin.config), batchSize: flags.batch, now: admin.now() }),
     );
     await recordAudit(admin.db, { teamId, actor: cliActor, at: admin.now(), action: 'team.exported', target: { kind: scope.kind, id: scope.kind === 'channel' ? scope.channelId : scope.kind === 'person' ? scope.userId : teamId }, details: { includeSecrets: flags.includeSecrets === true } });
     return { json: { out, ...manifest }, text: `Exported ${describeScope(manifest)} to ${out}: ${countsText(countsOf(manifest))}.` };

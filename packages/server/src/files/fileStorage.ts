@@ -21,3 +21,11 @@ export interface FileStorage {
   /** Where the bytes are, for logs and docs: `disk` or `s3`. */
   readonly kind: 'disk' | 's3';
 }
+
+/** An object of a bucket as its listing names it (S3FileStorage.list, for backups). */
+export interface StoredObject {
+  key: string;
+  size: number;
+  etag: string | null;
+  lastModified: number | null;
+}

@@ -4,13 +4,14 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import type { S3Config } from '../config/files.js';
-import type { ByteRange, FileStorage } from './fileStorage.js';
+import type { ByteRange, FileStorage, StoredObject } from './fileStorage.js';
 
 /**
  * Bytes per part of a multipart upload: S3's smallest part (but the last) is 5 MiB. An upload holds
@@ -77,5 +78,18 @@ export class S3FileStorage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** Every object of the bucket, a page of listing (1,000 at most) at a time: what `aviary backup` records. */
+  async *list(): AsyncGenerator<StoredObject> {
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken }));
+      for (const object of page.Contents ?? []) {
+        if (object.Key === undefined) continue;
+        yield { key: object.Key, size: object.Size ?? 0, etag: object.ETag ?? null, lastModified: object.LastModified?.getTime() ?? null };
+      }
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken !== undefined);
   }
 }

@@ -1,13 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { S3FileStorage } from '../../src/files/s3Storage.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { sqliteFile, openStore, type Db, type Store } from '../../src/store/store.js';
 import { dialects } from '../helpers/dialects.js';
 import { teamWithApp } from '../helpers/factories.js';
-import { loopbackHosts, rawCall } from '../helpers/server.js';
+import { loopbackHosts, rawCall, type TestServer } from '../helpers/server.js';
+import { download, upload } from '../files/upload.js';
+import { startS3 } from '../files/s3server.js';
 import { runCliProcess } from './cli.js';
 import { type CliStore, cliScratch } from './stores.js';
 
@@ -60,6 +65,10 @@ describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
     later(() => server.close());
     const { people } = await teamWithApp(store.db, 2);
     if (dialect === 'sqlite') writeFileSync(join(dataDirOf(source), 'kept-with-the-store.txt'), 'a file of the data directory');
+    // An uploaded file, in the data directory's files folder (local storage), larger than a part of the backup's files table (4 MiB).
+    const bytes = randomBytes(5 * 1024 * 1024);
+    const uploaded = await upload({ url: server.url } as TestServer, people[0].token, 'big.bin', bytes);
+    expect(uploaded.status).toBe(200);
 
     // Four senders until told to stop; each acknowledged message is noted with the count at that time.
     const acknowledged: string[] = [];
@@ -86,13 +95,17 @@ describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
     sending = false;
     await load;
     expect(backup.code, backup.stderr).toBe(0);
-    expect(JSON.parse(backup.stdout)).toEqual({ kind: dialect, file: backupFile, files: dialect === 'sqlite' ? ['kept-with-the-store.txt', 'secret.key'] : [] });
+    expect(JSON.parse(backup.stdout)).toEqual({
+      kind: dialect, file: backupFile, files: dialect === 'sqlite' ? ['kept-with-the-store.txt', 'secret.key'] : [], uploads: { count: 1, bytes: bytes.length }, objects: null,
+    });
+    if (dialect === 'postgres') expect(existsSync(`${backupFile}.files`)).toBe(true);
     expect(failures).toEqual([]);
 
     // Into a fresh store: every message acknowledged before the backup began is there, each as it was.
     const restored = await withKeyOf(source);
     const restore = await runCliProcess(['restore', '--from', backupFile, ...restored.on, '--json']);
     expect(restore.code, restore.stderr).toBe(0);
+    expect(JSON.parse(restore.stdout)).toMatchObject({ kind: dialect, uploads: { count: 1, bytes: bytes.length }, objects: null });
     const restoredStore = restored.open();
     later(() => restoredStore.close());
     const restoredTables = await everyTable(restoredStore.db, dialect);
@@ -120,9 +133,43 @@ describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
     const history = await rawCall(onRestored.url, 'chat.fetchMessages', { query: { token: people[1].token, chat: people[0].id, uids: before.slice(0, 5).join(',') } });
     expect(history.status).toBe(200);
     expect(history.body.map((message: { uid: string }) => message.uid).sort()).toEqual(before.slice(0, 5).sort());
+    // The uploaded file came back with the store: its uploader downloads the same bytes.
+    const served = await download({ url: onRestored.url } as TestServer, people[0].token, uploaded.body.file.url);
+    expect(served.status).toBe(200);
+    expect(served.bytes.equals(bytes)).toBe(true);
   });
 
-  it('refuses to overwrite a file, to restore into a store that is not empty, and a file that is no backup', async () => {
+  it('with files in S3, records the bucket’s listing, and a restore says which listed objects the bucket lacks', { timeout: 90_000 }, async () => {
+    const s3 = await startS3();
+    later(() => s3.close());
+    const env = {
+      AVIARY_S3_BUCKET: s3.config.bucket, AVIARY_S3_ENDPOINT: s3.config.endpoint!, AVIARY_S3_ACCESS_KEY_ID: 'S3RVER', AVIARY_S3_SECRET_ACCESS_KEY: 'S3RVER', AVIARY_S3_FORCE_PATH_STYLE: '1',
+    };
+    const bucket = new S3FileStorage(s3.config);
+    await bucket.put('t_a/f_one', Readable.from([Buffer.from('one')]));
+    await bucket.put('t_a/f_two', Readable.from([Buffer.from('second')]));
+    const source = await fresh();
+    const setup = source.open();
+    await setup.migrate();
+    await setup.close();
+    const file = join(scratch(), 'with-s3.backup');
+    const backup = await runCliProcess(['backup', '--out', file, ...source.on, '--json'], env);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(JSON.parse(backup.stdout)).toMatchObject({ uploads: { count: 0, bytes: 0 }, objects: { listed: 2 } });
+
+    // No app, so no secret key to carry: fresh stores will do.
+    const whole = await runCliProcess(['restore', '--from', file, ...(await fresh()).on, '--json'], env);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(JSON.parse(whole.stdout).objects).toEqual({ listed: 2, missing: 0 });
+
+    await bucket.delete('t_a/f_two');
+    const lacking = await runCliProcess(['restore', '--from', file, ...(await fresh()).on, '--json'], env);
+    expect(lacking.code, lacking.stderr).toBe(0);
+    expect(JSON.parse(lacking.stdout).objects).toEqual({ listed: 2, missing: 1 });
+    expect(lacking.stderr).toContain('the bucket lacks t_a/f_two (6 bytes)');
+  });
+
+  it('refuses to overwrite a file, to restore into a store that is not empty, and a file that is no backup', { timeout: 90_000 }, async () => {
     const source = await fresh();
     const setup = source.open();
     await setup.migrate();

@@ -1,5 +1,9 @@
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { storageKey } from '../../src/core/files/presentFile.js';
+import { LocalFileStorage } from '../../src/files/localStorage.js';
 import { dialects } from '../helpers/dialects.js';
 import { runCli, runCliJson } from './cli.js';
 import { cliScratch } from './stores.js';
@@ -10,7 +14,7 @@ const fixture = fileURLToPath(new URL('../fixtures/slack-export', import.meta.ur
 const zipped = fileURLToPath(new URL('../fixtures/slack-export.zip', import.meta.url));
 
 describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
-  const { fresh: freshOf, later } = cliScratch('slack');
+  const { fresh: freshOf, later, scratch } = cliScratch('slack');
   const fresh = () => freshOf(dialect);
 
   it('maps people by email, channels, direct chats and messages with their times and text, and says what it skipped', { timeout: 60_000 }, async () => {
@@ -28,6 +32,7 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
       messages: 9,
       threadReplies: 1,
       edited: 1,
+      filesImported: 2,
       filesNamed: 1,
       reactions: 3,
       reactionsSkipped: 1,
@@ -73,6 +78,22 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     expect(await db.selectFrom('threads').selectAll().where('parent_uid', '=', inGeneral[0].uid).executeTakeFirst()).toMatchObject({ reply_count: 1, last_reply_uid: inGeneral[1].uid, participants: JSON.stringify([grace.id]) });
     const follows = await db.selectFrom('thread_follows').select(['user_id', 'read_up_to']).where('parent_uid', '=', inGeneral[0].uid).execute();
     expect(follows.map((row) => [row.user_id, row.read_up_to]).sort()).toEqual([[ada, inGeneral[1].uid], [grace.id, inGeneral[1].uid]].sort());
+    // The files whose bytes the export holds (in the channel's attachments/, and in __uploads/) are files of their message; plan.pdf, only linked, is named.
+    const shown = JSON.parse(inGeneral[2].files!) as Array<{ id: string; name: string; mimeType: string; size: number; width?: number }>;
+    expect(shown.map(({ name, mimeType, width }) => ({ name, mimeType, width }))).toEqual([
+      { name: 'diagram.png', mimeType: 'image/png', width: 24 },
+      { name: 'notes.txt', mimeType: 'application/octet-stream', width: undefined },
+    ]);
+    const links = await db.selectFrom('message_files').select(['file_id', 'position']).where('message_uid', '=', inGeneral[2].uid).orderBy('position').execute();
+    expect(links).toEqual(shown.map((file, position) => ({ file_id: file.id, position })));
+    expect(await db.selectFrom('files').select(['uploaded_by', 'state', 'attached_at']).where('id', 'in', shown.map((file) => file.id)).execute()).toEqual([
+      { uploaded_by: ada, state: 'stored', attached_at: inGeneral[2].timestamp },
+      { uploaded_by: ada, state: 'stored', attached_at: inGeneral[2].timestamp },
+    ]);
+    const storage = new LocalFileStorage(join(store.on[store.on.indexOf('--data') + 1], 'files'));
+    const bytesOf = async (id: string) => Buffer.concat(await (await storage.get(storageKey({ id, team_id: teamId }))).toArray());
+    expect((await bytesOf(shown[0].id)).equals(readFileSync(join(fixture, 'general/attachments/F0100000002-diagram.png')))).toBe(true);
+    expect((await bytesOf(shown[1].id)).toString()).toBe('Notes from the planning meeting.\n');
     expect(inGeneral[3]).toMatchObject({ from_user_id: grace.id, edited_at: 1709287560_000 });
     expect(inGeneral[4].mentions).toBe(JSON.stringify([ada]));
     // Slack's emoji names become native emoji (with a skin tone); a custom emoji (partyparrot) is not imported.
@@ -93,6 +114,28 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     expect(await db.selectFrom('users').select('id').where('team_id', '=', teamId).execute()).toHaveLength(4);
   });
 
+  it('names a file it refuses (its name claims a type its bytes are not) on a line, as a file only linked', { timeout: 60_000 }, async () => {
+    const store = await fresh();
+    const copy = join(scratch(), 'export');
+    cpSync(fixture, copy, { recursive: true });
+    mkdirSync(join(copy, '__uploads', 'F0100000009'));
+    writeFileSync(join(copy, '__uploads', 'F0100000009', 'photo.png'), 'not a picture at all');
+    const day = join(copy, 'general', '2024-03-02.json');
+    const messages = JSON.parse(readFileSync(day, 'utf8'));
+    messages[0].files = [{ id: 'F0100000009', name: 'photo.png' }];
+    writeFileSync(day, JSON.stringify(messages));
+    const summary = await runCliJson(['team', 'import', '--slack', copy, '--team-name', 'Refused', ...store.on]);
+    expect({ filesImported: summary.filesImported, filesNamed: summary.filesNamed }).toEqual({ filesImported: 2, filesNamed: 2 });
+    const opened = store.open();
+    later(() => opened.close());
+    const last = await opened.db.selectFrom('messages').select(['text', 'files']).where('team_id', '=', summary.teamId).where('timestamp', '=', 1709373600_000).executeTakeFirstOrThrow();
+    expect(last).toEqual({ text: '@here I am leaving, thanks @Ada Lovelace\n📎 photo.png', files: null });
+    // Nothing of it stayed in storage: the two files stored are the fixture's.
+    expect(await opened.db.selectFrom('files').select('name').where('team_id', '=', summary.teamId).orderBy('name').execute()).toEqual([{ name: 'diagram.png' }, { name: 'notes.txt' }]);
+    const stored = readdirSync(join(store.on[store.on.indexOf('--data') + 1], 'files'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    expect(stored).toHaveLength(2);
+  });
+
   it('reads the export’s zip in place as it reads the folder', { timeout: 60_000 }, async () => {
     const store = await fresh();
     const fromFolder = await runCliJson(['team', 'import', '--slack', fixture, '--team-name', 'Folder', ...store.on]);
@@ -103,6 +146,9 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     const texts = async (teamId: string) =>
       opened.db.selectFrom('messages').select(['text', 'timestamp', 'edited_at']).where('team_id', '=', teamId).orderBy('timestamp').execute();
     expect(await texts(fromZip.teamId)).toEqual(await texts(fromFolder.teamId));
+    const sizes = async (teamId: string) => (await opened.db.selectFrom('files').select(['name', 'size', 'mime_type']).where('team_id', '=', teamId).orderBy('name').execute());
+    expect(await sizes(fromZip.teamId)).toEqual(await sizes(fromFolder.teamId));
+    expect(await sizes(fromZip.teamId)).toHaveLength(2);
 
     const notZip = await runCli(['team', 'import', '--slack', `${fixture}/users.json`, ...store.on, '--json']);
     expect(JSON.parse(notZip.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining('is neither a folder nor a zip file') });

@@ -2,6 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportTeam } from '../../src/core/transfer/exportTeam.js';
+import { LocalFileStorage } from '../../src/files/localStorage.js';
 import { newMessageUid } from '../../src/store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../../src/store/rows/messages.js';
 import { withReadSnapshot } from '../../src/store/readSnapshot.js';
@@ -159,7 +160,7 @@ describe.each(dialects)('team export and import, their rules (%s)', (dialect) =>
     const out = join(scratch(), 'large');
     await withReadSnapshot(test.store, test.dataDir, (db) =>
       exportTeam(db, team.id, { kind: 'team' }, {
-        outDir: out, includeSecrets: false, batchSize: 500, now: Date.now(),
+        outDir: out, includeSecrets: false, storage: new LocalFileStorage(join(test.dataDir, 'files')), batchSize: 500, now: Date.now(),
         onBatch: (kind, size) => kind === 'messages' && pages.push(size),
         onFile: (kind, written) => (files[kind] = written),
       }),

@@ -158,7 +158,7 @@ forEachDialect(
         await alice.client.pins.add({ messageUid: old.uid });
         await bobSession.call('saved.add', { messageUid: old.uid });
         await db.updateTable('teams').set({ message_retention_days: 1 }).where('id', '=', team.id).execute();
-        expect(await pruneExpiredMessages(db, Date.now() + 3 * 86_400_000)).toBeGreaterThan(0);
+        expect((await pruneExpiredMessages(t().server.ctx, Date.now() + 3 * 86_400_000)).messages).toBeGreaterThan(0);
         expect(await db.selectFrom('pins').selectAll().where('message_uid', '=', old.uid).execute()).toEqual([]);
         expect(await db.selectFrom('saved_items').selectAll().where('message_uid', '=', old.uid).execute()).toEqual([]);
       });

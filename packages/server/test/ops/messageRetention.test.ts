@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { pruneExpiredMessages } from '../../src/core/retention/pruneMessages.js';
@@ -7,6 +9,8 @@ import { newChannelId, newMessageUid } from '../../src/store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../../src/store/rows/messages.js';
 import type { Db } from '../../src/store/store.js';
 import { runCli, runCliJson } from '../cli/cli.js';
+import { download, upload } from '../files/upload.js';
+import { chatCast } from '../methods/chat-cast.js';
 import { forEachDialect } from '../helpers/server.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -51,21 +55,21 @@ forEachDialect('retention of messages, per team and per channel', (t) => {
 
   it('keeps messages forever by default; deletes past the team’s days, or a channel’s own, in batches, search index included', async () => {
     const { db, team, chats, now, left, word } = await teamWithHistory();
-    expect(await pruneExpiredMessages(db, now, 2)).toBe(0);
+    expect(await pruneExpiredMessages(t().server.ctx, now, 2)).toEqual({ messages: 0, files: 0 });
     expect(await left()).toHaveLength(12);
 
     await setTeamMessageRetention(db, team.id, { keep: 'days', days: 10 });
     await setChannelMessageRetention(db, chats.forever, { keep: 'forever' });
     await setChannelMessageRetention(db, chats.short, { keep: 'days', days: 2 });
     // Batches of two: several short transactions.
-    const deleted = await pruneExpiredMessages(db, now, 2);
+    const deleted = (await pruneExpiredMessages(t().server.ctx, now, 2)).messages;
     expect(await left()).toEqual(['direct word 1', 'direct word 5', 'forever word 1', 'forever word 20', 'forever word 5', 'plain word 1', 'plain word 5', 'short word 1']);
     expect(deleted).toBeGreaterThanOrEqual(4);
     expect(await indexed(db, word)).toBe(8);
 
     // Back to the team's setting: the channel loses what is older than 10 days.
     await setChannelMessageRetention(db, chats.forever, { keep: 'team' });
-    await pruneExpiredMessages(db, now, 2);
+    await pruneExpiredMessages(t().server.ctx, now, 2);
     expect(await left()).not.toContain('forever word 20');
   });
 
@@ -92,5 +96,29 @@ forEachDialect('retention of messages, per team and per channel', (t) => {
     await t().server.retention.runOnce();
     expect(await left()).toEqual(['direct word 1', 'forever word 1', 'plain word 1', 'short word 1', 'short word 20', 'short word 5']);
     expect((await scrape()) - before).toBeGreaterThanOrEqual(6);
+  });
+
+  it('deletes the files only the deleted messages carried, bytes included; a file a kept message also carries stays', async () => {
+    const { alice, team, channelId } = await chatCast(t());
+    const { db } = t().testStore.store;
+    const [alone, shared] = [(await upload(t(), alice.token, 'alone.txt', 'only on the old message')).body.file, (await upload(t(), alice.token, 'shared.txt', 'on both')).body.file];
+    const { uid: oldUid } = await alice.client.chat.sendMessage({ to: channelId, text: 'old', files: [alone.id, shared.id] });
+    const { uid: keptUid } = await alice.client.chat.sendMessage({ to: channelId, text: 'kept', files: [shared.id] });
+    // The first message is made 30 days old; the second stays new.
+    const monthAgo = Date.now() - 30 * DAY_MS;
+    const oldered = newMessageUid(monthAgo);
+    await db.updateTable('messages').set({ uid: oldered, timestamp: monthAgo }).where('uid', '=', oldUid).execute();
+    await db.updateTable('message_files').set({ message_uid: oldered }).where('message_uid', '=', oldUid).execute();
+    await setTeamMessageRetention(db, team.id, { keep: 'days', days: 7 });
+    const storedNames = async () => (await readdir(join(t().testStore.dataDir, 'files'), { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+    expect(await storedNames()).toEqual([alone.id, shared.id].map((id: string) => id.replace(':', '_')).sort());
+
+    expect(await pruneExpiredMessages(t().server.ctx, Date.now())).toEqual({ messages: 1, files: 1 });
+    expect(await storedNames()).toEqual([shared.id.replace(':', '_')]);
+    expect(await db.selectFrom('files').select('id').where('id', 'in', [alone.id, shared.id]).execute()).toEqual([{ id: shared.id }]);
+    expect((await download(t(), alice.token, shared.url)).bytes.toString()).toBe('on both');
+    expect((await download(t(), alice.token, alone.url)).status).toBe(400);
+    const [kept] = await alice.client.chat.fetchMessages({ chat: channelId, uids: [keptUid] });
+    expect(kept.files).toEqual([shared]);
   });
 });

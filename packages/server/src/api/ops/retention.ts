@@ -21,16 +21,17 @@ export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' 
   const runOnce = () =>
     (running ??= (async () => {
       try {
-        const pruned = await pruneFinishedEvents(ctx.db, ctx.now());
-        ctx.metrics.countRetentionDeleted('events', pruned.events);
-        ctx.metrics.countRetentionDeleted('event_attempts', pruned.attempts);
-        if (pruned.events > 0) ctx.log.info(pruned, 'deleted events past their retention');
-        const messages = await pruneExpiredMessages(ctx.db, ctx.now());
-        ctx.metrics.countRetentionDeleted('messages', messages);
-        if (messages > 0) ctx.log.info({ messages }, 'deleted messages past their retention');
+        const events = await pruneFinishedEvents(ctx.db, ctx.now());
+        ctx.metrics.countRetentionDeleted('events', events.events);
+        ctx.metrics.countRetentionDeleted('event_attempts', events.attempts);
+        if (events.events > 0) ctx.log.info(events, 'deleted events past their retention');
+        const pruned = await pruneExpiredMessages(ctx, ctx.now());
+        ctx.metrics.countRetentionDeleted('messages', pruned.messages);
+        ctx.metrics.countRetentionDeleted('files', pruned.files);
+        if (pruned.messages > 0) ctx.log.info(pruned, 'deleted messages past their retention');
         ctx.metrics.countRetentionDeleted('response_urls', await pruneExpiredResponseUrls(ctx.db, ctx.now()));
         ctx.metrics.countRetentionDeleted('audit', await pruneAuditLog(ctx.db, ctx.now(), ctx.config.auditRetentionDays));
-        // After the messages: the files of the messages just deleted are orphans now, and so are uploads never sent.
+        // Uploads never sent (the files of the messages just deleted went with them).
         ctx.metrics.countRetentionDeleted('files', await sweepOrphanFiles(ctx));
       } catch (error) {
         ctx.log.warn({ err: error }, 'the retention job failed; it runs again within the hour');

@@ -8,8 +8,8 @@ import { setMessageFiles } from '../../store/rows/messages.js';
 
 /**
  * Unlinks messages about to be deleted from their files (in the deleting transaction). A file no other
- * message carries any more is detached (attached_at back to null): chat.deleteMessage removes it with its
- * bytes right after the commit (removeDetached), retention leaves it to the sweep. A file shared by several
+ * message carries any more is detached (attached_at back to null): chat.deleteMessage and retention remove
+ * it with its bytes right after the commit (removeDetached). A file shared by several
  * messages stays while one still carries it. Answers the ids of the files detached.
  */
 export async function unlinkMessages(tx: Tx, uids: readonly string[]): Promise<string[]> {
@@ -24,11 +24,12 @@ export async function unlinkMessages(tx: Tx, uids: readonly string[]): Promise<s
   return detached;
 }
 
-/** Deletes detached files (unlinkMessages) and their bytes, unless a message carries them again meanwhile. */
-export async function removeDetached(ctx: Pick<CoreContext, 'config' | 'log' | 'db'>, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
+/** Deletes detached files (unlinkMessages) and their bytes, unless a message carries them again meanwhile. Answers how many it deleted. */
+export async function removeDetached(ctx: Pick<CoreContext, 'config' | 'log' | 'db'>, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
   const deleted = await ctx.db.deleteFrom('files').where('id', 'in', [...ids]).where('attached_at', 'is', null).returning(['id', 'team_id']).execute();
   await removeBytes(ctx, deleted);
+  return deleted.length;
 }
 
 /**

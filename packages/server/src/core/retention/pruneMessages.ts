@@ -1,8 +1,8 @@
-import { unlinkMessages } from '../files/removeFiles.js';
 import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
 import { messageUidFloor } from '../../store/ids.js';
 import type { Database } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
+import type { CoreContext } from '../context.js';
+import { removeDetached, unlinkMessages } from '../files/removeFiles.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -11,16 +11,27 @@ export const MAX_RETENTION_DAYS = 36_500;
 
 type MessageScope = (eb: ExpressionBuilder<Database, 'messages'>) => Expression<SqlBool>;
 
+/** What the store, its files' storage and the log of a pass are. */
+export type RetentionContext = Pick<CoreContext, 'db' | 'config' | 'log'>;
+
+/** What a pass deleted: messages, and the files that only they carried (with their bytes). */
+export interface PrunedMessages {
+  messages: number;
+  files: number;
+}
+
 /**
  * Deletes the messages past their retention (docs/operations.md, "Retention"): in each channel with one
  * (its own, else its team's), and in the direct chats of each team with one. Each batch is a query for
  * the next `batchSize` uids older than the cut-off (in uid order, after the last batch: uids begin with
  * their time, so a channel's is a range of the (chat_key, uid) index) and a transaction of its own that
  * deletes them with their reactions and edits, so neither dialect holds a lock for long while people write. The search index follows by
- * its triggers. Safe in several processes at once. Answers how many messages it deleted.
+ * its triggers. The files that only the deleted messages carried are deleted after each batch commits,
+ * bytes included; a file another message still carries stays. Safe in several processes at once.
  */
-export async function pruneExpiredMessages(db: Db, now: number, batchSize = 500): Promise<number> {
-  let deleted = 0;
+export async function pruneExpiredMessages(ctx: RetentionContext, now: number, batchSize = 500): Promise<PrunedMessages> {
+  const { db } = ctx;
+  const deleted: PrunedMessages = { messages: 0, files: 0 };
   const channels = await db
     .selectFrom('channels')
     .innerJoin('teams', 'teams.id', 'channels.team_id')
@@ -29,17 +40,17 @@ export async function pruneExpiredMessages(db: Db, now: number, batchSize = 500)
     .execute();
   for (const channel of channels) {
     const days = channel.own ?? channel.team!;
-    deleted += await deleteOlder(db, (eb) => eb('chat_key', '=', channel.id), now - days * DAY_MS, batchSize);
+    await deleteOlder(ctx, (eb) => eb('chat_key', '=', channel.id), now - days * DAY_MS, batchSize, deleted);
   }
   const teams = await db.selectFrom('teams').select(['id', 'message_retention_days as days']).where('message_retention_days', 'is not', null).execute();
   for (const team of teams) {
-    deleted += await deleteOlder(db, (eb) => eb.and([eb('team_id', '=', team.id), eb('chat_key', 'like', '%|%')]), now - team.days! * DAY_MS, batchSize);
+    await deleteOlder(ctx, (eb) => eb.and([eb('team_id', '=', team.id), eb('chat_key', 'like', '%|%')]), now - team.days! * DAY_MS, batchSize, deleted);
   }
   return deleted;
 }
 
-async function deleteOlder(db: Db, scope: MessageScope, cutoff: number, batchSize: number): Promise<number> {
-  let deleted = 0;
+async function deleteOlder(ctx: RetentionContext, scope: MessageScope, cutoff: number, batchSize: number, deleted: PrunedMessages): Promise<void> {
+  const { db } = ctx;
   let after = '';
   for (;;) {
     const uids = (
@@ -54,8 +65,8 @@ async function deleteOlder(db: Db, scope: MessageScope, cutoff: number, batchSiz
         .limit(batchSize)
         .execute()
     ).map((row) => row.uid);
-    if (uids.length === 0) return deleted;
-    const result = await db.transaction().execute(async (tx) => {
+    if (uids.length === 0) return;
+    const { result, detached } = await db.transaction().execute(async (tx) => {
       // A message's reactions, the history of its edits (0019), its pin and its saves (0023) go with it.
       await tx.deleteFrom('reactions').where('message_uid', 'in', uids).execute();
       await tx.deleteFrom('pins').where('message_uid', 'in', uids).execute();
@@ -63,12 +74,13 @@ async function deleteOlder(db: Db, scope: MessageScope, cutoff: number, batchSiz
       await tx.deleteFrom('message_edits').where('message_uid', 'in', uids).execute();
       await tx.deleteFrom('threads').where('parent_uid', 'in', uids).execute();
       await tx.deleteFrom('thread_follows').where('parent_uid', 'in', uids).execute();
-      // Their files no other message carries are detached: the sweep (sweepOrphanFiles) removes them and their bytes.
-      await unlinkMessages(tx, uids);
-      return tx.deleteFrom('messages').where('uid', 'in', uids).executeTakeFirst();
+      // Their files no other message carries are detached, and deleted with their bytes once this commits.
+      const detached = await unlinkMessages(tx, uids);
+      return { result: await tx.deleteFrom('messages').where('uid', 'in', uids).executeTakeFirst(), detached };
     });
-    deleted += Number(result.numDeletedRows);
-    if (uids.length < batchSize) return deleted;
+    deleted.messages += Number(result.numDeletedRows);
+    deleted.files += await removeDetached(ctx, detached);
+    if (uids.length < batchSize) return;
     after = uids[uids.length - 1];
   }
 }

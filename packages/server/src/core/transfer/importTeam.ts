@@ -5,9 +5,11 @@ import { newSecret } from '../../store/ids.js';
 import { insertMessages } from '../../store/rows/messages.js';
 import { insertUser, type UserFields } from '../../store/rows/users.js';
 import type { MessagesTable } from '../../store/schema.js';
-import { sealAppSecret } from '../../store/sealedAppSecrets.js';
+import type { FileStorage } from '../../files/fileStorage.js';
+import { appSecretKeyring, sealAppSecret } from '../../store/sealedAppSecrets.js';
 import type { Db, Tx } from '../../store/store.js';
 import { kinds, toRow, type ExportRecord, type KindSpec, type Manifest, type Row } from './format.js';
+import { importFileBytes } from './fileBytes.js';
 import { consistencyProblem } from './importChecks.js';
 import { inGroups, readJsonLines, type Line } from './jsonLines.js';
 import { readManifest } from './manifest.js';
@@ -23,6 +25,8 @@ export interface ImportSummary {
 }
 
 export interface ImportOptions {
+  /** Where the files' bytes go (files/storage.ts): the target's directory or bucket. */
+  storage: FileStorage;
   /** Records per INSERT (default 500). */
   batchSize?: number;
   onKind?: (kind: string, count: number) => void;
@@ -33,16 +37,39 @@ export interface ImportOptions {
  * already holds refuse the import with the first of them named, a check at the end refuses records that
  * point at nothing, and a refusal or failure anywhere leaves the store as it was. Derived data is made
  * as the rows go in: the search index by its triggers (migration 0015). Stream entries are not carried:
- * the team's stream starts afresh, and a client that connects loads the history.
+ * the team's stream starts afresh, and a client that connects loads the history. The files' bytes are
+ * put into storage before their rows commit (as an upload does), and removed again if the import fails.
  */
-export async function importTeam(db: Db, fromDir: string, options: ImportOptions = {}): Promise<ImportSummary> {
+export async function importTeam(db: Db, fromDir: string, options: ImportOptions): Promise<ImportSummary> {
   const manifest = readManifest(fromDir);
   const summary: ImportSummary = { teamId: manifest.team.id, teamName: manifest.team.name, counts: {}, appsWithNewSecrets: 0 };
+  const run: ImportRun = { dir: fromDir, manifest, summary, batchSize: options.batchSize ?? 500, storage: options.storage, stored: [] };
+  try {
+    await importAll(db, run, options);
+  } catch (error) {
+    for (const key of run.stored) await options.storage.delete(key).catch(() => undefined);
+    throw error;
+  }
+  return summary;
+}
+
+/** One import under way: where it reads, what it has counted, and the storage keys it has written. */
+interface ImportRun {
+  dir: string;
+  manifest: Manifest;
+  summary: ImportSummary;
+  batchSize: number;
+  storage: FileStorage;
+  stored: string[];
+}
+
+async function importAll(db: Db, run: ImportRun, options: ImportOptions): Promise<void> {
+  const { manifest, summary } = run;
   await db.transaction().execute(async (tx) => {
     for (const spec of kinds) {
       const listed = manifest.kinds[spec.kind];
       if (!listed) continue;
-      const count = await importKind(tx, spec, fromDir, manifest, summary, options.batchSize ?? 500);
+      const count = await importKind(tx, spec, run);
       if (count !== listed.count) {
         throw new TransferRefusal('InvalidOption', `${spec.file} holds ${count} records but manifest.json says ${listed.count}: the export is incomplete.`);
       }
@@ -52,18 +79,21 @@ export async function importTeam(db: Db, fromDir: string, options: ImportOptions
     const problem = await consistencyProblem(tx, manifest.team.id);
     if (problem) throw new TransferRefusal('InvalidOption', `The export is not consistent, nothing was imported: ${problem}`);
   });
-  return summary;
 }
 
-async function importKind(tx: Tx, spec: KindSpec, dir: string, manifest: Manifest, summary: ImportSummary, batchSize: number): Promise<number> {
+async function importKind(tx: Tx, spec: KindSpec, { dir, manifest, summary, batchSize, storage, stored }: ImportRun): Promise<number> {
   const path = join(dir, spec.file);
+  const sealer = appSecretKeyring(tx);
   if (!existsSync(path)) throw new TransferRefusal('InvalidOption', `manifest.json lists ${spec.file}, but ${path} is missing.`);
   let count = 0;
   for await (const lines of inGroups(readJsonLines(path), batchSize)) {
     const records = lines.map((line) => checkedRecord(spec, line, path, manifest.team.id));
     await refuseTakenKeys(tx, spec, records, path);
-    const rows = records.map(({ record }) => toRow(spec, record, manifest.team.id));
+    const rows = records.map(({ record }) => toRow(spec, record, manifest.team.id, sealer));
     if (spec.kind === 'apps') summary.appsWithNewSecrets += sealSecrets(tx, rows);
+    if (spec.kind === 'files') {
+      for (const [index, row] of rows.entries()) stored.push(...(await importFileBytes(storage, row, dir, `${path}:${lines[index].line}`)));
+    }
     try {
       await insertRows(tx, spec, rows);
     } catch (error) {

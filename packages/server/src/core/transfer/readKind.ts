@@ -38,6 +38,7 @@ export async function* pagesOf(db: Db, spec: KindSpec, teamId: string, options: 
       const last = after;
       query = query.where((eb) => keysetAfter(eb, spec.key, last));
     }
+    if (spec.only) query = query.where(spec.only.column, '=', spec.only.value);
     if (options.filter) query = query.where(options.filter);
     for (const column of spec.key) query = query.orderBy(column);
     const rows = (await query.limit(options.batchSize).execute()) as Row[];

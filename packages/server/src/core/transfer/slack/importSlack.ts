@@ -1,6 +1,6 @@
 import { newChannelId, newMessageUid } from '../../../store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../../../store/rows/messages.js';
-import type { MessagesTable, ReactionsTable } from '../../../store/schema.js';
+import type { MessageFilesTable, MessagesTable, ReactionsTable } from '../../../store/schema.js';
 import type { Db, Tx } from '../../../store/store.js';
 import { createTeam } from '../../commands/people.js';
 import { TransferRefusal } from '../refusal.js';
@@ -9,6 +9,7 @@ import { messagesOf, readSlackExport, slackTime, type SlackExport, type SlackMes
 import { SlackThreads } from './slackThreads.js';
 import { slackEmoji } from './slackEmoji.js';
 import { mapSlackPeople, type MappedPerson, type PeopleSummary } from './slackPeople.js';
+import { slackFilePath, storeSlackFiles, type SlackFileTarget } from './slackUploads.js';
 
 /** Subtypes that are a person's message; every other one (joins, topic changes, pins…) is skipped. */
 const MESSAGE_SUBTYPES = new Set(['me_message', 'thread_broadcast', 'file_share', 'bot_message']);
@@ -24,7 +25,9 @@ export interface SlackImportSummary {
   threadReplies: number;
   /** Messages with an `edited` mark, imported with their edit time. */
   edited: number;
-  /** Shared files, each named on a line of its message's text (files themselves are not stored). */
+  /** Shared files whose bytes the export holds, stored as Aviary files on their messages. */
+  filesImported: number;
+  /** Shared files the export only links to (or that were refused: too large, or not the type their name says), each named on a line of its message's text. */
   filesNamed: number;
   /** Reactions imported: one per person and emoji. */
   reactions: number;
@@ -38,20 +41,27 @@ export interface SlackImportOptions {
   /** The team to import into; without it, a new team of this name. */
   teamId?: string;
   teamName: string;
+  /** Where the files found in the export are stored. */
+  files: SlackFileTarget;
   now: number;
 }
 
 /** Reads a Slack workspace export (its zip, or the unzipped folder) into a team, in one transaction: all of it, or nothing. */
 export async function importSlack(db: Db, dir: string, options: SlackImportOptions): Promise<SlackImportSummary> {
   const slack = readSlackExport(dir);
+  const stored: string[] = [];
   try {
-    return await importLists(db, slack, options);
+    return await importLists(db, slack, options, stored);
+  } catch (error) {
+    // Nothing was committed: the bytes stored on the way go too.
+    for (const key of stored) await options.files.storage.delete(key).catch(() => undefined);
+    throw error;
   } finally {
     slack.files.close();
   }
 }
 
-async function importLists(db: Db, slack: SlackExport, options: SlackImportOptions): Promise<SlackImportSummary> {
+async function importLists(db: Db, slack: SlackExport, options: SlackImportOptions, stored: string[]): Promise<SlackImportSummary> {
   return db.transaction().execute(async (tx) => {
     const teamId = options.teamId ?? (await createTeam(tx, { name: options.teamName, now: options.now })).id;
     if (options.teamId && !(await tx.selectFrom('teams').select('id').where('id', '=', teamId).executeTakeFirst())) {
@@ -60,7 +70,7 @@ async function importLists(db: Db, slack: SlackExport, options: SlackImportOptio
     const { people, summary: peopleSummary } = await mapSlackPeople(tx, teamId, slack.users, options.now);
     const summary: SlackImportSummary = {
       teamId, createdTeam: options.teamId === undefined, people: peopleSummary, channels: 0, directChats: 0, messages: 0,
-      threadReplies: 0, edited: 0, filesNamed: 0, reactions: 0, reactionsSkipped: 0, skipped: { subtypes: {}, unknownSender: 0, empty: 0, unknownConversation: 0 },
+      threadReplies: 0, edited: 0, filesImported: 0, filesNamed: 0, reactions: 0, reactionsSkipped: 0, skipped: { subtypes: {}, unknownSender: 0, empty: 0, unknownConversation: 0 },
     };
     const channelNames = new Map(slack.conversations.map(({ conversation }) => [conversation.id, conversation.name ?? conversation.id]));
     const context: MrkdwnContext = { person: (id) => people.get(id), channelName: (id) => channelNames.get(id) };
@@ -68,12 +78,13 @@ async function importLists(db: Db, slack: SlackExport, options: SlackImportOptio
       const chat = await createConversation(tx, teamId, entry, people, options.now, summary);
       const writer = new MessageBatch(tx);
       const threads = new SlackThreads();
+      const files: MessageFiles = { tx, slack, folder: entry.folder, target: options.files, stored };
       for (const messages of messagesOf(slack.files, entry.folder)) {
         for (const message of messages) {
-          const row = chat ? messageFrom(message, chat, teamId, people, context, summary) : undefined;
+          const made = chat ? await messageFrom(message, chat, teamId, people, context, summary, files) : undefined;
           if (!chat) summary.skipped.unknownConversation++;
-          if (row && threads.place(message, row)) summary.threadReplies++;
-          if (row) await writer.add(row, reactionsOf(message, row, people, summary));
+          if (made && threads.place(message, made.row)) summary.threadReplies++;
+          if (made) await writer.add(made.row, reactionsOf(message, made.row, people, summary), made.links);
         }
       }
       summary.messages += await writer.flush();
@@ -112,7 +123,24 @@ async function createConversation(tx: Tx, teamId: string, entry: SlackExport['co
   return { chatKey: id, toOf: () => id };
 }
 
-function messageFrom(message: SlackMessage, chat: Chat, teamId: string, people: Map<string, MappedPerson>, context: MrkdwnContext, summary: SlackImportSummary): MessagesTable | undefined {
+/** Where a conversation's shared files are read from and stored. */
+interface MessageFiles {
+  tx: Tx;
+  slack: SlackExport;
+  folder: string;
+  target: SlackFileTarget;
+  stored: string[];
+}
+
+async function messageFrom(
+  message: SlackMessage,
+  chat: Chat,
+  teamId: string,
+  people: Map<string, MappedPerson>,
+  context: MrkdwnContext,
+  summary: SlackImportSummary,
+  files: MessageFiles,
+): Promise<{ row: MessagesTable; links: MessageFilesTable[] } | undefined> {
   if (message.subtype !== undefined && !MESSAGE_SUBTYPES.has(message.subtype)) {
     summary.skipped.subtypes[message.subtype] = (summary.skipped.subtypes[message.subtype] ?? 0) + 1;
     return undefined;
@@ -124,20 +152,31 @@ function messageFrom(message: SlackMessage, chat: Chat, teamId: string, people: 
     return undefined;
   }
   const converted = convertMrkdwn(message.text ?? '', context);
-  const files = (message.files ?? []).map((file) => `📎 ${file.name ?? file.title ?? 'file'}`);
-  const text = [converted.text, ...files].filter((part) => part.trim() !== '').join('\n');
-  if (text === '') {
+  const shared = message.files ?? [];
+  const found = shared.flatMap((file) => {
+    const path = slackFilePath(files.slack.files, files.folder, file);
+    return path === undefined ? [] : [{ file, path, files: files.slack.files }];
+  });
+  if (converted.text.trim() === '' && shared.length === 0) {
     summary.skipped.empty++;
     return undefined;
   }
-  summary.filesNamed += files.length;
-  if (message.edited?.ts) summary.edited++;
   const timestamp = slackTime(message.ts);
-  return messageRow({
-    uid: newMessageUid(timestamp), chat_key: chat.chatKey, team_id: teamId, from_user_id: sender.id, to_id: to, timestamp, text,
+  const uid = newMessageUid(timestamp);
+  const kept = await storeSlackFiles(files.tx, files.target, found, { uid, chat_key: chat.chatKey, team_id: teamId, from_user_id: sender.id, timestamp }, files.stored);
+  const storedFiles = new Set(found.map(({ file }) => file).filter((file) => !kept.refused.includes(file)));
+  const named = shared.filter((file) => !storedFiles.has(file)).map((file) => `📎 ${file.name ?? file.title ?? 'file'}`);
+  const text = [converted.text, ...named].filter((part) => part.trim() !== '').join('\n');
+  summary.filesImported += kept.shown.length;
+  summary.filesNamed += named.length;
+  if (message.edited?.ts) summary.edited++;
+  const row = messageRow({
+    uid, chat_key: chat.chatKey, team_id: teamId, from_user_id: sender.id, to_id: to, timestamp, text,
     mentions: converted.mentions.length > 0 ? JSON.stringify(converted.mentions) : null,
     edited_at: message.edited?.ts ? slackTime(message.edited.ts) : null,
+    files: kept.shown.length > 0 ? JSON.stringify(kept.shown) : null,
   });
+  return { row, links: kept.links };
 }
 
 /**
@@ -157,16 +196,18 @@ function reactionsOf(message: SlackMessage, row: MessagesTable, people: Map<stri
   return rows;
 }
 
-/** Messages (and their reactions after them) written 500 at a time (the search index follows by its triggers). */
+/** Messages (and their reactions and file links after them) written 500 at a time (the search index follows by its triggers). */
 class MessageBatch {
   #rows: MessagesTable[] = [];
   #reactions: ReactionsTable[] = [];
+  #links: MessageFilesTable[] = [];
   #written = 0;
   constructor(private readonly tx: Tx) {}
 
-  async add(row: MessagesTable, reactions: ReactionsTable[]): Promise<void> {
+  async add(row: MessagesTable, reactions: ReactionsTable[], links: MessageFilesTable[]): Promise<void> {
     this.#rows.push(row);
     this.#reactions.push(...reactions);
+    this.#links.push(...links);
     this.#written++;
     if (this.#rows.length >= 500) await this.flush();
   }
@@ -176,6 +217,7 @@ class MessageBatch {
     if (this.#rows.length > 0) await insertMessages(this.tx, this.#rows.splice(0));
     for (let start = 0; start < this.#reactions.length; start += 500) await this.tx.insertInto('reactions').values(this.#reactions.slice(start, start + 500)).execute();
     this.#reactions = [];
+    for (const links = this.#links.splice(0); links.length > 0; ) await this.tx.insertInto('message_files').values(links.splice(0, 500)).execute();
     return this.#written;
   }
 }

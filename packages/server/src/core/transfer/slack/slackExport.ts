@@ -39,7 +39,14 @@ export interface SlackMessage {
   thread_ts?: string;
   edited?: { user?: string; ts?: string };
   reactions?: Array<{ name: string; users?: string[]; count?: number }>;
-  files?: Array<{ name?: string; title?: string }>;
+  files?: SlackFile[];
+}
+
+/** A file shared on a message: Slack names it and links it (`url_private`); some tools put its bytes in the export too (slackUploads.ts). */
+export interface SlackFile {
+  id?: string;
+  name?: string;
+  title?: string;
 }
 
 /** Which kind of conversation a folder holds, as Aviary stores it. */

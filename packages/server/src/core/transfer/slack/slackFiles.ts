@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { openZip } from './zipReader.js';
 
 /**
@@ -11,6 +12,8 @@ export interface SlackFiles {
   describe(path: string): string;
   has(path: string): boolean;
   readText(path: string): string;
+  /** A file's bytes as they are read (a shared file is never read whole). */
+  readStream(path: string): Readable;
   /** The names of the files directly in a folder of the export. */
   list(folder: string): string[];
   close(): void;
@@ -25,6 +28,7 @@ function folderFiles(dir: string): SlackFiles {
     describe: (path) => join(dir, path),
     has: (path) => existsSync(join(dir, path)),
     readText: (path) => readFileSync(join(dir, path), 'utf8'),
+    readStream: (path) => createReadStream(join(dir, path)),
     list: (folder) => (existsSync(join(dir, folder)) ? readdirSync(join(dir, folder)) : []),
     close: () => undefined,
   };

@@ -1,5 +1,6 @@
-import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
-import { inflateRawSync } from 'node:zlib';
+import { closeSync, createReadStream, openSync, readSync, fstatSync } from 'node:fs';
+import { pipeline, Readable } from 'node:stream';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { TransferRefusal } from '../refusal.js';
 
 /** A zip's files by path (slackFiles.ts's SlackFiles, of which this is one kind). */
@@ -7,6 +8,7 @@ export interface ZipArchive {
   describe(path: string): string;
   has(path: string): boolean;
   readText(path: string): string;
+  readStream(path: string): Readable;
   list(folder: string): string[];
   close(): void;
 }
@@ -42,6 +44,11 @@ export function openZip(file: string): ZipArchive {
         const found = entry(path);
         if (!found) throw new TransferRefusal('InvalidOption', `${file} holds no ${root}${path}.`);
         return readEntry(fd, file, found).toString('utf8');
+      },
+      readStream: (path) => {
+        const found = entry(path);
+        if (!found) throw new TransferRefusal('InvalidOption', `${file} holds no ${root}${path}.`);
+        return entryStream(fd, file, found);
       },
       list: (folder) => {
         const prefix = `${root}${folder}/`;
@@ -94,10 +101,25 @@ function centralDirectory(fd: number, file: string): Map<string, Entry> {
   return entries;
 }
 
-function readEntry(fd: number, file: string, entry: Entry): Buffer {
+/** Where an entry's data begins: after its local header, whose name and extra field may differ from the directory's. */
+function dataStart(fd: number, file: string, entry: Entry): number {
   const local = read(fd, entry.localOffset, 30);
   if (local.length < 30 || local.readUInt32LE(0) !== LOCAL) throw new TransferRefusal('InvalidOption', `${file}: an entry of the zip is damaged.`);
-  const start = entry.localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+  return entry.localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+}
+
+/** An entry's bytes as a stream (a shared file may be large: it is never read whole). */
+function entryStream(fd: number, file: string, entry: Entry): Readable {
+  if (entry.method !== 0 && entry.method !== 8) throw new TransferRefusal('InvalidOption', `${file}: an entry is compressed with method ${entry.method}; unzip it and give --slack the folder.`);
+  const start = dataStart(fd, file, entry);
+  if (entry.compressedSize === 0) return Readable.from([]);
+  const raw = createReadStream(file, { start, end: start + entry.compressedSize - 1 });
+  // pipeline (not pipe): a failed read fails the inflated stream too, instead of leaving it waiting.
+  return entry.method === 0 ? raw : pipeline(raw, createInflateRaw(), () => undefined);
+}
+
+function readEntry(fd: number, file: string, entry: Entry): Buffer {
+  const start = dataStart(fd, file, entry);
   const data = read(fd, start, entry.compressedSize);
   const content = entry.method === 0 ? data : entry.method === 8 ? inflateRawSync(data) : undefined;
   if (content && content.length === entry.size) return content;
