@@ -36,35 +36,37 @@ export function AdminAppsSection() {
         <ul className="session-list" aria-label="Apps">
           {apps.map((app) => (
             <li key={app.id} className="session-row admin-row">
-              <Avatar name={app.name} image={app.icon} />
-              <span className="session-text">
-                <span className="session-device">
-                  {app.name}
-                  {app.disabledByTeam && <span className="admin-badge"> · disabled for the team</span>}
+              <span className="admin-app">
+                <Avatar name={app.name} image={app.icon} />
+                <span className="session-text">
+                  <span className="session-device">
+                    {app.name}
+                    {app.disabledByTeam && <span className="admin-badge"> · disabled for the team</span>}
+                  </span>
+                  <span className="field-hint">
+                    {app.description || 'No description'} · made by {fullName(app.developer)} · added {when(app.createdAt)}
+                  </span>
+                  {app.installs.length === 0 ? (
+                    <span className="field-hint">Nobody has installed it.</span>
+                  ) : (
+                    <details>
+                      <summary className="field-hint">
+                        Installed by {app.installs.length} {app.installs.length === 1 ? 'person' : 'people'}
+                      </summary>
+                      <ul className="admin-app-installs" aria-label={`Installs of ${app.name}`}>
+                        {app.installs.map((install) => (
+                          <li key={install.userId}>
+                            {fullName(install)}, {when(install.installedAt)}
+                            {install.disabledByUser && <span className="admin-badge"> · disabled by them</span>}
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  )}
                 </span>
-                <span className="field-hint">
-                  {app.description || 'No description'} · made by {fullName(app.developer)} · added {when(app.createdAt)}
-                </span>
-                {app.installs.length === 0 ? (
-                  <span className="field-hint">Nobody has installed it.</span>
-                ) : (
-                  <details>
-                    <summary className="field-hint">
-                      Installed by {app.installs.length} {app.installs.length === 1 ? 'person' : 'people'}
-                    </summary>
-                    <ul className="admin-app-installs" aria-label={`Installs of ${app.name}`}>
-                      {app.installs.map((install) => (
-                        <li key={install.userId}>
-                          {fullName(install)}, {when(install.installedAt)}
-                          {install.disabledByUser && <span className="admin-badge"> · disabled by them</span>}
-                        </li>
-                      ))}
-                    </ul>
-                  </details>
-                )}
               </span>
               <span className="admin-actions">
-                <button type="button" className="secondary" aria-label={`${app.disabledByTeam ? 'Enable' : 'Disable'} ${app.name} for the team`} onClick={() => void toggle(app)}>
+                <button type="button" className="secondary" aria-label={`${app.disabledByTeam ? 'Enable' : 'Disable'} for team: ${app.name}`} onClick={() => void toggle(app)}>
                   {app.disabledByTeam ? 'Enable for team' : 'Disable for team'}
                 </button>
               </span>

@@ -75,7 +75,7 @@ export function AdminChannelsSection() {
                     Rename
                   </button>
                   {channel.type === 'public' && (
-                    <button type="button" className="secondary" aria-label={`Make ${label} private`} onClick={() => void act(() => methods.channels.convertToPrivate({ channelId: channel.id }), `${label} is private now.`)}>
+                    <button type="button" className="secondary" aria-label={`Make private: ${label}`} onClick={() => void act(() => methods.channels.convertToPrivate({ channelId: channel.id }), `${label} is private now.`)}>
                       Make private
                     </button>
                   )}
