@@ -102,6 +102,9 @@ forEachDialect('profile pictures and the team icon', (t) => {
       const icon = (set.body as any).team.icon as string;
       expect(icon).toMatch(/^\/pictures\//);
       expect(((await ann.call('team.getInfo')).body as any).team.icon).toBe(icon);
+      // The page learns it with the session, for the sidebar's header.
+      const session = await fetch(`${t().url}/api/session`, { headers: { authorization: `Bearer ${ann.sessionToken}` } });
+      expect(((await session.json()) as any).team).toEqual({ id: team.id, name: expect.any(String), icon });
       const served = await download(t(), ann.sessionToken, `${icon}?size=64`);
       expect(await sharp(served.bytes).metadata()).toMatchObject({ format: 'webp', width: 64, height: 64 });
 
