@@ -28,6 +28,28 @@ export const AdminChannel = closedObject({
 });
 export type AdminChannel = Static<typeof AdminChannel>;
 
+/** An app of the team as the console lists it: who made it, who installed it and when, and whether the team disabled it. */
+export const AdminApp = closedObject({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  icon: Type.Optional(Type.String()),
+  disabledByTeam: Type.Boolean({ description: 'a team admin disabled it for everyone (apps.disableForTeam)' }),
+  createdAt: Type.Integer(),
+  developer: closedObject({ id: UserId, firstName: Type.String(), lastName: Type.String() }),
+  installs: Type.Array(
+    closedObject({
+      userId: UserId,
+      firstName: Type.String(),
+      lastName: Type.String(),
+      installedAt: Type.Integer({ description: 'when the person installed it' }),
+      disabledByUser: Type.Boolean({ description: 'the person disabled it for themselves (apps.disable)' }),
+    }),
+    { description: 'every install, the earliest first' },
+  ),
+});
+export type AdminApp = Static<typeof AdminApp>;
+
 const admins = { callers: ['session'], errors: ['PermissionDenied', 'UnknownUser'] } as const;
 const userId = UserId;
 
@@ -91,6 +113,15 @@ export const listChannels = defineMethod({
   callers: ['session'],
   rateClass: 'read',
   result: closedObject({ channels: Type.Array(AdminChannel) }),
+  errors: ['PermissionDenied'],
+});
+
+export const listApps = defineMethod({
+  name: 'admin.listApps',
+  summary: 'A team admin lists every app of the team, by name: who made it, who installed it and when, and whether the team disabled it.',
+  callers: ['session'],
+  rateClass: 'read',
+  result: closedObject({ apps: Type.Array(AdminApp) }),
   errors: ['PermissionDenied'],
 });
 

@@ -14,6 +14,7 @@ import * as interactions from './interactions.js';
 import * as invitations from './invitations.js';
 import * as notifications from './notifications.js';
 import * as people from './people.js';
+import * as pictures from './pictures.js';
 import * as pins from './pins.js';
 import * as reactions from './reactions.js';
 import * as stream from './stream.js';
@@ -33,6 +34,7 @@ export const api = {
     reactivatePerson: admin.reactivatePerson,
     resetPassword: admin.resetPassword,
     listChannels: admin.listChannels,
+    listApps: admin.listApps,
   },
   apps: {
     listDirectory: apps.listDirectory,
@@ -121,6 +123,8 @@ export const api = {
     getSignInSettings: signInSettings.getSignInSettings,
     updateSignInSettings: signInSettings.updateSignInSettings,
     updateMentionSettings: notifications.updateMentionSettings,
+    setIcon: pictures.setIcon,
+    removeIcon: pictures.removeIcon,
   },
   notifications: { getSettings: notifications.getSettings, setChatLevel: notifications.setChatLevel, setDoNotDisturb: notifications.setDoNotDisturb },
   push: { getPublicKey: notifications.getPushKey, subscribe: notifications.subscribe, unsubscribe: notifications.unsubscribe },
@@ -129,6 +133,8 @@ export const api = {
     getInfo: people.getInfo,
     getPublicProfile: people.getPublicProfile,
     updateProfile: people.updateProfile,
+    setProfileImage: pictures.setProfileImage,
+    removeProfileImage: pictures.removeProfileImage,
     changePassword: accounts.changePassword,
     deactivateAccount: accounts.deactivateAccount,
     requestPasswordReset: accountMail.requestPasswordReset,

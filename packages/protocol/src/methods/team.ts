@@ -26,6 +26,7 @@ export const Team = Type.Object(
     whoMayCreateChannels: oneOf(channelCreatorChoices),
     messageEditWindowMinutes: Type.Integer({ minimum: 0, description: 'minutes after sending during which people may edit or delete their own messages; 0: no limit (team admins never are)' }),
     broadcastMentionLimit: Type.Integer({ minimum: 0, description: 'in channels of more members than this, only team admins may use @channel and @here; 0: no limit (team.updateMentionSettings)' }),
+    icon: Type.Optional(Type.String({ description: 'the team’s icon, a square picture (team.setIcon): /pictures/<id>, absolute when the server knows its public URL; absent: none' })),
   },
   { additionalProperties: false },
 );

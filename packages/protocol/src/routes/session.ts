@@ -10,7 +10,7 @@ import { closedObject, sessionRead } from './fields.js';
  * The session answers carry `streamCursor`, where the team's stream stood when the answer was made: a
  * client that opens the stream with it as `?cursor=` misses nothing of what it loads after the answer.
  */
-const SessionTeam = closedObject({ id: Type.String(), name: Type.String() });
+const SessionTeam = closedObject({ id: Type.String(), name: Type.String(), icon: Type.Optional(Type.String({ description: 'the team’s icon (team.setIcon), absent when it has none' })) });
 
 export const signIn = defineRoute({
   name: 'session.signIn',

@@ -10,6 +10,7 @@ import { registerWebhookRoute } from './webhooks/hookRoute.js';
 import { registerWidgetScriptRoute } from './widgetScript.js';
 import { registerFileServeRoute } from './files/serveRoute.js';
 import { registerFileUploadRoute } from './files/uploadRoute.js';
+import { registerPictureServeRoute } from './pictures/serveRoute.js';
 
 /**
  * Everything served besides the /v1 method API: the routes of the protocol (sessions for people, the
@@ -27,4 +28,5 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerSsoRoutes(app, ctx);
   registerFileUploadRoute(app, ctx);
   registerFileServeRoute(app, ctx);
+  registerPictureServeRoute(app, ctx);
 }

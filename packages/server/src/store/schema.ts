@@ -336,6 +336,20 @@ export interface TeamAdminColumns {
   who_may_create_channels: ColumnType<'everyone' | 'members' | 'admins', 'everyone' | 'members' | 'admins' | undefined, 'everyone' | 'members' | 'admins'>;
 }
 
+/** A profile picture or team icon (migration 0032): its squares' bytes are in the files storage. */
+export interface PicturesTable {
+  id: string;
+  team_id: string;
+  owner_kind: 'person' | 'team';
+  owner_id: string;
+  created_at: number;
+}
+
+/** The column migration 0032 adds to `teams`: the team's icon, a /pictures URL (null: none). */
+export interface TeamIconColumns {
+  icon_url: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 /** Columns migration 0028 adds to `channels`: when a team admin archived it (null: not archived). */
 export interface ChannelArchiveColumns {
   archived_at: ColumnType<number | null, number | null | undefined, number | null>;
@@ -538,7 +552,7 @@ export interface WebPushKeysTable {
 }
 
 export interface Database {
-  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns & TeamAdminColumns & TeamMentionColumns;
+  teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns & TeamAdminColumns & TeamMentionColumns & TeamIconColumns;
   users: UsersTable & UserStatusColumns;
   sessions: SessionsTable;
   channels: ChannelsTable & MessageRetentionColumns & ChannelArchiveColumns;
@@ -575,6 +589,7 @@ export interface Database {
   notification_dnd: NotificationDndTable;
   push_subscriptions: PushSubscriptionsTable;
   web_push_keys: WebPushKeysTable;
+  pictures: PicturesTable;
 }
 
 /** An uploaded file (migration 0024, docs/reference/files.md). */

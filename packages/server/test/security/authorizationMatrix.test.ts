@@ -9,6 +9,7 @@ import { refusedCredentialRows } from './matrix/credentialRows.js';
 import { messageChangeRows } from './matrix/messageChangeRows.js';
 import { developerRows } from './matrix/developerRows.js';
 import { invitationRows } from './matrix/invitationRows.js';
+import { pictureRows } from './matrix/pictureRows.js';
 import { pinRows } from './matrix/pinRows.js';
 import { threadRows } from './matrix/threadRows.js';
 import { fileRows } from './matrix/fileRows.js';
@@ -47,7 +48,7 @@ import { webhookRows } from './matrix/webhookRows.js';
  * With the app's secret, each actor but `none` presents the secret of its app concerned (team B's app for
  * otherTeam): the secret is a developer's credential, not a person's or a user token.
  */
-const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows, ...messageChangeRows, ...invitationRows, ...pinRows, ...threadRows, ...auditRows, ...adminRows, ...signInRows, ...fileRows, ...notificationRows];
+const rows: Row[] = [...v1Rows, ...v1SessionRows, ...sessionOnlyRows, ...refusedCredentialRows, ...developerRows, ...publicRows, ...attachmentRows, ...responseRows, ...webhookRows, ...messageChangeRows, ...invitationRows, ...pinRows, ...threadRows, ...auditRows, ...adminRows, ...signInRows, ...fileRows, ...notificationRows, ...pictureRows];
 
 /**
  * What the table must hold for the methods, from the protocol's list: a row for every method with every

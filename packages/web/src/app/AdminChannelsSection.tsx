@@ -1,35 +1,20 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import type { AdminChannel } from '@aviary/protocol';
-import { failureText, methods } from '../api/client';
-import { useWorkspace } from './workspaceContext';
+import { useId, useState, type FormEvent } from 'react';
+import { methods } from '../api/client';
+import { AdminChannelMembers } from './AdminChannelMembers';
+import { AdminProblem, useAdminList } from './useAdminList';
 
-/** Every channel of the team: archive or unarchive it, rename it, make a public one private. */
+const listChannels = async () => (await methods.admin.listChannels({})).channels;
+
+/**
+ * Every channel of the team: archive or unarchive it, rename it, make a public one private, and manage
+ * its members (private channels the admin is not in too: AdminChannelMembers).
+ */
 export function AdminChannelsSection() {
-  const workspace = useWorkspace();
-  const [channels, setChannels] = useState<AdminChannel[]>();
-  const [problem, setProblem] = useState<string>();
+  const { items: channels, problem, act, load } = useAdminList(listChannels);
   const [renaming, setRenaming] = useState<{ id: string; name: string }>();
+  const [managing, setManaging] = useState<string>();
   const id = useId();
 
-  const load = useCallback(async () => {
-    try {
-      setChannels((await methods.admin.listChannels({})).channels);
-    } catch (failure) {
-      setProblem(failureText(failure));
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
-
-  const act = async (work: () => Promise<unknown>, done: string) => {
-    setProblem(undefined);
-    try {
-      await work();
-      workspace.toast(done);
-    } catch (failure) {
-      setProblem(failureText(failure));
-    }
-    await load();
-  };
   const rename = (event: FormEvent) => {
     event.preventDefault();
     if (!renaming) return;
@@ -41,11 +26,7 @@ export function AdminChannelsSection() {
   return (
     <section className="modal-form account-section" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>Channels</h3>
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <AdminProblem problem={problem} />
       {channels === undefined ? (
         <p className="field-hint">Loading…</p>
       ) : (
@@ -81,11 +62,20 @@ export function AdminChannelsSection() {
                   </span>
                 )}
                 <span className="admin-actions">
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Members of ${label}`}
+                    aria-expanded={managing === channel.id}
+                    onClick={() => setManaging(managing === channel.id ? undefined : channel.id)}
+                  >
+                    Members
+                  </button>
                   <button type="button" className="secondary" aria-label={`Rename ${label}`} onClick={() => setRenaming({ id: channel.id, name: channel.name })}>
                     Rename
                   </button>
                   {channel.type === 'public' && (
-                    <button type="button" className="secondary" aria-label={`Make ${label} private`} onClick={() => void act(() => methods.channels.convertToPrivate({ channelId: channel.id }), `${label} is private now.`)}>
+                    <button type="button" className="secondary" aria-label={`Make private: ${label}`} onClick={() => void act(() => methods.channels.convertToPrivate({ channelId: channel.id }), `${label} is private now.`)}>
                       Make private
                     </button>
                   )}
@@ -103,6 +93,7 @@ export function AdminChannelsSection() {
                     {archived ? 'Unarchive' : 'Archive'}
                   </button>
                 </span>
+                {managing === channel.id && <AdminChannelMembers channel={channel} onChanged={load} />}
               </li>
             );
           })}

@@ -1,39 +1,20 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { AdminPerson } from '@aviary/protocol';
-import { failureText, methods } from '../api/client';
+import { methods } from '../api/client';
 import { dayLabel, formatTime, fullName } from './format';
+import { AdminProblem, useAdminList } from './useAdminList';
 import { useWorkspace } from './workspaceContext';
 
 const roleNames = { admin: 'Admin', user: 'Member', guest: 'Guest' } as const;
 type Role = keyof typeof roleNames;
+const listPeople = async () => (await methods.admin.listPeople({})).people;
 
 /** The team's people: each one's role (changeable), last activity, deactivation and a password-reset link to hand over. */
 export function AdminPeopleSection() {
   const workspace = useWorkspace();
-  const [people, setPeople] = useState<AdminPerson[]>();
-  const [problem, setProblem] = useState<string>();
+  const { items: people, problem, act } = useAdminList(listPeople);
   const [resetLink, setResetLink] = useState<{ name: string; link: string }>();
   const id = useId();
-
-  const load = useCallback(async () => {
-    try {
-      setPeople((await methods.admin.listPeople({})).people);
-    } catch (failure) {
-      setProblem(failureText(failure));
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
-
-  const act = async (work: () => Promise<unknown>, done: string) => {
-    setProblem(undefined);
-    try {
-      await work();
-      workspace.toast(done);
-    } catch (failure) {
-      setProblem(failureText(failure));
-    }
-    await load();
-  };
 
   const { timezone } = workspace.me;
   const when = (at: number | null) => (at === null ? 'never' : `${dayLabel(at, timezone, Date.now())} at ${formatTime(at, timezone)}`);
@@ -45,11 +26,7 @@ export function AdminPeopleSection() {
   return (
     <section className="modal-form account-section" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>People</h3>
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <AdminProblem problem={problem} />
       {resetLink && (
         <div className="admin-reset" role="status">
           <label>

@@ -3,13 +3,14 @@ import type { Team } from '@aviary/protocol';
 import { methods } from '../api/client';
 import { useFieldRefusals } from './fieldRefusals';
 import { BroadcastMentionSetting } from './notify/BroadcastMentionSetting';
+import { PictureField } from './PictureField';
 import { SignInSettings } from './SignInSettings';
 import { useWorkspace } from './workspaceContext';
 
 const fields = ['name', 'whoMayCreateChannels', 'whoMayInvite', 'appCreators', 'messageEditWindowMinutes'] as const;
 
 /**
- * The team's settings, saved together (team.updateSettings). Two more settings have their own slots,
+ * The team's settings, saved together (team.updateSettings), and its icon, saved when chosen (team.setIcon). Two more settings have their own slots,
  * filled by their own components: sign-in methods and `@channel` limits.
  */
 export function AdminTeamSection() {
@@ -30,11 +31,19 @@ export function AdminTeamSection() {
     clear();
     try {
       const { name, whoMayCreateChannels, whoMayInvite, appCreators, messageEditWindowMinutes } = team;
-      setTeam((await methods.team.updateSettings({ name, whoMayCreateChannels, whoMayInvite, appCreators, messageEditWindowMinutes })).team);
+      const saved = (await methods.team.updateSettings({ name, whoMayCreateChannels, whoMayInvite, appCreators, messageEditWindowMinutes })).team;
+      setTeam(saved);
+      workspace.updateTeam(saved);
       workspace.toast('The team’s settings are saved.');
     } catch (failure) {
       refuse(failure);
     }
+  };
+  /** The icon is saved on its own (team.setIcon), and the sidebar shows it at once; unsaved settings stay as typed. */
+  const showIcon = (saved: Team, done: string) => {
+    setTeam((current) => (current ? { ...current, icon: saved.icon } : saved));
+    workspace.updateTeam(saved);
+    workspace.toast(done);
   };
   const set = <K extends keyof Team>(key: K, value: Team[K]) => setTeam((current) => (current ? { ...current, [key]: value } : current));
 
@@ -51,6 +60,13 @@ export function AdminTeamSection() {
               <input value={team.name} onChange={(event) => set('name', event.target.value)} {...invalid('name')} />
               {refusal('name')}
             </label>
+            <PictureField
+              label="Team icon"
+              name={team.name}
+              image={team.icon}
+              onSet={async (file) => showIcon((await methods.team.setIcon({ file })).team, 'The team’s icon is saved.')}
+              onRemove={async () => showIcon((await methods.team.removeIcon({})).team, 'The team’s icon is removed.')}
+            />
             <label>
               Who may create channels
               <select value={team.whoMayCreateChannels} onChange={(event) => set('whoMayCreateChannels', event.target.value as Team['whoMayCreateChannels'])}>

@@ -9,7 +9,7 @@ import { initials } from './format';
 export function Avatar({ name, image, small, presence }: { name: string; image?: string | undefined; small?: boolean; presence?: PresenceStatus | undefined }) {
   const className = `avatar${small ? ' avatar-small' : ''}`;
   const face = image ? (
-    <img className={className} src={image} alt="" referrerPolicy="no-referrer" />
+    <img className={className} src={sized(image, small ? 64 : 256)} alt="" referrerPolicy="no-referrer" />
   ) : (
     <span className={`${className} avatar-hue-${hue(name)}`} aria-hidden="true">
       {initials(name)}
@@ -27,6 +27,16 @@ export function Avatar({ name, image, small, presence }: { name: string; image?:
 /** What the avatar's dot shows, for screen readers: put after the name (“Alice Archer (online)”). */
 export function PresenceText({ presence }: { presence: PresenceStatus | undefined }) {
   return presence === undefined ? null : <span className="visually-hidden"> ({presence})</span>;
+}
+
+/**
+ * A picture of this server (/pictures/<id>, docs/reference/pictures.md) at the square that fits: the
+ * 512-pixel one is for large views only. Any other URL (an app's icon, a sendAs picture) as it is.
+ */
+export function sized(image: string, side: 64 | 256): string {
+  const url = new URL(image, location.href);
+  if (url.origin !== location.origin || !url.pathname.startsWith('/pictures/')) return image;
+  return `${url.pathname}?size=${side}`;
 }
 
 const HUES = 8;

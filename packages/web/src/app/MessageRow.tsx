@@ -83,7 +83,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
             onChange={(event) => onToggle?.(message.uid, (event.nativeEvent as MouseEvent).shiftKey === true)}
           />
         )}
-        <div className="message-gutter">{continued ? <span className="message-hover-time">{time}</span> : <Avatar name={sender} image={message.sendAs?.profileImage} />}</div>
+        <div className="message-gutter">{continued ? <span className="message-hover-time">{time}</span> : <Avatar name={sender} image={message.sendAs ? message.sendAs.profileImage : workspace.pictureOf(message.from)} />}</div>
         <div className="message-body">
           {message.pinned && <PinnedMarker by={message.pinned.by} />}
           {!continued && (

@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { methods } from '../api/client';
 import { ChangePasswordSection, SessionsSection } from './AccountSections';
 import { AuditLogSection } from './AuditLogSection';
+import { PictureField } from './PictureField';
 import { ProfileStatusSection } from './ProfileStatusSection';
 import { DeactivateAccountSection } from './DeactivateAccountSection';
 import { Avatar, PresenceText } from './Avatar';
@@ -18,7 +19,7 @@ const fields = ['firstName', 'lastName', 'timezone'] as const;
 const AS_IT_IS = '';
 
 /**
- * The person's name and time zone. A zone is kept as its offset now (the profile holds a UTC offset), so
+ * The person's name and time zone, and their picture (PictureField: uploaded, then made on the server). A zone is kept as its offset now (the profile holds a UTC offset), so
  * every time in the page moves at once; the team sees the new name live (the user.updated frame). A
  * refusal is shown under the field it names, as the server words it. Below, the person's account:
  * changing the password and their sessions (AccountSections.tsx).
@@ -92,6 +93,21 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
           </button>
         </div>
       </form>
+      <section className="modal-form account-section" aria-label="Your picture">
+        <PictureField
+          label="Picture"
+          name={fullName(me)}
+          image={me.profileImage}
+          onSet={async (file) => {
+            workspace.updateMe((await methods.users.setProfileImage({ file })).user);
+            workspace.toast('Your picture is saved.');
+          }}
+          onRemove={async () => {
+            workspace.updateMe((await methods.users.removeProfileImage({})).user);
+            workspace.toast('Your picture is removed.');
+          }}
+        />
+      </section>
       <ProfileStatusSection />
       <ChangePasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
       <SessionsSection version={sessionsVersion} />

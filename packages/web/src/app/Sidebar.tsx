@@ -3,7 +3,7 @@ import type { MouseEvent, ReactNode } from 'react';
 import { methods, type Conversation } from '../api/client';
 import { appsWith } from './AppButtons';
 import { AppHomeLinks } from './AppHome';
-import { Avatar, PresenceText } from './Avatar';
+import { Avatar, PresenceText, sized } from './Avatar';
 import { StatusText } from './StatusText';
 import './people.css';
 import { fullName } from './format';
@@ -52,9 +52,13 @@ export function Sidebar(props: SidebarProps) {
     <nav className="sidebar" aria-label="Conversations">
       <header className="sidebar-header">
         <div className="team-name" title={workspace.team.name}>
-          <span className="brand-mark" aria-hidden="true">
-            {[...workspace.team.name][0]?.toUpperCase() ?? 'A'}
-          </span>
+          {workspace.team.icon ? (
+            <img className="brand-mark brand-icon" src={sized(workspace.team.icon, 64)} alt="" />
+          ) : (
+            <span className="brand-mark" aria-hidden="true">
+              {[...workspace.team.name][0]?.toUpperCase() ?? 'A'}
+            </span>
+          )}
           <span>{workspace.team.name}</span>
         </div>
         <button type="button" className="switcher-button" onClick={onOpenSwitcher} aria-keyshortcuts="Control+K Meta+K">

@@ -75,7 +75,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     (frames) => {
       const profiles = updatedProfiles(frames);
       if (profiles.size > 0) {
-        setPeople((known) => known.map((person) => (profiles.has(person.id) ? { ...person, status: undefined, ...profiles.get(person.id) } : person)));
+        setPeople((known) => known.map((person) => (profiles.has(person.id) ? { ...person, status: undefined, profileImage: undefined, ...profiles.get(person.id) } : person)));
         if (profiles.has(session.user.id)) void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
       }
       if (!conversations) {
@@ -134,6 +134,9 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const value = useMemo<WorkspaceValue>(() => {
     const names = new Map<string, string>([[session.user.id, fullName(session.user)]]);
     for (const person of people) names.set(person.id, fullName(person));
+    const pictures = new Map<string, string>();
+    for (const person of people) if (person.profileImage) pictures.set(person.id, person.profileImage);
+    if (session.user.profileImage) pictures.set(session.user.id, session.user.profileImage);
     const bots = new Set(people.filter((person) => person.isBot).map((person) => person.id));
     for (const conversation of conversations ?? []) if (conversation.user) names.set(conversation.user.id, fullName(conversation.user));
     return {
@@ -142,6 +145,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       people,
       apps,
       nameOf: (userId) => names.get(userId),
+      pictureOf: (userId) => pictures.get(userId),
       appName: (appId) => apps.find((app) => app.id === appId)?.name,
       presenceOf: (userId) => (online === undefined || bots.has(userId) ? undefined : online.has(userId) ? 'online' : 'away'),
       toast: toasts.show,
@@ -163,6 +167,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       },
       refreshConversations,
       updateMe: (user) => onSessionChange({ ...session, user }),
+      updateTeam: ({ name, icon }) => onSessionChange({ ...session, team: { id: session.team.id, name, ...(icon ? { icon } : {}) } }),
       outbox,
     };
   }, [session, people, apps, conversations, online, toasts, showAnswer, refreshApps, refreshRoster, refreshConversations, onSessionChange, outbox]);

@@ -11,6 +11,8 @@ export interface Workspace {
   people: Person[];
   apps: App[];
   nameOf(userId: string): string | undefined;
+  /** A person's picture (profileImage), when the page knows them and they have one. */
+  pictureOf(userId: string): string | undefined;
   appName(appId: string): string | undefined;
   /** Whether a person is online or away; undefined for a bot, and while the stream has not said. */
   presenceOf(userId: string): PresenceStatus | undefined;
@@ -27,6 +29,8 @@ export interface Workspace {
   outbox: Outbox;
   /** The person's own profile changed (here, or on another of their devices). */
   updateMe(user: User): void;
+  /** The team's name or icon changed (the admin console). */
+  updateTeam(team: { name: string; icon?: string | undefined }): void;
 }
 
 export const WorkspaceContext = createContext<Workspace | null>(null);

@@ -75,7 +75,7 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
         break;
       case 'user.updated': {
         const { user } = frame;
-        update(user.id, (conversation) => ({ ...conversation, name: fullName(user), user: { ...conversation.user, ...user } }));
+        update(user.id, (conversation) => ({ ...conversation, name: fullName(user), user: { ...conversation.user, status: undefined, profileImage: undefined, ...user } }));
         break;
       }
       case 'channel.updated':

@@ -66,7 +66,7 @@ export function registerFileServeRoute(app: FastifyInstance, ctx: ServerContext)
 const renditionName = (file: FilesTable, size: string): string => `${file.name.replace(/\.[A-Za-z0-9]{1,8}$/, '')}.${size}.webp`;
 
 /** Authorization: Bearer (a token or a session token), else the session cookie. */
-async function readerOf(ctx: ServerContext, request: FastifyRequest): Promise<FileReader> {
+export async function readerOf(ctx: ServerContext, request: FastifyRequest): Promise<FileReader> {
   if (bearerToken(request) !== undefined) {
     const caller = await callerOf(ctx, api.files.getInfo, request, {}, () => undefined);
     if (caller.user === null) throw new ApiError('PermissionDenied', 'Files are read with a token or a session.');

@@ -73,12 +73,16 @@ import sessionsList from './sessions/list.js';
 import sessionsRevoke from './sessions/revoke.js';
 import streamCreateTicket from './stream/createTicket.js';
 import teamGetInfo from './team/getInfo.js';
+import teamRemoveIcon from './team/removeIcon.js';
+import teamSetIcon from './team/setIcon.js';
 import teamUpdateSettings from './team/updateSettings.js';
 import usersDeactivateAccount from './users/deactivateAccount.js';
 import teamGetSignInSettings from './team/getSignInSettings.js';
 import teamUpdateSignInSettings from './team/updateSignInSettings.js';
 import usersChangePassword from './users/changePassword.js';
 import usersGetInfo from './users/getInfo.js';
+import usersRemoveProfileImage from './users/removeProfileImage.js';
+import usersSetProfileImage from './users/setProfileImage.js';
 import usersGetPublicProfile from './users/getPublicProfile.js';
 import usersRequestPasswordReset from './users/requestPasswordReset.js';
 import usersResetPassword from './users/resetPassword.js';
@@ -163,12 +167,16 @@ export const handlersByMethod = {
   'sessions.revoke': sessionsRevoke,
   'stream.createTicket': streamCreateTicket,
   'team.getInfo': teamGetInfo,
+  'team.removeIcon': teamRemoveIcon,
+  'team.setIcon': teamSetIcon,
   'team.updateSettings': teamUpdateSettings,
   'team.getSignInSettings': teamGetSignInSettings,
   'team.updateSignInSettings': teamUpdateSignInSettings,
   'users.changePassword': usersChangePassword,
   'users.deactivateAccount': usersDeactivateAccount,
   'users.getInfo': usersGetInfo,
+  'users.removeProfileImage': usersRemoveProfileImage,
+  'users.setProfileImage': usersSetProfileImage,
   'users.getPublicProfile': usersGetPublicProfile,
   'users.requestPasswordReset': usersRequestPasswordReset,
   'users.resetPassword': usersResetPassword,

@@ -9,16 +9,26 @@ import { channelCreated, channelMembersAdded, channelMembersRemoved } from '../s
 import { recordStreamEntries } from '../stream/record.js';
 import { checkVisibleName } from '../names.js';
 import { requireMayCreateChannels } from '../policies/admin.js';
+import { byPerson, recordAudit } from '../audit/record.js';
 import { appsInChannel, channelEventRef, enqueueChannelChangeEvents } from '../triggers/channelEvents.js';
 import {
   authorizeAddMembers,
   authorizeCreateChannel,
   authorizeRemoveMembers,
-  findVisibleChannel,
+  byTeamAdminPowers,
+  findManagedChannel,
   hasModeratorPowers,
   whyNotAddable,
   whyNotRemovable,
 } from '../policies/channels.js';
+
+/**
+ * A change of members made from a person's session (not an app's token): the client's address, for the
+ * audit log. A team admin so signed in reaches every channel of the team (findManagedChannel).
+ */
+export interface SessionReach {
+  clientAddress: string;
+}
 
 /** What happened to each user id asked for, in the order they were asked for. */
 export type MemberStatuses = Record<string, ChannelMemberStatusModel>;
@@ -82,13 +92,15 @@ export async function addChannelMembers(
   userIds: readonly string[],
   now: number,
   byAppId: string | null = null,
+  session?: SessionReach,
 ): Promise<MemberStatuses> {
   return runChange(ctx, async (tx, effects) => {
-    const access = await findVisibleChannel(tx, actor, channelId);
+    const access = await findManagedChannel(tx, actor, channelId, session !== undefined);
     authorizeAddMembers(actor, access, userIds);
     const members = await insertMembers(tx, access.channel, userIds, hasModeratorPowers(actor, access), now);
     const added = idsWithStatus(members, 'added');
     if (added.length > 0) {
+      if (session && byTeamAdminPowers(actor, access, added)) await recordAdminMemberChange(tx, actor, session, 'channel.membersAdded', access.channel.id, added, now);
       const channel = presentChannel(access.channel, await memberCount(tx, channelId));
       await recordStreamEntries(tx, effects, access.channel.team_id, [channelMembersAdded(channel, added)], now);
       const events = added.map((userId) => ({ name: 'channel.memberJoined' as const, userId, channel: channelEventRef(access.channel), ...byOther(actor, userId) }));
@@ -111,9 +123,10 @@ export async function removeChannelMembers(
   userIds: readonly string[],
   now: number,
   byAppId: string | null = null,
+  session?: SessionReach,
 ): Promise<MemberStatuses> {
   return runChange(ctx, async (tx, effects) => {
-    const access = await findVisibleChannel(tx, actor, channelId);
+    const access = await findManagedChannel(tx, actor, channelId, session !== undefined);
     authorizeRemoveMembers(actor, access, userIds);
     const wanted = [...new Set(userIds)];
     const users = await loadUsers(tx, wanted);
@@ -121,6 +134,7 @@ export async function removeChannelMembers(
     const refusals = new Map(wanted.map((id) => [id, whyNotRemovable(users.get(id), access.channel, memberIds.has(id))]));
     const removable = wanted.filter((id) => refusals.get(id) === undefined);
     if (removable.length > 0) {
+      if (session && byTeamAdminPowers(actor, access, removable)) await recordAdminMemberChange(tx, actor, session, 'channel.membersRemoved', access.channel.id, removable, now);
       const appsBefore = await appsInChannel(tx, channelId);
       for (const batch of inBatches(removable, 1)) await tx.deleteFrom('channel_members').where('channel_id', '=', channelId).where('user_id', 'in', batch).execute();
       const newModerator = await keepAModerator(tx, channelId);
@@ -134,6 +148,11 @@ export async function removeChannelMembers(
       return refusal ? failed(refusal) : { status: 'removed' };
     });
   });
+}
+
+/** A team admin changed the members of a channel they do not moderate: the audit log says who, where and whom. */
+async function recordAdminMemberChange(tx: Tx, admin: UsersTable, session: SessionReach, action: string, channelId: string, userIds: readonly string[], now: number): Promise<void> {
+  await recordAudit(tx, { ...byPerson(admin, session.clientAddress), at: now, action, target: { kind: 'channel', id: channelId }, details: { userIds } });
 }
 
 /** The parameters of one channel_members row. */

@@ -8,7 +8,8 @@ import type { Db } from '../../store/store.js';
  *
  * The rules docs/reference/methods.md states, and why:
  * - A team admin has a moderator's powers in every channel the admin can see, so a public channel is
- *   never left without anyone able to manage it.
+ *   never left without anyone able to manage it; signed in (a session, the admin console), an admin
+ *   manages the members of every channel of the team, private ones the admin is not in too (audit-logged).
  * - Bots are never members, so a bot may neither create a channel nor change anyone's membership.
  * - Anyone in the team may add themselves to a public channel (join it), since they can already see it.
  * - Guests may be added only by someone with a moderator's powers (channel moderator or team admin):
@@ -47,6 +48,24 @@ export async function findVisibleChannel(db: Db, viewer: UsersTable, channelId: 
   }
   return { channel, membership };
 }
+
+/**
+ * The channel whose members a team admin manages from a session (the admin console): any channel of the
+ * admin's team, private ones the admin is not in too; anyone else reaches only the channels they see.
+ * Through an app's token an admin reaches no further than they see: an app acting for an admin must not
+ * open private channels the admin never joined.
+ */
+export async function findManagedChannel(db: Db, actor: UsersTable, channelId: string, viaSession: boolean): Promise<ChannelAccess> {
+  if (!viaSession || actor.role !== 'admin') return findVisibleChannel(db, actor, channelId);
+  const channel = await db.selectFrom('channels').selectAll().where('id', '=', channelId).where('team_id', '=', actor.team_id).executeTakeFirst();
+  if (!channel) throw new ApiError('UnknownChannel', `There is no channel ${channelId} in your team.`, { parameter: 'channelId' });
+  const membership = await db.selectFrom('channel_members').selectAll().where('channel_id', '=', channelId).where('user_id', '=', actor.id).executeTakeFirst();
+  return { channel, membership };
+}
+
+/** A change of members made with a team admin's powers alone: the actor names others in a channel they do not moderate. */
+export const byTeamAdminPowers = (actor: UsersTable, access: ChannelAccess, userIds: readonly string[]): boolean =>
+  actor.role === 'admin' && access.membership?.affiliation !== 'moderator' && userIds.some((id) => id !== actor.id);
 
 export function hasModeratorPowers(actor: UsersTable, access: ChannelAccess): boolean {
   return !isBot(actor) && (access.membership?.affiliation === 'moderator' || actor.role === 'admin');

@@ -50,10 +50,10 @@ export async function streamStart(db: Db, teamId: string, userId: string): Promi
  * no earlier one can still come, so what a client loads after this answer is at least as new, and a
  * stream opened from this position brings whatever comes after.
  */
-export async function teamAndStreamPosition(db: Db, teamId: string): Promise<{ team: { id: string; name: string }; streamCursor: string }> {
+export async function teamAndStreamPosition(db: Db, teamId: string): Promise<{ team: { id: string; name: string; icon?: string }; streamCursor: string }> {
   const [position] = (await teamStreamPositions(db, [teamId])).values();
-  const row = await db.selectFrom('teams').select(['id', 'name']).where('id', '=', teamId).executeTakeFirstOrThrow();
-  return { team: { id: row.id, name: row.name }, streamCursor: String(position ?? 0) };
+  const row = await db.selectFrom('teams').select(['id', 'name', 'icon_url']).where('id', '=', teamId).executeTakeFirstOrThrow();
+  return { team: { id: row.id, name: row.name, ...(row.icon_url ? { icon: row.icon_url } : {}) }, streamCursor: String(position ?? 0) };
 }
 
 export type StoredStreamEntry = Pick<StreamEntriesTable, 'seq' | 'type' | 'audience' | 'payload'>;

@@ -5,7 +5,7 @@ export interface MatrixRequest {
   path: string;
   json?: unknown;
   /** A multipart body with one part named `file` (files.upload) instead of JSON. */
-  upload?: { name: string; text: string };
+  upload?: { name: string; text: string | Uint8Array };
 }
 
 export interface Answer {
@@ -31,6 +31,6 @@ export async function send(baseUrl: string, method: string, path: string, option
 
 function multipart(upload: NonNullable<MatrixRequest['upload']>): FormData {
   const form = new FormData();
-  form.append('file', new Blob([upload.text]), upload.name);
+  form.append('file', new Blob([typeof upload.text === 'string' ? upload.text : new Uint8Array(upload.text)]), upload.name);
   return form;
 }

@@ -147,6 +147,9 @@ export const v1Rows: Row[] = [
   },
 ];
 
+/** The member methods a team admin's session may call on any channel of the team (the admin console). */
+const adminManagesMembers = new Set(['v1 channels.addMembers', 'v1 channels.removeMembers', 'v1 channels.listMembers']);
+
 /**
  * The same methods called with each actor's session (`Authorization: Bearer as_s_…`): no app stands
  * between the person and the method, so an app disabled or uninstalled changes nothing, and a signed-out
@@ -165,6 +168,8 @@ function withSession(row: Row): Row {
       userDisabled: outcomes.nonInstaller,
       teamDisabled: outcomes.nonInstaller,
       ...(row.route === 'v1 chat.updateMessage' ? { owner: notTheirs } : {}),
+      // A team admin's session manages the members of every channel of the team (the admin console), P too.
+      ...(adminManagesMembers.has(row.route) ? { admin: OK } : {}),
     },
   };
 }

@@ -83,10 +83,11 @@ export function ThreadPanel({ chat, root, onClose }: { chat: string; root: strin
 }
 
 function ThreadMessage({ message, name, timezone }: { message: Message; name: string; timezone: string }) {
+  const workspace = useWorkspace();
   return (
     <article className="message" data-uid={message.uid} aria-label={name}>
       <div className="message-gutter">
-        <Avatar name={name} image={message.sendAs?.profileImage} />
+        <Avatar name={name} image={message.sendAs ? message.sendAs.profileImage : workspace.pictureOf(message.from)} />
       </div>
       <div className="message-body">
         <header className="message-header">

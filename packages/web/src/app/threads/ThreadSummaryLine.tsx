@@ -17,7 +17,7 @@ export function ThreadSummaryLine({ message }: { message: Message }) {
     <button type="button" className="thread-summary" onClick={() => open(message.uid)} title={formatFullTime(thread.lastReplyAt, workspace.me.timezone)}>
       <span className="thread-summary-avatars" aria-hidden="true">
         {names.slice(0, 3).map((name, index) => (
-          <Avatar key={thread.participants[index]} name={name} small />
+          <Avatar key={thread.participants[index]} name={name} image={workspace.pictureOf(thread.participants[index]!)} small />
         ))}
       </span>
       <span className="thread-summary-count">{count}</span>

@@ -1,4 +1,5 @@
 import deactivatePerson from './deactivatePerson.js';
+import listApps from './listApps.js';
 import listChannels from './listChannels.js';
 import listPeople from './listPeople.js';
 import reactivatePerson from './reactivatePerson.js';
@@ -9,6 +10,7 @@ import { channelsArchive, channelsConvertToPrivate, channelsRename, channelsUnar
 /** The handlers of the admin console's methods (admin.* and the channel changes), spread into the method table (../index.ts). */
 export const adminHandlers = {
   'admin.deactivatePerson': deactivatePerson,
+  'admin.listApps': listApps,
   'admin.listChannels': listChannels,
   'admin.listPeople': listPeople,
   'admin.reactivatePerson': reactivatePerson,

@@ -1,0 +1,35 @@
+import type { TeamRow, UsersTable } from '../../store/schema.js';
+import { byPerson, recordAudit } from '../audit/record.js';
+import type { CoreContext } from '../context.js';
+import { requireTeamAdmin } from '../policies/admin.js';
+import { presentPublicProfile } from '../presenters/users.js';
+import { getTeam } from '../queries/teams.js';
+import { userUpdated } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
+import { replacePicture } from './pictures.js';
+
+/**
+ * users.setProfileImage and users.removeProfileImage: the person's picture (`profile_image`), made from
+ * their upload or removed; the team sees the change live (user.updated).
+ */
+export async function setProfilePicture(ctx: CoreContext, person: UsersTable, fileId: string | null): Promise<UsersTable> {
+  const owner = { team_id: person.team_id, owner_kind: 'person' as const, owner_id: person.id };
+  return replacePicture(ctx, person, owner, fileId, async (tx, url, effects) => {
+    await tx.updateTable('users').set({ profile_image: url }).where('id', '=', person.id).execute();
+    const row = await tx.selectFrom('users').selectAll().where('id', '=', person.id).executeTakeFirstOrThrow();
+    await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row, ctx.now()))], ctx.now());
+    return row;
+  });
+}
+
+/** team.setIcon and team.removeIcon: a team admin's, recorded in the audit log as a change of the team's settings. */
+export async function setTeamIcon(ctx: CoreContext, admin: UsersTable, address: string, fileId: string | null): Promise<TeamRow> {
+  requireTeamAdmin(admin, fileId === null ? 'remove the team’s icon' : 'set the team’s icon');
+  const owner = { team_id: admin.team_id, owner_kind: 'team' as const, owner_id: admin.team_id };
+  return replacePicture(ctx, admin, owner, fileId, async (tx, url) => {
+    await tx.updateTable('teams').set({ icon_url: url }).where('id', '=', admin.team_id).execute();
+    const details = { icon: url === null ? 'removed' : 'set' };
+    await recordAudit(tx, { ...byPerson(admin, address), at: ctx.now(), action: 'team.settingsChanged', target: { kind: 'team', id: admin.team_id }, details });
+    return getTeam(tx, admin.team_id);
+  });
+}
