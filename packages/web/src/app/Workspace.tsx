@@ -10,8 +10,9 @@ import { fullName } from './format';
 import { NewDirectMessageDialog } from './NewDirectMessageDialog';
 import { SavedDialog } from './SavedDialog';
 import { QuickSwitcher } from './QuickSwitcher';
-import { chatPath, navigate, type Route } from './route';
+import { chatPath, conversationPath, navigate, type Route } from './route';
 import { Sidebar } from './Sidebar';
+import { ThreadPanel } from './threads/ThreadPanel';
 import { Toasts, useToasts } from './Toasts';
 import { WidgetPanel, type OpenWidget, type WidgetOrigin } from './WidgetPanel';
 import { applyFrames, updatedProfiles } from '../stream/applyFrames';
@@ -169,10 +170,14 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
 
   useWorkspaceNotifications(session.user.id, conversations, value.nameOf);
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
+  // The open thread is part of the address (`?thread=`): closing it leaves the conversation as it was.
+  const thread = route.page === 'chat' ? route.thread : undefined;
+  const closeThread = useCallback(() => route.page === 'chat' && navigate(conversationPath(route.chat, { message: route.message })), [route]);
+  const layout = ['workspace', navOpen && 'nav-open', widget?.desktopType === 'sidebar' && 'with-panel', thread && 'with-thread'].filter(Boolean).join(' ');
 
   return (
     <WorkspaceContext.Provider value={value}>
-      <div className={`workspace${navOpen ? ' nav-open' : ''}${widget?.desktopType === 'sidebar' ? ' with-panel' : ''}`}>
+      <div className={layout}>
         <Sidebar
           conversations={conversations}
           selected={route.page === 'chat' ? route.chat : undefined}
@@ -205,6 +210,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
               key={`${route.chat}:${route.message ?? ''}:${resyncs}`}
               chat={route.chat}
               target={route.message}
+              thread={route.thread}
               conversation={current}
               focusSignal={composerFocus}
               onMenu={() => setNavOpen(true)}
@@ -215,6 +221,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           )}
         </main>
         {widget && <WidgetPanel widget={widget} onClose={() => setWidget(undefined)} />}
+        {route.page === 'chat' && thread && <ThreadPanel key={`${route.chat}:${thread}:${resyncs}`} chat={route.chat} root={thread} onClose={closeThread} />}
       </div>
       {switcherOpen && conversations && (
         <QuickSwitcher conversations={conversations} onClose={() => setSwitcherOpen(false)} onChosen={() => setComposerFocus((count) => count + 1)} onSearch={(query) => setSearch({ query })} />
