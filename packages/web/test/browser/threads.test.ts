@@ -11,7 +11,7 @@ import { saveScreenshot, webSuite } from './suite.js';
  * Threads in the web client (issue 23), two people at once: Alice at 1280 px replies to Bob's message in a
  * thread from its hover tools (the side panel); Bob, on a phone (390 px), sees "1 reply" appear live under
  * his message, opens the thread (the whole view), answers with "Also send to the channel", and Alice sees
- * that reply in the panel and in the channel. Alice's "Threads" view lists the thread. In light and dark.
+ * that reply in the panel and in the channel. Alice's "Threads" view lists the thread, and opens it. In light and dark.
  * Then a long thread at 1280×800: the panel a column beside the conversation (whose composer it leaves
  * clear), in the address (reload, back and forward keep it), its older replies a page at a time.
  */
@@ -92,6 +92,12 @@ describe.skipIf(noBrowser)('threads', () => {
       await threads.getByRole('link', { name: new RegExp(`Which day do we launch, ${colorScheme}`) }).waitFor();
       expect(await seriousAccessibilityViolations(alice.page)).toEqual([]);
       await saveScreenshot(alice.page, `threads-view-${colorScheme}`);
+      // An entry opens the chat at the parent with its thread beside it.
+      await threads.getByRole('link', { name: new RegExp(`Which day do we launch, ${colorScheme}`) }).click();
+      await replyShown(alicePanel, 'Thursday works for me');
+      const opened = new URL(alice.page.url()).searchParams;
+      expect(opened.get('thread')).toMatch(/\w/);
+      expect(opened.get('thread')).toBe(opened.get('m'));
 
       alice.expectNoErrors();
       bob.expectNoErrors();
