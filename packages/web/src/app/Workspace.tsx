@@ -12,7 +12,6 @@ import { SavedDialog } from './SavedDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, conversationPath, navigate, type Route } from './route';
 import { Sidebar } from './Sidebar';
-import { ThreadPanel } from './threads/ThreadPanel';
 import { Toasts, useToasts } from './Toasts';
 import { WidgetPanel, type OpenWidget, type WidgetOrigin } from './WidgetPanel';
 import { applyFrames, updatedProfiles } from '../stream/applyFrames';
@@ -29,6 +28,7 @@ const InviteDialog = lazy(() => import('./InviteDialog').then((m) => ({ default:
 const AdminConsole = lazy(() => import('./AdminConsole').then((m) => ({ default: m.AdminConsole })));
 const SearchDialog = lazy(() => import('./SearchDialog').then((m) => ({ default: m.SearchDialog })));
 const ThreadsDialog = lazy(() => import('./threads/ThreadsDialog').then((m) => ({ default: m.ThreadsDialog })));
+const ThreadPanel = lazy(() => import('./threads/ThreadPanel').then((m) => ({ default: m.ThreadPanel })));
 const MentionsDialog = lazy(() => import('./notify/MentionsDialog').then((m) => ({ default: m.MentionsDialog })));
 const NotificationsDialog = lazy(() => import('./notify/NotificationsDialog').then((m) => ({ default: m.NotificationsDialog })));
 
@@ -221,7 +221,11 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           )}
         </main>
         {widget && <WidgetPanel widget={widget} onClose={() => setWidget(undefined)} />}
-        {route.page === 'chat' && thread && <ThreadPanel key={`${route.chat}:${thread}:${resyncs}`} chat={route.chat} root={thread} onClose={closeThread} />}
+        {route.page === 'chat' && thread && (
+          <Suspense fallback={null}>
+            <ThreadPanel key={`${route.chat}:${thread}:${resyncs}`} chat={route.chat} root={thread} onClose={closeThread} />
+          </Suspense>
+        )}
       </div>
       {switcherOpen && conversations && (
         <QuickSwitcher conversations={conversations} onClose={() => setSwitcherOpen(false)} onChosen={() => setComposerFocus((count) => count + 1)} onSearch={(query) => setSearch({ query })} />
