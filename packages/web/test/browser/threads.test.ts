@@ -13,7 +13,8 @@ import { saveScreenshot, webSuite } from './suite.js';
  * his message, opens the thread (the whole view), answers with "Also send to the channel", and Alice sees
  * that reply in the panel and in the channel. Alice's "Threads" view lists the thread, and opens it. In light and dark.
  * Then a long thread at 1280×800: the panel a column beside the conversation (whose composer it leaves
- * clear), in the address (reload, back and forward keep it), its older replies a page at a time.
+ * clear; at 900 px it takes the conversation's place), in the address (reload, back and forward keep
+ * it), its older replies a page at a time.
  */
 const web = webSuite();
 
@@ -135,6 +136,11 @@ describe.skipIf(noBrowser)('threads', () => {
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await saveScreenshot(page, 'thread-beside-1280');
+    // Narrower than the two side by side: the thread takes the conversation's place, as on a phone.
+    await page.setViewportSize({ width: 900, height: 800 });
+    await expect.poll(() => composer.isVisible()).toBe(false);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await composer.waitFor();
 
     // A reload opens the same thread again.
     await page.reload();
