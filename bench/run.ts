@@ -10,7 +10,7 @@ import { botWithListener, queueBenchEvents, requeueBenchEvents, runSignedPostLoo
 import { baselineDir, seedBenchData, type BenchData } from './fixtures.js';
 import { formatLoad, mergeLoads, runLoad, type LoadResult } from './load.js';
 import { crossProcessRows, measureCrossProcess, type CrossProcessBench } from './crossProcess.js';
-import { CHANNEL_MEMBERS, measureStream, type StreamBench } from './stream.js';
+import { CHANNEL_MEMBERS, measureStream, streamRows, type StreamBench } from './stream.js';
 
 const HISTORY_SIZE = Number(process.env.BENCH_HISTORY_SIZE ?? 1_000_000);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
@@ -166,18 +166,6 @@ async function measureEvents(dir: string, data: BenchData) {
     roundRatios,
     latency: { p50Ms: at(0.5), p99Ms: at(0.99) },
   };
-}
-
-function streamRows(s: StreamBench): string[] {
-  const members = CHANNEL_MEMBERS.toLocaleString('en');
-  return [
-    `| (g) ${s.clients.toLocaleString('en')} idle WebSocket clients on one server process: its RSS (before they connected: ${s.rssBeforeMb.toFixed(0)} MB) | ${s.rssAfterMb.toFixed(0)} MB | ${s.rssAfterMb < 1024 ? 'yes' : 'no'} (target < 1 GB) |`,
-    `| (h) a channel message to ${members} online members (of the ${s.clients.toLocaleString('en')} connected): client API send → the last member has the frame, p50 / p99 | ${s.fanout.p50Ms.toFixed(1)} / ${s.fanout.p99Ms.toFixed(1)} ms | ${s.fanout.p99Ms < 100 ? 'yes' : 'no'} (target p99 < 100 ms) |`,
-    `| (h2) a reaction (reactions.add) to a message of that channel → the last of the ${members} members has reaction.added, p50 / p99 | ${s.reactionFanout.p50Ms.toFixed(1)} / ${s.reactionFanout.p99Ms.toFixed(1)} ms | ${s.reactionFanout.p99Ms < 100 ? 'yes' : 'no'} (target p99 < 100 ms) |`,
-    `| (h3) an edit (chat.updateMessage) of a message of that channel → the last of the ${members} members has message.updated, p50 / p99 | ${s.editFanout.p50Ms.toFixed(1)} / ${s.editFanout.p99Ms.toFixed(1)} ms | ${s.editFanout.p99Ms < 100 ? 'yes' : 'no'} (target p99 < 100 ms) |`,
-    `| (h′) a bare \`ws\` server broadcasting the same ${s.payloadBytes}-byte frame to ${members} clients on an HTTP POST, p50 / p99 | ${s.bareBroadcast.p50Ms.toFixed(1)} / ${s.bareBroadcast.p99Ms.toFixed(1)} ms | – |`,
-    `| (h)/(h′), p50 and p99 (the clients run in the bench's one process, so both include the same client cost) | ${(s.fanout.p50Ms / s.bareBroadcast.p50Ms).toFixed(2)} and ${(s.fanout.p99Ms / s.bareBroadcast.p99Ms).toFixed(2)} | – |`,
-  ];
 }
 
 function median(values: readonly number[]): number {

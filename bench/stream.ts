@@ -3,6 +3,7 @@
 // a reaction to each of those messages, and an edit of each, fanned out to the same members.
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { createChannel } from '../packages/server/src/core/commands/channels.js';
@@ -220,13 +221,51 @@ export async function measureStream(dataDir: string): Promise<StreamBench> {
   };
 }
 
+/** The stream's rows of a BENCHMARKS.md table of `| figure | value | met |`: (g), (h), (h2), (h3), (h′). */
+export function streamRows(s: StreamBench): string[] {
+  const members = CHANNEL_MEMBERS.toLocaleString('en');
+  return [
+    `| (g) ${s.clients.toLocaleString('en')} idle WebSocket clients on one server process: its RSS (before they connected: ${s.rssBeforeMb.toFixed(0)} MB) | ${s.rssAfterMb.toFixed(0)} MB | ${s.rssAfterMb < 1024 ? 'yes' : 'no'} (target < 1 GB) |`,
+    `| (h) a channel message to ${members} online members (of the ${s.clients.toLocaleString('en')} connected): client API send → the last member has the frame, p50 / p99 | ${s.fanout.p50Ms.toFixed(1)} / ${s.fanout.p99Ms.toFixed(1)} ms | ${s.fanout.p99Ms < 100 ? 'yes' : 'no'} (target p99 < 100 ms) |`,
+    `| (h2) a reaction (reactions.add) to a message of that channel → the last of the ${members} members has reaction.added, p50 / p99 | ${s.reactionFanout.p50Ms.toFixed(1)} / ${s.reactionFanout.p99Ms.toFixed(1)} ms | ${s.reactionFanout.p99Ms < 100 ? 'yes' : 'no'} (target p99 < 100 ms) |`,
+    `| (h3) an edit (chat.updateMessage) of a message of that channel → the last of the ${members} members has message.updated, p50 / p99 | ${s.editFanout.p50Ms.toFixed(1)} / ${s.editFanout.p99Ms.toFixed(1)} ms | ${s.editFanout.p99Ms < 100 ? 'yes' : 'no'} (target p99 < 100 ms) |`,
+    `| (h′) a bare \`ws\` server broadcasting the same ${s.payloadBytes}-byte frame to ${members} clients on an HTTP POST, p50 / p99 | ${s.bareBroadcast.p50Ms.toFixed(1)} / ${s.bareBroadcast.p99Ms.toFixed(1)} ms | – |`,
+    `| (h)/(h′), p50 and p99 (the clients run in the bench's one process, so both include the same client cost) | ${(s.fanout.p50Ms / s.bareBroadcast.p50Ms).toFixed(2)} and ${(s.fanout.p99Ms / s.bareBroadcast.p99Ms).toFixed(2)} | – |`,
+    `| (h2)/(h′) and (h3)/(h′), p50 and p99: a reaction's and an edit's fan-out against the bare broadcast of the same run | ${(s.reactionFanout.p50Ms / s.bareBroadcast.p50Ms).toFixed(2)} and ${(s.reactionFanout.p99Ms / s.bareBroadcast.p99Ms).toFixed(2)}; ${(s.editFanout.p50Ms / s.bareBroadcast.p50Ms).toFixed(2)} and ${(s.editFanout.p99Ms / s.bareBroadcast.p99Ms).toFixed(2)} | – |`,
+  ];
+}
+
+/**
+ * Run alone (`npm run bench:stream`), the stream's figures go to a section of their own, with the load
+ * the machine was under.
+ */
+function streamSection(s: StreamBench, loadAtStart: number, loadAtEnd: number): string[] {
+  return [
+    '## The stream alone: idle clients, and a message, a reaction and an edit fanned out (issue 23)',
+    '',
+    `Measured by \`npm run bench:stream\` (\`bench/stream.ts\` alone; \`npm run bench\` measures the same in its first section) on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, Node ${process.version}; ` +
+      `**load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end**: the machine is shared with other engineers' builds and test runs, and the ${CHANNEL_MEMBERS.toLocaleString('en')} members' sockets run in the bench's own process, so these figures move with that load, the tail most. ` +
+      `One server process with ${s.clients.toLocaleString('en')} streams open, ${CHANNEL_MEMBERS.toLocaleString('en')} of them members of one channel; ${FANOUT_SAMPLES} samples each, one at a time, after ${WARM_UP_SAMPLES} not counted: a message sent, a reaction added to each of those messages, then each edited, each timed from the call to the moment the last member has its frame.`,
+    '',
+    '| figure | value | met |',
+    '|---|---|---|',
+    ...streamRows(s),
+    '',
+  ];
+}
+
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
+  const { writeSection } = await import('./report.js');
+  const loadAtStart = loadavg()[0];
   const dir = mkdtempSync(join(tmpdir(), 'aviary-stream-bench-'));
   try {
-    console.log(await measureStream(dir));
+    const figures = await measureStream(dir);
+    const lines = streamSection(figures, loadAtStart, loadavg()[0]);
+    writeSection(lines);
+    console.log(lines.join('\n'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -23,18 +23,19 @@ import { useSelection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
 import { MenuButton } from './PageHeader';
 import { PinnedDialog } from './PinnedPanel';
-import { chatPath, navigate } from './route';
+import { conversationPath, navigate } from './route';
 import { OpenThreadContext } from './threads/threadContext';
-import { ThreadPanel } from './threads/ThreadPanel';
 
 /**
  * The open chat: its header (with the apps' chat-tab buttons), its history and the composer. Files
  * dropped anywhere on it go to the composer's uploads; its images open in the viewer.
  */
-export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent, target }: {
+export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent, target, thread }: {
   chat: string;
   /** The message a link opened the chat at (`?m=`): loaded around, brought into view, highlighted. */
   target?: string | undefined;
+  /** The thread open beside the chat (`?thread=`; the workspace shows its panel): kept when the chat moves to its newest. */
+  thread?: string | undefined;
   conversation?: Conversation | undefined;
   /** Changes when the person chose this chat again (Ctrl+K): the composer takes the focus. */
   focusSignal?: number;
@@ -44,7 +45,6 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const workspace = useWorkspace();
   const history = useHistory(chat, target);
   const [pinsOpen, setPinsOpen] = useState(false);
-  const [thread, setThread] = useState<string>();
   const typed = useTypingSignal(chat);
   const [membersOpen, setMembersOpen] = useState(false);
   const order = useMemo(() => history.messages.map((message) => message.uid), [history.messages]);
@@ -86,7 +86,9 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const { add, hasNewer } = history;
   const { jump } = newest;
   // Opened at a linked message with newer pages still to load: the newest is the chat opened afresh.
-  const toNewest = useCallback(() => (hasNewer ? navigate(chatPath(chat)) : jump()), [hasNewer, chat, jump]);
+  const toNewest = useCallback(() => (hasNewer ? navigate(conversationPath(chat, { thread })) : jump()), [hasNewer, chat, thread, jump]);
+  // Opening a thread keeps the message the chat was opened at: the history stays as it is.
+  const openThread = useCallback((uid: string) => navigate(conversationPath(chat, { message: target, thread: uid })), [chat, target]);
   const changes = useMessageChangesOf(history);
   const { setEditing } = changes;
   // When an edit ends (saved or cancelled), the composer takes the focus back.
@@ -152,7 +154,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       {pinsOpen && <PinnedDialog chat={chat} name={`${conversation?.kind === 'channel' ? '#' : ''}${name}`} onClose={() => setPinsOpen(false)} />}
       <FirstUnreadContext.Provider value={firstUnread}>
         <MessageChangesContext.Provider value={changes}>
-          <OpenThreadContext.Provider value={setThread}>
+          <OpenThreadContext.Provider value={openThread}>
             <ChatImages messages={history.messages}>
               <HistoryList history={history} chat={chat} selection={selection} target={target} />
             </ChatImages>
@@ -166,7 +168,6 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
           </button>
         )}
       </div>
-      {thread && <ThreadPanel key={thread} chat={chat} root={thread} onClose={() => setThread(undefined)} />}
       {selection.active && <SelectionBar selection={selection} chat={chat} />}
       <PendingMessages chat={chat} />
       <TypingIndicator chat={chat} />

@@ -43,7 +43,7 @@ export function placeOf(message: Message, me: string, conversations: Conversatio
 export function MessageListDialog({ title, list, entries, empty, label, onClose }: {
   title: string;
   list: { items: unknown[] | undefined; cursor: string | undefined; error: string | undefined; load: (cursor?: string) => void };
-  entries: Array<{ message: Message; chat: string; detail: string }>;
+  entries: Array<{ message: Message; chat: string; detail: string; path?: string }>;
   empty: string;
   label: string;
   onClose: () => void;

@@ -49,9 +49,9 @@ export function PinnedMarker({ by }: { by: string }) {
   );
 }
 
-/** A list of messages to open: each shows its sender, time and text, and opens its chat at it. */
+/** A list of messages to open: each shows its sender, time and text, and opens its chat at it (or at `path`). */
 export function MessageLinks({ entries, onOpen, empty, label }: {
-  entries: Array<{ message: Message; chat: string; detail: string }>;
+  entries: Array<{ message: Message; chat: string; detail: string; path?: string }>;
   onOpen: () => void;
   empty: string;
   label: string;
@@ -60,15 +60,15 @@ export function MessageLinks({ entries, onOpen, empty, label }: {
   if (entries.length === 0) return <p className="page-message">{empty}</p>;
   return (
     <ul className="modal-list message-links" aria-label={label}>
-      {entries.map(({ message, chat, detail }) => (
+      {entries.map(({ message, chat, detail, path = messagePath(chat, message.uid) }) => (
         <li key={message.uid}>
           <a
             className="message-link"
-            href={messagePath(chat, message.uid)}
+            href={path}
             onClick={(event) => {
               event.preventDefault();
               onOpen();
-              navigate(messagePath(chat, message.uid));
+              navigate(path);
             }}
           >
             <span className="message-link-head">

@@ -142,8 +142,9 @@ export function Sidebar(props: SidebarProps) {
             ))}
           </ul>
         </section>
-        <NotificationPrompt />
       </div>
+      {/* Outside the scrolling list, so the list scrolls under nothing and the card is always whole. */}
+      <NotificationPrompt />
       <footer className="sidebar-footer">
         <button type="button" className="me-button" aria-haspopup="dialog" onClick={props.onEditProfile}>
           <span className="visually-hidden">Your profile: </span>

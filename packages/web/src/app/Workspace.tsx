@@ -10,7 +10,7 @@ import { fullName } from './format';
 import { NewDirectMessageDialog } from './NewDirectMessageDialog';
 import { SavedDialog } from './SavedDialog';
 import { QuickSwitcher } from './QuickSwitcher';
-import { chatPath, navigate, type Route } from './route';
+import { chatPath, conversationPath, navigate, type Route } from './route';
 import { Sidebar } from './Sidebar';
 import { Toasts, useToasts } from './Toasts';
 import { WidgetPanel, type OpenWidget, type WidgetOrigin } from './WidgetPanel';
@@ -28,6 +28,7 @@ const InviteDialog = lazy(() => import('./InviteDialog').then((m) => ({ default:
 const AdminConsole = lazy(() => import('./AdminConsole').then((m) => ({ default: m.AdminConsole })));
 const SearchDialog = lazy(() => import('./SearchDialog').then((m) => ({ default: m.SearchDialog })));
 const ThreadsDialog = lazy(() => import('./threads/ThreadsDialog').then((m) => ({ default: m.ThreadsDialog })));
+const ThreadPanel = lazy(() => import('./threads/ThreadPanel').then((m) => ({ default: m.ThreadPanel })));
 const MentionsDialog = lazy(() => import('./notify/MentionsDialog').then((m) => ({ default: m.MentionsDialog })));
 const NotificationsDialog = lazy(() => import('./notify/NotificationsDialog').then((m) => ({ default: m.NotificationsDialog })));
 
@@ -174,10 +175,14 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
 
   useWorkspaceNotifications(session.user.id, conversations, value.nameOf);
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
+  // The open thread is part of the address (`?thread=`): closing it leaves the conversation as it was.
+  const thread = route.page === 'chat' ? route.thread : undefined;
+  const closeThread = useCallback(() => route.page === 'chat' && navigate(conversationPath(route.chat, { message: route.message })), [route]);
+  const layout = ['workspace', navOpen && 'nav-open', widget?.desktopType === 'sidebar' && 'with-panel', thread && 'with-thread'].filter(Boolean).join(' ');
 
   return (
     <WorkspaceContext.Provider value={value}>
-      <div className={`workspace${navOpen ? ' nav-open' : ''}${widget?.desktopType === 'sidebar' ? ' with-panel' : ''}`}>
+      <div className={layout}>
         <Sidebar
           conversations={conversations}
           selected={route.page === 'chat' ? route.chat : undefined}
@@ -210,6 +215,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
               key={`${route.chat}:${route.message ?? ''}:${resyncs}`}
               chat={route.chat}
               target={route.message}
+              thread={route.thread}
               conversation={current}
               focusSignal={composerFocus}
               onMenu={() => setNavOpen(true)}
@@ -220,6 +226,11 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           )}
         </main>
         {widget && <WidgetPanel widget={widget} onClose={() => setWidget(undefined)} />}
+        {route.page === 'chat' && thread && (
+          <Suspense fallback={null}>
+            <ThreadPanel key={`${route.chat}:${thread}:${resyncs}`} chat={route.chat} root={thread} onClose={closeThread} />
+          </Suspense>
+        )}
       </div>
       {switcherOpen && conversations && (
         <QuickSwitcher conversations={conversations} onClose={() => setSwitcherOpen(false)} onChosen={() => setComposerFocus((count) => count + 1)} onSearch={(query) => setSearch({ query })} />

@@ -196,4 +196,43 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
       await watched.context.close();
     }
   });
+
+  it('keeps the notification card whole above the sidebar’s foot and toasts off the composer (1280×800)', { timeout: 120_000 }, async () => {
+    // An admin: the sidebar's foot at its tallest (Admin console, Invite people, Sign out).
+    const admin = await web.t.f.person(web.cast.team.id, { firstName: 'Ada', lastName: 'Admin', password: PASSWORD, role: 'admin' });
+    const { channel } = await createChannel(web.t.server.ctx, admin, { name: 'footing', purpose: 'Where the card and the toasts go', members: [web.cast.bob.id] }, Date.now());
+    await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.bob, Array.from({ length: 30 }, (_, index) => ({ text: `Note ${index + 1}` })));
+    const watched = await signInAs(admin.email!, undefined, { width: 1280, height: 800 });
+    const { page } = watched;
+    await openChannel(page, 'footing');
+    await history(page).getByText('Note 30').waitFor();
+
+    const card = page.getByRole('region', { name: 'Notifications' });
+    const [cardBox, listBox, footBox] = [await card.boundingBox(), await page.locator('.sidebar-scroll').boundingBox(), await page.locator('.sidebar-footer').boundingBox()];
+    expect(cardBox!.y).toBeGreaterThanOrEqual(listBox!.y + listBox!.height - 1);
+    expect(cardBox!.y + cardBox!.height).toBeLessThanOrEqual(footBox!.y + 1);
+    // Each of its buttons is whole and nothing lies over it.
+    for (const button of await card.getByRole('button').all()) {
+      expect(await button.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return [[box.left + 2, box.top + 2], [box.right - 2, box.bottom - 2]].every(([x, y]) => element.contains(document.elementFromPoint(x, y)));
+      })).toBe(true);
+    }
+
+    // A toast (saving a message) leaves the composer clear.
+    const note = history(page).getByRole('article').filter({ hasText: 'Note 30' });
+    await note.hover();
+    await note.getByRole('button', { name: /^More actions/ }).click();
+    await page.getByRole('menuitem', { name: 'Save', exact: true }).click();
+    const toast = page.locator('.toast').filter({ hasText: 'Saved' });
+    await toast.waitFor();
+    const [toastBox, composerBox] = [await toast.boundingBox(), await page.locator('.composer').boundingBox()];
+    const apart = toastBox!.y + toastBox!.height <= composerBox!.y || toastBox!.x >= composerBox!.x + composerBox!.width;
+    expect(apart).toBe(true);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await saveScreenshot(page, 'notification-card-1280x800');
+    watched.expectNoErrors();
+    await watched.context.close();
+  });
 });

@@ -1,15 +1,20 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { newMessageUid } from '../../../server/src/store/ids.js';
+import type { UsersTable } from '../../../server/src/store/schema.js';
 import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
-import { signInPage } from './cast.js';
+import { signInPage, writeHistory } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
 
 /**
  * Threads in the web client (issue 23), two people at once: Alice at 1280 px replies to Bob's message in a
  * thread from its hover tools (the side panel); Bob, on a phone (390 px), sees "1 reply" appear live under
  * his message, opens the thread (the whole view), answers with "Also send to the channel", and Alice sees
- * that reply in the panel and in the channel. Alice's "Threads" view lists the thread. In light and dark.
+ * that reply in the panel and in the channel. Alice's "Threads" view lists the thread, and opens it. In light and dark.
+ * Then a long thread at 1280×800: the panel a column beside the conversation (whose composer it leaves
+ * clear; at 900 px it takes the conversation's place), in the address (reload, back and forward keep
+ * it), its older replies a page at a time.
  */
 const web = webSuite();
 
@@ -17,6 +22,22 @@ const history = (page: Page) => page.getByRole('region', { name: 'Message histor
 const messageWith = (page: Page, text: string) => history(page).getByRole('article').filter({ hasText: text });
 /** Waits until the thread panel shows this reply exactly once. */
 const replyShown = (panel: ReturnType<Page['getByRole']>, text: string) => expect.poll(() => panel.getByRole('listitem').filter({ hasText: text }).count(), { timeout: 15_000 }).toBe(1);
+const threadPanel = (page: Page) => page.getByRole('complementary', { name: 'Thread', exact: true });
+const repliesShown = (page: Page) => threadPanel(page).getByRole('list', { name: 'Replies' }).getByRole('listitem');
+
+/** A parent and `count` replies to it, a minute apart, with the thread's summary, straight into the store. */
+async function writeThread(channel: { id: string; team_id: string }, from: UsersTable, parent: string, count: number): Promise<string> {
+  const start = Date.now() - (count + 1) * 60_000;
+  const root = newMessageUid(start);
+  const replies = Array.from({ length: count }, (_, index) => ({ uid: newMessageUid(start + (index + 1) * 60_000), text: `Step ${index + 1} done`, thread_parent: root }));
+  await writeHistory(web.t, channel, from, [{ uid: root, text: parent }], 60_000, start + 60_000);
+  await writeHistory(web.t, channel, from, replies, 60_000, Date.now());
+  await web.t.testStore.store.db
+    .insertInto('threads')
+    .values({ parent_uid: root, chat_key: channel.id, team_id: channel.team_id, reply_count: count, last_reply_uid: replies.at(-1)!.uid, last_reply_at: Date.now(), participants: JSON.stringify([from.id]) })
+    .execute();
+  return root;
+}
 
 describe.skipIf(noBrowser)('threads', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -72,10 +93,80 @@ describe.skipIf(noBrowser)('threads', () => {
       await threads.getByRole('link', { name: new RegExp(`Which day do we launch, ${colorScheme}`) }).waitFor();
       expect(await seriousAccessibilityViolations(alice.page)).toEqual([]);
       await saveScreenshot(alice.page, `threads-view-${colorScheme}`);
+      // An entry opens the chat at the parent with its thread beside it.
+      await threads.getByRole('link', { name: new RegExp(`Which day do we launch, ${colorScheme}`) }).click();
+      await replyShown(alicePanel, 'Thursday works for me');
+      const opened = new URL(alice.page.url()).searchParams;
+      expect(opened.get('thread')).toMatch(/\w/);
+      expect(opened.get('thread')).toBe(opened.get('m'));
 
       alice.expectNoErrors();
       bob.expectNoErrors();
       await Promise.all([alice.context.close(), bob.context.close()]);
     });
   }
+
+  it('opens a thread beside the conversation, keeps it in the address, and loads its older replies (1280×800)', { timeout: 120_000 }, async () => {
+    const name = 'release-steps';
+    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name, purpose: 'The release, step by step', members: [web.cast.bob.id] }, Date.now());
+    // 130 replies: the panel opens with the newest 100 and one page older to load.
+    const root = await writeThread({ id: channel.id, team_id: web.cast.team.id }, web.cast.bob, 'Release checklist, step by step', 130);
+    const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind', { width: 1280, height: 800 });
+    const { page } = alice;
+    await page.goto(`${web.t.url}/c/${encodeURIComponent(channel.id)}`);
+    await messageWith(page, 'Release checklist').getByRole('button', { name: /^130 replies/ }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('thread')).toBe(root);
+    await expect.poll(() => repliesShown(page).count(), { timeout: 15_000 }).toBe(100);
+    expect(await repliesShown(page).filter({ hasText: 'Step 31 done' }).count()).toBe(1);
+    expect(await repliesShown(page).filter({ hasText: 'Step 30 done' }).count()).toBe(0);
+
+    // The panel is a column of its own: the channel's composer is beside it, whole, and takes what is typed.
+    const composer = page.getByRole('textbox', { name: `Message #${name}` });
+    const [composerBox, panelBox] = [await composer.boundingBox(), await threadPanel(page).boundingBox()];
+    expect(composerBox!.x + composerBox!.width).toBeLessThanOrEqual(panelBox!.x + 1);
+    expect(await composer.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return document.elementFromPoint(box.right - 4, box.bottom - 4) === element;
+    })).toBe(true);
+    await composer.click();
+    await composer.fill('Posting while the thread is open');
+    await composer.press('Enter');
+    await messageWith(page, 'Posting while the thread is open').waitFor();
+    await page.locator('.notification-prompt').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await saveScreenshot(page, 'thread-beside-1280');
+    // Narrower than the two side by side: the thread takes the conversation's place, as on a phone.
+    await page.setViewportSize({ width: 900, height: 800 });
+    await expect.poll(() => composer.isVisible()).toBe(false);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await composer.waitFor();
+
+    // A reload opens the same thread again.
+    await page.reload();
+    await repliesShown(page).filter({ hasText: 'Step 130 done' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('thread')).toBe(root);
+
+    // Older replies, a page at a time: the last page takes the button away and the focus goes to the first reply.
+    await threadPanel(page).getByRole('button', { name: 'Load older replies' }).click();
+    await expect.poll(() => repliesShown(page).count(), { timeout: 15_000 }).toBe(130);
+    await threadPanel(page).getByRole('button', { name: 'Load older replies' }).waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? '')).toMatch(/Step 1 done\s*$/);
+    expect(await repliesShown(page).first().textContent()).toMatch(/Step 1 done\s*$/);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await saveScreenshot(page, 'thread-older-replies-1280');
+
+    // Back closes the thread (the conversation stays), forward opens it again, Close leaves the address without it.
+    await page.goBack();
+    await threadPanel(page).waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('thread')).toBeNull();
+    await messageWith(page, 'Posting while the thread is open').waitFor();
+    await page.goForward();
+    await repliesShown(page).filter({ hasText: 'Step 130 done' }).waitFor();
+    await threadPanel(page).getByRole('button', { name: 'Close' }).click();
+    await threadPanel(page).waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('thread')).toBeNull();
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
 });

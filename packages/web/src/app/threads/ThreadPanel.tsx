@@ -10,17 +10,22 @@ import './threads.css';
 const PAGE = 100;
 
 /**
- * A message's thread: the parent, its replies (the newest 100, oldest first, kept live by the stream) and
- * a composer with "Also send to the channel". A side panel on a wide screen, the whole view on a phone.
- * Opening it, and each reply that comes while it is open, marks the thread read.
+ * A message's thread: the parent, its replies (the newest 100, oldest first, kept live by the stream, and
+ * "Load older replies" for the pages before) and a composer with "Also send to the channel". A column
+ * beside the conversation on a wide screen, the whole view on a phone; the workspace shows it for the
+ * address's `?thread=`. Opening it, and each reply that comes while it is open, marks the thread read.
  */
 export function ThreadPanel({ chat, root, onClose }: { chat: string; root: string; onClose: () => void }) {
   const workspace = useWorkspace();
   const [parent, setParent] = useState<Message>();
   const [replies, setReplies] = useState<Message[]>([]);
+  const [older, setOlder] = useState<'none' | 'more' | 'loading'>('none');
   const [error, setError] = useState<string>();
+  /** What the next render brings forward: the first reply (the focus, once the oldest page came) or one's own newest. */
+  const [reveal, setReveal] = useState<'oldest' | 'newest'>();
   const titleId = useId();
   const panel = useRef<HTMLElement>(null);
+  const body = useRef<HTMLDivElement>(null);
   useEffect(() => {
     let live = true;
     Promise.all([methods.chat.fetchMessages({ chat, uids: [root] }), methods.chat.fetchMessages({ chat, thread: root, limit: PAGE })]).then(
@@ -28,6 +33,7 @@ export function ThreadPanel({ chat, root, onClose }: { chat: string; root: strin
         if (!live) return;
         setParent(found);
         setReplies(page.reverse());
+        setOlder(page.length === PAGE ? 'more' : 'none');
       },
       (failure: unknown) => live && setError(failureText(failure)),
     );
@@ -35,6 +41,21 @@ export function ThreadPanel({ chat, root, onClose }: { chat: string; root: strin
       live = false;
     };
   }, [chat, root]);
+  const oldest = replies[0]?.uid;
+  const loadOlder = useCallback(async () => {
+    if (oldest === undefined || older === 'loading') return;
+    setOlder('loading');
+    try {
+      const page = await methods.chat.fetchMessages({ chat, thread: root, before: oldest, limit: PAGE });
+      setReplies((shown) => [...page.reverse().filter((reply) => !shown.some((m) => m.uid === reply.uid)), ...shown]);
+      setOlder(page.length === PAGE ? 'more' : 'none');
+      // The button goes with the last page: the focus goes to the thread's first reply rather than the page.
+      if (page.length < PAGE) setReveal('oldest');
+    } catch (failure) {
+      setError(failureText(failure));
+      setOlder('more');
+    }
+  }, [chat, root, oldest, older]);
   const newest = replies.at(-1)?.uid;
   useEffect(() => {
     if (newest) methods.threads.markRead({ messageUid: root }).catch(() => undefined);
@@ -54,7 +75,16 @@ export function ThreadPanel({ chat, root, onClose }: { chat: string; root: strin
       if (frame.type === 'thread.updated' && frame.message.uid === root) setParent((shown) => shown && { ...shown, thread: frame.thread });
     }
   });
-  const sent = useCallback((message: Message) => setReplies((shown) => (shown.some((m) => m.uid === message.uid) ? shown : [...shown, message])), []);
+  // One's own reply comes into view, however far up the person had scrolled.
+  const sent = useCallback((message: Message) => {
+    setReplies((shown) => (shown.some((m) => m.uid === message.uid) ? shown : [...shown, message]));
+    setReveal('newest');
+  }, []);
+  useEffect(() => {
+    if (reveal === 'oldest') body.current?.querySelector<HTMLElement>('.thread-replies article')?.focus();
+    if (reveal === 'newest') body.current?.scrollTo({ top: body.current.scrollHeight });
+    if (reveal) setReveal(undefined);
+  }, [reveal, replies]);
   const count = parent?.thread?.replyCount ?? replies.length;
 
   return (
@@ -65,10 +95,15 @@ export function ThreadPanel({ chat, root, onClose }: { chat: string; root: strin
           Close
         </button>
       </header>
-      <div className="thread-panel-body">
+      <div ref={body} className="thread-panel-body">
         {error && <p className="form-error" role="alert">{error}</p>}
         {parent && <ThreadMessage message={parent} timezone={workspace.me.timezone} name={workspace.nameOf(parent.from) ?? 'Someone'} />}
         <p className="thread-panel-count">{count === 1 ? '1 reply' : `${count} replies`}</p>
+        {older !== 'none' && (
+          <button type="button" className="secondary thread-older" onClick={() => void loadOlder()} aria-busy={older === 'loading'}>
+            Load older replies
+          </button>
+        )}
         <ol className="thread-replies" aria-label="Replies">
           {replies.map((reply) => (
             <li key={reply.uid}>
@@ -85,7 +120,7 @@ export function ThreadPanel({ chat, root, onClose }: { chat: string; root: strin
 function ThreadMessage({ message, name, timezone }: { message: Message; name: string; timezone: string }) {
   const workspace = useWorkspace();
   return (
-    <article className="message" data-uid={message.uid} aria-label={name}>
+    <article className="message" data-uid={message.uid} aria-label={name} tabIndex={-1}>
       <div className="message-gutter">
         <Avatar name={name} image={message.sendAs ? message.sendAs.profileImage : workspace.pictureOf(message.from)} />
       </div>

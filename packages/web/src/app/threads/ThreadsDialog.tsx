@@ -2,12 +2,13 @@ import { methods, type Conversation } from '../../api/client';
 import { useStreamFrames } from '../../stream/useStream';
 import { MessageListDialog, placeOf, usePagedList } from '../MessageListDialog';
 import { shortTime } from '../PinnedPanel';
+import { conversationPath } from '../route';
 import { useWorkspace } from '../workspaceContext';
 
 const threadsPage = (cursor?: string) =>
   methods.threads.list(cursor === undefined ? {} : { cursor }).then((page) => ({ items: page.threads, nextCursor: page.nextCursor }));
 
-/** The threads the person follows (threads.list), the most recent reply first, unread ones marked; each opens its chat at the parent. */
+/** The threads the person follows (threads.list), the most recent reply first, unread ones marked; each opens its chat at the parent, the thread beside it. */
 export function ThreadsDialog({ conversations, onClose }: { conversations: Conversation[] | undefined; onClose: () => void }) {
   const workspace = useWorkspace();
   const list = usePagedList(threadsPage);
@@ -20,7 +21,8 @@ export function ThreadsDialog({ conversations, onClose }: { conversations: Conve
     const { chat, place } = placeOf(message, workspace.me.id, conversations);
     const count = message.thread?.replyCount === 1 ? '1 reply' : `${message.thread?.replyCount ?? 0} replies`;
     const last = message.thread ? ` · last ${shortTime(message.thread.lastReplyAt, workspace.me.timezone)}` : '';
-    return { message, chat, detail: `${unread ? '● Unread · ' : ''}${place ? `${place} · ` : ''}${count}${last}` };
+    const path = conversationPath(chat, { message: message.uid, thread: message.uid });
+    return { message, chat, path, detail: `${unread ? '● Unread · ' : ''}${place ? `${place} · ` : ''}${count}${last}` };
   });
   return (
     <MessageListDialog
