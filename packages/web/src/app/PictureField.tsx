@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { failureText } from '../api/client';
-import { uploadFile } from '../api/upload';
+import { uploadFile } from './files/uploadFile';
 import { Avatar } from './Avatar';
 import './pictures.css';
 
@@ -41,7 +41,7 @@ export function PictureField({
   };
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
-    if (file) void run(async () => onSet((await uploadFile(file, file.name)).id));
+    if (file) void run(async () => onSet((await uploadFile(file)).id));
   };
 
   return (
