@@ -85,6 +85,13 @@ describe.skipIf(noBrowser)('threads', () => {
       expect(await seriousAccessibilityViolations(alice.page)).toEqual([]);
       await alice.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await saveScreenshot(alice.page, `thread-${colorScheme}`);
+      // A file in a reply: Bob attaches it in the panel, and it reaches Alice's panel as a card.
+      const [chooser] = await Promise.all([bob.page.waitForEvent('filechooser'), bobPanel.getByRole('button', { name: 'Attach files to the reply' }).click()]);
+      await chooser.setFiles({ name: `agenda-${colorScheme}.txt`, mimeType: 'text/plain', buffer: Buffer.from('1. launch day\n2. review\n') });
+      const reply = bobPanel.getByRole('button', { name: 'Reply', exact: true });
+      await expect.poll(() => reply.isEnabled(), { timeout: 30_000 }).toBe(true);
+      await reply.click();
+      await alicePanel.getByRole('list', { name: 'Replies' }).getByRole('link', { name: new RegExp(`^Download agenda-${colorScheme}\\.txt, `) }).waitFor();
 
       // Alice's Threads view lists the thread she follows.
       await alicePanel.getByRole('button', { name: 'Close' }).click();

@@ -1,7 +1,12 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ClipboardEvent, type FormEvent } from 'react';
 import { failureText, methods, type Message } from '../../api/client';
 import { useStreamFrames } from '../../stream/useStream';
 import { Avatar } from '../Avatar';
+import { ChatImages } from '../files/ChatImages';
+import { captionOf, isNamesOnly } from '../files/fileFormat';
+import { MessageFiles } from '../files/MessageFiles';
+import { UploadList } from '../files/UploadList';
+import { useUploads } from '../files/useUploads';
 import { formatFullTime, formatTime } from '../format';
 import { MarkdownView } from '../MarkdownView';
 import { useWorkspace } from '../workspaceContext';
@@ -11,7 +16,8 @@ const PAGE = 100;
 
 /**
  * A message's thread: the parent, its replies (the newest 100, oldest first, kept live by the stream, and
- * "Load older replies" for the pages before) and a composer with "Also send to the channel". A column
+ * "Load older replies" for the pages before, their files opening the viewer) and a composer with files
+ * and "Also send to the channel". A column
  * beside the conversation on a wide screen, the whole view on a phone; the workspace shows it for the
  * address's `?thread=`. Opening it, and each reply that comes while it is open, marks the thread read.
  */
@@ -95,6 +101,7 @@ export function ThreadPanel({ chat, root, onClose }: { chat: string; root: strin
           Close
         </button>
       </header>
+      <ChatImages messages={parent ? [parent, ...replies] : replies}>
       <div ref={body} className="thread-panel-body">
         {error && <p className="form-error" role="alert">{error}</p>}
         {parent && <ThreadMessage message={parent} timezone={workspace.me.timezone} name={workspace.nameOf(parent.from) ?? 'Someone'} />}
@@ -112,6 +119,7 @@ export function ThreadPanel({ chat, root, onClose }: { chat: string; root: strin
           ))}
         </ol>
       </div>
+      </ChatImages>
       {parent?.deletedAt === undefined && <ThreadComposer chat={chat} root={root} onSent={sent} />}
     </aside>
   );
@@ -131,7 +139,14 @@ function ThreadMessage({ message, name, timezone }: { message: Message; name: st
             {formatTime(message.timestamp, timezone)}
           </time>
         </header>
-        {message.deletedAt !== undefined ? <p className="message-deleted">This message was deleted</p> : <MarkdownView text={message.text} />}
+        {message.deletedAt !== undefined ? (
+          <p className="message-deleted">This message was deleted</p>
+        ) : (
+          <>
+            {message.text !== '' && !isNamesOnly(message.text, message.files) && <MarkdownView text={message.text} />}
+            {message.files && message.files.length > 0 && <MessageFiles files={message.files} />}
+          </>
+        )}
       </div>
     </article>
   );
@@ -142,29 +157,46 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
   const [alsoInChannel, setAlsoInChannel] = useState(false);
   const [error, setError] = useState<string>();
   const [sending, setSending] = useState(false);
+  const uploads = useUploads();
+  const picker = useRef<HTMLInputElement>(null);
+  const uploaded = uploads.items.some((item) => item.state === 'done');
+  const canSend = !sending && !uploads.busy && (text.trim() !== '' || uploaded);
   const send = async (event?: FormEvent) => {
     event?.preventDefault();
-    if (text.trim() === '' || sending) return;
+    if (!canSend) return;
     setSending(true);
     setError(undefined);
+    const files = uploads.take();
     try {
-      const answer = await methods.chat.sendFromComposer({ to: chat, text, threadParent: root, ...(alsoInChannel ? { alsoInChannel: true } : {}) });
+      const ids = files.flatMap((item) => (item.info ? [item.info.id] : []));
+      const caption = captionOf(text, files.map((item) => item.file.name));
+      const answer = await methods.chat.sendFromComposer({ to: chat, text: caption, threadParent: root, ...(ids.length > 0 ? { files: ids } : {}), ...(alsoInChannel ? { alsoInChannel: true } : {}) });
       if ('message' in answer) onSent(answer.message);
       setText('');
     } catch (failure) {
       setError(failureText(failure));
+      uploads.putBack(files);
     } finally {
       setSending(false);
     }
   };
+  // An image copied to the clipboard is pasted as a file, as in the channel's composer.
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...event.clipboardData.files];
+    if (files.length === 0) return;
+    uploads.add(files);
+    if (!event.clipboardData.types.includes('text/plain')) event.preventDefault();
+  };
   return (
     <form className="thread-composer" onSubmit={send}>
       {error && <p className="form-error" role="alert">{error}</p>}
+      <UploadList uploads={uploads} />
       <textarea
         aria-label="Reply in the thread"
         placeholder="Reply…"
         value={text}
         onChange={(event) => setText(event.target.value)}
+        onPaste={onPaste}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.shiftKey) {
             event.preventDefault();
@@ -173,11 +205,26 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
         }}
       />
       <div className="thread-composer-row">
+        <button type="button" className="icon-button composer-attach" aria-label="Attach files to the reply" title="Attach files" onClick={() => picker.current?.click()}>
+          📎
+        </button>
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          className="composer-attach-input"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(event) => {
+            uploads.add(event.target.files ?? []);
+            event.target.value = '';
+          }}
+        />
         <label>
           <input type="checkbox" checked={alsoInChannel} onChange={(event) => setAlsoInChannel(event.target.checked)} />
           Also send to the channel
         </label>
-        <button type="submit" className="primary" disabled={sending || text.trim() === ''}>
+        <button type="submit" className="primary" disabled={!canSend}>
           Reply
         </button>
       </div>
