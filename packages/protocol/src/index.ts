@@ -23,6 +23,7 @@ export { appCreatorChoices, channelCreatorChoices, Team, type AppCreators, type 
 export { AdminChannel, AdminPerson } from './methods/admin.js';
 export { AuditEntry, auditCursorPattern, maxAuditPage } from './methods/audit.js';
 export { Contact } from './methods/people.js';
+export { maxPersonalTokenNameLength, PersonalToken, personalTokenLifetimes } from './methods/personalTokens.js';
 export { Conversation } from './methods/chat.js';
 export { ClientApp, PublicIntegrations } from './methods/apps.js';
 export * from './methods/developerModels.js';

@@ -4,6 +4,7 @@ import { ChangePasswordSection, SessionsSection } from './AccountSections';
 import { AuditLogSection } from './AuditLogSection';
 import { ProfileStatusSection } from './ProfileStatusSection';
 import { DeactivateAccountSection } from './DeactivateAccountSection';
+import { PersonalTokensSection } from './PersonalTokensSection';
 import { Avatar, PresenceText } from './Avatar';
 import { useFieldRefusals } from './fieldRefusals';
 import { fullName } from './format';
@@ -21,7 +22,7 @@ const AS_IT_IS = '';
  * The person's name and time zone. A zone is kept as its offset now (the profile holds a UTC offset), so
  * every time in the page moves at once; the team sees the new name live (the user.updated frame). A
  * refusal is shown under the field it names, as the server words it. Below, the person's account:
- * changing the password and their sessions (AccountSections.tsx).
+ * changing the password, their sessions (AccountSections.tsx) and their personal tokens.
  */
 export function ProfileDialog({ onClose }: { onClose: () => void }) {
   const workspace = useWorkspace();
@@ -95,6 +96,7 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
       <ProfileStatusSection />
       <ChangePasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
       <SessionsSection version={sessionsVersion} />
+      <PersonalTokensSection />
       <DeactivateAccountSection />
       {me.role === 'admin' && <AuditLogSection />}
     </Modal>

@@ -10,6 +10,7 @@ import { presentPublicProfile } from '../presenters/users.js';
 import { userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { cliActor, recordAudit, type AuditActor } from '../audit/record.js';
+import { revokeAllPersonalTokens } from './personalTokens.js';
 
 export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {
   const id = newTeamId();
@@ -50,6 +51,7 @@ export async function deactivatePerson(ctx: ChangeContext, userId: string, now: 
     const person = await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).returning('team_id').executeTakeFirst();
     if (person) await recordAudit(tx, { teamId: person.team_id, actor, at: now, action: 'user.deactivated', target: { kind: 'user', id: userId } });
     await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    await revokeAllPersonalTokens(tx, userId, now);
     effects.add({ kind: 'credentialsEnded', notice: { userId } });
   });
 }
