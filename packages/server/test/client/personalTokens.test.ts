@@ -1,3 +1,4 @@
+import { methodsByName } from '@aviary/protocol';
 import { afterEach, expect, it } from 'vitest';
 import { deactivatePerson } from '../../src/core/commands/people.js';
 import { forEachDialect } from '../helpers/server.js';
@@ -93,7 +94,9 @@ forEachDialect(
 
     it('cannot manage tokens, sessions, the password or sign-in, nor travel as the token parameter', async () => {
       const { ann, personalToken, token, script } = await annWithToken();
-      for (const method of ['personalTokens.create', 'personalTokens.list', 'personalTokens.revoke', 'sessions.list', 'sessions.revoke', 'users.changePassword', 'users.deactivateAccount', 'team.getSignInSettings']) {
+      const sessionOnly = [...methodsByName.values()].filter((method) => method.sessionOnly).map((method) => method.name);
+      expect(sessionOnly).toEqual(expect.arrayContaining(['personalTokens.create', 'personalTokens.list', 'personalTokens.revoke', 'sessions.revoke', 'users.changePassword', 'team.updateSignInSettings']));
+      for (const method of sessionOnly) {
         expectError(await script.call(method, { name: 'x', tokenId: personalToken.id }), { status: 403, error: 'PermissionDenied', description: /manages how you sign in/ });
       }
       expectError(await http(t().url, 'POST', '/v1/users.getInfo', { json: { token } }), { status: 403, error: 'InvalidToken', description: /Authorization: Bearer/ });
