@@ -15,6 +15,7 @@ export * from './eventExamples.js';
 export * from './apiError.js';
 export * from './appFields.js';
 export * from './personFields.js';
+export * from './timeZones.js';
 export * from './names.js';
 export * from './routeClient.js';
 export * from './methodClient.js';

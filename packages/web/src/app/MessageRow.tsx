@@ -47,8 +47,8 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
   const { lookUpSender } = workspace;
   useEffect(() => lookUpSender(message.from, message.appId), [lookUpSender, message.from, message.appId]);
   const time = (
-    <time dateTime={new Date(message.timestamp).toISOString()} title={formatFullTime(message.timestamp, workspace.me.timezone)}>
-      {formatTime(message.timestamp, workspace.me.timezone)}
+    <time dateTime={new Date(message.timestamp).toISOString()} title={formatFullTime(message.timestamp, workspace.me.timeZone)}>
+      {formatTime(message.timestamp, workspace.me.timeZone)}
     </time>
   );
   const changes = useMessageChanges();
@@ -108,7 +108,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
             message.text !== '' && <MarkdownView text={message.text} />
           )}
           {message.editedAt !== undefined && !editing && (
-            <span className="message-edited" title={`Edited ${formatFullTime(message.editedAt, workspace.me.timezone)}`}>
+            <span className="message-edited" title={`Edited ${formatFullTime(message.editedAt, workspace.me.timeZone)}`}>
               (edited)
             </span>
           )}

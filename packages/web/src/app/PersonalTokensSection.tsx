@@ -61,7 +61,7 @@ export function PersonalTokensSection() {
     await load();
   };
 
-  const { timezone } = workspace.me;
+  const { timeZone: timezone } = workspace.me;
   const day = (at: number) => {
     const label = dayLabel(at, timezone, Date.now());
     return label === 'Today' || label === 'Yesterday' ? label.toLowerCase() : label;

@@ -34,7 +34,7 @@ export async function createPerson(db: Db | Tx, input: NewPerson & { now: number
     first_name: fields.firstName,
     last_name: fields.lastName,
     role: fields.role ?? 'user',
-    timezone: fields.timezone ?? '+00:00',
+    timezone: fields.timezone ?? 'UTC',
     profile_image: fields.profileImage ?? null,
     password_hash: fields.password !== undefined ? await hashPassword(fields.password) : null,
     email_unverified: input.emailVerified === false ? 1 : 0,

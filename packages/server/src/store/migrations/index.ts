@@ -27,6 +27,7 @@ import * as m0027 from './0027_sign_in.js';
 import * as m0028 from './0028_admin.js';
 import * as m0029 from './0029_search_queue.js';
 import * as m0030 from './0030_personal_tokens.js';
+import * as m0031 from './0031_time_zones.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0028_admin': m0028,
   '0029_search_queue': m0029,
   '0030_personal_tokens': m0030,
+  '0031_time_zones': m0031,
 };
 
 export const migrationProvider: MigrationProvider = {
