@@ -25,8 +25,7 @@ export function offsetAt(zone: string, at: number): string {
   } catch {
     return '+00:00';
   }
-  const match = /^GMT([+-]\d{2}:\d{2})$/.exec(name ?? '');
-  return match ? match[1] : '+00:00';
+  return /^GMT([+-]\d{2}:\d{2})$/.exec(name ?? '')?.[1] ?? '+00:00';
 }
 
 /**
@@ -53,7 +52,8 @@ const zonesOfPartHours: Record<string, string> = {
  * one, and the nearest whole hour for an offset no zone has.
  */
 export function zoneOfOffset(offset: string): string {
-  if (zonesOfPartHours[offset] !== undefined) return zonesOfPartHours[offset];
+  const partHour = zonesOfPartHours[offset];
+  if (partHour !== undefined) return partHour;
   const sign = offset.startsWith('-') ? -1 : 1;
   const minutes = Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6));
   const hours = Math.min(sign < 0 ? 12 : 14, Math.round(minutes / 60));

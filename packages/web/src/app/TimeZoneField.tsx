@@ -26,7 +26,7 @@ export function TimeZoneField({
       <select value={zone} onChange={(event) => onChange(event.target.value)} {...invalid}>
         {choices.map((choice) => (
           <option key={choice.zone} value={choice.zone}>
-            {zoneLabel(choice.zone)} (UTC{choice.offset})
+            {zoneLabel(choice.zone).startsWith('UTC') ? zoneLabel(choice.zone) : `${zoneLabel(choice.zone)} (UTC${choice.offset})`}
           </option>
         ))}
       </select>

@@ -1,3 +1,5 @@
+import { zoneLabel } from './timeZones';
+
 /**
  * Times in the person's own time zone, an IANA zone (`Europe/Paris`, the profile's `timeZone`): each
  * time is read at its own offset, so times on either side of a daylight-saving change are both right.
@@ -25,7 +27,7 @@ function formatsOf(timeZone: string) {
 }
 
 export const formatTime = (timestamp: number, timeZone: string) => formatsOf(timeZone).time.format(timestamp);
-export const formatFullTime = (timestamp: number, timeZone: string) => `${formatsOf(timeZone).full.format(timestamp)} (${timeZone.replaceAll('_', ' ')})`;
+export const formatFullTime = (timestamp: number, timeZone: string) => `${formatsOf(timeZone).full.format(timestamp)} (${zoneLabel(timeZone)})`;
 
 /** The calendar day a timestamp falls on for the person: `2026-03-14`. */
 export const dayKey = (timestamp: number, timeZone: string) => formatsOf(timeZone).key.format(timestamp);

@@ -15,5 +15,10 @@ export function zoneChoices(at: number, own: string): ZoneChoice[] {
   return (zones.includes(own) ? zones : [own, ...zones]).map((zone) => ({ zone, offset: offsetAt(zone, at) }));
 }
 
-/** How a zone is named to people: `America/New York`. */
-export const zoneLabel = (zone: string): string => zone.replaceAll('_', ' ');
+/**
+ * How a zone is named to people: `America/New York`; a fixed `Etc/GMT-1` (kept from an offset) as
+ * `UTC+01:00 (fixed)`, since its name counts the other way.
+ */
+export const zoneLabel = (zone: string): string => (zone.startsWith('Etc/') || zone === 'UTC' ? fixedLabel(zone) : zone.replaceAll('_', ' '));
+
+const fixedLabel = (zone: string): string => (zone === 'UTC' || zone === 'Etc/UTC' ? 'UTC' : `UTC${offsetAt(zone, 0)} (fixed)`);

@@ -23,7 +23,8 @@ const partHours: Record<string, string> = {
 };
 
 function zoneOf(offset: string): string {
-  if (partHours[offset] !== undefined) return partHours[offset];
+  const partHour = partHours[offset];
+  if (partHour !== undefined) return partHour;
   const sign = offset.startsWith('-') ? -1 : 1;
   const hours = Math.min(sign < 0 ? 12 : 14, Math.round((Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6))) / 60));
   return hours === 0 ? 'UTC' : `Etc/GMT${sign > 0 ? '-' : '+'}${hours}`;
