@@ -56,7 +56,7 @@ describe.each(dialects.flatMap((dialect) => fixtureNames.map((name) => ({ dialec
 
   it('keeps every row of every table as it was, but for the UTC offsets that became zones (migration 0031)', async () => {
     const after = await tableContents(store, before.columns);
-    const expected = { ...before.rows, users: before.rows.users!.map(zoneForOffset).sort() };
+    const expected: Record<string, string[]> = { ...before.rows, users: before.rows.users!.map(zoneForOffset).sort() };
     expect(before.rows.users!.some((row) => /"timezone":"[+-]\d\d:\d\d"/.test(row)), 'the fixture’s people kept offsets').toBe(true);
     // SQLite's credentials version moves with every change of a user row (cached token rows hold the zone).
     const versions = (rows: string[] | undefined) => (rows ?? []).map((row) => (JSON.parse(row) as { version: number }).version);
