@@ -31,6 +31,11 @@ export interface EndpointDefinition<P extends TObject = TObject, R extends TSche
    * resend such a call to another process.
    */
   idempotencyParam?: string;
+  /**
+   * Only a session may call it, never a personal token acting for the person: it manages how the person
+   * signs in (sessions, password, personal tokens, sign-in settings).
+   */
+  sessionOnly?: true;
 }
 
 export interface MethodDefinition<P extends TObject = TObject, R extends TSchema = TSchema> extends EndpointDefinition<P, R> {

@@ -15,7 +15,8 @@ export const User = Type.Object({
   firstName: Type.String(),
   lastName: Type.String(),
   role: Type.Union([Type.Literal('user'), Type.Literal('admin'), Type.Literal('guest')]),
-  timezone: Type.String({ description: 'UTC offset such as +05:30' }),
+  timezone: Type.String({ description: 'the UTC offset of timeZone at the moment of the answer, such as +05:30' }),
+  timeZone: Type.String({ description: 'the person’s IANA time zone, such as Europe/Paris' }),
   profileImage: Type.Optional(Url),
   isBot: Type.Optional(Type.Boolean()),
 });

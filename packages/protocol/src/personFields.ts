@@ -18,6 +18,9 @@ export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A UTC offset from -14:59 to +14:59, as users.getInfo reports a person's time zone. */
 export const utcOffsetPattern = /^[+-](?:0\d|1[0-4]):[0-5]\d$/;
 
+/** How every method and command that takes a person's time zone describes it. */
+export const timeZoneParamDescription = 'an IANA time zone such as Europe/Paris; a UTC offset such as +01:00 is taken as a zone that has it (Etc/GMT-1)';
+
 export const personRoles = ['user', 'admin', 'guest'] as const;
 
 const PersonName = Type.String({ minLength: 1, maxLength: maxPersonNameLength, description: `1 to ${maxPersonNameLength} characters (trimmed)` });
@@ -31,7 +34,7 @@ export const NewPersonFields = Type.Object(
     lastName: PersonName,
     password: Type.Optional(Type.String({ minLength: minPasswordLength, maxLength: maxPasswordLength, description: `lets them sign in; at least ${minPasswordLength} characters` })),
     role: Type.Optional(oneOf(personRoles)),
-    timezone: Type.Optional(Type.String({ pattern: utcOffsetPattern.source, description: 'a UTC offset such as +01:00 or -05:30' })),
+    timezone: Type.Optional(Type.String({ maxLength: 64, description: timeZoneParamDescription })),
   },
   { additionalProperties: false },
 );

@@ -7,6 +7,7 @@ export const changePassword = defineMethod({
   name: 'users.changePassword',
   summary: 'The person changes their password, giving the current one; every other session of theirs ends at once, this one stays.',
   callers: ['session'],
+  sessionOnly: true,
   rateClass: 'channel',
   params: closedObject({
     currentPassword: Type.String({ maxLength: maxPasswordLength, description: 'the password in use now; a wrong one counts as a failed sign-in' }),
@@ -31,6 +32,7 @@ export const listSessions = defineMethod({
   name: 'sessions.list',
   summary: 'The person’s signed-in sessions, the newest first, the calling one marked.',
   callers: ['session'],
+  sessionOnly: true,
   rateClass: 'read',
   result: closedObject({ sessions: Type.Array(Session) }),
 });
@@ -39,6 +41,7 @@ export const revokeSessions = defineMethod({
   name: 'sessions.revoke',
   summary: 'Signs out one of the person’s sessions (sessionId), or all of them (all: true), the calling one kept with exceptCurrent: true; their streams close at once.',
   callers: ['session'],
+  sessionOnly: true,
   rateClass: 'channel',
   params: closedObject({
     sessionId: Type.Optional(Type.String({ maxLength: 64, description: 'a session’s id from sessions.list' })),
@@ -54,6 +57,7 @@ export const deactivateAccount = defineMethod({
     'The person deactivates their own account, giving their password: every session and token of theirs ends and their streams close at once; ' +
     'their messages stay. The team’s last admin cannot.',
   callers: ['session'],
+  sessionOnly: true,
   rateClass: 'channel',
   params: closedObject({
     password: Type.String({ maxLength: maxPasswordLength, description: 'the password in use now; a wrong one counts as a failed sign-in' }),

@@ -97,6 +97,7 @@ export const resetPassword = defineMethod({
     'A team admin starts a password reset for a person: a single-use link valid one hour to hand over, or with `email: true` ' +
     '(when the server sends mail) the link mailed to the person.',
   callers: ['session'],
+  sessionOnly: true,
   rateClass: 'channel',
   params: closedObject({ userId, email: Type.Optional(Type.Boolean({ description: 'mail the link to the person instead of answering it' })) }),
   result: closedObject({

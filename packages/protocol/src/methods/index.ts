@@ -14,6 +14,7 @@ import * as interactions from './interactions.js';
 import * as invitations from './invitations.js';
 import * as notifications from './notifications.js';
 import * as people from './people.js';
+import * as personalTokens from './personalTokens.js';
 import * as pictures from './pictures.js';
 import * as pins from './pins.js';
 import * as reactions from './reactions.js';
@@ -112,6 +113,7 @@ export const api = {
     getInfo: invitations.getInvitation,
     accept: invitations.acceptInvitation,
   },
+  personalTokens: { create: personalTokens.create, list: personalTokens.list, revoke: personalTokens.revoke },
   roster: { listContacts: people.listContacts },
   search: { messages: search.messages },
   sessions: { list: accounts.listSessions, revoke: accounts.revokeSessions },

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { UserId } from '../ids.js';
 import { PublicProfile, User } from '../models.js';
+import { timeZoneParamDescription } from '../personFields.js';
 import { Clearable, closedObject } from '../params.js';
 
 /** A person as the client shows them in its lists, with `isBot` on bots. */
@@ -38,13 +39,13 @@ export const getPublicProfile = defineMethod({
 
 export const updateProfile = defineMethod({
   name: 'users.updateProfile',
-  summary: 'The person changes their own first or last name, their timezone (a UTC offset such as +01:00), or their status (text, emoji, expiry).',
+  summary: 'The person changes their own first or last name, their time zone (an IANA zone such as Europe/Paris), or their status (text, emoji, expiry).',
   callers: ['session'],
   rateClass: 'channel',
   params: closedObject({
     firstName: Type.Optional(Type.String({ description: 'the first name, trimmed, not empty' })),
     lastName: Type.Optional(Type.String({ description: 'the last name, trimmed, not empty' })),
-    timezone: Type.Optional(Type.String({ description: 'a UTC offset such as +01:00 or -05:30' })),
+    timezone: Type.Optional(Type.String({ maxLength: 64, description: timeZoneParamDescription })),
     statusText: Type.Optional(Clearable(Type.String({ minLength: 1, maxLength: 100 }), 'the person’s status, up to 100 characters; null or "" clears it (with its emoji and expiry)')),
     statusEmoji: Type.Optional(Clearable(Type.String({ minLength: 1, maxLength: 32 }), 'one emoji shown before the status; null or "" for none')),
     statusExpiresAt: Type.Optional(Type.Integer({ minimum: 0, description: 'when the status is cleared (epoch milliseconds, in the future); 0 or absent: until changed' })),

@@ -29,6 +29,7 @@ export const getSignInSettings = defineMethod({
   name: 'team.getSignInSettings',
   summary: 'A team admin reads how the team signs in: password on or off, and its single sign-on provider (never the client secret).',
   callers: ['session'],
+  sessionOnly: true,
   rateClass: 'read',
   result: closedObject({ settings: SignInSettings }),
   errors: ['PermissionDenied'],
@@ -40,6 +41,7 @@ export const updateSignInSettings = defineMethod({
     'A team admin sets the team’s OpenID Connect provider (provider; null removes the team’s own) and switches password sign-in on or off; ' +
     'passwords can be switched off only while a provider is set. Settings left out stay.',
   callers: ['session'],
+  sessionOnly: true,
   rateClass: 'channel',
   params: closedObject({
     passwordEnabled: Type.Optional(Type.Boolean({ description: 'false: people sign in through the provider only (the CLI can switch it back on)' })),

@@ -18,13 +18,18 @@ export interface TokenCaller {
   tokenHash: string;
 }
 
-/** A person acting for themselves, through no app, with one of their sessions. */
+/** A person acting for themselves, through no app, with one of their sessions or personal tokens. */
 export interface PersonCaller {
   user: UsersTable;
   appId: null;
   kind: 'person';
-  /** The session's token hash: what the session opens (a stream ticket) ends with it. */
+  /**
+   * The hash of the session's token, or of the personal token: what it opens (a stream ticket) ends with
+   * it. For sessions.list and the other methods only a session calls (`sessionOnly`), always a session's.
+   */
   sessionHash: string;
+  /** How the person signed this call: their session, or a personal token of theirs (personalTokens.create), which acts as them. */
+  via: 'session' | 'personalToken';
   /** The client's address, as AVIARY_TRUST_PROXY decides: a wrong current password counts against it (users.changePassword). */
   clientAddress: string;
 }

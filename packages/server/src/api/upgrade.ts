@@ -10,6 +10,7 @@ import { ApiError } from './errors.js';
 import { rawApiErrorResponse } from './frameworkErrors.js';
 import { tooManyRequests } from './methodRateLimits.js';
 import { personOfSession } from './session/auth.js';
+import { PERSONAL_TOKEN, personOfPersonalToken } from '../core/commands/personalTokens.js';
 
 /**
  * A WebSocket endpoint (the stream, a listen connection): where it is, who opens it, and its gateway.
@@ -105,8 +106,11 @@ export function upgradeOrigin(request: IncomingMessage): string | undefined {
   }
 }
 
-/** The person of a session token, resolved as for calls (NotSignedIn unless live), and the session's hash. */
+/**
+ * The person of a session token or a personal token, resolved as for calls (NotSignedIn or InvalidToken
+ * unless live), and the token's hash: the connection ends when that session or token does.
+ */
 export async function upgradeSession(ctx: ServerContext, token: string | undefined): Promise<{ person: UsersTable; sessionHash: string }> {
-  const person = await personOfSession(ctx, token);
+  const person = token !== undefined && PERSONAL_TOKEN.test(token) ? await personOfPersonalToken(ctx.db, token, ctx.now()) : await personOfSession(ctx, token);
   return { person, sessionHash: hashToken(token!) };
 }

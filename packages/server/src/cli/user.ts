@@ -30,7 +30,7 @@ export function registerUserCommands(program: Command): Command {
   })
     .option('--password <password>', 'lets them sign in to the web client (at least 8 characters, not one of the commonest leaked passwords)')
     .addOption(new Option('--role <role>', 'their role in the team').choices(personRoles).default('user'))
-    .option('--timezone <offset>', 'their UTC offset, such as +01:00', '+00:00')
+    .option('--timezone <zone>', 'their IANA time zone, such as Europe/Paris (a UTC offset such as +01:00 is taken as a zone that has it)', 'UTC')
     .action((flags: CreateUserFlags) =>
       runAdminCommand(flags, async ({ db, now }) => {
         const team = await requireTeam(db, flags.team);
@@ -39,7 +39,7 @@ export function registerUserCommands(program: Command): Command {
         }
         const { email, firstName, lastName, password, role, timezone } = flags;
         const person = await asCliError(() => createPerson(db, { teamId: team.id, email, firstName, lastName, password, role, timezone, now: now() }), personOptions);
-        const created = presentUser(person);
+        const created = presentUser(person, now());
         return {
           json: created,
           text: `Created ${created.firstName} ${created.lastName} <${created.email}> ${created.id} (${created.role}) in team ${team.id}.`,

@@ -1,9 +1,10 @@
-import { emailPattern, maxEmailLength, maxPersonNameLength, personRoles, utcOffsetPattern } from '@aviary/protocol';
+import { emailPattern, maxEmailLength, maxPersonNameLength, personRoles } from '@aviary/protocol';
 import { invalidParameter, missingParameter } from '../errors.js';
 import type { UsersTable } from '../store/schema.js';
 import { checkHttpUrl } from './httpUrls.js';
 import { checkVisibleName } from './names.js';
 import { checkPassword } from './passwordRules.js';
+import { checkTimeZone } from './timeZones.js';
 
 /**
  * The one check of a person's fields (their limits are defined in @aviary/protocol's personFields.ts),
@@ -41,7 +42,7 @@ export function checkPersonFields(input: PersonFieldInput): PersonFields {
     lastName: checkName('lastName', input.lastName),
     ...(input.password !== undefined ? { password: checkPassword('password', input.password) } : {}),
     ...(input.role !== undefined ? { role: checkRole(input.role) } : {}),
-    ...(input.timezone !== undefined ? { timezone: checkTimezone(input.timezone) } : {}),
+    ...(input.timezone !== undefined ? { timezone: checkTimeZone('timezone', input.timezone) } : {}),
     ...(input.profileImage !== undefined ? { profileImage: checkHttpUrl('profileImage', input.profileImage) } : {}),
   };
 }
@@ -57,7 +58,7 @@ export function checkProfileChange(input: { firstName?: unknown; lastName?: unkn
   return {
     ...(input.firstName !== undefined ? { firstName: checkName('firstName', input.firstName) } : {}),
     ...(input.lastName !== undefined ? { lastName: checkName('lastName', input.lastName) } : {}),
-    ...(input.timezone !== undefined ? { timezone: checkTimezone(input.timezone) } : {}),
+    ...(input.timezone !== undefined ? { timezone: checkTimeZone('timezone', input.timezone) } : {}),
   };
 }
 
@@ -81,14 +82,6 @@ function checkName(field: string, value: unknown): string {
 function checkRole(value: unknown): UsersTable['role'] {
   if (!(personRoles as readonly unknown[]).includes(value)) throw invalidParameter('role', `role must be one of ${personRoles.join(', ')}; got ${quote(value)}.`);
   return value as UsersTable['role'];
-}
-
-/** A UTC offset such as +01:00 or -05:30, as users.getInfo reports it. */
-function checkTimezone(value: unknown): string {
-  if (typeof value !== 'string' || !utcOffsetPattern.test(value)) {
-    throw invalidParameter('timezone', `timezone must be a UTC offset such as +01:00 or -05:30; got ${quote(value)}.`);
-  }
-  return value;
 }
 
 const quote = (value: unknown): string => JSON.stringify(typeof value === 'string' ? value.slice(0, 200) : value) ?? String(value);

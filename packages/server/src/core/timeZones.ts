@@ -1,20 +1,21 @@
-import { utcOffsetPattern } from '@aviary/protocol';
+import { isTimeZone, utcOffsetPattern, zoneOfOffset } from '@aviary/protocol';
 import { invalidParameter } from '../errors.js';
 
 /**
- * A time zone as a browser reports it (an IANA zone such as Europe/Paris, from
- * `Intl.DateTimeFormat().resolvedOptions().timeZone`) or a UTC offset, as the offset a person's profile
- * stores today: the zone's offset at `now`. People's profiles keep offsets until they keep zones.
+ * A person's time zone as given (users.updateProfile, invitations.accept, the CLI, an import): an IANA
+ * zone Intl knows, such as the browser reports (`Intl.DateTimeFormat().resolvedOptions().timeZone`),
+ * kept as given; or a UTC offset, as profiles kept before zones, kept as a zone that has it
+ * (`+01:00` → `Etc/GMT-1`). Anything else is refused naming `field`.
  */
-export function zoneOffset(field: string, value: string, now: number): string {
-  if (utcOffsetPattern.test(value)) return value;
-  let name: string | undefined;
-  try {
-    name = new Intl.DateTimeFormat('en-US', { timeZone: value, timeZoneName: 'longOffset' }).formatToParts(new Date(now)).find((part) => part.type === 'timeZoneName')?.value;
-  } catch {
-    // Not a zone: refused below.
-  }
-  if (name === undefined) throw invalidParameter(field, `${field} must be an IANA time zone such as Europe/Paris, or a UTC offset such as +01:00; got ${JSON.stringify(value.slice(0, 64))}.`);
-  const match = /^GMT([+-]\d{2}:\d{2})$/.exec(name);
-  return match ? match[1] : '+00:00';
+export function checkTimeZone(field: string, value: unknown): string {
+  if (typeof value === 'string' && utcOffsetPattern.test(value)) return zoneOfOffset(value);
+  if (typeof value === 'string' && isTimeZone(value)) return value;
+  const got = JSON.stringify(typeof value === 'string' ? value.slice(0, 64) : value) ?? String(value);
+  throw invalidParameter(field, `${field} must be an IANA time zone such as Europe/Paris (or a UTC offset such as +01:00); got ${got}.`);
+}
+
+/** A zone from another system's record (an export of an older Aviary, Slack's `tz`/`tz_offset`): as checkTimeZone keeps it, UTC for anything else. */
+export function importedTimeZone(zone: unknown, offset?: string): string {
+  if (typeof zone === 'string' && (utcOffsetPattern.test(zone) || isTimeZone(zone))) return checkTimeZone('timezone', zone);
+  return offset !== undefined && utcOffsetPattern.test(offset) ? zoneOfOffset(offset) : 'UTC';
 }

@@ -272,11 +272,26 @@ export interface StreamEntriesTable {
   created_at: number;
 }
 
-/** A single-use ticket to open the stream, made by a signed-in session. */
+/** A person's personal API token (migration 0030): it acts as the person; stored hashed. */
+export interface PersonalTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  created_at: number;
+  /** Null: it never expires. */
+  expires_at: number | null;
+  /** When it was last used, at most once a minute. */
+  last_used_at: number | null;
+  /** When the person revoked it (or was deactivated); null while it stands. */
+  revoked_at: number | null;
+}
+
+/** A single-use ticket to open the stream, made by a signed-in session or a personal token. */
 export interface StreamTicketsTable {
   token_hash: string;
   user_id: string;
-  /** The session that asked for it: the stream closes when that session ends. */
+  /** The session (or personal token) that asked for it: the stream closes when that one ends. */
   session_hash: string;
   expires_at: number;
 }
@@ -555,6 +570,7 @@ export interface Database {
   teams: TeamsTable & TeamEventColumns & TeamStreamColumns & TeamSearchColumns & MessageRetentionColumns & TeamMessageColumns & TeamAdminColumns & TeamMentionColumns & TeamIconColumns;
   users: UsersTable & UserStatusColumns;
   sessions: SessionsTable;
+  personal_tokens: PersonalTokensTable;
   channels: ChannelsTable & MessageRetentionColumns & ChannelArchiveColumns;
   channel_members: ChannelMembersTable;
   messages: MessagesTable;

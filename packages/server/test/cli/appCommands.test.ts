@@ -101,7 +101,7 @@ describe.each(dialects)('app list|show|update|delete, user list and channel list
 
   it('user list prints people as users.getInfo does, by team; channel list prints a team’s channels as channels.list does', async () => {
     const { users } = await runCliJson(['user', 'list', '--team', teamId, ...on]);
-    expect(users).toContainEqual({ id: developerId, teamId, email: 'dev@kestrel.test', firstName: 'Dana', lastName: 'Dev', role: 'user', timezone: '+00:00' });
+    expect(users).toContainEqual({ id: developerId, teamId, email: 'dev@kestrel.test', firstName: 'Dana', lastName: 'Dev', role: 'user', timezone: '+00:00', timeZone: 'UTC' });
     expect(users.every((user: { teamId: string }) => user.teamId === teamId)).toBe(true);
 
     const opened = store.open();

@@ -45,8 +45,8 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     const users = await db.selectFrom('users').selectAll().where('team_id', '=', teamId).orderBy('created_at').orderBy('email').execute();
     const byEmail = (email: string) => users.find((user) => user.email === email)!;
     const grace = byEmail('grace@example.test');
-    expect(grace).toMatchObject({ first_name: 'Grace', last_name: 'Brewster Hopper', role: 'user', timezone: '-05:00', password_hash: null, deactivated_at: null });
-    expect(byEmail('alan@example.test')).toMatchObject({ role: 'guest', timezone: '+01:00', deactivated_at: expect.any(Number) });
+    expect(grace).toMatchObject({ first_name: 'Grace', last_name: 'Brewster Hopper', role: 'user', timezone: 'America/New_York', password_hash: null, deactivated_at: null });
+    expect(byEmail('alan@example.test')).toMatchObject({ role: 'guest', timezone: 'Etc/GMT-1', deactivated_at: expect.any(Number) });
     expect(users.find((user) => user.first_name === 'slackbot')).toMatchObject({ email: null, deactivated_at: expect.any(Number) });
 
     const channels = await db.selectFrom('channels').selectAll().where('team_id', '=', teamId).orderBy('name').execute();

@@ -73,4 +73,18 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('ended sessions 
     expect(await closedPromptly(second.stream)).toMatchObject({ code: 1008 });
     expect(here.stream.socket.readyState).toBe(here.stream.socket.OPEN);
   });
+
+  it('closes a stream opened with a personal token on one process within a second of revoking the token through the other', async () => {
+    const f = factories(two.testStore.store.db);
+    const team = await f.team();
+    const ann = await f.person(team.id, { password });
+    const [streaming, revoking] = servers;
+    const { sessionToken } = await streamOn(revoking, ann.email);
+    const call = (method: string, json: unknown) => http(revoking.url, 'POST', `/v1/${method}`, { json, headers: { authorization: `Bearer ${sessionToken}` } });
+    const { token, personalToken } = (await call('personalTokens.create', { name: 'a script' })).body;
+    const byToken = await openStream(streaming, undefined, { headers: { authorization: `Bearer ${token}` } });
+    streams.push(byToken);
+    expect((await call('personalTokens.revoke', { tokenId: personalToken.id })).body).toEqual({});
+    expect(await closedPromptly(byToken)).toMatchObject({ code: 1008 });
+  });
 });

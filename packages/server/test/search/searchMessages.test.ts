@@ -118,7 +118,7 @@ forEachDialect(
       it('before:, after: and on: take days in the searcher’s time zone', async () => {
         const { alice, bob, channelId } = await cast();
         const db = t().testStore.store.db;
-        await db.updateTable('users').set({ timezone: '+10:00' }).where('id', '=', bob.id).execute();
+        await db.updateTable('users').set({ timezone: 'Australia/Brisbane' }).where('id', '=', bob.id).execute();
         const at = (iso: string, text: string) => ({ iso, text });
         const sent = [at('2026-03-01T13:00:00Z', 'standup one'), at('2026-03-01T15:00:00Z', 'standup two'), at('2026-03-02T15:00:00Z', 'standup three')];
         for (const message of sent) {

@@ -89,7 +89,7 @@ export function SessionsSection({ version }: { version: number }) {
   };
 
   const others = sessions?.filter((session) => !session.current) ?? [];
-  const { timezone } = workspace.me;
+  const { timeZone: timezone } = workspace.me;
   const seen = (session: Session) => {
     const at = session.lastSeenAt ?? session.createdAt;
     const day = dayLabel(at, timezone, Date.now());

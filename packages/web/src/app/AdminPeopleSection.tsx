@@ -16,7 +16,7 @@ export function AdminPeopleSection() {
   const [resetLink, setResetLink] = useState<{ name: string; link: string }>();
   const id = useId();
 
-  const { timezone } = workspace.me;
+  const { timeZone: timezone } = workspace.me;
   const when = (at: number | null) => (at === null ? 'never' : `${dayLabel(at, timezone, Date.now())} at ${formatTime(at, timezone)}`);
   const reset = async (person: AdminPerson) => {
     const answer = await methods.admin.resetPassword({ userId: person.user.id });

@@ -61,8 +61,8 @@ export function AuditLogSection() {
   };
 
   const when = (at: number) => {
-    const day = dayLabel(at, me.timezone, Date.now());
-    return day === 'Today' ? formatTime(at, me.timezone) : `${day} ${formatTime(at, me.timezone)}`;
+    const day = dayLabel(at, me.timeZone, Date.now());
+    return day === 'Today' ? formatTime(at, me.timeZone) : `${day} ${formatTime(at, me.timeZone)}`;
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();

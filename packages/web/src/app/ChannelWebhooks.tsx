@@ -66,7 +66,7 @@ export function ChannelWebhooks({ channel }: { channel: Channel }) {
                 <span className="picker-label">{hook.name}</span>
                 <span className="picker-detail">
                   made by {workspace.nameOf(hook.createdBy) ?? hook.createdBy}
-                  {hook.lastUsedAt !== undefined ? `, last posted ${formatFullTime(hook.lastUsedAt, workspace.me.timezone)}` : ', never used'}
+                  {hook.lastUsedAt !== undefined ? `, last posted ${formatFullTime(hook.lastUsedAt, workspace.me.timeZone)}` : ', never used'}
                 </span>
               </div>
               <button type="button" className="secondary danger" disabled={busy} aria-label={`Revoke the webhook ${hook.name}`} onClick={() => void run(async () => void (await methods.webhooks.revoke({ webhook: hook.id })))}>

@@ -24,7 +24,7 @@ export function HistoryList({ history, chat, selection, target }: { history: His
   const scroller = useRef<HTMLDivElement>(null);
   const top = useRef<HTMLDivElement>(null);
   const bottom = useRef<HTMLDivElement>(null);
-  const rows = useMemo(() => historyRows(history.messages, me.timezone, !history.hasOlder), [history.messages, me.timezone, history.hasOlder]);
+  const rows = useMemo(() => historyRows(history.messages, me.timeZone, !history.hasOlder), [history.messages, me.timeZone, history.hasOlder]);
   const atBottom = useRef(true);
   /** The oldest message shown at the last render: when it changes, a page was put in front. */
   const oldestShown = useRef<string | undefined>(undefined);
@@ -166,7 +166,7 @@ export function HistoryList({ history, chat, selection, target }: { history: His
                 <p className="history-start">This is the very beginning of the conversation.</p>
               ) : row.kind === 'day' ? (
                 <div className="day-separator">
-                  <span>{dayLabel(row.timestamp, me.timezone, Date.now())}</span>
+                  <span>{dayLabel(row.timestamp, me.timeZone, Date.now())}</span>
                 </div>
               ) : (
                 <MessageRow

@@ -34,7 +34,7 @@ export function InvitationsSection({ version }: { version: number }) {
     await load();
   };
 
-  const { timezone } = workspace.me;
+  const { timeZone: timezone } = workspace.me;
   const when = (at: number) => `${dayLabel(at, timezone, Date.now())} at ${formatTime(at, timezone)}`;
   const what = (invitation: Invitation) =>
     `${invitation.email ?? 'Link'} · ${invitation.role === 'guest' ? 'guest' : 'member'} · ${invitation.uses} of ${invitation.maxUses} used · ${stateText[invitation.state]}`;

@@ -4,21 +4,23 @@ import { PublicCard } from './PublicCard';
 import { navigate } from './route';
 import type { Session } from './session';
 import { useFieldRefusals } from './fieldRefusals';
+import { TimeZoneField } from './TimeZoneField';
 
 const fields = ['email', 'firstName', 'lastName', 'password', 'timezone', 'inviteToken'] as const;
 type Info = Awaited<ReturnType<typeof methods.invitations.getInfo>>;
 
-/** The browser's own time zone (an IANA name such as Europe/Paris), which the server keeps as the person's. */
-const browserZone = (): string | undefined => {
+/** The browser's own time zone (an IANA name such as Europe/Paris): what the sign-up form offers first. */
+const browserZone = (): string => {
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
   } catch {
-    return undefined;
+    return 'UTC';
   }
 };
 
 /**
- * /invite/<token>: who invited to which team, then a sign-up form (name, email for a link, password). The
+ * /invite/<token>: who invited to which team, then a sign-up form (name, email for a link, password, time
+ * zone: the browser's, unless changed). The
  * new account is made with the invitation (invitations.accept) and signed in with the same email and
  * password, landing in the team.
  */
@@ -31,7 +33,7 @@ export function InvitePage({ token, onSignedIn }: { token: string; onSignedIn: (
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const { clear, refuse, invalid, refusal, formRefusal } = useFieldRefusals(fields);
-  const zone = browserZone();
+  const [zone, setZone] = useState(browserZone);
 
   useEffect(() => {
     methods.invitations.getInfo({ inviteToken: token }).then(setInfo, (failure: unknown) => setUnusable(failureText(failure)));
@@ -48,7 +50,7 @@ export function InvitePage({ token, onSignedIn }: { token: string; onSignedIn: (
         firstName,
         lastName,
         password,
-        ...(zone ? { timezone: zone } : {}),
+        timezone: zone,
       });
       const { user, team, streamCursor } = await sessionApi.signIn({ email: joined.email, password, teamId: joined.team.id });
       onSignedIn({ user, team, streamCursor });
@@ -102,8 +104,13 @@ export function InvitePage({ token, onSignedIn }: { token: string; onSignedIn: (
         </span>
         {refusal('password')}
       </label>
-      {zone && <p className="field-hint">Times will be shown for {zone.replaceAll('_', ' ')}; you can change it in your profile.</p>}
-      {refusal('timezone')}
+      <TimeZoneField
+        zone={zone}
+        onChange={setZone}
+        hint={(label) => `Times will be shown for ${label}; you can change it in your profile.`}
+        invalid={invalid('timezone')}
+        refusal={refusal('timezone')}
+      />
       {refusal('inviteToken')}
       {formRefusal}
       <button type="submit" className="primary" disabled={busy}>

@@ -49,8 +49,8 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
   const { lookUpSender } = workspace;
   useEffect(() => lookUpSender(message.from, message.appId), [lookUpSender, message.from, message.appId]);
   const time = (
-    <time dateTime={new Date(message.timestamp).toISOString()} title={formatFullTime(message.timestamp, workspace.me.timezone)}>
-      {formatTime(message.timestamp, workspace.me.timezone)}
+    <time dateTime={new Date(message.timestamp).toISOString()} title={formatFullTime(message.timestamp, workspace.me.timeZone)}>
+      {formatTime(message.timestamp, workspace.me.timeZone)}
     </time>
   );
   const changes = useMessageChanges();
@@ -111,7 +111,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
           )}
           {message.files && message.files.length > 0 && message.deletedAt === undefined && <MessageFiles files={message.files} />}
           {message.editedAt !== undefined && !editing && (
-            <span className="message-edited" title={`Edited ${formatFullTime(message.editedAt, workspace.me.timezone)}`}>
+            <span className="message-edited" title={`Edited ${formatFullTime(message.editedAt, workspace.me.timeZone)}`}>
               (edited)
             </span>
           )}

@@ -73,8 +73,8 @@ export function MessageLinks({ entries, onOpen, empty, label }: {
           >
             <span className="message-link-head">
               <strong>{message.sendAs?.name ?? workspace.nameOf(message.from) ?? 'Someone'}</strong>
-              <time dateTime={new Date(message.timestamp).toISOString()} title={formatFullTime(message.timestamp, workspace.me.timezone)}>
-                {shortTime(message.timestamp, workspace.me.timezone)}
+              <time dateTime={new Date(message.timestamp).toISOString()} title={formatFullTime(message.timestamp, workspace.me.timeZone)}>
+                {shortTime(message.timestamp, workspace.me.timeZone)}
               </time>
             </span>
             <span className="message-link-text">{message.text ? <MarkdownView text={message.text} /> : 'A message without text'}</span>
@@ -97,7 +97,7 @@ export function PinnedDialog({ chat, name, onClose }: { chat: string; name: stri
   const entries = (pins ?? []).map(({ message, pinned }) => ({
     message,
     chat,
-    detail: `Pinned by ${pinned.by === workspace.me.id ? 'you' : (workspace.nameOf(pinned.by) ?? 'someone')}, ${shortTime(pinned.at, workspace.me.timezone)}`,
+    detail: `Pinned by ${pinned.by === workspace.me.id ? 'you' : (workspace.nameOf(pinned.by) ?? 'someone')}, ${shortTime(pinned.at, workspace.me.timeZone)}`,
   }));
   return (
     <Modal title={`Pinned in ${name}`} onClose={onClose} className="pins-modal">

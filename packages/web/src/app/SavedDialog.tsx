@@ -11,7 +11,7 @@ export function SavedDialog({ conversations, onClose }: { conversations: Convers
   const list = usePagedList(savedPage);
   const entries = (list.items ?? []).map(({ message, savedAt }) => {
     const { chat, place } = placeOf(message, workspace.me.id, conversations);
-    return { message, chat, detail: `${place ? `${place} · ` : ''}saved ${shortTime(savedAt, workspace.me.timezone)}` };
+    return { message, chat, detail: `${place ? `${place} · ` : ''}saved ${shortTime(savedAt, workspace.me.timeZone)}` };
   });
   return <MessageListDialog title="Saved items" list={list} entries={entries} empty="Nothing saved yet. Save a message from its … menu." label="Saved messages" onClose={onClose} />;
 }

@@ -75,8 +75,8 @@ export function SearchResults({ matches, query, conversations, publicChannels, o
                   >
                     <span className="message-link-head">
                       <strong>{match.message.sendAs?.name ?? workspace.nameOf(match.message.from) ?? 'Someone'}</strong>
-                      <time dateTime={new Date(match.message.timestamp).toISOString()} title={formatFullTime(match.message.timestamp, workspace.me.timezone)}>
-                        {shortTime(match.message.timestamp, workspace.me.timezone)}
+                      <time dateTime={new Date(match.message.timestamp).toISOString()} title={formatFullTime(match.message.timestamp, workspace.me.timeZone)}>
+                        {shortTime(match.message.timestamp, workspace.me.timeZone)}
                       </time>
                     </span>
                     <span className="message-link-text search-snippet">

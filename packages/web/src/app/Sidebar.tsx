@@ -11,6 +11,7 @@ import { chatPath, navigate } from './route';
 import { useWorkspace, type Workspace } from './workspaceContext';
 import { ChatBadges } from './notify/ChatBadges';
 import { NotificationPrompt } from './notify/NotificationPrompt';
+import { LocalTime } from './LocalTime';
 import { useNotificationSettings } from './notify/settingsStore';
 
 interface SidebarProps {
@@ -151,7 +152,9 @@ export function Sidebar(props: SidebarProps) {
           <Avatar name={fullName(workspace.me)} image={workspace.me.profileImage} />
           <span className="me">
             <span className="me-name">{fullName(workspace.me)}</span>
-            <span className="me-detail">UTC{workspace.me.timezone}</span>
+            <span className="me-detail">
+              <LocalTime zone={workspace.me.timeZone} />
+            </span>
           </span>
         </button>
         {workspace.me.role === 'admin' && (

@@ -1,33 +1,42 @@
-/**
- * Times in the person's own timezone. A person's timezone is a UTC offset (`+05:30`), not a zone name,
- * so a timestamp is shifted by the offset and then formatted as UTC.
- */
-const OFFSET = /^([+-])(\d{2}):(\d{2})$/;
+import { zoneLabel } from './timeZones';
 
-export function offsetMinutes(timezone: string): number {
-  const match = OFFSET.exec(timezone);
-  if (!match) return 0;
-  const minutes = Number(match[2]) * 60 + Number(match[3]);
-  return match[1] === '-' ? -minutes : minutes;
+/**
+ * Times in the person's own time zone, an IANA zone (`Europe/Paris`, the profile's `timeZone`): each
+ * time is read at its own offset, so times on either side of a daylight-saving change are both right.
+ */
+const formats = new Map<string, { time: Intl.DateTimeFormat; day: Intl.DateTimeFormat; full: Intl.DateTimeFormat; key: Intl.DateTimeFormat }>();
+
+function formatsOf(timeZone: string) {
+  let found = formats.get(timeZone);
+  if (!found) {
+    let zone = timeZone;
+    try {
+      new Intl.DateTimeFormat(undefined, { timeZone: zone });
+    } catch {
+      zone = 'UTC';
+    }
+    found = {
+      time: new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: zone }),
+      day: new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: zone }),
+      full: new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short', timeZone: zone }),
+      key: new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: zone }),
+    };
+    formats.set(timeZone, found);
+  }
+  return found;
 }
 
-const shifted = (timestamp: number, timezone: string) => new Date(timestamp + offsetMinutes(timezone) * 60_000);
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
-const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
-
-export const formatTime = (timestamp: number, timezone: string) => timeFormat.format(shifted(timestamp, timezone));
-export const formatFullTime = (timestamp: number, timezone: string) => `${fullFormat.format(shifted(timestamp, timezone))} (UTC${timezone})`;
+export const formatTime = (timestamp: number, timeZone: string) => formatsOf(timeZone).time.format(timestamp);
+export const formatFullTime = (timestamp: number, timeZone: string) => `${formatsOf(timeZone).full.format(timestamp)} (${zoneLabel(timeZone)})`;
 
 /** The calendar day a timestamp falls on for the person: `2026-03-14`. */
-export const dayKey = (timestamp: number, timezone: string) => shifted(timestamp, timezone).toISOString().slice(0, 10);
+export const dayKey = (timestamp: number, timeZone: string) => formatsOf(timeZone).key.format(timestamp);
 
-export function dayLabel(timestamp: number, timezone: string, now: number): string {
-  const day = dayKey(timestamp, timezone);
-  if (day === dayKey(now, timezone)) return 'Today';
-  if (day === dayKey(now - 86_400_000, timezone)) return 'Yesterday';
-  return dayFormat.format(shifted(timestamp, timezone));
+export function dayLabel(timestamp: number, timeZone: string, now: number): string {
+  const day = dayKey(timestamp, timeZone);
+  if (day === dayKey(now, timeZone)) return 'Today';
+  if (day === dayKey(now - 86_400_000, timeZone)) return 'Yesterday';
+  return formatsOf(timeZone).day.format(timestamp);
 }
 
 export const fullName = (person: { firstName: string; lastName: string }) => `${person.firstName} ${person.lastName}`.trim();

@@ -82,6 +82,9 @@ describe.skipIf(noBrowser)('joining a team by invitation in the web client', () 
     // Leo uses the link.
     const leo = await open(link);
     await signUp(leo.page, { email: 'leo@example.test', first: 'Leo', last: 'Lagoon' });
+    // The browser's zone is offered first; Leo picks his own.
+    await leo.page.getByLabel('Time zone').selectOption('Europe/Lisbon');
+    await leo.page.getByText('Times will be shown for Europe/Lisbon').waitFor();
     await leo.page.getByRole('button', { name: 'Join Harbor' }).click();
     await leo.page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /lobby/ }).click();
 
@@ -91,6 +94,9 @@ describe.skipIf(noBrowser)('joining a team by invitation in the web client', () 
     await composer(leo.page).fill('Hi Ivy, Leo here');
     await leo.page.keyboard.press('Enter');
     await history(ivy.page).getByText('Hi Ivy, Leo here').waitFor();
+
+    const zones = await web.t.testStore.store.db.selectFrom('users').select(['email', 'timezone']).where('team_id', '=', team.id).where('email', 'in', ['ivy@example.test', 'leo@example.test']).orderBy('email').execute();
+    expect(zones).toEqual([{ email: 'ivy@example.test', timezone: 'UTC' }, { email: 'leo@example.test', timezone: 'Europe/Lisbon' }]);
 
     // Leo signed up by link: a verification mail came too.
     expect(linkIn(await smtp.nextMailTo('leo@example.test'))).toMatch(/\/verify-email#ver_/);

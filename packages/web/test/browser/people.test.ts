@@ -135,10 +135,10 @@ describe.skipIf(noBrowser)('people in the web client', () => {
 
     await dialog.getByLabel('First name').fill('Alicia');
     await dialog.getByLabel('Time zone').selectOption('Asia/Tokyo');
-    await dialog.getByText('Times are shown at UTC+09:00.').waitFor();
+    await dialog.getByText('Times are shown in Asia/Tokyo, now UTC+09:00.').waitFor();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: /^Your profile: Alicia Archer UTC\+09:00/ }).waitFor();
+    await page.getByRole('button', { name: /^Your profile: Alicia Archer Asia\/Tokyo · \d\d:\d\d/ }).waitFor();
     expect(await time.textContent()).toMatch(/(07|19):00/);
 
     // Bob's page, without a reload: the sender's name and the <user> mention.

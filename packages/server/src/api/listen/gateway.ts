@@ -3,7 +3,7 @@ import { ListenReplyFrame, listenMaxReplyBytes } from '@aviary/protocol';
 import { Value } from '@sinclair/typebox/value';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerContext } from '../../context.js';
-import { liveSessionHashes } from '../../core/commands/sessions.js';
+import { liveCredentialHashes } from '../../core/commands/sessions.js';
 import { credentialsTopic, parseCredentialsNotice, type CredentialsNotice } from '../../core/effects/credentialsNotice.js';
 import { endBackoffAfter2xx } from '../../events/delivery/listenerBackoff.js';
 import type { ListenTunnel } from '../../events/delivery/listenTunnels.js';
@@ -87,7 +87,7 @@ export class ListenGateway {
     if (affected.length === 0) return;
     if ('userId' in notice) {
       const hashes = affected.flatMap(([, opener]) => ('sessionHash' in opener.by ? [opener.by.sessionHash] : []));
-      const live = await liveSessionHashes(this.ctx.db, hashes, this.ctx.now());
+      const live = await liveCredentialHashes(this.ctx.db, hashes, this.ctx.now());
       for (const [socket, opener] of affected) {
         if ('sessionHash' in opener.by && !live.has(opener.by.sessionHash)) socket.close(CREDENTIALS_ENDED, 'signed out: sign in again');
       }

@@ -69,6 +69,9 @@ import reactionsList from './reactions/list.js';
 import reactionsRemove from './reactions/remove.js';
 import rosterListContacts from './roster/listContacts.js';
 import searchMessages from './search/messages.js';
+import personalTokensCreate from './personalTokens/create.js';
+import personalTokensList from './personalTokens/list.js';
+import personalTokensRevoke from './personalTokens/revoke.js';
 import sessionsList from './sessions/list.js';
 import sessionsRevoke from './sessions/revoke.js';
 import streamCreateTicket from './stream/createTicket.js';
@@ -163,6 +166,9 @@ export const handlersByMethod = {
   'reactions.remove': reactionsRemove,
   'roster.listContacts': rosterListContacts,
   'search.messages': searchMessages,
+  'personalTokens.create': personalTokensCreate,
+  'personalTokens.list': personalTokensList,
+  'personalTokens.revoke': personalTokensRevoke,
   'sessions.list': sessionsList,
   'sessions.revoke': sessionsRevoke,
   'stream.createTicket': streamCreateTicket,

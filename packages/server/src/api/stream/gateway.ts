@@ -4,7 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Bus } from '../../bus/bus.js';
 import type { PresenceStore } from '../../bus/presenceStore.js';
 import type { StreamConfig } from '../../config.js';
-import { liveSessionHashes } from '../../core/commands/sessions.js';
+import { liveCredentialHashes } from '../../core/commands/sessions.js';
 import { credentialsTopic, parseCredentialsNotice } from '../../core/effects/credentialsNotice.js';
 import { pruneStream } from '../../core/commands/pruneStream.js';
 import { readStreamEntries, resumeFacts, streamStart, teamStreamPositions } from '../../core/queries/stream.js';
@@ -240,7 +240,7 @@ export class StreamGateway {
     if (this.connections.size === 0) return;
     // Only the streams asked about: one opened while the store answered is not in the answer.
     const checked = connections ?? [...this.connections];
-    const live = await liveSessionHashes(this.ctx.db, [...new Set(checked.map((connection) => connection.sessionHash))], this.ctx.now());
+    const live = await liveCredentialHashes(this.ctx.db, [...new Set(checked.map((connection) => connection.sessionHash))], this.ctx.now());
     for (const connection of checked) {
       if (!live.has(connection.sessionHash)) connection.close(streamCloseCodes.signedOut, 'signed out: sign in again');
     }

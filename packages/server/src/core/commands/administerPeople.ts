@@ -23,8 +23,8 @@ export interface AdminActor {
 const HOUR_MS = 60 * 60 * 1000;
 
 /** The team's person, or UnknownUser (for a bot, another team's person, or an id that is no one). */
-async function personOf(tx: Tx, admin: UsersTable, userId: string): Promise<AdminPerson> {
-  const person = await findTeamPerson(tx, admin.team_id, userId);
+async function personOf(tx: Tx, admin: UsersTable, userId: string, now: number): Promise<AdminPerson> {
+  const person = await findTeamPerson(tx, admin.team_id, userId, now);
   if (!person) throw new ApiError('UnknownUser', `There is no person ${userId} in your team.`, { parameter: 'userId' });
   return person;
 }
@@ -53,13 +53,13 @@ export async function keepAnAdmin(tx: Tx, teamId: string, leaving: string, what:
 export async function setPersonRole(ctx: CoreContext, { admin, address }: AdminActor, userId: string, role: UsersTable['role']): Promise<AdminPerson> {
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
-    const before = await personOf(tx, admin, userId);
+    const before = await personOf(tx, admin, userId, ctx.now());
     if (before.user.role === role) return before;
     if (before.user.role === 'admin' && before.deactivatedAt === null) await keepAnAdmin(tx, admin.team_id, userId, 'Taking away the last admin’s role');
     await tx.updateTable('users').set({ role }).where('id', '=', userId).execute();
     await recordAudit(tx, { ...byPerson(admin, address), at: now, action: 'user.roleChanged', target: { kind: 'user', id: userId }, details: { from: before.user.role, to: role } });
     await recordStreamEntries(tx, effects, admin.team_id, [entry('user.roleChanged', { to: 'team' }, { userId, role })], now);
-    return personOf(tx, admin, userId);
+    return personOf(tx, admin, userId, ctx.now());
   });
 }
 
@@ -68,11 +68,11 @@ export async function deactivateFromConsole(ctx: CoreContext, { admin, address }
   if (userId === admin.id) throw new ApiError('PermissionDenied', 'You cannot deactivate your own account from the console; another admin can.', { parameter: 'userId' });
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
-    const person = await personOf(tx, admin, userId);
+    const person = await personOf(tx, admin, userId, now);
     if (person.deactivatedAt !== null) return person;
     if (person.user.role === 'admin') await keepAnAdmin(tx, admin.team_id, userId, 'Deactivating the last admin');
     await deactivatePersonIn(tx, effects, userId, now, byPerson(admin, address).actor);
-    return personOf(tx, admin, userId);
+    return personOf(tx, admin, userId, now);
   });
 }
 
@@ -80,11 +80,11 @@ export async function deactivateFromConsole(ctx: CoreContext, { admin, address }
 export async function reactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, userId: string): Promise<AdminPerson> {
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
-    const before = await personOf(tx, admin, userId);
+    const before = await personOf(tx, admin, userId, ctx.now());
     if (before.deactivatedAt === null) return before;
     await tx.updateTable('users').set({ deactivated_at: null }).where('id', '=', userId).execute();
     await recordAudit(tx, { ...byPerson(admin, address), at: now, action: 'user.reactivated', target: { kind: 'user', id: userId } });
-    return personOf(tx, admin, userId);
+    return personOf(tx, admin, userId, ctx.now());
   });
 }
 
@@ -101,7 +101,7 @@ export async function adminPasswordReset(
   if (email && ctx.config.smtpUrl === undefined) throw new ApiError('MailNotConfigured', 'This server sends no mail; leave email out to get a link to hand over.', { parameter: 'email' });
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
-    const person = await personOf(tx, admin, userId);
+    const person = await personOf(tx, admin, userId, ctx.now());
     if (person.deactivatedAt !== null) throw new ApiError('PermissionDenied', 'This person is deactivated; reactivate them before resetting their password.', { parameter: 'userId' });
     const token = await issueAccountLink(tx, userId, 'reset', now);
     const link = linkTo(ctx.config, `/reset-password#${token}`);

@@ -2,6 +2,7 @@ import type { UsersTable } from '../../store/schema.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { keepAnAdmin } from './administerPeople.js';
+import { revokeAllPersonalTokens } from './personalTokens.js';
 
 /**
  * A person deactivates their own account: their sessions go, their app tokens stop working (a
@@ -14,6 +15,7 @@ export async function deactivateOwnAccount(ctx: ChangeContext & { now(): number 
     const now = ctx.now();
     await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', person.id).execute();
     await tx.deleteFrom('sessions').where('user_id', '=', person.id).execute();
+    await revokeAllPersonalTokens(tx, person.id, now);
     await recordAudit(tx, { ...byPerson(person, address), at: now, action: 'user.deactivated', target: { kind: 'user', id: person.id }, details: { by: 'self' } });
     effects.add({ kind: 'credentialsEnded', notice: { userId: person.id } });
   });

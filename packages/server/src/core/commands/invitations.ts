@@ -18,7 +18,7 @@ import { channelMembersAdded, userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { memberCount } from './channels.js';
 import { issueAccountLink, linkTo } from './accountLinks.js';
-import { zoneOffset } from '../timeZones.js';
+import { checkTimeZone } from '../timeZones.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DEFAULT_EXPIRY_HOURS = 168;
@@ -132,7 +132,7 @@ export async function acceptInvitation(ctx: CoreContext, input: SignUp) {
   }
   if (invitation.email === null && input.email === undefined) throw invalidParameter('email', 'Give your email address: you sign in with it.');
   const fields = checkPersonFields({ email: invitation.email ?? input.email, firstName: input.firstName, lastName: input.lastName, password: input.password });
-  const timezone = input.timezone === undefined ? '+00:00' : zoneOffset('timezone', input.timezone, now);
+  const timezone = input.timezone === undefined ? 'UTC' : checkTimeZone('timezone', input.timezone);
   const passwordHash = await hashPassword(fields.password!);
   const verified = invitation.email !== null || ctx.config.smtpUrl === undefined;
   const team = await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', '=', invitation.team_id).executeTakeFirstOrThrow();

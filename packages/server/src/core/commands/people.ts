@@ -10,6 +10,7 @@ import { presentPublicProfile } from '../presenters/users.js';
 import { userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { cliActor, recordAudit, type AuditActor } from '../audit/record.js';
+import { revokeAllPersonalTokens } from './personalTokens.js';
 
 export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {
   const id = newTeamId();
@@ -33,7 +34,7 @@ export async function createPerson(db: Db | Tx, input: NewPerson & { now: number
     first_name: fields.firstName,
     last_name: fields.lastName,
     role: fields.role ?? 'user',
-    timezone: fields.timezone ?? '+00:00',
+    timezone: fields.timezone ?? 'UTC',
     profile_image: fields.profileImage ?? null,
     password_hash: fields.password !== undefined ? await hashPassword(fields.password) : null,
     email_unverified: input.emailVerified === false ? 1 : 0,
@@ -54,6 +55,7 @@ export async function deactivatePersonIn(tx: Tx, effects: Effects, userId: strin
   const person = await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).returning('team_id').executeTakeFirst();
   if (person) await recordAudit(tx, { teamId: person.team_id, actor, at: now, action: 'user.deactivated', target: { kind: 'user', id: userId } });
   await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  await revokeAllPersonalTokens(tx, userId, now);
   effects.add({ kind: 'credentialsEnded', notice: { userId } });
 }
 

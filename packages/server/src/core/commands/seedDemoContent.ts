@@ -30,11 +30,11 @@ export const demoTeamName = 'Aviary Demo';
 export const demoAppName = 'Aviary Demo';
 
 export const demoPeople: readonly DemoPersonSpec[] = [
-  { firstName: 'Maya', lastName: 'Okafor', email: 'maya@example.com', role: 'admin', timezone: '+01:00' },
-  { firstName: 'Lucas', lastName: 'Silva', email: 'lucas@example.com', role: 'user', timezone: '-03:00' },
-  { firstName: 'Priya', lastName: 'Raman', email: 'priya@example.com', role: 'user', timezone: '+05:30' },
-  { firstName: 'Jonas', lastName: 'Berg', email: 'jonas@example.com', role: 'user', timezone: '+01:00' },
-  { firstName: 'Emma', lastName: 'Laurent', email: 'emma@example.com', role: 'user', timezone: '+02:00' },
+  { firstName: 'Maya', lastName: 'Okafor', email: 'maya@example.com', role: 'admin', timezone: 'Europe/Berlin' },
+  { firstName: 'Lucas', lastName: 'Silva', email: 'lucas@example.com', role: 'user', timezone: 'America/Sao_Paulo' },
+  { firstName: 'Priya', lastName: 'Raman', email: 'priya@example.com', role: 'user', timezone: 'Asia/Kolkata' },
+  { firstName: 'Jonas', lastName: 'Berg', email: 'jonas@example.com', role: 'user', timezone: 'Europe/Oslo' },
+  { firstName: 'Emma', lastName: 'Laurent', email: 'emma@example.com', role: 'user', timezone: 'Europe/Paris' },
 ];
 
 export const demoChannels: readonly DemoChannelSpec[] = [

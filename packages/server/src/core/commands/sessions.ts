@@ -5,6 +5,7 @@ import { runChange, type ChangeContext } from '../effects/effects.js';
 import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { teamsWithoutPasswords } from '../signIn/settings.js';
+import { livePersonalTokenHashes } from './personalTokens.js';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -110,19 +111,24 @@ export async function sessionUser(db: Db, sessionToken: string, now: number): Pr
     .executeTakeFirst();
 }
 
-/** Of the given session hashes, those of sessions still live for an active person (in chunks of 500). */
-export async function liveSessionHashes(db: Db, sessionHashes: readonly string[], now: number): Promise<Set<string>> {
+/**
+ * Of the given credential hashes (a session's token's, or a personal token's: what a stream or listen
+ * connection was opened with), those still live for an active person (in chunks of 500).
+ */
+export async function liveCredentialHashes(db: Db, credentialHashes: readonly string[], now: number): Promise<Set<string>> {
   const live = new Set<string>();
-  for (let start = 0; start < sessionHashes.length; start += 500) {
+  for (let start = 0; start < credentialHashes.length; start += 500) {
     const rows = await db
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
       .select('s.token_hash')
-      .where('s.token_hash', 'in', sessionHashes.slice(start, start + 500))
+      .where('s.token_hash', 'in', credentialHashes.slice(start, start + 500))
       .where('s.expires_at', '>', now)
       .where('u.deactivated_at', 'is', null)
       .execute();
     for (const row of rows) live.add(row.token_hash);
   }
+  const others = credentialHashes.filter((hash) => !live.has(hash));
+  if (others.length > 0) for (const hash of await livePersonalTokenHashes(db, others, now)) live.add(hash);
   return live;
 }

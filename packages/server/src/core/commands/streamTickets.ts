@@ -1,6 +1,7 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { hashToken, newSecret } from '../../store/ids.js';
+import { liveCredentialHashes } from './sessions.js';
 
 /** Tickets are 40-odd characters; anything much longer is not one and is not hashed or looked up. */
 const MAX_TICKET_LENGTH = 256;
@@ -9,7 +10,7 @@ const MAX_TICKET_LENGTH = 256;
  * A ticket to open the stream without the session cookie (a client that cannot send it, or another
  * origin's page that the person's session trusts): single-use, valid for `lifetimeMs`, stored hashed so
  * that any server process can accept it. It stands for the session that asked: when that session ends,
- * so does the stream opened with it.
+ * so does the stream opened with it. A personal token may ask for one too: the stream then ends with that token.
  */
 export async function issueStreamTicket(
   db: Db,
@@ -34,13 +35,13 @@ export async function redeemStreamTicket(db: Db, ticket: string, now: number): P
   if (ticket.length > MAX_TICKET_LENGTH) return undefined;
   const spent = await db.deleteFrom('stream_tickets').where('token_hash', '=', hashToken(ticket)).returning(['session_hash', 'expires_at']).executeTakeFirst();
   if (!spent || spent.expires_at <= now) return undefined;
-  const person = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .selectAll('u')
-    .where('s.token_hash', '=', spent.session_hash)
-    .where('s.expires_at', '>', now)
-    .where('u.deactivated_at', 'is', null)
-    .executeTakeFirst();
+  const person = await personOfLiveCredential(db, spent.session_hash, now);
   return person ? { person, sessionHash: spent.session_hash } : undefined;
+}
+
+/** The active person behind a live session's or personal token's hash, or undefined. */
+async function personOfLiveCredential(db: Db, credentialHash: string, now: number): Promise<UsersTable | undefined> {
+  if (!(await liveCredentialHashes(db, [credentialHash], now)).has(credentialHash)) return undefined;
+  const viaSession = await db.selectFrom('sessions as s').innerJoin('users as u', 'u.id', 's.user_id').selectAll('u').where('s.token_hash', '=', credentialHash).executeTakeFirst();
+  return viaSession ?? db.selectFrom('personal_tokens as t').innerJoin('users as u', 'u.id', 't.user_id').selectAll('u').where('t.token_hash', '=', credentialHash).executeTakeFirst();
 }

@@ -1,9 +1,10 @@
-import type { PublicProfileModel, UserModel } from '@aviary/protocol';
+import { offsetAt, type PublicProfileModel, type UserModel } from '@aviary/protocol';
 import type { UsersTable } from '../../store/schema.js';
 import { setFields } from './setFields.js';
 import { statusAt, type StatusColumns } from '../personStatus.js';
 
-export function presentUser(row: UsersTable): UserModel {
+/** `timezone` is the offset of the person's zone at `now` (the specification's field), `timeZone` the zone. */
+export function presentUser(row: UsersTable, now: number): UserModel {
   return {
     id: row.id,
     teamId: row.team_id,
@@ -11,7 +12,8 @@ export function presentUser(row: UsersTable): UserModel {
     firstName: row.first_name,
     lastName: row.last_name,
     role: row.role,
-    timezone: row.timezone,
+    timezone: offsetAt(row.timezone, now),
+    timeZone: row.timezone,
     ...setFields({ profileImage: row.profile_image }),
     ...(row.bot_app_id !== null ? { isBot: true } : {}),
   };

@@ -6,12 +6,12 @@ import { presentUser } from '../presenters/users.js';
 
 type PersonRow = UsersTable & { last_active_at: number | null };
 
-export function presentAdminPerson(row: PersonRow): AdminPerson {
-  return { user: presentUser(row), deactivatedAt: row.deactivated_at, lastActiveAt: row.last_active_at === null ? null : Number(row.last_active_at), createdAt: row.created_at };
+export function presentAdminPerson(row: PersonRow, now: number): AdminPerson {
+  return { user: presentUser(row, now), deactivatedAt: row.deactivated_at, lastActiveAt: row.last_active_at === null ? null : Number(row.last_active_at), createdAt: row.created_at };
 }
 
 /** The team's people (bots and the system user, who have no email, left out), by name, with the last use of any of their sessions. */
-export async function listTeamPeople(db: Db | Tx, teamId: string, userId?: string): Promise<AdminPerson[]> {
+export async function listTeamPeople(db: Db | Tx, teamId: string, now: number, userId?: string): Promise<AdminPerson[]> {
   let query = db
     .selectFrom('users as u')
     .selectAll('u')
@@ -21,12 +21,12 @@ export async function listTeamPeople(db: Db | Tx, teamId: string, userId?: strin
     .where('u.email', 'is not', null);
   if (userId !== undefined) query = query.where('u.id', '=', userId);
   const rows = await query.orderBy('u.first_name').orderBy('u.last_name').orderBy('u.id').execute();
-  return rows.map((row) => presentAdminPerson(row as PersonRow));
+  return rows.map((row) => presentAdminPerson(row as PersonRow, now));
 }
 
 /** One person of the team as the console shows them, or undefined (bots and other teams' people too). */
-export async function findTeamPerson(db: Db | Tx, teamId: string, userId: string): Promise<AdminPerson | undefined> {
-  return (await listTeamPeople(db, teamId, userId))[0];
+export async function findTeamPerson(db: Db | Tx, teamId: string, userId: string, now: number): Promise<AdminPerson | undefined> {
+  return (await listTeamPeople(db, teamId, now, userId))[0];
 }
 
 /** Every channel of the team, archived and private ones too, by name, with whether `viewerId` is in it. */

@@ -1,4 +1,4 @@
-import type { SearchQuery } from '@aviary/protocol';
+import { offsetAt, type SearchQuery } from '@aviary/protocol';
 import { sql } from 'kysely';
 import { invalidParameter } from '../../errors.js';
 import type { UsersTable } from '../../store/schema.js';
@@ -18,19 +18,29 @@ export interface ResolvedFilters {
   hasFile: boolean;
 }
 
-const dayMs = 86_400_000;
-
-/** Minutes east of UTC of an offset such as +01:00 or -05:30 (users.timezone); 0 when unreadable. */
-function offsetMinutes(timezone: string): number {
-  const parts = /^([+-])(\d{2}):(\d{2})$/.exec(timezone);
+/** Minutes east of UTC of an offset such as +01:00 or -05:30. */
+function offsetMinutes(offset: string): number {
+  const parts = /^([+-])(\d{2}):(\d{2})$/.exec(offset);
   if (!parts) return 0;
   return (parts[1] === '-' ? -1 : 1) * (Number(parts[2]) * 60 + Number(parts[3]));
 }
 
-/** When the day YYYY-MM-DD begins in the zone `timezone`, in milliseconds since the epoch. */
-export function dayStart(day: string, timezone: string): number {
+/**
+ * When the day YYYY-MM-DD begins in the IANA zone `timeZone` (users.timezone), in milliseconds since
+ * the epoch: the zone's offset is read at that day's UTC midnight, then again at the first guess, so a
+ * day that starts just after a daylight-saving change starts at its own offset.
+ */
+export function dayStart(day: string, timeZone: string): number {
   const [year, month, date] = day.split('-').map(Number);
-  return Date.UTC(year, month - 1, date) - offsetMinutes(timezone) * 60_000;
+  const midnight = Date.UTC(year, month - 1, date);
+  const guess = midnight - offsetMinutes(offsetAt(timeZone, midnight)) * 60_000;
+  return midnight - offsetMinutes(offsetAt(timeZone, guess)) * 60_000;
+}
+
+/** The day after YYYY-MM-DD, as YYYY-MM-DD: days are 23, 24 or 25 hours long in a zone with summer time. */
+function nextDay(day: string): string {
+  const [year, month, date] = day.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
 }
 
 const problem = (description: string) => invalidParameter('query', description);
@@ -94,8 +104,8 @@ export async function resolveFilters(db: Db, reader: UsersTable, query: SearchQu
   if (query.from.length > 0) filters.fromIds = await peopleNamed(db, reader.team_id, query.from);
   const bounds: Array<[number | undefined, number | undefined]> = [
     [undefined, query.before === undefined ? undefined : dayStart(query.before, reader.timezone)],
-    [query.after === undefined ? undefined : dayStart(query.after, reader.timezone) + dayMs, undefined],
-    query.on === undefined ? [undefined, undefined] : [dayStart(query.on, reader.timezone), dayStart(query.on, reader.timezone) + dayMs],
+    [query.after === undefined ? undefined : dayStart(nextDay(query.after), reader.timezone), undefined],
+    query.on === undefined ? [undefined, undefined] : [dayStart(query.on, reader.timezone), dayStart(nextDay(query.on), reader.timezone)],
   ];
   for (const [since, until] of bounds) {
     if (since !== undefined) filters.since = Math.max(filters.since ?? since, since);

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { newSecret } from '../../store/ids.js';
 import { insertMessages } from '../../store/rows/messages.js';
 import { insertUser, type UserFields } from '../../store/rows/users.js';
+import { importedTimeZone } from '../timeZones.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { FileStorage } from '../../files/fileStorage.js';
 import { appSecretKeyring, sealAppSecret } from '../../store/sealedAppSecrets.js';
@@ -108,7 +109,8 @@ async function importKind(tx: Tx, spec: KindSpec, { dir, manifest, summary, batc
 async function insertRows(tx: Tx, spec: KindSpec, rows: Row[]): Promise<void> {
   if (spec.table === 'messages') return insertMessages(tx, rows as unknown as MessagesTable[]);
   if (spec.table === 'users') {
-    for (const row of rows) await insertUser(tx, row as unknown as UserFields);
+    // Exports made before zones (migration 0031) carry UTC offsets.
+    for (const row of rows) await insertUser(tx, { ...(row as unknown as UserFields), timezone: importedTimeZone(row.timezone) });
     return;
   }
   await (tx as unknown as Kysely<any>).insertInto(spec.table).values(rows).execute();

@@ -26,6 +26,8 @@ import * as m0026 from './0026_notifications.js';
 import * as m0027 from './0027_sign_in.js';
 import * as m0028 from './0028_admin.js';
 import * as m0029 from './0029_search_queue.js';
+import * as m0030 from './0030_personal_tokens.js';
+import * as m0031 from './0031_time_zones.js';
 import * as m0032 from './0032_pictures.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
@@ -57,6 +59,8 @@ const migrations: Record<string, Migration> = {
   '0027_sign_in': m0027,
   '0028_admin': m0028,
   '0029_search_queue': m0029,
+  '0030_personal_tokens': m0030,
+  '0031_time_zones': m0031,
   '0032_pictures': m0032,
 };
 

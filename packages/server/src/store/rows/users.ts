@@ -6,11 +6,12 @@ export type UserFields = Pick<UsersTable, 'id' | 'team_id' | 'first_name' | 'las
 
 /**
  * The one writer of user rows (people, app bots, the team's system bot). Unless given, a user has no
- * email, password or image, is a plain member in UTC, and is active.
+ * email, password or image, is a plain member in UTC, and is active. `timezone` is an IANA zone
+ * (migration 0031); a caller hands it checked (core/timeZones.ts).
  */
 export async function insertUser(db: Db | Tx, fields: UserFields): Promise<UsersTable> {
   const row: UsersTable = {
-    email: null, role: 'user', timezone: '+00:00', profile_image: null, password_hash: null, bot_app_id: null, deactivated_at: null, email_unverified: 0,
+    email: null, role: 'user', timezone: 'UTC', profile_image: null, password_hash: null, bot_app_id: null, deactivated_at: null, email_unverified: 0,
     ...fields,
   };
   await db.insertInto('users').values(row).execute();

@@ -174,6 +174,15 @@ export const sessionOnlyRows: Row[] = [
     request: () => post('/v1/sessions.revoke', { sessionId: '0123456789abcdef' }),
     expect: everySignedIn(denied('InvalidParameter', { parameter: 'sessionId' })),
   },
+  // A person's own personal tokens: no actor reaches another's.
+  { route: 'v1 personalTokens.create with a session', credential: 'session', request: () => post('/v1/personalTokens.create', { name: 'matrix script' }), expect: signedIn },
+  { route: 'v1 personalTokens.list with a session', credential: 'session', request: () => post('/v1/personalTokens.list', {}), expect: signedIn },
+  {
+    route: 'v1 personalTokens.revoke with a session',
+    credential: 'session',
+    request: () => post('/v1/personalTokens.revoke', { tokenId: 'pt_not_one_of_yours' }),
+    expect: everySignedIn(denied('InvalidParameter', { parameter: 'tokenId' })),
+  },
   { route: 'v1 channels.listPublic with a session', credential: 'session', request: () => post('/v1/channels.listPublic', {}), expect: signedIn },
   { route: 'v1 channels.join with a session', credential: 'session', request: (ids) => post('/v1/channels.join', { channelId: ids.channel }), expect: membersOfP(channelUnseen) },
 ];

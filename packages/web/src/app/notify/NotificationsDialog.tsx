@@ -5,6 +5,7 @@ import { FormError } from '../FormError';
 import { Modal } from '../Modal';
 import { subscribeToPush } from './pushSubscription';
 import { setNotificationSettings, useNotificationSettings } from './settingsStore';
+import { zoneLabel } from '../timeZones';
 import { notificationsSupported } from './useNotifier';
 
 const LEVELS: Array<[NotificationLevel, string]> = [
@@ -103,7 +104,7 @@ export function NotificationsDialog({ conversation, onClose }: { conversation: C
           )}
         </section>
         <fieldset className="notify-section">
-          <legend>Do not disturb on a schedule ({settings.timeZone})</legend>
+          <legend>Do not disturb on a schedule ({zoneLabel(settings.timeZone)})</legend>
           <label className="notify-choice">
             <input
               type="checkbox"

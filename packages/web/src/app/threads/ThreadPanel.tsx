@@ -104,7 +104,7 @@ export function ThreadPanel({ chat, root, onClose }: { chat: string; root: strin
       <ChatImages messages={parent ? [parent, ...replies] : replies}>
       <div ref={body} className="thread-panel-body">
         {error && <p className="form-error" role="alert">{error}</p>}
-        {parent && <ThreadMessage message={parent} timezone={workspace.me.timezone} name={workspace.nameOf(parent.from) ?? 'Someone'} />}
+        {parent && <ThreadMessage message={parent} timezone={workspace.me.timeZone} name={workspace.nameOf(parent.from) ?? 'Someone'} />}
         <p className="thread-panel-count">{count === 1 ? '1 reply' : `${count} replies`}</p>
         {older !== 'none' && (
           <button type="button" className="secondary thread-older" onClick={() => void loadOlder()} aria-busy={older === 'loading'}>
@@ -114,7 +114,7 @@ export function ThreadPanel({ chat, root, onClose }: { chat: string; root: strin
         <ol className="thread-replies" aria-label="Replies">
           {replies.map((reply) => (
             <li key={reply.uid}>
-              <ThreadMessage message={reply} timezone={workspace.me.timezone} name={reply.sendAs?.name ?? workspace.nameOf(reply.from) ?? 'Someone'} />
+              <ThreadMessage message={reply} timezone={workspace.me.timeZone} name={reply.sendAs?.name ?? workspace.nameOf(reply.from) ?? 'Someone'} />
             </li>
           ))}
         </ol>

@@ -14,7 +14,7 @@ export function ThreadSummaryLine({ message }: { message: Message }) {
   const count = thread.replyCount === 1 ? '1 reply' : `${thread.replyCount} replies`;
   const names = thread.participants.map((id) => workspace.nameOf(id) ?? 'Someone');
   return (
-    <button type="button" className="thread-summary" onClick={() => open(message.uid)} title={formatFullTime(thread.lastReplyAt, workspace.me.timezone)}>
+    <button type="button" className="thread-summary" onClick={() => open(message.uid)} title={formatFullTime(thread.lastReplyAt, workspace.me.timeZone)}>
       <span className="thread-summary-avatars" aria-hidden="true">
         {names.slice(0, 3).map((name, index) => (
           <Avatar key={thread.participants[index]} name={name} image={workspace.pictureOf(thread.participants[index]!)} small />
@@ -22,7 +22,7 @@ export function ThreadSummaryLine({ message }: { message: Message }) {
       </span>
       <span className="thread-summary-count">{count}</span>
       <span className="thread-summary-hidden"> from {names.join(', ')},</span>
-      <span className="thread-summary-time">Last reply {formatTime(thread.lastReplyAt, workspace.me.timezone)}</span>
+      <span className="thread-summary-time">Last reply {formatTime(thread.lastReplyAt, workspace.me.timeZone)}</span>
     </button>
   );
 }

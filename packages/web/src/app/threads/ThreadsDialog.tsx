@@ -20,7 +20,7 @@ export function ThreadsDialog({ conversations, onClose }: { conversations: Conve
   const entries = (list.items ?? []).map(({ message, unread }) => {
     const { chat, place } = placeOf(message, workspace.me.id, conversations);
     const count = message.thread?.replyCount === 1 ? '1 reply' : `${message.thread?.replyCount ?? 0} replies`;
-    const last = message.thread ? ` · last ${shortTime(message.thread.lastReplyAt, workspace.me.timezone)}` : '';
+    const last = message.thread ? ` · last ${shortTime(message.thread.lastReplyAt, workspace.me.timeZone)}` : '';
     const path = conversationPath(chat, { message: message.uid, thread: message.uid });
     return { message, chat, path, detail: `${unread ? '● Unread · ' : ''}${place ? `${place} · ` : ''}${count}${last}` };
   });

@@ -12,5 +12,5 @@ export default defineRouteHandler(sessionRoutes.getSession, async (_params, _per
   const token = exchange.sessionToken();
   const person = token ? await sessionUser(ctx.db, token, ctx.now()) : undefined;
   if (!person) return { user: null };
-  return { user: presentUser(person), ...(await teamAndStreamPosition(ctx.db, person.team_id)) };
+  return { user: presentUser(person, ctx.now()), ...(await teamAndStreamPosition(ctx.db, person.team_id)) };
 });

@@ -42,5 +42,5 @@ export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, p
   exchange.setHeader('set-cookie', sessionCookie(ctx.config, result.sessionToken));
   exchange.setHeader('set-cookie', deviceCookie(ctx, email, device));
   // The team and stream position too, so that the web client need not ask GET /api/session before loading.
-  return { sessionToken: result.sessionToken, user: presentUser(result.user), ...(await teamAndStreamPosition(ctx.db, result.user.team_id)) };
+  return { sessionToken: result.sessionToken, user: presentUser(result.user, ctx.now()), ...(await teamAndStreamPosition(ctx.db, result.user.team_id)) };
 });

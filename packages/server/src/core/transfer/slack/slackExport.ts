@@ -15,6 +15,8 @@ export interface SlackUser {
   is_admin?: boolean;
   is_owner?: boolean;
   is_restricted?: boolean;
+  /** The IANA zone, such as Europe/Paris; tz_offset its offset when exported. */
+  tz?: string;
   tz_offset?: number;
   profile?: { email?: string; first_name?: string; last_name?: string; real_name?: string; display_name?: string };
 }

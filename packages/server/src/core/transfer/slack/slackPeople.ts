@@ -3,6 +3,7 @@ import { inBatches } from '../../../store/batches.js';
 import { newUserId } from '../../../store/ids.js';
 import { insertUser } from '../../../store/rows/users.js';
 import type { Tx } from '../../../store/store.js';
+import { importedTimeZone } from '../../timeZones.js';
 import type { SlackUser } from './slackExport.js';
 
 /** Who a Slack user became: an Aviary user id and the name mentions show. */
@@ -52,7 +53,7 @@ export async function mapSlackPeople(tx: Tx, teamId: string, users: SlackUser[],
       first_name: firstName,
       last_name: lastName,
       role: user.is_owner || user.is_admin ? 'admin' : user.is_restricted ? 'guest' : 'user',
-      timezone: offsetText(user.tz_offset ?? 0),
+      timezone: importedTimeZone(user.tz, offsetText(user.tz_offset ?? 0)),
       deactivated_at: user.deleted || email === undefined ? now : null,
       created_at: now,
     });
@@ -82,7 +83,7 @@ function namesOf(user: SlackUser): [string, string] {
   return [shown(first, user.name ?? user.id), last === '' ? '' : shown(last, '')];
 }
 
-/** Seconds east of UTC as Aviary's timezone, such as +01:00 or -05:30. */
+/** Seconds east of UTC as a UTC offset, such as +01:00 or -05:30. */
 function offsetText(seconds: number): string {
   const minutes = Math.round(Math.abs(seconds) / 60);
   const pad = (n: number) => String(n).padStart(2, '0');
