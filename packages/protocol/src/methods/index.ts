@@ -111,7 +111,7 @@ export const api = {
     accept: invitations.acceptInvitation,
   },
   roster: { listContacts: people.listContacts },
-  search: { messages: search.messages },
+  search: { messages: search.messages, files: search.files },
   sessions: { list: accounts.listSessions, revoke: accounts.revokeSessions },
   stream: { createTicket: stream.createTicket },
   threads: { list: threads.list, follow: threads.follow, unfollow: threads.unfollow, markRead: threads.markRead },

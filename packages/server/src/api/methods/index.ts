@@ -68,6 +68,7 @@ import reactionsAdd from './reactions/add.js';
 import reactionsList from './reactions/list.js';
 import reactionsRemove from './reactions/remove.js';
 import rosterListContacts from './roster/listContacts.js';
+import searchFiles from './search/files.js';
 import searchMessages from './search/messages.js';
 import sessionsList from './sessions/list.js';
 import sessionsRevoke from './sessions/revoke.js';
@@ -159,6 +160,7 @@ export const handlersByMethod = {
   'reactions.remove': reactionsRemove,
   'roster.listContacts': rosterListContacts,
   'search.messages': searchMessages,
+  'search.files': searchFiles,
   'sessions.list': sessionsList,
   'sessions.revoke': sessionsRevoke,
   'stream.createTicket': streamCreateTicket,

@@ -1,4 +1,7 @@
 import { ApiError } from '../../errors.js';
+import { runChange } from '../effects/effects.js';
+import { messageUpdated } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
 import type { FilesTable } from '../../store/schema.js';
 import type { CoreContext } from '../context.js';
 import { findReadableFile, uploadedBy, type FileReader } from './fileAccess.js';
@@ -6,18 +9,21 @@ import { deleteFileRow, removeBytes } from './removeFiles.js';
 
 /**
  * files.delete: the uploader (a token: through its own app) deletes their file; a team admin, signed
- * in, any file they can see. The row, its links and its place in messages go in one transaction, the
- * bytes right after it commits.
+ * in, any file they can see. The row, its links, its place in messages and their `message.updated`
+ * frames go in one transaction (those who see a message live see the file leave it), the bytes right
+ * after it commits.
  */
 export async function deleteFile(ctx: CoreContext, reader: FileReader, id: string): Promise<void> {
-  const file = await ctx.db.transaction().execute(async (tx) => {
+  const file = await runChange(ctx, async (tx, effects) => {
     const found = await findReadableFile(tx, reader, id);
     const admin = reader.kind === 'person' && reader.user.role === 'admin';
     if (!uploadedBy(found, reader) && !admin) {
       const who = reader.kind === 'person' ? 'a person deletes only the files they uploaded (a team admin, any)' : 'a token deletes only the files uploaded through its own app';
       throw new ApiError('PermissionDenied', `File ${id} was not uploaded by you this way; ${who}.`, { parameter: 'file' });
     }
-    await deleteFileRow(tx, found);
+    const changed = await deleteFileRow(tx, found);
+    const shown = changed.filter((message) => message.deleted_at === null);
+    await recordStreamEntries(tx, effects, found.team_id, shown.map(messageUpdated), ctx.now());
     return found;
   });
   await removeBytes(ctx, [file]);

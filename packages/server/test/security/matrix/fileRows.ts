@@ -1,8 +1,7 @@
 import { expect } from 'vitest';
 import { send } from './http.js';
 import { denied, get, OK, post, v1Gate, type Row } from './rows.js';
-import type { ActorKind } from './world.js';
-import type { World } from './world.js';
+import { membersOfP as inP, type ActorKind, type World } from './world.js';
 
 /**
  * Files (issue 24). The target is a fresh file the owner uploaded with their token of X and sent in P:
@@ -46,9 +45,9 @@ const uploads: Row['expect'] = {
 /** With a session no app stands between the person and the method: an app disabled changes nothing. */
 const withSession = (outcomes: Row['expect']): Row['expect'] => ({ ...outcomes, revoked: denied('NotSignedIn'), userDisabled: outcomes.nonInstaller, teamDisabled: outcomes.nonInstaller });
 
-const methodRows = (method: string, expect: Row['expect'], request: Row['request'], needsFile: boolean): Row[] => [
-  { route: `v1 ${method}`, credential: 'token', ...(needsFile ? { prepare } : {}), request, expect },
-  { route: `v1 ${method} with a session`, credential: 'session', ...(needsFile ? { prepare } : {}), request, expect: withSession(expect) },
+const methodRows = (method: string, expect: Row['expect'], request: Row['request'], needsFile: boolean, reveals?: Row['reveals']): Row[] => [
+  { route: `v1 ${method}`, credential: 'token', ...(needsFile ? { prepare } : {}), request, expect, ...(reveals ? { reveals } : {}) },
+  { route: `v1 ${method} with a session`, credential: 'session', ...(needsFile ? { prepare } : {}), request, expect: withSession(expect), ...(reveals ? { reveals } : {}) },
 ];
 
 const uploadRequest: Row['request'] = () => ({ method: 'POST', path: '/v1/files.upload', upload: { name: 'matrix.txt', text: 'matrix' } });
@@ -59,6 +58,10 @@ export const fileRows: Row[] = [
   ...methodRows('files.upload', uploads, uploadRequest, false),
   ...methodRows('files.getInfo', readersOfP(unseen), (ids) => post('/v1/files.getInfo', fileParam(ids.message)), true),
   ...methodRows('files.delete', deletes, (ids) => post('/v1/files.delete', fileParam(ids.message)), true),
+  // Anyone may search; what they find of P (private) is for its members only (bots are members of nothing).
+  ...methodRows('search.files', uploads, () => post('/v1/search.files', { query: 'plan' }), true, (found, { a, w }) =>
+    expect(found.matches.some((match: { chat: string }) => match.chat === w.channel)).toBe(inP.has(a.kind) && a.kind !== 'bot'),
+  ),
   ...methodRows('files.list', readersOfP(denied('UnknownChat', { parameter: 'chat' })), (ids) => post('/v1/files.list', { chat: ids.channel }), false),
   // The method's own route (it streams the multipart body): the same outcomes as its row with a token.
   { route: 'POST /v1/files.upload', credential: 'token', request: uploadRequest, expect: uploads },
