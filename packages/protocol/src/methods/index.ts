@@ -84,7 +84,16 @@ export const api = {
     deleteScheduledMessage: scheduled.deleteScheduledMessage,
   },
   audit: { list: audit.list },
-  files: { upload: files.upload, getInfo: files.getInfo, delete: files.remove, list: files.list },
+  files: {
+    upload: files.upload,
+    getInfo: files.getInfo,
+    delete: files.remove,
+    list: files.list,
+    startUpload: files.startUpload,
+    getUpload: files.getUpload,
+    uploadPart: files.uploadPart,
+    finishUpload: files.finishUpload,
+  },
   deliveries: {
     list: deliveries.list,
     listAttempts: deliveries.listAttempts,

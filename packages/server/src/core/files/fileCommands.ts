@@ -6,6 +6,7 @@ import type { FilesTable } from '../../store/schema.js';
 import type { CoreContext } from '../context.js';
 import { findReadableFile, uploadedBy, type FileReader } from './fileAccess.js';
 import { deleteFileRow, removeBytes } from './removeFiles.js';
+import { removeUploadParts } from './resumable.js';
 
 /**
  * files.delete: the uploader (a token: through its own app) deletes their file; a team admin, signed
@@ -31,8 +32,9 @@ export async function deleteFile(ctx: CoreContext, reader: FileReader, id: strin
 
 /**
  * The sweep (docs/reference/files.md "Orphans"): files no message carries, uploaded more than
- * config.files.orphanMs ago (by ctx.now, the injectable clock) — an upload never sent, or one cut off
- * before its last byte, whose bytes may be partly stored. Deleted in batches; answers how many.
+ * config.files.orphanMs ago (by ctx.now, the injectable clock) — an upload never sent, one cut off
+ * before its last byte, whose bytes may be partly stored, or a resumable upload never finished, with
+ * its parts. Deleted in batches; answers how many.
  */
 export async function sweepOrphanFiles(ctx: Pick<CoreContext, 'db' | 'now' | 'config' | 'log'>, batchSize = 500): Promise<number> {
   const cutoff = ctx.now() - ctx.config.files.orphanMs;
@@ -44,6 +46,7 @@ export async function sweepOrphanFiles(ctx: Pick<CoreContext, 'db' | 'now' | 'co
     // Attached meanwhile (a message sent this instant): not an orphan after all.
     const deleted = await ctx.db.deleteFrom('files').where('id', 'in', ids).where('attached_at', 'is', null).returning(['id', 'team_id']).execute();
     await removeBytes(ctx, deleted);
+    await removeUploadParts(ctx, deleted);
     swept += deleted.length;
     if (orphans.length < batchSize) return swept;
   }

@@ -92,6 +92,11 @@ export async function receiveFile(
   } finally {
     signal?.removeEventListener('abort', cutOff);
   }
+  return markStored(ctx, row, received);
+}
+
+/** The row of a file whose bytes are all stored, with what they showed on the way; its renditions made in the background. */
+export async function markStored(ctx: CoreContext, row: FilesTable, received: ReceivedFile): Promise<FilesTable> {
   const dimensions = received.size ?? { width: null, height: null };
   const rendered = RENDERED_TYPES.has(received.mimeType) && withinPixelLimit(dimensions);
   const stored: FilesTable = { ...row, ...dimensions, size: received.received, mime_type: received.mimeType, state: 'stored', renditions: rendered ? 'pending' : 'none' };

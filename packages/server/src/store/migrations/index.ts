@@ -26,6 +26,7 @@ import * as m0026 from './0026_notifications.js';
 import * as m0027 from './0027_sign_in.js';
 import * as m0028 from './0028_admin.js';
 import * as m0029 from './0029_search_queue.js';
+import * as m0033 from './0033_upload_parts.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0027_sign_in': m0027,
   '0028_admin': m0028,
   '0029_search_queue': m0029,
+  '0033_upload_parts': m0033,
 };
 
 export const migrationProvider: MigrationProvider = {
