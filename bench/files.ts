@@ -16,7 +16,7 @@ import { writeSection } from './report.js';
 
 const MIB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_FILE_MIB ?? 100) * MIB;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const CONCURRENT = 20;
 const loadAtStart = loadavg()[0];
 
@@ -151,7 +151,9 @@ async function main(): Promise<void> {
       `- To disk: **${(ratio(localUploads, copies) * 100).toFixed(0)} %** of the bare copy’s throughput (the goal: at least 50 %).`,
       `- To S3: **${(ratio(s3Uploads, puts) * 100).toFixed(0)} %** of PutObject’s (the goal: at least 50 %). s3rver writes each object to its own disk, so both share its cost.`,
       `- ${CONCURRENT} uploads of ${SIZE / MIB} MiB at once to the data directory: ${concurrentSeconds.toFixed(1)} s in all; the server’s RSS was ` +
-        `${before.toFixed(0)} MiB before and **${peakRss.toFixed(0)} MiB at its peak** (sampled every 20 ms from /proc; the goal: under 300 MB).`,
+        `${before.toFixed(0)} MiB before and **${peakRss.toFixed(0)} MiB at its peak**, ${(peakRss - before).toFixed(0)} MiB more (sampled every 20 ms from /proc; the goal: under 300 MB). ` +
+        'Most of it is the server at rest, before any upload (an idle built `aviary serve` held 222 MiB on this machine; the bench’s server runs under tsx, which adds its compiler).',
+      '- The fs copy writes into the page cache and its time swings from run to run on this shared machine and so do the uploads’ (S3 from 1.9 to 6.1 s in one afternoon): read the ratios as rough.',
     ];
     console.log(lines.join('\n'));
     writeSection(lines);
