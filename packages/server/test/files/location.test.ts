@@ -4,24 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { withoutLocation } from '../../src/core/files/withoutLocation.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast, roomyRateLimits } from '../methods/chat-cast.js';
-import { download, upload } from './upload.js';
-
-/** A latitude of 48.12345°: its numerator, 4812345, is what the tests look for in the bytes (either byte order). */
-const LATITUDE = '4812345/100000 0/1 0/1';
-const latitudeBytes = [Buffer.from([0x00, 0x49, 0x6e, 0x39]), Buffer.from([0x39, 0x6e, 0x49, 0x00])];
-const hasLatitude = (bytes: Buffer) => latitudeBytes.some((pattern) => bytes.includes(pattern));
-/** Whether the XMP a decoder reads (a PNG's may be compressed) names a location. */
-const xmpLocated = async (bytes: Buffer) => ((await sharp(bytes).metadata()).xmp?.toString() ?? '').includes('GPSLatitude');
-const XMP_LOCATION = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="48,7.407N"/></rdf:RDF></x:xmpmeta>';
-
-/** An image as a phone writes it: rotated by EXIF (orientation 6), the camera named, where it was taken in GPS and in XMP. */
-async function geotagged(format: 'jpeg' | 'png' | 'webp'): Promise<Buffer> {
-  const image = sharp({ create: { width: 64, height: 48, channels: 3, background: '#c84' } })
-    .withMetadata({ orientation: 6 })
-    .withExifMerge({ IFD0: { Make: 'GeoCam' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: LATITUDE, GPSLongitudeRef: 'E', GPSLongitude: '233333/100000 0/1 0/1' } })
-    .withXmp(XMP_LOCATION);
-  return image[format]().toBuffer();
-}
+import { download, geotagged, hasLatitude, upload, xmpLocated } from './upload.js';
 
 /** The stream cut into pieces of `size` bytes: every header and block boundary falls inside one somewhere. */
 async function strippedInPieces(bytes: Buffer, size: number): Promise<Buffer> {

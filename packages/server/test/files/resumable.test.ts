@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { sweepOrphanFiles } from '../../src/core/files/fileCommands.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 import { chatCast, expectApiError, roomyRateLimits } from '../methods/chat-cast.js';
-import { download, png } from './upload.js';
+import { download, geotagged, hasLatitude, png } from './upload.js';
 
 const MAX = 512 * 1024;
 
@@ -78,6 +78,20 @@ forEachDialect(
       expect(served.bytes.equals(bytes)).toBe(true);
       // Finished: no upload under way any more.
       await expectApiError(alice.client.files.finishUpload({ uploadId: upload.uploadId }), { error: 'UnknownFile', parameter: 'uploadId' });
+    });
+
+    it('takes an image’s location out at the finish, as files.upload does', async () => {
+      const { alice } = await chatCast(t());
+      const bytes = await geotagged('jpeg');
+      expect(hasLatitude(bytes)).toBe(true);
+      const { upload } = await alice.client.files.startUpload({ name: 'where.jpg', size: bytes.length });
+      // The EXIF is cut in two by the parts.
+      await sendPart(t(), alice.token, upload.uploadId, 0, bytes.subarray(0, 100));
+      await sendPart(t(), alice.token, upload.uploadId, 100, bytes.subarray(100));
+      const { file } = await alice.client.files.finishUpload({ uploadId: upload.uploadId });
+      const served = await download(t(), alice.token, file.url);
+      expect(served.bytes.length).toBe(bytes.length);
+      expect(hasLatitude(served.bytes)).toBe(false);
     });
 
     it('resumes after a connection dropped mid-part: the offset stays where the last whole part ended', async () => {
