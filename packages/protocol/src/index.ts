@@ -44,7 +44,7 @@ export * from './pinned.js';
 export * from './threads.js';
 export * from './notifications.js';
 export { maxMentionsPage, maxPauseHours } from './methods/notifications.js';
-export { SearchMatch, SnippetPart } from './methods/search.js';
+export { FileMatch, fileSearchCursorPattern, SearchMatch, SnippetPart } from './methods/search.js';
 export { MAX_SCHEDULE_AHEAD_MS, ScheduledMessage, ScheduledMessageId } from './methods/scheduled.js';
 export { Webhook, WebhookId } from './methods/webhooks.js';
 export { Invitation, invitedRoles, invitationStates, type Invitation as InvitationModel } from './methods/invitations.js';

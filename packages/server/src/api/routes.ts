@@ -9,6 +9,7 @@ import { registerWebClientRoutes } from './webClient.js';
 import { registerWebhookRoute } from './webhooks/hookRoute.js';
 import { registerWidgetScriptRoute } from './widgetScript.js';
 import { registerFileServeRoute } from './files/serveRoute.js';
+import { registerUploadPartRoute } from './files/partRoute.js';
 import { registerFileUploadRoute } from './files/uploadRoute.js';
 import { registerPictureServeRoute } from './pictures/serveRoute.js';
 
@@ -27,6 +28,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerWebhookRoute(app, ctx);
   registerSsoRoutes(app, ctx);
   registerFileUploadRoute(app, ctx);
+  registerUploadPartRoute(app, ctx);
   registerFileServeRoute(app, ctx);
   registerPictureServeRoute(app, ctx);
 }

@@ -15,13 +15,15 @@ import type { ByteRange, FileStorage, StoredObject } from './fileStorage.js';
 
 /**
  * Bytes per part of a multipart upload: S3's smallest part (but the last) is 5 MiB. An upload holds
- * at most one part in memory, so memory per upload is bounded by this whatever the file's size.
+ * at most two parts in memory (one being sent, the next being read), so memory per upload is bounded
+ * by twice this whatever the file's size.
  */
 export const S3_PART_BYTES = 5 * 1024 * 1024;
 
 /**
  * An S3-compatible bucket through @aws-sdk/client-s3. A file smaller than one part is one PutObject;
- * a larger one is a multipart upload, part by part as the bytes come, aborted when the stream fails.
+ * a larger one is a multipart upload, part by part as the bytes come (one sent while the next is read),
+ * aborted when the stream fails.
  */
 export class S3FileStorage implements FileStorage {
   readonly kind = 's3' as const;
@@ -43,29 +45,40 @@ export class S3FileStorage implements FileStorage {
     let buffered = 0;
     let uploadId: string | undefined;
     const parts: Array<{ ETag?: string; PartNumber: number }> = [];
-    const sendPart = async () => {
+    // One part is sent while the next one is read: the client is not kept waiting on the store.
+    let inFlight: Promise<void> = Promise.resolve();
+    const sendPart = async (Body: Buffer, PartNumber: number) => {
+      uploadId ??= (await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }))).UploadId;
+      const { ETag } = await this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber, Body }));
+      parts.push({ ETag, PartNumber });
+    };
+    let partNumber = 0;
+    const nextPart = async () => {
       const Body = Buffer.concat(chunks, buffered);
       chunks = [];
       buffered = 0;
-      uploadId ??= (await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }))).UploadId;
-      const PartNumber = parts.length + 1;
-      const { ETag } = await this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber, Body }));
-      parts.push({ ETag, PartNumber });
+      await inFlight;
+      partNumber += 1;
+      inFlight = sendPart(Body, partNumber);
+      // Awaited before the next part and at the end; until then a failure must not go unhandled.
+      inFlight.catch(() => undefined);
     };
     try {
       for await (const chunk of body) {
         chunks.push(chunk as Buffer);
         buffered += (chunk as Buffer).length;
-        if (buffered >= S3_PART_BYTES) await sendPart();
+        if (buffered >= S3_PART_BYTES) await nextPart();
       }
-      if (uploadId === undefined) {
+      if (partNumber === 0) {
         await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: Buffer.concat(chunks, buffered) }));
         return;
       }
-      if (buffered > 0) await sendPart();
+      if (buffered > 0) await nextPart();
+      await inFlight;
       await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
     } catch (error) {
       chunks = [];
+      await inFlight.catch(() => undefined);
       if (uploadId !== undefined) await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })).catch(() => undefined);
       throw error;
     }

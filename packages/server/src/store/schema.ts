@@ -601,6 +601,7 @@ export interface Database {
   sso_identities: SsoIdentitiesTable;
   files: FilesTable;
   message_files: MessageFilesTable;
+  file_upload_parts: FileUploadPartsTable;
   notification_levels: NotificationLevelsTable;
   notification_dnd: NotificationDndTable;
   push_subscriptions: PushSubscriptionsTable;
@@ -619,12 +620,21 @@ export interface FilesTable {
   size: number;
   /** From the bytes (file-type), never from the name; application/octet-stream when they tell nothing. */
   mime_type: string;
-  state: 'uploading' | 'stored';
+  /** 'uploading': files.upload under way; 'resumable': started with files.startUpload, not finished; 'stored'. */
+  state: 'uploading' | 'resumable' | 'stored';
   width: number | null;
   height: number | null;
   renditions: 'none' | 'pending' | 'ready';
   created_at: number;
   attached_at: number | null;
+}
+
+/** A part of a resumable upload, stored on its own until files.finishUpload (migration 0033). */
+export interface FileUploadPartsTable {
+  file_id: string;
+  start: number;
+  size: number;
+  storage_name: string;
 }
 
 /** Which message carries which file, at which position. */

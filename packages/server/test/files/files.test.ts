@@ -124,6 +124,29 @@ forEachDialect(
       expect((await download(t(), bob.token, body.file.url)).status).toBe(400);
     });
 
+    it('takes a deleted file out of its messages live: a message.updated frame without it', async () => {
+      const { alice, bob, team, channelId } = await chatCast(t());
+      const db = t().testStore.store.db;
+      const bobSession = await sessionFor(t(), await db.selectFrom('users').selectAll().where('id', '=', bob.id).executeTakeFirstOrThrow());
+      const stream = await openStream(t(), bobSession);
+      const gone = (await upload(t(), alice.token, 'gone.txt', 'gone')).body.file;
+      const kept = (await upload(t(), alice.token, 'kept.txt', 'kept')).body.file;
+      const { uid } = await alice.client.chat.sendMessage({ to: channelId, text: 'two files', files: [gone.id, kept.id] });
+      const { uid: other } = await alice.client.chat.sendMessage({ to: channelId, text: 'no files' });
+      await alice.client.files.delete({ file: gone.id });
+      await fence(t(), team.id, bob.id, [stream]);
+      const updates = stream.data().filter((frame) => frame.type === 'message.updated') as any[];
+      expect(updates.map((frame) => [frame.message.uid, frame.message.files])).toEqual([[uid, [kept]]]);
+      expect(Value.Check(StreamFrame, updates[0]), JSON.stringify(updates[0])).toBe(true);
+      expect(updates.some((frame) => frame.message.uid === other)).toBe(false);
+      // The last file going leaves the message without `files`, and says so live too.
+      await alice.client.files.delete({ file: kept.id });
+      await fence(t(), team.id, bob.id, [stream]);
+      const last = stream.data().filter((frame) => frame.type === 'message.updated').at(-1) as any;
+      expect(last.message.uid).toBe(uid);
+      expect(last.message.files).toBeUndefined();
+    });
+
     it('sweeps files no message carries once they are older than the orphan age, by the injectable clock', async () => {
       const { alice, channelId } = await chatCast(t());
       const orphan = (await upload(t(), alice.token, 'o.txt', 'orphan')).body.file;

@@ -36,3 +36,20 @@ export async function uploadChunked(t: TestServer, credential: string, name: str
   } as RequestInit);
   return { status: response.status, body: (await response.json()) as any };
 }
+
+/** A latitude of 48.12345°: its numerator, 4812345, is what the tests look for in the bytes (either byte order). */
+const LATITUDE = '4812345/100000 0/1 0/1';
+const latitudeBytes = [Buffer.from([0x00, 0x49, 0x6e, 0x39]), Buffer.from([0x39, 0x6e, 0x49, 0x00])];
+export const hasLatitude = (bytes: Buffer) => latitudeBytes.some((pattern) => bytes.includes(pattern));
+/** Whether the XMP a decoder reads (a PNG's may be compressed) names a location. */
+export const xmpLocated = async (bytes: Buffer) => ((await sharp(bytes).metadata()).xmp?.toString() ?? '').includes('GPSLatitude');
+const XMP_LOCATION = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="48,7.407N"/></rdf:RDF></x:xmpmeta>';
+
+/** An image as a phone writes it: rotated by EXIF (orientation 6), the camera named, where it was taken in GPS and in XMP. */
+export async function geotagged(format: 'jpeg' | 'png' | 'webp'): Promise<Buffer> {
+  const image = sharp({ create: { width: 64, height: 48, channels: 3, background: '#c84' } })
+    .withMetadata({ orientation: 6 })
+    .withExifMerge({ IFD0: { Make: 'GeoCam' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: LATITUDE, GPSLongitudeRef: 'E', GPSLongitude: '233333/100000 0/1 0/1' } })
+    .withXmp(XMP_LOCATION);
+  return image[format]().toBuffer();
+}

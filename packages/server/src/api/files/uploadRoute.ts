@@ -9,7 +9,7 @@ import { callerOf } from '../callerOf.js';
 import { ApiError, missingParameter } from '../errors.js';
 import { enforceRateLimits } from '../methodRateLimits.js';
 import { refuseUndeclaredFields, type RawParams } from '../params.js';
-import { refuseForeignOrigin, requestOrigin } from '../security/crossSite.js';
+import { abortedSignal, contentLength, cookieGuard } from './uploadRequest.js';
 
 /**
  * POST /v1/files.upload (docs/reference/files.md): the method's own route, so that its multipart body
@@ -18,12 +18,7 @@ import { refuseForeignOrigin, requestOrigin } from '../security/crossSite.js';
  * rate limit, then the checks of Content-Length before a byte of the body is read.
  */
 export function registerFileUploadRoute(app: FastifyInstance, ctx: ServerContext): void {
-  const publicOrigin = ctx.config.publicUrl ? new URL(ctx.config.publicUrl).origin : undefined;
-  // With the cookie, only a POST from this server's pages: a form on another site may post multipart too.
-  const guardCookie = (request: FastifyRequest) => {
-    if (request.method !== 'POST') throw new ApiError('CrossSiteRequest', 'With the session cookie, upload with POST from this server’s own pages.');
-    refuseForeignOrigin(request.headers, publicOrigin ?? requestOrigin(request));
-  };
+  const guardCookie = cookieGuard(ctx);
   void app.register(async (scope) => {
     await scope.register(multipart, {
       // Our own count (core/files/receiveStream.ts) stops a file first, with FileTooLarge; these bound the rest.
@@ -59,24 +54,6 @@ async function upload(ctx: ServerContext, request: FastifyRequest, reply: Fastif
   if (!part || part.fieldname !== 'file') throw missingParameter('file');
   const row = await receiveFile(c, caller, { stream: part.file, filename: part.filename }, quotaLeft, abortedSignal(request));
   return { file: presentFile(row) };
-}
-
-/** Aborts when the connection closes before the whole request body arrived. */
-function abortedSignal(request: FastifyRequest): AbortSignal {
-  const controller = new AbortController();
-  const closed = () => {
-    if (!request.raw.complete) controller.abort();
-  };
-  const { socket } = request.raw;
-  if (request.raw.destroyed || socket.destroyed) closed();
-  request.raw.once('close', closed);
-  socket.once('close', closed);
-  return controller.signal;
-}
-
-function contentLength(header: string | undefined): number | undefined {
-  if (header === undefined) return undefined;
-  return /^\d{1,16}$/.test(header) ? Number(header) : undefined;
 }
 
 /** @fastify/multipart's own errors (a malformed body, too many parts) as the API's. */

@@ -68,6 +68,7 @@ import reactionsAdd from './reactions/add.js';
 import reactionsList from './reactions/list.js';
 import reactionsRemove from './reactions/remove.js';
 import rosterListContacts from './roster/listContacts.js';
+import searchFiles from './search/files.js';
 import searchMessages from './search/messages.js';
 import personalTokensCreate from './personalTokens/create.js';
 import personalTokensList from './personalTokens/list.js';
@@ -169,6 +170,7 @@ export const handlersByMethod = {
   'personalTokens.create': personalTokensCreate,
   'personalTokens.list': personalTokensList,
   'personalTokens.revoke': personalTokensRevoke,
+  'search.files': searchFiles,
   'sessions.list': sessionsList,
   'sessions.revoke': sessionsRevoke,
   'stream.createTicket': streamCreateTicket,

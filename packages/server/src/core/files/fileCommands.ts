@@ -1,23 +1,30 @@
 import { ApiError } from '../../errors.js';
+import { runChange } from '../effects/effects.js';
+import { messageUpdated } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
 import type { FilesTable } from '../../store/schema.js';
 import type { CoreContext } from '../context.js';
 import { findReadableFile, uploadedBy, type FileReader } from './fileAccess.js';
 import { deleteFileRow, removeBytes } from './removeFiles.js';
+import { removeUploadParts } from './resumable.js';
 
 /**
  * files.delete: the uploader (a token: through its own app) deletes their file; a team admin, signed
- * in, any file they can see. The row, its links and its place in messages go in one transaction, the
- * bytes right after it commits.
+ * in, any file they can see. The row, its links, its place in messages and their `message.updated`
+ * frames go in one transaction (those who see a message live see the file leave it), the bytes right
+ * after it commits.
  */
 export async function deleteFile(ctx: CoreContext, reader: FileReader, id: string): Promise<void> {
-  const file = await ctx.db.transaction().execute(async (tx) => {
+  const file = await runChange(ctx, async (tx, effects) => {
     const found = await findReadableFile(tx, reader, id);
     const admin = reader.kind === 'person' && reader.user.role === 'admin';
     if (!uploadedBy(found, reader) && !admin) {
       const who = reader.kind === 'person' ? 'a person deletes only the files they uploaded (a team admin, any)' : 'a token deletes only the files uploaded through its own app';
       throw new ApiError('PermissionDenied', `File ${id} was not uploaded by you this way; ${who}.`, { parameter: 'file' });
     }
-    await deleteFileRow(tx, found);
+    const changed = await deleteFileRow(tx, found);
+    const shown = changed.filter((message) => message.deleted_at === null);
+    await recordStreamEntries(tx, effects, found.team_id, shown.map(messageUpdated), ctx.now());
     return found;
   });
   await removeBytes(ctx, [file]);
@@ -25,8 +32,9 @@ export async function deleteFile(ctx: CoreContext, reader: FileReader, id: strin
 
 /**
  * The sweep (docs/reference/files.md "Orphans"): files no message carries, uploaded more than
- * config.files.orphanMs ago (by ctx.now, the injectable clock) — an upload never sent, or one cut off
- * before its last byte, whose bytes may be partly stored. Deleted in batches; answers how many.
+ * config.files.orphanMs ago (by ctx.now, the injectable clock) — an upload never sent, one cut off
+ * before its last byte, whose bytes may be partly stored, or a resumable upload never finished, with
+ * its parts. Deleted in batches; answers how many.
  */
 export async function sweepOrphanFiles(ctx: Pick<CoreContext, 'db' | 'now' | 'config' | 'log'>, batchSize = 500): Promise<number> {
   const cutoff = ctx.now() - ctx.config.files.orphanMs;
@@ -38,6 +46,7 @@ export async function sweepOrphanFiles(ctx: Pick<CoreContext, 'db' | 'now' | 'co
     // Attached meanwhile (a message sent this instant): not an orphan after all.
     const deleted = await ctx.db.deleteFrom('files').where('id', 'in', ids).where('attached_at', 'is', null).returning(['id', 'team_id']).execute();
     await removeBytes(ctx, deleted);
+    await removeUploadParts(ctx, deleted);
     swept += deleted.length;
     if (orphans.length < batchSize) return swept;
   }

@@ -10,14 +10,14 @@ export interface ReceiveLimits {
   quotaLeft: number;
 }
 
-export const fileTooLarge = (limit: number): ApiError =>
-  new ApiError('FileTooLarge', `A file may have at most ${limit} bytes (${describeBytes(limit)}) on this server; send a smaller file, or split it.`, { parameter: 'file' });
+export const fileTooLarge = (limit: number, parameter = 'file'): ApiError =>
+  new ApiError('FileTooLarge', `A file may have at most ${limit} bytes (${describeBytes(limit)}) on this server; send a smaller file, or split it.`, { parameter });
 
-export const quotaExceeded = (left: number): ApiError =>
+export const quotaExceeded = (left: number, parameter = 'file'): ApiError =>
   new ApiError(
     'QuotaExceeded',
     `The team has ${describeBytes(Math.max(0, left))} left of its file storage quota, less than this file; delete files the team no longer needs (files.delete), or ask the server’s operator to raise AVIARY_FILE_TEAM_QUOTA_BYTES.`,
-    { parameter: 'file' },
+    { parameter },
   );
 
 export function describeBytes(bytes: number): string {

@@ -2,7 +2,7 @@ import type { FileInfoModel } from '@aviary/protocol';
 import type { Tx } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
 import { fileStorageFor } from '../../files/storage.js';
-import type { FilesTable } from '../../store/schema.js';
+import type { FilesTable, MessagesTable } from '../../store/schema.js';
 import { storageKey } from './presentFile.js';
 import { setMessageFiles } from '../../store/rows/messages.js';
 
@@ -34,18 +34,22 @@ export async function removeDetached(ctx: Pick<CoreContext, 'config' | 'log' | '
 
 /**
  * Deletes one file's row and its links, and takes it out of the messages that carried it (their
- * `files` no longer list it). Runs in the caller's transaction; the bytes go after it commits.
+ * `files` no longer list it). Runs in the caller's transaction; the bytes go after it commits. Answers
+ * the messages changed, as they are now, for their `message.updated` frames.
  */
-export async function deleteFileRow(tx: Tx, file: FilesTable): Promise<void> {
+export async function deleteFileRow(tx: Tx, file: FilesTable): Promise<MessagesTable[]> {
   const carriers = await tx.selectFrom('message_files').select('message_uid').where('file_id', '=', file.id).execute();
   await tx.deleteFrom('message_files').where('file_id', '=', file.id).execute();
+  const changed: MessagesTable[] = [];
   for (const { message_uid } of carriers) {
     const message = await tx.selectFrom('messages').select('files').where('uid', '=', message_uid).executeTakeFirst();
     const shown: FileInfoModel[] = message?.files ? JSON.parse(message.files) : [];
     const left = shown.filter((entry) => entry.id !== file.id);
-    await setMessageFiles(tx, message_uid, left.length === 0 ? null : JSON.stringify(left));
+    const updated = await setMessageFiles(tx, message_uid, left.length === 0 ? null : JSON.stringify(left));
+    if (updated) changed.push(updated);
   }
   await tx.deleteFrom('files').where('id', '=', file.id).execute();
+  return changed;
 }
 
 /** Removes the bytes of deleted files, and their renditions, from storage (after the deletion committed). */

@@ -1,5 +1,4 @@
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { FilesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
@@ -9,6 +8,7 @@ import { fileTooLarge, quotaExceeded, ReceivedFile } from './receiveStream.js';
 import { cleanFileName, RENDERED_TYPES, storageKey } from './presentFile.js';
 import { makeRenditions } from './renditions.js';
 import { withinPixelLimit } from './imageSize.js';
+import { withoutLocation } from './withoutLocation.js';
 
 /** Who uploads: a person (appId null) or a token's user or bot through its app. */
 export interface Uploader {
@@ -47,8 +47,9 @@ export async function checkDeclaredLength(ctx: CoreContext, uploader: Uploader, 
 
 /**
  * Streams one uploaded file to storage. Its row is written first ('uploading'), so an upload cut off
- * by a crash is found by the sweep; the bytes are counted and typed on the way (ReceivedFile); a
- * failure removes what was stored and the row. Answers the stored row.
+ * by a crash is found by the sweep; the bytes are counted and typed on the way (ReceivedFile), and an
+ * image's location taken out of its metadata (withoutLocation); a failure removes what was stored and
+ * the row. Answers the stored row.
  */
 export async function receiveFile(
   ctx: CoreContext,
@@ -82,7 +83,7 @@ export async function receiveFile(
   if (signal?.aborted) cutOff();
   signal?.addEventListener('abort', cutOff, { once: true });
   try {
-    await storage.put(storageKey(row), received);
+    await storage.put(storageKey(row), Readable.from(withoutLocation(received)));
     if (signal?.aborted) throw new Error('the client closed the connection before the file’s last byte');
   } catch (error) {
     await storage.delete(storageKey(row)).catch(() => undefined);
@@ -91,6 +92,11 @@ export async function receiveFile(
   } finally {
     signal?.removeEventListener('abort', cutOff);
   }
+  return markStored(ctx, row, received);
+}
+
+/** The row of a file whose bytes are all stored, with what they showed on the way; its renditions made in the background. */
+export async function markStored(ctx: CoreContext, row: FilesTable, received: ReceivedFile): Promise<FilesTable> {
   const dimensions = received.size ?? { width: null, height: null };
   const rendered = RENDERED_TYPES.has(received.mimeType) && withinPixelLimit(dimensions);
   const stored: FilesTable = { ...row, ...dimensions, size: received.received, mime_type: received.mimeType, state: 'stored', renditions: rendered ? 'pending' : 'none' };

@@ -40,18 +40,29 @@ function scope(reader: UsersTable): RawBuilder<unknown> {
     ${joinable ? sql`or m.chat_key in (select id from channels where team_id = ${reader.team_id} and type = 'public')` : sql``})`;
 }
 
-/** The conditions both dialects share: team, scope, visibleTo (as core/queries/messages.ts), filters, page. */
-function commonConditions(page: SearchPage, hasLink: RawBuilder<unknown>): RawBuilder<unknown>[] {
-  const { reader, filters } = page;
-  const conditions = [
+/** The messages the reader may find: their team's, in their scope, and not hidden by visibleTo (as core/queries/messages.ts). */
+export function readableBy(reader: UsersTable): RawBuilder<unknown>[] {
+  return [
     sql`m.team_id = ${reader.team_id}`,
     scope(reader),
     sql`(m.visible_to is null or m.from_user_id = ${reader.id} or m.visible_to like ${`%${JSON.stringify(reader.id)}%`})`,
   ];
+}
+
+/** The filters in:, from: and the days, on the messages `m`. */
+export function placeAndTimeFilters(filters: ResolvedFilters): RawBuilder<unknown>[] {
+  const conditions: RawBuilder<unknown>[] = [];
   if (filters.chatKeys) conditions.push(sql`m.chat_key in (${sql.join(filters.chatKeys)})`);
   if (filters.fromIds) conditions.push(sql`m.from_user_id in (${sql.join(filters.fromIds)})`);
   if (filters.since !== undefined) conditions.push(sql`m.timestamp >= ${filters.since}`);
   if (filters.until !== undefined) conditions.push(sql`m.timestamp < ${filters.until}`);
+  return conditions;
+}
+
+/** The conditions both dialects share: team, scope, visibleTo, filters, page. */
+function commonConditions(page: SearchPage, hasLink: RawBuilder<unknown>): RawBuilder<unknown>[] {
+  const { reader, filters } = page;
+  const conditions = [...readableBy(reader), ...placeAndTimeFilters(filters)];
   if (filters.hasLink) conditions.push(hasLink);
   // A message carries files when its `files` is set (migration 0024, docs/reference/files.md).
   if (filters.hasFile) conditions.push(sql`m.files is not null`);
@@ -59,7 +70,8 @@ function commonConditions(page: SearchPage, hasLink: RawBuilder<unknown>): RawBu
   return conditions;
 }
 
-const memberColumn = (reader: UsersTable) =>
+/** Whether the reader is a member of the message's channel (false for a direct chat). */
+export const memberColumn = (reader: UsersTable) =>
   sql`exists (select 1 from channel_members cm where cm.channel_id = m.chat_key and cm.user_id = ${reader.id})`;
 
 async function searchSqlite(db: Db, page: SearchPage): Promise<FoundMessage[]> {

@@ -102,6 +102,6 @@ export async function attachPreview(tx: Tx, uid: string, attachments: string): P
 }
 
 /** What a message shows of its files (messages.files) once one of them is deleted (files.delete). */
-export async function setMessageFiles(tx: Tx, uid: string, files: string | null): Promise<void> {
-  await tx.updateTable('messages').set({ files }).where('uid', '=', uid).execute();
+export async function setMessageFiles(tx: Tx, uid: string, files: string | null): Promise<MessagesTable | undefined> {
+  return tx.updateTable('messages').set({ files }).where('uid', '=', uid).returningAll().executeTakeFirst();
 }

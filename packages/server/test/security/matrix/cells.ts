@@ -12,7 +12,7 @@ export async function runCell(t: TestServer, w: World, row: Pick<Row, 'credentia
   const ids = override ?? { ...targetsOf(w, a), ...prepared };
   const request = row.request(ids, w);
   const bearer = row.credential === 'token' ? a.token : row.credential === 'appSecret' ? (secret ?? a.secret) : (session ?? a.session);
-  return send(t.url, request.method, request.path, { json: request.json, bearer, upload: request.upload });
+  return send(t.url, request.method, request.path, { json: request.json, bearer, upload: request.upload, raw: request.raw });
 }
 
 /** The answer in the terms of the expected outcome: its status, and what the expectation names of the error. */

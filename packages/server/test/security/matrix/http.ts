@@ -6,6 +6,8 @@ export interface MatrixRequest {
   json?: unknown;
   /** A multipart body with one part named `file` (files.upload) instead of JSON. */
   upload?: { name: string; text: string | Uint8Array };
+  /** A raw body (files.uploadPart's part) instead of JSON. */
+  raw?: string;
 }
 
 export interface Answer {
@@ -14,11 +16,11 @@ export interface Answer {
 }
 
 /** Sends a request with the credential, if any, as `Authorization: Bearer` (sessions and app tokens alike). */
-export async function send(baseUrl: string, method: string, path: string, options: { json?: unknown; bearer?: string; upload?: MatrixRequest['upload'] } = {}): Promise<Answer> {
+export async function send(baseUrl: string, method: string, path: string, options: { json?: unknown; bearer?: string; upload?: MatrixRequest['upload']; raw?: string } = {}): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`;
   if (options.json !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: options.upload ? multipart(options.upload) : options.json === undefined ? undefined : JSON.stringify(options.json) });
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: options.upload ? multipart(options.upload) : options.raw ?? (options.json === undefined ? undefined : JSON.stringify(options.json)) });
   const text = await response.text();
   let body: unknown = text;
   try {
