@@ -35,13 +35,26 @@ export function ImageViewer({ images, current, onShow, onClose }: {
     const image = picture.current;
     if (image && fullWidth > 0 && zoom === 'fit') setFitScale(image.clientWidth / fullWidth);
   }, [fullWidth, zoom]);
+  // Measured again whenever the drawn image changes size: when it loads, when the dialog lays out, when the window resizes.
   useEffect(() => {
-    window.addEventListener('resize', measureFit);
-    return () => window.removeEventListener('resize', measureFit);
-  }, [measureFit]);
+    const image = picture.current;
+    if (!image) return;
+    const observer = new ResizeObserver(measureFit);
+    observer.observe(image);
+    return () => observer.disconnect();
+  }, [measureFit, current]);
 
   const scale = zoom === 'fit' ? fitScale : zoom;
-  const zoomTo = useCallback((direction: 'in' | 'out' | 'fit') => setZoom((now) => nextZoom(now === 'fit' ? fitScale : now, direction)), [fitScale]);
+  // From "fit", zooming starts at the scale the image is drawn at now (measured at the moment: the one
+  // measured when it loaded may predate the dialog's layout).
+  const zoomTo = useCallback(
+    (direction: 'in' | 'out' | 'fit') => {
+      const image = picture.current;
+      const drawn = image && fullWidth > 0 && image.clientWidth > 0 ? image.clientWidth / fullWidth : fitScale;
+      setZoom((now) => nextZoom(now === 'fit' ? drawn : now, direction));
+    },
+    [fitScale, fullWidth],
+  );
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
