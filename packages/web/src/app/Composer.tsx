@@ -1,8 +1,9 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { failureText, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { loadDraft, saveDraft } from './drafts';
 import { captionOf } from './files/fileFormat';
+import { AttachButton, pasteFiles } from './files/AttachButton';
 import { UploadList } from './files/UploadList';
 import type { Uploads } from './files/useUploads';
 import { PickerOption } from './PickerOption';
@@ -42,7 +43,6 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
   const [dismissed, setDismissed] = useState(false);
   const mentions = useRef<Mention[]>(draft.mentions);
   const input = useRef<HTMLTextAreaElement>(null);
-  const picker = useRef<HTMLInputElement>(null);
   const listId = useId();
 
   // A conversation opens ready to type in, as people expect of a chat; so does choosing it again (Ctrl+K).
@@ -125,14 +125,6 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
     send();
   });
 
-  // An image copied to the clipboard (a screenshot) is pasted as a file; text pasted along stays text.
-  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
-    const files = [...event.clipboardData.files];
-    if (files.length === 0) return;
-    uploads.add(files);
-    if (!event.clipboardData.types.includes('text/plain')) event.preventDefault();
-  };
-
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     const format = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey ? FORMAT_KEYS.get(event.key.toLowerCase()) : undefined;
     if (format) {
@@ -194,22 +186,13 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
           onChange={(event) => edit(event.target.value, event.target.selectionStart)}
           onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
-          onPaste={onPaste}
+          onPaste={(event) => pasteFiles(event, uploads.add)}
         />
         <div className="composer-tools">
-          <button type="button" className="icon-button composer-attach" aria-label="Attach files" title="Attach files" onClick={() => picker.current?.click()}>
-            📎
-          </button>
-          <input
-            ref={picker}
-            type="file"
-            multiple
-            className="composer-attach-input"
-            tabIndex={-1}
-            aria-hidden="true"
-            onChange={(event) => {
-              uploads.add(event.target.files ?? []);
-              event.target.value = '';
+          <AttachButton
+            label="Attach files"
+            onFiles={(files) => {
+              uploads.add(files);
               input.current?.focus();
             }}
           />

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useId, useRef, useState, type ClipboardEvent, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { failureText, methods, type Message } from '../../api/client';
 import { useStreamFrames } from '../../stream/useStream';
 import { Avatar } from '../Avatar';
+import { AttachButton, pasteFiles } from '../files/AttachButton';
 import { ChatImages } from '../files/ChatImages';
 import { captionOf, isNamesOnly } from '../files/fileFormat';
 import { MessageFiles } from '../files/MessageFiles';
@@ -158,7 +159,6 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
   const [error, setError] = useState<string>();
   const [sending, setSending] = useState(false);
   const uploads = useUploads();
-  const picker = useRef<HTMLInputElement>(null);
   const uploaded = uploads.items.some((item) => item.state === 'done');
   const canSend = !sending && !uploads.busy && (text.trim() !== '' || uploaded);
   const send = async (event?: FormEvent) => {
@@ -180,13 +180,6 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
       setSending(false);
     }
   };
-  // An image copied to the clipboard is pasted as a file, as in the channel's composer.
-  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
-    const files = [...event.clipboardData.files];
-    if (files.length === 0) return;
-    uploads.add(files);
-    if (!event.clipboardData.types.includes('text/plain')) event.preventDefault();
-  };
   return (
     <form className="thread-composer" onSubmit={send}>
       {error && <p className="form-error" role="alert">{error}</p>}
@@ -196,7 +189,7 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
         placeholder="Reply…"
         value={text}
         onChange={(event) => setText(event.target.value)}
-        onPaste={onPaste}
+        onPaste={(event) => pasteFiles(event, uploads.add)}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.shiftKey) {
             event.preventDefault();
@@ -205,21 +198,7 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
         }}
       />
       <div className="thread-composer-row">
-        <button type="button" className="icon-button composer-attach" aria-label="Attach files to the reply" title="Attach files" onClick={() => picker.current?.click()}>
-          📎
-        </button>
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          className="composer-attach-input"
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={(event) => {
-            uploads.add(event.target.files ?? []);
-            event.target.value = '';
-          }}
-        />
+        <AttachButton label="Attach files to the reply" onFiles={uploads.add} />
         <label>
           <input type="checkbox" checked={alsoInChannel} onChange={(event) => setAlsoInChannel(event.target.checked)} />
           Also send to the channel
