@@ -44,15 +44,6 @@ function rawPart(t: TestServer, credential: string, uploadId: string, offset: nu
   });
 }
 
-/** Waits for `condition` (the machine is loaded: a generous limit, checked often). */
-async function eventually(condition: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
-  const until = Date.now() + limitMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error(`still not true after ${limitMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** files.startUpload / uploadPart / getUpload / finishUpload (docs/reference/files.md "Resumable uploads"), on disk, on both dialects. */
 forEachDialect(
   'resumable uploads',
@@ -104,7 +95,7 @@ forEachDialect(
       await rawPart(t(), alice.token, upload.uploadId, 100 * 1024, 200 * 1024, bytes.subarray(100 * 1024, 164 * 1024), true);
       expect((await alice.client.files.getUpload({ uploadId: upload.uploadId })).upload.offset).toBe(100 * 1024);
       // The server drops what it had of the cut part.
-      await eventually(async () => (await partsOf(upload.uploadId)).length === 1, 'the cut part’s bytes removed');
+      await expect.poll(async () => (await partsOf(upload.uploadId)).length, { message: 'the cut part’s bytes removed', timeout: 30_000, interval: 50 }).toBe(1);
       await expectApiError(alice.client.files.finishUpload({ uploadId: upload.uploadId }), { error: 'InvalidParameter', parameter: 'uploadId', description: /102400 of its 307200 bytes/ });
       expect((await sendPart(t(), alice.token, upload.uploadId, 100 * 1024, bytes.subarray(100 * 1024))).status).toBe(200);
       const { file } = await alice.client.files.finishUpload({ uploadId: upload.uploadId });
@@ -132,7 +123,7 @@ forEachDialect(
       } as RequestInit);
       expect({ status: chunked.status, body: await chunked.json() }).toMatchObject({ status: 400, body: { error: 'InvalidRequestData', parameter: 'offset' } });
       expect((await alice.client.files.getUpload({ uploadId: upload.uploadId })).upload.offset).toBe(0);
-      await eventually(async () => (await partsOf(upload.uploadId)).length === 0, 'the refused part’s bytes removed');
+      await expect.poll(async () => (await partsOf(upload.uploadId)).length, { message: 'the refused part’s bytes removed', timeout: 30_000, interval: 50 }).toBe(0);
       expect((await sendPart(t(), alice.token, upload.uploadId, 0, Buffer.alloc(400, 2))).status).toBe(200);
       expect(await sendPart(t(), alice.token, upload.uploadId, 0, Buffer.alloc(400, 2))).toMatchObject({
         status: 400,

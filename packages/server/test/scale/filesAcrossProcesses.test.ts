@@ -94,17 +94,10 @@ describe.runIf(deploymentRunnable)('files across two aviary serve processes shar
     expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(10, 20))).toBe(true);
     expect((await call(second.url, ben, 'files.getInfo', { file: file.id })).file.id).toBe(file.id);
     // The first process makes the thumbnail in the background; the second serves it once the row says so.
-    const until = Date.now() + 60_000;
-    let thumbnail: Buffer | undefined;
-    while (Date.now() < until) {
-      const row = await store!.db.selectFrom('files').select('renditions').where('id', '=', file.id).executeTakeFirstOrThrow();
-      if (row.renditions === 'ready') {
-        thumbnail = Buffer.from(await (await fetchFrom(second.url, ben, file.thumbnailUrl)).arrayBuffer());
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(thumbnail?.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    const renditions = async () => (await store!.db.selectFrom('files').select('renditions').where('id', '=', file.id).executeTakeFirstOrThrow()).renditions;
+    await expect.poll(renditions, { timeout: 60_000, interval: 100 }).toBe('ready');
+    const thumbnail = Buffer.from(await (await fetchFrom(second.url, ben, file.thumbnailUrl)).arrayBuffer());
+    expect(thumbnail.subarray(8, 12).toString('latin1')).toBe('WEBP');
   });
 
   it('finishes through one process a resumable upload whose parts went through both', async () => {
