@@ -61,16 +61,36 @@ async function sampleWaits(database: string, until: Promise<unknown>): Promise<M
   return waits;
 }
 
-export async function measureSends(dialect: 'sqlite' | 'postgres'): Promise<SendFigures> {
-  const dir = mkdtempSync(join(tmpdir(), 'aviary-bench-sends-'));
-  const database = `aviary_bench_${randomBytes(4).toString('hex')}`;
+/** Where a bench's server keeps its store: a data directory of its own and, for PostgreSQL, a database of its own; both gone afterwards. */
+export interface BenchStore {
+  dir: string;
+  /** The database's name and URL, for PostgreSQL; undefined on SQLite. */
+  database: string | undefined;
+  databaseUrl: string | undefined;
+}
+
+export async function withBenchStore<T>(dialect: 'sqlite' | 'postgres', name: string, use: (store: BenchStore) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), `aviary-bench-${name}-`));
+  const database = dialect === 'postgres' ? `aviary_bench_${name}_${randomBytes(4).toString('hex')}` : undefined;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
-  const databaseUrl = dialect === 'postgres' ? Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString() : undefined;
-  if (databaseUrl) {
+  const databaseUrl = database ? Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString() : undefined;
+  if (database) {
     await admin.connect();
     await admin.query(`create database ${database}`);
   }
   try {
+    return await use({ dir, database, databaseUrl });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    if (database) {
+      await admin.query(`drop database if exists ${database} with (force)`);
+      await admin.end();
+    }
+  }
+}
+
+export function measureSends(dialect: 'sqlite' | 'postgres'): Promise<SendFigures> {
+  return withBenchStore(dialect, 'sends', async ({ dir, database, databaseUrl }) => {
     const data = await seed(dir, databaseUrl);
     const profileDir = process.env.BENCH_CPU_PROF_DIR;
     const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, dialect)}`] : [];
@@ -82,17 +102,11 @@ export async function measureSends(dialect: 'sqlite' | 'postgres'): Promise<Send
     await runLoad({ url: aviary.url, concurrency: 4, durationMs: 1000, request: send });
     const one = await runLoad({ url: aviary.url, concurrency: 1, durationMs: DURATION_MS, request: send });
     const load = runLoad({ url: aviary.url, concurrency: 16, durationMs: DURATION_MS, request: send });
-    const waits = databaseUrl ? await sampleWaits(database, load) : undefined;
+    const waits = database ? await sampleWaits(database, load) : undefined;
     const sixteen = await load;
     await aviary.stop();
     return { dialect, one, sixteen, waits };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-    if (databaseUrl) {
-      await admin.query(`drop database ${database} with (force)`);
-      await admin.end();
-    }
-  }
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -3,10 +3,7 @@
 // what the web client's thread panel opens with, and (t2) pages back from random points of the thread, its
 // "Load older replies"; against (t0), pages back through the same channel's history of as many messages,
 // measured in the same run. Pages of 100, the client's size. Writes its section of BENCHMARKS.md.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import pg from 'pg';
 import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
@@ -14,12 +11,11 @@ import { openStore } from '../packages/server/src/store/store.js';
 import { startChild } from './child.js';
 import { formatLoad, runLoad, type LoadResult } from './load.js';
 import { writeSection } from './report.js';
-import { seed } from './sends.js';
+import { seed, withBenchStore } from './sends.js';
 
 const REPLIES = Number(process.env.BENCH_THREAD_REPLIES ?? 10_000);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const PAGE = 100;
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TARGET_P99_MS = 5;
 
 interface SeededThread {
@@ -67,16 +63,8 @@ async function seedThread(dataDir: string, databaseUrl: string | undefined): Pro
   return { token: tokens[0], chat: channelId, root: root.uid, starts: every97th(replies), historyStarts: every97th(history) };
 }
 
-async function measureThread(dialect: 'sqlite' | 'postgres'): Promise<ThreadFigures> {
-  const dir = mkdtempSync(join(tmpdir(), 'aviary-bench-threads-'));
-  const database = `aviary_bench_threads_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  const databaseUrl = dialect === 'postgres' ? Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString() : undefined;
-  if (databaseUrl) {
-    await admin.connect();
-    await admin.query(`create database ${database}`);
-  }
-  try {
+function measureThread(dialect: 'sqlite' | 'postgres'): Promise<ThreadFigures> {
+  return withBenchStore(dialect, 'threads', async ({ dir, databaseUrl }) => {
     const thread = await seedThread(dir, databaseUrl);
     if (databaseUrl) {
       // As a database that has lived with autovacuum would be.
@@ -101,13 +89,7 @@ async function measureThread(dialect: 'sqlite' | 'postgres'): Promise<ThreadFigu
     } finally {
       await aviary.stop();
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-    if (databaseUrl) {
-      await admin.query(`drop database if exists ${database} with (force)`);
-      await admin.end();
-    }
-  }
+  });
 }
 
 function report(figures: ThreadFigures[], loadAtStart: number): string[] {
