@@ -6,6 +6,7 @@ import { hashToken, newSecret, newUlid } from '../../store/ids.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { checkVisibleName } from '../names.js';
+import { inBatches } from '../../store/batches.js';
 
 /** Every personal token starts so: 48 characters in all, like a session token, and no app token has the shape. */
 export const PERSONAL_TOKEN_PREFIX = 'as_p_';
@@ -126,12 +127,12 @@ export async function personOfPersonalToken(db: Db, token: string, now: number):
 /** Of the given hashes, those of personal tokens still standing for an active person (in chunks of 500). */
 export async function livePersonalTokenHashes(db: Db, tokenHashes: readonly string[], now: number): Promise<Set<string>> {
   const live = new Set<string>();
-  for (let start = 0; start < tokenHashes.length; start += 500) {
+  for (const batch of inBatches(tokenHashes, 1, 500)) {
     const rows = await db
       .selectFrom('personal_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .select('t.token_hash')
-      .where('t.token_hash', 'in', tokenHashes.slice(start, start + 500))
+      .where('t.token_hash', 'in', batch)
       .where('t.revoked_at', 'is', null)
       .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)]))
       .where('u.deactivated_at', 'is', null)

@@ -6,6 +6,7 @@ import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { teamsWithoutPasswords } from '../signIn/settings.js';
 import { livePersonalTokenHashes } from './personalTokens.js';
+import { inBatches } from '../../store/batches.js';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -117,12 +118,12 @@ export async function sessionUser(db: Db, sessionToken: string, now: number): Pr
  */
 export async function liveCredentialHashes(db: Db, credentialHashes: readonly string[], now: number): Promise<Set<string>> {
   const live = new Set<string>();
-  for (let start = 0; start < credentialHashes.length; start += 500) {
+  for (const batch of inBatches(credentialHashes, 1, 500)) {
     const rows = await db
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
       .select('s.token_hash')
-      .where('s.token_hash', 'in', credentialHashes.slice(start, start + 500))
+      .where('s.token_hash', 'in', batch)
       .where('s.expires_at', '>', now)
       .where('u.deactivated_at', 'is', null)
       .execute();
