@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
-import { PASSWORD, submitSignIn } from './cast.js';
+import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
+import { PASSWORD, signInToSidebar } from './cast.js';
 import { browserSuite, saveScreenshot } from './suite.js';
 
 /**
@@ -11,12 +11,7 @@ import { browserSuite, saveScreenshot } from './suite.js';
  */
 const web = browserSuite();
 
-async function signInAs(email: string, view?: Parameters<typeof openWatchedPage>[1]): Promise<WatchedPage> {
-  const watched = await openWatchedPage(web.browser, view);
-  await submitSignIn(watched.page, web.t, email);
-  await watched.page.locator('.sidebar-footer').waitFor({ state: 'attached' });
-  return watched;
-}
+const signInAs = (email: string, view?: Parameters<typeof openWatchedPage>[1]) => signInToSidebar(web.browser, web.t, email, view);
 
 describe.skipIf(noBrowser)('the admin console in the web client', () => {
   it('lets an admin do each action and see it in the audit log; a member never sees it', async () => {

@@ -74,6 +74,14 @@ export async function signInPage(browser: Browser, t: TestServer, email: string,
   return watched;
 }
 
+/** A new browser context signed in through the page as `email`, once its sidebar is drawn (for people who may have no conversation yet). */
+export async function signInToSidebar(browser: Browser, t: TestServer, email: string, view?: Parameters<typeof openWatchedPage>[1]): Promise<WatchedPage> {
+  const watched = await openWatchedPage(browser, view);
+  await submitSignIn(watched.page, t, email);
+  await watched.page.locator('.sidebar-footer').waitFor({ state: 'attached' });
+  return watched;
+}
+
 /** A new browser context signed in as `email`, at `path` of the developer dashboard (/dev…). */
 export async function openDashboardPage(browser: Browser, t: TestServer, email: string, path: string): Promise<WatchedPage> {
   const watched = await openWatchedPage(browser);

@@ -2,8 +2,8 @@ import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
-import { PASSWORD, submitSignIn, writeHistory } from './cast.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
+import { PASSWORD, signInToSidebar, writeHistory } from './cast.js';
 import { browserSuite, saveScreenshot } from './suite.js';
 
 /**
@@ -13,12 +13,7 @@ import { browserSuite, saveScreenshot } from './suite.js';
  */
 const web = browserSuite();
 
-async function signInAs(email: string): Promise<WatchedPage> {
-  const watched = await openWatchedPage(web.browser);
-  await submitSignIn(watched.page, web.t, email);
-  await watched.page.locator('.sidebar-footer').waitFor({ state: 'attached' });
-  return watched;
-}
+const signInAs = (email: string) => signInToSidebar(web.browser, web.t, email);
 
 /** A photo-like PNG: a gradient, so that a square cut from it is not one flat colour. */
 const photo = (width: number, height: number) =>

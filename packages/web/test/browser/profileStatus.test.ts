@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { noBrowser, openWatchedPage, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
-import { PASSWORD, submitSignIn } from './cast.js';
+import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
+import { PASSWORD, signInToSidebar } from './cast.js';
 import { browserSuite, saveScreenshot } from './suite.js';
 
 /** A person sets a status with an emoji in their profile; a teammate sees it next to their name at once, and no more once cleared. */
 const web = browserSuite();
 
-async function signInAs(email: string): Promise<WatchedPage> {
-  const watched = await openWatchedPage(web.browser);
-  await submitSignIn(watched.page, web.t, email);
-  await watched.page.locator('.sidebar-footer').waitFor({ state: 'attached' });
-  return watched;
-}
+const signInAs = (email: string) => signInToSidebar(web.browser, web.t, email);
 
 describe.skipIf(noBrowser)('a profile status in the web client', () => {
   it('is set in the profile and shown live next to the name in a teammate’s sidebar', async () => {
