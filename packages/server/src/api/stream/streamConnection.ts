@@ -99,9 +99,12 @@ export class StreamConnection implements Reader {
     return new Promise((resolve) => this.socket.send(frame, { binary: false }, () => resolve()));
   }
 
-  /** A frame that is not kept (typing, presence): no cursor, so it changes nothing of the order. */
+  /**
+   * A frame that is not kept (typing, presence): no cursor, so it changes nothing of the order. None goes
+   * before the stream is live: the presence snapshot that follows the replay tells what those would have.
+   */
   sendLive(frame: Buffer): void {
-    if (!this.closed) this.send(frame);
+    if (!this.closed && !this.order.replaying) this.send(frame);
   }
 
   get bufferedAmount(): number {
