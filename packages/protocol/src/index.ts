@@ -19,6 +19,7 @@ export * from './timeZones.js';
 export * from './names.js';
 export * from './routeClient.js';
 export * from './methodClient.js';
+export * from './idempotency.js';
 export * from './routes/define.js';
 export { appCreatorChoices, channelCreatorChoices, Team, type AppCreators, type ChannelCreators } from './methods/team.js';
 export { AdminApp, AdminChannel, AdminPerson } from './methods/admin.js';

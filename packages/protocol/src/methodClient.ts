@@ -6,7 +6,8 @@
 import { AviaryApiError } from './apiError.js';
 import type { ParamsOf, ResultOf } from './define.js';
 import type { BrandedIds, PlainIds } from './ids.js';
-import { api, methodsByName } from './methods/index.js';
+import { idempotencyParamOf } from './idempotency.js';
+import { api } from './methods/index.js';
 import { readJsonAnswer, type FetchFunction, type FetchInit } from './routeClient.js';
 
 type Api = typeof api;
@@ -25,7 +26,7 @@ export type MethodCalls<Ids extends IdTyping = PlainIds, Options = never> = { [N
  * proxy may resend it to another server process.
  */
 export function methodRequest(baseUrl: string, method: string, params: Record<string, unknown>, bearer: string | undefined): { url: string; init: FetchInit } {
-  const idempotencyParam = methodsByName.get(method)?.idempotencyParam;
+  const idempotencyParam = idempotencyParamOf(method);
   const key = idempotencyParam === undefined ? undefined : params[idempotencyParam];
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -45,6 +46,20 @@ export function bindMethods<Calls>(call: (method: string, params: Record<string,
   ) as Calls;
 }
 
+/** A property that names a method part: not a symbol, and not `then` (so that awaiting a client is no call). */
+const partName = (key: string | symbol): key is string => typeof key === 'string' && key !== 'then';
+
+/**
+ * Like bindMethods, without reading the definitions: `client.<namespace>.<verb>(params)` calls
+ * `<namespace>.<verb>`, and the types name the methods that exist. A browser bundle of the client so
+ * carries none of the method schemas.
+ */
+function proxyMethods<Calls>(call: (method: string, params: Record<string, unknown>) => Promise<unknown>): Calls {
+  const namespace = (name: string) =>
+    new Proxy({}, { get: (_, verb) => (partName(verb) ? (params?: Record<string, unknown>) => call(`${name}.${verb}`, params ?? {}) : undefined) });
+  return new Proxy({}, { get: (_, name) => (partName(name) ? namespace(name) : undefined) }) as Calls;
+}
+
 export interface MethodClientOptions {
   /** The server's base URL; '' (the default) for the page's own server in a browser. */
   baseUrl?: string;
@@ -56,7 +71,7 @@ export interface MethodClientOptions {
 /** A typed client that throws AviaryApiError for every answer but 200, without retrying. */
 export function createMethodClient<Ids extends IdTyping = PlainIds>(options: MethodClientOptions = {}): MethodCalls<Ids> {
   const fetchFunction = options.fetch ?? ((url: string, init: FetchInit) => (globalThis as unknown as { fetch: FetchFunction }).fetch(url, init));
-  return bindMethods<MethodCalls<Ids>>(async (method, params) => {
+  return proxyMethods<MethodCalls<Ids>>(async (method, params) => {
     const request = methodRequest(options.baseUrl ?? '', method, params, options.bearer?.());
     const response = await fetchFunction(request.url, request.init);
     const body = await readJsonAnswer(response);

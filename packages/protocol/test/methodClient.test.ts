@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMethodClient, methodRequest } from '../src/index.js';
+import { createMethodClient, idempotencyParamOf, methodRequest, methodsByName } from '../src/index.js';
 
 describe('methodRequest', () => {
   it('posts JSON to /v1/<method>, with the bearer when there is one', () => {
@@ -14,6 +14,11 @@ describe('methodRequest', () => {
     expect(headersOf('chat.sendMessage', { to: 'u:x', text: 'hi' })).not.toHaveProperty('idempotency-key');
     expect(headersOf('channels.create', { name: 'x', id: 'c-1' })).not.toHaveProperty('idempotency-key');
   });
+
+  it('knows the idempotency param of exactly the methods whose definitions have one', () => {
+    for (const [name, method] of methodsByName) expect(idempotencyParamOf(name), name).toBe(method.idempotencyParam);
+    expect(idempotencyParamOf('toString')).toBeUndefined();
+  });
 });
 
 describe('createMethodClient', () => {
@@ -22,5 +27,16 @@ describe('createMethodClient', () => {
     const client = createMethodClient({ fetch: async () => answers.shift()! });
     await expect(client.chat.sendMessage({ to: 'u:aaaaaaaaaaaaaaaa', text: 'hi' })).resolves.toEqual({ uid: '01' });
     await expect(client.chat.sendMessage({ to: 'u:aaaaaaaaaaaaaaaa', text: 'hi' })).rejects.toMatchObject({ status: 404, code: 'UnknownRecipient' });
+  });
+
+  it('calls a method by its namespace and verb, and is no promise itself', async () => {
+    const urls: string[] = [];
+    const client = createMethodClient({ fetch: async (url) => (urls.push(url), new Response('{}', { status: 200 })) });
+    await client.reactions.add({ messageUid: '01', emoji: '👍' });
+    await client.users.getInfo();
+    expect(urls).toEqual(['/v1/reactions.add', '/v1/users.getInfo']);
+    expect((client as unknown as { then?: unknown }).then).toBeUndefined();
+    expect((client.chat as unknown as { then?: unknown }).then).toBeUndefined();
+    await expect(Promise.resolve(client)).resolves.toBe(client);
   });
 });

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
+import { idempotencyParams } from '../idempotency.js';
 import { ChatId, MessageUid, UserId } from '../ids.js';
 import { FileId, fileLimits } from '../files.js';
 import { AttachmentInput, Channel, Message, SendAs } from '../models.js';
@@ -63,7 +64,7 @@ export const sendMessage = defineMethod({
   ),
   result: Type.Object({ uid: MessageUid }),
   errors: ['UnknownRecipient', 'PermissionDenied', 'UnknownFile'],
-  idempotencyParam: 'id',
+  idempotencyParam: idempotencyParams['chat.sendMessage'],
 });
 
 /** The slash command a composer's text called instead of sending a message. */
