@@ -157,9 +157,9 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       <FirstUnreadContext.Provider value={firstUnread}>
         <MessageChangesContext.Provider value={changes}>
           <OpenThreadContext.Provider value={openThread}>
-            <ChatImages messages={history.messages}>
-              {/* A fresh history opens afresh: at its end, or at the linked message. */}
-              <HistoryList key={`${target ?? ''}:${reloads ?? 0}`} history={history} chat={chat} selection={selection} target={target} />
+            {/* A fresh history opens afresh: at its end, or at the linked message, with the images its viewer had gone through forgotten. */}
+            <ChatImages key={`${target ?? ''}:${reloads ?? 0}`} messages={history.messages} earlier={{ chat, hasOlder: history.hasOlder }}>
+              <HistoryList history={history} chat={chat} selection={selection} target={target} />
             </ChatImages>
           </OpenThreadContext.Provider>
         </MessageChangesContext.Provider>
