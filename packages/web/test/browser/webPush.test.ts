@@ -54,6 +54,13 @@ function substitutePushSubscribe(answer: { endpoint: string; keys: { p256dh: str
   };
 }
 
+/** What the test reaches of the service worker's global scope (its types know a page's, not a worker's). */
+interface WorkerScope {
+  registration: ServiceWorkerRegistration;
+  NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+  dispatchEvent(event: Event): boolean;
+}
+
 interface Shown {
   title: string;
   body: string;
@@ -62,7 +69,7 @@ interface Shown {
 }
 const notificationsOf = (worker: Worker) =>
   worker.evaluate(async () =>
-    (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })),
+    (await (self as unknown as WorkerScope).registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })),
   ) as Promise<Shown[]>;
 
 describe.skipIf(noBrowser)('Web Push in the browser', () => {
@@ -125,10 +132,10 @@ describe.skipIf(noBrowser)('Web Push in the browser', () => {
     await again.getByRole('region', { name: 'Message history' }).waitFor();
     // A script-made event has no waitUntil of its own: this one collects what the handler waits for.
     const settled = await pushedWorker.evaluate(async () => {
-      const scope = self as unknown as ServiceWorkerGlobalScope;
+      const scope = self as unknown as WorkerScope;
       const [notification] = await scope.registration.getNotifications();
       const waits: Array<Promise<unknown>> = [];
-      const click = new NotificationEvent('notificationclick', { notification: notification! });
+      const click = new scope.NotificationEvent('notificationclick', { notification: notification! });
       Object.defineProperty(click, 'waitUntil', { value: (promise: Promise<unknown>) => waits.push(promise) });
       scope.dispatchEvent(click);
       return (await Promise.allSettled(waits)).length;
