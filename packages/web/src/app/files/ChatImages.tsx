@@ -35,7 +35,9 @@ export function ChatImages({ messages, earlier, children }: { messages: Message[
     const index = images.findIndex((image) => image.id === viewing);
     if (index > 0) setViewing(images[index - 1]!.id);
     if (index !== 0 || !more) setGoingBack(false);
-  }, [goingBack, images, viewing, more]);
+    // Asked again, should the page asked for on showing the first image have failed.
+    else void loadMore().catch(() => setGoingBack(false));
+  }, [goingBack, images, viewing, more, loadMore]);
 
   return (
     <OpenImageContext.Provider value={setViewing}>
