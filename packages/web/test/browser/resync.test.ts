@@ -7,8 +7,8 @@ import { signInOn } from './cast.js';
 import { webSuite } from './suite.js';
 
 /**
- * A resync (the stream could not replay what the page missed) reloads the open chat's history in place:
- * the upload in progress and what was typed in the composer stay. The resync is the server's own: the
+ * A resync (the stream could not replay what the page missed) reloads the open chat's history and thread
+ * in place: the upload in progress and what was typed in the composers stay. The resync is the server's own: the
  * page's stream socket goes through the browser's WebSocket routing to the real server, and the test
  * cuts it, keeps the page from reconnecting while a message is sent and the stream's entries are pruned,
  * then lets it back, so the server answers its cursor with `resync`.
@@ -25,7 +25,7 @@ function opening() {
 }
 
 describe.skipIf(noBrowser)('a stream resync in the web client', () => {
-  it('reloads the history without cancelling an upload in progress or losing the composer’s text', { timeout: 60_000 }, async () => {
+  it('reloads the history and the thread without cancelling an upload in progress or losing the composers’ text', { timeout: 60_000 }, async () => {
     const { alice, bob, channel } = web.cast;
     const watched = await openWatchedPage(web.browser);
     const { page, context } = watched;
@@ -57,12 +57,22 @@ describe.skipIf(noBrowser)('a stream resync in the web client', () => {
       await route.continue();
     });
 
+    const {
+      message: { uid: question },
+    } = await sendMessage(web.t.server.ctx, bob, null, { to: channel.id, text: 'Which logo do we ship?' });
     await signInOn(page, web.t, alice.email!, 'Northwind');
     await page.getByRole('heading', { name: 'general', level: 1 }).waitFor();
     await expect.poll(() => fromServer.some((frame) => JSON.parse(frame).type === 'hello')).toBe(true);
+    // A thread open beside the chat, a reply half typed in it.
+    const asked = history(page).getByRole('article').filter({ hasText: 'Which logo do we ship?' });
+    await asked.hover();
+    await asked.getByRole('button', { name: /^Reply in a thread/ }).click();
+    const thread = page.getByRole('complementary', { name: 'Thread', exact: true });
+    const threadComposer = thread.getByRole('textbox', { name: 'Reply in the thread' });
+    await threadComposer.fill('The round one');
     const composer = page.getByRole('textbox', { name: 'Message #general' });
     await composer.fill('The new logo, as promised');
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Attach files' }).click()]);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('region', { name: 'general' }).getByRole('button', { name: 'Attach files' }).click()]);
     await chooser.setFiles({ name: 'logo.txt', mimeType: 'text/plain', buffer: Buffer.from('an aviary, drawn in ASCII\n') });
     const uploads = page.getByRole('list', { name: 'Files to send' });
     await uploads.getByRole('progressbar', { name: 'Uploading logo.txt' }).waitFor();
@@ -72,6 +82,7 @@ describe.skipIf(noBrowser)('a stream resync in the web client', () => {
     await connected!.close({ code: 1012, reason: 'cut by the test' });
     await reconnectHeld.promise;
     await sendMessage(web.t.server.ctx, bob, null, { to: channel.id, text: 'Sent while Alice was away' });
+    await sendMessage(web.t.server.ctx, bob, null, { to: channel.id, text: 'Replied while Alice was away', threadParent: question });
     await pruneStream(web.t.testStore.store.db, { now: Date.now() + 1000, retentionMs: 0 });
     holding = false;
     await held!.close({ code: 1012, reason: 'let go by the test' });
@@ -79,9 +90,11 @@ describe.skipIf(noBrowser)('a stream resync in the web client', () => {
     // The server answers the old cursor with resync; the page reconnects afresh and reloads the history.
     await expect.poll(() => fromServer.map((frame) => JSON.parse(frame)).filter((frame) => frame.type === 'resync')).toEqual([{ type: 'resync', reason: 'tooFarBehind' }]);
     await history(page).getByText('Sent while Alice was away').waitFor();
-    // The upload is still in progress, and the composer still holds the text.
+    await thread.getByRole('list', { name: 'Replies' }).getByText('Replied while Alice was away').waitFor();
+    // The upload is still in progress, and the composers still hold their text.
     await uploads.getByRole('progressbar', { name: 'Uploading logo.txt' }).waitFor();
     expect(await composer.inputValue()).toBe('The new logo, as promised');
+    expect(await threadComposer.inputValue()).toBe('The round one');
 
     uploadLetGo.resolve();
     await uploads.getByText('ready').waitFor();
