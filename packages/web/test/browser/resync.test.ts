@@ -91,7 +91,8 @@ describe.skipIf(noBrowser)('a stream resync in the web client', () => {
     await expect.poll(() => fromServer.map((frame) => JSON.parse(frame)).filter((frame) => frame.type === 'resync')).toEqual([{ type: 'resync', reason: 'tooFarBehind' }]);
     await history(page).getByText('Sent while Alice was away').waitFor();
     await thread.getByRole('list', { name: 'Replies' }).getByText('Replied while Alice was away').waitFor();
-    // The upload is still in progress, and the composers still hold their text.
+    // The upload is still in progress, and the composers still hold their text (the chat's would also come
+    // back from its draft after a remount; the thread's has none).
     await uploads.getByRole('progressbar', { name: 'Uploading logo.txt' }).waitFor();
     expect(await composer.inputValue()).toBe('The new logo, as promised');
     expect(await threadComposer.inputValue()).toBe('The round one');
