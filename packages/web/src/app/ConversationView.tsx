@@ -30,8 +30,10 @@ import { OpenThreadContext } from './threads/threadContext';
  * The open chat: its header (with the apps' chat-tab buttons), its history and the composer. Files
  * dropped anywhere on it go to the composer's uploads; its images open in the viewer.
  */
-export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent, target, thread }: {
+export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent, target, thread, reloads }: {
   chat: string;
+  /** Changes when the stream could not replay a gap: the history loads afresh, the rest of the view stays. */
+  reloads?: number;
   /** The message a link opened the chat at (`?m=`): loaded around, brought into view, highlighted. */
   target?: string | undefined;
   /** The thread open beside the chat (`?thread=`; the workspace shows its panel): kept when the chat moves to its newest. */
@@ -43,7 +45,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   onSent: () => void;
 }) {
   const workspace = useWorkspace();
-  const history = useHistory(chat, target);
+  const history = useHistory(chat, target, reloads);
   const [pinsOpen, setPinsOpen] = useState(false);
   const typed = useTypingSignal(chat);
   const [membersOpen, setMembersOpen] = useState(false);
@@ -155,7 +157,8 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       <FirstUnreadContext.Provider value={firstUnread}>
         <MessageChangesContext.Provider value={changes}>
           <OpenThreadContext.Provider value={openThread}>
-            <ChatImages messages={history.messages}>
+            {/* A fresh history opens afresh: at its end, or at the linked message, with the images its viewer had gone through forgotten. */}
+            <ChatImages key={`${target ?? ''}:${reloads ?? 0}`} messages={history.messages} earlier={{ chat, hasOlder: history.hasOlder }}>
               <HistoryList history={history} chat={chat} selection={selection} target={target} />
             </ChatImages>
           </OpenThreadContext.Provider>

@@ -69,7 +69,8 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const lookedUp = useRef(new Set<string>());
   useEffect(reloadAll, [reloadAll]);
 
-  // After a gap the stream could not replay, the open history is reloaded too (a new key remounts it).
+  // After a gap the stream could not replay, the open history and thread are reloaded too (in place: the
+  // chat's view and the thread's, their composers and uploads in progress stay).
   const [resyncs, setResyncs] = useState(0);
   const [online, setOnline] = useState<ReadonlySet<string>>();
   const connection = useStream(
@@ -212,8 +213,9 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
             </Suspense>
           ) : route.page === 'chat' ? (
             <ConversationView
-              key={`${route.chat}:${route.message ?? ''}:${resyncs}`}
+              key={route.chat}
               chat={route.chat}
+              reloads={resyncs}
               target={route.message}
               thread={route.thread}
               conversation={current}
@@ -228,7 +230,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
         {widget && <WidgetPanel widget={widget} onClose={() => setWidget(undefined)} />}
         {route.page === 'chat' && thread && (
           <Suspense fallback={null}>
-            <ThreadPanel key={`${route.chat}:${thread}:${resyncs}`} chat={route.chat} root={thread} onClose={closeThread} />
+            <ThreadPanel key={`${route.chat}:${thread}`} chat={route.chat} root={thread} reloads={resyncs} onClose={closeThread} />
           </Suspense>
         )}
       </div>

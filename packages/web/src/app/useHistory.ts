@@ -31,8 +31,10 @@ export interface History {
 /**
  * The history of one chat, fetched newest page first and then backwards with `before`. Opened at a linked
  * message (`target`), it starts with the page around it and then loads both ways (`after` forwards).
+ * A new `target` or `reloads` (the stream's resyncs) loads it afresh in place: what was shown goes, and a
+ * page still on its way from before is dropped, while the rest of the view (the composer, its uploads) stays.
  */
-export function useHistory(chat: string, target?: string): History {
+export function useHistory(chat: string, target?: string, reloads = 0): History {
   const [messages, setMessages] = useState<Message[]>([]);
   const [hasOlder, setHasOlder] = useState(true);
   const [loading, setLoading] = useState(false);
@@ -40,6 +42,8 @@ export function useHistory(chat: string, target?: string): History {
   const [hasNewer, setHasNewer] = useState(target !== undefined);
   const newerPending = useRef(target !== undefined);
   const inFlight = useRef(false);
+  /** Counts the fresh starts: a page asked for before the last one is not shown. */
+  const opening = useRef(0);
   const oldest = useRef<string | undefined>(undefined);
   const newest = useRef<string | undefined>(undefined);
 
@@ -47,12 +51,14 @@ export function useHistory(chat: string, target?: string): History {
     (direction: 'older' | 'newer' | 'around') => {
       if (inFlight.current) return;
       inFlight.current = true;
+      const asked = opening.current;
       setLoading(true);
       const params =
         direction === 'around' ? { chat, around: target, limit: PAGE_SIZE } : direction === 'newer' ? { chat, after: newest.current, limit: PAGE_SIZE } : { chat, before: oldest.current, limit: PAGE_SIZE };
       methods.chat
         .fetchMessages(params)
         .then((page) => {
+          if (asked !== opening.current) return;
           const got = [...page].reverse();
           if (direction !== 'newer' && got[0]) oldest.current = got[0].uid;
           if (direction !== 'older' && got.at(-1)) newest.current = got.at(-1)!.uid;
@@ -65,8 +71,9 @@ export function useHistory(chat: string, target?: string): History {
             setHasNewer(newerPending.current);
           }
           setMessages((shown) => mergeByUid(got, shown));
-        }, (failure: unknown) => setError(failureText(failure)))
+        }, (failure: unknown) => asked === opening.current && setError(failureText(failure)))
         .finally(() => {
+          if (asked !== opening.current) return;
           inFlight.current = false;
           setLoading(false);
         });
@@ -76,7 +83,22 @@ export function useHistory(chat: string, target?: string): History {
   const loadOlder = useCallback(() => load('older'), [load]);
   const loadNewer = useCallback(() => load('newer'), [load]);
 
-  useEffect(() => load(target === undefined ? 'older' : 'around'), [load, target]);
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) {
+      opening.current += 1;
+      inFlight.current = false;
+      oldest.current = undefined;
+      newest.current = undefined;
+      newerPending.current = target !== undefined;
+      setHasNewer(target !== undefined);
+      setHasOlder(true);
+      setError(undefined);
+      setMessages([]);
+    }
+    started.current = true;
+    load(target === undefined ? 'older' : 'around');
+  }, [load, target, reloads]);
 
   // While newer pages are still to load, what arrives live comes with them (no gap in between).
   const add = useCallback((arrived: Message[]) => {

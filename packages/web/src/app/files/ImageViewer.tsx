@@ -11,11 +11,15 @@ const PREVIEW_SIDE = 1600;
 /**
  * The images of the open chat, one at a time, in a modal (fetched the first time one opens): zoom in and
  * out (the buttons, the wheel, + and -, 0 to fit), previous and next (the buttons, the arrow keys),
- * Escape closes. Which image shows is the caller's (`current`), so an image arriving live joins the list.
+ * Escape closes. Which image shows is the caller's (`current`), so an image arriving live joins the list,
+ * and so do the older ones the caller loads when the person goes back past the first (`earlier`).
  */
-export function ImageViewer({ images, current, onShow, onClose }: {
+export function ImageViewer({ images, current, earlier = false, onEarlier, onShow, onClose }: {
   images: FileInfoModel[];
   current: string;
+  /** The chat has images before the first of `images`, still to load: going back asks for them (`onEarlier`). */
+  earlier?: boolean;
+  onEarlier?: () => void;
   onShow: (fileId: string) => void;
   onClose: () => void;
 }) {
@@ -23,6 +27,7 @@ export function ImageViewer({ images, current, onShow, onClose }: {
   const file = images[index];
   const previous = index > 0 ? images[index - 1] : undefined;
   const next = index >= 0 && index < images.length - 1 ? images[index + 1] : undefined;
+  const back = previous ? () => onShow(previous.id) : index === 0 && earlier ? onEarlier : undefined;
   const [zoom, setZoom] = useState<Zoom>('fit');
   const [fitScale, setFitScale] = useState(1);
   const stage = useRef<HTMLDivElement>(null);
@@ -60,7 +65,7 @@ export function ImageViewer({ images, current, onShow, onClose }: {
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const action: Record<string, () => void> = {
-        ArrowLeft: () => previous && onShow(previous.id),
+        ArrowLeft: () => back?.(),
         ArrowRight: () => next && onShow(next.id),
         '+': () => zoomTo('in'),
         '=': () => zoomTo('in'),
@@ -74,7 +79,7 @@ export function ImageViewer({ images, current, onShow, onClose }: {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [previous, next, onShow, zoomTo]);
+  }, [back, next, onShow, zoomTo]);
 
   // The wheel zooms (a listener of our own: React's wheel listener is passive and may not stop the scroll).
   useEffect(() => {
@@ -96,11 +101,12 @@ export function ImageViewer({ images, current, onShow, onClose }: {
     <Modal title={file.name} onClose={onClose} className="image-viewer-modal">
       <div className="viewer-tools" role="toolbar" aria-label="Image viewer">
         <span className="viewer-group">
-          <button type="button" className="secondary" onClick={() => previous && onShow(previous.id)} disabled={!previous} aria-label="Previous image">
+          <button type="button" className="secondary" onClick={() => back?.()} disabled={!back} aria-label="Previous image">
             ‹ Previous
           </button>
           <span className="viewer-position">
             {index + 1} of {images.length}
+            {earlier ? '+' : ''}
           </span>
           <button type="button" className="secondary" onClick={() => next && onShow(next.id)} disabled={!next} aria-label="Next image">
             Next ›

@@ -22,7 +22,13 @@ const PAGE = 100;
  * beside the conversation on a wide screen, the whole view on a phone; the workspace shows it for the
  * address's `?thread=`. Opening it, and each reply that comes while it is open, marks the thread read.
  */
-export function ThreadPanel({ chat, root, onClose }: { chat: string; root: string; onClose: () => void }) {
+export function ThreadPanel({ chat, root, reloads = 0, onClose }: {
+  chat: string;
+  root: string;
+  /** Changes when the stream could not replay a gap: the thread loads afresh, its composer and uploads stay. */
+  reloads?: number;
+  onClose: () => void;
+}) {
   const workspace = useWorkspace();
   const [parent, setParent] = useState<Message>();
   const [replies, setReplies] = useState<Message[]>([]);
@@ -47,7 +53,7 @@ export function ThreadPanel({ chat, root, onClose }: { chat: string; root: strin
     return () => {
       live = false;
     };
-  }, [chat, root]);
+  }, [chat, root, reloads]);
   const oldest = replies[0]?.uid;
   const loadOlder = useCallback(async () => {
     if (oldest === undefined || older === 'loading') return;
