@@ -1,7 +1,6 @@
 import { ApiError } from '../../errors.js';
 import { runChange } from '../effects/effects.js';
-import { messageUpdated } from '../stream/entries.js';
-import { recordStreamEntries } from '../stream/record.js';
+import { recordMessageUpdate } from '../commands/updateMessage.js';
 import type { FilesTable } from '../../store/schema.js';
 import type { CoreContext } from '../context.js';
 import { findReadableFile, uploadedBy, type FileReader } from './fileAccess.js';
@@ -23,8 +22,10 @@ export async function deleteFile(ctx: CoreContext, reader: FileReader, id: strin
       throw new ApiError('PermissionDenied', `File ${id} was not uploaded by you this way; ${who}.`, { parameter: 'file' });
     }
     const changed = await deleteFileRow(tx, found);
-    const shown = changed.filter((message) => message.deleted_at === null);
-    await recordStreamEntries(tx, effects, found.team_id, shown.map(messageUpdated), ctx.now());
+    const now = ctx.now();
+    for (const message of changed.filter((shown) => shown.deleted_at === null)) {
+      await recordMessageUpdate(tx, effects, message, { userId: reader.user.id, byAppId: reader.appId }, now);
+    }
     return found;
   });
   await removeBytes(ctx, [file]);
