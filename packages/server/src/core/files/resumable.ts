@@ -10,7 +10,7 @@ import { cleanFileName, storageKey } from './presentFile.js';
 import { fileTooLarge, quotaExceeded, ReceivedFile } from './receiveStream.js';
 import { removeStoredUnder } from './removeFiles.js';
 import { markStored, newFileId, teamFileBytes, type Uploader } from './upload.js';
-import { withoutLocation } from './withoutLocation.js';
+import { storeWithoutLocation } from './storeOriginal.js';
 
 /** A resumable upload as the methods show it (docs/reference/files.md "Resumable uploads"). */
 export interface UploadState {
@@ -120,7 +120,7 @@ export async function finishUpload(ctx: CoreContext, reader: FileReader, id: str
   const received = new ReceivedFile(row.name, { maxFileBytes: Number(row.size), quotaLeft: Number(row.size) });
   pipeline(Readable.from(joined(storage, keys)), received, () => undefined);
   try {
-    await storage.put(storageKey(row), Readable.from(withoutLocation(received)));
+    await storeWithoutLocation(storage, storageKey(row), received);
   } catch (error) {
     await storage.delete(storageKey(row)).catch(() => undefined);
     await removeUploads(ctx, [row]);

@@ -8,7 +8,7 @@ import { fileTooLarge, quotaExceeded, ReceivedFile } from './receiveStream.js';
 import { cleanFileName, RENDERED_TYPES, storageKey } from './presentFile.js';
 import { makeRenditions } from './renditions.js';
 import { withinPixelLimit } from './imageSize.js';
-import { withoutLocation } from './withoutLocation.js';
+import { storeWithoutLocation } from './storeOriginal.js';
 
 /** Who uploads: a person (appId null) or a token's user or bot through its app. */
 export interface Uploader {
@@ -83,7 +83,7 @@ export async function receiveFile(
   if (signal?.aborted) cutOff();
   signal?.addEventListener('abort', cutOff, { once: true });
   try {
-    await storage.put(storageKey(row), Readable.from(withoutLocation(received)));
+    await storeWithoutLocation(storage, storageKey(row), received);
     if (signal?.aborted) throw new Error('the client closed the connection before the file’s last byte');
   } catch (error) {
     await storage.delete(storageKey(row)).catch(() => undefined);

@@ -18,7 +18,11 @@ const startsWith = (bytes: Buffer, text: string) => bytes.toString('latin1', 0, 
  * metadata, pass through as they come; at most one metadata block (MAX_HELD) is held at a time.
  */
 export async function* withoutLocation(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  const reader = new ByteReader(source[Symbol.asyncIterator]());
+  yield* streamedWithoutLocation(new ByteReader(source[Symbol.asyncIterator]()));
+}
+
+/** withoutLocation of what the reader has not passed on yet. */
+export async function* streamedWithoutLocation(reader: ByteReader): AsyncGenerator<Buffer> {
   if (await reader.fill(12)) {
     const head = reader.peek(12);
     if (head[0] === 0xff && head[1] === 0xd8) yield* jpeg(reader);
@@ -52,14 +56,14 @@ async function* jpeg(reader: ByteReader): AsyncGenerator<Buffer> {
     }
     if (!(await reader.fill(2 + length))) return;
     const segment = reader.take(2 + length);
-    blankMetadata(segment.subarray(4));
+    await blankMetadata(segment.subarray(4));
     yield segment;
   }
 }
 
 /** An APP1 segment's (or a WebP chunk's) payload: EXIF with its GPS emptied, XMP blanked. */
-function blankMetadata(payload: Buffer): void {
-  if (startsWith(payload, 'Exif\0\0')) blankExifGps(payload.subarray(6));
+async function blankMetadata(payload: Buffer): Promise<void> {
+  if (startsWith(payload, 'Exif\0\0')) await blankExifGps(payload.subarray(6));
   else if (startsWith(payload, 'http://ns.adobe.com/')) payload.fill(0x20, payload.indexOf(0) + 1);
 }
 
@@ -74,7 +78,7 @@ async function* png(reader: ByteReader): AsyncGenerator<Buffer> {
     if (type === 'eXIf' && length <= MAX_HELD) {
       if (!(await reader.fill(12 + length))) return;
       const chunk = reader.take(12 + length);
-      blankExifGps(chunk.subarray(8, 8 + length));
+      await blankExifGps(chunk.subarray(8, 8 + length));
       chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + length)), 8 + length);
       yield chunk;
     } else if (type === 'eXIf' || (['tEXt', 'zTXt', 'iTXt'].includes(type) && (await carriesMetadata(reader, length)))) {
@@ -118,7 +122,7 @@ async function* webp(reader: ByteReader): AsyncGenerator<Buffer> {
       if (!(await reader.fill(8 + padded))) return;
       const chunk = reader.take(8 + padded);
       const payload = chunk.subarray(8, 8 + size);
-      blankExifGps(startsWith(payload, 'Exif\0\0') ? payload.subarray(6) : payload);
+      await blankExifGps(startsWith(payload, 'Exif\0\0') ? payload.subarray(6) : payload);
       yield chunk;
     } else if (fourcc === 'EXIF' || fourcc === 'XMP ') {
       yield reader.take(8);
