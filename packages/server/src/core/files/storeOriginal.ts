@@ -1,12 +1,14 @@
 import { Readable } from 'node:stream';
 import { ApiError } from '../../errors.js';
 import type { FileStorage } from '../../files/fileStorage.js';
-import { ByteReader } from './byteReader.js';
 import { locatedSpans, type LocatedSpan, type ReadAt } from './exifGps.js';
 import { heifLocatedSpans, isHeif } from './heifLocation.js';
-import { streamedWithoutLocation } from './withoutLocation.js';
+import { streamedFormat, withoutLocation } from './withoutLocation.js';
 
 const isTiff = (head: Buffer) => ['II*\0', 'MM\0*'].includes(head.toString('latin1', 0, 4));
+
+/** Bytes looked at to tell the format: a HEIF names its brands in its first box, which this holds. */
+const HEAD_BYTES = 64;
 
 /** Where a file's bytes wait while a TIFF's or a HEIF's location is found in them (the sweep removes it after a crash, being under the file's key). */
 export const stagedKey = (key: string): string => `${key}.staged`;
@@ -18,24 +20,20 @@ export const stagedKey = (key: string): string => `${key}.staged`;
  * are often written after the pixels) and the HEIF family (HEIC, HEIF, AVIF: their items lie where
  * `iloc` says) may keep it anywhere: the bytes are staged whole, the location found by reading them back
  * where the offsets point, and they are copied to `key` with those bytes blanked. One whose structure
- * cannot be read is refused (UnsupportedFile) rather than stored with what it might hold.
+ * cannot be read is refused (UnsupportedFile) rather than stored with what it might hold. Any other file
+ * goes to storage as the stream it is, with nothing in between.
  */
-export async function storeWithoutLocation(storage: FileStorage, key: string, source: AsyncIterable<Buffer>): Promise<void> {
-  const reader = new ByteReader(source[Symbol.asyncIterator]());
-  let head: Buffer | undefined;
-  if (await reader.fill(12)) {
-    // A HEIF names its brands in its first box: 64 bytes hold them (a shorter file is all there is).
-    await reader.fill(64);
-    head = reader.peek(64);
-  }
-  const layout = head === undefined ? undefined : isTiff(head) ? 'TIFF' : isHeif(head) ? 'HEIF' : undefined;
-  if (layout === undefined) return storage.put(key, Readable.from(streamedWithoutLocation(reader)));
+export async function storeWithoutLocation(storage: FileStorage, key: string, source: Readable): Promise<void> {
+  const { head, body } = await peek(source, HEAD_BYTES);
+  if (streamedFormat(head) !== undefined) return storage.put(key, Readable.from(withoutLocation(body)));
+  const layout = isTiff(head) ? 'TIFF' : isHeif(head) ? 'HEIF' : undefined;
+  if (layout === undefined) return storage.put(key, body);
   const staged = stagedKey(key);
   let size = 0;
   const counted = async function* () {
-    for await (const chunk of reader.rest()) {
-      size += chunk.length;
-      yield chunk;
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      yield chunk as Buffer;
     }
   };
   await storage.put(staged, Readable.from(counted()));
@@ -54,6 +52,36 @@ export async function storeWithoutLocation(storage: FileStorage, key: string, so
   } finally {
     await storage.delete(staged).catch(() => undefined);
   }
+}
+
+/**
+ * The stream's first `n` bytes (fewer if it has fewer), and the stream to read all of it from: the same
+ * stream with them put back (unshift), or, when it ended meanwhile, those bytes alone. Throws the
+ * stream's error if it failed first (a name its bytes belie, an upload cut off).
+ */
+async function peek(stream: Readable, n: number): Promise<{ head: Buffer; body: Readable }> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  while (length < n && !stream.readableEnded && !stream.destroyed) {
+    const chunk = stream.read() as Buffer | null;
+    if (chunk !== null) {
+      chunks.push(chunk);
+      length += chunk.length;
+      continue;
+    }
+    await new Promise<void>((resolve) => {
+      const settle = () => {
+        for (const event of ['readable', 'end', 'error', 'close']) stream.off(event, settle);
+        resolve();
+      };
+      for (const event of ['readable', 'end', 'error', 'close']) stream.on(event, settle);
+    });
+  }
+  if (stream.errored) throw stream.errored;
+  const head = Buffer.concat(chunks, length);
+  if (stream.readableEnded || stream.destroyed) return { head, body: Readable.from(length > 0 ? [head] : []) };
+  if (length > 0) stream.unshift(head);
+  return { head, body: stream };
 }
 
 /** The stream with the spans' bytes overwritten (zeros, or spaces), wherever the chunks cut them. */

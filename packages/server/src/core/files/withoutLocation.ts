@@ -18,18 +18,22 @@ const startsWith = (bytes: Buffer, text: string) => bytes.toString('latin1', 0, 
  * metadata, pass through as they come; at most one metadata block (MAX_HELD) is held at a time.
  */
 export async function* withoutLocation(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  yield* streamedWithoutLocation(new ByteReader(source[Symbol.asyncIterator]()));
-}
-
-/** withoutLocation of what the reader has not passed on yet. */
-export async function* streamedWithoutLocation(reader: ByteReader): AsyncGenerator<Buffer> {
+  const reader = new ByteReader(source[Symbol.asyncIterator]());
   if (await reader.fill(12)) {
-    const head = reader.peek(12);
-    if (head[0] === 0xff && head[1] === 0xd8) yield* jpeg(reader);
-    else if (startsWith(head, '\x89PNG\r\n\x1a\n')) yield* png(reader);
-    else if (startsWith(head, 'RIFF') && head.toString('latin1', 8, 12) === 'WEBP') yield* webp(reader);
+    const format = streamedFormat(reader.peek(12));
+    if (format === 'jpeg') yield* jpeg(reader);
+    else if (format === 'png') yield* png(reader);
+    else if (format === 'webp') yield* webp(reader);
   }
   yield* reader.rest();
+}
+
+/** The image formats withoutLocation edits, by their first 12 bytes. */
+export function streamedFormat(head: Buffer): 'jpeg' | 'png' | 'webp' | undefined {
+  if (head[0] === 0xff && head[1] === 0xd8) return 'jpeg';
+  if (startsWith(head, '\x89PNG\r\n\x1a\n')) return 'png';
+  if (startsWith(head, 'RIFF') && head.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  return undefined;
 }
 
 /** The segments before the image data: APP1 holds EXIF or XMP. Segments are at most 64 KiB. */
