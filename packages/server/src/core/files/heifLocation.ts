@@ -5,6 +5,8 @@ const HEIF_BRANDS = new Set(['mif1', 'mif2', 'msf1', 'heic', 'heix', 'heim', 'he
 
 /** The most bytes of a `meta` box read to find where the metadata is; an image's is a few KB. */
 const MAX_META = 1024 * 1024;
+/** The most top-level boxes looked through for `meta` (an image has ftyp, meta, mdat, perhaps a few more). */
+const MAX_BOXES = 64;
 
 /** Whether a file's first bytes (at least 12, ideally its whole `ftyp` box) are of the HEIF family. */
 export function isHeif(head: Buffer): boolean {
@@ -21,27 +23,30 @@ interface Box {
   length: number;
 }
 
-/** The boxes of `bytes[from, to)`, or of a file of `size` bytes read box header by box header. */
-async function boxes(read: ReadAt, from: number, to: number): Promise<Box[]> {
-  const found: Box[] = [];
-  let at = from;
-  while (at + 8 <= to) {
+/**
+ * The file's top-level `meta` box (none: undefined), its boxes' headers read one by one (each a read of
+ * storage) up to it: at most MAX_BOXES of them, a file of many tiny boxes being no image.
+ */
+async function metaBox(read: ReadAt, end: number): Promise<Box | undefined> {
+  let at = 0;
+  for (let seen = 0; at + 8 <= end; seen += 1) {
+    if (seen === MAX_BOXES) throw new Error('no meta box among the first boxes');
     const header = await read(at, 16);
     if (header.length < 8) break;
     const size32 = header.readUInt32BE(0);
     const type = header.toString('latin1', 4, 8);
     let headerLength = 8;
-    let size = size32;
+    let boxSize = size32;
     if (size32 === 1) {
       if (header.length < 16) throw new Error('a box cut short');
-      size = Number(header.readBigUInt64BE(8));
+      boxSize = Number(header.readBigUInt64BE(8));
       headerLength = 16;
-    } else if (size32 === 0) size = to - at;
-    if (size < headerLength || at + size > to) throw new Error('a box past its parent’s end');
-    found.push({ type, start: at + headerLength, length: size - headerLength });
-    at += size;
+    } else if (size32 === 0) boxSize = end - at;
+    if (boxSize < headerLength || at + boxSize > end) throw new Error('a box past the end of the file');
+    if (type === 'meta') return { type, start: at + headerLength, length: boxSize - headerLength };
+    at += boxSize;
   }
-  return found;
+  return undefined;
 }
 
 const readString = (bytes: Buffer, at: number): [string, number] => {
@@ -130,17 +135,16 @@ function itemExtents(meta: Buffer, iloc: Box, idatStart: number | undefined): Ma
  * whole (the orientation a HEIF shows is its `irot`, not EXIF's). Throws on a file it cannot read.
  */
 export async function heifLocatedSpans(read: ReadAt, size: number): Promise<LocatedSpan[]> {
-  const top = await boxes(read, 0, size);
-  const metaBox = top.find((box) => box.type === 'meta');
-  if (!metaBox) return [];
-  if (metaBox.length > MAX_META) throw new Error('a meta box too large to read');
-  const meta = await read(metaBox.start, metaBox.length);
+  const found = await metaBox(read, size);
+  if (!found) return [];
+  if (found.length > MAX_META) throw new Error('a meta box too large to read');
+  const meta = await read(found.start, found.length);
   const children = boxesOf(meta, 4, meta.length);
   const iinf = children.find((box) => box.type === 'iinf');
   const iloc = children.find((box) => box.type === 'iloc');
   if (!iinf || !iloc) return [];
   const idat = children.find((box) => box.type === 'idat');
-  const extents = itemExtents(meta, iloc, idat && metaBox.start + idat.start);
+  const extents = itemExtents(meta, iloc, idat && found.start + idat.start);
   const spans: LocatedSpan[] = [];
   for (const [id, kind] of metadataItems(meta, iinf)) {
     const pieces = (extents.get(id) ?? []).map((extent) => ({ at: extent.at, length: extent.length === 0 ? size - extent.at : extent.length }));
