@@ -48,7 +48,7 @@ export async function checkDeclaredLength(ctx: CoreContext, uploader: Uploader, 
 /**
  * Streams one uploaded file to storage. Its row is written first ('uploading'), so an upload cut off
  * by a crash is found by the sweep; the bytes are counted and typed on the way (ReceivedFile), and an
- * image's location taken out of its metadata (withoutLocation); a failure removes what was stored and
+ * image's location taken out of its metadata (storeWithoutLocation); a failure removes what was stored and
  * the row. Answers the stored row.
  */
 export async function receiveFile(
