@@ -18,11 +18,11 @@ const closed = { additionalProperties: false } as const;
 export const ChatMessageUpdatedEvent = Type.Object(
   {
     name: Type.Literal('chat.messageUpdated'),
-    /** Who edited it: its sender. */
+    /** Who edited it (its sender), or who deleted a file it carried (files.delete). */
     userId: UserId,
     message: Message,
   },
-  { ...closed, description: 'a message the app sent or its bot reads was edited (Aviary extension)' },
+  { ...closed, description: 'a message the app sent or its bot reads was edited, or a file it carried deleted (Aviary extension)' },
 );
 export type ChatMessageUpdatedEvent = Static<typeof ChatMessageUpdatedEvent>;
 

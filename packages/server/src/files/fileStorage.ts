@@ -18,11 +18,16 @@ export interface FileStorage {
   get(key: string, range?: ByteRange): Promise<Readable>;
   /** Removes `key`; a key that is not there is no error. */
   delete(key: string): Promise<void>;
+  /**
+   * The stored keys that start with `prefix` (`<team>/<file id>.`: a file's renditions, its upload's
+   * parts, what a crash left half written), whatever recorded them or not: what the sweep removes.
+   */
+  list(prefix: string): AsyncIterable<StoredObject>;
   /** Where the bytes are, for logs and docs: `disk` or `s3`. */
   readonly kind: 'disk' | 's3';
 }
 
-/** An object of a bucket as its listing names it (S3FileStorage.list, for backups). */
+/** A stored object as a listing names it (FileStorage.list; the whole bucket for backups). */
 export interface StoredObject {
   key: string;
   size: number;

@@ -1,10 +1,10 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
-import type { ByteRange, FileStorage } from './fileStorage.js';
+import type { ByteRange, FileStorage, StoredObject } from './fileStorage.js';
 
 /** Keys are the server's own, but a key is checked anyway: no `..`, no absolute path, nothing outside the root. */
 const KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)*$/;
@@ -43,6 +43,22 @@ export class LocalFileStorage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /** Keys are `<team>/<name>`: the names of the team's directory that start as the prefix's last part does. */
+  async *list(prefix: string): AsyncGenerator<StoredObject> {
+    const slash = prefix.lastIndexOf('/');
+    const directory = prefix.slice(0, slash + 1);
+    const start = prefix.slice(slash + 1);
+    const names = await readdir(directory === '' ? this.root : this.pathOf(directory.slice(0, -1))).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    for (const name of names.filter((candidate) => candidate.startsWith(start)).sort()) {
+      const key = `${directory}${name}`;
+      const stats = await stat(this.pathOf(key)).catch(() => undefined);
+      if (stats?.isFile()) yield { key, size: stats.size, etag: null, lastModified: stats.mtimeMs };
+    }
   }
 
   private pathOf(key: string): string {

@@ -93,11 +93,15 @@ export class S3FileStorage implements FileStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  /** Every object of the bucket, a page of listing (1,000 at most) at a time: what `aviary backup` records. */
-  async *list(): AsyncGenerator<StoredObject> {
+  /**
+   * The objects whose keys start with `prefix` (every object of the bucket without one: what `aviary
+   * backup` records), a page of listing (1,000 at most) at a time. A multipart upload a crash left
+   * unfinished is no object: the bucket's lifecycle rule removes its parts (docs/reference/files.md "Orphans").
+   */
+  async *list(prefix?: string): AsyncGenerator<StoredObject> {
     let ContinuationToken: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken }));
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken }));
       for (const object of page.Contents ?? []) {
         if (object.Key === undefined) continue;
         yield { key: object.Key, size: object.Size ?? 0, etag: object.ETag ?? null, lastModified: object.LastModified?.getTime() ?? null };

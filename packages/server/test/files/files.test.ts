@@ -147,6 +147,45 @@ forEachDialect(
       expect(last.message.files).toBeUndefined();
     });
 
+    it('tells the apps a message concerns that a file left it (chat.messageUpdated), as an edit does', async () => {
+      const { team, f, alice, bob, channelId } = await chatCast(t());
+      const db = t().testStore.store.db;
+      const person = async (id: string) => sessionFor(t(), await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+      const [aliceSession, bobSession] = [await person(alice.id), await person(bob.id)];
+      const subscribed = await f.app(team.id, alice.id, { name: 'Subscribed', eventSubscriptions: ['chat.receiveMessage', 'chat.messageUpdated'] });
+      const defaults = await f.app(team.id, alice.id, { name: 'Defaults' });
+      const sentToBot: Record<string, { uid: string; kept: any }> = {};
+      for (const app of [subscribed, defaults]) {
+        const bot = await f.bot(app.id);
+        const gone = (await upload(t(), aliceSession.sessionToken, 'gone.txt', 'gone')).body.file;
+        const kept = (await upload(t(), aliceSession.sessionToken, 'kept.txt', 'kept')).body.file;
+        const sent = await aliceSession.call('chat.sendMessage', { to: bot.botUserId, text: 'two files', files: [gone.id, kept.id] });
+        expect(sent.status).toBe(200);
+        expect((await aliceSession.call('files.delete', { file: gone.id })).status).toBe(200);
+        sentToBot[app.id] = { uid: sent.body.uid, kept };
+      }
+      // A message the app sent into the channel: its own token deleting a file is no news to it; Bob's session deleting the other is.
+      const appToken = (await f.install(subscribed.id, bob.id)).token;
+      const own = (await upload(t(), appToken, 'own.txt', 'own')).body.file;
+      const other = (await upload(t(), appToken, 'other.txt', 'other')).body.file;
+      const posted = await t().client(appToken).chat.sendMessage({ to: channelId, text: 'release notes', files: [own.id, other.id] });
+      await t().client(appToken).files.delete({ file: own.id });
+      expect((await bobSession.call('files.delete', { file: other.id })).status).toBe(200);
+      const events = async (appId: string) =>
+        (await db.selectFrom('events').select(['name', 'payload']).where('app_id', '=', appId).orderBy('id').execute()).map((row) => ({ name: row.name, ...JSON.parse(row.payload) }));
+      const { uid, kept } = sentToBot[subscribed.id];
+      const received = await events(subscribed.id);
+      expect(received).toMatchObject([
+        { name: 'chat.receiveMessage', message: { uid } },
+        { name: 'chat.messageUpdated', userId: alice.id, message: { uid, text: 'two files', files: [kept] } },
+        { name: 'chat.messageUpdated', userId: bob.id, message: { uid: posted.uid, text: 'release notes' } },
+      ]);
+      expect(received).toHaveLength(3);
+      // The last file gone: the message as it is now has none.
+      expect(received[2].message.files).toBeUndefined();
+      expect((await events(defaults.id)).map((event) => event.name)).toEqual(['chat.receiveMessage']);
+    });
+
     it('sweeps files no message carries once they are older than the orphan age, by the injectable clock', async () => {
       const { alice, channelId } = await chatCast(t());
       const orphan = (await upload(t(), alice.token, 'o.txt', 'orphan')).body.file;

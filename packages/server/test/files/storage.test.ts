@@ -77,6 +77,19 @@ describe.each(kinds)('file storage on %s', (_name, open) => {
     await world.storage.delete('T1/big');
   });
 
+  it('lists the keys under a prefix, and nothing under one no key has', async () => {
+    for (const key of ['L1/f_a', 'L1/f_a.part-1', 'L1/f_a.thumbnail', 'L1/f_ab', 'L2/f_a.part-2']) await world.storage.put(key, Readable.from([Buffer.from(key)]));
+    const keys = async (prefix: string) => {
+      const found: string[] = [];
+      for await (const object of world.storage.list(prefix)) found.push(object.key);
+      return found.sort();
+    };
+    expect(await keys('L1/f_a.')).toEqual(['L1/f_a.part-1', 'L1/f_a.thumbnail']);
+    expect(await keys('L1/f_a.part-')).toEqual(['L1/f_a.part-1']);
+    expect(await keys('L9/f_a.')).toEqual([]);
+    for (const key of ['L1/f_a', 'L1/f_a.part-1', 'L1/f_a.thumbnail', 'L1/f_ab', 'L2/f_a.part-2']) await world.storage.delete(key);
+  });
+
   it('leaves nothing when the stream fails halfway', async () => {
     await expect(world.storage.put('T1/cut', bytes(S3_PART_BYTES * 2, S3_PART_BYTES + 1000))).rejects.toThrow('client went away');
     await expect(world.storage.get('T1/cut')).rejects.toThrow();

@@ -21,7 +21,8 @@ export const FILE_CONTENT_SECURITY_POLICY = "sandbox; default-src 'none'; img-sr
  * GET /files/:id[?size=thumbnail|preview] (docs/reference/files.md "Serving"): a file's bytes, through
  * this server (not signed URLs to the store: the same check as every read, at every request, in one
  * place, and the same answer whichever store holds the bytes), to whoever may see it (files.getInfo's
- * rules): the session cookie (an <img> of the web client) or Authorization: Bearer. Ranges for video
+ * rules): the session cookie (an <img> of the web client) or Authorization: Bearer (a token, a session
+ * token, or a personal token, which acts as its person). Ranges for video
  * and resumed downloads. Inline only for safe image, video and audio types; everything else, SVG and
  * HTML above all, is an attachment of type application/octet-stream.
  */
@@ -65,7 +66,7 @@ export function registerFileServeRoute(app: FastifyInstance, ctx: ServerContext)
 
 const renditionName = (file: FilesTable, size: string): string => `${file.name.replace(/\.[A-Za-z0-9]{1,8}$/, '')}.${size}.webp`;
 
-/** Authorization: Bearer (a token or a session token), else the session cookie. */
+/** Authorization: Bearer (a token, a session token or a personal token: callerOf tells them apart), else the session cookie. */
 export async function readerOf(ctx: ServerContext, request: FastifyRequest): Promise<FileReader> {
   if (bearerToken(request) !== undefined) {
     const caller = await callerOf(ctx, api.files.getInfo, request, {}, () => undefined);

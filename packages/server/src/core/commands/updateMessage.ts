@@ -2,9 +2,9 @@ import type { api, ParamsOf } from '@aviary/protocol';
 import { ApiError } from '../../errors.js';
 import { editMessage } from '../../store/rows/messages.js';
 import type { MessagesTable } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
+import type { Db, Tx } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
-import { runChange } from '../effects/effects.js';
+import { runChange, type Effects } from '../effects/effects.js';
 import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessage.js';
 import { checkEditWindow, type MessageChanger } from '../policies/messageChanges.js';
 import { messageUpdated } from '../stream/entries.js';
@@ -38,11 +38,26 @@ export async function updateMessage(ctx: CoreContext, editor: Editor, input: Upd
       edited_by: editor.user.id,
       ...(attachments !== undefined ? { attachments: attachments.length > 0 ? JSON.stringify(attachments) : null } : {}),
     });
-    const event = { name: 'chat.messageUpdated' as const, userId: editor.user.id, message: presentMessage(message) };
-    await enqueueMessageChangeEvents(tx, effects, message, { event, byAppId: editor.appId }, now);
-    await recordStreamEntries(tx, effects, message.team_id, [messageUpdated(message)], now);
+    await recordMessageUpdate(tx, effects, message, { userId: editor.user.id, byAppId: editor.appId }, now);
     return { message, editedAt: now };
   });
+}
+
+/**
+ * A message changed (an edit, a file deleted out of it), in the change's transaction: its
+ * `message.updated` frame for those who see it live or replay the stream, and chat.messageUpdated for
+ * the apps it concerns that subscribe (never the app `byAppId` whose token made the change).
+ */
+export async function recordMessageUpdate(
+  tx: Tx,
+  effects: Effects,
+  message: MessagesTable,
+  change: { userId: string; byAppId: string | null },
+  now: number,
+): Promise<void> {
+  const event = { name: 'chat.messageUpdated' as const, userId: change.userId, message: presentMessage(message) };
+  await enqueueMessageChangeEvents(tx, effects, message, { event, byAppId: change.byAppId }, now);
+  await recordStreamEntries(tx, effects, message.team_id, [messageUpdated(message)], now);
 }
 
 /**

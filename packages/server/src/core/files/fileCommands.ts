@@ -1,11 +1,11 @@
 import { ApiError } from '../../errors.js';
 import { runChange } from '../effects/effects.js';
-import { messageUpdated } from '../stream/entries.js';
-import { recordStreamEntries } from '../stream/record.js';
+import { recordMessageUpdate } from '../commands/updateMessage.js';
 import type { FilesTable } from '../../store/schema.js';
 import type { CoreContext } from '../context.js';
 import { findReadableFile, uploadedBy, type FileReader } from './fileAccess.js';
-import { deleteFileRow, removeBytes } from './removeFiles.js';
+import { deleteFileRow, removeBytes, removeStoredUnder } from './removeFiles.js';
+import { storageKey } from './presentFile.js';
 import { removeUploadParts } from './resumable.js';
 
 /**
@@ -23,8 +23,10 @@ export async function deleteFile(ctx: CoreContext, reader: FileReader, id: strin
       throw new ApiError('PermissionDenied', `File ${id} was not uploaded by you this way; ${who}.`, { parameter: 'file' });
     }
     const changed = await deleteFileRow(tx, found);
-    const shown = changed.filter((message) => message.deleted_at === null);
-    await recordStreamEntries(tx, effects, found.team_id, shown.map(messageUpdated), ctx.now());
+    const now = ctx.now();
+    for (const message of changed.filter((shown) => shown.deleted_at === null)) {
+      await recordMessageUpdate(tx, effects, message, { userId: reader.user.id, byAppId: reader.appId }, now);
+    }
     return found;
   });
   await removeBytes(ctx, [file]);
@@ -34,7 +36,8 @@ export async function deleteFile(ctx: CoreContext, reader: FileReader, id: strin
  * The sweep (docs/reference/files.md "Orphans"): files no message carries, uploaded more than
  * config.files.orphanMs ago (by ctx.now, the injectable clock) — an upload never sent, one cut off
  * before its last byte, whose bytes may be partly stored, or a resumable upload never finished, with
- * its parts. Deleted in batches; answers how many.
+ * its parts, those it recorded and those a crash mid-part left unrecorded (found by listing storage
+ * under the file's key). Deleted in batches; answers how many.
  */
 export async function sweepOrphanFiles(ctx: Pick<CoreContext, 'db' | 'now' | 'config' | 'log'>, batchSize = 500): Promise<number> {
   const cutoff = ctx.now() - ctx.config.files.orphanMs;
@@ -47,6 +50,8 @@ export async function sweepOrphanFiles(ctx: Pick<CoreContext, 'db' | 'now' | 'co
     const deleted = await ctx.db.deleteFrom('files').where('id', 'in', ids).where('attached_at', 'is', null).returning(['id', 'team_id']).execute();
     await removeBytes(ctx, deleted);
     await removeUploadParts(ctx, deleted);
+    // What a crash left under the file's key: a write never renamed into place, a part never recorded.
+    for (const file of deleted) await removeStoredUnder(ctx, `${storageKey(file)}.`);
     swept += deleted.length;
     if (orphans.length < batchSize) return swept;
   }

@@ -52,6 +52,17 @@ export async function deleteFileRow(tx: Tx, file: FilesTable): Promise<MessagesT
   return changed;
 }
 
+/**
+ * Removes every stored key that starts with `prefix`, recorded or not: a part a crash cut off before
+ * its upload recorded it, a write never renamed into place. Logs what it cannot remove.
+ */
+export async function removeStoredUnder(ctx: Pick<CoreContext, 'config' | 'log'>, prefix: string): Promise<void> {
+  const storage = fileStorageFor(ctx.config);
+  for await (const { key } of storage.list(prefix)) {
+    await storage.delete(key).catch((error: unknown) => ctx.log.warn({ err: error, key }, 'could not delete a left-over object from storage'));
+  }
+}
+
 /** Removes the bytes of deleted files, and their renditions, from storage (after the deletion committed). */
 export async function removeBytes(ctx: Pick<CoreContext, 'config' | 'log'>, files: readonly Pick<FilesTable, 'id' | 'team_id'>[]): Promise<void> {
   const storage = fileStorageFor(ctx.config);

@@ -8,8 +8,9 @@ import type { CoreContext } from '../context.js';
 import { uploadedBy, type FileReader } from './fileAccess.js';
 import { cleanFileName, storageKey } from './presentFile.js';
 import { fileTooLarge, quotaExceeded, ReceivedFile } from './receiveStream.js';
+import { removeStoredUnder } from './removeFiles.js';
 import { markStored, newFileId, teamFileBytes, type Uploader } from './upload.js';
-import { withoutLocation } from './withoutLocation.js';
+import { storeWithoutLocation } from './storeOriginal.js';
 
 /** A resumable upload as the methods show it (docs/reference/files.md "Resumable uploads"). */
 export interface UploadState {
@@ -22,8 +23,8 @@ export interface UploadState {
 
 const cutOff = () => new Error('the client closed the connection before the part’s last byte');
 
-/** Where one part's bytes are kept until the upload is finished: a name new for every part sent. */
-const partKey = (row: Pick<FilesTable, 'team_id' | 'id'>, storageName: string) => `${storageKey(row)}.part-${storageName}`;
+/** Where one part's bytes are kept until the upload is finished: a name new for every part sent (all of them start with `partKey(row, '')`). */
+export const partKey = (row: Pick<FilesTable, 'team_id' | 'id'>, storageName: string) => `${storageKey(row)}.part-${storageName}`;
 
 /**
  * files.startUpload: the size is checked against the limit per file and what is left of the team's
@@ -119,7 +120,7 @@ export async function finishUpload(ctx: CoreContext, reader: FileReader, id: str
   const received = new ReceivedFile(row.name, { maxFileBytes: Number(row.size), quotaLeft: Number(row.size) });
   pipeline(Readable.from(joined(storage, keys)), received, () => undefined);
   try {
-    await storage.put(storageKey(row), Readable.from(withoutLocation(received)));
+    await storeWithoutLocation(storage, storageKey(row), received);
   } catch (error) {
     await storage.delete(storageKey(row)).catch(() => undefined);
     await removeUploads(ctx, [row]);
@@ -136,19 +137,15 @@ async function removeUploads(ctx: Pick<CoreContext, 'db' | 'config' | 'log'>, ro
 }
 
 /**
- * Removes the parts of uploads whose rows are gone or finished, with their bytes. A part being recorded
- * at the same moment finds its file's row gone and removes its own bytes (recordPart).
+ * Removes the parts of uploads whose rows are gone or finished, with their bytes: every key under the
+ * file's parts, the recorded ones and those a process that crashed mid-part wrote and never recorded
+ * (storage's listing finds them). A part being recorded at the same moment finds its file's row gone
+ * and removes its own bytes (recordPart).
  */
 export async function removeUploadParts(ctx: Pick<CoreContext, 'db' | 'config' | 'log'>, rows: readonly Pick<FilesTable, 'id' | 'team_id'>[]): Promise<void> {
   if (rows.length === 0) return;
-  const ids = rows.map((row) => row.id);
-  const parts = await ctx.db.deleteFrom('file_upload_parts').where('file_id', 'in', ids).returning(['file_id', 'storage_name']).execute();
-  const storage = fileStorageFor(ctx.config);
-  for (const part of parts) {
-    const row = rows.find((candidate) => candidate.id === part.file_id)!;
-    const key = partKey(row, part.storage_name);
-    await storage.delete(key).catch((error: unknown) => ctx.log.warn({ err: error, key }, 'could not delete an upload’s part from storage'));
-  }
+  await ctx.db.deleteFrom('file_upload_parts').where('file_id', 'in', rows.map((row) => row.id)).execute();
+  for (const row of rows) await removeStoredUnder(ctx, partKey(row, ''));
 }
 
 async function* joined(storage: FileStorage, keys: readonly string[]): AsyncGenerator<Buffer> {

@@ -8,7 +8,7 @@ import { fileTooLarge, quotaExceeded, ReceivedFile } from './receiveStream.js';
 import { cleanFileName, RENDERED_TYPES, storageKey } from './presentFile.js';
 import { makeRenditions } from './renditions.js';
 import { withinPixelLimit } from './imageSize.js';
-import { withoutLocation } from './withoutLocation.js';
+import { storeWithoutLocation } from './storeOriginal.js';
 
 /** Who uploads: a person (appId null) or a token's user or bot through its app. */
 export interface Uploader {
@@ -48,7 +48,7 @@ export async function checkDeclaredLength(ctx: CoreContext, uploader: Uploader, 
 /**
  * Streams one uploaded file to storage. Its row is written first ('uploading'), so an upload cut off
  * by a crash is found by the sweep; the bytes are counted and typed on the way (ReceivedFile), and an
- * image's location taken out of its metadata (withoutLocation); a failure removes what was stored and
+ * image's location taken out of its metadata (storeWithoutLocation); a failure removes what was stored and
  * the row. Answers the stored row.
  */
 export async function receiveFile(
@@ -83,7 +83,7 @@ export async function receiveFile(
   if (signal?.aborted) cutOff();
   signal?.addEventListener('abort', cutOff, { once: true });
   try {
-    await storage.put(storageKey(row), Readable.from(withoutLocation(received)));
+    await storeWithoutLocation(storage, storageKey(row), received);
     if (signal?.aborted) throw new Error('the client closed the connection before the file’s last byte');
   } catch (error) {
     await storage.delete(storageKey(row)).catch(() => undefined);

@@ -20,12 +20,20 @@ const startsWith = (bytes: Buffer, text: string) => bytes.toString('latin1', 0, 
 export async function* withoutLocation(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   const reader = new ByteReader(source[Symbol.asyncIterator]());
   if (await reader.fill(12)) {
-    const head = reader.peek(12);
-    if (head[0] === 0xff && head[1] === 0xd8) yield* jpeg(reader);
-    else if (startsWith(head, '\x89PNG\r\n\x1a\n')) yield* png(reader);
-    else if (startsWith(head, 'RIFF') && head.toString('latin1', 8, 12) === 'WEBP') yield* webp(reader);
+    const format = streamedFormat(reader.peek(12));
+    if (format === 'jpeg') yield* jpeg(reader);
+    else if (format === 'png') yield* png(reader);
+    else if (format === 'webp') yield* webp(reader);
   }
   yield* reader.rest();
+}
+
+/** The image formats withoutLocation edits, by their first 12 bytes. */
+export function streamedFormat(head: Buffer): 'jpeg' | 'png' | 'webp' | undefined {
+  if (head[0] === 0xff && head[1] === 0xd8) return 'jpeg';
+  if (startsWith(head, '\x89PNG\r\n\x1a\n')) return 'png';
+  if (startsWith(head, 'RIFF') && head.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  return undefined;
 }
 
 /** The segments before the image data: APP1 holds EXIF or XMP. Segments are at most 64 KiB. */
@@ -52,14 +60,14 @@ async function* jpeg(reader: ByteReader): AsyncGenerator<Buffer> {
     }
     if (!(await reader.fill(2 + length))) return;
     const segment = reader.take(2 + length);
-    blankMetadata(segment.subarray(4));
+    await blankMetadata(segment.subarray(4));
     yield segment;
   }
 }
 
 /** An APP1 segment's (or a WebP chunk's) payload: EXIF with its GPS emptied, XMP blanked. */
-function blankMetadata(payload: Buffer): void {
-  if (startsWith(payload, 'Exif\0\0')) blankExifGps(payload.subarray(6));
+async function blankMetadata(payload: Buffer): Promise<void> {
+  if (startsWith(payload, 'Exif\0\0')) await blankExifGps(payload.subarray(6));
   else if (startsWith(payload, 'http://ns.adobe.com/')) payload.fill(0x20, payload.indexOf(0) + 1);
 }
 
@@ -74,7 +82,7 @@ async function* png(reader: ByteReader): AsyncGenerator<Buffer> {
     if (type === 'eXIf' && length <= MAX_HELD) {
       if (!(await reader.fill(12 + length))) return;
       const chunk = reader.take(12 + length);
-      blankExifGps(chunk.subarray(8, 8 + length));
+      await blankExifGps(chunk.subarray(8, 8 + length));
       chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + length)), 8 + length);
       yield chunk;
     } else if (type === 'eXIf' || (['tEXt', 'zTXt', 'iTXt'].includes(type) && (await carriesMetadata(reader, length)))) {
@@ -118,7 +126,7 @@ async function* webp(reader: ByteReader): AsyncGenerator<Buffer> {
       if (!(await reader.fill(8 + padded))) return;
       const chunk = reader.take(8 + padded);
       const payload = chunk.subarray(8, 8 + size);
-      blankExifGps(startsWith(payload, 'Exif\0\0') ? payload.subarray(6) : payload);
+      await blankExifGps(startsWith(payload, 'Exif\0\0') ? payload.subarray(6) : payload);
       yield chunk;
     } else if (fourcc === 'EXIF' || fourcc === 'XMP ') {
       yield reader.take(8);
