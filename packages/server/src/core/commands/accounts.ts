@@ -5,6 +5,8 @@ import { runChange, type ChangeContext } from '../effects/effects.js';
 import { checkPassword } from '../passwordRules.js';
 import { hashPassword, verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 import { deviceOf } from '../presenters/device.js';
+import { byPerson, recordAudit } from '../audit/record.js';
+import type { CommandContext } from '../context.js';
 
 /** How many hex characters of a session's token hash name it in sessions.list: enough, and no way back to the token. */
 const SESSION_ID_LENGTH = 16;
@@ -17,18 +19,28 @@ export async function currentPasswordIs(person: UsersTable, password: string): P
   return verifyPassword(password, person.password_hash);
 }
 
+/** A person acting from one of their sessions (its token's hash), and from where (for the audit log). */
+export interface SessionActor {
+  person: UsersTable;
+  sessionHash: string;
+  address: string | null;
+}
+
 /**
  * Sets a person's new password (the one password rule, core/passwordRules.ts) and ends every other
- * session of theirs in the same transaction; every process closes the streams those sessions opened at
- * once (credentialsEnded). The session it was changed from stays. The caller checked the current one.
+ * session of theirs in the same transaction, with the audit log's `user.passwordChanged`; every process
+ * closes the streams those sessions opened at once (credentialsEnded). The session it was changed from
+ * stays. The caller checked the current one.
  */
-export async function changePassword(ctx: ChangeContext, person: UsersTable, currentSessionHash: string, newPassword: unknown): Promise<number> {
+export async function changePassword(ctx: CommandContext, { person, sessionHash, address }: SessionActor, { newPassword }: { newPassword: unknown }): Promise<number> {
   const hash = await hashPassword(checkPassword('newPassword', newPassword));
   return runChange(ctx, async (tx, effects) => {
     await tx.updateTable('users').set({ password_hash: hash }).where('id', '=', person.id).execute();
-    const ended = await tx.deleteFrom('sessions').where('user_id', '=', person.id).where('token_hash', '!=', currentSessionHash).executeTakeFirst();
+    const ended = await tx.deleteFrom('sessions').where('user_id', '=', person.id).where('token_hash', '!=', sessionHash).executeTakeFirst();
     effects.add({ kind: 'credentialsEnded', notice: { userId: person.id } });
-    return Number(ended.numDeletedRows);
+    const endedSessions = Number(ended.numDeletedRows);
+    await recordAudit(tx, { ...byPerson(person, address), at: ctx.now(), action: 'user.passwordChanged', target: { kind: 'user', id: person.id }, details: { endedSessions } });
+    return endedSessions;
   });
 }
 
