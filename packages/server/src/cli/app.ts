@@ -32,13 +32,12 @@ export function registerAppCommands(program: Command): Command {
     .option('--flock-naming', 'Flock-compatible naming: its events and widget URLs also carry Flock’s names (docs/flock-compatibility.md)')
     .option('--event <name>', 'an event the app receives (repeatable); without it, the defaults (docs/reference/event-subscriptions.md)', collect, [])
     .action((flags: Flags<AppCreateFlags>) =>
-      runAdminCommand(flags, async ({ db, now }) => {
+      runAdminCommand(flags, async (admin) => {
+        const { db, now } = admin;
         const developer = await requirePerson(db, flags.developer);
         const created = await asCliError(
           () =>
-            createApp(db, {
-              teamId: developer.team_id,
-              developerId: developer.id,
+            createApp(admin, developer, {
               name: flags.name,
               description: flags.description,
               listenerUrl: flags.listenerUrl,
@@ -46,7 +45,6 @@ export function registerAppCommands(program: Command): Command {
               allowedOrigins: flags.allowedOrigin,
               flockNaming: flags.flockNaming === true,
               eventSubscriptions: flags.event.length > 0 ? flags.event : null,
-              now: now(),
             }),
           (parameter, description) => appOptionWording(flags, parameter, description),
         );
@@ -63,13 +61,14 @@ export function registerAppCommands(program: Command): Command {
     .option('--enable', 'enable the bot (the first time, this creates its user "<App name> Bot"; an app called "… Bot" keeps its name)')
     .option('--regenerate', 'issue a new token to a bot that is already enabled')
     .action((flags: Flags<{ app: string; enable?: boolean; regenerate?: boolean }>) =>
-      runAdminCommand(flags, async ({ db, now }) => {
+      runAdminCommand(flags, async (admin) => {
+        const { db, now } = admin;
         if (flags.enable === flags.regenerate) throw new CliError('InvalidUsage', 'Give exactly one of --enable and --regenerate.');
         const found = await requireApp(db, flags.app);
         if (flags.regenerate && found.bot_user_id === null) {
           throw new CliError('BotNotEnabled', `The bot of "${found.name}" is not enabled; enable it with --enable.`);
         }
-        const { botUserId, botToken } = await enableBot(db, found.id, now());
+        const { botUserId, botToken } = await enableBot(admin, cliActor, { appId: found.id });
         await recordAudit(db, { teamId: found.team_id, actor: cliActor, at: now(), action: flags.enable ? 'app.botEnabled' : 'app.botTokenRegenerated', target: { kind: 'app', id: found.id } });
         return { json: { botUserId, botToken }, text: `Bot of "${found.name}" is ${botUserId}.\nbot token: ${botToken}` };
       }),
@@ -79,13 +78,13 @@ export function registerAppCommands(program: Command): Command {
     .requiredOption('--app <id>', 'the app')
     .requiredOption('--file <path>', 'a JSON file holding the whole integrations object; {} removes them all')
     .action((flags: Flags<{ app: string; file: string }>) =>
-      runAdminCommand(flags, async ({ db, now }) => {
-        const found = await requireApp(db, flags.app);
+      runAdminCommand(flags, async (admin) => {
+        const found = await requireApp(admin.db, flags.app);
         const integrations = await asCliError(
           () => checkIntegrations(readJsonFile('--file', flags.file), ''),
           (_parameter, description) => `--file ${flags.file}: ${description}`,
         );
-        await updateApp(db, found.id, { integrations }, now());
+        await updateApp(admin, cliActor, { appId: found.id, integrations });
         return { json: { id: found.id, integrations }, text: `Set the integrations of "${found.name}" ${found.id}.` };
       }),
     );

@@ -67,11 +67,11 @@ export function registerAppAdminCommands(app: Command): void {
     .option('--default-events', 'back to the default subscriptions, the events of the specification')
     .option('--integrations-file <path>', 'a JSON file holding the whole integrations object; {} removes them all')
     .action((flags: Flags<AppUpdateFlags>) =>
-      runAdminCommand(flags, async ({ db, now }) => {
-        const found = await requireApp(db, flags.app);
+      runAdminCommand(flags, async (admin) => {
+        const found = await requireApp(admin.db, flags.app);
         const changes = changesFromFlags(flags);
         if (Object.keys(changes).length === 0) throw new CliError('InvalidUsage', 'Nothing to change: give at least one field to update (see --help).');
-        const updated = await asCliError(() => updateApp(db, found.id, changes, now()), updateWording(flags));
+        const updated = await asCliError(() => updateApp(admin, cliActor, { ...changes, appId: found.id }), updateWording(flags));
         const shown = presentDeveloperApp(updated, { withSecret: false });
         return { json: { app: shown }, text: `Updated "${shown.name}" ${shown.id}: ${Object.keys(changes).join(', ')}.` };
       }),

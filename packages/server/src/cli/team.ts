@@ -14,9 +14,9 @@ export function registerTeamCommands(program: Command): void {
   adminCommand(team, 'create', 'Create a team, to set up a fresh store by hand.')
     .requiredOption('--name <name>', 'the team name')
     .action((flags: StoreFlags & OutputFlags & { name: string }) =>
-      runAdminCommand(flags, async ({ db, now }) => {
+      runAdminCommand(flags, async (admin) => {
         const name = requireText('--name', flags.name);
-        const { id } = await createTeam(db, { name, now: now() });
+        const { id } = await createTeam(admin, cliActor, { name });
         return { json: { id }, text: `Created team "${name}" ${id}.` };
       }),
     );

@@ -1,7 +1,8 @@
 import type { Bus } from '../bus/bus.js';
 import type { Config } from '../config.js';
 import type { EventsContext } from '../events/context.js';
-import type { AfterCommit, ChangeContext } from './effects/effects.js';
+import type { Db } from '../store/store.js';
+import { tellNobody, type AfterCommit, type ChangeContext } from './effects/effects.js';
 import type { CommittedEntries } from './stream/committedEntries.js';
 import type { OnlinePeople } from './push/onlinePeople.js';
 import type { BackgroundWork } from './triggers/backgroundWork.js';
@@ -16,6 +17,12 @@ import type { BackgroundWork } from './triggers/backgroundWork.js';
  * Seeding the demo and pruning the stream are maintenance scripts, not commands: `(ctx, params)`.
  */
 export type CommandContext = ChangeContext & { now: () => number };
+
+/**
+ * A CommandContext on the store alone, where nobody is told after a commit: for writers outside a running
+ * server (seeding, scripts, tests) and for commands that record no effect.
+ */
+export const storeContext = (db: Db, now: () => number = Date.now): CommandContext => ({ db, now, afterCommit: tellNobody });
 
 /** What commands, policies and interactions take: the event code's needs, the configuration, background work. */
 export interface CoreContext extends EventsContext {

@@ -6,6 +6,8 @@ import type { Store } from '../../src/store/store.js';
 import { tokenOutcome } from '../apps/harness.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { forEachDialect } from '../helpers/server.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /**
  * A running server may keep resolved tokens (SQLite), so every change that bears on a token is made here
@@ -35,19 +37,19 @@ forEachDialect('token changes made by another process', (t) => {
 
     it('uninstalling the app', async () => {
       const { app, alice } = await scene();
-      await removeInstall(otherProcess.db, { appId: app.id, userId: alice.id });
+      await removeInstall(storeContext(otherProcess.db), { id: alice.id }, { appId: app.id });
       expect(await tokenOutcome(t(), alice.token)).toBe('InvalidToken');
     });
 
     it('disabling by the person and by the team, and enabling again', async () => {
       const { app, alice } = await scene();
-      await setInstallDisabled(otherProcess.db, { appId: app.id, userId: alice.id, disabled: true });
+      await setInstallDisabled(storeContext(otherProcess.db), { id: alice.id }, { appId: app.id, disabled: true });
       expect(await tokenOutcome(t(), alice.token)).toBe('AppDisabled:user');
-      await setInstallDisabled(otherProcess.db, { appId: app.id, userId: alice.id, disabled: false });
+      await setInstallDisabled(storeContext(otherProcess.db), { id: alice.id }, { appId: app.id, disabled: false });
       expect(await tokenOutcome(t(), alice.token)).toBe('ok');
-      await setAppDisabledForTeam(otherProcess.db, { appId: app.id, disabled: true, now: Date.now() });
+      await setAppDisabledForTeam(storeContext(otherProcess.db), cliActor, { appId: app.id, disabled: true });
       expect(await tokenOutcome(t(), alice.token)).toBe('AppDisabled:team');
-      await setAppDisabledForTeam(otherProcess.db, { appId: app.id, disabled: false, now: Date.now() });
+      await setAppDisabledForTeam(storeContext(otherProcess.db), cliActor, { appId: app.id, disabled: false });
       expect(await tokenOutcome(t(), alice.token)).toBe('ok');
     });
 

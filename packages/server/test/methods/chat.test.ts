@@ -3,6 +3,7 @@ import { setInstallDisabled } from '../../src/core/commands/apps.js';
 import { deactivatePerson } from '../../src/core/commands/people.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast, expectApiError, NO_CHANNEL, NOBODY, roomyRateLimits } from './chat-cast.js';
+import { storeContext } from '../../src/core/context.js';
 
 const UID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -123,7 +124,7 @@ forEachDialect(
           parameter: 'onBehalfOf',
           description: /has not installed this bot's app/,
         });
-        await setInstallDisabled(t().testStore.store.db, { appId: app.id, userId: alice.id, disabled: true });
+        await setInstallDisabled(storeContext(t().testStore.store.db), { id: alice.id }, { appId: app.id, disabled: true });
         await expectApiError(bot.client.chat.sendMessage({ to: channelId, text: 'hi', onBehalfOf: alice.id }), {
           error: 'InvalidParameter',
           parameter: 'onBehalfOf',

@@ -11,7 +11,7 @@ import { appDisabledBy } from '../policies/apps.js';
 import { whyNotInstallable } from '../policies/installability.js';
 import { appInstalled, appSwitched, appUninstalled } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { newUserToken, recordInstallIn, removeInstallIn, setAppDisabledForTeam, setInstallDisabled } from './apps.js';
+import { newUserToken, recordInstallIn, removeInstallIn, setAppDisabledForTeamIn, setInstallDisabledIn } from './internal/installRows.js';
 
 /** Installing calls the listener and enqueues events; the CLI gives exactly this, without a server. */
 export type InstallContext = Pick<CoreContext, 'db' | 'now' | 'events' | 'afterCommit' | 'requestId'> & { config: Pick<Config, 'installTimeoutMs'> };
@@ -74,7 +74,7 @@ export async function uninstallApp(ctx: InstallContext, input: InstallTarget): P
 export async function setAppDisabledByUser(ctx: CoreContext, input: InstallTarget & { disabled: boolean }): Promise<void> {
   const app = await appInUsersTeam(ctx.db, input);
   await runChange(ctx, async (tx, effects) => {
-    if (!(await setInstallDisabled(tx, input))) throw notInstalled(app);
+    if (!(await setInstallDisabledIn(tx, input))) throw notInstalled(app);
     await recordStreamEntries(tx, effects, app.team_id, [appSwitched(app.id, { by: 'user', ...input })], ctx.now());
   });
 }
@@ -86,7 +86,7 @@ export async function setAppDisabledByTeam(ctx: CoreContext, input: { appId: str
   if (admin.role !== 'admin') throw new ApiError('PermissionDenied', 'Only a team admin may disable or enable an app for the whole team.');
   await runChange(ctx, async (tx, effects) => {
     const now = ctx.now();
-    await setAppDisabledForTeam(tx, { appId: input.appId, disabled: input.disabled, now });
+    await setAppDisabledForTeamIn(tx, { appId: input.appId, disabled: input.disabled, now });
     await recordStreamEntries(tx, effects, app.team_id, [appSwitched(app.id, { by: 'team', disabled: input.disabled, userId: input.adminId })], now);
   });
 }

@@ -1,6 +1,8 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
-import { newTeamId, newUserId } from '../../store/ids.js';
+import { newUserId } from '../../store/ids.js';
+import type { CommandContext } from '../context.js';
+import { insertTeam } from './internal/teamRows.js';
 import { insertUser } from '../../store/rows/users.js';
 import { runChange, type ChangeContext, type Effects } from '../effects/effects.js';
 import { hashPassword } from '../passwords.js';
@@ -12,10 +14,10 @@ import { recordStreamEntries } from '../stream/record.js';
 import { cliActor, recordAudit, type AuditActor } from '../audit/record.js';
 import { revokeAllPersonalTokens } from './personalTokens.js';
 
-export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {
-  const id = newTeamId();
-  await db.insertInto('teams').values({ id, name: input.name, app_creators: 'members', who_may_invite: 'admins', created_at: input.now }).execute();
-  return { id };
+/** A new team, by the CLI (`aviary team create`) or seeding. */
+export async function createTeam(ctx: CommandContext, actor: AuditActor, { name }: { name: string }): Promise<{ id: string }> {
+  const now = ctx.now();
+  return runChange(ctx, (tx) => insertTeam(tx, { name, now }));
 }
 
 /** A new person: their team, and their fields, which createPerson checks (core/personFields.ts). */
@@ -25,9 +27,12 @@ export interface NewPerson extends PersonFieldInput {
   emailVerified?: boolean;
 }
 
-export async function createPerson(db: Db | Tx, input: NewPerson & { now: number }): Promise<UsersTable> {
+/** A new person, by the CLI (`aviary user create`), seeding or a sign-in through the team's provider. */
+export async function createPerson(ctx: CommandContext, actor: AuditActor, input: NewPerson): Promise<UsersTable> {
   const fields = checkPersonFields(input);
-  return insertUser(db, {
+  const passwordHash = fields.password !== undefined ? await hashPassword(fields.password) : null;
+  const now = ctx.now();
+  return runChange(ctx, (tx) => insertUser(tx, {
     id: newUserId(),
     team_id: input.teamId,
     email: fields.email,
@@ -36,10 +41,10 @@ export async function createPerson(db: Db | Tx, input: NewPerson & { now: number
     role: fields.role ?? 'user',
     timezone: fields.timezone ?? 'UTC',
     profile_image: fields.profileImage ?? null,
-    password_hash: fields.password !== undefined ? await hashPassword(fields.password) : null,
+    password_hash: passwordHash,
     email_unverified: input.emailVerified === false ? 1 : 0,
-    created_at: input.now,
-  });
+    created_at: now,
+  }));
 }
 
 /**

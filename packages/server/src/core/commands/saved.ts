@@ -3,6 +3,8 @@ import { ApiError } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { findVisibleMessage } from '../interactions/visibleMessage.js';
+import type { CommandContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
 import { resolveReadableChat } from '../policies/chat.js';
 import { presentMessage } from '../presenters/messages.js';
 import { findMessagesByUids } from '../queries/messages.js';
@@ -12,21 +14,26 @@ import { findMessagesByUids } from '../queries/messages.js';
  * event). Only a message they can see is saved; one they can no longer see (they left its channel)
  * stays saved but is left out of the list until they can see it again.
  */
-export async function saveMessage(db: Db, person: UsersTable, messageUid: string, now: number): Promise<number> {
-  const { row } = await findVisibleMessage(db, person, messageUid);
-  await db
-    .insertInto('saved_items')
-    .values({ user_id: person.id, message_uid: row.uid, team_id: row.team_id, saved_at: now })
-    .onConflict((conflict) => conflict.columns(['user_id', 'message_uid']).doNothing())
-    .execute();
-  const saved = await db.selectFrom('saved_items').select('saved_at').where('user_id', '=', person.id).where('message_uid', '=', row.uid).executeTakeFirstOrThrow();
-  return Number(saved.saved_at);
+export async function saveMessage(ctx: CommandContext, person: UsersTable, { messageUid }: { messageUid: string }): Promise<number> {
+  const now = ctx.now();
+  return runChange(ctx, async (tx) => {
+    const { row } = await findVisibleMessage(tx, person, messageUid);
+    await tx
+      .insertInto('saved_items')
+      .values({ user_id: person.id, message_uid: row.uid, team_id: row.team_id, saved_at: now })
+      .onConflict((conflict) => conflict.columns(['user_id', 'message_uid']).doNothing())
+      .execute();
+    const saved = await tx.selectFrom('saved_items').select('saved_at').where('user_id', '=', person.id).where('message_uid', '=', row.uid).executeTakeFirstOrThrow();
+    return Number(saved.saved_at);
+  });
 }
 
-export async function unsaveMessage(db: Db, person: UsersTable, messageUid: string): Promise<void> {
-  const deleted = await db.deleteFrom('saved_items').where('user_id', '=', person.id).where('message_uid', '=', messageUid).executeTakeFirst();
-  // Unsaving what was never saved: fine when the message is visible, "no such message" otherwise.
-  if (Number(deleted.numDeletedRows) === 0) await findVisibleMessage(db, person, messageUid);
+export async function unsaveMessage(ctx: CommandContext, person: UsersTable, { messageUid }: { messageUid: string }): Promise<void> {
+  await runChange(ctx, async (tx) => {
+    const deleted = await tx.deleteFrom('saved_items').where('user_id', '=', person.id).where('message_uid', '=', messageUid).executeTakeFirst();
+    // Unsaving what was never saved: fine when the message is visible, "no such message" otherwise.
+    if (Number(deleted.numDeletedRows) === 0) await findVisibleMessage(tx, person, messageUid);
+  });
 }
 
 export interface SavedPage {

@@ -1,5 +1,6 @@
 import type { UsersTable } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
+import type { Db, Tx } from '../../store/store.js';
+import type { CommandContext } from '../context.js';
 import { hashToken, newSecret } from '../../store/ids.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
@@ -14,11 +15,13 @@ export interface SignInInput {
   email: string;
   password: string;
   /** The team to sign in to, for an email that has accounts in several teams. */
-  teamId?: string;
-  now: number;
-  /** The User-Agent and client address signing in, kept for the person's list of sessions (sessions.list). */
-  userAgent?: string;
-  clientAddress?: string;
+  teamId?: string | undefined;
+}
+
+/** Who signs in or opens a session: the User-Agent and client address, kept for the person's list of sessions (sessions.list) and the audit log. */
+export interface Browser {
+  userAgent?: string | undefined;
+  clientAddress?: string | undefined;
 }
 
 /** How much of a User-Agent a session keeps. */
@@ -39,7 +42,8 @@ export type SignInResult =
  * the password opens count. Without an account to check, a password is still checked against a hash
  * nobody knows, so an unknown email costs what a wrong password costs.
  */
-export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> {
+export async function signIn(ctx: CommandContext, browser: Browser, input: SignInInput): Promise<SignInResult> {
+  const { db } = ctx;
   let query = db
     .selectFrom('users')
     .selectAll()
@@ -68,22 +72,31 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
     return { outcome: 'chooseTeam', teams };
   }
   const user = opened[0];
-  return { outcome: 'signedIn', sessionToken: await openSession(db, user.id, input), user };
+  const sessionToken = await runChange(ctx, async (tx) => {
+    const token = await insertSession(tx, user.id, browser, ctx.now());
+    await recordAudit(tx, { ...byPerson(user, browser.clientAddress ?? null), at: ctx.now(), action: 'session.signIn', target: { kind: 'user', id: user.id } });
+    return token;
+  });
+  return { outcome: 'signedIn', sessionToken, user };
 }
 
-/** A new session for the person, from the browser and address given: its token, stored hashed. */
-export async function openSession(db: Db, userId: string, input: { now: number; userAgent?: string; clientAddress?: string }): Promise<string> {
+/** A new session for the person, from the browser given (a sign-in through the team's provider): its token, stored hashed. */
+export async function openSession(ctx: CommandContext, person: Pick<UsersTable, 'id'>, browser: Browser): Promise<string> {
+  return runChange(ctx, (tx) => insertSession(tx, person.id, browser, ctx.now()));
+}
+
+async function insertSession(tx: Tx, userId: string, browser: Browser, now: number): Promise<string> {
   const sessionToken = newSecret('as_s_');
-  await db
+  await tx
     .insertInto('sessions')
     .values({
       token_hash: hashToken(sessionToken),
       user_id: userId,
-      created_at: input.now,
-      expires_at: input.now + SESSION_LIFETIME_MS,
-      user_agent: input.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
-      client_address: input.clientAddress ?? null,
-      last_seen_at: input.now,
+      created_at: now,
+      expires_at: now + SESSION_LIFETIME_MS,
+      user_agent: browser.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+      client_address: browser.clientAddress ?? null,
+      last_seen_at: now,
     })
     .execute();
   return sessionToken;
