@@ -134,7 +134,7 @@ forEachDialect('method pipeline', (t) => {
     it('InvalidToken once the app is uninstalled or the person deactivated', async () => {
       const { app, people } = await cast(2);
       await removeInstall(storeContext(t().testStore.store.db), { id: people[0].id }, { appId: app.id });
-      await deactivatePerson(t().server.ctx, people[1].id, Date.now());
+      await deactivatePerson(t().server.ctx, cliActor, { userId: people[1].id });
       for (const person of people) {
         const answer = await t().call('users.getInfo', { query: { token: person.token } });
         expect(answer.status).toBe(403);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteApp, removeInstall, setAppDisabledForTeam, setInstallDisabled } from '../../src/core/commands/apps.js';
 import { deactivatePerson } from '../../src/core/commands/people.js';
-import { tellNobody } from '../../src/core/effects/effects.js';
 import type { Store } from '../../src/store/store.js';
 import { tokenOutcome } from '../apps/harness.js';
 import { teamWithApp } from '../helpers/factories.js';
@@ -31,7 +30,7 @@ forEachDialect('token changes made by another process', (t) => {
   describe('take effect at once', () => {
     it('deactivating the person', async () => {
       const { alice } = await scene();
-      await deactivatePerson({ db: otherProcess.db, afterCommit: tellNobody }, alice.id, Date.now());
+      await deactivatePerson(storeContext(otherProcess.db), cliActor, { userId: alice.id });
       expect(await tokenOutcome(t(), alice.token)).toBe('InvalidToken');
     });
 
@@ -55,7 +54,7 @@ forEachDialect('token changes made by another process', (t) => {
 
     it('deleting the app', async () => {
       const { app, alice } = await scene();
-      await deleteApp({ db: otherProcess.db, afterCommit: tellNobody }, app.id, Date.now());
+      await deleteApp(storeContext(otherProcess.db), cliActor, { appId: app.id });
       expect(await tokenOutcome(t(), alice.token)).toBe('InvalidToken');
     });
   });

@@ -49,7 +49,7 @@ const actions: Record<ChannelChange['kind'], string> = {
  * (`channel.updated`). A change that changes nothing (archiving an archived channel) is no change and
  * records nothing.
  */
-export async function changeChannel(ctx: CoreContext, { admin, address }: AdminActor, channelId: string, change: ChannelChange): Promise<ChannelModel> {
+export async function changeChannel(ctx: CoreContext, { admin, address }: AdminActor, { channelId, change }: { channelId: string; change: ChannelChange }): Promise<ChannelModel> {
   const checked: ChannelChange = change.kind === 'rename' ? { kind: 'rename', name: checkVisibleName('name', change.name.trim()) } : change;
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {

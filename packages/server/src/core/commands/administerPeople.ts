@@ -50,7 +50,7 @@ export async function keepAnAdmin(tx: Tx, teamId: string, leaving: string, what:
 }
 
 /** Gives a person a role; the whole team hears of it (`user.roleChanged`), and the audit log records the old and new role. */
-export async function setPersonRole(ctx: CoreContext, { admin, address }: AdminActor, userId: string, role: UsersTable['role']): Promise<AdminPerson> {
+export async function setPersonRole(ctx: CoreContext, { admin, address }: AdminActor, { userId, role }: { userId: string; role: UsersTable['role'] }): Promise<AdminPerson> {
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
     const before = await personOf(tx, admin, userId, ctx.now());
@@ -64,7 +64,7 @@ export async function setPersonRole(ctx: CoreContext, { admin, address }: AdminA
 }
 
 /** Deactivates a person (never oneself, never the last admin): core/commands/people.ts deactivatePerson, with the admin as actor. */
-export async function deactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, userId: string): Promise<AdminPerson> {
+export async function deactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, { userId }: { userId: string }): Promise<AdminPerson> {
   if (userId === admin.id) throw new ApiError('PermissionDenied', 'You cannot deactivate your own account from the console; another admin can.', { parameter: 'userId' });
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
@@ -77,7 +77,7 @@ export async function deactivateFromConsole(ctx: CoreContext, { admin, address }
 }
 
 /** Reactivates a deactivated person: they sign in again (their sessions ended when they were deactivated). */
-export async function reactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, userId: string): Promise<AdminPerson> {
+export async function reactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, { userId }: { userId: string }): Promise<AdminPerson> {
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
     const before = await personOf(tx, admin, userId, ctx.now());
@@ -95,8 +95,7 @@ export async function reactivateFromConsole(ctx: CoreContext, { admin, address }
 export async function adminPasswordReset(
   ctx: CoreContext,
   { admin, address }: AdminActor,
-  userId: string,
-  email: boolean,
+  { userId, email }: { userId: string; email: boolean },
 ): Promise<{ link?: string; mailed: boolean; expiresAt: number }> {
   if (email && ctx.config.smtpUrl === undefined) throw new ApiError('MailNotConfigured', 'This server sends no mail; leave email out to get a link to hand over.', { parameter: 'email' });
   const now = ctx.now();

@@ -1,7 +1,7 @@
 import type { AppsTable, UsersTable } from '../../store/schema.js';
-import type { AuditActor } from '../audit/record.js';
+import { recordAudit, type AuditActor } from '../audit/record.js';
 import type { CommandContext } from '../context.js';
-import { runChange, type ChangeContext } from '../effects/effects.js';
+import { runChange } from '../effects/effects.js';
 import { appDeleted } from '../stream/entries.js';
 import { isSqlite } from '../../store/rows/streamEntries.js';
 import { recordStreamEntries } from '../stream/record.js';
@@ -102,11 +102,12 @@ export const SECRET_GRACE_MS = 24 * 3_600_000;
  * one (a second header), so that a listener holding either secret accepts them while it is updated. A
  * listen connection opened with the old secret closes at once.
  */
-export async function rotateAppSecret(ctx: ChangeContext, appId: string, now: number): Promise<{ secret: string; previousSecretUntil: number }> {
+export async function rotateAppSecret(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<{ secret: string; previousSecretUntil: number }> {
   const secret = newSecret('as_');
+  const now = ctx.now();
   const previousSecretUntil = now + SECRET_GRACE_MS;
   await runChange(ctx, async (tx, effects) => {
-    const { secret: previous } = await tx.selectFrom('apps').select('secret').where('id', '=', appId).executeTakeFirstOrThrow();
+    const { secret: previous, team_id: teamId } = await tx.selectFrom('apps').select(['secret', 'team_id']).where('id', '=', appId).executeTakeFirstOrThrow();
     await tx
       .updateTable('apps')
       .set({ secret: sealAppSecret(tx, secret), previous_secret: sealAppSecret(tx, previous), previous_secret_until: previousSecretUntil, updated_at: now })
@@ -114,6 +115,7 @@ export async function rotateAppSecret(ctx: ChangeContext, appId: string, now: nu
       .execute();
     // Listen connections opened with the old secret end now; events still carry it for the grace period.
     effects.add({ kind: 'credentialsEnded', notice: { appId } });
+    await recordAudit(tx, { teamId, actor, at: now, action: 'app.secretRotated', target: { kind: 'app', id: appId } });
   });
   return { secret, previousSecretUntil };
 }
@@ -123,9 +125,10 @@ export async function rotateAppSecret(ctx: ChangeContext, appId: string, now: nu
  * install, its events and their attempts. Its bot user stays, deactivated, so that the bot's old
  * messages keep a sender. The team hears of it on the stream (`app.deleted`).
  */
-export async function deleteApp(ctx: ChangeContext, appId: string, now: number): Promise<void> {
+export async function deleteApp(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<void> {
+  const now = ctx.now();
   await runChange(ctx, async (tx, effects) => {
-    const app = await tx.selectFrom('apps').select(['bot_user_id', 'team_id']).where('id', '=', appId).executeTakeFirstOrThrow();
+    const app = await tx.selectFrom('apps').select(['bot_user_id', 'team_id', 'name']).where('id', '=', appId).executeTakeFirstOrThrow();
     await tx.deleteFrom('app_tokens').where('app_id', '=', appId).execute();
     await tx.deleteFrom('installs').where('app_id', '=', appId).execute();
     // PostgreSQL: a delivery recording an attempt at this moment would add one after the attempts are
@@ -138,6 +141,7 @@ export async function deleteApp(ctx: ChangeContext, appId: string, now: number):
     await tx.deleteFrom('apps').where('id', '=', appId).execute();
     await recordStreamEntries(tx, effects, app.team_id, [appDeleted(appId)], now);
     effects.add({ kind: 'credentialsEnded', notice: { appId } });
+    await recordAudit(tx, { teamId: app.team_id, actor, at: now, action: 'app.deleted', target: { kind: 'app', id: appId }, details: { name: app.name } });
   });
 }
 

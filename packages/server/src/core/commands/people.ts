@@ -11,7 +11,7 @@ import { checkPersonFields, checkProfileChange, type PersonFieldInput } from '..
 import { presentPublicProfile } from '../presenters/users.js';
 import { userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { cliActor, recordAudit, type AuditActor } from '../audit/record.js';
+import { recordAudit, type AuditActor } from '../audit/record.js';
 import { revokeAllPersonalTokens } from './personalTokens.js';
 
 /** A new team, by the CLI (`aviary team create`) or seeding. */
@@ -51,7 +51,8 @@ export async function createPerson(ctx: CommandContext, actor: AuditActor, input
  * Deactivates a person: their sessions end, their tokens stop working, and every process closes their
  * streams at once. Their messages stay. Reactivating them does not bring the sessions back.
  */
-export async function deactivatePerson(ctx: ChangeContext, userId: string, now: number, actor: AuditActor = cliActor): Promise<void> {
+export async function deactivatePerson(ctx: CommandContext, actor: AuditActor, { userId }: { userId: string }): Promise<void> {
+  const now = ctx.now();
   await runChange(ctx, (tx, effects) => deactivatePersonIn(tx, effects, userId, now, actor));
 }
 
