@@ -4,14 +4,9 @@ import { invalidParameter } from '../../errors.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { checkPassword } from '../passwordRules.js';
 import { hashPassword, verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
-import { deviceOf } from '../presenters/device.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import type { CommandContext } from '../context.js';
-
-/** How many hex characters of a session's token hash name it in sessions.list: enough, and no way back to the token. */
-const SESSION_ID_LENGTH = 16;
-
-export const sessionIdOf = (tokenHash: string): string => tokenHash.slice(0, SESSION_ID_LENGTH);
+import { sessionIdOf } from '../queries/sessions.js';
 
 /** Whether the current password is right; a person without one (never set) has no right one. */
 export async function currentPasswordIs(person: UsersTable, password: string): Promise<boolean> {
@@ -42,35 +37,6 @@ export async function changePassword(ctx: CommandContext, { person, sessionHash,
     await recordAudit(tx, { ...byPerson(person, address), at: ctx.now(), action: 'user.passwordChanged', target: { kind: 'user', id: person.id }, details: { endedSessions } });
     return endedSessions;
   });
-}
-
-export interface SessionSummary {
-  id: string;
-  device: string;
-  address: string | null;
-  createdAt: number;
-  lastSeenAt: number | null;
-  current: boolean;
-}
-
-/** The person's live sessions, the newest first, the calling one marked. */
-export async function listSessions(db: Db, userId: string, currentSessionHash: string, now: number): Promise<SessionSummary[]> {
-  const rows = await db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('expires_at', '>', now)
-    .orderBy('created_at', 'desc')
-    .orderBy('token_hash')
-    .execute();
-  return rows.map((row) => ({
-    id: sessionIdOf(row.token_hash),
-    device: deviceOf(row.user_agent),
-    address: row.client_address,
-    createdAt: row.created_at,
-    lastSeenAt: row.last_seen_at,
-    current: row.token_hash === currentSessionHash,
-  }));
 }
 
 export type SessionsToRevoke = { sessionId: string } | { all: true; exceptCurrent: boolean };

@@ -1,13 +1,11 @@
 import type { UsersTable } from '../../store/schema.js';
-import type { Db, Tx } from '../../store/store.js';
+import type { Tx } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { hashToken, newSecret } from '../../store/ids.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { teamsWithoutPasswords } from '../signIn/settings.js';
-import { livePersonalTokenHashes } from './personalTokens.js';
-import { inBatches } from '../../store/batches.js';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -111,38 +109,4 @@ export async function signOut(ctx: ChangeContext & { now(): number }, sessionTok
     const person = await tx.selectFrom('users').select(['id', 'team_id']).where('id', '=', ended.user_id).executeTakeFirstOrThrow();
     await recordAudit(tx, { ...byPerson(person, address), at: ctx.now(), action: 'session.signOut', target: { kind: 'user', id: person.id } });
   });
-}
-
-/** The person behind a live session token, or undefined. */
-export async function sessionUser(db: Db, sessionToken: string, now: number): Promise<UsersTable | undefined> {
-  return db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .selectAll('u')
-    .where('s.token_hash', '=', hashToken(sessionToken))
-    .where('s.expires_at', '>', now)
-    .where('u.deactivated_at', 'is', null)
-    .executeTakeFirst();
-}
-
-/**
- * Of the given credential hashes (a session's token's, or a personal token's: what a stream or listen
- * connection was opened with), those still live for an active person (in chunks of 500).
- */
-export async function liveCredentialHashes(db: Db, credentialHashes: readonly string[], now: number): Promise<Set<string>> {
-  const live = new Set<string>();
-  for (const batch of inBatches(credentialHashes, 1, 500)) {
-    const rows = await db
-      .selectFrom('sessions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select('s.token_hash')
-      .where('s.token_hash', 'in', batch)
-      .where('s.expires_at', '>', now)
-      .where('u.deactivated_at', 'is', null)
-      .execute();
-    for (const row of rows) live.add(row.token_hash);
-  }
-  const others = credentialHashes.filter((hash) => !live.has(hash));
-  if (others.length > 0) for (const hash of await livePersonalTokenHashes(db, others, now)) live.add(hash);
-  return live;
 }

@@ -1,7 +1,7 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { hashToken, newSecret } from '../../store/ids.js';
-import { liveCredentialHashes } from './sessions.js';
+import { liveCredentialHashes } from '../queries/sessions.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 
