@@ -18,7 +18,7 @@ type ChannelRow = Selectable<Database['channels']>;
 export type ChannelChange = { kind: 'archive' } | { kind: 'unarchive' } | { kind: 'rename'; name: string } | { kind: 'convertToPrivate' };
 
 /** Any channel of the admin's team, private ones the admin is not in too; UnknownChannel for anything else. */
-export async function teamChannel(tx: Tx, teamId: string, channelId: string): Promise<ChannelRow> {
+async function teamChannel(tx: Tx, teamId: string, channelId: string): Promise<ChannelRow> {
   const channel = await tx.selectFrom('channels').selectAll().where('id', '=', channelId).where('team_id', '=', teamId).executeTakeFirst();
   if (!channel) throw new ApiError('UnknownChannel', `There is no channel ${channelId} in your team.`, { parameter: 'channelId' });
   return channel;

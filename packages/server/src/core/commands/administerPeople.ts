@@ -11,8 +11,7 @@ import { findTeamPerson } from '../queries/admin.js';
 import { entry } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { issueAccountLink, linkTo } from './accountLinks.js';
-import { isSqlite } from '../../store/rows/streamEntries.js';
-import { deactivatePersonIn } from './people.js';
+import { deactivatePersonIn, keepAnAdmin } from './internal/personRows.js';
 
 /** A team admin acting from the console, and where from (for the audit log). */
 export interface AdminActor {
@@ -27,26 +26,6 @@ async function personOf(tx: Tx, admin: UsersTable, userId: string, now: number):
   const person = await findTeamPerson(tx, admin.team_id, userId, now);
   if (!person) throw new ApiError('UnknownUser', `There is no person ${userId} in your team.`, { parameter: 'userId' });
   return person;
-}
-
-/**
- * Refuses a change that would leave the team with no active admin. The team's row is locked first on
- * PostgreSQL, so two admins demoting (or deactivating) each other at once cannot both pass: the second
- * waits for the first to commit and then counts without it. SQLite runs one write transaction at a time.
- */
-export async function keepAnAdmin(tx: Tx, teamId: string, leaving: string, what: string, parameter: string | undefined = 'userId'): Promise<void> {
-  if (!isSqlite(tx)) await tx.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().execute();
-  const others = await tx
-    .selectFrom('users')
-    .select('id')
-    .where('team_id', '=', teamId)
-    .where('role', '=', 'admin')
-    .where('deactivated_at', 'is', null)
-    .where('bot_app_id', 'is', null)
-    .where('id', '!=', leaving)
-    .limit(1)
-    .execute();
-  if (others.length === 0) throw new ApiError('PermissionDenied', `${what} would leave the team without an admin; make someone else an admin first.`, parameter ? { parameter } : {});
 }
 
 /** Gives a person a role; the whole team hears of it (`user.roleChanged`), and the audit log records the old and new role. */

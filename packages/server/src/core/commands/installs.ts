@@ -92,7 +92,7 @@ export async function setAppDisabledByTeam(ctx: CoreContext, input: { appId: str
 }
 
 /** The app, when it belongs to the person's team; apps of other teams do not exist for them. */
-export async function appInUsersTeam(db: Db, input: InstallTarget): Promise<AppsTable> {
+async function appInUsersTeam(db: Db, input: InstallTarget): Promise<AppsTable> {
   const app = await db
     .selectFrom('apps')
     .innerJoin('users', 'users.team_id', 'apps.team_id')

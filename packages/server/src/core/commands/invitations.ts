@@ -16,7 +16,7 @@ import { presentChannel } from '../presenters/channels.js';
 import { presentPublicProfile } from '../presenters/users.js';
 import { channelMembersAdded, userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { memberCount } from './channels.js';
+import { memberCount } from './internal/channelRows.js';
 import { issueAccountLink, linkTo } from './accountLinks.js';
 import { checkTimeZone } from '../timeZones.js';
 

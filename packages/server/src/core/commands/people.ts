@@ -1,18 +1,18 @@
 import type { UsersTable } from '../../store/schema.js';
-import type { Db, Tx } from '../../store/store.js';
+import type { Db } from '../../store/store.js';
 import { newUserId } from '../../store/ids.js';
 import type { CommandContext } from '../context.js';
 import { insertTeam } from './internal/teamRows.js';
 import { insertUser } from '../../store/rows/users.js';
-import { runChange, type ChangeContext, type Effects } from '../effects/effects.js';
+import { runChange, type ChangeContext } from '../effects/effects.js';
 import { hashPassword } from '../passwords.js';
 import { checkStatusChange } from '../personStatus.js';
 import { checkPersonFields, checkProfileChange, type PersonFieldInput } from '../personFields.js';
 import { presentPublicProfile } from '../presenters/users.js';
 import { userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { recordAudit, type AuditActor } from '../audit/record.js';
-import { revokeAllPersonalTokens } from './personalTokens.js';
+import { type AuditActor } from '../audit/record.js';
+import { deactivatePersonIn } from './internal/personRows.js';
 
 /** A new team, by the CLI (`aviary team create`) or seeding. */
 export async function createTeam(ctx: CommandContext, actor: AuditActor, { name }: { name: string }): Promise<{ id: string }> {
@@ -54,15 +54,6 @@ export async function createPerson(ctx: CommandContext, actor: AuditActor, input
 export async function deactivatePerson(ctx: CommandContext, actor: AuditActor, { userId }: { userId: string }): Promise<void> {
   const now = ctx.now();
   await runChange(ctx, (tx, effects) => deactivatePersonIn(tx, effects, userId, now, actor));
-}
-
-/** deactivatePerson inside a change that checks something first (the console's last-admin rule). */
-export async function deactivatePersonIn(tx: Tx, effects: Effects, userId: string, now: number, actor: AuditActor): Promise<void> {
-  const person = await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).returning('team_id').executeTakeFirst();
-  if (person) await recordAudit(tx, { teamId: person.team_id, actor, at: now, action: 'user.deactivated', target: { kind: 'user', id: userId } });
-  await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-  await revokeAllPersonalTokens(tx, userId, now);
-  effects.add({ kind: 'credentialsEnded', notice: { userId } });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { maxPersonalTokenNameLength, type PersonalToken } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import type { PersonalTokensTable, UsersTable } from '../../store/schema.js';
-import type { Db, Tx } from '../../store/store.js';
+import type { Db } from '../../store/store.js';
 import { hashToken, newSecret, newUlid } from '../../store/ids.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
@@ -90,9 +90,4 @@ export async function revokePersonalToken(ctx: ChangeContext & { now(): number }
     await recordAudit(tx, { ...byPerson(person, address), at: now, action: 'personalToken.revoked', target: { kind: 'personalToken', id: tokenId }, details: { name: revoked.name } });
     effects.add({ kind: 'credentialsEnded', notice: { userId: person.id } });
   });
-}
-
-/** Revokes every token of the person, in the caller's transaction: deactivation ends them for good, a reactivation does not bring them back. */
-export async function revokeAllPersonalTokens(tx: Tx, userId: string, now: number): Promise<void> {
-  await tx.updateTable('personal_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
 }
