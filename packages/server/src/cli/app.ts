@@ -106,8 +106,7 @@ export function registerAppCommands(program: Command): Command {
           throw new CliError('InstallFailed', `"${found.name}" cannot be installed yet: ${notInstallable}. This command reaches no running server's \`aviary listen\`: give --forward-to with the URL it forwards to.`);
         }
         const { installApp } = await import('../core/commands/installs.js');
-        const { token } = await withEventDelivery(admin, (ctx) => installApp(ctx, { appId: found.id, userId: person.id }), { appId: found.id, forwardTo: flags.forwardTo });
-        await recordAudit(admin.db, { teamId: found.team_id, actor: cliActor, at: admin.now(), action: 'app.installed', target: { kind: 'app', id: found.id }, details: { userId: person.id } });
+        const { token } = await withEventDelivery(admin, (ctx) => installApp(ctx, cliActor, { appId: found.id, userId: person.id }), { appId: found.id, forwardTo: flags.forwardTo });
         return { json: { token }, text: `Installed "${found.name}" for ${person.id}.\ntoken: ${token}` };
       }),
     );
@@ -124,8 +123,7 @@ export function registerAppCommands(program: Command): Command {
         const found = await requireApp(admin.db, flags.app);
         const user = await requireUser(admin.db, flags.user);
         const { uninstallApp } = await import('../core/commands/installs.js');
-        await withEventDelivery(admin, (ctx) => uninstallApp(ctx, { appId: found.id, userId: user.id }));
-        await recordAudit(admin.db, { teamId: found.team_id, actor: cliActor, at: admin.now(), action: 'app.uninstalled', target: { kind: 'app', id: found.id }, details: { userId: user.id } });
+        await withEventDelivery(admin, (ctx) => uninstallApp(ctx, cliActor, { appId: found.id, userId: user.id }));
         return { json: { appId: found.id, userId: user.id, uninstalled: true }, text: `Uninstalled "${found.name}" for ${user.id}.` };
       }),
     );

@@ -1,7 +1,7 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { invalidParameter } from '../../errors.js';
-import { runChange, type ChangeContext } from '../effects/effects.js';
+import { runChange } from '../effects/effects.js';
 import { checkPassword } from '../passwordRules.js';
 import { hashPassword, verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 import { byPerson, recordAudit } from '../audit/record.js';
@@ -46,7 +46,8 @@ export type SessionsToRevoke = { sessionId: string } | { all: true; exceptCurren
  * kept if asked; every process closes their streams at once. An id that is not one of the person's
  * sessions is refused the same whether it is another person's or none at all.
  */
-export async function revokeSessions(ctx: ChangeContext, userId: string, currentSessionHash: string, which: SessionsToRevoke): Promise<number> {
+export async function revokeSessions(ctx: CommandContext, { person, sessionHash: currentSessionHash, address }: SessionActor, which: SessionsToRevoke): Promise<number> {
+  const userId = person.id;
   return runChange(ctx, async (tx, effects) => {
     const own = await tx.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).execute();
     const ending = own
@@ -55,9 +56,11 @@ export async function revokeSessions(ctx: ChangeContext, userId: string, current
     if ('sessionId' in which && ending.length === 0) {
       throw invalidParameter('sessionId', 'sessionId is not one of your sessions; sessions.list gives their ids.');
     }
-    if (ending.length === 0) return 0;
-    await tx.deleteFrom('sessions').where('user_id', '=', userId).where('token_hash', 'in', ending).execute();
-    effects.add({ kind: 'credentialsEnded', notice: { userId } });
+    if (ending.length > 0) {
+      await tx.deleteFrom('sessions').where('user_id', '=', userId).where('token_hash', 'in', ending).execute();
+      effects.add({ kind: 'credentialsEnded', notice: { userId } });
+    }
+    await recordAudit(tx, { ...byPerson(person, address), at: ctx.now(), action: 'session.revoked', target: { kind: 'user', id: userId }, details: { ...which, revoked: ending.length } });
     return ending.length;
   });
 }
