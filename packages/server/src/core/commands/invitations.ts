@@ -1,4 +1,5 @@
 import type { InvitationModel as Invitation } from '@aviary/protocol';
+import { recordAudit } from '../audit/record.js';
 import type { InvitationsTable, UsersTable } from '../../store/schema.js';
 import { hashToken, newSecret, newUlid, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
@@ -124,7 +125,7 @@ export interface SignUp {
  * fails (an email already in the team) uses nothing. An email invitation's address is verified by its
  * use; a link's, when the server sends mail, by a verification mail sent after the commit.
  */
-export async function acceptInvitation(ctx: CoreContext, input: SignUp) {
+export async function acceptInvitation(ctx: CoreContext, { address }: { address: string | null }, input: SignUp) {
   const now = ctx.now();
   const invitation = requireUsable(await findByToken(ctx, input.inviteToken), now);
   if (invitation.email !== null && input.email !== undefined && input.email.trim().toLowerCase() !== invitation.email) {
@@ -171,6 +172,7 @@ export async function acceptInvitation(ctx: CoreContext, input: SignUp) {
       const link = await issueAccountLink(tx, row.id, 'verify', now);
       await enqueueMail(tx, effects, verificationMail(row.email!, { teamName: team.name, link: linkTo(ctx.config, `/verify-email#${link}`) }), now);
     }
+    await recordAudit(tx, { teamId: team.id, actor: { userId: row.id, address }, at: now, action: 'invitation.accepted', target: { kind: 'user', id: row.id } });
     return row;
   });
   return { userId: user.id, team, email: fields.email, emailVerified: verified };

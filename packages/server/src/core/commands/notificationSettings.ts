@@ -10,7 +10,7 @@ import { recordStreamEntries } from '../stream/record.js';
 import { notificationSettingsOf } from '../queries/notificationSettings.js';
 
 /** notifications.setChatLevel: `mentions` is the default, so it removes the row; the person's streams hear of it. */
-export async function setChatLevel(ctx: CoreContext, user: UsersTable, chat: string, level: NotificationLevel): Promise<NotificationSettings> {
+export async function setChatLevel(ctx: CoreContext, user: UsersTable, { chat, level }: { chat: string; level: NotificationLevel }): Promise<NotificationSettings> {
   return runChange(ctx, async (tx, effects) => {
     const chatKey = await resolveReadableChat(tx, user, chat);
     const now = ctx.now();
