@@ -14,7 +14,7 @@ import type { BackgroundWork } from './triggers/backgroundWork.js';
  * cliActor…), and one params object — and makes its change in its own transaction through `runChange`,
  * its audit row included. Reads are queries (core/queries/**), not commands; the in-transaction building
  * blocks that commands share stay module-local or in core/commands/internal/**, never for handlers.
- * Seeding the demo and pruning the stream are maintenance scripts, not commands: `(ctx, params)`.
+ * Seeding the demo and pruning the stream are maintenance jobs, not commands: they keep `(db, …)`.
  */
 export type CommandContext = ChangeContext & { now: () => number };
 
