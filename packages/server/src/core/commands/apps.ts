@@ -100,7 +100,8 @@ export const SECRET_GRACE_MS = 24 * 3_600_000;
 /**
  * A new app secret: from now on events are signed with it and, for `SECRET_GRACE_MS`, also with the old
  * one (a second header), so that a listener holding either secret accepts them while it is updated. A
- * listen connection opened with the old secret closes at once.
+ * listen connection opened with the old secret closes at once. The audit log's `app.secretRotated` is
+ * written in the same transaction.
  */
 export async function rotateAppSecret(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<{ secret: string; previousSecretUntil: number }> {
   const secret = newSecret('as_');
@@ -123,7 +124,8 @@ export async function rotateAppSecret(ctx: CommandContext, actor: AuditActor, { 
 /**
  * Deletes an app and everything that could still act for it or be delivered to it: every token, every
  * install, its events and their attempts. Its bot user stays, deactivated, so that the bot's old
- * messages keep a sender. The team hears of it on the stream (`app.deleted`).
+ * messages keep a sender. The team hears of it on the stream (`app.deleted`), and the audit log records
+ * it (`app.deleted`) in the same transaction.
  */
 export async function deleteApp(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<void> {
   const now = ctx.now();

@@ -11,10 +11,10 @@ import { checkPersonFields, checkProfileChange, type PersonFieldInput } from '..
 import { presentPublicProfile } from '../presenters/users.js';
 import { userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { type AuditActor } from '../audit/record.js';
+import type { AuditActor } from '../audit/record.js';
 import { deactivatePersonIn } from './internal/personRows.js';
 
-/** A new team, by the CLI (`aviary team create`) or seeding. */
+/** A new team, by the CLI (`aviary team create`) or seeding: `actor` is then `cliActor`. */
 export async function createTeam(ctx: CommandContext, actor: AuditActor, { name }: { name: string }): Promise<{ id: string }> {
   const now = ctx.now();
   return runChange(ctx, (tx) => insertTeam(tx, { name, now }));
@@ -27,7 +27,10 @@ export interface NewPerson extends PersonFieldInput {
   emailVerified?: boolean;
 }
 
-/** A new person, by the CLI (`aviary user create`), seeding or a sign-in through the team's provider. */
+/**
+ * A new person, by the CLI (`aviary user create`) or seeding (`actor`: `cliActor`), or by a sign-in through
+ * the team's provider (`actor`: nobody yet, from the browser's address).
+ */
 export async function createPerson(ctx: CommandContext, actor: AuditActor, input: NewPerson): Promise<UsersTable> {
   const fields = checkPersonFields(input);
   const passwordHash = fields.password !== undefined ? await hashPassword(fields.password) : null;
