@@ -1,4 +1,5 @@
 import { maxPersonalTokenNameLength, type PersonalToken } from '@aviary/protocol';
+import type { CommandContext } from '../context.js';
 import { invalidParameter } from '../../errors.js';
 import type { PersonalTokensTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
@@ -75,7 +76,7 @@ export async function listPersonalTokens(db: Db, userId: string, now: number): P
  * Revokes one of the person's tokens, recorded in the audit log; every process closes the streams opened
  * with it at once (credentialsEnded). Another person's token is refused as one that does not exist.
  */
-export async function revokePersonalToken(ctx: ChangeContext & { now(): number }, person: UsersTable, tokenId: string, address: string): Promise<void> {
+export async function revokePersonalToken(ctx: CommandContext, { person, address }: { person: UsersTable; address: string }, { tokenId }: { tokenId: string }): Promise<void> {
   const now = ctx.now();
   await runChange(ctx, async (tx, effects) => {
     const revoked = await tx

@@ -2,7 +2,7 @@ import type { UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { hashToken, newSecret } from '../../store/ids.js';
-import { runChange, type ChangeContext } from '../effects/effects.js';
+import { runChange } from '../effects/effects.js';
 import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { teamsWithoutPasswords } from '../signIn/settings.js';
@@ -101,7 +101,8 @@ async function insertSession(tx: Tx, userId: string, browser: Browser, now: numb
 }
 
 /** Ends the session; every process closes the streams and listen connections it opened at once. */
-export async function signOut(ctx: ChangeContext & { now(): number }, sessionToken: string, address: string | null = null): Promise<void> {
+export async function signOut(ctx: CommandContext, { clientAddress }: Browser, { sessionToken }: { sessionToken: string }): Promise<void> {
+  const address = clientAddress ?? null;
   await runChange(ctx, async (tx, effects) => {
     const ended = await tx.deleteFrom('sessions').where('token_hash', '=', hashToken(sessionToken)).returning('user_id').executeTakeFirst();
     if (!ended) return;
