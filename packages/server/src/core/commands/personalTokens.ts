@@ -1,8 +1,8 @@
 import { maxPersonalTokenNameLength, type PersonalToken } from '@aviary/protocol';
+import { presentPersonalToken } from '../presenters/personalTokens.js';
 import type { CommandContext } from '../context.js';
 import { invalidParameter } from '../../errors.js';
 import type { PersonalTokensTable, UsersTable } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
 import { hashToken, newSecret, newUlid } from '../../store/ids.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
@@ -13,15 +13,6 @@ export const PERSONAL_TOKEN_PREFIX = 'as_p_';
 export const PERSONAL_TOKEN = /^as_p_[A-Za-z0-9_-]{43}$/;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-const present = (row: PersonalTokensTable, now: number): PersonalToken => ({
-  id: row.id,
-  name: row.name,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  lastUsedAt: row.last_used_at,
-  expired: row.expires_at !== null && row.expires_at <= now,
-});
 
 /**
  * Makes a personal token for the person, recorded in the audit log; the token itself is returned this
@@ -56,20 +47,7 @@ export async function createPersonalToken(
       details: { name, expiresAt: row.expires_at },
     });
   });
-  return { token, personalToken: present(row, now) };
-}
-
-/** The person's tokens not revoked, the newest first. */
-export async function listPersonalTokens(db: Db, userId: string, now: number): Promise<PersonalToken[]> {
-  const rows = await db
-    .selectFrom('personal_tokens')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map((row) => present(row, now));
+  return { token, personalToken: presentPersonalToken(row, now) };
 }
 
 /**

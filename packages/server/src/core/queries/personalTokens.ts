@@ -3,6 +3,8 @@ import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { hashToken } from '../../store/ids.js';
 import { inBatches } from '../../store/batches.js';
+import type { PersonalToken } from '@aviary/protocol';
+import { presentPersonalToken } from '../presenters/personalTokens.js';
 
 /**
  * The person a personal token acts for, or InvalidToken saying why not: unknown, revoked, expired, or its
@@ -46,4 +48,17 @@ export async function livePersonalTokenHashes(db: Db, tokenHashes: readonly stri
     for (const row of rows) live.add(row.token_hash);
   }
   return live;
+}
+
+/** The person's tokens not revoked, the newest first. */
+export async function listPersonalTokens(db: Db, userId: string, now: number): Promise<PersonalToken[]> {
+  const rows = await db
+    .selectFrom('personal_tokens')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((row) => presentPersonalToken(row, now));
 }
