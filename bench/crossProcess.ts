@@ -12,6 +12,8 @@ import { insertUser } from '../packages/server/src/store/rows/users.js';
 import { openStore, type Db } from '../packages/server/src/store/store.js';
 import { startChild, type Child } from './child.js';
 import { percentiles, type Latency } from './stream.js';
+import { storeContext } from '../packages/server/src/core/context.js';
+import { cliActor } from '../packages/server/src/core/audit/record.js';
 
 /** A database on this server is made for the run and dropped after it. */
 export const ADMIN_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -39,7 +41,7 @@ interface Pair {
 
 async function seedPair(db: Db, name: string): Promise<Pair> {
   const now = Date.now();
-  const team = await createTeam(db, { name, now });
+  const team = await createTeam(storeContext(db, () => now), cliActor, { name });
   const person = async (role: string) => {
     const user = await insertUser(db, { id: newUserId(), team_id: team.id, email: `${role}@example.test`, first_name: role, last_name: name, created_at: now });
     const session = newSecret('as_s_');

@@ -6,6 +6,8 @@ import { createEventListener } from '../packages/sdk/src/index.js';
 import { createApp, enableBot } from '../packages/server/src/core/commands/apps.js';
 import { enqueueEvent } from '../packages/server/src/events/outbox/enqueue.js';
 import { openStore } from '../packages/server/src/store/store.js';
+import { storeContext } from '../packages/server/src/core/context.js';
+import { cliActor } from '../packages/server/src/core/audit/record.js';
 
 export interface ListeningApp {
   url: string;
@@ -42,7 +44,7 @@ export async function queueBenchEvents(dataDir: string, teamId: string, develope
   const store = openStore({ dataDir });
   const now = Date.now();
   const apps = [];
-  for (let i = 0; i < appCount; i++) apps.push(await createApp(store.db, { teamId, developerId, name: `Events ${i}`, now }));
+  for (let i = 0; i < appCount; i++) apps.push(await createApp(storeContext(store.db, () => now), { id: developerId, team_id: teamId }, { name: `Events ${i}` }));
   const listener = await startBenchListener(apps);
   for (const app of apps) {
     await store.db.updateTable('apps').set({ listener_url: `${listener.url}?app=${encodeURIComponent(app.id)}` }).where('id', '=', app.id).execute();
@@ -85,10 +87,10 @@ export async function requeueBenchEvents(dataDir: string, appIds: string[]): Pro
 export async function botWithListener(dataDir: string, teamId: string, developerId: string) {
   const store = openStore({ dataDir });
   const now = Date.now();
-  const app = await createApp(store.db, { teamId, developerId, name: 'Latency', now });
+  const app = await createApp(storeContext(store.db, () => now), { id: developerId, team_id: teamId }, { name: 'Latency' });
   const listener = await startBenchListener([app]);
   await store.db.updateTable('apps').set({ listener_url: `${listener.url}?app=${encodeURIComponent(app.id)}` }).where('id', '=', app.id).execute();
-  const { botUserId } = await enableBot(store.db, app.id, now);
+  const { botUserId } = await enableBot(storeContext(store.db, () => now), cliActor, { appId: app.id });
   await store.close();
   return { listener, botUserId };
 }

@@ -6,6 +6,8 @@ import { createPerson, createTeam } from '../packages/server/src/core/commands/p
 import { tellNobody } from '../packages/server/src/core/effects/effects.js';
 import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { openStore, sqliteFile } from '../packages/server/src/store/store.js';
+import { storeContext } from '../packages/server/src/core/context.js';
+import { cliActor } from '../packages/server/src/core/audit/record.js';
 
 export interface BenchData {
   teamId: string;
@@ -23,14 +25,14 @@ export async function seedBenchData(dataDir: string, historySize: number): Promi
   await store.migrate();
   const db = store.db;
   const now = Date.now();
-  const team = await createTeam(db, { name: 'Bench', now });
+  const team = await createTeam(storeContext(db, () => now), cliActor, { name: 'Bench' });
   const people = [];
   for (let i = 0; i < 10; i++) {
-    people.push(await createPerson(db, { teamId: team.id, email: `bench${i}@example.test`, firstName: 'Bench', lastName: `${i}`, now }));
+    people.push(await createPerson(storeContext(db, () => now), cliActor, { teamId: team.id, email: `bench${i}@example.test`, firstName: 'Bench', lastName: `${i}` }));
   }
-  const app = await createApp(db, { teamId: team.id, developerId: people[0].id, name: 'Bench', now });
+  const app = await createApp(storeContext(db, () => now), { id: people[0].id, team_id: team.id }, { name: 'Bench' });
   const tokens = [];
-  for (const person of people) tokens.push((await recordInstall(db, { appId: app.id, userId: person.id, now })).token);
+  for (const person of people) tokens.push((await recordInstall(storeContext(db, () => now), { id: person.id }, { appId: app.id })).token);
   const { channel } = await createChannel({ db, afterCommit: tellNobody }, people[0], { name: 'bench', type: 'public', members: people.slice(1).map((p) => p.id) }, now);
   await store.close();
 

@@ -6,6 +6,8 @@ import { tellNobody } from '../packages/server/src/core/effects/effects.js';
 import { hashToken, newSecret, newUserId } from '../packages/server/src/store/ids.js';
 import { insertUser } from '../packages/server/src/store/rows/users.js';
 import { openStore } from '../packages/server/src/store/store.js';
+import { storeContext } from '../packages/server/src/core/context.js';
+import { cliActor } from '../packages/server/src/core/audit/record.js';
 
 export async function seedPeersChannel(where: { dataDir: string; databaseUrl?: string }, receivers: number): Promise<{ senderSession: string; sessions: string[]; channelId: string }> {
   const store = openStore(where);
@@ -13,7 +15,7 @@ export async function seedPeersChannel(where: { dataDir: string; databaseUrl?: s
     await store.migrate();
     const db = store.db;
     const now = Date.now();
-    const team = await createTeam(db, { name: 'Peers bench', now });
+    const team = await createTeam(storeContext(db, () => now), cliActor, { name: 'Peers bench' });
     const sessions: string[] = [];
     const users = await db.transaction().execute(async (tx) => {
       const made = [];

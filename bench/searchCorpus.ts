@@ -9,6 +9,8 @@ import type { UsersTable } from '../packages/server/src/store/schema.js';
 import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
 import type { Store } from '../packages/server/src/store/store.js';
+import { storeContext } from '../packages/server/src/core/context.js';
+import { cliActor } from '../packages/server/src/core/audit/record.js';
 
 const COMMON = `the to and a of in is it you that for on we this be with have are not can i at will do so
 just but if as from what about all up get out now there was one my your like please deploy build release
@@ -75,9 +77,9 @@ export interface Corpus {
 export async function seedCorpus(store: Store, count: number, random: () => number, words: Vocabulary): Promise<Corpus> {
   const db = store.db;
   const now = Date.UTC(2026, 0, 1);
-  const team = await createTeam(db, { name: 'Search bench', now });
+  const team = await createTeam(storeContext(db, () => now), cliActor, { name: 'Search bench' });
   const people: UsersTable[] = [];
-  for (let i = 0; i < 20; i++) people.push(await createPerson(db, { teamId: team.id, email: `p${i}@bench.test`, firstName: `P${i}`, lastName: 'Bench', now }));
+  for (let i = 0; i < 20; i++) people.push(await createPerson(storeContext(db, () => now), cliActor, { teamId: team.id, email: `p${i}@bench.test`, firstName: `P${i}`, lastName: 'Bench' }));
   const [reader] = people;
   const chats: Array<{ key: string; to: string }> = [];
   const channelNames: string[] = [];

@@ -14,6 +14,8 @@ import { tellNobody } from '../packages/server/src/core/effects/effects.js';
 import { openStore } from '../packages/server/src/store/store.js';
 import { startChild } from './child.js';
 import { formatLoad, runLoad, type LoadResult } from './load.js';
+import { storeContext } from '../packages/server/src/core/context.js';
+import { cliActor } from '../packages/server/src/core/audit/record.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -32,12 +34,12 @@ export async function seed(dataDir: string, databaseUrl: string | undefined): Pr
   const store = openStore({ dataDir, databaseUrl });
   await store.migrate();
   const now = Date.now();
-  const team = await createTeam(store.db, { name: 'Bench', now });
+  const team = await createTeam(storeContext(store.db, () => now), cliActor, { name: 'Bench' });
   const people = [];
-  for (let i = 0; i < 10; i++) people.push(await createPerson(store.db, { teamId: team.id, email: `bench${i}@example.test`, firstName: 'Bench', lastName: `${i}`, now }));
-  const app = await createApp(store.db, { teamId: team.id, developerId: people[0].id, name: 'Bench', now });
+  for (let i = 0; i < 10; i++) people.push(await createPerson(storeContext(store.db, () => now), cliActor, { teamId: team.id, email: `bench${i}@example.test`, firstName: 'Bench', lastName: `${i}` }));
+  const app = await createApp(storeContext(store.db, () => now), { id: people[0].id, team_id: team.id }, { name: 'Bench' });
   const tokens = [];
-  for (const person of people) tokens.push((await recordInstall(store.db, { appId: app.id, userId: person.id, now })).token);
+  for (const person of people) tokens.push((await recordInstall(storeContext(store.db, () => now), { id: person.id }, { appId: app.id })).token);
   const { channel } = await createChannel({ db: store.db, afterCommit: tellNobody }, people[0], { name: 'bench', type: 'public', members: people.slice(1).map((p) => p.id) }, now);
   await store.close();
   return { tokens, channelId: channel.id, teamId: team.id, peopleIds: people.map((person) => person.id) };

@@ -13,6 +13,8 @@ import { hashToken, newSecret, newUserId } from '../packages/server/src/store/id
 import { insertUser } from '../packages/server/src/store/rows/users.js';
 import { openStore } from '../packages/server/src/store/store.js';
 import { startChild, type Child } from './child.js';
+import { storeContext } from '../packages/server/src/core/context.js';
+import { cliActor } from '../packages/server/src/core/audit/record.js';
 
 export const IDLE_CLIENTS = Number(process.env.BENCH_STREAM_CLIENTS ?? 10_000);
 export const CHANNEL_MEMBERS = 1_000;
@@ -45,7 +47,7 @@ async function seedStreamTeam(dataDir: string, people: number): Promise<{ sessio
   await store.migrate();
   const db = store.db;
   const now = Date.now();
-  const team = await createTeam(db, { name: 'Stream bench', now });
+  const team = await createTeam(storeContext(db, () => now), cliActor, { name: 'Stream bench' });
   const sessions: string[] = [];
   const users = await db.transaction().execute(async (tx) => {
     const made = [];

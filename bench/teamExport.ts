@@ -11,6 +11,8 @@ import { createPerson, createTeam } from '../packages/server/src/core/commands/p
 import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
 import { openStore } from '../packages/server/src/store/store.js';
+import { storeContext } from '../packages/server/src/core/context.js';
+import { cliActor } from '../packages/server/src/core/audit/record.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const entry = join(repoRoot, 'packages/server/bin/aviary.js');
@@ -21,8 +23,8 @@ const small = 1000;
 async function seed(dataDir: string, count: number): Promise<string> {
   const store = openStore({ dataDir });
   await store.migrate();
-  const team = await createTeam(store.db, { name: `Export ${count}`, now: 0 });
-  const [a, b] = [await createPerson(store.db, { teamId: team.id, email: 'a@bench.test', firstName: 'A', lastName: 'A', now: 0 }), await createPerson(store.db, { teamId: team.id, email: 'b@bench.test', firstName: 'B', lastName: 'B', now: 0 })];
+  const team = await createTeam(storeContext(store.db, () => 0), cliActor, { name: `Export ${count}` });
+  const [a, b] = [await createPerson(storeContext(store.db, () => 0), cliActor, { teamId: team.id, email: 'a@bench.test', firstName: 'A', lastName: 'A' }), await createPerson(storeContext(store.db, () => 0), cliActor, { teamId: team.id, email: 'b@bench.test', firstName: 'B', lastName: 'B' })];
   const start = Date.parse('2025-01-01T00:00:00Z');
   for (let from = 0; from < count; from += 10_000) {
     const rows = Array.from({ length: Math.min(10_000, count - from) }, (_, j) => {

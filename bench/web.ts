@@ -15,6 +15,8 @@ import { sendMessage } from '../packages/server/src/core/commands/sendMessage.js
 import { startServer } from '../packages/server/src/server.js';
 import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
+import { storeContext } from '../packages/server/src/core/context.js';
+import { cliActor } from '../packages/server/src/core/audit/record.js';
 
 const RUNS = 7;
 const BURST = 1000;
@@ -75,9 +77,9 @@ async function signInToFirstPage(): Promise<{ timings: number[]; longestTask: nu
   });
   try {
     const db = server.ctx.db;
-    const team = await createTeam(db, { name: 'Bench', now: Date.now() });
-    const person = await createPerson(db, { teamId: team.id, email: 'bench@example.test', firstName: 'Bench', lastName: 'Person', password: PASSWORD, now: Date.now() });
-    const sender = await createPerson(db, { teamId: team.id, email: 'burst@example.test', firstName: 'Burst', lastName: 'Sender', password: PASSWORD, now: Date.now() });
+    const team = await createTeam(storeContext(db), cliActor, { name: 'Bench' });
+    const person = await createPerson(storeContext(db), cliActor, { teamId: team.id, email: 'bench@example.test', firstName: 'Bench', lastName: 'Person', password: PASSWORD });
+    const sender = await createPerson(storeContext(db), cliActor, { teamId: team.id, email: 'burst@example.test', firstName: 'Burst', lastName: 'Sender', password: PASSWORD });
     const { channel } = await createChannel(server.ctx, person, { name: 'general', members: [sender.id] }, Date.now());
     const start = Date.now() - HISTORY * 1000;
     await insertMessages(db, Array.from({ length: HISTORY }, (_, i) => messageRow({

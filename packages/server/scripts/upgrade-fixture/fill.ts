@@ -21,8 +21,14 @@ const db = store.db as any;
 
 try {
   const person = demo.users[0];
-  // Earlier versions answered the session token alone; later ones within an outcome.
-  const signedIn: any = await signIn(store.db, { email: person.email, password: person.password, now: madeAt });
+  // Earlier versions answered the session token alone; later ones within an outcome. Earlier versions took
+  // (db, input); later ones take a command's (ctx, actor, params).
+  const signInOf: any = signIn;
+  const credentials = { email: person.email, password: person.password };
+  const signedIn: any =
+    signInOf.length === 2
+      ? await signInOf(store.db, { ...credentials, now: madeAt })
+      : await signInOf({ db: store.db, now: () => madeAt, afterCommit: () => undefined }, {}, credentials);
   const sessionToken: string = signedIn.sessionToken;
   if (!sessionToken) throw new Error(`signing ${person.email} in failed: ${JSON.stringify(signedIn)}`);
 

@@ -10,7 +10,8 @@ import { ApiError } from './errors.js';
 import { rawApiErrorResponse } from './frameworkErrors.js';
 import { tooManyRequests } from './methodRateLimits.js';
 import { personOfSession } from './session/auth.js';
-import { PERSONAL_TOKEN, personOfPersonalToken } from '../core/commands/personalTokens.js';
+import { PERSONAL_TOKEN } from '../core/commands/personalTokens.js';
+import { personOfPersonalToken } from '../core/queries/personalTokens.js';
 
 /**
  * A WebSocket endpoint (the stream, a listen connection): where it is, who opens it, and its gateway.

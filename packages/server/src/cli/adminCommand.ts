@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { loadConfig, type Config, type ConfigInput } from '../config.js';
 import { openStore, type Db, type Store } from '../store/store.js';
 import { reportFailure, toCliError } from './errors.js';
+import type { CommandContext } from '../core/context.js';
+import { tellNobody } from '../core/effects/effects.js';
 
 /** Where the store is: every command takes these; the environment fills the gaps through loadConfig. */
 export interface StoreFlags {
@@ -13,7 +15,8 @@ export interface OutputFlags {
   json?: boolean;
 }
 
-export interface AdminContext {
+/** What a CLI command takes: a CommandContext that tells nobody after a commit (a running server's worker polls). */
+export interface AdminContext extends CommandContext {
   store: Store;
   db: Db;
   config: Config;
@@ -58,7 +61,7 @@ export async function runAdminCommand(
     const config = configFrom(flags);
     store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, secretKeys: config.secretKeys });
     if (migrate) await store.migrate();
-    const output = await command({ store, db: store.db, config, now: Date.now });
+    const output = await command({ store, db: store.db, config, now: Date.now, afterCommit: tellNobody });
     process.stdout.write(flags.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
   } catch (error) {
     reportFailure(toCliError(error), flags.json === true);

@@ -32,13 +32,12 @@ export function registerAppCommands(program: Command): Command {
     .option('--flock-naming', 'Flock-compatible naming: its events and widget URLs also carry Flock’s names (docs/flock-compatibility.md)')
     .option('--event <name>', 'an event the app receives (repeatable); without it, the defaults (docs/reference/event-subscriptions.md)', collect, [])
     .action((flags: Flags<AppCreateFlags>) =>
-      runAdminCommand(flags, async ({ db, now }) => {
+      runAdminCommand(flags, async (admin) => {
+        const { db, now } = admin;
         const developer = await requirePerson(db, flags.developer);
         const created = await asCliError(
           () =>
-            createApp(db, {
-              teamId: developer.team_id,
-              developerId: developer.id,
+            createApp(admin, developer, {
               name: flags.name,
               description: flags.description,
               listenerUrl: flags.listenerUrl,
@@ -46,7 +45,6 @@ export function registerAppCommands(program: Command): Command {
               allowedOrigins: flags.allowedOrigin,
               flockNaming: flags.flockNaming === true,
               eventSubscriptions: flags.event.length > 0 ? flags.event : null,
-              now: now(),
             }),
           (parameter, description) => appOptionWording(flags, parameter, description),
         );
@@ -63,13 +61,14 @@ export function registerAppCommands(program: Command): Command {
     .option('--enable', 'enable the bot (the first time, this creates its user "<App name> Bot"; an app called "… Bot" keeps its name)')
     .option('--regenerate', 'issue a new token to a bot that is already enabled')
     .action((flags: Flags<{ app: string; enable?: boolean; regenerate?: boolean }>) =>
-      runAdminCommand(flags, async ({ db, now }) => {
+      runAdminCommand(flags, async (admin) => {
+        const { db, now } = admin;
         if (flags.enable === flags.regenerate) throw new CliError('InvalidUsage', 'Give exactly one of --enable and --regenerate.');
         const found = await requireApp(db, flags.app);
         if (flags.regenerate && found.bot_user_id === null) {
           throw new CliError('BotNotEnabled', `The bot of "${found.name}" is not enabled; enable it with --enable.`);
         }
-        const { botUserId, botToken } = await enableBot(db, found.id, now());
+        const { botUserId, botToken } = await enableBot(admin, cliActor, { appId: found.id });
         await recordAudit(db, { teamId: found.team_id, actor: cliActor, at: now(), action: flags.enable ? 'app.botEnabled' : 'app.botTokenRegenerated', target: { kind: 'app', id: found.id } });
         return { json: { botUserId, botToken }, text: `Bot of "${found.name}" is ${botUserId}.\nbot token: ${botToken}` };
       }),
@@ -79,13 +78,13 @@ export function registerAppCommands(program: Command): Command {
     .requiredOption('--app <id>', 'the app')
     .requiredOption('--file <path>', 'a JSON file holding the whole integrations object; {} removes them all')
     .action((flags: Flags<{ app: string; file: string }>) =>
-      runAdminCommand(flags, async ({ db, now }) => {
-        const found = await requireApp(db, flags.app);
+      runAdminCommand(flags, async (admin) => {
+        const found = await requireApp(admin.db, flags.app);
         const integrations = await asCliError(
           () => checkIntegrations(readJsonFile('--file', flags.file), ''),
           (_parameter, description) => `--file ${flags.file}: ${description}`,
         );
-        await updateApp(db, found.id, { integrations }, now());
+        await updateApp(admin, cliActor, { appId: found.id, integrations });
         return { json: { id: found.id, integrations }, text: `Set the integrations of "${found.name}" ${found.id}.` };
       }),
     );
@@ -107,8 +106,7 @@ export function registerAppCommands(program: Command): Command {
           throw new CliError('InstallFailed', `"${found.name}" cannot be installed yet: ${notInstallable}. This command reaches no running server's \`aviary listen\`: give --forward-to with the URL it forwards to.`);
         }
         const { installApp } = await import('../core/commands/installs.js');
-        const { token } = await withEventDelivery(admin, (ctx) => installApp(ctx, { appId: found.id, userId: person.id }), { appId: found.id, forwardTo: flags.forwardTo });
-        await recordAudit(admin.db, { teamId: found.team_id, actor: cliActor, at: admin.now(), action: 'app.installed', target: { kind: 'app', id: found.id }, details: { userId: person.id } });
+        const { token } = await withEventDelivery(admin, (ctx) => installApp(ctx, cliActor, { appId: found.id, userId: person.id }), { appId: found.id, forwardTo: flags.forwardTo });
         return { json: { token }, text: `Installed "${found.name}" for ${person.id}.\ntoken: ${token}` };
       }),
     );
@@ -125,8 +123,7 @@ export function registerAppCommands(program: Command): Command {
         const found = await requireApp(admin.db, flags.app);
         const user = await requireUser(admin.db, flags.user);
         const { uninstallApp } = await import('../core/commands/installs.js');
-        await withEventDelivery(admin, (ctx) => uninstallApp(ctx, { appId: found.id, userId: user.id }));
-        await recordAudit(admin.db, { teamId: found.team_id, actor: cliActor, at: admin.now(), action: 'app.uninstalled', target: { kind: 'app', id: found.id }, details: { userId: user.id } });
+        await withEventDelivery(admin, (ctx) => uninstallApp(ctx, cliActor, { appId: found.id, userId: user.id }));
         return { json: { appId: found.id, userId: user.id, uninstalled: true }, text: `Uninstalled "${found.name}" for ${user.id}.` };
       }),
     );

@@ -1,7 +1,6 @@
 // `aviary app list|show|update|delete`: apps as the developer methods present them, changed through core.
 import type { Command } from 'commander';
 import { deleteApp, updateApp } from '../core/commands/apps.js';
-import { tellNobody } from '../core/effects/effects.js';
 import { presentDeveloperApp, type DeveloperAppModel } from '../core/presenters/apps.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { allowedOriginWording, asCliError, eventWording, optionsNamed } from './coreRefusals.js';
@@ -10,7 +9,7 @@ import { readJsonFile } from './jsonFile.js';
 import { requireApp } from './lookups.js';
 import { positiveInteger } from './options.js';
 import { formatTable, isoTime } from './table.js';
-import { cliActor, recordAudit } from '../core/audit/record.js';
+import { cliActor } from '../core/audit/record.js';
 
 type Flags<T> = StoreFlags & OutputFlags & T;
 
@@ -67,11 +66,11 @@ export function registerAppAdminCommands(app: Command): void {
     .option('--default-events', 'back to the default subscriptions, the events of the specification')
     .option('--integrations-file <path>', 'a JSON file holding the whole integrations object; {} removes them all')
     .action((flags: Flags<AppUpdateFlags>) =>
-      runAdminCommand(flags, async ({ db, now }) => {
-        const found = await requireApp(db, flags.app);
+      runAdminCommand(flags, async (admin) => {
+        const found = await requireApp(admin.db, flags.app);
         const changes = changesFromFlags(flags);
         if (Object.keys(changes).length === 0) throw new CliError('InvalidUsage', 'Nothing to change: give at least one field to update (see --help).');
-        const updated = await asCliError(() => updateApp(db, found.id, changes, now()), updateWording(flags));
+        const updated = await asCliError(() => updateApp(admin, cliActor, { ...changes, appId: found.id }), updateWording(flags));
         const shown = presentDeveloperApp(updated, { withSecret: false });
         return { json: { app: shown }, text: `Updated "${shown.name}" ${shown.id}: ${Object.keys(changes).join(', ')}.` };
       }),
@@ -81,12 +80,11 @@ export function registerAppAdminCommands(app: Command): void {
     .requiredOption('--app <id>', 'the app')
     .option('--yes', 'confirm: this cannot be undone')
     .action((flags: Flags<{ app: string; yes?: boolean }>) =>
-      runAdminCommand(flags, async ({ db, now }) => {
-        const found = await requireApp(db, flags.app);
+      runAdminCommand(flags, async (admin) => {
+        const found = await requireApp(admin.db, flags.app);
         if (!flags.yes) throw new CliError('InvalidUsage', `Deleting "${found.name}" ${found.id} cannot be undone; add --yes to confirm.`);
         // Nobody to tell at once: a running server's stream finds the deletion in the store.
-        await deleteApp({ db, afterCommit: tellNobody }, found.id, now());
-        await recordAudit(db, { teamId: found.team_id, actor: cliActor, at: now(), action: 'app.deleted', target: { kind: 'app', id: found.id }, details: { name: found.name } });
+        await deleteApp(admin, cliActor, { appId: found.id });
         return { json: { id: found.id, deleted: true }, text: `Deleted "${found.name}" ${found.id}.` };
       }),
     );

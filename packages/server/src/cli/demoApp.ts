@@ -4,6 +4,8 @@ import { echoDirectMessages } from '../../../../examples/echo-bot/app.js';
 import { pollApp } from '../../../../examples/poll/app.js';
 import { previewLinks } from '../../../../examples/url-preview/app.js';
 import { updateApp } from '../core/commands/apps.js';
+import { cliActor } from '../core/audit/record.js';
+import { storeContext } from '../core/context.js';
 import type { DemoCredentials } from '../core/commands/seedDemo.js';
 import type { Db } from '../store/store.js';
 
@@ -44,21 +46,17 @@ export async function startDemoApp(db: Db, serverUrl: string, app: DemoCredentia
   });
   handle = demo.node;
 
-  await updateApp(
-    db,
-    app.id,
-    {
-      description: `The demo app, run by the server: its bot echoes direct messages, /poll asks the channel, and links to ${DEMO_PREVIEW_DOMAIN} get a preview.`,
-      listenerUrl: `${origin}/events`,
-      integrations: {
-        slashCommands: [{ name: 'poll', description: 'Ask the channel: /poll Lunch? | Pizza | Sushi', action: { type: 'openWidget', url: `${origin}/widget`, desktopType: 'modal' } }],
-        chatTabButton: { name: 'Demo tips', action: { type: 'sendEvent' } },
-        messageAction: { name: 'Count words', action: { type: 'sendEvent' } },
-        previewDomains: [DEMO_PREVIEW_DOMAIN],
-      },
+  await updateApp(storeContext(db, () => now), cliActor, {
+    appId: app.id,
+    description: `The demo app, run by the server: its bot echoes direct messages, /poll asks the channel, and links to ${DEMO_PREVIEW_DOMAIN} get a preview.`,
+    listenerUrl: `${origin}/events`,
+    integrations: {
+      slashCommands: [{ name: 'poll', description: 'Ask the channel: /poll Lunch? | Pizza | Sushi', action: { type: 'openWidget', url: `${origin}/widget`, desktopType: 'modal' } }],
+      chatTabButton: { name: 'Demo tips', action: { type: 'sendEvent' } },
+      messageAction: { name: 'Count words', action: { type: 'sendEvent' } },
+      previewDomains: [DEMO_PREVIEW_DOMAIN],
     },
-    now,
-  );
+  });
   return {
     url: `${origin}/events`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve()).closeAllConnections()),

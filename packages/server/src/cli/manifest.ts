@@ -2,6 +2,7 @@
 // idempotently. The manifest's schema is the protocol's AppManifest (docs/app-manifest.schema.json);
 // its fields are checked by core's one app-fields check, as every other way of changing an app is.
 import { writeFileSync } from 'node:fs';
+import { cliActor } from '../core/audit/record.js';
 import { AppManifest, appManifestFields } from '@aviary/protocol';
 import { Value } from '@sinclair/typebox/value';
 import type { Command } from 'commander';
@@ -24,14 +25,15 @@ export function registerManifestCommands(app: Command): void {
     .requiredOption('--manifest <file>', 'the manifest, such as aviary.app.json (docs/app-manifest.schema.json)')
     .option('--developer <userId>', 'who develops the app: needed to create it, and to find it by name when the manifest has no id')
     .action((flags: Flags<{ manifest: string; developer?: string }>) =>
-      runAdminCommand(flags, async ({ db, now }) => {
+      runAdminCommand(flags, async (admin) => {
+        const { db } = admin;
         const manifest = readManifest(flags.manifest);
         const wanted = await asManifestError(flags.manifest, () => checkAppFields(fieldsOf(manifest), 'create'));
         const existing = await findDeployed(db, manifest, flags.developer, wanted.name!);
         if (!existing) {
           if (flags.developer === undefined) throw new CliError('InvalidUsage', `${flags.manifest} has no app id: give --developer <userId> to create "${wanted.name}".`);
           const developer = await requirePerson(db, flags.developer);
-          const created = await asCliError(() => createApp(db, { teamId: developer.team_id, developerId: developer.id, ...fieldsOf(manifest), name: wanted.name, now: now() }));
+          const created = await asCliError(() => createApp(admin, developer, { ...fieldsOf(manifest), name: wanted.name }));
           const shown = presentDeveloperApp(created, { withSecret: true });
           return {
             json: { action: 'created', app: shown, changed: [...appManifestFields] },
@@ -39,7 +41,7 @@ export function registerManifestCommands(app: Command): void {
           };
         }
         const changed = changedFields(presentDeveloperApp(existing, { withSecret: false }), wanted);
-        const updated = changed.length === 0 ? existing : await updateApp(db, existing.id, pick(wanted, changed), now());
+        const updated = changed.length === 0 ? existing : await updateApp(admin, cliActor, { ...pick(wanted, changed), appId: existing.id });
         const shown = presentDeveloperApp(updated, { withSecret: false });
         return {
           json: { action: changed.length === 0 ? 'unchanged' : 'updated', app: shown, changed },

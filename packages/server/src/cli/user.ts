@@ -1,6 +1,7 @@
 import { personRoles } from '@aviary/protocol';
 import { Option, type Command } from 'commander';
 import { createPerson } from '../core/commands/people.js';
+import { cliActor } from '../core/audit/record.js';
 import { presentUser } from '../core/presenters/users.js';
 import type { UsersTable } from '../store/schema.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
@@ -32,13 +33,14 @@ export function registerUserCommands(program: Command): Command {
     .addOption(new Option('--role <role>', 'their role in the team').choices(personRoles).default('user'))
     .option('--timezone <zone>', 'their IANA time zone, such as Europe/Paris (a UTC offset such as +01:00 is taken as a zone that has it)', 'UTC')
     .action((flags: CreateUserFlags) =>
-      runAdminCommand(flags, async ({ db, now }) => {
+      runAdminCommand(flags, async (admin) => {
+        const { db, now } = admin;
         const team = await requireTeam(db, flags.team);
         if (await isEmailTaken(db, team.id, flags.email)) {
           throw new CliError('EmailTaken', `${flags.email.trim().toLowerCase()} already belongs to someone in team ${team.id}.`);
         }
         const { email, firstName, lastName, password, role, timezone } = flags;
-        const person = await asCliError(() => createPerson(db, { teamId: team.id, email, firstName, lastName, password, role, timezone, now: now() }), personOptions);
+        const person = await asCliError(() => createPerson(admin, cliActor, { teamId: team.id, email, firstName, lastName, password, role, timezone }), personOptions);
         const created = presentUser(person, now());
         return {
           json: created,

@@ -3,6 +3,8 @@ import { setAppDisabledForTeam, setInstallDisabled, removeInstall } from '../../
 import { deactivatePerson } from '../../src/core/commands/people.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { forEachDialect } from '../helpers/server.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 forEachDialect('method pipeline', (t) => {
   const cast = async (count = 1) => teamWithApp(t().testStore.store.db, count);
@@ -131,8 +133,8 @@ forEachDialect('method pipeline', (t) => {
 
     it('InvalidToken once the app is uninstalled or the person deactivated', async () => {
       const { app, people } = await cast(2);
-      await removeInstall(t().testStore.store.db, { appId: app.id, userId: people[0].id });
-      await deactivatePerson(t().server.ctx, people[1].id, Date.now());
+      await removeInstall(storeContext(t().testStore.store.db), { id: people[0].id }, { appId: app.id });
+      await deactivatePerson(t().server.ctx, cliActor, { userId: people[1].id });
       for (const person of people) {
         const answer = await t().call('users.getInfo', { query: { token: person.token } });
         expect(answer.status).toBe(403);
@@ -143,18 +145,18 @@ forEachDialect('method pipeline', (t) => {
     it('AppDisabled with disabledBy user or team, and the token works again once re-enabled', async () => {
       const { app, people } = await cast(2);
       const db = t().testStore.store.db;
-      await setInstallDisabled(db, { appId: app.id, userId: people[0].id, disabled: true });
+      await setInstallDisabled(storeContext(db), people[0], { appId: app.id, disabled: true });
       const byUser = await t().call('users.getInfo', { query: { token: people[0].token } });
       expect(byUser.status).toBe(403);
       expect(byUser.body).toMatchObject({ error: 'AppDisabled', disabledBy: 'user' });
       expect((await t().call('users.getInfo', { query: { token: people[1].token } })).status).toBe(200);
 
-      await setAppDisabledForTeam(db, { appId: app.id, disabled: true, now: Date.now() });
+      await setAppDisabledForTeam(storeContext(db), cliActor, { appId: app.id, disabled: true });
       const byTeam = await t().call('users.getInfo', { query: { token: people[1].token } });
       expect(byTeam.body).toMatchObject({ error: 'AppDisabled', disabledBy: 'team' });
 
-      await setAppDisabledForTeam(db, { appId: app.id, disabled: false, now: Date.now() });
-      await setInstallDisabled(db, { appId: app.id, userId: people[0].id, disabled: false });
+      await setAppDisabledForTeam(storeContext(db), cliActor, { appId: app.id, disabled: false });
+      await setInstallDisabled(storeContext(db), people[0], { appId: app.id, disabled: false });
       for (const person of people) expect((await t().call('users.getInfo', { query: { token: person.token } })).status).toBe(200);
     });
 

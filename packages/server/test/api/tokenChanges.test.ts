@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteApp, removeInstall, setAppDisabledForTeam, setInstallDisabled } from '../../src/core/commands/apps.js';
 import { deactivatePerson } from '../../src/core/commands/people.js';
-import { tellNobody } from '../../src/core/effects/effects.js';
 import type { Store } from '../../src/store/store.js';
 import { tokenOutcome } from '../apps/harness.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { forEachDialect } from '../helpers/server.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /**
  * A running server may keep resolved tokens (SQLite), so every change that bears on a token is made here
@@ -29,31 +30,31 @@ forEachDialect('token changes made by another process', (t) => {
   describe('take effect at once', () => {
     it('deactivating the person', async () => {
       const { alice } = await scene();
-      await deactivatePerson({ db: otherProcess.db, afterCommit: tellNobody }, alice.id, Date.now());
+      await deactivatePerson(storeContext(otherProcess.db), cliActor, { userId: alice.id });
       expect(await tokenOutcome(t(), alice.token)).toBe('InvalidToken');
     });
 
     it('uninstalling the app', async () => {
       const { app, alice } = await scene();
-      await removeInstall(otherProcess.db, { appId: app.id, userId: alice.id });
+      await removeInstall(storeContext(otherProcess.db), { id: alice.id }, { appId: app.id });
       expect(await tokenOutcome(t(), alice.token)).toBe('InvalidToken');
     });
 
     it('disabling by the person and by the team, and enabling again', async () => {
       const { app, alice } = await scene();
-      await setInstallDisabled(otherProcess.db, { appId: app.id, userId: alice.id, disabled: true });
+      await setInstallDisabled(storeContext(otherProcess.db), { id: alice.id }, { appId: app.id, disabled: true });
       expect(await tokenOutcome(t(), alice.token)).toBe('AppDisabled:user');
-      await setInstallDisabled(otherProcess.db, { appId: app.id, userId: alice.id, disabled: false });
+      await setInstallDisabled(storeContext(otherProcess.db), { id: alice.id }, { appId: app.id, disabled: false });
       expect(await tokenOutcome(t(), alice.token)).toBe('ok');
-      await setAppDisabledForTeam(otherProcess.db, { appId: app.id, disabled: true, now: Date.now() });
+      await setAppDisabledForTeam(storeContext(otherProcess.db), cliActor, { appId: app.id, disabled: true });
       expect(await tokenOutcome(t(), alice.token)).toBe('AppDisabled:team');
-      await setAppDisabledForTeam(otherProcess.db, { appId: app.id, disabled: false, now: Date.now() });
+      await setAppDisabledForTeam(storeContext(otherProcess.db), cliActor, { appId: app.id, disabled: false });
       expect(await tokenOutcome(t(), alice.token)).toBe('ok');
     });
 
     it('deleting the app', async () => {
       const { app, alice } = await scene();
-      await deleteApp({ db: otherProcess.db, afterCommit: tellNobody }, app.id, Date.now());
+      await deleteApp(storeContext(otherProcess.db), cliActor, { appId: app.id });
       expect(await tokenOutcome(t(), alice.token)).toBe('InvalidToken');
     });
   });

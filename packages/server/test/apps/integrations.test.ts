@@ -3,6 +3,8 @@ import { setAppDisabledForTeam, setInstallDisabled } from '../../src/core/comman
 import { appsForPreviewDomain, findSlashCommand, previewDomainMatches, readIntegrations, validateIntegrations } from '../../src/core/integrations.js';
 import { increasingClock } from '../helpers/clock.js';
 import { forEachDialect } from '../helpers/server.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 const command = (name: string, url?: string) => ({ name, action: url ? { type: 'openWidget', url } : { type: 'sendEvent' } });
 
@@ -42,10 +44,10 @@ forEachDialect('finding integrations', (t) => {
     expect(await findSlashCommand(db, team.id, alice.id, 'nothing')).toBeUndefined();
     expect(await findSlashCommand(db, team.id, bob.id, 'poll')).toBeUndefined();
 
-    await setInstallDisabled(db, { appId: first.id, userId: alice.id, disabled: true });
+    await setInstallDisabled(storeContext(db), { id: alice.id }, { appId: first.id, disabled: true });
     expect(await findSlashCommand(db, team.id, alice.id, 'poll')).toMatchObject({ app: { id: second.id }, command: { action: { url: 'https://b.example/poll' } } });
     expect(await findSlashCommand(db, team.id, alice.id, 'todo')).toBeUndefined();
-    await setAppDisabledForTeam(db, { appId: second.id, disabled: true, now: Date.now() });
+    await setAppDisabledForTeam(storeContext(db), cliActor, { appId: second.id, disabled: true });
     expect(await findSlashCommand(db, team.id, alice.id, 'poll')).toBeUndefined();
     expect(await findSlashCommand(db, (await t().f.team()).id, alice.id, 'vote')).toBeUndefined();
   });
@@ -66,9 +68,9 @@ forEachDialect('finding integrations', (t) => {
     expect(await ids('api.docs.example')).toEqual([wildcard.id]);
     expect(await ids('example')).toEqual([]);
     expect(await ids('docs.example', dev.id)).toEqual([notInstalled.id]);
-    await setInstallDisabled(db, { appId: wildcard.id, userId: sender.id, disabled: true });
+    await setInstallDisabled(storeContext(db), { id: sender.id }, { appId: wildcard.id, disabled: true });
     expect(await ids('api.docs.example')).toEqual([]);
-    await setAppDisabledForTeam(db, { appId: exact.id, disabled: true, now: Date.now() });
+    await setAppDisabledForTeam(storeContext(db), cliActor, { appId: exact.id, disabled: true });
     expect(await ids('docs.example')).toEqual([]);
   });
 

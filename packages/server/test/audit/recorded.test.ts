@@ -6,6 +6,7 @@ import { startTestServer, stopTestServer, type TestServer } from '../helpers/ser
 import { linkIn, startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { freePort } from '../invitations/harness.js';
 import { auditRows, call, CLIENT, expectRow, PASSWORD, request, signIn } from './harness.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /**
  * Every action of docs/operations.md "Audit log" that the API carries out, driven through real HTTP from
@@ -135,9 +136,9 @@ for (const dialect of dialects) {
 
     it('a deactivation, with the actor given (the command line by default, without an address)', async () => {
       const { team, admin, member } = await cast();
-      await deactivatePerson(t.server.ctx, member.id, Date.now(), { userId: admin.id, address: CLIENT });
+      await deactivatePerson(t.server.ctx, { userId: admin.id, address: CLIENT }, { userId: member.id });
       await expectRow(t, team.id, 'user.deactivated', { actor: admin.id, address: CLIENT, target: ['user', member.id] });
-      await deactivatePerson(t.server.ctx, admin.id, Date.now());
+      await deactivatePerson(t.server.ctx, cliActor, { userId: admin.id });
       expect((await auditRows(t, team.id)).filter((row) => row.action === 'user.deactivated' && row.target_id === admin.id)).toMatchObject([{ actor_user_id: null, address: null }]);
     });
   });

@@ -4,6 +4,7 @@ import { deactivatePerson } from '../../src/core/commands/people.js';
 import { forEachDialect } from '../helpers/server.js';
 import { closeStreams, messageWithText, openStream, type StreamClient } from '../stream/harness.js';
 import { expectError, http, sessionFor, type SignedIn } from './harness.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /**
  * personalTokens.create, list and revoke, and a personal token acting as its person on /v1. The sweep
@@ -113,7 +114,7 @@ forEachDialect(
 
     it('ends with the person’s deactivation, and stays ended when they are reactivated', async () => {
       const { ann, script } = await annWithToken();
-      await deactivatePerson(t().server.ctx, ann.user.id, clock);
+      await deactivatePerson(t().server.ctx, cliActor, { userId: ann.user.id });
       expectError(await script.call('users.getInfo'), { status: 403, error: 'InvalidToken' });
       await t().testStore.store.db.updateTable('users').set({ deactivated_at: null }).where('id', '=', ann.user.id).execute();
       expectError(await script.call('users.getInfo'), { status: 403, error: 'InvalidToken', description: /revoked/ });

@@ -3,6 +3,8 @@ import { afterAll, expect, it } from 'vitest';
 import { setAppDisabledForTeam, setInstallDisabled } from '../../src/core/commands/apps.js';
 import { forEachDialect } from '../helpers/server.js';
 import { clientCast, closeSdkApps, expectError } from './harness.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 afterAll(closeSdkApps);
 
@@ -74,10 +76,10 @@ forEachDialect('client API: pressButton', (t) => {
     expectError(await press(alice, { chat: (await clientCast(t())).channel.id }), { error: 'UnknownChat', parameter: 'chat' });
 
     const db = t().testStore.store.db;
-    await setInstallDisabled(db, { appId: app.id, userId: alice.user.id, disabled: true });
+    await setInstallDisabled(storeContext(db), { id: alice.user.id }, { appId: app.id, disabled: true });
     expect((await press(alice, {})).body).toMatchObject({ error: 'AppDisabled', disabledBy: 'user' });
-    await setInstallDisabled(db, { appId: app.id, userId: alice.user.id, disabled: false });
-    await setAppDisabledForTeam(db, { appId: app.id, disabled: true, now: Date.now() });
+    await setInstallDisabled(storeContext(db), { id: alice.user.id }, { appId: app.id, disabled: false });
+    await setAppDisabledForTeam(storeContext(db), cliActor, { appId: app.id, disabled: true });
     const disabled = await press(alice, {});
     expect([disabled.status, disabled.body.disabledBy]).toEqual([403, 'team']);
   });

@@ -4,6 +4,8 @@ import { setAppDisabledForTeam, setInstallDisabled, updateApp } from '../../src/
 import type { CallResult } from '../helpers/server.js';
 import { forEachDialect } from '../helpers/server.js';
 import { clientCast, closeSdkApps, expectError, type SignedIn } from './harness.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 afterAll(closeSdkApps);
 
@@ -31,7 +33,7 @@ forEachDialect('client API: widget and browser URLs only for people who may use 
   async function castWithOffer() {
     const cast = await clientCast(t());
     // The app registers where its widgets live, so that only who opens them decides the answer.
-    await updateApp(t().testStore.store.db, cast.app.id, { allowedOrigins: ['https://widgets.example.test', 'https://example.test'] }, Date.now());
+    await updateApp(storeContext(t().testStore.store.db), cliActor, { appId: cast.app.id, allowedOrigins: ['https://widgets.example.test', 'https://example.test'] });
     const { uid } = await t().client(cast.bot.botToken).chat.sendMessage({ to: cast.channel.id, onBehalfOf: cast.alice.user.id, ...offer });
     const opens = (who: SignedIn): Array<[string, () => Promise<CallResult>]> => [
       ['widgetAction from the chat', () => who.call('interactions.runWidgetAction', { appId: cast.app.id, kind: 'openWidget', url: 'https://widgets.example.test/next', chat: cast.channel.id })],
@@ -74,10 +76,10 @@ forEachDialect('client API: widget and browser URLs only for people who may use 
   it('refuses them while the person or a team admin has the app disabled', async () => {
     const { alice, app, opens } = await castWithOffer();
     const db = t().testStore.store.db;
-    await setInstallDisabled(db, { appId: app.id, userId: alice.user.id, disabled: true });
+    await setInstallDisabled(storeContext(db), { id: alice.user.id }, { appId: app.id, disabled: true });
     for (const [what, open] of opens(alice)) expect((await open()).body, what).toMatchObject({ error: 'AppDisabled', disabledBy: 'user' });
-    await setInstallDisabled(db, { appId: app.id, userId: alice.user.id, disabled: false });
-    await setAppDisabledForTeam(db, { appId: app.id, disabled: true, now: Date.now() });
+    await setInstallDisabled(storeContext(db), { id: alice.user.id }, { appId: app.id, disabled: false });
+    await setAppDisabledForTeam(storeContext(db), cliActor, { appId: app.id, disabled: true });
     for (const [what, open] of opens(alice)) {
       const answer = await open();
       expect([answer.status, answer.body.error, answer.body.disabledBy], what).toEqual([403, 'AppDisabled', 'team']);

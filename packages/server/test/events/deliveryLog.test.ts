@@ -6,6 +6,7 @@ import { closedPortUrl, fakeClock, type Responder, type TestListener } from '../
 import { captureLog, logLevels, type LogLine } from '../helpers/logs.js';
 import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { appAtListener } from './appAtListener.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 const day = 24 * 3600_000;
 
@@ -85,7 +86,7 @@ describe('the delivery log', () => {
 
   it('warns of a synchronous event the listener refused (an install), which is never retried', async () => {
     const { app, listener, developer } = await appAt(() => ({ status: 403, body: 'not for your team' }));
-    await expect(installApp(t.server.ctx, { appId: app.id, userId: developer.id })).rejects.toMatchObject({ code: 'InstallFailed' });
+    await expect(installApp(t.server.ctx, cliActor, { appId: app.id, userId: developer.id })).rejects.toMatchObject({ code: 'InstallFailed' });
     const line = await log.waitFor(about(app.id, /synchronous/));
     const [event] = await t.server.ctx.db.selectFrom('events').select('id').where('app_id', '=', app.id).execute();
     expect(line).toMatchObject({ level: logLevels.warn, appId: app.id, eventId: event.id, event: 'app.install', status: 403, reason: 'http_error', synchronous: true });
@@ -93,7 +94,7 @@ describe('the delivery log', () => {
     expect(listener.received).toHaveLength(1);
 
     const unreachable = await appAt(await closedPortUrl());
-    await expect(installApp(t.server.ctx, { appId: unreachable.app.id, userId: unreachable.developer.id })).rejects.toMatchObject({ code: 'InstallFailed' });
+    await expect(installApp(t.server.ctx, cliActor, { appId: unreachable.app.id, userId: unreachable.developer.id })).rejects.toMatchObject({ code: 'InstallFailed' });
     expect(await log.waitFor(about(unreachable.app.id, /synchronous/))).toMatchObject({ level: logLevels.warn, reason: 'connection_failed', event: 'app.install' });
   });
 

@@ -4,6 +4,8 @@ import { createChannel } from '../../src/core/commands/channels.js';
 import { closeSdkApps, http, sessionFor } from '../client/harness.js';
 import { startListener, type TestListener } from '../helpers/listener.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /**
  * Event subscriptions (docs/reference/event-subscriptions.md): an app receives only the events it chose,
@@ -93,7 +95,7 @@ forEachDialect('event subscriptions', (t) => {
     expect(refused.body).toMatchObject({ error: 'InvalidParameter', parameter: 'eventSubscriptions[1]' });
     expect(refused.body.description).toContain('"message.sent"');
     expect((await patch({ eventSubscriptions: null })).body.app.eventSubscriptions).toBeNull();
-    await updateApp(t().testStore.store.db, app.id, { eventSubscriptions: [] }, Date.now());
+    await updateApp(storeContext(t().testStore.store.db), cliActor, { appId: app.id, eventSubscriptions: [] });
     expect((await patch({})).body.app.eventSubscriptions).toEqual([]);
   });
 });

@@ -6,6 +6,8 @@ import { afterAll, expect, it } from 'vitest';
 import { updateApp } from '../../src/core/commands/apps.js';
 import { clientCast, closeSdkApps, type SignedIn } from '../client/harness.js';
 import { forEachDialect } from '../helpers/server.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 afterAll(closeSdkApps);
 
@@ -53,7 +55,7 @@ forEachDialect('every event the server sends has its protocol shape', (t) => {
   it('captures every event from a real run and checks each against its schema', async () => {
     const { alice, bob, bot, app, channel, sdkApp } = await clientCast(t(), integrations);
     // Aviary's own events too: the app subscribes to every event.
-    await updateApp(t().testStore.store.db, app.id, { eventSubscriptions: [...eventNames] }, Date.now());
+    await updateApp(storeContext(t().testStore.store.db), cliActor, { appId: app.id, eventSubscriptions: [...eventNames] });
     sdkApp.answer = (event) => (event.name === 'chat.generateUrlPreview' ? { title: 'A preview', url: event.url, color: '#AABBCC' } : undefined);
     const widgetEvents: AnyEvent[] = [];
     const answers: unknown[] = [];

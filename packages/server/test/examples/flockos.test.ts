@@ -9,6 +9,8 @@ import { closeSdkApps, http, sessionFor } from '../client/harness.js';
 import { startListener, type TestListener } from '../helpers/listener.js';
 import { printedLines } from '../helpers/logs.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /**
  * An app written for Flock with the official `flockos` SDK from npm (examples/flock-todo, plain
@@ -52,7 +54,7 @@ async function flockCast(t: TestServer) {
     messageAction: { name: 'Make to-dos', action: { type: 'sendEvent' } },
     previewDomains: ['todo.example.test'],
   };
-  await updateApp(t.server.ctx.db, app.id, { listenerUrl: `${flockApp.origin}/events`, integrations }, Date.now());
+  await updateApp(storeContext(t.server.ctx.db), cliActor, { appId: app.id, listenerUrl: `${flockApp.origin}/events`, integrations });
   const { channel } = await createChannel(t.server.ctx, aliceRow, { name: `chores-${app.id.slice(2, 8)}`, members: [bobRow.id] }, Date.now());
   return { app, bot, channel, flockApp, alice: await sessionFor(t, aliceRow), bob: await sessionFor(t, bobRow) };
 }
@@ -65,7 +67,7 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     // Without Flock-compatible naming flockos finds no token it knows, so the app takes nothing.
     const refused = await bob.call('apps.install', { appId: app.id });
     expect(refused.status).not.toBe(200);
-    await updateApp(db, app.id, { flockNaming: true }, Date.now());
+    await updateApp(storeContext(db), cliActor, { appId: app.id, flockNaming: true });
     for (const who of [alice, bob]) expect((await who.call('apps.install', { appId: app.id })).status).toBe(200);
 
     // The slash command posts, with Alice's token from app.install, a FlockML message with an action.
@@ -122,7 +124,7 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
 
   it('flockos refuses a forged event: no token, a token signed with another secret, another app’s token', { timeout: 60_000 }, async () => {
     const { app, flockApp, bob } = await flockCast(t());
-    await updateApp(t().server.ctx.db, app.id, { flockNaming: true }, Date.now());
+    await updateApp(storeContext(t().server.ctx.db), cliActor, { appId: app.id, flockNaming: true });
     const body = JSON.stringify({ name: 'app.install', userId: bob.user.id, token: 'au_forged', userToken: 'au_forged' });
     const post = (headers: Record<string, string>, content = body) =>
       fetch(`${flockApp.origin}/events`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: content });
@@ -131,7 +133,7 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     const other = await t().f.app(bob.user.team_id, bob.user.id, { flockNaming: true });
     const otherListener = await startListener();
     listeners.push(otherListener);
-    await updateApp(t().server.ctx.db, other.id, { listenerUrl: otherListener.url }, Date.now());
+    await updateApp(storeContext(t().server.ctx.db), cliActor, { appId: other.id, listenerUrl: otherListener.url });
     expect((await bob.call('apps.install', { appId: other.id })).status).toBe(200);
     const [captured] = await otherListener.waitFor(1);
     const othersToken = captured!.headers['x-flock-event-token'] as string;

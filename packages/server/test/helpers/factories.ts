@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createApp, enableBot, recordInstall } from '../../src/core/commands/apps.js';
+import { createApp, enableBot, recordInstall, type NewApp } from '../../src/core/commands/apps.js';
+import { cliActor } from '../../src/core/audit/record.js';
+import { storeContext } from '../../src/core/context.js';
 import { createPerson, createTeam, type NewPerson } from '../../src/core/commands/people.js';
 import type { AppsTable, UsersTable } from '../../src/store/schema.js';
 import type { Db } from '../../src/store/store.js';
@@ -8,21 +10,21 @@ const unique = () => randomBytes(4).toString('hex');
 
 /** Test data made through the same commands the product uses; every call makes new rows. */
 export function factories(db: Db, now: () => number = Date.now) {
+  const ctx = storeContext(db, now);
   return {
-    team: (name = `Team ${unique()}`) => createTeam(db, { name, now: now() }),
+    team: (name = `Team ${unique()}`) => createTeam(ctx, cliActor, { name }),
     person: (teamId: string, fields: Partial<NewPerson> = {}): Promise<UsersTable> =>
-      createPerson(db, {
+      createPerson(ctx, cliActor, {
         teamId,
         email: `person-${unique()}@example.test`,
         firstName: 'Pat',
         lastName: `Person ${unique()}`,
         ...fields,
-        now: now(),
       }),
-    app: (teamId: string, developerId: string, fields: Partial<Parameters<typeof createApp>[1]> = {}): Promise<AppsTable> =>
-      createApp(db, { teamId, developerId, name: `App ${unique()}`, ...fields, now: now() }),
-    install: (appId: string, userId: string) => recordInstall(db, { appId, userId, now: now() }),
-    bot: (appId: string) => enableBot(db, appId, now()),
+    app: (teamId: string, developerId: string, fields: Partial<NewApp> = {}): Promise<AppsTable> =>
+      createApp(ctx, { id: developerId, team_id: teamId }, { name: `App ${unique()}`, ...fields }),
+    install: (appId: string, userId: string) => recordInstall(ctx, { id: userId }, { appId }),
+    bot: (appId: string) => enableBot(ctx, cliActor, { appId }),
   };
 }
 

@@ -4,6 +4,7 @@ import { deactivatePerson } from '../../src/core/commands/people.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { increasingClock } from '../helpers/clock.js';
 import { forEachDialect } from '../helpers/server.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /** A well-formed user id that nobody has. */
 const NOBODY = 'u:aaaaaaaaaaaaaaaa';
@@ -76,7 +77,7 @@ forEachDialect('channels', (t) => {
       const { clients, ids, people, f, app } = await team(3);
       const outsider = (await teamWithApp(db(), 1)).people[0];
       const { botUserId } = await f.bot(app.id);
-      await deactivatePerson(t().server.ctx, ids[2], Date.now());
+      await deactivatePerson(t().server.ctx, cliActor, { userId: ids[2] });
       const guest = await f.person(people[0].team_id, { role: 'guest' });
 
       const created = await clients[0].channels.create({
@@ -203,7 +204,7 @@ forEachDialect('channels', (t) => {
       const { clients, ids, f, app } = await team(3);
       const outsider = (await teamWithApp(db(), 1)).people[0];
       const { botUserId } = await f.bot(app.id);
-      await deactivatePerson(t().server.ctx, ids[2], Date.now());
+      await deactivatePerson(t().server.ctx, cliActor, { userId: ids[2] });
       const { id } = await clients[0].channels.create({ name: 'Closed', members: [] });
       expect(await clients[0].channels.addMembers({ channelId: id, members: [NOBODY, outsider.id, botUserId, ids[2], ids[1]] })).toEqual({
         members: {

@@ -3,6 +3,8 @@ import { setInstallDisabled } from '../../src/core/commands/apps.js';
 import { deactivatePerson } from '../../src/core/commands/people.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast, expectApiError, NO_CHANNEL, NOBODY, roomyRateLimits } from './chat-cast.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 const UID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -50,7 +52,7 @@ forEachDialect(
       it('answers UnknownRecipient for a user who is unknown, of another team or deactivated', async () => {
         const { alice, olga, f, team } = await cast();
         const leaver = await f.person(team.id);
-        await deactivatePerson(t().server.ctx, leaver.id, Date.now());
+        await deactivatePerson(t().server.ctx, cliActor, { userId: leaver.id });
         for (const [to, description] of [
           [NOBODY, /no active user u:a{16} in your team/],
           [olga.id, /no active user .* in your team/],
@@ -123,7 +125,7 @@ forEachDialect(
           parameter: 'onBehalfOf',
           description: /has not installed this bot's app/,
         });
-        await setInstallDisabled(t().testStore.store.db, { appId: app.id, userId: alice.id, disabled: true });
+        await setInstallDisabled(storeContext(t().testStore.store.db), { id: alice.id }, { appId: app.id, disabled: true });
         await expectApiError(bot.client.chat.sendMessage({ to: channelId, text: 'hi', onBehalfOf: alice.id }), {
           error: 'InvalidParameter',
           parameter: 'onBehalfOf',

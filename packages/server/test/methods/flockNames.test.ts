@@ -5,6 +5,8 @@ import { sessionFor } from '../client/harness.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { startListener, type TestListener } from '../helpers/listener.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /**
  * Flock-compatible naming (docs/flock-compatibility.md) at the method API: an app that has it may call
@@ -15,7 +17,7 @@ afterAll(() => Promise.all(listeners.map((listener) => listener.close())));
 
 async function cast(t: TestServer, flockNaming: boolean) {
   const { app, people } = await teamWithApp(t.testStore.store.db, 2);
-  if (flockNaming) await updateApp(t.testStore.store.db, app.id, { flockNaming }, Date.now());
+  if (flockNaming) await updateApp(storeContext(t.testStore.store.db), cliActor, { appId: app.id, flockNaming });
   const [alice, bob] = people;
   const { channel } = await createChannel(t.server.ctx, alice, { name: `flock-${app.id.slice(2, 8)}`, members: [bob.id] }, Date.now());
   const send = (form: Record<string, string>) => t.call('chat.sendMessage', { form: { token: alice.token, to: bob.id, text: 'fallback', ...form } });
@@ -82,7 +84,7 @@ forEachDialect('Flock-compatible naming: methods', (t) => {
     for (const flockNaming of [false, true]) {
       const { app, alice, channel } = await cast(t(), flockNaming);
       const integrations = { slashCommands: [{ name: 'open', action: { type: 'openBrowser', url: 'https://flock.example.test/page', sendContext: true } }] };
-      await updateApp(t().testStore.store.db, app.id, { listenerUrl: 'https://flock.example.test/events', integrations }, Date.now());
+      await updateApp(storeContext(t().testStore.store.db), cliActor, { appId: app.id, listenerUrl: 'https://flock.example.test/events', integrations });
       const opened = await (await sessionFor(t(), alice)).call('chat.sendFromComposer', { to: channel.id, text: '/open now' });
       const params = new URL(opened.body.answer.url).searchParams;
       const names = ['Event', 'EventToken', 'Client', 'WidgetType'];
@@ -96,7 +98,7 @@ forEachDialect('Flock-compatible naming: methods', (t) => {
       const { app, bob } = await cast(t(), flockNaming);
       const listener = await startListener();
       listeners.push(listener);
-      await updateApp(t().testStore.store.db, app.id, { listenerUrl: listener.url }, Date.now());
+      await updateApp(storeContext(t().testStore.store.db), cliActor, { appId: app.id, listenerUrl: listener.url });
       const bot = await t().f.bot(app.id);
       await t().call('chat.sendMessage', { form: { token: bob.token, to: bot.botUserId, text: 'hello bot' } });
       await t().server.ctx.events.idle();

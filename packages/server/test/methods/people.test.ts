@@ -4,6 +4,7 @@ import { deactivatePerson } from '../../src/core/commands/people.js';
 import { teamSystemUser } from '../../src/events/delivery/systemUser.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { forEachDialect } from '../helpers/server.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 forEachDialect('people', (t) => {
   const db = () => t().testStore.store.db;
@@ -16,7 +17,7 @@ forEachDialect('people', (t) => {
       const amy = await f.person(team.id, { firstName: 'Amy', lastName: 'Brown' });
       const guest = await f.person(team.id, { firstName: 'Gus', lastName: 'Guest', role: 'guest' });
       const gone = await f.person(team.id, { firstName: 'Gone', lastName: 'Away' });
-      await deactivatePerson(t().server.ctx, gone.id, Date.now());
+      await deactivatePerson(t().server.ctx, cliActor, { userId: gone.id });
       const { botUserId: installedBot } = await f.bot(app.id);
       // A bot of an app the caller never installed is reached by messaging it, not through contacts.
       await f.bot((await f.app(team.id, zoe.id, { name: 'Other' })).id);

@@ -7,6 +7,7 @@ import { dialects } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
 import { redisAvailable } from '../helpers/redis.js';
 import { openStream, type StreamClient } from '../stream/harness.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 const password = 'a password for the sign-out test';
 /** What the issue asks: a stream closes within a second of its session ending on another process. */
@@ -52,7 +53,7 @@ describe.runIf(dialects.includes('postgres') && redisAvailable)('ended sessions 
     const [streaming, deactivating] = servers;
     const annOn = await streamOn(streaming, ann.email);
     const benOn = await streamOn(streaming, ben.email);
-    await deactivatePerson(deactivating.ctx, ann.id, Date.now());
+    await deactivatePerson(deactivating.ctx, cliActor, { userId: ann.id });
     expect(await closedPromptly(annOn.stream)).toMatchObject({ code: 1008 });
     expect(benOn.stream.socket.readyState).toBe(benOn.stream.socket.OPEN);
   });

@@ -12,6 +12,7 @@ import { SECRET_KEY_FILE } from '../../src/store/secretKeys.js';
 import { openStore, type Db } from '../../src/store/store.js';
 import { answerWithSdk, startListener, type TestListener } from '../helpers/listener.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /**
  * App secrets are sealed at rest with the server's key: what a dump of the apps table shows holds no
@@ -58,7 +59,7 @@ forEachDialect('app secrets at rest', (t) => {
     const db = t().testStore.store.db;
     const app = await newApp();
     expect(app.secret).toMatch(/^as_/);
-    const { secret } = await rotateAppSecret(t().server.ctx, app.id, Date.now());
+    const { secret } = await rotateAppSecret(t().server.ctx, cliActor, { appId: app.id });
     const dump = await dumpApps(db);
     for (const clear of [app.secret, secret]) expect(dump).not.toContain(clear);
     const stored = await storedSecrets(db, app.id);

@@ -5,6 +5,8 @@ import { updateProfile } from '../../src/core/commands/people.js';
 import { ApiError } from '../../src/errors.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast, expectApiError } from '../methods/chat-cast.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /**
  * The names people read (apps, people, channels, `sendAs`) show something and cannot turn the text
@@ -30,7 +32,7 @@ forEachDialect('names people read', (t) => {
       const error = await refusal(f.app(team.id, alice.id, { name }));
       expect(error.code === 'InvalidParameter' || error.code === 'MissingParameter', name).toBe(true);
       expect(error.context).toMatchObject({ parameter: 'name' });
-      expect((await refusal(updateApp(t().testStore.store.db, app.id, { name }, Date.now()))).context).toMatchObject({ parameter: 'name' });
+      expect((await refusal(updateApp(storeContext(t().testStore.store.db), cliActor, { appId: app.id, name }))).context).toMatchObject({ parameter: 'name' });
     }
   });
 

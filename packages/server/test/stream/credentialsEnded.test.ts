@@ -6,6 +6,7 @@ import { deactivatePerson } from '../../src/core/commands/people.js';
 import { http } from '../client/harness.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 import { closeStreams, messageWithText, openStream, streamCast } from './harness.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /**
  * Signing out, deactivation, a rotated secret and a deleted app close what depended on them at once,
@@ -50,7 +51,7 @@ forEachDialect(
       const { people } = await streamCast(t(), ['Ann', 'Ben']);
       const [ann, ben] = people;
       const [annStream, benStream] = [await openStream(t(), ann), await openStream(t(), ben)];
-      await deactivatePerson(t().server.ctx, ann.user.id, Date.now());
+      await deactivatePerson(t().server.ctx, cliActor, { userId: ann.user.id });
       expect(await annStream.closed).toMatchObject({ code: 1008 });
       expect((await ben.call('chat.sendFromComposer', { to: ben.user.id, text: 'ben stays' })).status).toBe(200);
       await benStream.waitFor(messageWithText('ben stays'));
@@ -62,14 +63,14 @@ forEachDialect(
       const app = await t().f.app(team.id, dev.user.id);
       const bySecret = await openListen(t(), app.id, app.secret);
       const bySession = await openListen(t(), app.id, dev.sessionToken);
-      const { secret } = await rotateAppSecret(t().server.ctx, app.id, Date.now());
+      const { secret } = await rotateAppSecret(t().server.ctx, cliActor, { appId: app.id });
       expect(await bySecret.closed).toMatchObject({ code: 1008, reason: expect.stringMatching(/secret changed/) });
       const byNewSecret = await openListen(t(), app.id, secret);
 
       await signOut(t(), dev.sessionToken);
       expect(await bySession.closed).toMatchObject({ code: 1008, reason: expect.stringMatching(/signed out/) });
       expect(byNewSecret.socket.readyState).toBe(WebSocket.OPEN);
-      await deleteApp(t().server.ctx, app.id, Date.now());
+      await deleteApp(t().server.ctx, cliActor, { appId: app.id });
       expect(await byNewSecret.closed).toMatchObject({ code: 1008, reason: expect.stringMatching(/deleted/) });
     });
   },

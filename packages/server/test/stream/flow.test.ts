@@ -2,10 +2,11 @@ import type { Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { deleteApp } from '../../src/core/commands/apps.js';
 import { createChannel } from '../../src/core/commands/channels.js';
-import { tellNobody } from '../../src/core/effects/effects.js';
 import { http } from '../client/harness.js';
 import { forEachDialect } from '../helpers/server.js';
 import { closeStreams, messageWithText, openStream, streamCast } from './harness.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 afterEach(closeStreams);
 
@@ -90,7 +91,7 @@ forEachDialect(
       const { team, people } = await streamCast(t(), ['Ann']);
       const stream = await openStream(t(), people[0]);
       const app = await t().f.app(team.id, people[0].user.id);
-      await deleteApp({ db: t().testStore.store.db, afterCommit: tellNobody }, app.id, Date.now());
+      await deleteApp(storeContext(t().testStore.store.db), cliActor, { appId: app.id });
       expect(await stream.waitFor((frame) => frame.type === 'app.deleted')).toMatchObject({ appId: app.id });
     });
   },

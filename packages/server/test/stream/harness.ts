@@ -3,6 +3,7 @@ import { WebSocket, type ClientOptions } from 'ws';
 import { deleteApp } from '../../src/core/commands/apps.js';
 import { sessionFor, type SignedIn } from '../client/harness.js';
 import type { TestServer } from '../helpers/server.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 /** A stream as a client sees it: every frame in order, and how it ended. */
 export interface StreamClient {
@@ -109,7 +110,7 @@ export const messageWithText = (text: string) => (frame: StreamFrame) =>
  */
 export async function fence(t: TestServer, teamId: string, developerId: string, clients: StreamClient[]): Promise<void> {
   const app = await t.f.app(teamId, developerId, { name: 'Fence' });
-  await deleteApp(t.server.ctx, app.id, Date.now());
+  await deleteApp(t.server.ctx, cliActor, { appId: app.id });
   await Promise.all(clients.map((client) => client.waitFor((frame) => frame.type === 'app.deleted' && frame.appId === app.id)));
 }
 

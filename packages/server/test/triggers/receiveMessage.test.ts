@@ -3,6 +3,8 @@ import { setAppDisabledForTeam } from '../../src/core/commands/apps.js';
 import { listAppEvents } from '../../src/events/history/eventHistory.js';
 import { clientCast, closeSdkApps } from '../client/harness.js';
 import { forEachDialect } from '../helpers/server.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 afterAll(closeSdkApps);
 
@@ -47,7 +49,7 @@ forEachDialect(
 
     it('stays quiet while a team admin has disabled the app', async () => {
       const { alice, bot, app } = await clientCast(t());
-      await setAppDisabledForTeam(t().testStore.store.db, { appId: app.id, disabled: true, now: Date.now() });
+      await setAppDisabledForTeam(storeContext(t().testStore.store.db), cliActor, { appId: app.id, disabled: true });
       await alice.call('chat.sendFromComposer', { to: bot.botUserId, text: 'anyone there?' });
       expect(await listAppEvents(t().testStore.store.db, app.id, {})).toEqual([]);
     });

@@ -2,6 +2,8 @@ import { afterAll, expect, it } from 'vitest';
 import { setAppDisabledForTeam, setInstallDisabled } from '../../src/core/commands/apps.js';
 import { clientCast, closeSdkApps, startSdkApp, type SdkApp } from '../client/harness.js';
 import { forEachDialect } from '../helpers/server.js';
+import { storeContext } from '../../src/core/context.js';
+import { cliActor } from '../../src/core/audit/record.js';
 
 afterAll(closeSdkApps);
 
@@ -29,10 +31,10 @@ forEachDialect('chat.generateUrlPreview reaches only the sender’s apps', (t) =
     const nobodys = await make('an app nobody installed');
     const disabledByAlice = await make('an app Alice disabled');
     await t().f.install(disabledByAlice.app.id, alice.user.id);
-    await setInstallDisabled(db, { appId: disabledByAlice.app.id, userId: alice.user.id, disabled: true });
+    await setInstallDisabled(storeContext(db), { id: alice.user.id }, { appId: disabledByAlice.app.id, disabled: true });
     const disabledByTeam = await make('an app the team disabled');
     await t().f.install(disabledByTeam.app.id, alice.user.id);
-    await setAppDisabledForTeam(db, { appId: disabledByTeam.app.id, disabled: true, now: Date.now() });
+    await setAppDisabledForTeam(storeContext(db), cliActor, { appId: disabledByTeam.app.id, disabled: true });
     return { ...cast, others: [bobs, nobodys, disabledByAlice, disabledByTeam] };
   }
 

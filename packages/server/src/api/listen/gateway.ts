@@ -3,7 +3,7 @@ import { ListenReplyFrame, listenMaxReplyBytes } from '@aviary/protocol';
 import { Value } from '@sinclair/typebox/value';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerContext } from '../../context.js';
-import { liveCredentialHashes } from '../../core/commands/sessions.js';
+import { liveCredentialHashes } from '../../core/queries/sessions.js';
 import { credentialsTopic, parseCredentialsNotice, type CredentialsNotice } from '../../core/effects/credentialsNotice.js';
 import { endBackoffAfter2xx } from '../../events/delivery/listenerBackoff.js';
 import type { ListenTunnel } from '../../events/delivery/listenTunnels.js';

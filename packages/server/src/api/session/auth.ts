@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.js';
-import { sessionUser } from '../../core/commands/sessions.js';
+import { sessionUser } from '../../core/queries/sessions.js';
 import type { UsersTable } from '../../store/schema.js';
 import { ApiError } from '../errors.js';
 import { sessionToken } from './sessionToken.js';

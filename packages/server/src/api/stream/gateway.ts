@@ -4,7 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Bus } from '../../bus/bus.js';
 import type { PresenceStore } from '../../bus/presenceStore.js';
 import type { StreamConfig } from '../../config.js';
-import { liveCredentialHashes } from '../../core/commands/sessions.js';
+import { liveCredentialHashes } from '../../core/queries/sessions.js';
 import { credentialsTopic, parseCredentialsNotice } from '../../core/effects/credentialsNotice.js';
 import { pruneStream } from '../../core/commands/pruneStream.js';
 import { readStreamEntries, resumeFacts, streamStart, teamStreamPositions } from '../../core/queries/stream.js';

@@ -29,7 +29,7 @@ export async function issueAccountLink(tx: Tx, userId: string, purpose: AccountT
  * Mails a reset link to every active account with this email (one per team). The caller answers the
  * same whatever this finds, and does not wait for it, so that the answer's time says nothing either.
  */
-export async function mailPasswordResets(ctx: CoreContext, email: string, address: string | null = null): Promise<void> {
+export async function mailPasswordResets(ctx: CoreContext, { address }: { address: string | null }, { email }: { email: string }): Promise<void> {
   const accounts = await ctx.db
     .selectFrom('users as u')
     .innerJoin('teams as t', 't.id', 'u.team_id')
@@ -66,7 +66,7 @@ async function useLink(tx: Tx, token: string, purpose: AccountTokensTable['purpo
  * transaction and every process closes their streams at once. Following the mailed link shows the
  * person reads mail there, so the email counts as verified too.
  */
-export async function resetPassword(ctx: CoreContext, token: string, newPassword: string, address: string | null = null): Promise<{ email: string; teamId: string }> {
+export async function resetPassword(ctx: CoreContext, { address }: { address: string | null }, { linkToken: token, newPassword }: { linkToken: string; newPassword: string }): Promise<{ email: string; teamId: string }> {
   const hash = await hashPassword(checkPassword('newPassword', newPassword));
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {

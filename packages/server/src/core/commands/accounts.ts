@@ -1,15 +1,12 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { invalidParameter } from '../../errors.js';
-import { runChange, type ChangeContext } from '../effects/effects.js';
+import { runChange } from '../effects/effects.js';
 import { checkPassword } from '../passwordRules.js';
 import { hashPassword, verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
-import { deviceOf } from '../presenters/device.js';
-
-/** How many hex characters of a session's token hash name it in sessions.list: enough, and no way back to the token. */
-const SESSION_ID_LENGTH = 16;
-
-export const sessionIdOf = (tokenHash: string): string => tokenHash.slice(0, SESSION_ID_LENGTH);
+import { byPerson, recordAudit } from '../audit/record.js';
+import type { CommandContext } from '../context.js';
+import { sessionIdOf } from '../queries/sessions.js';
 
 /** Whether the current password is right; a person without one (never set) has no right one. */
 export async function currentPasswordIs(person: UsersTable, password: string): Promise<boolean> {
@@ -17,48 +14,29 @@ export async function currentPasswordIs(person: UsersTable, password: string): P
   return verifyPassword(password, person.password_hash);
 }
 
+/** A person acting from one of their sessions (its token's hash), and from where (for the audit log). */
+export interface SessionActor {
+  person: UsersTable;
+  sessionHash: string;
+  address: string | null;
+}
+
 /**
  * Sets a person's new password (the one password rule, core/passwordRules.ts) and ends every other
- * session of theirs in the same transaction; every process closes the streams those sessions opened at
- * once (credentialsEnded). The session it was changed from stays. The caller checked the current one.
+ * session of theirs in the same transaction, with the audit log's `user.passwordChanged`; every process
+ * closes the streams those sessions opened at once (credentialsEnded). The session it was changed from
+ * stays. The caller checked the current one.
  */
-export async function changePassword(ctx: ChangeContext, person: UsersTable, currentSessionHash: string, newPassword: unknown): Promise<number> {
+export async function changePassword(ctx: CommandContext, { person, sessionHash, address }: SessionActor, { newPassword }: { newPassword: unknown }): Promise<number> {
   const hash = await hashPassword(checkPassword('newPassword', newPassword));
   return runChange(ctx, async (tx, effects) => {
     await tx.updateTable('users').set({ password_hash: hash }).where('id', '=', person.id).execute();
-    const ended = await tx.deleteFrom('sessions').where('user_id', '=', person.id).where('token_hash', '!=', currentSessionHash).executeTakeFirst();
+    const ended = await tx.deleteFrom('sessions').where('user_id', '=', person.id).where('token_hash', '!=', sessionHash).executeTakeFirst();
     effects.add({ kind: 'credentialsEnded', notice: { userId: person.id } });
-    return Number(ended.numDeletedRows);
+    const endedSessions = Number(ended.numDeletedRows);
+    await recordAudit(tx, { ...byPerson(person, address), at: ctx.now(), action: 'user.passwordChanged', target: { kind: 'user', id: person.id }, details: { endedSessions } });
+    return endedSessions;
   });
-}
-
-export interface SessionSummary {
-  id: string;
-  device: string;
-  address: string | null;
-  createdAt: number;
-  lastSeenAt: number | null;
-  current: boolean;
-}
-
-/** The person's live sessions, the newest first, the calling one marked. */
-export async function listSessions(db: Db, userId: string, currentSessionHash: string, now: number): Promise<SessionSummary[]> {
-  const rows = await db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('expires_at', '>', now)
-    .orderBy('created_at', 'desc')
-    .orderBy('token_hash')
-    .execute();
-  return rows.map((row) => ({
-    id: sessionIdOf(row.token_hash),
-    device: deviceOf(row.user_agent),
-    address: row.client_address,
-    createdAt: row.created_at,
-    lastSeenAt: row.last_seen_at,
-    current: row.token_hash === currentSessionHash,
-  }));
 }
 
 export type SessionsToRevoke = { sessionId: string } | { all: true; exceptCurrent: boolean };
@@ -68,7 +46,8 @@ export type SessionsToRevoke = { sessionId: string } | { all: true; exceptCurren
  * kept if asked; every process closes their streams at once. An id that is not one of the person's
  * sessions is refused the same whether it is another person's or none at all.
  */
-export async function revokeSessions(ctx: ChangeContext, userId: string, currentSessionHash: string, which: SessionsToRevoke): Promise<number> {
+export async function revokeSessions(ctx: CommandContext, { person, sessionHash: currentSessionHash, address }: SessionActor, which: SessionsToRevoke): Promise<number> {
+  const userId = person.id;
   return runChange(ctx, async (tx, effects) => {
     const own = await tx.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).execute();
     const ending = own
@@ -77,9 +56,11 @@ export async function revokeSessions(ctx: ChangeContext, userId: string, current
     if ('sessionId' in which && ending.length === 0) {
       throw invalidParameter('sessionId', 'sessionId is not one of your sessions; sessions.list gives their ids.');
     }
-    if (ending.length === 0) return 0;
-    await tx.deleteFrom('sessions').where('user_id', '=', userId).where('token_hash', 'in', ending).execute();
-    effects.add({ kind: 'credentialsEnded', notice: { userId } });
+    if (ending.length > 0) {
+      await tx.deleteFrom('sessions').where('user_id', '=', userId).where('token_hash', 'in', ending).execute();
+      effects.add({ kind: 'credentialsEnded', notice: { userId } });
+    }
+    await recordAudit(tx, { ...byPerson(person, address), at: ctx.now(), action: 'session.revoked', target: { kind: 'user', id: userId }, details: { ...which, revoked: ending.length } });
     return ending.length;
   });
 }

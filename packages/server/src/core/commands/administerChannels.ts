@@ -18,7 +18,7 @@ type ChannelRow = Selectable<Database['channels']>;
 export type ChannelChange = { kind: 'archive' } | { kind: 'unarchive' } | { kind: 'rename'; name: string } | { kind: 'convertToPrivate' };
 
 /** Any channel of the admin's team, private ones the admin is not in too; UnknownChannel for anything else. */
-export async function teamChannel(tx: Tx, teamId: string, channelId: string): Promise<ChannelRow> {
+async function teamChannel(tx: Tx, teamId: string, channelId: string): Promise<ChannelRow> {
   const channel = await tx.selectFrom('channels').selectAll().where('id', '=', channelId).where('team_id', '=', teamId).executeTakeFirst();
   if (!channel) throw new ApiError('UnknownChannel', `There is no channel ${channelId} in your team.`, { parameter: 'channelId' });
   return channel;
@@ -49,7 +49,7 @@ const actions: Record<ChannelChange['kind'], string> = {
  * (`channel.updated`). A change that changes nothing (archiving an archived channel) is no change and
  * records nothing.
  */
-export async function changeChannel(ctx: CoreContext, { admin, address }: AdminActor, channelId: string, change: ChannelChange): Promise<ChannelModel> {
+export async function changeChannel(ctx: CoreContext, { admin, address }: AdminActor, { channelId, change }: { channelId: string; change: ChannelChange }): Promise<ChannelModel> {
   const checked: ChannelChange = change.kind === 'rename' ? { kind: 'rename', name: checkVisibleName('name', change.name.trim()) } : change;
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {

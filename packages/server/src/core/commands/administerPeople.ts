@@ -11,8 +11,7 @@ import { findTeamPerson } from '../queries/admin.js';
 import { entry } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { issueAccountLink, linkTo } from './accountLinks.js';
-import { isSqlite } from '../../store/rows/streamEntries.js';
-import { deactivatePersonIn } from './people.js';
+import { deactivatePersonIn, keepAnAdmin } from './internal/personRows.js';
 
 /** A team admin acting from the console, and where from (for the audit log). */
 export interface AdminActor {
@@ -29,28 +28,8 @@ async function personOf(tx: Tx, admin: UsersTable, userId: string, now: number):
   return person;
 }
 
-/**
- * Refuses a change that would leave the team with no active admin. The team's row is locked first on
- * PostgreSQL, so two admins demoting (or deactivating) each other at once cannot both pass: the second
- * waits for the first to commit and then counts without it. SQLite runs one write transaction at a time.
- */
-export async function keepAnAdmin(tx: Tx, teamId: string, leaving: string, what: string, parameter: string | undefined = 'userId'): Promise<void> {
-  if (!isSqlite(tx)) await tx.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().execute();
-  const others = await tx
-    .selectFrom('users')
-    .select('id')
-    .where('team_id', '=', teamId)
-    .where('role', '=', 'admin')
-    .where('deactivated_at', 'is', null)
-    .where('bot_app_id', 'is', null)
-    .where('id', '!=', leaving)
-    .limit(1)
-    .execute();
-  if (others.length === 0) throw new ApiError('PermissionDenied', `${what} would leave the team without an admin; make someone else an admin first.`, parameter ? { parameter } : {});
-}
-
 /** Gives a person a role; the whole team hears of it (`user.roleChanged`), and the audit log records the old and new role. */
-export async function setPersonRole(ctx: CoreContext, { admin, address }: AdminActor, userId: string, role: UsersTable['role']): Promise<AdminPerson> {
+export async function setPersonRole(ctx: CoreContext, { admin, address }: AdminActor, { userId, role }: { userId: string; role: UsersTable['role'] }): Promise<AdminPerson> {
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
     const before = await personOf(tx, admin, userId, ctx.now());
@@ -64,7 +43,7 @@ export async function setPersonRole(ctx: CoreContext, { admin, address }: AdminA
 }
 
 /** Deactivates a person (never oneself, never the last admin): core/commands/people.ts deactivatePerson, with the admin as actor. */
-export async function deactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, userId: string): Promise<AdminPerson> {
+export async function deactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, { userId }: { userId: string }): Promise<AdminPerson> {
   if (userId === admin.id) throw new ApiError('PermissionDenied', 'You cannot deactivate your own account from the console; another admin can.', { parameter: 'userId' });
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
@@ -77,7 +56,7 @@ export async function deactivateFromConsole(ctx: CoreContext, { admin, address }
 }
 
 /** Reactivates a deactivated person: they sign in again (their sessions ended when they were deactivated). */
-export async function reactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, userId: string): Promise<AdminPerson> {
+export async function reactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, { userId }: { userId: string }): Promise<AdminPerson> {
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
     const before = await personOf(tx, admin, userId, ctx.now());
@@ -95,8 +74,7 @@ export async function reactivateFromConsole(ctx: CoreContext, { admin, address }
 export async function adminPasswordReset(
   ctx: CoreContext,
   { admin, address }: AdminActor,
-  userId: string,
-  email: boolean,
+  { userId, email }: { userId: string; email: boolean },
 ): Promise<{ link?: string; mailed: boolean; expiresAt: number }> {
   if (email && ctx.config.smtpUrl === undefined) throw new ApiError('MailNotConfigured', 'This server sends no mail; leave email out to get a link to hand over.', { parameter: 'email' });
   const now = ctx.now();

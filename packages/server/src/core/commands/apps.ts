@@ -1,6 +1,7 @@
-import type { AppsTable } from '../../store/schema.js';
-import type { Db, Tx } from '../../store/store.js';
-import { runChange, type ChangeContext } from '../effects/effects.js';
+import type { AppsTable, UsersTable } from '../../store/schema.js';
+import { recordAudit, type AuditActor } from '../audit/record.js';
+import type { CommandContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
 import { appDeleted } from '../stream/entries.js';
 import { isSqlite } from '../../store/rows/streamEntries.js';
 import { recordStreamEntries } from '../stream/record.js';
@@ -10,34 +11,46 @@ import { sealAppSecret } from '../../store/sealedAppSecrets.js';
 import { checkAppFields, type AppFieldInput } from '../appFields.js';
 import { emptyIntegrations } from '../integrations.js';
 import { requireMayCreateApps } from '../policies/apps.js';
+import { recordInstallIn, removeInstallIn, setAppDisabledForTeamIn, setInstallDisabledIn } from './internal/installRows.js';
 
-/** A new app: its team and developer, and its fields, which createApp checks (core/appFields.ts). */
+/** A new app's fields, which createApp checks (core/appFields.ts). */
 export interface NewApp extends AppFieldInput {
-  teamId: string;
-  developerId: string;
   name: unknown;
 }
+
+/** The developer of a new app: its team is theirs. */
+export type Developer = Pick<UsersTable, 'id' | 'team_id'>;
 
 /**
  * Creates an app in its developer's team, when the team's `app_creators` setting lets the developer
  * create apps (PermissionDenied otherwise): every way of creating an app comes through here, and its
  * fields are checked here (InvalidParameter / MissingParameter naming the field).
  */
-export async function createApp(db: Db, input: NewApp & { now: number }): Promise<AppsTable> {
+export async function createApp(ctx: CommandContext, developer: Developer, input: NewApp): Promise<AppsTable> {
   const fields = checkAppFields(input, 'create');
-  const developer = await db
-    .selectFrom('users as u')
-    .innerJoin('teams as t', 't.id', 'u.team_id')
-    .select(['u.role', 't.app_creators'])
-    .where('u.id', '=', input.developerId)
-    .where('u.team_id', '=', input.teamId)
-    .executeTakeFirst();
-  if (!developer) throw new Error(`the developer ${input.developerId} of a new app is not in its team ${input.teamId}`);
-  requireMayCreateApps(developer, developer.app_creators);
-  const row: AppsTable = {
+  const now = ctx.now();
+  return runChange(ctx, async (tx) => {
+    const found = await tx
+      .selectFrom('users as u')
+      .innerJoin('teams as t', 't.id', 'u.team_id')
+      .select(['u.role', 't.app_creators'])
+      .where('u.id', '=', developer.id)
+      .where('u.team_id', '=', developer.team_id)
+      .executeTakeFirst();
+    if (!found) throw new Error(`the developer ${developer.id} of a new app is not in its team ${developer.team_id}`);
+    requireMayCreateApps(found, found.app_creators);
+    const row = newAppRow(developer, fields, now);
+    // Stored sealed (store/sealedAppSecrets.ts); the caller gets the secret itself, as a read would give it.
+    await tx.insertInto('apps').values({ ...row, secret: sealAppSecret(tx, row.secret) }).execute();
+    return row;
+  });
+}
+
+function newAppRow(developer: Developer, fields: ReturnType<typeof checkAppFields>, now: number): AppsTable {
+  return {
     id: newAppId(),
-    team_id: input.teamId,
-    developer_id: input.developerId,
+    team_id: developer.team_id,
+    developer_id: developer.id,
     name: fields.name!,
     description: fields.description ?? '',
     icon: fields.icon ?? null,
@@ -52,16 +65,16 @@ export async function createApp(db: Db, input: NewApp & { now: number }): Promis
     flock_naming: fields.flockNaming ? 1 : 0,
     event_subscriptions: fields.eventSubscriptions ? JSON.stringify(fields.eventSubscriptions) : null,
     disabled_by_team: 0,
-    created_at: input.now,
-    updated_at: input.now,
+    created_at: now,
+    updated_at: now,
   };
-  // Stored sealed (store/sealedAppSecrets.ts); the caller gets the secret itself, as a read would give it.
-  await db.insertInto('apps').values({ ...row, secret: sealAppSecret(db, row.secret) }).execute();
-  return row;
 }
 
-/** Changes the fields given (checked as createApp checks them); the others stay. */
-export async function updateApp(db: Db, appId: string, changes: AppFieldInput, now: number): Promise<AppsTable> {
+/**
+ * Changes the fields given (checked as createApp checks them); the others stay. `actor`: the app's
+ * developer (or a team admin) whose access the handler checked, or the CLI.
+ */
+export async function updateApp(ctx: CommandContext, actor: AuditActor, { appId, ...changes }: AppFieldInput & { appId: string }): Promise<AppsTable> {
   const fields = checkAppFields(changes, 'update');
   const columns = {
     name: fields.name,
@@ -75,8 +88,10 @@ export async function updateApp(db: Db, appId: string, changes: AppFieldInput, n
     event_subscriptions: fields.eventSubscriptions === undefined ? undefined : fields.eventSubscriptions && JSON.stringify(fields.eventSubscriptions),
   };
   const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
-  await db.updateTable('apps').set({ ...set, updated_at: now }).where('id', '=', appId).execute();
-  return db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirstOrThrow();
+  return runChange(ctx, async (tx) => {
+    await tx.updateTable('apps').set({ ...set, updated_at: ctx.now() }).where('id', '=', appId).execute();
+    return tx.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirstOrThrow();
+  });
 }
 
 /** How long a rotated-out secret still signs a second token on each event (docs/reference/event-tokens.md). */
@@ -85,13 +100,15 @@ export const SECRET_GRACE_MS = 24 * 3_600_000;
 /**
  * A new app secret: from now on events are signed with it and, for `SECRET_GRACE_MS`, also with the old
  * one (a second header), so that a listener holding either secret accepts them while it is updated. A
- * listen connection opened with the old secret closes at once.
+ * listen connection opened with the old secret closes at once. The audit log's `app.secretRotated` is
+ * written in the same transaction.
  */
-export async function rotateAppSecret(ctx: ChangeContext, appId: string, now: number): Promise<{ secret: string; previousSecretUntil: number }> {
+export async function rotateAppSecret(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<{ secret: string; previousSecretUntil: number }> {
   const secret = newSecret('as_');
+  const now = ctx.now();
   const previousSecretUntil = now + SECRET_GRACE_MS;
   await runChange(ctx, async (tx, effects) => {
-    const { secret: previous } = await tx.selectFrom('apps').select('secret').where('id', '=', appId).executeTakeFirstOrThrow();
+    const { secret: previous, team_id: teamId } = await tx.selectFrom('apps').select(['secret', 'team_id']).where('id', '=', appId).executeTakeFirstOrThrow();
     await tx
       .updateTable('apps')
       .set({ secret: sealAppSecret(tx, secret), previous_secret: sealAppSecret(tx, previous), previous_secret_until: previousSecretUntil, updated_at: now })
@@ -99,6 +116,7 @@ export async function rotateAppSecret(ctx: ChangeContext, appId: string, now: nu
       .execute();
     // Listen connections opened with the old secret end now; events still carry it for the grace period.
     effects.add({ kind: 'credentialsEnded', notice: { appId } });
+    await recordAudit(tx, { teamId, actor, at: now, action: 'app.secretRotated', target: { kind: 'app', id: appId } });
   });
   return { secret, previousSecretUntil };
 }
@@ -106,11 +124,13 @@ export async function rotateAppSecret(ctx: ChangeContext, appId: string, now: nu
 /**
  * Deletes an app and everything that could still act for it or be delivered to it: every token, every
  * install, its events and their attempts. Its bot user stays, deactivated, so that the bot's old
- * messages keep a sender. The team hears of it on the stream (`app.deleted`).
+ * messages keep a sender. The team hears of it on the stream (`app.deleted`), and the audit log records
+ * it (`app.deleted`) in the same transaction.
  */
-export async function deleteApp(ctx: ChangeContext, appId: string, now: number): Promise<void> {
+export async function deleteApp(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<void> {
+  const now = ctx.now();
   await runChange(ctx, async (tx, effects) => {
-    const app = await tx.selectFrom('apps').select(['bot_user_id', 'team_id']).where('id', '=', appId).executeTakeFirstOrThrow();
+    const app = await tx.selectFrom('apps').select(['bot_user_id', 'team_id', 'name']).where('id', '=', appId).executeTakeFirstOrThrow();
     await tx.deleteFrom('app_tokens').where('app_id', '=', appId).execute();
     await tx.deleteFrom('installs').where('app_id', '=', appId).execute();
     // PostgreSQL: a delivery recording an attempt at this moment would add one after the attempts are
@@ -123,6 +143,7 @@ export async function deleteApp(ctx: ChangeContext, appId: string, now: number):
     await tx.deleteFrom('apps').where('id', '=', appId).execute();
     await recordStreamEntries(tx, effects, app.team_id, [appDeleted(appId)], now);
     effects.add({ kind: 'credentialsEnded', notice: { appId } });
+    await recordAudit(tx, { teamId: app.team_id, actor, at: now, action: 'app.deleted', target: { kind: 'app', id: appId }, details: { name: app.name } });
   });
 }
 
@@ -136,10 +157,12 @@ export function botNameOf(appName: string): { first_name: string; last_name: str
 
 /**
  * Enables the app's bot (creating its user "<App name> Bot" the first time, see botNameOf) and issues a
- * new bot token; any earlier bot token stops working.
+ * new bot token; any earlier bot token stops working. `actor`: whoever's access to the app's
+ * credentials the handler checked, or the CLI.
  */
-export async function enableBot(db: Db, appId: string, now: number): Promise<{ botUserId: string; botToken: string }> {
-  return db.transaction().execute(async (tx) => {
+export async function enableBot(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<{ botUserId: string; botToken: string }> {
+  const now = ctx.now();
+  return runChange(ctx, async (tx) => {
     const app = await tx.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirstOrThrow();
     let botUserId = app.bot_user_id;
     if (!botUserId) {
@@ -157,69 +180,29 @@ export async function enableBot(db: Db, appId: string, now: number): Promise<{ b
   });
 }
 
-/** A new token for a user of an app; it works once `recordInstall` has stored it. */
-export const newUserToken = (): string => newSecret('au_');
-
 /**
  * Records an install with the user's token for the app (by default a new one); any earlier token of
  * theirs for the app is revoked, and a re-install starts enabled. The install row is written first,
  * as an upsert: it then holds the row's lock, so that two installs of the app by the same person at
  * once (a double click) run one after the other, and the later one revokes the earlier one's token.
  */
-export async function recordInstall(db: Db, input: InstallRecord): Promise<{ token: string }> {
-  return db.transaction().execute((tx) => recordInstallIn(tx, input));
+export async function recordInstall(ctx: CommandContext, installer: Pick<UsersTable, 'id'>, { appId, token }: { appId: string; token?: string }): Promise<{ token: string }> {
+  const now = ctx.now();
+  return runChange(ctx, (tx) => recordInstallIn(tx, { appId, userId: installer.id, now, token }));
 }
 
-interface InstallRecord {
-  appId: string;
-  userId: string;
-  now: number;
-  token?: string;
+/** Removes the person's install of the app and revokes their token for it. Returns whether there was one. */
+export async function removeInstall(ctx: CommandContext, installer: Pick<UsersTable, 'id'>, { appId }: { appId: string }): Promise<boolean> {
+  return runChange(ctx, (tx) => removeInstallIn(tx, { appId, userId: installer.id }));
 }
 
-/** `recordInstall` inside a transaction the caller holds (to append to the stream in the same one). */
-export async function recordInstallIn(tx: Tx, input: InstallRecord): Promise<{ token: string }> {
-  const token = input.token ?? newUserToken();
-  await tx
-    .insertInto('installs')
-    .values({ app_id: input.appId, user_id: input.userId, disabled_by_user: 0, created_at: input.now })
-    .onConflict((conflict) => conflict.columns(['app_id', 'user_id']).doUpdateSet({ disabled_by_user: 0, created_at: input.now }))
-    .execute();
-  await revokeUserTokens(tx, input);
-  await tx
-    .insertInto('app_tokens')
-    .values({ token_hash: hashToken(token), app_id: input.appId, user_id: input.userId, kind: 'user', created_at: input.now })
-    .execute();
-  return { token };
+/** Returns whether the person had installed the app. */
+export async function setInstallDisabled(ctx: CommandContext, installer: Pick<UsersTable, 'id'>, { appId, disabled }: { appId: string; disabled: boolean }): Promise<boolean> {
+  return runChange(ctx, (tx) => setInstallDisabledIn(tx, { appId, userId: installer.id, disabled }));
 }
 
-/** Removes an install and revokes the user's token for the app. Returns whether there was one. */
-export async function removeInstall(db: Db, input: { appId: string; userId: string }): Promise<boolean> {
-  return db.transaction().execute((tx) => removeInstallIn(tx, input));
-}
-
-/** `removeInstall` inside a transaction the caller holds (to enqueue `app.uninstall` in the same one). */
-export async function removeInstallIn(tx: Tx, input: { appId: string; userId: string }): Promise<boolean> {
-  await revokeUserTokens(tx, input);
-  const result = await tx.deleteFrom('installs').where('app_id', '=', input.appId).where('user_id', '=', input.userId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}
-
-async function revokeUserTokens(tx: Tx, input: { appId: string; userId: string }): Promise<void> {
-  await tx.deleteFrom('app_tokens').where('app_id', '=', input.appId).where('user_id', '=', input.userId).where('kind', '=', 'user').execute();
-}
-
-/** Returns whether the user had installed the app. */
-export async function setInstallDisabled(db: Db, input: { appId: string; userId: string; disabled: boolean }): Promise<boolean> {
-  const result = await db
-    .updateTable('installs')
-    .set({ disabled_by_user: input.disabled ? 1 : 0 })
-    .where('app_id', '=', input.appId)
-    .where('user_id', '=', input.userId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-export async function setAppDisabledForTeam(db: Db, input: { appId: string; disabled: boolean; now: number }): Promise<void> {
-  await db.updateTable('apps').set({ disabled_by_team: input.disabled ? 1 : 0, updated_at: input.now }).where('id', '=', input.appId).execute();
+/** The team's switch for an app; `actor`: the team admin the handler checked, or the CLI. */
+export async function setAppDisabledForTeam(ctx: CommandContext, actor: AuditActor, { appId, disabled }: { appId: string; disabled: boolean }): Promise<void> {
+  const now = ctx.now();
+  await runChange(ctx, (tx) => setAppDisabledForTeamIn(tx, { appId, disabled, now }));
 }

@@ -21,6 +21,7 @@ import {
   whyNotAddable,
   whyNotRemovable,
 } from '../policies/channels.js';
+import { memberCount } from './internal/channelRows.js';
 
 /**
  * A change of members made from a person's session (not an app's token): the client's address, for the
@@ -200,15 +201,6 @@ async function keepAModerator(db: Db, channelId: string): Promise<string | undef
   if (!eldest) return undefined;
   await db.updateTable('channel_members').set({ affiliation: 'moderator' }).where('channel_id', '=', channelId).where('user_id', '=', eldest.user_id).execute();
   return eldest.user_id;
-}
-
-export async function memberCount(tx: Tx, channelId: string): Promise<number> {
-  const { count } = await tx
-    .selectFrom('channel_members')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('channel_id', '=', channelId)
-    .executeTakeFirstOrThrow();
-  return Number(count);
 }
 
 /** `byUserId` of a membership event, when the member did not make the change themselves. */

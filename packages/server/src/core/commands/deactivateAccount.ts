@@ -1,8 +1,7 @@
 import type { UsersTable } from '../../store/schema.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
-import { keepAnAdmin } from './administerPeople.js';
-import { revokeAllPersonalTokens } from './personalTokens.js';
+import { keepAnAdmin, revokeAllPersonalTokens } from './internal/personRows.js';
 
 /**
  * A person deactivates their own account: their sessions go, their app tokens stop working (a

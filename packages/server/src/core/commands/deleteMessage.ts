@@ -18,7 +18,7 @@ import { removeDetached, unlinkMessages } from '../files/removeFiles.js';
  * chat.messageDeleted events of the apps it concerns. A parent with replies stays, emptied, for its thread
  * (threads/deletion.ts).
  */
-export async function deleteMessage(ctx: CoreContext, changer: MessageChanger, uid: string): Promise<{ deletedAt: number }> {
+export async function deleteMessage(ctx: CoreContext, changer: MessageChanger, { messageUid: uid }: { messageUid: string }): Promise<{ deletedAt: number }> {
   let detached: string[] = [];
   const deleted = await runChange(ctx, async (tx, effects) => {
     const now = ctx.now();

@@ -1,9 +1,11 @@
 import type { AppInstallEvent, AppUninstallEvent } from '@aviary/protocol';
+import { byPerson, recordAudit, type AuditActor } from '../audit/record.js';
+import type { AdminActor } from './administerPeople.js';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { enqueueEvent } from '../../events/outbox/enqueue.js';
 import { deliverSynchronously, type SyncDeliveryResult } from '../../events/delivery/sync.js';
-import type { AppsTable } from '../../store/schema.js';
+import type { AppsTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
@@ -11,7 +13,7 @@ import { appDisabledBy } from '../policies/apps.js';
 import { whyNotInstallable } from '../policies/installability.js';
 import { appInstalled, appSwitched, appUninstalled } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { newUserToken, recordInstallIn, removeInstallIn, setAppDisabledForTeam, setInstallDisabled } from './apps.js';
+import { newUserToken, recordInstallIn, removeInstallIn, setAppDisabledForTeamIn, setInstallDisabledIn } from './internal/installRows.js';
 
 /** Installing calls the listener and enqueues events; the CLI gives exactly this, without a server. */
 export type InstallContext = Pick<CoreContext, 'db' | 'now' | 'events' | 'afterCommit' | 'requestId'> & { config: Pick<Config, 'installTimeoutMs'> };
@@ -28,7 +30,7 @@ interface InstallTarget {
  * listener did. A re-install replaces the earlier token. The token is returned for the admin CLI; the
  * client API never shows it to the person.
  */
-export async function installApp(ctx: InstallContext, input: InstallTarget): Promise<{ token: string }> {
+export async function installApp(ctx: InstallContext, actor: AuditActor, input: InstallTarget): Promise<{ token: string }> {
   const app = await appInUsersTeam(ctx.db, input);
   // Its token would only ever answer AppDisabled, and the listener would learn of a person for nothing.
   // Only the team's switch counts: a re-install starts enabled for the person.
@@ -53,12 +55,13 @@ export async function installApp(ctx: InstallContext, input: InstallTarget): Pro
     const now = ctx.now();
     const installed = await recordInstallIn(tx, { ...input, token, now });
     await recordStreamEntries(tx, effects, app.team_id, [appInstalled(app.id, input.userId)], now);
+    await recordAudit(tx, { teamId: app.team_id, actor, at: now, action: 'app.installed', target: { kind: 'app', id: app.id }, ...forWhom(actor, input.userId) });
     return installed;
   });
 }
 
 /** Revokes the person's token and removes the install; `app.uninstall` commits with them, then goes out. */
-export async function uninstallApp(ctx: InstallContext, input: InstallTarget): Promise<void> {
+export async function uninstallApp(ctx: InstallContext, actor: AuditActor, input: InstallTarget): Promise<void> {
   const app = await appInUsersTeam(ctx.db, input);
   const event: AppUninstallEvent = { name: 'app.uninstall', userId: input.userId };
   await runChange(ctx, async (tx, effects) => {
@@ -67,32 +70,37 @@ export async function uninstallApp(ctx: InstallContext, input: InstallTarget): P
     const enqueued = await enqueueEvent(tx, { ...input, event: { ...event } }, now);
     if (enqueued) effects.add({ kind: 'deliverEvents', appId: input.appId, eventId: enqueued.eventId });
     await recordStreamEntries(tx, effects, app.team_id, [appUninstalled(app.id, input.userId)], now);
+    await recordAudit(tx, { teamId: app.team_id, actor, at: now, action: 'app.uninstalled', target: { kind: 'app', id: app.id }, ...forWhom(actor, input.userId) });
   });
 }
 
+/** The audit log names the person an install was for when someone else (the CLI) acted. */
+const forWhom = (actor: AuditActor, userId: string): { details?: { userId: string } } => (actor.userId === userId ? {} : { details: { userId } });
+
 /** The person's own switch: while disabled, calls with their token for the app get AppDisabled (user). */
-export async function setAppDisabledByUser(ctx: CoreContext, input: InstallTarget & { disabled: boolean }): Promise<void> {
+export async function setAppDisabledByUser(ctx: CoreContext, person: Pick<UsersTable, 'id'>, { appId, disabled }: { appId: string; disabled: boolean }): Promise<void> {
+  const input = { appId, userId: person.id, disabled };
   const app = await appInUsersTeam(ctx.db, input);
   await runChange(ctx, async (tx, effects) => {
-    if (!(await setInstallDisabled(tx, input))) throw notInstalled(app);
+    if (!(await setInstallDisabledIn(tx, input))) throw notInstalled(app);
     await recordStreamEntries(tx, effects, app.team_id, [appSwitched(app.id, { by: 'user', ...input })], ctx.now());
   });
 }
 
 /** A team admin's switch for everyone: while disabled, every token of the app gets AppDisabled (team). */
-export async function setAppDisabledByTeam(ctx: CoreContext, input: { appId: string; adminId: string; disabled: boolean }): Promise<void> {
-  const admin = await ctx.db.selectFrom('users').select('role').where('id', '=', input.adminId).executeTakeFirstOrThrow();
-  const app = await appInUsersTeam(ctx.db, { appId: input.appId, userId: input.adminId });
+export async function setAppDisabledByTeam(ctx: CoreContext, { admin, address }: AdminActor, { appId, disabled }: { appId: string; disabled: boolean }): Promise<void> {
+  const app = await appInUsersTeam(ctx.db, { appId, userId: admin.id });
   if (admin.role !== 'admin') throw new ApiError('PermissionDenied', 'Only a team admin may disable or enable an app for the whole team.');
   await runChange(ctx, async (tx, effects) => {
     const now = ctx.now();
-    await setAppDisabledForTeam(tx, { appId: input.appId, disabled: input.disabled, now });
-    await recordStreamEntries(tx, effects, app.team_id, [appSwitched(app.id, { by: 'team', disabled: input.disabled, userId: input.adminId })], now);
+    await setAppDisabledForTeamIn(tx, { appId, disabled, now });
+    await recordStreamEntries(tx, effects, app.team_id, [appSwitched(app.id, { by: 'team', disabled, userId: admin.id })], now);
+    await recordAudit(tx, { ...byPerson(admin, address), at: now, action: disabled ? 'app.disabledForTeam' : 'app.enabledForTeam', target: { kind: 'app', id: appId } });
   });
 }
 
 /** The app, when it belongs to the person's team; apps of other teams do not exist for them. */
-export async function appInUsersTeam(db: Db, input: InstallTarget): Promise<AppsTable> {
+async function appInUsersTeam(db: Db, input: InstallTarget): Promise<AppsTable> {
   const app = await db
     .selectFrom('apps')
     .innerJoin('users', 'users.team_id', 'apps.team_id')

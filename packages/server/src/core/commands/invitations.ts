@@ -1,4 +1,5 @@
 import type { InvitationModel as Invitation } from '@aviary/protocol';
+import { recordAudit } from '../audit/record.js';
 import type { InvitationsTable, UsersTable } from '../../store/schema.js';
 import { hashToken, newSecret, newUlid, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
@@ -16,9 +17,10 @@ import { presentChannel } from '../presenters/channels.js';
 import { presentPublicProfile } from '../presenters/users.js';
 import { channelMembersAdded, userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { memberCount } from './channels.js';
+import { memberCount } from './internal/channelRows.js';
 import { issueAccountLink, linkTo } from './accountLinks.js';
 import { checkTimeZone } from '../timeZones.js';
+import { findInvitationByToken } from '../queries/invitations.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DEFAULT_EXPIRY_HOURS = 168;
@@ -78,15 +80,6 @@ export async function createInvitation(ctx: CoreContext, actor: UsersTable, inpu
   return { invitation: presentInvitation(row, now), url: mailed ? null : url, mailed };
 }
 
-export async function listInvitations(ctx: CoreContext, actor: UsersTable): Promise<Invitation[]> {
-  if (actor.role === 'guest' || actor.bot_app_id !== null) throw new ApiError('PermissionDenied', 'Guests and bots have no invitations to list.');
-  let query = ctx.db.selectFrom('invitations').selectAll().where('team_id', '=', actor.team_id);
-  if (actor.role !== 'admin') query = query.where('created_by', '=', actor.id);
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(500).execute();
-  const now = ctx.now();
-  return rows.map((row) => presentInvitation(row, now));
-}
-
 export async function revokeInvitation(ctx: CoreContext, actor: UsersTable, invitationId: string): Promise<Invitation> {
   const row = await ctx.db.selectFrom('invitations').selectAll().where('id', '=', invitationId).executeTakeFirst();
   if (!row || !mayManageInvitation(actor, row)) {
@@ -95,18 +88,6 @@ export async function revokeInvitation(ctx: CoreContext, actor: UsersTable, invi
   const now = ctx.now();
   await ctx.db.updateTable('invitations').set({ revoked_at: now }).where('id', '=', row.id).where('revoked_at', 'is', null).execute();
   return presentInvitation({ ...row, revoked_at: row.revoked_at ?? now }, now);
-}
-
-async function findByToken(ctx: CoreContext, token: string): Promise<InvitationsTable | undefined> {
-  return ctx.db.selectFrom('invitations').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
-}
-
-/** What the invite page shows: the team, who invited, the role, the address of an email invitation. */
-export async function invitationInfo(ctx: CoreContext, token: string) {
-  const invitation = requireUsable(await findByToken(ctx, token), ctx.now());
-  const team = await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', '=', invitation.team_id).executeTakeFirstOrThrow();
-  const inviter = await ctx.db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', invitation.created_by).executeTakeFirstOrThrow();
-  return { team, invitedBy: `${inviter.first_name} ${inviter.last_name}`.trim(), role: invitation.role, email: invitation.email };
 }
 
 export interface SignUp {
@@ -124,9 +105,9 @@ export interface SignUp {
  * fails (an email already in the team) uses nothing. An email invitation's address is verified by its
  * use; a link's, when the server sends mail, by a verification mail sent after the commit.
  */
-export async function acceptInvitation(ctx: CoreContext, input: SignUp) {
+export async function acceptInvitation(ctx: CoreContext, { address }: { address: string | null }, input: SignUp) {
   const now = ctx.now();
-  const invitation = requireUsable(await findByToken(ctx, input.inviteToken), now);
+  const invitation = requireUsable(await findInvitationByToken(ctx.db, input.inviteToken), now);
   if (invitation.email !== null && input.email !== undefined && input.email.trim().toLowerCase() !== invitation.email) {
     throw invalidParameter('email', `This invitation is for ${invitation.email}; leave email out, or ask for an invitation for your address.`);
   }
@@ -171,6 +152,7 @@ export async function acceptInvitation(ctx: CoreContext, input: SignUp) {
       const link = await issueAccountLink(tx, row.id, 'verify', now);
       await enqueueMail(tx, effects, verificationMail(row.email!, { teamName: team.name, link: linkTo(ctx.config, `/verify-email#${link}`) }), now);
     }
+    await recordAudit(tx, { teamId: team.id, actor: { userId: row.id, address }, at: now, action: 'invitation.accepted', target: { kind: 'user', id: row.id } });
     return row;
   });
   return { userId: user.id, team, email: fields.email, emailVerified: verified };

@@ -1,29 +1,16 @@
 import type { DoNotDisturbSchedule, NotificationLevel, NotificationSettings } from '@aviary/protocol';
 import { ApiError } from '../../errors.js';
 import type { UsersTable } from '../../store/schema.js';
-import type { Db, Tx } from '../../store/store.js';
+import type { Tx } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
 import { runChange, type Effects } from '../effects/effects.js';
 import { resolveReadableChat } from '../policies/chat.js';
 import { notificationsChanged } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-
-/** A person's notification settings: chat levels apart from the default, do-not-disturb, their time zone. */
-export async function notificationSettingsOf(db: Db, user: Pick<UsersTable, 'id' | 'timezone'>): Promise<NotificationSettings> {
-  const [levels, dnd] = await Promise.all([
-    db.selectFrom('notification_levels').select(['chat', 'level']).where('user_id', '=', user.id).orderBy('chat').execute(),
-    db.selectFrom('notification_dnd').select(['schedule', 'paused_until']).where('user_id', '=', user.id).executeTakeFirst(),
-  ]);
-  return {
-    chats: levels.map(({ chat, level }) => ({ chat, level }) as NotificationSettings['chats'][number]),
-    schedule: dnd?.schedule ? (JSON.parse(dnd.schedule) as DoNotDisturbSchedule) : null,
-    pausedUntil: dnd?.paused_until === null || dnd?.paused_until === undefined ? null : Number(dnd.paused_until),
-    timeZone: user.timezone,
-  };
-}
+import { notificationSettingsOf } from '../queries/notificationSettings.js';
 
 /** notifications.setChatLevel: `mentions` is the default, so it removes the row; the person's streams hear of it. */
-export async function setChatLevel(ctx: CoreContext, user: UsersTable, chat: string, level: NotificationLevel): Promise<NotificationSettings> {
+export async function setChatLevel(ctx: CoreContext, user: UsersTable, { chat, level }: { chat: string; level: NotificationLevel }): Promise<NotificationSettings> {
   return runChange(ctx, async (tx, effects) => {
     const chatKey = await resolveReadableChat(tx, user, chat);
     const now = ctx.now();

@@ -1,21 +1,23 @@
 import type { UsersTable } from '../../store/schema.js';
-import type { Db, Tx } from '../../store/store.js';
-import { newTeamId, newUserId } from '../../store/ids.js';
+import type { Db } from '../../store/store.js';
+import { newUserId } from '../../store/ids.js';
+import type { CommandContext } from '../context.js';
+import { insertTeam } from './internal/teamRows.js';
 import { insertUser } from '../../store/rows/users.js';
-import { runChange, type ChangeContext, type Effects } from '../effects/effects.js';
+import { runChange, type ChangeContext } from '../effects/effects.js';
 import { hashPassword } from '../passwords.js';
 import { checkStatusChange } from '../personStatus.js';
 import { checkPersonFields, checkProfileChange, type PersonFieldInput } from '../personFields.js';
 import { presentPublicProfile } from '../presenters/users.js';
 import { userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { cliActor, recordAudit, type AuditActor } from '../audit/record.js';
-import { revokeAllPersonalTokens } from './personalTokens.js';
+import type { AuditActor } from '../audit/record.js';
+import { deactivatePersonIn } from './internal/personRows.js';
 
-export async function createTeam(db: Db, input: { name: string; now: number }): Promise<{ id: string }> {
-  const id = newTeamId();
-  await db.insertInto('teams').values({ id, name: input.name, app_creators: 'members', who_may_invite: 'admins', created_at: input.now }).execute();
-  return { id };
+/** A new team, by the CLI (`aviary team create`) or seeding: `actor` is then `cliActor`. */
+export async function createTeam(ctx: CommandContext, actor: AuditActor, { name }: { name: string }): Promise<{ id: string }> {
+  const now = ctx.now();
+  return runChange(ctx, (tx) => insertTeam(tx, { name, now }));
 }
 
 /** A new person: their team, and their fields, which createPerson checks (core/personFields.ts). */
@@ -25,9 +27,15 @@ export interface NewPerson extends PersonFieldInput {
   emailVerified?: boolean;
 }
 
-export async function createPerson(db: Db | Tx, input: NewPerson & { now: number }): Promise<UsersTable> {
+/**
+ * A new person, by the CLI (`aviary user create`) or seeding (`actor`: `cliActor`), or by a sign-in through
+ * the team's provider (`actor`: nobody yet, from the browser's address).
+ */
+export async function createPerson(ctx: CommandContext, actor: AuditActor, input: NewPerson): Promise<UsersTable> {
   const fields = checkPersonFields(input);
-  return insertUser(db, {
+  const passwordHash = fields.password !== undefined ? await hashPassword(fields.password) : null;
+  const now = ctx.now();
+  return runChange(ctx, (tx) => insertUser(tx, {
     id: newUserId(),
     team_id: input.teamId,
     email: fields.email,
@@ -36,27 +44,19 @@ export async function createPerson(db: Db | Tx, input: NewPerson & { now: number
     role: fields.role ?? 'user',
     timezone: fields.timezone ?? 'UTC',
     profile_image: fields.profileImage ?? null,
-    password_hash: fields.password !== undefined ? await hashPassword(fields.password) : null,
+    password_hash: passwordHash,
     email_unverified: input.emailVerified === false ? 1 : 0,
-    created_at: input.now,
-  });
+    created_at: now,
+  }));
 }
 
 /**
  * Deactivates a person: their sessions end, their tokens stop working, and every process closes their
  * streams at once. Their messages stay. Reactivating them does not bring the sessions back.
  */
-export async function deactivatePerson(ctx: ChangeContext, userId: string, now: number, actor: AuditActor = cliActor): Promise<void> {
+export async function deactivatePerson(ctx: CommandContext, actor: AuditActor, { userId }: { userId: string }): Promise<void> {
+  const now = ctx.now();
   await runChange(ctx, (tx, effects) => deactivatePersonIn(tx, effects, userId, now, actor));
-}
-
-/** deactivatePerson inside a change that checks something first (the console's last-admin rule). */
-export async function deactivatePersonIn(tx: Tx, effects: Effects, userId: string, now: number, actor: AuditActor): Promise<void> {
-  const person = await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', userId).returning('team_id').executeTakeFirst();
-  if (person) await recordAudit(tx, { teamId: person.team_id, actor, at: now, action: 'user.deactivated', target: { kind: 'user', id: userId } });
-  await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-  await revokeAllPersonalTokens(tx, userId, now);
-  effects.add({ kind: 'credentialsEnded', notice: { userId } });
 }
 
 /**

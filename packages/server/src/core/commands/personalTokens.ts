@@ -1,27 +1,18 @@
 import { maxPersonalTokenNameLength, type PersonalToken } from '@aviary/protocol';
-import { ApiError, invalidParameter } from '../../errors.js';
+import { presentPersonalToken } from '../presenters/personalTokens.js';
+import type { CommandContext } from '../context.js';
+import { invalidParameter } from '../../errors.js';
 import type { PersonalTokensTable, UsersTable } from '../../store/schema.js';
-import type { Db, Tx } from '../../store/store.js';
 import { hashToken, newSecret, newUlid } from '../../store/ids.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { checkVisibleName } from '../names.js';
-import { inBatches } from '../../store/batches.js';
 
 /** Every personal token starts so: 48 characters in all, like a session token, and no app token has the shape. */
 export const PERSONAL_TOKEN_PREFIX = 'as_p_';
 export const PERSONAL_TOKEN = /^as_p_[A-Za-z0-9_-]{43}$/;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-const present = (row: PersonalTokensTable, now: number): PersonalToken => ({
-  id: row.id,
-  name: row.name,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  lastUsedAt: row.last_used_at,
-  expired: row.expires_at !== null && row.expires_at <= now,
-});
 
 /**
  * Makes a personal token for the person, recorded in the audit log; the token itself is returned this
@@ -56,27 +47,14 @@ export async function createPersonalToken(
       details: { name, expiresAt: row.expires_at },
     });
   });
-  return { token, personalToken: present(row, now) };
-}
-
-/** The person's tokens not revoked, the newest first. */
-export async function listPersonalTokens(db: Db, userId: string, now: number): Promise<PersonalToken[]> {
-  const rows = await db
-    .selectFrom('personal_tokens')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map((row) => present(row, now));
+  return { token, personalToken: presentPersonalToken(row, now) };
 }
 
 /**
  * Revokes one of the person's tokens, recorded in the audit log; every process closes the streams opened
  * with it at once (credentialsEnded). Another person's token is refused as one that does not exist.
  */
-export async function revokePersonalToken(ctx: ChangeContext & { now(): number }, person: UsersTable, tokenId: string, address: string): Promise<void> {
+export async function revokePersonalToken(ctx: CommandContext, { person, address }: { person: UsersTable; address: string }, { tokenId }: { tokenId: string }): Promise<void> {
   const now = ctx.now();
   await runChange(ctx, async (tx, effects) => {
     const revoked = await tx
@@ -91,53 +69,4 @@ export async function revokePersonalToken(ctx: ChangeContext & { now(): number }
     await recordAudit(tx, { ...byPerson(person, address), at: now, action: 'personalToken.revoked', target: { kind: 'personalToken', id: tokenId }, details: { name: revoked.name } });
     effects.add({ kind: 'credentialsEnded', notice: { userId: person.id } });
   });
-}
-
-/** Revokes every token of the person, in the caller's transaction: deactivation ends them for good, a reactivation does not bring them back. */
-export async function revokeAllPersonalTokens(tx: Tx, userId: string, now: number): Promise<void> {
-  await tx.updateTable('personal_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-}
-
-/**
- * The person a personal token acts for, or InvalidToken saying why not: unknown, revoked, expired, or its
- * person deactivated. Its use is recorded at most once a minute (personalTokens.list's "last used").
- */
-export async function personOfPersonalToken(db: Db, token: string, now: number): Promise<UsersTable> {
-  const tokenHash = hashToken(token);
-  const row = await db
-    .selectFrom('personal_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .selectAll('u')
-    .select(['t.expires_at as tokenExpiresAt', 't.revoked_at as tokenRevokedAt', 't.last_used_at as tokenLastUsedAt'])
-    .where('t.token_hash', '=', tokenHash)
-    .executeTakeFirst();
-  if (!row) throw new ApiError('InvalidToken', 'The personal token is unknown: check that it was copied whole.');
-  const { tokenExpiresAt, tokenRevokedAt, tokenLastUsedAt, ...person } = row;
-  if (tokenRevokedAt !== null) throw new ApiError('InvalidToken', 'The personal token was revoked: create a new one in your profile.');
-  if (tokenExpiresAt !== null && tokenExpiresAt <= now) {
-    throw new ApiError('InvalidToken', `The personal token expired at ${new Date(tokenExpiresAt).toISOString()}: create a new one in your profile.`);
-  }
-  if (person.deactivated_at !== null) throw new ApiError('InvalidToken', 'The personal token’s account is deactivated.');
-  if (tokenLastUsedAt === null || tokenLastUsedAt < now - 60_000) {
-    await db.updateTable('personal_tokens').set({ last_used_at: now }).where('token_hash', '=', tokenHash).execute();
-  }
-  return person;
-}
-
-/** Of the given hashes, those of personal tokens still standing for an active person (in chunks of 500). */
-export async function livePersonalTokenHashes(db: Db, tokenHashes: readonly string[], now: number): Promise<Set<string>> {
-  const live = new Set<string>();
-  for (const batch of inBatches(tokenHashes, 1, 500)) {
-    const rows = await db
-      .selectFrom('personal_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .select('t.token_hash')
-      .where('t.token_hash', 'in', batch)
-      .where('t.revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)]))
-      .where('u.deactivated_at', 'is', null)
-      .execute();
-    for (const row of rows) live.add(row.token_hash);
-  }
-  return live;
 }

@@ -1,13 +1,10 @@
-import { pinLimits, type MessageModel, type PinInfoModel } from '@aviary/protocol';
+import { pinLimits, type PinInfoModel } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { findVisibleMessage } from '../interactions/visibleMessage.js';
-import { resolveReadableChat } from '../policies/chat.js';
-import { presentMessage } from '../presenters/messages.js';
-import { findMessagesByUids } from '../queries/messages.js';
 import { pinChanged } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 
@@ -40,18 +37,6 @@ async function checkPinCap(tx: Tx, message: MessagesTable): Promise<void> {
   if (Number(count) >= pinLimits.maxPinsPerChat) {
     throw invalidParameter('messageUid', `This chat already has ${pinLimits.maxPinsPerChat} pinned messages, the most a chat takes; unpin one first (pins.remove).`);
   }
-}
-
-/** pins.list: the chat's pins whose messages the reader can see, the most recently pinned first. */
-export async function listPins(db: Db, reader: UsersTable, chat: string): Promise<{ message: MessageModel; pinned: PinInfoModel }[]> {
-  const chatKey = await resolveReadableChat(db, reader, chat);
-  const pins = await db.selectFrom('pins').selectAll().where('chat_key', '=', chatKey).orderBy('pinned_at', 'desc').orderBy('message_uid', 'desc').limit(pinLimits.maxPinsPerChat).execute();
-  const rows = await findMessagesByUids(db, chatKey, reader.id, pins.map((pin) => pin.message_uid));
-  const byUid = new Map(rows.map((row) => [row.uid, row]));
-  return pins.flatMap((pin) => {
-    const row = byUid.get(pin.message_uid);
-    return row ? [{ message: presentMessage(row), pinned: { by: pin.pinned_by, at: Number(pin.pinned_at) } }] : [];
-  });
 }
 
 /** The pins among some messages of one page, for chat.fetchMessages. */

@@ -1,24 +1,18 @@
-import { canonicalEmoji, isEmoji, reactionLimits, type MessageReactionModel } from '@aviary/protocol';
+import { canonicalEmoji, isEmoji, reactionLimits } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
-import type { Db, Tx } from '../../store/store.js';
+import type { Tx } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
-import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessage.js';
 import type { MessageChanger } from '../policies/messageChanges.js';
 import { presentMessageRef } from '../presenters/messages.js';
-import { reactionsOf } from '../queries/reactions.js';
+import { findReactableMessage, listReactions, type MessageReactions } from '../queries/reactions.js';
 import { reactionChanged } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { enqueueMessageChangeEvents } from '../triggers/messageEvents.js';
 
 /** Who reacts: a person (their session or a user token), or an app's bot; `appId`: the token's app, if any. */
 export type Reactor = MessageChanger;
-
-export interface MessageReactions {
-  messageUid: string;
-  reactions: MessageReactionModel[];
-}
 
 /**
  * reactions.add and reactions.remove: one reaction added or taken back, with its frame for the message's
@@ -39,30 +33,12 @@ export async function changeReaction(ctx: CoreContext, reactor: Reactor, input: 
   return listReactions(ctx.db, reactor.user, input.messageUid);
 }
 
-/** reactions.list: a message's reactions, as the caller sees them. */
-export async function listReactions(db: Db, reader: UsersTable, messageUid: string): Promise<MessageReactions> {
-  await findReactableMessage(db, reader, messageUid);
-  const reactions = (await reactionsOf(db, [messageUid], reader.id)).get(messageUid) ?? [];
-  return { messageUid, reactions };
-}
-
 function checkEmoji(value: string): string {
   const emoji = canonicalEmoji(value);
   if (!isEmoji(emoji)) {
     throw invalidParameter('emoji', `emoji must be one native Unicode emoji such as 👍 or 🎉 (a sequence such as 👍🏽 counts as one), not ${JSON.stringify(value.slice(0, 40))}; names such as :thumbsup: are not taken.`);
   }
   return emoji;
-}
-
-/**
- * A message the person or bot can see (the rules of chat.fetchMessages); a bot also sees the channel
- * messages it sent itself. Anything else is the same "no such message" as elsewhere.
- */
-async function findReactableMessage(db: Db, user: UsersTable, uid: string): Promise<MessagesTable> {
-  const row = await db.selectFrom('messages').selectAll().where('uid', '=', uid).where('team_id', '=', user.team_id).executeTakeFirst();
-  if (!row) throw noSuchMessage(uid);
-  if (row.from_user_id !== user.id || user.bot_app_id === null) await findVisibleMessage(db, user, uid);
-  return row;
 }
 
 async function addRow(tx: Tx, message: MessagesTable, user: UsersTable, emoji: string, now: number): Promise<boolean> {

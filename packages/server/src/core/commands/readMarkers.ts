@@ -1,4 +1,5 @@
 import { isUserId, type ChatReadState } from '@aviary/protocol';
+import type { CommandContext } from '../context.js';
 import { invalidParameter } from '../../errors.js';
 import type { UsersTable } from '../../store/schema.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
@@ -13,7 +14,7 @@ import { recordStreamEntries } from '../stream/record.js';
  * only moves forward: marking an older message read changes nothing. The person's other devices hear
  * the new counts on the stream (`chat.read`).
  */
-export async function markChatRead(ctx: ChangeContext & { now: () => number }, person: UsersTable, chat: string, uid: string): Promise<ChatReadState> {
+export async function markChatRead(ctx: CommandContext, person: UsersTable, { chat, uid }: { chat: string; uid: string }): Promise<ChatReadState> {
   return runChange(ctx, async (tx, effects) => {
     const chatKey = await resolveReadableChat(tx, person, chat);
     const [message] = await findMessagesByUids(tx, chatKey, person.id, [uid]);

@@ -5,6 +5,8 @@ import { newChannelId, newMessageUid } from '../../store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../../store/rows/messages.js';
 import { createApp, enableBot, recordInstall } from './apps.js';
 import { createPerson, createTeam } from './people.js';
+import { cliActor } from '../audit/record.js';
+import { storeContext } from '../context.js';
 import {
   demoAppName,
   demoBotGreeting,
@@ -47,23 +49,18 @@ type DraftMessage = Pick<MessagesTable, 'chat_key' | 'from_user_id' | 'to_id' | 
 export async function seedDemo(db: Db, now: number): Promise<DemoCredentials> {
   // The team predates its history, so that no message is older than its sender.
   const foundedAt = now - (HISTORY_DAYS + 1) * DAY;
-  const team = await createTeam(db, { name: demoTeamName, now: foundedAt });
+  const ctx = storeContext(db, () => foundedAt);
+  const team = await createTeam(ctx, cliActor, { name: demoTeamName });
   const users: DemoUserCredentials[] = [];
   for (const spec of demoPeople) {
     const password = randomBytes(9).toString('base64url');
-    const row = await createPerson(db, { teamId: team.id, ...spec, password, now: foundedAt });
+    const row = await createPerson(ctx, cliActor, { teamId: team.id, ...spec, password });
     users.push({ id: row.id, email: row.email ?? spec.email, password, firstName: spec.firstName, lastName: spec.lastName, token: '' });
   }
 
-  const app = await createApp(db, {
-    teamId: team.id,
-    developerId: users[0].id,
-    name: demoAppName,
-    description: 'A demo app: every demo person has installed it, and its bot is enabled.',
-    now: foundedAt,
-  });
-  const bot = await enableBot(db, app.id, foundedAt);
-  for (const user of users) user.token = (await recordInstall(db, { appId: app.id, userId: user.id, now: foundedAt })).token;
+  const app = await createApp(ctx, { id: users[0].id, team_id: team.id }, { name: demoAppName, description: 'A demo app: every demo person has installed it, and its bot is enabled.' });
+  const bot = await enableBot(ctx, cliActor, { appId: app.id });
+  for (const user of users) user.token = (await recordInstall(ctx, user, { appId: app.id })).token;
 
   const channels = demoChannels.map((spec) => ({
     id: newChannelId(),

@@ -1,12 +1,11 @@
 import type { UsersTable } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
+import type { Tx } from '../../store/store.js';
+import type { CommandContext } from '../context.js';
 import { hashToken, newSecret } from '../../store/ids.js';
-import { runChange, type ChangeContext } from '../effects/effects.js';
+import { runChange } from '../effects/effects.js';
 import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { teamsWithoutPasswords } from '../signIn/settings.js';
-import { livePersonalTokenHashes } from './personalTokens.js';
-import { inBatches } from '../../store/batches.js';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -14,11 +13,13 @@ export interface SignInInput {
   email: string;
   password: string;
   /** The team to sign in to, for an email that has accounts in several teams. */
-  teamId?: string;
-  now: number;
-  /** The User-Agent and client address signing in, kept for the person's list of sessions (sessions.list). */
-  userAgent?: string;
-  clientAddress?: string;
+  teamId?: string | undefined;
+}
+
+/** Who signs in or opens a session: the User-Agent and client address, kept for the person's list of sessions (sessions.list) and the audit log. */
+export interface Browser {
+  userAgent?: string | undefined;
+  clientAddress?: string | undefined;
 }
 
 /** How much of a User-Agent a session keeps. */
@@ -39,7 +40,8 @@ export type SignInResult =
  * the password opens count. Without an account to check, a password is still checked against a hash
  * nobody knows, so an unknown email costs what a wrong password costs.
  */
-export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> {
+export async function signIn(ctx: CommandContext, browser: Browser, input: SignInInput): Promise<SignInResult> {
+  const { db } = ctx;
   let query = db
     .selectFrom('users')
     .selectAll()
@@ -68,29 +70,39 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
     return { outcome: 'chooseTeam', teams };
   }
   const user = opened[0];
-  return { outcome: 'signedIn', sessionToken: await openSession(db, user.id, input), user };
+  const sessionToken = await runChange(ctx, async (tx) => {
+    const token = await insertSession(tx, user.id, browser, ctx.now());
+    await recordAudit(tx, { ...byPerson(user, browser.clientAddress ?? null), at: ctx.now(), action: 'session.signIn', target: { kind: 'user', id: user.id } });
+    return token;
+  });
+  return { outcome: 'signedIn', sessionToken, user };
 }
 
-/** A new session for the person, from the browser and address given: its token, stored hashed. */
-export async function openSession(db: Db, userId: string, input: { now: number; userAgent?: string; clientAddress?: string }): Promise<string> {
+/** A new session for the person, from the browser given (a sign-in through the team's provider): its token, stored hashed. */
+export async function openSession(ctx: CommandContext, person: Pick<UsersTable, 'id'>, browser: Browser): Promise<string> {
+  return runChange(ctx, (tx) => insertSession(tx, person.id, browser, ctx.now()));
+}
+
+async function insertSession(tx: Tx, userId: string, browser: Browser, now: number): Promise<string> {
   const sessionToken = newSecret('as_s_');
-  await db
+  await tx
     .insertInto('sessions')
     .values({
       token_hash: hashToken(sessionToken),
       user_id: userId,
-      created_at: input.now,
-      expires_at: input.now + SESSION_LIFETIME_MS,
-      user_agent: input.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
-      client_address: input.clientAddress ?? null,
-      last_seen_at: input.now,
+      created_at: now,
+      expires_at: now + SESSION_LIFETIME_MS,
+      user_agent: browser.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+      client_address: browser.clientAddress ?? null,
+      last_seen_at: now,
     })
     .execute();
   return sessionToken;
 }
 
 /** Ends the session; every process closes the streams and listen connections it opened at once. */
-export async function signOut(ctx: ChangeContext & { now(): number }, sessionToken: string, address: string | null = null): Promise<void> {
+export async function signOut(ctx: CommandContext, { clientAddress }: Browser, { sessionToken }: { sessionToken: string }): Promise<void> {
+  const address = clientAddress ?? null;
   await runChange(ctx, async (tx, effects) => {
     const ended = await tx.deleteFrom('sessions').where('token_hash', '=', hashToken(sessionToken)).returning('user_id').executeTakeFirst();
     if (!ended) return;
@@ -98,38 +110,4 @@ export async function signOut(ctx: ChangeContext & { now(): number }, sessionTok
     const person = await tx.selectFrom('users').select(['id', 'team_id']).where('id', '=', ended.user_id).executeTakeFirstOrThrow();
     await recordAudit(tx, { ...byPerson(person, address), at: ctx.now(), action: 'session.signOut', target: { kind: 'user', id: person.id } });
   });
-}
-
-/** The person behind a live session token, or undefined. */
-export async function sessionUser(db: Db, sessionToken: string, now: number): Promise<UsersTable | undefined> {
-  return db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .selectAll('u')
-    .where('s.token_hash', '=', hashToken(sessionToken))
-    .where('s.expires_at', '>', now)
-    .where('u.deactivated_at', 'is', null)
-    .executeTakeFirst();
-}
-
-/**
- * Of the given credential hashes (a session's token's, or a personal token's: what a stream or listen
- * connection was opened with), those still live for an active person (in chunks of 500).
- */
-export async function liveCredentialHashes(db: Db, credentialHashes: readonly string[], now: number): Promise<Set<string>> {
-  const live = new Set<string>();
-  for (const batch of inBatches(credentialHashes, 1, 500)) {
-    const rows = await db
-      .selectFrom('sessions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select('s.token_hash')
-      .where('s.token_hash', 'in', batch)
-      .where('s.expires_at', '>', now)
-      .where('u.deactivated_at', 'is', null)
-      .execute();
-    for (const row of rows) live.add(row.token_hash);
-  }
-  const others = credentialHashes.filter((hash) => !live.has(hash));
-  if (others.length > 0) for (const hash of await livePersonalTokenHashes(db, others, now)) live.add(hash);
-  return live;
 }

@@ -1,7 +1,9 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { hashToken, newSecret } from '../../store/ids.js';
-import { liveCredentialHashes } from './sessions.js';
+import { liveCredentialHashes } from '../queries/sessions.js';
+import type { CommandContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
 
 /** Tickets are 40-odd characters; anything much longer is not one and is not hashed or looked up. */
 const MAX_TICKET_LENGTH = 256;
@@ -13,15 +15,17 @@ const MAX_TICKET_LENGTH = 256;
  * so does the stream opened with it. A personal token may ask for one too: the stream then ends with that token.
  */
 export async function issueStreamTicket(
-  db: Db,
-  input: { userId: string; sessionHash: string; now: number; lifetimeMs: number },
+  ctx: CommandContext,
+  { person, sessionHash }: { person: Pick<UsersTable, 'id'>; sessionHash: string },
+  { lifetimeMs }: { lifetimeMs: number },
 ): Promise<{ ticket: string; expiresAt: number }> {
   const ticket = newSecret('st_');
-  const expiresAt = input.now + input.lifetimeMs;
-  await db.transaction().execute(async (tx) => {
+  const now = ctx.now();
+  const expiresAt = now + lifetimeMs;
+  await runChange(ctx, async (tx) => {
     // A person's spent or expired tickets go with each new one, so they never pile up.
-    await tx.deleteFrom('stream_tickets').where('user_id', '=', input.userId).where('expires_at', '<=', input.now).execute();
-    await tx.insertInto('stream_tickets').values({ token_hash: hashToken(ticket), user_id: input.userId, session_hash: input.sessionHash, expires_at: expiresAt }).execute();
+    await tx.deleteFrom('stream_tickets').where('user_id', '=', person.id).where('expires_at', '<=', now).execute();
+    await tx.insertInto('stream_tickets').values({ token_hash: hashToken(ticket), user_id: person.id, session_hash: sessionHash, expires_at: expiresAt }).execute();
   });
   return { ticket, expiresAt };
 }

@@ -1,6 +1,9 @@
 import type { TeamRow } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
+import type { Tx } from '../../store/store.js';
 import type { AppCreators } from '../policies/apps.js';
+import { recordAudit, type AuditActor } from '../audit/record.js';
+import type { CommandContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
 import { checkVisibleName } from '../names.js';
 
 /** What a team admin may change (team.updateSettings); a setting left out stays as it is. */
@@ -14,8 +17,12 @@ export interface TeamSettings {
   messageEditWindowMs?: number | undefined;
 }
 
-/** Changes a team's settings and returns the team as it now is. Apps made before a change of app creators stay. */
-export async function updateTeamSettings(db: Db, teamId: string, settings: TeamSettings): Promise<TeamRow> {
+/**
+ * Changes a team's settings and returns the team as it now is, with the audit log's `team.settingsChanged`
+ * in the same transaction (a team admin, or the CLI's `aviary team update`). Apps made before a change of
+ * app creators stay.
+ */
+export async function updateTeamSettings(ctx: CommandContext, actor: AuditActor, { teamId, ...settings }: TeamSettings & { teamId: string }): Promise<TeamRow> {
   const change = {
     ...(settings.name !== undefined ? { name: checkVisibleName('name', settings.name.trim()) } : {}),
     ...(settings.whoMayCreateChannels !== undefined ? { who_may_create_channels: settings.whoMayCreateChannels } : {}),
@@ -23,9 +30,21 @@ export async function updateTeamSettings(db: Db, teamId: string, settings: TeamS
     ...(settings.whoMayInvite !== undefined ? { who_may_invite: settings.whoMayInvite } : {}),
     ...(settings.messageEditWindowMs !== undefined ? { message_edit_window_ms: settings.messageEditWindowMs } : {}),
   };
-  if (Object.keys(change).length > 0) await db.updateTable('teams').set(change).where('id', '=', teamId).execute();
-  return db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirstOrThrow();
+  const { name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMs } = settings;
+  const messageEditWindowMinutes = messageEditWindowMs === undefined ? undefined : messageEditWindowMs / 60_000;
+  const details = { name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMinutes };
+  return changeTeam(ctx, actor, teamId, change, details);
 }
 
-/** Changes who in the team may create apps (`aviary team update`). */
-export const setAppCreators = (db: Db, teamId: string, appCreators: AppCreators): Promise<TeamRow> => updateTeamSettings(db, teamId, { appCreators });
+/** team.updateMentionSettings: the channel size above which only team admins may use @channel and @here (0: no limit). */
+export async function setBroadcastMentionLimit(ctx: CommandContext, actor: AuditActor, { teamId, limit }: { teamId: string; limit: number }): Promise<TeamRow> {
+  return changeTeam(ctx, actor, teamId, { broadcast_mention_limit: limit }, { broadcastMentionLimit: limit });
+}
+
+async function changeTeam(ctx: CommandContext, actor: AuditActor, teamId: string, change: Partial<Omit<TeamRow, 'id'>>, details: Record<string, unknown>): Promise<TeamRow> {
+  return runChange(ctx, async (tx: Tx) => {
+    if (Object.keys(change).length > 0) await tx.updateTable('teams').set(change).where('id', '=', teamId).execute();
+    await recordAudit(tx, { teamId, actor, at: ctx.now(), action: 'team.settingsChanged', target: { kind: 'team', id: teamId }, details });
+    return tx.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirstOrThrow();
+  });
+}

@@ -2,7 +2,7 @@ import { doNotDisturbActive } from '@aviary/protocol';
 import { request } from 'undici';
 import webPush from 'web-push';
 import type { MessagesTable } from '../../store/schema.js';
-import { notificationSettingsOf } from '../commands/notificationSettings.js';
+import { notificationSettingsOf } from '../queries/notificationSettings.js';
 import type { CoreContext } from '../context.js';
 import { displayName } from '../interactions/interactionChat.js';
 import { isStoredBroadcast } from '../policies/broadcastMentions.js';

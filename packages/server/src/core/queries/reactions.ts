@@ -1,6 +1,8 @@
 import { reactionLimits, type MessageReactionModel } from '@aviary/protocol';
 import { sql } from 'kysely';
 import type { Db } from '../../store/store.js';
+import type { MessagesTable, UsersTable } from '../../store/schema.js';
+import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessage.js';
 
 /**
  * The reactions of some messages as `readerId` sees them: per message, each emoji (the oldest first) with
@@ -51,4 +53,27 @@ export async function reactionsOf(db: Db, uids: readonly string[], readerId: str
     byMessage.set(row.message_uid, list);
   }
   return byMessage;
+}
+
+export interface MessageReactions {
+  messageUid: string;
+  reactions: MessageReactionModel[];
+}
+
+/**
+ * A message the person or bot can see (the rules of chat.fetchMessages); a bot also sees the channel
+ * messages it sent itself. Anything else is the same "no such message" as elsewhere.
+ */
+export async function findReactableMessage(db: Db, user: UsersTable, uid: string): Promise<MessagesTable> {
+  const row = await db.selectFrom('messages').selectAll().where('uid', '=', uid).where('team_id', '=', user.team_id).executeTakeFirst();
+  if (!row) throw noSuchMessage(uid);
+  if (row.from_user_id !== user.id || user.bot_app_id === null) await findVisibleMessage(db, user, uid);
+  return row;
+}
+
+/** reactions.list: a message's reactions, as the caller sees them. */
+export async function listReactions(db: Db, reader: UsersTable, messageUid: string): Promise<MessageReactions> {
+  await findReactableMessage(db, reader, messageUid);
+  const reactions = (await reactionsOf(db, [messageUid], reader.id)).get(messageUid) ?? [];
+  return { messageUid, reactions };
 }

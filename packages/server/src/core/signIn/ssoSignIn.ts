@@ -6,6 +6,7 @@ import { hashToken } from '../../store/ids.js';
 import { recordAudit } from '../audit/record.js';
 import { openSession } from '../commands/sessions.js';
 import { createPerson } from '../commands/people.js';
+import { storeContext } from '../context.js';
 import { authorizationUrl, newAttemptSecrets, providerConfiguration, redeemCallback, type ProviderIdentity } from './oidcProvider.js';
 import { signInSettings, type SignInStore } from './settings.js';
 
@@ -98,7 +99,7 @@ export async function finishSsoSignIn(ctx: SsoContext, callbackUrl: URL, browser
   if (!person) {
     if (!provider.createAccounts) return fail('noAccount', seen);
     try {
-      person = await createPerson(ctx.db, { teamId: attempt.team_id, email, ...namesOf(identity, email), now: ctx.now });
+      person = await createPerson(storeContext(ctx.db, () => ctx.now), { userId: null, address: ctx.clientAddress }, { teamId: attempt.team_id, email, ...namesOf(identity, email) });
     } catch (error) {
       // Names the provider gave that no account may have (invisible, too long): refused, never a 500 to a browser.
       return fail('provider', { ...seen, error: error instanceof Error ? error.message.slice(0, 200) : 'unknown' });
@@ -108,7 +109,7 @@ export async function finishSsoSignIn(ctx: SsoContext, callbackUrl: URL, browser
   if (!linked) {
     await ctx.db.insertInto('sso_identities').values({ team_id: attempt.team_id, issuer: identity.issuer, subject: identity.subject, user_id: person.id, created_at: ctx.now }).execute();
   }
-  const sessionToken = await openSession(ctx.db, person.id, { now: ctx.now, userAgent: ctx.userAgent, clientAddress: ctx.clientAddress });
+  const sessionToken = await openSession(storeContext(ctx.db, () => ctx.now), person, { userAgent: ctx.userAgent, clientAddress: ctx.clientAddress });
   await recordAudit(ctx.db, {
     teamId: person.team_id,
     actor: { userId: person.id, address: ctx.clientAddress },

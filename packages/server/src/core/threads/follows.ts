@@ -6,7 +6,7 @@ import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { findVisibleMessage } from '../interactions/visibleMessage.js';
 import { presentMessage } from '../presenters/messages.js';
-import { visibleMessages } from '../commands/saved.js';
+import { visibleMessages } from '../queries/saved.js';
 import { threadFollowUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { presentThread } from './summary.js';

@@ -7,6 +7,7 @@ import type { AppsTable, UsersTable } from '../../../src/store/schema.js';
 import type { TestServer } from '../../helpers/server.js';
 import { sessionFor } from '../../client/harness.js';
 import { send } from './http.js';
+import { cliActor } from '../../../src/core/audit/record.js';
 
 /**
  * The actor kinds of issue #9's authorization matrix, plus the legitimate actor (`owner`) as the positive
@@ -205,7 +206,7 @@ export async function freshApp(t: TestServer, w: World, a: Actor, options: { ins
   if (options.event) {
     // An asynchronous event of the app, made by the product's own uninstall.
     await t.f.install(app.id, w.owner.id);
-    await uninstallApp(t.server.ctx, { appId: app.id, userId: w.owner.id });
+    await uninstallApp(t.server.ctx, cliActor, { appId: app.id, userId: w.owner.id });
   }
   const user = a.user;
   if (user && user.team_id === w.teamA && options.installed !== false && a.kind !== 'nonInstaller') {

@@ -7,7 +7,7 @@ import { defineHandler } from '../../handler.js';
 const handle = <D extends typeof api.channels.archive | typeof api.channels.unarchive | typeof api.channels.convertToPrivate>(method: D, change: ChannelChange, what: string) =>
   defineHandler(method, async ({ channelId }, { user, clientAddress }, ctx) => {
     requireTeamAdmin(user, what);
-    return { channel: await changeChannel(ctx, { admin: user, address: clientAddress }, channelId, change) };
+    return { channel: await changeChannel(ctx, { admin: user, address: clientAddress }, { channelId, change }) };
   });
 
 export const channelsArchive = handle(api.channels.archive, { kind: 'archive' }, 'archive a channel');
@@ -16,5 +16,5 @@ export const channelsConvertToPrivate = handle(api.channels.convertToPrivate, { 
 
 export const channelsRename = defineHandler(api.channels.rename, async ({ channelId, name }, { user, clientAddress }, ctx) => {
   requireTeamAdmin(user, 'rename a channel');
-  return { channel: await changeChannel(ctx, { admin: user, address: clientAddress }, channelId, { kind: 'rename', name }) };
+  return { channel: await changeChannel(ctx, { admin: user, address: clientAddress }, { channelId, change: { kind: 'rename', name } }) };
 });

@@ -5,5 +5,5 @@ import { defineHandler } from '../../handler.js';
 
 export default defineHandler(api.admin.deactivatePerson, async ({ userId }, { user, clientAddress }, ctx) => {
   requireTeamAdmin(user, 'deactivate a person');
-  return { person: await deactivateFromConsole(ctx, { admin: user, address: clientAddress }, userId) };
+  return { person: await deactivateFromConsole(ctx, { admin: user, address: clientAddress }, { userId }) };
 });

@@ -5,5 +5,5 @@ import { defineHandler } from '../../handler.js';
 
 export default defineHandler(api.admin.reactivatePerson, async ({ userId }, { user, clientAddress }, ctx) => {
   requireTeamAdmin(user, 'reactivate a person');
-  return { person: await reactivateFromConsole(ctx, { admin: user, address: clientAddress }, userId) };
+  return { person: await reactivateFromConsole(ctx, { admin: user, address: clientAddress }, { userId }) };
 });

@@ -5,5 +5,5 @@ import { defineHandler } from '../../handler.js';
 
 export default defineHandler(api.admin.setRole, async ({ userId, role }, { user, clientAddress }, ctx) => {
   requireTeamAdmin(user, 'change a person’s role');
-  return { person: await setPersonRole(ctx, { admin: user, address: clientAddress }, userId, role) };
+  return { person: await setPersonRole(ctx, { admin: user, address: clientAddress }, { userId, role }) };
 });

@@ -3,6 +3,6 @@ import { setAppDisabledByUser } from '../../../core/commands/installs.js';
 import { defineHandler } from '../../handler.js';
 
 export default defineHandler(api.apps.disable, async ({ appId }, { user }, ctx) => {
-  await setAppDisabledByUser(ctx, { appId, userId: user.id, disabled: true });
+  await setAppDisabledByUser(ctx, user, { appId, disabled: true });
   return { disabledByUser: true as const };
 });

@@ -6,7 +6,7 @@ import { callerActor, recordAudit } from '../../../core/audit/record.js';
 
 export default defineHandler(api.apps.enableBot, async ({ appId }, caller, ctx) => {
   const app = await reachAppFor(ctx.db, caller, appId, 'credentials', 'enable the bot');
-  const bot = await enableBot(ctx.db, app.id, ctx.now());
+  const bot = await enableBot(ctx, callerActor(caller), { appId: app.id });
   await recordAudit(ctx.db, { teamId: app.team_id, actor: callerActor(caller), at: ctx.now(), action: 'app.botEnabled', target: { kind: 'app', id: app.id } });
   return bot;
 });

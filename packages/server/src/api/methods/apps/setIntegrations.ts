@@ -1,4 +1,5 @@
 import { api } from '@aviary/protocol';
+import { callerActor } from '../../../core/audit/record.js';
 import { checkIntegrations } from '../../../core/appFields.js';
 import { updateApp } from '../../../core/commands/apps.js';
 import { defineHandler } from '../../handler.js';
@@ -9,6 +10,6 @@ export default defineHandler(api.apps.setIntegrations, async ({ appId, integrati
   const reached = await reachApp(ctx.db, caller, appId);
   const integrations = checkIntegrations(given);
   requireRoutingAllowed(reached, { integrations });
-  await updateApp(ctx.db, reached.app.id, { integrations }, ctx.now());
+  await updateApp(ctx, callerActor(caller), { appId: reached.app.id, integrations });
   return { integrations };
 });

@@ -1,10 +1,9 @@
 import { api } from '@aviary/protocol';
 import { uninstallApp } from '../../../core/commands/installs.js';
 import { defineHandler } from '../../handler.js';
-import { byPerson, recordAudit } from '../../../core/audit/record.js';
+import { byPerson } from '../../../core/audit/record.js';
 
 export default defineHandler(api.apps.uninstall, async ({ appId }, { user, clientAddress }, ctx) => {
-  await uninstallApp(ctx, { appId, userId: user.id });
-  await recordAudit(ctx.db, { ...byPerson(user, clientAddress), at: ctx.now(), action: 'app.uninstalled', target: { kind: 'app', id: appId } });
+  await uninstallApp(ctx, byPerson(user, clientAddress).actor, { appId, userId: user.id });
   return { installed: false as const };
 });

@@ -2,7 +2,6 @@ import { api } from '@aviary/protocol';
 import { acceptInvitation } from '../../../core/commands/invitations.js';
 import { defineHandler } from '../../handler.js';
 import { tooManyRequests } from '../../methodRateLimits.js';
-import { recordAudit } from '../../../core/audit/record.js';
 
 /**
  * Anyone holding the link signs up; besides the dispatcher's per-address budget, sign-ups from one
@@ -12,7 +11,6 @@ import { recordAudit } from '../../../core/audit/record.js';
 export default defineHandler(api.invitations.accept, async (params, { clientAddress }, ctx) => {
   const decision = await ctx.rateLimits.take(`sign-up:address:${clientAddress}`, ctx.config.rateLimits.signInFailuresPerAddress);
   if (!decision.allowed) throw tooManyRequests(decision, 'Too many sign-ups from this address.');
-  const signedUp = await acceptInvitation(ctx, params);
-  await recordAudit(ctx.db, { teamId: signedUp.team.id, actor: { userId: signedUp.userId, address: clientAddress }, at: ctx.now(), action: 'invitation.accepted', target: { kind: 'user', id: signedUp.userId } });
+  const signedUp = await acceptInvitation(ctx, { address: clientAddress }, params);
   return signedUp;
 });

@@ -1,5 +1,5 @@
 import { api } from '@aviary/protocol';
-import { invitationInfo } from '../../../core/commands/invitations.js';
+import { invitationInfo } from '../../../core/queries/invitations.js';
 import { defineHandler } from '../../handler.js';
 
 /** Anyone holding the link; the dispatcher limits calls per address. */

@@ -1,6 +1,6 @@
 import { api } from '@aviary/protocol';
-import { byPerson, recordAudit } from '../../../core/audit/record.js';
-import { setBroadcastMentionLimit } from '../../../core/commands/mentionSettings.js';
+import { byPerson } from '../../../core/audit/record.js';
+import { setBroadcastMentionLimit } from '../../../core/commands/teams.js';
 import { presentTeam } from '../../../core/presenters/teams.js';
 import { ApiError } from '../../errors.js';
 import { defineHandler } from '../../handler.js';
@@ -8,7 +8,6 @@ import { defineHandler } from '../../handler.js';
 /** A team admin sets the channel size above which only team admins may use @channel and @here. */
 export default defineHandler(api.team.updateMentionSettings, async ({ broadcastMentionLimit }, { user, clientAddress }, ctx) => {
   if (user.role !== 'admin') throw new ApiError('PermissionDenied', 'Only a team admin may change who may use @channel and @here.');
-  const team = presentTeam(await setBroadcastMentionLimit(ctx.db, user.team_id, broadcastMentionLimit));
-  await recordAudit(ctx.db, { ...byPerson(user, clientAddress), at: ctx.now(), action: 'team.settingsChanged', target: { kind: 'team', id: user.team_id }, details: { broadcastMentionLimit } });
+  const team = presentTeam(await setBroadcastMentionLimit(ctx, byPerson(user, clientAddress).actor, { teamId: user.team_id, limit: broadcastMentionLimit }));
   return { team };
 });

@@ -3,6 +3,6 @@ import { unsaveMessage } from '../../../core/commands/saved.js';
 import { defineHandler } from '../../handler.js';
 
 export default defineHandler(api.saved.remove, async ({ messageUid }, { user }, ctx) => {
-  await unsaveMessage(ctx.db, user, messageUid);
+  await unsaveMessage(ctx, user, { messageUid });
   return { messageUid };
 });

@@ -1,5 +1,5 @@
 import { api } from '@aviary/protocol';
-import { listSessions } from '../../../core/commands/accounts.js';
+import { listSessions } from '../../../core/queries/sessions.js';
 import { defineHandler } from '../../handler.js';
 
 export default defineHandler(api.sessions.list, async (_params, { user, sessionHash }, ctx) => ({

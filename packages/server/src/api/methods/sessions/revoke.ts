@@ -2,7 +2,6 @@ import { api } from '@aviary/protocol';
 import { revokeSessions } from '../../../core/commands/accounts.js';
 import { invalidParameter, missingParameter } from '../../errors.js';
 import { defineHandler } from '../../handler.js';
-import { byPerson, recordAudit } from '../../../core/audit/record.js';
 
 /** Exactly one of sessionId and all: true; exceptCurrent only with all. */
 export default defineHandler(api.sessions.revoke, async ({ sessionId, all, exceptCurrent }, { user, sessionHash, clientAddress }, ctx) => {
@@ -11,7 +10,6 @@ export default defineHandler(api.sessions.revoke, async ({ sessionId, all, excep
   if (all === false) throw invalidParameter('all', 'all must be true, or left out and a sessionId given.');
   if (sessionId === undefined && all === undefined) throw missingParameter('sessionId');
   const which = sessionId !== undefined ? { sessionId } : { all: true as const, exceptCurrent: exceptCurrent === true };
-  const revoked = await revokeSessions(ctx, user.id, sessionHash, which);
-  await recordAudit(ctx.db, { ...byPerson(user, clientAddress), at: ctx.now(), action: 'session.revoked', target: { kind: 'user', id: user.id }, details: { ...which, revoked } });
+  const revoked = await revokeSessions(ctx, { person: user, sessionHash, address: clientAddress }, which);
   return { revoked };
 });

@@ -4,5 +4,5 @@ import { defineHandler } from '../../handler.js';
 
 /** The ticket stands for the session that asked for it: the stream it opens ends with that session. */
 export default defineHandler(api.stream.createTicket, async (_params, { user, sessionHash }, ctx) =>
-  issueStreamTicket(ctx.db, { userId: user.id, sessionHash, now: ctx.now(), lifetimeMs: ctx.config.stream.ticketLifetimeMs }),
+  issueStreamTicket(ctx, { person: user, sessionHash }, { lifetimeMs: ctx.config.stream.ticketLifetimeMs }),
 );

@@ -3,7 +3,7 @@ import { updateTeamSettings } from '../../../core/commands/teams.js';
 import { presentTeam } from '../../../core/presenters/teams.js';
 import { ApiError } from '../../errors.js';
 import { defineHandler } from '../../handler.js';
-import { byPerson, recordAudit } from '../../../core/audit/record.js';
+import { byPerson } from '../../../core/audit/record.js';
 
 /** A team admin changes the team's name, who may create channels, who may create apps, who may invite people, and how long people may edit and delete their messages. */
 export default defineHandler(api.team.updateSettings, async ({ name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMinutes }, { user, clientAddress }, ctx) => {
@@ -12,7 +12,6 @@ export default defineHandler(api.team.updateSettings, async ({ name, whoMayCreat
     throw new ApiError('MissingParameter', 'Give at least one setting to change: name, whoMayCreateChannels, appCreators, whoMayInvite or messageEditWindowMinutes.', { parameter: 'appCreators' });
   }
   const messageEditWindowMs = messageEditWindowMinutes === undefined ? undefined : messageEditWindowMinutes * 60_000;
-  const team = presentTeam(await updateTeamSettings(ctx.db, user.team_id, { name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMs }));
-  await recordAudit(ctx.db, { ...byPerson(user, clientAddress), at: ctx.now(), action: 'team.settingsChanged', target: { kind: 'team', id: user.team_id }, details: { name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMinutes } });
+  const team = presentTeam(await updateTeamSettings(ctx, byPerson(user, clientAddress).actor, { teamId: user.team_id, name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMs }));
   return { team };
 });

@@ -3,7 +3,6 @@ import { changePassword, currentPasswordIs } from '../../../core/commands/accoun
 import { invalidParameter } from '../../errors.js';
 import { defineHandler } from '../../handler.js';
 import { startSignInAttempt } from '../../session/signInLimits.js';
-import { byPerson, recordAudit } from '../../../core/audit/record.js';
 
 /**
  * The current password is checked as signing in checks one, and a wrong one counts against the same
@@ -15,7 +14,6 @@ export default defineHandler(api.users.changePassword, async ({ currentPassword,
     throw invalidParameter('currentPassword', 'currentPassword is not your current password.');
   }
   await attempt.forgive();
-  const endedSessions = await changePassword(ctx, user, sessionHash, newPassword);
-  await recordAudit(ctx.db, { ...byPerson(user, clientAddress), at: ctx.now(), action: 'user.passwordChanged', target: { kind: 'user', id: user.id }, details: { endedSessions } });
+  const endedSessions = await changePassword(ctx, { person: user, sessionHash, address: clientAddress }, { newPassword });
   return { endedSessions };
 });

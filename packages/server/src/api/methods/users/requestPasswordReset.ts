@@ -15,6 +15,6 @@ export default defineHandler(api.users.requestPasswordReset, async ({ email: giv
   if (!email.includes('@')) throw invalidParameter('email', 'email must be an email address such as ada@example.com.');
   const decision = await ctx.rateLimits.take(`password-reset:email:${email}`, ctx.config.rateLimits.signInFailures);
   if (!decision.allowed) throw tooManyRequests(decision, 'Too many password resets asked for this email.');
-  ctx.background.run('password reset mail', () => mailPasswordResets(ctx, email, clientAddress));
+  ctx.background.run('password reset mail', () => mailPasswordResets(ctx, { address: clientAddress }, { email }));
   return {};
 });

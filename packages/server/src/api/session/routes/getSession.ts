@@ -1,5 +1,5 @@
 import { sessionRoutes } from '@aviary/protocol';
-import { sessionUser } from '../../../core/commands/sessions.js';
+import { sessionUser } from '../../../core/queries/sessions.js';
 import { presentUser } from '../../../core/presenters/users.js';
 import { teamAndStreamPosition } from '../../../core/queries/stream.js';
 import { defineRouteHandler } from '../../routeHandler.js';

@@ -7,7 +7,7 @@ import { defineRouteHandler } from '../../routeHandler.js';
 import { deviceCookie, DEVICE_COOKIE, knownDevice } from '../deviceCookie.js';
 import { startSignInAttempt } from '../signInLimits.js';
 import { sessionCookie } from '../sessionToken.js';
-import { byPerson, recordAudit } from '../../../core/audit/record.js';
+import { recordAudit } from '../../../core/audit/record.js';
 
 /**
  * Answers the session token and sets the cookie. An email with accounts in several teams whose password
@@ -21,7 +21,7 @@ export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, p
   if (!email.includes('@')) throw invalidParameter('email', `email must be an email address of at most ${maxEmailLength} characters.`);
   const device = knownDevice(ctx, exchange.cookie(DEVICE_COOKIE), email);
   const attempt = await startSignInAttempt(ctx, email, exchange.clientAddress(), device);
-  const result = await signIn(ctx.db, { email, password, teamId, now: ctx.now(), userAgent: exchange.userAgent(), clientAddress: exchange.clientAddress() }).catch(async (error: unknown) => {
+  const result = await signIn(ctx, { userAgent: exchange.userAgent(), clientAddress: exchange.clientAddress() }, { email, password, teamId }).catch(async (error: unknown) => {
     await attempt.forgive();
     throw error;
   });
@@ -38,7 +38,6 @@ export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, p
   if (result.outcome === 'chooseTeam') {
     throw new ApiError('TeamRequired', 'This email and password open accounts in several teams; sign in again with teamId set to one of teams.', { teams: result.teams });
   }
-  await recordAudit(ctx.db, { ...byPerson(result.user, exchange.clientAddress()), at: ctx.now(), action: 'session.signIn', target: { kind: 'user', id: result.user.id } });
   exchange.setHeader('set-cookie', sessionCookie(ctx.config, result.sessionToken));
   exchange.setHeader('set-cookie', deviceCookie(ctx, email, device));
   // The team and stream position too, so that the web client need not ask GET /api/session before loading.

@@ -6,7 +6,7 @@ import { sessionCookie } from '../sessionToken.js';
 /** Ends the session the request carries, if any, and clears the cookie either way. */
 export default defineRouteHandler(sessionRoutes.signOut, async (_params, _person, ctx, exchange) => {
   const token = exchange.sessionToken();
-  if (token) await signOut(ctx, token, exchange.clientAddress());
+  if (token) await signOut(ctx, { clientAddress: exchange.clientAddress() }, { sessionToken: token });
   exchange.setHeader('set-cookie', sessionCookie(ctx.config, ''));
   return {};
 });

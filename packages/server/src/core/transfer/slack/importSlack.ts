@@ -2,7 +2,7 @@ import { newChannelId, newMessageUid } from '../../../store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../../../store/rows/messages.js';
 import type { MessageFilesTable, MessagesTable, ReactionsTable } from '../../../store/schema.js';
 import type { Db, Tx } from '../../../store/store.js';
-import { createTeam } from '../../commands/people.js';
+import { insertTeam } from '../../commands/internal/teamRows.js';
 import { TransferRefusal } from '../refusal.js';
 import { convertMrkdwn, type MrkdwnContext } from './mrkdwn.js';
 import { messagesOf, readSlackExport, slackTime, type SlackExport, type SlackMessage } from './slackExport.js';
@@ -63,7 +63,7 @@ export async function importSlack(db: Db, dir: string, options: SlackImportOptio
 
 async function importLists(db: Db, slack: SlackExport, options: SlackImportOptions, stored: string[]): Promise<SlackImportSummary> {
   return db.transaction().execute(async (tx) => {
-    const teamId = options.teamId ?? (await createTeam(tx, { name: options.teamName, now: options.now })).id;
+    const teamId = options.teamId ?? (await insertTeam(tx, { name: options.teamName, now: options.now })).id;
     if (options.teamId && !(await tx.selectFrom('teams').select('id').where('id', '=', teamId).executeTakeFirst())) {
       throw new TransferRefusal('UnknownTeam', `There is no team "${teamId}".`);
     }

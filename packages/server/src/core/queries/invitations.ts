@@ -1,0 +1,31 @@
+import type { InvitationModel as Invitation } from '@aviary/protocol';
+import type { InvitationsTable, UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { hashToken } from '../../store/ids.js';
+import { ApiError } from '../../errors.js';
+import type { CoreContext } from '../context.js';
+import { requireUsable } from '../policies/invitations.js';
+import { presentInvitation } from '../presenters/invitations.js';
+
+/** invitations.list: a member's own invitations, or every invitation of the team for an admin, the newest first. */
+export async function listInvitations(ctx: CoreContext, actor: UsersTable): Promise<Invitation[]> {
+  if (actor.role === 'guest' || actor.bot_app_id !== null) throw new ApiError('PermissionDenied', 'Guests and bots have no invitations to list.');
+  let query = ctx.db.selectFrom('invitations').selectAll().where('team_id', '=', actor.team_id);
+  if (actor.role !== 'admin') query = query.where('created_by', '=', actor.id);
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(500).execute();
+  const now = ctx.now();
+  return rows.map((row) => presentInvitation(row, now));
+}
+
+/** The invitation a link's token stands for, if any (only the token's hash is stored). */
+export async function findInvitationByToken(db: Db, token: string): Promise<InvitationsTable | undefined> {
+  return db.selectFrom('invitations').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+}
+
+/** What the invite page shows: the team, who invited, the role, the address of an email invitation. */
+export async function invitationInfo(ctx: CoreContext, token: string) {
+  const invitation = requireUsable(await findInvitationByToken(ctx.db, token), ctx.now());
+  const team = await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', '=', invitation.team_id).executeTakeFirstOrThrow();
+  const inviter = await ctx.db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', invitation.created_by).executeTakeFirstOrThrow();
+  return { team, invitedBy: `${inviter.first_name} ${inviter.last_name}`.trim(), role: invitation.role, email: invitation.email };
+}
