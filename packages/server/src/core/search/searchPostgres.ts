@@ -1,0 +1,54 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { MessagesTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { commonConditions, found, memberColumn, SNIPPET_WORDS, type FoundMessage, type SearchPage } from './searchScope.js';
+import { DEFAULT_SLICING, widenUntilComplete } from './searchSlices.js';
+import { isPartialWord, MATCH_END, MATCH_START, tsAll, tsAny, tsTerm } from './textMatch.js';
+
+/**
+ * The uid `depth` messages older than `before` (of the one chat an `in:` filter names, else of all
+ * chats), newest first: the oldest message of the slice; undefined when there are fewer.
+ */
+async function sliceStart(db: Db, page: SearchPage, depth: number): Promise<string | undefined> {
+  const chatKeys = page.filters.chatKeys;
+  const { rows } = await sql<{ uid: string }>`select uid from messages m
+    where ${chatKeys?.length === 1 ? sql`m.chat_key = ${chatKeys[0]}` : sql`true`} ${page.before === undefined ? sql`` : sql`and m.uid < ${page.before}`}
+    order by m.uid desc offset ${depth - 1} limit 1`.execute(db);
+  return rows[0]?.uid;
+}
+
+export async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMessage[]> {
+  const { include, exclude } = page.query;
+  const language = await db.selectFrom('teams').select('search_language').where('id', '=', page.reader.team_id).executeTakeFirstOrThrow();
+  const tsquery = (text: string) => sql`to_tsquery(${language.search_language}::regconfig, search_fold(${text}))`;
+  const conditions = commonConditions(page, sql`m.text ~* 'https?://'`);
+  for (const term of include) {
+    const words = sql`s.document @@ ${tsquery(tsTerm(term))}`;
+    conditions.push(isPartialWord(term) ? sql`(${words} or s.folded like '%' || search_fold(${term.tokens[0]}) || '%')` : words);
+  }
+  if (exclude.length > 0) conditions.push(sql`not (s.document @@ ${tsquery(tsAny(exclude))})`);
+  const joinIndex = include.length + exclude.length > 0 ? sql`join message_search s on s.uid = m.uid` : sql``;
+  const headline =
+    include.length > 0
+      ? sql`ts_headline(${language.search_language}::regconfig, page.text, ${tsquery(tsAll(include))},
+          ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS / 2}, HighlightAll=false`})`
+      : sql`null`;
+  // The slice's bound on both tables: the planner does not carry a range across the join by itself.
+  const inSlice = (start: string | undefined) => {
+    const bounded: RawBuilder<unknown>[] = start === undefined ? [] : [sql`m.uid >= ${start}`, ...(include.length + exclude.length > 0 ? [sql`s.uid >= ${start}`] : [])];
+    // The headline is worked out for the page's rows only, after the limit.
+    return sql<MessagesTable & { snippet: string | null; member: boolean }>`
+      select page.*, ${headline} as snippet from (
+        select m.*, ${memberColumn(page.reader)} as member from messages m ${joinIndex}
+        where ${sql.join([...conditions, ...bounded], sql` and `)}
+        order by m.uid desc limit ${page.limit}
+      ) page order by page.uid desc`.execute(db);
+  };
+  // A slice holds every message from its start up to the page's bound: a full page in it is the page.
+  const rows = await widenUntilComplete(page.slicing ?? DEFAULT_SLICING, async (depth) => {
+    const start = depth === undefined ? undefined : await sliceStart(db, page, depth);
+    const { rows } = await inSlice(start);
+    return { rows, complete: start === undefined || rows.length >= page.limit };
+  });
+  return rows.map(found);
+}

@@ -1,0 +1,36 @@
+/**
+ * How a search walks the history newest first (docs/search.md "How a search walks the index"): it first
+ * searches only the newest messages, and widens the slice it searches geometrically until its page is
+ * full and known to be the newest matches, or the slice is the whole history. A query with many matches
+ * (common words, a common phrase) fills its page in a small slice, so it never orders all its matches;
+ * one with few matches costs a few more cheap steps, each reading little of the index.
+ */
+
+export interface Slicing {
+  /** Messages in the first slice. */
+  first: number;
+  /** How many times larger each next slice is. */
+  widen: number;
+  /** The largest slice before the whole history is searched. */
+  largest: number;
+}
+
+export const DEFAULT_SLICING: Slicing = { first: 2000, widen: 8, largest: 128_000 };
+
+/** One step's outcome: the page found in its slice, and whether it is the page (no newer match outside the slice). */
+export interface SliceOutcome<Row> {
+  rows: Row[];
+  complete: boolean;
+}
+
+/**
+ * Runs `step` on slices of `slicing.first`, then `widen` times more, … messages (undefined: the whole
+ * history, which must be complete), until one is complete; returns that page.
+ */
+export async function widenUntilComplete<Row>(slicing: Slicing, step: (depth: number | undefined) => Promise<SliceOutcome<Row>>): Promise<Row[]> {
+  for (let depth = slicing.first; depth <= slicing.largest; depth *= slicing.widen) {
+    const outcome = await step(depth);
+    if (outcome.complete) return outcome.rows;
+  }
+  return (await step(undefined)).rows;
+}
