@@ -13,7 +13,7 @@ describe('widenUntilComplete', () => {
   it('widens the slice until a step is complete, then searches the whole history', async () => {
     const depths: Array<number | undefined> = [];
     const walk = (completeAt: number | undefined) =>
-      widenUntilComplete({ first: 2, widen: 3, largest: 20 }, async (depth) => {
+      widenUntilComplete({ few: 0, first: 2, widen: 3, largest: 20 }, async (depth) => {
         depths.push(depth);
         return { rows: [depth], complete: depth === completeAt };
       });
@@ -26,9 +26,9 @@ describe('widenUntilComplete', () => {
 });
 
 /** Slices of one message, widening twofold: every step of the walk is taken on a small history. */
-const THIN: Slicing = { first: 1, widen: 2, largest: 1 << 20 };
+const THIN: Slicing = { few: 0, first: 1, widen: 2, largest: 1 << 20 };
 /** The whole history at once: what the walk must agree with. */
-const WHOLE: Slicing = { first: 1, widen: 2, largest: 0 };
+const WHOLE: Slicing = { few: 0, first: 1, widen: 2, largest: 0 };
 
 /** search.messages' store query walked in slices (docs/search.md "How a search walks the index"): the same pages as a search of everything. */
 forEachDialect('search in slices', (t) => {

@@ -17,15 +17,21 @@ async function sliceStart(db: Db, page: SearchPage, depth: number): Promise<stri
   return rows[0]?.uid;
 }
 
+/** Whether the words have fewer than `few` matches in the whole index: then they are searched whole, at once. */
+async function fewMatches(db: Db, textConditions: RawBuilder<unknown>[], few: number): Promise<boolean> {
+  const { rows } = await sql<{ n: string }>`select count(*) as n from (select 1 from message_search s where ${sql.join(textConditions, sql` and `)} limit ${few}) matched`.execute(db);
+  return Number(rows[0].n) < few;
+}
+
 export async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMessage[]> {
   const { include, exclude } = page.query;
   const language = await db.selectFrom('teams').select('search_language').where('id', '=', page.reader.team_id).executeTakeFirstOrThrow();
   const tsquery = (text: string) => sql`to_tsquery(${language.search_language}::regconfig, search_fold(${text}))`;
-  const conditions = commonConditions(page, sql`m.text ~* 'https?://'`);
-  for (const term of include) {
+  const textConditions = include.map((term) => {
     const words = sql`s.document @@ ${tsquery(tsTerm(term))}`;
-    conditions.push(isPartialWord(term) ? sql`(${words} or s.folded like '%' || search_fold(${term.tokens[0]}) || '%')` : words);
-  }
+    return isPartialWord(term) ? sql`(${words} or s.folded like '%' || search_fold(${term.tokens[0]}) || '%')` : words;
+  });
+  const conditions = [...commonConditions(page, sql`m.text ~* 'https?://'`), ...textConditions];
   if (exclude.length > 0) conditions.push(sql`not (s.document @@ ${tsquery(tsAny(exclude))})`);
   const joinIndex = include.length + exclude.length > 0 ? sql`join message_search s on s.uid = m.uid` : sql``;
   const headline =
@@ -44,8 +50,10 @@ export async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMes
         order by m.uid desc limit ${page.limit}
       ) page order by page.uid desc`.execute(db);
   };
+  const slicing = page.slicing ?? DEFAULT_SLICING;
+  if (include.length === 0 || (await fewMatches(db, textConditions, slicing.few))) return (await inSlice(undefined)).rows.map(found);
   // A slice holds every message from its start up to the page's bound: a full page in it is the page.
-  const rows = await widenUntilComplete(page.slicing ?? DEFAULT_SLICING, async (depth) => {
+  const rows = await widenUntilComplete(slicing, async (depth) => {
     const start = depth === undefined ? undefined : await sliceStart(db, page, depth);
     const { rows } = await inSlice(start);
     return { rows, complete: start === undefined || rows.length >= page.limit };

@@ -9,16 +9,28 @@ import { ftsAll, ftsAny, MATCH_END, MATCH_START } from './textMatch.js';
 type Matched = MessagesTable & { search_row: number; member: number };
 
 /**
- * The newest index row (message_search_rows.id) of a message older than `before` (or the newest of all):
- * where the slices start. The drain gives rows ids in the order messages were sent, so the rows just
- * below it are, but for a few, the newest messages before the page.
+ * The first index row (message_search_rows.id) of a slice of `depth` messages older than `before`, of
+ * the one chat an `in:` filter names (the row of its message `depth` places down) or of all chats (the
+ * row `depth` below the newest one before the page): the drain gives rows ids in the order messages
+ * were sent. Undefined when the slice would reach the start.
  */
-async function startRow(db: Db, before: string | undefined): Promise<number | undefined> {
-  const { rows } = await (before === undefined
-    ? sql<{ id: number }>`select id from message_search_rows order by id desc limit 1`
-    : sql<{ id: number }>`select id from message_search_rows where uid < ${before} order by uid desc limit 1`
-  ).execute(db);
-  return rows[0]?.id;
+async function sliceStart(db: Db, page: SearchPage, depth: number): Promise<number | undefined> {
+  const chatKeys = page.filters.chatKeys;
+  const older = page.before === undefined ? sql`` : sql`and uid < ${page.before}`;
+  if (chatKeys?.length === 1) {
+    const { rows } = await sql<{ id: number }>`select id from message_search_rows where uid =
+      (select uid from messages where chat_key = ${chatKeys[0]} ${older} order by uid desc limit 1 offset ${depth - 1})`.execute(db);
+    return rows[0]?.id;
+  }
+  const { rows } = await sql<{ id: number }>`select id from message_search_rows where true ${older} order by uid desc limit 1`.execute(db);
+  const start = rows[0] === undefined ? 1 : rows[0].id - depth + 1;
+  return start > 1 ? start : undefined;
+}
+
+/** Whether the query has fewer than `few` matches in the whole index: then it is searched whole, at once. */
+async function fewMatches(db: Db, match: string, few: number): Promise<boolean> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select rowid from message_search where message_search match ${match} limit ${few})`.execute(db);
+  return Number(rows[0].n) < few;
 }
 
 /**
@@ -39,21 +51,21 @@ async function missedBelow(db: Db, from: number, last: string, before: string | 
  */
 async function matchesInSlices(db: Db, page: SearchPage, match: string, where: RawBuilder<unknown>): Promise<Matched[]> {
   const inSlice = (from: number | undefined) =>
-    // The matches are found once, first: left to itself, the planner may walk a chat's messages and ask
-    // the index about each one, and FTS5 answers each such question by running the whole query again.
+    // The matches are found once, first, and the messages looked up from them (a cross join keeps that
+    // order): left to itself, the planner may walk a chat's messages and ask the index about each one.
     sql<Matched>`
       with found (id) as materialized (
         select rowid from message_search where message_search match ${match} ${from === undefined ? sql`` : sql`and rowid >= ${from}`})
       select m.*, r.id as search_row, ${memberColumn(page.reader)} as member
       from found
-      join message_search_rows r on r.id = found.id
-      join messages m on m.uid = r.uid
+      cross join message_search_rows r on r.id = found.id
+      cross join messages m on m.uid = r.uid
       where ${where}
       order by m.uid desc limit ${page.limit}`.execute(db);
-  const start = await startRow(db, page.before);
-  if (start === undefined) return [];
-  return widenUntilComplete(page.slicing ?? DEFAULT_SLICING, async (depth): Promise<SliceOutcome<Matched>> => {
-    const from = depth === undefined || depth >= start ? undefined : start - depth + 1;
+  const slicing = page.slicing ?? DEFAULT_SLICING;
+  if (await fewMatches(db, match, slicing.few)) return (await inSlice(undefined)).rows;
+  return widenUntilComplete(slicing, async (depth): Promise<SliceOutcome<Matched>> => {
+    const from = depth === undefined ? undefined : await sliceStart(db, page, depth);
     const { rows } = await inSlice(from);
     if (from === undefined) return { rows, complete: true };
     const last = rows.at(-1);
