@@ -8,6 +8,8 @@ import { ftsAll, ftsAny, MATCH_END, MATCH_START } from './textMatch.js';
 
 type Matched = MessagesTable & { search_row: number; member: number };
 
+const snippet = sql`snippet(message_search, 0, ${MATCH_START}, ${MATCH_END}, '…', ${SNIPPET_WORDS}) as snippet`;
+
 /**
  * Whether the index row `id` is late (migration 0034): given to a message older than one indexed before
  * it. A match the walk below left out (a row below the page's) that is newer than the page's oldest
@@ -26,20 +28,35 @@ async function isLate(db: Db, id: number): Promise<boolean> {
  * them has a late row (isLate): then, and when the slicing asks for no slices (tests), all the matches
  * are found and ordered by uid.
  */
-async function newestMatches(db: Db, page: SearchPage, match: string, where: RawBuilder<unknown>): Promise<Matched[]> {
-  const select = sql`select m.*, r.id as search_row, ${memberColumn(page.reader)} as member
-    from message_search
+async function newestMatches(db: Db, page: SearchPage, match: string, where: RawBuilder<unknown>): Promise<FoundMessage[]> {
+  const from = sql`from message_search
     cross join message_search_rows r on r.id = message_search.rowid
     cross join messages m on m.uid = r.uid
     where message_search match ${match} and ${where}`;
-  const byUid = (rows: Matched[]) => rows.sort((a, b) => (a.uid < b.uid ? 1 : a.uid > b.uid ? -1 : 0));
   if ((page.slicing ?? DEFAULT_SLICING).largest > 0) {
-    const { rows } = await sql<Matched>`${select} order by message_search.rowid desc limit ${page.limit}`.execute(db);
-    if (rows.length < page.limit) return byUid(rows);
-    const newest = byUid(rows);
-    if (!(await isLate(db, newest[newest.length - 1].search_row))) return newest;
+    // The snippets are worked out for the rows kept only, as the walk stops at the page's last.
+    const { rows } = await sql<Matched & { snippet: string }>`select m.*, r.id as search_row, ${memberColumn(page.reader)} as member, ${snippet}
+      ${from} order by message_search.rowid desc limit ${page.limit}`.execute(db);
+    const newest = rows.sort((a, b) => (a.uid < b.uid ? 1 : a.uid > b.uid ? -1 : 0));
+    if (rows.length < page.limit || !(await isLate(db, newest[newest.length - 1].search_row))) return newest.map(({ search_row, ...row }) => found(row));
   }
-  return (await sql<Matched>`${select} order by m.uid desc limit ${page.limit}`.execute(db)).rows;
+  const { rows } = await sql<Matched>`select m.*, r.id as search_row, ${memberColumn(page.reader)} as member ${from} order by m.uid desc limit ${page.limit}`.execute(db);
+  return withSnippets(db, match, rows);
+}
+
+/**
+ * Snippets for the page's rows only: worked out for every match, they would cost more than the search.
+ * FTS5 walks down from the newest of them until it has them all; given `rowid in (…)` it would run the
+ * whole query again for each (the `+` keeps the list from it).
+ */
+async function withSnippets(db: Db, match: string, rows: Matched[]): Promise<FoundMessage[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => Number(row.search_row));
+  const snippets = await sql<{ rowid: number; snippet: string }>`select rowid, ${snippet} from message_search
+    where message_search match ${match} and rowid <= ${Math.max(...ids)} and +rowid in (${sql.join(ids)})
+    order by rowid desc limit ${ids.length}`.execute(db);
+  const byRow = new Map(snippets.rows.map((row) => [Number(row.rowid), row.snippet]));
+  return rows.map(({ search_row, ...row }) => found({ ...row, snippet: byRow.get(Number(search_row)) ?? null }));
 }
 
 export async function searchSqlite(db: Db, page: SearchPage): Promise<FoundMessage[]> {
@@ -58,17 +75,5 @@ export async function searchSqlite(db: Db, page: SearchPage): Promise<FoundMessa
       where ${where} order by m.uid desc limit ${page.limit}`.execute(db);
     return rows.rows.map(found);
   }
-  const match = ftsAll(include);
-  const rows = await newestMatches(db, page, match, where);
-  if (rows.length === 0) return [];
-  // Snippets for the page's rows only: worked out for every match, they would cost more than the search.
-  // The rows are picked by one pass over the range they span: FTS5 given `rowid in (…)` runs the whole
-  // query again for each (the `+` keeps the list from it).
-  const ids = rows.map((row) => Number(row.search_row));
-  const snippets = await sql<{ rowid: number; snippet: string }>`
-    select rowid, snippet(message_search, 0, ${MATCH_START}, ${MATCH_END}, '…', ${SNIPPET_WORDS}) as snippet
-    from message_search where message_search match ${match} and rowid >= ${Math.min(...ids)} and rowid <= ${Math.max(...ids)}
-    and +rowid in (${sql.join(ids)})`.execute(db);
-  const byRow = new Map(snippets.rows.map((row) => [Number(row.rowid), row.snippet]));
-  return rows.map(({ search_row, ...row }) => found({ ...row, snippet: byRow.get(Number(search_row)) ?? null }));
+  return newestMatches(db, page, ftsAll(include), where);
 }
