@@ -17,10 +17,14 @@ async function sliceStart(db: Db, page: SearchPage, depth: number): Promise<stri
   return rows[0]?.uid;
 }
 
-/** Whether the words have fewer than `few` matches in the whole index: then they are searched whole, at once. */
-async function fewMatches(db: Db, textConditions: RawBuilder<unknown>[], few: number): Promise<boolean> {
-  const { rows } = await sql<{ n: string }>`select count(*) as n from (select 1 from message_search s where ${sql.join(textConditions, sql` and `)} limit ${few}) matched`.execute(db);
-  return Number(rows[0].n) < few;
+/**
+ * The uids of the messages holding the words, when there are fewer than `few` in the whole index (then
+ * the page is searched among them, at once); undefined when there are more. Its candidates found once:
+ * the trigram index, for words inside longer words, is the costliest part of a search.
+ */
+async function fewMatches(db: Db, textConditions: RawBuilder<unknown>[], few: number): Promise<string[] | undefined> {
+  const { rows } = await sql<{ uid: string }>`select s.uid from message_search s where ${sql.join(textConditions, sql` and `)} limit ${few}`.execute(db);
+  return rows.length < few ? rows.map((row) => row.uid) : undefined;
 }
 
 export async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMessage[]> {
@@ -31,7 +35,7 @@ export async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMes
     const words = sql`s.document @@ ${tsquery(tsTerm(term))}`;
     return isPartialWord(term) ? sql`(${words} or s.folded like '%' || search_fold(${term.tokens[0]}) || '%')` : words;
   });
-  const conditions = [...commonConditions(page, sql`m.text ~* 'https?://'`), ...textConditions];
+  const conditions = commonConditions(page, sql`m.text ~* 'https?://'`);
   if (exclude.length > 0) conditions.push(sql`not (s.document @@ ${tsquery(tsAny(exclude))})`);
   const joinIndex = include.length + exclude.length > 0 ? sql`join message_search s on s.uid = m.uid` : sql``;
   const headline =
@@ -40,18 +44,20 @@ export async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMes
           ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS / 2}, HighlightAll=false`})`
       : sql`null`;
   // The slice's bound on both tables: the planner does not carry a range across the join by itself.
-  const inSlice = (start: string | undefined) => {
+  const inSlice = (start: string | undefined, matched: RawBuilder<unknown>[] = textConditions) => {
     const bounded: RawBuilder<unknown>[] = start === undefined ? [] : [sql`m.uid >= ${start}`, ...(include.length + exclude.length > 0 ? [sql`s.uid >= ${start}`] : [])];
     // The headline is worked out for the page's rows only, after the limit.
     return sql<MessagesTable & { snippet: string | null; member: boolean }>`
       select page.*, ${headline} as snippet from (
         select m.*, ${memberColumn(page.reader)} as member from messages m ${joinIndex}
-        where ${sql.join([...conditions, ...bounded], sql` and `)}
+        where ${sql.join([...conditions, ...matched, ...bounded], sql` and `)}
         order by m.uid desc limit ${page.limit}
       ) page order by page.uid desc`.execute(db);
   };
   const slicing = page.slicing ?? DEFAULT_SLICING;
-  if (include.length === 0 || (await fewMatches(db, textConditions, slicing.few))) return (await inSlice(undefined)).rows.map(found);
+  if (include.length === 0) return (await inSlice(undefined)).rows.map(found);
+  const few = await fewMatches(db, textConditions, slicing.few);
+  if (few !== undefined) return few.length === 0 ? [] : (await inSlice(undefined, [sql`m.uid = any(${few})`])).rows.map(found);
   // A slice holds every message from its start up to the page's bound: a full page in it is the page.
   const rows = await widenUntilComplete(slicing, async (depth) => {
     const start = depth === undefined ? undefined : await sliceStart(db, page, depth);
