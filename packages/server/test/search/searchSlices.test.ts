@@ -25,12 +25,12 @@ describe('widenUntilComplete', () => {
   });
 });
 
-/** Slices of one message, widening twofold: every step of the walk is taken on a small history. */
+/** The walk: on PostgreSQL in slices of one message, widening twofold, so that every step is taken on a small history. */
 const THIN: Slicing = { few: 0, first: 1, widen: 2, largest: 1 << 20 };
 /** The whole history at once: what the walk must agree with. */
 const WHOLE: Slicing = { few: 0, first: 1, widen: 2, largest: 0 };
 
-/** search.messages' store query walked in slices (docs/search.md "How a search walks the index"): the same pages as a search of everything. */
+/** search.messages' store query walking the index newest first (docs/search.md "How a search walks the index"): the same pages as a search of everything. */
 forEachDialect('search in slices', (t) => {
   it('gives the same pages, each match once, as a search of the whole history, late-indexed messages and filters included', async () => {
     const { alice, bob, carol, team } = await cast();

@@ -12,7 +12,7 @@ export interface SearchPage {
   /** Only messages older than this uid. */
   before?: string;
   limit: number;
-  /** How the history is walked, newest first (searchSlices.ts); the default but in tests. */
+  /** How the history is walked, newest first (searchSlices.ts): the default but in tests. */
   slicing?: Slicing;
 }
 

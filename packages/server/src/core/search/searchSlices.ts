@@ -1,9 +1,10 @@
 /**
- * How a search walks the history newest first (docs/search.md "How a search walks the index"): it first
- * searches only the newest messages, and widens the slice it searches geometrically until its page is
- * full and known to be the newest matches, or the slice is the whole history. A query with many matches
- * (common words, a common phrase) fills its page in a small slice, so it never orders all its matches;
- * one with few matches costs a few more cheap steps, each reading little of the index.
+ * How a search on PostgreSQL walks the history newest first (docs/search.md "How a search walks the
+ * index"): a query with few matches is searched whole; others first among the newest messages only, in a
+ * slice that widens geometrically until the page is full in it, or the slice is the whole history. A
+ * query with many matches (common words, a common phrase) fills its page in a small slice, so it never
+ * orders all its matches. SQLite walks FTS5's matches newest first instead (searchSqlite.ts) and reads
+ * only `largest`: 0 there too searches the whole history at once, which tests compare the walks with.
  */
 
 export interface Slicing {
