@@ -2,8 +2,12 @@
 // side by side with a plain LIKE scan of the same messages; and what the index costs a message written.
 // BENCH_SEARCH_SIZE messages (default 100,000); PostgreSQL in a database of its own on BENCH_DATABASE_URL's
 // server (default the test server), dropped afterwards.
+// BENCH_SEARCH_KEEP=1 keeps each store's corpus for the next run (a SQLite data directory under the system's
+// temporary directory and a PostgreSQL database, both named for the corpus recipe and size) and reuses it
+// when present: seeding 1,000,000 messages takes minutes. BENCH_SEARCH_STORES (default "sqlite,postgres")
+// picks the stores; BENCH_SEARCH_COST=0 leaves out what the index costs a message written and a send.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -15,7 +19,7 @@ import { drainSearchQueue } from '../packages/server/src/core/search/searchQueue
 import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
 import { openStore, type Store } from '../packages/server/src/store/store.js';
-import { seedCorpus, seeded, vocabulary, type Corpus } from './searchCorpus.js';
+import { replayCorpus, seedCorpus, seeded, vocabulary, type Corpus } from './searchCorpus.js';
 import { measureSendCost } from './searchSendCost.js';
 
 const SIZE = Number(process.env.BENCH_SEARCH_SIZE ?? 100_000);
@@ -23,6 +27,11 @@ const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 200);
 const WRITES = 4000;
 const IN_FLIGHT = 16;
 const WRITE_ROUNDS = 5;
+const KEEP = process.env.BENCH_SEARCH_KEEP === '1';
+const STORES = (process.env.BENCH_SEARCH_STORES ?? 'sqlite,postgres').split(',');
+const COST = process.env.BENCH_SEARCH_COST !== '0';
+/** Names a kept corpus: change the version when searchCorpus.ts draws its messages differently. */
+const CORPUS_NAME = `aviary_bench_search_r1_${SIZE}`;
 const loadAtStart = loadavg()[0];
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -127,14 +136,21 @@ async function writeCost(store: Store, teamId: string): Promise<{ withIndex: num
   return { withIndex: median(withIndex), without: median(without), ratios: withIndex.map((value, i) => value / without[i]) };
 }
 
+/** Seeds the corpus into a store just migrated. */
+async function seed(store: Store): Promise<void> {
+  const random = seeded(24);
+  const started = performance.now();
+  await seedCorpus(store, SIZE, random, vocabulary(random));
+  // What a running PostgreSQL's autovacuum would have done after so many inserts (the test server runs
+  // without it): the statistics, and the visibility map that lets an index-only scan skip the table.
+  if (store.dialect === 'postgres') await sql`vacuum analyze`.execute(store.db);
+  console.log(`${store.dialect}: seeded ${SIZE.toLocaleString('en')} messages in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
 async function measure(store: Store): Promise<string[]> {
   const random = seeded(24);
   const words = vocabulary(random);
-  const started = performance.now();
-  const corpus = await seedCorpus(store, SIZE, random, words);
-  const seedSeconds = (performance.now() - started) / 1000;
-  // The statistics a running PostgreSQL's autovacuum would have gathered (the test server runs without it).
-  if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
+  const corpus = await replayCorpus(store, SIZE, random, words);
   const q = queries(corpus, words.words, random);
   const channelId = async (name: string) => (await store.db.selectFrom('channels').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
   const rows: string[] = [];
@@ -148,13 +164,14 @@ async function measure(store: Store): Promise<string[]> {
     await timed(QUERIES, (i) => search(store, corpus, `${q.inChannel[i].word} in:#${q.inChannel[i].channel}`)),
     await timed(QUERIES, (i) => likeScan(store, [q.inChannel[i].word], keys[i])),
   );
-  const cost = await writeCost(store, corpus.reader.team_id);
+  if (!COST) return rows;
+  // The messages written are deleted afterwards (their index entries with them): a kept corpus stays as seeded.
+  const cost = await writeCost(store, corpus.reader.team_id).finally(() => store.db.deleteFrom('messages').where('chat_key', '=', 'g:writecost').execute());
   const what = store.dialect === 'sqlite' ? 'CPU µs' : 'µs';
   rows.push(
     `| ${store.dialect} | one message written in its own transaction, 16 in flight: ${what} a message with the index / without (median of ${WRITE_ROUNDS} rounds; each round's ratio) | ` +
       `${cost.withIndex.toFixed(0)} / ${cost.without.toFixed(0)} (${cost.ratios.map((ratio) => ratio.toFixed(2)).join(', ')}) | – |`,
   );
-  console.log(`${store.dialect}: seeded ${SIZE.toLocaleString('en')} messages in ${seedSeconds.toFixed(0)} s`);
   return rows;
 }
 
@@ -168,41 +185,83 @@ async function admin(statement: string): Promise<void> {
   }
 }
 
+/** The SQLite corpus: in a directory of its own, kept under its name when BENCH_SEARCH_KEEP=1 (seeded aside, then renamed, so a kept one is whole). */
+async function measureSqlite(): Promise<string[]> {
+  const kept = join(tmpdir(), CORPUS_NAME);
+  const reuse = KEEP && existsSync(kept);
+  const dir = reuse ? kept : mkdtempSync(join(tmpdir(), 'aviary-bench-search-'));
+  let store = openStore({ dataDir: dir });
+  try {
+    await store.migrate();
+    if (!reuse) await seed(store);
+    if (KEEP && !reuse) {
+      await store.close();
+      renameSync(dir, kept);
+      store = openStore({ dataDir: kept });
+    }
+    return await measure(store);
+  } finally {
+    await store.close();
+    if (!KEEP) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const databaseUrl = (database: string) => Object.assign(new URL(adminUrl), { pathname: `/${database}` }).toString();
+
+/** The PostgreSQL corpus: a database of its own, kept under its name when BENCH_SEARCH_KEEP=1 (seeded under another, then renamed). */
+async function measurePostgres(): Promise<string[]> {
+  const exists = async (name: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      return (await client.query('select 1 from pg_database where datname = $1', [name])).rows.length > 0;
+    } finally {
+      await client.end();
+    }
+  };
+  const reuse = KEEP && (await exists(CORPUS_NAME).catch(() => false));
+  let database = reuse ? CORPUS_NAME : `aviary_bench_search_${randomBytes(4).toString('hex')}`;
+  if (!reuse && !(await admin(`create database ${database}`).then(() => true, () => false))) {
+    console.log(`PostgreSQL not reachable at ${adminUrl}: SQLite only.`);
+    return [];
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'aviary-bench-search-'));
+  let store = openStore({ databaseUrl: databaseUrl(database), dataDir });
+  try {
+    await store.migrate();
+    if (!reuse) await seed(store);
+    if (KEEP && !reuse) {
+      await store.close();
+      await admin(`alter database ${database} rename to ${CORPUS_NAME}`);
+      database = CORPUS_NAME;
+      store = openStore({ databaseUrl: databaseUrl(database), dataDir });
+    }
+    return await measure(store);
+  } finally {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (!KEEP) await admin(`drop database if exists ${database} with (force)`);
+  }
+}
+
 async function main(): Promise<void> {
   const rows: string[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'aviary-bench-search-'));
-  const sqlite = openStore({ dataDir: dir });
-  try {
-    await sqlite.migrate();
-    rows.push(...(await measure(sqlite)));
-  } finally {
-    await sqlite.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const database = `aviary_bench_search_${randomBytes(4).toString('hex')}`;
-  const reachable = await admin(`create database ${database}`).then(() => true, () => false);
-  if (reachable) {
-    const postgres = openStore({ databaseUrl: Object.assign(new URL(adminUrl), { pathname: `/${database}` }).toString(), dataDir: dir });
-    try {
-      await postgres.migrate();
-      rows.push(...(await measure(postgres)));
-    } finally {
-      await postgres.close();
-      await admin(`drop database if exists ${database} with (force)`);
-    }
-  } else {
-    console.log(`PostgreSQL not reachable at ${adminUrl}: SQLite only.`);
-  }
+  if (STORES.includes('sqlite')) rows.push(...(await measureSqlite()));
+  if (STORES.includes('postgres')) rows.push(...(await measurePostgres()));
+  if (COST) await sendCost(rows);
+  console.log(`load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end, ${cpus().length} cores`);
+  console.log(`\nsearch.messages' query on ${SIZE.toLocaleString('en')} messages, ${QUERIES} queries of each kind, p50 / p99 ms (a page of 20)`);
+  console.log('| store | query | index | LIKE scan |\n|---|---|---|---|');
+  for (const line of rows) console.log(line);
+}
+
+async function sendCost(rows: string[]): Promise<void> {
   const send = await measureSendCost();
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const ratios = send.withIndex.map((w, i) => w / send.without[i]);
   const cpuRatios = send.cpuWithIndex.map((w, i) => w / send.cpuWithout[i]);
   rows.push(`| sqlite | chat.sendMessage (HTTP, 16 in flight, ${send.withIndex.length} rounds taking turns): req/s with the index / without, median ratio | ${send.withIndex.map((n) => n.toFixed(0)).join(', ')} / ${send.without.map((n) => n.toFixed(0)).join(', ')}: ${median(ratios).toFixed(2)} | – |`);
   rows.push(`| sqlite | the same rounds: the server's CPU µs a send with the index / without, each round's ratio, median | ${send.cpuWithIndex.map((n) => n.toFixed(0)).join(', ')} / ${send.cpuWithout.map((n) => n.toFixed(0)).join(', ')}: ${cpuRatios.map((r) => r.toFixed(2)).join(', ')}; ${median(cpuRatios).toFixed(2)} | – |`);
-  console.log(`load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end, ${cpus().length} cores`);
-  console.log(`\nsearch.messages' query on ${SIZE.toLocaleString('en')} messages, ${QUERIES} queries of each kind, p50 / p99 ms (a page of 20)`);
-  console.log('| store | query | index | LIKE scan |\n|---|---|---|---|');
-  for (const line of rows) console.log(line);
 }
 
 await main();

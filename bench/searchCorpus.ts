@@ -5,7 +5,7 @@ import { createChannel } from '../packages/server/src/core/commands/channels.js'
 import { createPerson, createTeam } from '../packages/server/src/core/commands/people.js';
 import { tellNobody } from '../packages/server/src/core/effects/effects.js';
 import { drainSearchQueue } from '../packages/server/src/core/search/searchQueue.js';
-import type { UsersTable } from '../packages/server/src/store/schema.js';
+import type { MessagesTable, UsersTable } from '../packages/server/src/store/schema.js';
 import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
 import type { Store } from '../packages/server/src/store/store.js';
@@ -73,17 +73,29 @@ export interface Corpus {
   samples: string[];
 }
 
+/** The messages' texts and senders, in order: the same draws whether they are written or only replayed. */
+function* corpusMessages(count: number, random: () => number, words: Vocabulary, chats: number, people: number) {
+  for (let i = 0; i < count; i++) {
+    const chat = Math.floor(random() * chats);
+    const text = Array.from({ length: 4 + Math.floor(random() * 20) }, () => words.draw()).join(' ');
+    yield { i, chat, text, from: Math.floor(random() * people) };
+  }
+}
+
+const PEOPLE = 20;
+const CHANNELS = 30;
+
 /** Seeds `count` messages through the one writer of messages (so the index's triggers run), 1,000 a transaction, each followed by a drain of the SQLite index's queue. */
 export async function seedCorpus(store: Store, count: number, random: () => number, words: Vocabulary): Promise<Corpus> {
   const db = store.db;
   const now = Date.UTC(2026, 0, 1);
   const team = await createTeam(storeContext(db, () => now), cliActor, { name: 'Search bench' });
   const people: UsersTable[] = [];
-  for (let i = 0; i < 20; i++) people.push(await createPerson(storeContext(db, () => now), cliActor, { teamId: team.id, email: `p${i}@bench.test`, firstName: `P${i}`, lastName: 'Bench' }));
+  for (let i = 0; i < PEOPLE; i++) people.push(await createPerson(storeContext(db, () => now), cliActor, { teamId: team.id, email: `p${i}@bench.test`, firstName: `P${i}`, lastName: 'Bench' }));
   const [reader] = people;
   const chats: Array<{ key: string; to: string }> = [];
   const channelNames: string[] = [];
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < CHANNELS; i++) {
     const name = `channel-${i}`;
     const members = people.filter((_, p) => p !== 0 && (i < 20 || p % 3 === 0)).map((p) => p.id);
     const { channel } = await createChannel({ db, afterCommit: tellNobody }, people[0], { name, type: i % 5 === 4 ? 'private' : 'public', members }, now);
@@ -93,18 +105,31 @@ export async function seedCorpus(store: Store, count: number, random: () => numb
   for (const other of people.slice(1)) chats.push({ key: directChatKey(reader.id, other.id), to: other.id });
   const samples: string[] = [];
   const start = now - count * 1000;
-  for (let done = 0; done < count; done += 1000) {
-    const rows = Array.from({ length: Math.min(1000, count - done) }, (_, j) => {
-      const i = done + j;
-      const chat = chats[Math.floor(random() * chats.length)];
-      const text = Array.from({ length: 4 + Math.floor(random() * 20) }, () => words.draw()).join(' ');
-      if (i % 97 === 0) samples.push(text);
-      const from = people[Math.floor(random() * people.length)].id;
-      return messageRow({ uid: newMessageUid(start + i * 1000), chat_key: chat.key, team_id: team.id, from_user_id: from, to_id: chat.to, timestamp: start + i * 1000, text });
-    });
+  let rows: MessagesTable[] = [];
+  const write = async () => {
     await db.transaction().execute((tx) => insertMessages(tx, rows));
     // As the server's drain does after the sends (SQLite; nothing on PostgreSQL, which indexes in the transaction).
     await drainSearchQueue(db);
+    rows = [];
+  };
+  for (const message of corpusMessages(count, random, words, chats.length, people.length)) {
+    const { i, text } = message;
+    const chat = chats[message.chat];
+    if (i % 97 === 0) samples.push(text);
+    rows.push(messageRow({ uid: newMessageUid(start + i * 1000), chat_key: chat.key, team_id: team.id, from_user_id: people[message.from].id, to_id: chat.to, timestamp: start + i * 1000, text }));
+    if (rows.length === 1000) await write();
   }
+  if (rows.length > 0) await write();
   return { reader, channelNames, samples };
+}
+
+/**
+ * The corpus `seedCorpus` wrote into `store` earlier with the same arguments, read back: its draws are
+ * replayed without writing, so the samples and the generator's state after it are those of the seeding.
+ */
+export async function replayCorpus(store: Store, count: number, random: () => number, words: Vocabulary): Promise<Corpus> {
+  const reader = await store.db.selectFrom('users').selectAll().where('email', '=', 'p0@bench.test').executeTakeFirstOrThrow();
+  const samples: string[] = [];
+  for (const { i, text } of corpusMessages(count, random, words, CHANNELS + PEOPLE - 1, PEOPLE)) if (i % 97 === 0) samples.push(text);
+  return { reader, channelNames: Array.from({ length: CHANNELS }, (_, i) => `channel-${i}`), samples };
 }

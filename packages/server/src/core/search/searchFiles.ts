@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { FilesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { ResolvedFilters } from './searchFilters.js';
-import { memberColumn, placeAndTimeFilters, readableBy } from './searchMessages.js';
+import { memberColumn, placeAndTimeFilters, readableBy } from './searchScope.js';
 
 export interface FileSearchPage {
   reader: UsersTable;
