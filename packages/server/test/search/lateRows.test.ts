@@ -31,3 +31,16 @@ it('notes the late rows already indexed when it runs, and each late row written 
   await sql`delete from message_search_rows where uid in ('d', 'h')`.execute(store.db);
   expect(await lateUids(store.db)).toEqual(['a', 'e', 'b0']);
 });
+
+it('notes a row by a seek in the uid index, never by walking the rows before it (which made indexing quadratic)', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'aviary-late-rows-'));
+  store = openStore({ dataDir: dir });
+  await store.migrate();
+  const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where type = 'trigger' and name = 'message_search_late_insert'`.execute(store.db);
+  const condition = /when\s+exists\s*\((select[\s\S]*?)\)\s*begin/i.exec(rows[0]!.sql)?.[1];
+  expect(condition).toBeDefined();
+  const plan = await sql<{ detail: string }>`explain query plan ${sql.raw(condition!.replaceAll('new.uid', "'m'").replaceAll('new.id', '1000'))}`.execute(store.db);
+  const details = plan.rows.map((row) => row.detail).join('\n');
+  expect(details).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_message_search_rows_1 \(uid>\?\)/);
+  expect(details).not.toMatch(/INTEGER PRIMARY KEY|SCAN/);
+});

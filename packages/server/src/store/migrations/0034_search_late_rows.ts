@@ -19,8 +19,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`insert into message_search_late (id, uid)
     select id, uid from (select id, uid, max(uid) over (order by id rows between unbounded preceding and 1 preceding) as newer from message_search_rows)
     where uid < newer`.execute(db);
+  // Every row is inserted with the next id (no insert names one), so the rows before it are all the
+  // others: the condition names the uid alone, which the planner answers by a seek in the uid index.
+  // With `and id < new.id` beside it, SQLite walked the id range instead, every row for each insert.
   await sql`create trigger message_search_late_insert after insert on message_search_rows
-    when exists (select 1 from message_search_rows where uid > new.uid and id < new.id) begin
+    when exists (select 1 from message_search_rows where uid > new.uid) begin
     insert into message_search_late (id, uid) values (new.id, new.uid);
   end`.execute(db);
   await sql`create trigger message_search_late_delete after delete on message_search_rows begin
