@@ -2,7 +2,8 @@
 // at a time, on SQLite and on PostgreSQL (a database of its own, dropped afterwards): (t1) the newest page,
 // what the web client's thread panel opens with, and (t2) pages back from random points of the thread, its
 // "Load older replies"; against (t0), pages back through the same channel's history of as many messages,
-// measured in the same run. Pages of 100, the client's size. Writes its section of BENCHMARKS.md.
+// measured in the same run. Pages of 100, the client's size. Writes its section of BENCHMARKS.md. With
+// BENCH_CPU_PROF_DIR, the server process writes a `node --cpu-prof` profile there (a folder per dialect).
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
