@@ -51,6 +51,11 @@ forEachDialect(
         expect(older.map((message) => message.text)).toEqual(['r3', 'r2', 'r1']);
         const newer = await alice.client.chat.fetchMessages({ chat: channelId, thread: parent, after: uids[0], limit: 2 });
         expect(newer.map((message) => message.text)).toEqual(['r2', 'r1']);
+        // Around a reply, the thread named by any of its messages.
+        const around = await alice.client.chat.fetchMessages({ chat: channelId, thread: uids[0], around: uids[3], limit: 3 });
+        expect(around.map((message) => message.text)).toEqual(['r4', 'r3', 'r2']);
+        const byReply = await alice.client.chat.fetchMessages({ chat: channelId, thread: uids[6], before: uids[2], limit: 5 });
+        expect(byReply.map((message) => message.text)).toEqual(['r1', 'r0']);
         expect((await alice.client.chat.fetchMessages({ chat: channelId })).map((message) => message.text)).toEqual(['count']);
       });
 
