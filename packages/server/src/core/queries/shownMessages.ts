@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { compiledOnce } from '../../store/compiledOnce.js';
 import type { Db } from '../../store/store.js';
 import type { MessagesTable, PinsTable, ThreadsTable } from '../../store/schema.js';
@@ -5,12 +6,12 @@ import { historyPageQuery, inOrderAsked, listing, messagesByUidsQuery, pageAroun
 
 /**
  * A message as chat.fetchMessages reads it: its row with, in the same statement, its pin and its thread's
- * summary (null when it has none) and whether anyone reacted to it (1 or 0), so that a page of a hundred
+ * summary (null when it has none) and whether anyone reacted to it (1, else null), so that a page of a hundred
  * messages costs one statement, and a second only when some of them carry reactions.
  */
 export type ShownMessageRow = MessagesTable &
   { [K in 'pinned_by' | 'pinned_at']: PinsTable[K] | null } &
-  { [K in 'reply_count' | 'last_reply_uid' | 'last_reply_at' | 'participants']: ThreadsTable[K] | null } & { reacted: number };
+  { [K in 'reply_count' | 'last_reply_uid' | 'last_reply_at' | 'participants']: ThreadsTable[K] | null } & { reacted: number | null };
 
 /** The pin and thread of each message by their primary keys, for the rows the query keeps only. */
 function withWhatIsShown(query: MessagesQuery) {
@@ -24,13 +25,8 @@ function withWhatIsShown(query: MessagesQuery) {
       'threads.last_reply_uid',
       'threads.last_reply_at',
       'threads.participants',
-      eb
-        .case()
-        .when(eb.exists(eb.selectFrom('reactions').select('reactions.emoji').whereRef('reactions.message_uid', '=', 'messages.uid')))
-        .then(1)
-        .else(0)
-        .end()
-        .as('reacted'),
+      // A scalar subquery, looked up for each row the page keeps: PostgreSQL may hash a whole table for an EXISTS.
+      eb.selectFrom('reactions').select(sql<number>`1`.as('one')).whereRef('reactions.message_uid', '=', 'messages.uid').limit(1).as('reacted'),
     ]);
 }
 
