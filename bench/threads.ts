@@ -2,8 +2,10 @@
 // at a time, on SQLite and on PostgreSQL (a database of its own, dropped afterwards): (t1) the newest page,
 // what the web client's thread panel opens with, and (t2) pages back from random points of the thread, its
 // "Load older replies"; against (t0), pages back through the same channel's history of as many messages,
-// measured in the same run. Pages of 100, the client's size. Writes its section of BENCHMARKS.md.
+// measured in the same run. Pages of 100, the client's size. Writes its section of BENCHMARKS.md. With
+// BENCH_CPU_PROF_DIR, the server process writes a `node --cpu-prof` profile there (a folder per dialect).
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
@@ -73,7 +75,9 @@ function measureThread(dialect: 'sqlite' | 'postgres'): Promise<ThreadFigures> {
       await client.query('analyze');
       await client.end();
     }
-    const aviary = await startChild('./servers/aviary.ts', [dir], { DATABASE_URL: databaseUrl ?? '' });
+    const profileDir = process.env.BENCH_CPU_PROF_DIR;
+    const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, dialect)}`] : [];
+    const aviary = await startChild('./servers/aviary.ts', [dir], { DATABASE_URL: databaseUrl ?? '' }, profiling);
     try {
       const page = (paging: { thread?: string; before?: string }) => ({
         path: `/v1/chat.fetchMessages?${new URLSearchParams({ token: thread.token, chat: thread.chat, limit: String(PAGE), ...paging })}`,

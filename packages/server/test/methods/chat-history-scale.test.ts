@@ -2,7 +2,7 @@ import type { MessageModel } from '@aviary/protocol';
 import { CompiledQuery, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { directChatKey } from '../../src/store/rows/messages.js';
-import { historyPageQuery } from '../../src/core/queries/messages.js';
+import { shownPageQuery } from '../../src/core/queries/shownMessages.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast } from './chat-cast.js';
 
@@ -36,12 +36,14 @@ forEachDialect('chat.fetchMessages on a long chat', (t) => {
     }
 
     for (const page of [{ before: uidOf(3001), limit: 100 }, { after: uidOf(3001), limit: 100 }, { limit: 50 }]) {
-      const query = historyPageQuery(db, chatKey, bob.id, page).compile();
+      const query = shownPageQuery(db, chatKey, bob.id, page).compile();
       const explained = await db.executeQuery(CompiledQuery.raw(`explain ${t().dialect === 'sqlite' ? 'query plan ' : ''}${query.sql}`, [...query.parameters]));
       const plan = explained.rows.map((row) => Object.values(row as Record<string, unknown>).join(' ')).join('\n');
       // PostgreSQL may walk the primary key (uid) instead, filtering on the chat, when one chat is most of the table.
       expect(plan).toMatch(t().dialect === 'sqlite' ? /SEARCH messages USING INDEX messages_chat \(chat_key=\?/ : /Index Scan (Backward )?using messages_(chat|pkey)/);
-      expect(plan).not.toMatch(/TEMP B-TREE|Sort|Seq Scan|SCAN messages/);
+      // What is shown beside each message (its pin, thread, whether it has reactions) is joined to the page's rows;
+      // PostgreSQL may read (and sort) the near-empty tables of this test whole, as it would not large ones.
+      expect(plan).not.toMatch(/TEMP B-TREE|Sort Key: messages\.|Seq Scan on messages|SCAN messages/);
     }
 
     const deep = await bob.client.chat.fetchMessages({ chat: alice.id, before: uidOf(3001), limit: 100 });

@@ -1,7 +1,7 @@
 import { StreamFrame } from '@aviary/protocol';
 import { Value } from '@sinclair/typebox/value';
 import { CompiledQuery } from 'kysely';
-import { historyPageQuery } from '../../src/core/queries/messages.js';
+import { shownPageQuery } from '../../src/core/queries/shownMessages.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionFor } from '../client/harness.js';
 import { forEachDialect } from '../helpers/server.js';
@@ -51,16 +51,21 @@ forEachDialect(
         expect(older.map((message) => message.text)).toEqual(['r3', 'r2', 'r1']);
         const newer = await alice.client.chat.fetchMessages({ chat: channelId, thread: parent, after: uids[0], limit: 2 });
         expect(newer.map((message) => message.text)).toEqual(['r2', 'r1']);
+        // Around a reply, the thread named by any of its messages.
+        const around = await alice.client.chat.fetchMessages({ chat: channelId, thread: uids[0], around: uids[3], limit: 3 });
+        expect(around.map((message) => message.text)).toEqual(['r4', 'r3', 'r2']);
+        const byReply = await alice.client.chat.fetchMessages({ chat: channelId, thread: uids[6], before: uids[2], limit: 5 });
+        expect(byReply.map((message) => message.text)).toEqual(['r1', 'r0']);
         expect((await alice.client.chat.fetchMessages({ chat: channelId })).map((message) => message.text)).toEqual(['count']);
       });
 
       it('reads a thread by its own index', async () => {
         const { alice, channelId, db } = await cast();
-        const query = historyPageQuery(db, channelId, alice.id, { thread: '01M8EHWX88GG2ZKRANGRD2XXEB', before: '01M8EHWX88GG2ZKRANGRD2XXEC', limit: 50 }).compile();
+        const query = shownPageQuery(db, channelId, alice.id, { thread: '01M8EHWX88GG2ZKRANGRD2XXEB', before: '01M8EHWX88GG2ZKRANGRD2XXEC', limit: 50 }).compile();
         const explained = await db.executeQuery(CompiledQuery.raw(`explain ${t().dialect === 'sqlite' ? 'query plan ' : ''}${query.sql}`, [...query.parameters]));
         const plan = explained.rows.map((row) => Object.values(row as Record<string, unknown>).join(' ')).join('\n');
         expect(plan).toMatch(/messages_by_thread/);
-        expect(plan).not.toMatch(/TEMP B-TREE|Sort|Seq Scan/);
+        expect(plan).not.toMatch(/TEMP B-TREE|Sort Key: messages\.|Seq Scan on messages/);
       });
 
       it('refuses a parent the sender cannot see, in another chat, deleted, or shown to some only, naming threadParent', async () => {

@@ -10,5 +10,10 @@ export function setFields<T extends Record<string, unknown>>(fields: T): SetFiel
   return set as SetFields<T>;
 }
 
+/** setFields into an object being built, without a copy: its fields that are set, in their order. */
+export function assignSetFields(target: Record<string, unknown>, fields: Record<string, unknown>): void {
+  for (const key in fields) if (fields[key] !== null) target[key] = fields[key];
+}
+
 /** A JSON column's value as JSON.parse gives it (untyped, like the column), or null when the row has none. */
 export const parsedJson = (text: string | null): any => (text === null ? null : JSON.parse(text));

@@ -6,51 +6,48 @@ import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessag
 
 /**
  * The reactions of some messages as `readerId` sees them: per message, each emoji (the oldest first) with
- * its count, whether the reader reacted, and the first reactors (the reader first when they did). Two
- * statements however many messages: the counts, and the first reactors of each emoji by a window function
- * (both dialects have them), so a message with a thousand reactions sends ten names.
+ * its count, whether the reader reacted, and the first reactors (the reader first when they did). One
+ * statement however many messages: window functions (both dialects have them) count each emoji and rank
+ * its reactors, and only the first few of each come back, so a message with a thousand reactions sends
+ * ten names.
  */
 export async function reactionsOf(db: Db, uids: readonly string[], readerId: string): Promise<Map<string, MessageReactionModel[]>> {
   const byMessage = new Map<string, MessageReactionModel[]>();
   if (uids.length === 0) return byMessage;
-  const counts = await db
-    .selectFrom('reactions')
-    .select((eb) => [
-      'message_uid',
-      'emoji',
-      eb.fn.countAll().as('count'),
-      eb.fn.min('created_at').as('first_at'),
-      eb.fn.max(eb.case().when('user_id', '=', readerId).then(1).else(0).end()).as('me'),
-    ])
-    .where('message_uid', 'in', [...uids])
-    .groupBy(['message_uid', 'emoji'])
-    .orderBy('first_at')
-    .orderBy('emoji')
-    .execute();
-  if (counts.length === 0) return byMessage;
-  const shown = reactionLimits.maxUserIdsShown;
+  const each = sql`partition by message_uid, emoji`;
   const ranked = db
     .selectFrom('reactions')
     .select([
       'message_uid',
       'emoji',
       'user_id',
-      sql<number>`row_number() over (partition by message_uid, emoji order by case when user_id = ${readerId} then 0 else 1 end, created_at, user_id)`.as('rank'),
+      sql<number>`row_number() over (${each} order by case when user_id = ${readerId} then 0 else 1 end, created_at, user_id)`.as('rank'),
+      sql<number>`count(*) over (${each})`.as('count'),
+      sql<number>`min(created_at) over (${each})`.as('first_at'),
+      sql<number>`max(case when user_id = ${readerId} then 1 else 0 end) over (${each})`.as('me'),
     ])
     .where('message_uid', 'in', [...uids])
     .as('ranked');
-  const reactors = await db.selectFrom(ranked).select(['message_uid', 'emoji', 'user_id']).where('rank', '<=', shown).orderBy('rank').execute();
-  const key = (uid: string, emoji: string) => `${uid} ${emoji}`;
-  const namesOf = new Map<string, string[]>();
-  for (const { message_uid, emoji, user_id } of reactors) {
-    const names = namesOf.get(key(message_uid, emoji)) ?? [];
-    names.push(user_id);
-    namesOf.set(key(message_uid, emoji), names);
-  }
-  for (const row of counts) {
-    const list = byMessage.get(row.message_uid) ?? [];
-    list.push({ emoji: row.emoji, count: Number(row.count), userIds: namesOf.get(key(row.message_uid, row.emoji)) ?? [], me: Number(row.me) === 1 });
-    byMessage.set(row.message_uid, list);
+  const rows = await db
+    .selectFrom(ranked)
+    .select(['message_uid', 'emoji', 'user_id', 'count', 'me'])
+    .where('rank', '<=', reactionLimits.maxUserIdsShown)
+    .orderBy('first_at')
+    .orderBy('emoji')
+    .orderBy('message_uid')
+    .orderBy('rank')
+    .execute();
+  let current: MessageReactionModel | undefined;
+  let currentUid: string | undefined;
+  for (const row of rows) {
+    if (current === undefined || currentUid !== row.message_uid || current.emoji !== row.emoji) {
+      current = { emoji: row.emoji, count: Number(row.count), userIds: [], me: Number(row.me) === 1 };
+      currentUid = row.message_uid;
+      const list = byMessage.get(row.message_uid);
+      if (list) list.push(current);
+      else byMessage.set(row.message_uid, [current]);
+    }
+    current.userIds.push(row.user_id);
   }
   return byMessage;
 }

@@ -1,7 +1,7 @@
-import { threadLimits, type ThreadSummaryModel } from '@aviary/protocol';
+import { threadLimits } from '@aviary/protocol';
 import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
 import type { MessagesTable } from '../../store/schema.js';
-import type { Db, Tx } from '../../store/store.js';
+import type { Tx } from '../../store/store.js';
 import { threadUpdated } from '../stream/entries.js';
 import { followThread } from './follows.js';
 import { presentThread } from './summary.js';
@@ -58,11 +58,4 @@ export async function recountThread(tx: Tx, root: MessagesTable): Promise<{ repl
   };
   await tx.updateTable('threads').set(summary).where('parent_uid', '=', root.uid).execute();
   return { replyCount: summary.reply_count, entry: threadUpdated(root, presentThread(summary)) };
-}
-
-/** The summaries among some messages of one page, for chat.fetchMessages. */
-export async function threadsOf(db: Db, uids: readonly string[]): Promise<Map<string, ThreadSummaryModel>> {
-  if (uids.length === 0) return new Map();
-  const rows = await db.selectFrom('threads').selectAll().where('parent_uid', 'in', [...uids]).execute();
-  return new Map(rows.map((row) => [row.parent_uid, presentThread(row)]));
 }
