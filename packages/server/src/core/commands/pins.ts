@@ -1,7 +1,7 @@
 import { pinLimits, type PinInfoModel } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
-import type { Db, Tx } from '../../store/store.js';
+import type { Tx } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { findVisibleMessage } from '../interactions/visibleMessage.js';
@@ -37,11 +37,4 @@ async function checkPinCap(tx: Tx, message: MessagesTable): Promise<void> {
   if (Number(count) >= pinLimits.maxPinsPerChat) {
     throw invalidParameter('messageUid', `This chat already has ${pinLimits.maxPinsPerChat} pinned messages, the most a chat takes; unpin one first (pins.remove).`);
   }
-}
-
-/** The pins among some messages of one page, for chat.fetchMessages. */
-export async function pinsOf(db: Db, uids: readonly string[]): Promise<Map<string, PinInfoModel>> {
-  if (uids.length === 0) return new Map();
-  const rows = await db.selectFrom('pins').select(['message_uid', 'pinned_by', 'pinned_at']).where('message_uid', 'in', [...uids]).execute();
-  return new Map(rows.map((row) => [row.message_uid, { by: row.pinned_by, at: Number(row.pinned_at) }]));
 }
