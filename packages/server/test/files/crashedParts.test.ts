@@ -12,17 +12,9 @@ import { fileStorageFor } from '../../src/files/storage.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 import { chatCast, expectApiError, roomyRateLimits } from '../methods/chat-cast.js';
 import { startS3 } from './s3server.js';
+import { sendPart } from './upload.js';
 
 const MAX = 512 * 1024;
-
-async function sendPart(t: TestServer, credential: string, uploadId: string, offset: number, bytes: Uint8Array) {
-  const response = await fetch(`${t.url}/v1/files.uploadPart?uploadId=${encodeURIComponent(uploadId)}&offset=${offset}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/octet-stream' },
-    body: new Uint8Array(bytes),
-  });
-  expect(response.status).toBe(200);
-}
 
 /**
  * A process that crashes in the middle of files.uploadPart: the part's bytes are in storage, written
@@ -34,7 +26,7 @@ function crashedPartSuite(files: Partial<FilesConfig>, storedUnder: (t: TestServ
     async function uploadWithCrashedPart(size: number) {
       const { alice } = await chatCast(t());
       const { upload } = await alice.client.files.startUpload({ name: 'big.bin', size });
-      await sendPart(t(), alice.token, upload.uploadId, 0, Buffer.alloc(1000, 1));
+      expect((await sendPart(t(), alice.token, upload.uploadId, 0, Buffer.alloc(1000, 1))).status).toBe(200);
       const row = await t().testStore.store.db.selectFrom('files').selectAll().where('id', '=', upload.uploadId).executeTakeFirstOrThrow();
       // The crash: bytes from offset 1000 written where uploadPart writes them, the process gone before recording them.
       const crashed = partKey(row, randomBytes(8).toString('hex'));
@@ -58,7 +50,7 @@ function crashedPartSuite(files: Partial<FilesConfig>, storedUnder: (t: TestServ
 
     it('removes them at the finish when the upload is resumed and finished after the crash', async () => {
       const { alice, upload, row } = await uploadWithCrashedPart(1500);
-      await sendPart(t(), alice.token, upload.uploadId, 1000, Buffer.alloc(500, 3));
+      expect((await sendPart(t(), alice.token, upload.uploadId, 1000, Buffer.alloc(500, 3))).status).toBe(200);
       const { file } = await alice.client.files.finishUpload({ uploadId: upload.uploadId });
       expect(file.size).toBe(1500);
       expect(await storedUnder(t(), storageKey(row))).toEqual([storageKey(row)]);

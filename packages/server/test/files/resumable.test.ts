@@ -5,19 +5,9 @@ import { expect, it } from 'vitest';
 import { sweepOrphanFiles } from '../../src/core/files/fileCommands.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 import { chatCast, expectApiError, roomyRateLimits } from '../methods/chat-cast.js';
-import { download, geotagged, hasLatitude, png } from './upload.js';
+import { download, geotagged, hasLatitude, png, sendPart } from './upload.js';
 
 const MAX = 512 * 1024;
-
-/** POST /v1/files.uploadPart: the part as the raw body. */
-async function sendPart(t: TestServer, credential: string, uploadId: string, offset: number, bytes: Uint8Array) {
-  const response = await fetch(`${t.url}/v1/files.uploadPart?uploadId=${encodeURIComponent(uploadId)}&offset=${offset}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/octet-stream' },
-    body: new Uint8Array(bytes),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
 
 /**
  * A part sent by hand: the headers announce `declared` bytes and `sent` of them go. With `cut`, the

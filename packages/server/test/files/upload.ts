@@ -119,3 +119,13 @@ function tiffWithGps(tiff: Buffer): Buffer {
   out.writeUInt32LE(directoryAt, 4);
   return out;
 }
+
+/** POST /v1/files.uploadPart: the part as the raw body. */
+export async function sendPart(t: TestServer, credential: string, uploadId: string, offset: number, bytes: Uint8Array) {
+  const response = await fetch(`${t.url}/v1/files.uploadPart?uploadId=${encodeURIComponent(uploadId)}&offset=${offset}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(bytes),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
