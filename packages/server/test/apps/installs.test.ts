@@ -7,7 +7,12 @@ afterAll(async () => {
   for (const listener of listeners) await listener.close();
 });
 
-const installTimeoutMs = 300;
+/**
+ * Long enough for a listener on a loaded machine to answer (the SDK's listener answers at once; with 300 ms,
+ * a busy CI machine sometimes missed it and the install failed), short for the test of a listener that
+ * never answers.
+ */
+const installTimeoutMs = 2000;
 
 forEachDialect(
   'installs',
@@ -78,7 +83,7 @@ forEachDialect(
       // The listener never answers: that the install is answered at all, naming the limit, shows it gave up.
       const answer = await install(alice, app.id);
       expectError(answer, 502, 'InstallFailed');
-      expect(answer.body.description).toMatch(/did not answer app\.install within 300 ms/);
+      expect(answer.body.description).toMatch(/did not answer app\.install within 2 s/);
       await expectNothingInstalled(app, alice, listener);
     });
 
@@ -118,7 +123,7 @@ forEachDialect(
 
     it('uninstall revokes the token at once and sends app.uninstall through the outbox', async () => {
       const { listener, app, alice } = await scene();
-      await install(alice, app.id);
+      expect((await install(alice, app.id)).body).toEqual({ installed: true });
       const token = ((await listener.waitForVerified(1))[0].event as { token: string }).token;
       const answer = await alice.request('POST', '/v1/apps.uninstall', { appId: app.id });
       expect(answer.body).toEqual({ installed: false });
