@@ -92,20 +92,21 @@ export async function resolveRecipient(db: Db, sender: UsersTable, to: string, o
   return { toId: to, chatKey: to };
 }
 
+/** The key a chat's messages are stored under, as the reader names the chat (a user for a direct chat, or a channel), unchecked. */
+export const chatKeyFor = (reader: Pick<UsersTable, 'id'>, chat: string): string => (isUserId(chat) ? directChatKey(reader.id, chat) : chat);
+
 /**
- * The chat key of a chat the reader may read, or UnknownChat. A direct chat with any user of the
- * reader's team (its history stays readable after they leave); a channel only while a member.
+ * The chat key of a chat the reader may read (chatKeyFor's), or UnknownChat. A direct chat with any user
+ * of the reader's team (its history stays readable after they leave); a channel only while a member.
  */
 export async function resolveReadableChat(db: Db, reader: UsersTable, chat: string): Promise<string> {
   if (isUserId(chat)) {
     const other = await db.selectFrom('users').select('id').where('id', '=', chat).where('team_id', '=', reader.team_id).executeTakeFirst();
     if (!other) throw new ApiError('UnknownChat', `There is no user ${chat} in your team to have a direct chat with.`, { parameter: 'chat' });
-    return directChatKey(reader.id, chat);
-  }
-  if (!(await isMemberOfTeamChannel(db, reader.team_id, chat, reader.id))) {
+  } else if (!(await isMemberOfTeamChannel(db, reader.team_id, chat, reader.id))) {
     throw new ApiError('UnknownChat', `There is no channel ${chat} in your team of which you are a member.`, { parameter: 'chat' });
   }
-  return chat;
+  return chatKeyFor(reader, chat);
 }
 
 const teamChannelMembership = compiledOnce((db, p: { teamId: string; channelId: string; userId: string }) =>

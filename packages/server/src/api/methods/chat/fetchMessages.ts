@@ -1,11 +1,10 @@
-import { api, isUserId, type MessageModel } from '@aviary/protocol';
-import { resolveReadableChat } from '../../../core/policies/chat.js';
+import { api, type MessageModel } from '@aviary/protocol';
+import { chatKeyFor, resolveReadableChat } from '../../../core/policies/chat.js';
 import { presentShownMessage } from '../../../core/presenters/messages.js';
 import { reactionsOf } from '../../../core/queries/reactions.js';
 import { DEFAULT_PAGE_SIZE } from '../../../core/queries/messages.js';
 import { fetchShownPage, fetchShownPageAround, findShownMessagesByUids, type ShownMessageRow, type ShownPage } from '../../../core/queries/shownMessages.js';
 import { threadToRead } from '../../../core/threads/parent.js';
-import { directChatKey } from '../../../store/rows/messages.js';
 import type { UsersTable } from '../../../store/schema.js';
 import type { Db } from '../../../store/store.js';
 import { invalidParameter } from '../../errors.js';
@@ -44,15 +43,15 @@ export default defineHandler(api.chat.fetchMessages, async (params, caller, ctx)
 
 /**
  * A page of the chat or of a thread, read while the reader's access to the chat is checked (two round
- * trips at once on PostgreSQL). The page is read under the key a readable chat has (resolveReadableChat's),
- * and nothing read is answered unless the check lets the reader in. The page's statement finds the thread
- * itself, so an empty page may be a thread the reader cannot read: threadToRead tells which.
+ * trips at once on PostgreSQL). The page is read under the key the check answers for a readable chat
+ * (chatKeyFor), and nothing read is answered unless the check lets the reader in. The page's statement
+ * finds the thread itself, so an empty page may be a thread the reader cannot read: threadToRead tells which.
  */
 async function readPage(db: Db, reader: UsersTable, chat: string, page: ShownPage): Promise<ShownMessageRow[]> {
-  const chatKey = isUserId(chat) ? directChatKey(reader.id, chat) : chat;
+  const chatKey = chatKeyFor(reader, chat);
   const rows = fetchShownPage(db, chatKey, reader.id, page);
   rows.catch(() => undefined);
-  if ((await resolveReadableChat(db, reader, chat)) !== chatKey) throw new Error('fetchMessages: the chat key read differs from the readable one');
+  await resolveReadableChat(db, reader, chat);
   const found = await rows;
   if (found.length === 0 && page.thread !== undefined) await threadToRead(db, chatKey, reader.id, page.thread);
   return found;
