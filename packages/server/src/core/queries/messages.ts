@@ -106,24 +106,6 @@ export async function fetchHistoryPage(db: Db, chatKey: string, readerId: string
   return page.after !== undefined ? rows.reverse() : rows;
 }
 
-/** How pageAround reads: a page of history (newest first, as fetchHistoryPage's) and messages by uid (as findMessagesByUids's). */
-export interface PageReaders<T> {
-  page(page: { before?: string; after?: string; limit: number; thread?: string }): Promise<T[]>;
-  byUids(uids: readonly string[]): Promise<T[]>;
-}
-
-/**
- * The page around one message, newest first: it (when the reader sees it), up to half the page of newer
- * messages and the rest older, so a link to a message far back in history opens with it in view.
- */
-export async function pageAround<T>(around: { uid: string; limit: number; thread: string | undefined }, read: PageReaders<T>): Promise<T[]> {
-  const { uid, limit, thread } = around;
-  const newerCount = Math.floor((limit - 1) / 2);
-  const [newer, itself] = await Promise.all([newerCount > 0 ? read.page({ after: uid, limit: newerCount, thread }) : Promise.resolve([]), read.byUids([uid])]);
-  const older = await read.page({ before: uid, limit: limit - newer.length - itself.length, thread });
-  return [...newer, ...itself, ...older];
-}
-
 export interface ClientIdKey {
   senderId: string;
   /** Client ids are chosen by apps, so two apps acting for one user must not collide on "1". */

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { compiledOnce } from '../../store/compiledOnce.js';
 import type { Db } from '../../store/store.js';
 import type { MessagesTable, PinsTable, ThreadsTable } from '../../store/schema.js';
-import { historyPageQuery, inOrderAsked, listing, messagesByUidsQuery, pageAround, threadRootQuery, type MessagesQuery } from './messages.js';
+import { historyPageQuery, inOrderAsked, listing, messagesByUidsQuery, threadRootQuery, type MessagesQuery } from './messages.js';
 
 /**
  * A message as chat.fetchMessages reads it: its row with, in the same statement, its pin and its thread's
@@ -85,10 +85,17 @@ export function findShownMessagesByUids(db: Db, chatKey: string, readerId: strin
   return inOrderAsked(uids, (wanted) => withWhatIsShown(messagesByUidsQuery(db, chatKey, readerId, wanted)).execute());
 }
 
-/** The page around a message (pageAround's), each message with what is shown beside it. */
-export function fetchShownPageAround(db: Db, chatKey: string, readerId: string, uid: string, limit: number, thread?: string): Promise<ShownMessageRow[]> {
-  return pageAround({ uid, limit, thread }, {
-    page: (page) => fetchShownPage(db, chatKey, readerId, page),
-    byUids: (uids) => findShownMessagesByUids(db, chatKey, readerId, uids),
-  });
+/**
+ * The page around one message, newest first, each message with what is shown beside it: it (when the
+ * reader sees it), up to half the page of newer messages and the rest older, so a link to a message far
+ * back in history opens with it in view.
+ */
+export async function fetchShownPageAround(db: Db, chatKey: string, readerId: string, uid: string, limit: number, thread?: string): Promise<ShownMessageRow[]> {
+  const newerCount = Math.floor((limit - 1) / 2);
+  const [newer, itself] = await Promise.all([
+    newerCount > 0 ? fetchShownPage(db, chatKey, readerId, { after: uid, limit: newerCount, thread }) : Promise.resolve([]),
+    findShownMessagesByUids(db, chatKey, readerId, [uid]),
+  ]);
+  const older = await fetchShownPage(db, chatKey, readerId, { before: uid, limit: limit - newer.length - itself.length, thread });
+  return [...newer, ...itself, ...older];
 }
