@@ -6,7 +6,7 @@ import type { CoreContext } from '../context.js';
 import { findReadableFile, uploadedBy, type FileReader } from './fileAccess.js';
 import { deleteFileRow, removeBytes, removeStoredUnder } from './removeFiles.js';
 import { storageKey } from './presentFile.js';
-import { removeUploadParts } from './resumable.js';
+import { forgetUploadParts } from './resumable.js';
 
 /**
  * files.delete: the uploader (a token: through its own app) deletes their file; a team admin, signed
@@ -49,8 +49,9 @@ export async function sweepOrphanFiles(ctx: Pick<CoreContext, 'db' | 'now' | 'co
     // Attached meanwhile (a message sent this instant): not an orphan after all.
     const deleted = await ctx.db.deleteFrom('files').where('id', 'in', ids).where('attached_at', 'is', null).returning(['id', 'team_id']).execute();
     await removeBytes(ctx, deleted);
-    await removeUploadParts(ctx, deleted);
-    // What a crash left under the file's key: a write never renamed into place, a part never recorded.
+    await forgetUploadParts(ctx.db, deleted);
+    // Everything else under the file's key, listed once: its parts, recorded or not (partKey's names are
+    // under it), and what a crash left (a write never renamed into place, a part never recorded).
     for (const file of deleted) await removeStoredUnder(ctx, `${storageKey(file)}.`);
     swept += deleted.length;
     if (orphans.length < batchSize) return swept;

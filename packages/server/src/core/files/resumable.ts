@@ -143,9 +143,14 @@ async function removeUploads(ctx: Pick<CoreContext, 'db' | 'config' | 'log'>, ro
  * and removes its own bytes (recordPart).
  */
 export async function removeUploadParts(ctx: Pick<CoreContext, 'db' | 'config' | 'log'>, rows: readonly Pick<FilesTable, 'id' | 'team_id'>[]): Promise<void> {
-  if (rows.length === 0) return;
-  await ctx.db.deleteFrom('file_upload_parts').where('file_id', 'in', rows.map((row) => row.id)).execute();
+  await forgetUploadParts(ctx.db, rows);
   for (const row of rows) await removeStoredUnder(ctx, partKey(row, ''));
+}
+
+/** Deletes the records of uploads' parts; their bytes are the caller's to remove (all start with `partKey(row, '')`). */
+export async function forgetUploadParts(db: Db, rows: readonly Pick<FilesTable, 'id'>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.deleteFrom('file_upload_parts').where('file_id', 'in', rows.map((row) => row.id)).execute();
 }
 
 async function* joined(storage: FileStorage, keys: readonly string[]): AsyncGenerator<Buffer> {
