@@ -3,7 +3,8 @@
 // what the web client's thread panel opens with, and (t2) pages back from random points of the thread, its
 // "Load older replies"; against (t0), pages back through the same channel's history of as many messages,
 // measured in the same run. Pages of 100, the client's size. Writes its section of BENCHMARKS.md. With
-// BENCH_CPU_PROF_DIR, the server process writes a `node --cpu-prof` profile there (a folder per dialect).
+// BENCH_CPU_PROF_DIR, the server process writes a `node --cpu-prof` profile there (a folder per dialect);
+// BENCH_THREADS_STORES=sqlite (or postgres) measures one store only.
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -127,7 +128,8 @@ function report(figures: ThreadFigures[], loadAtStart: number): string[] {
 async function main(): Promise<void> {
   const loadAtStart = loadavg()[0];
   const figures: ThreadFigures[] = [];
-  for (const dialect of ['sqlite', 'postgres'] as const) {
+  const stores = (process.env.BENCH_THREADS_STORES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+  for (const dialect of stores) {
     console.log(`seeding a thread of ${REPLIES.toLocaleString('en')} replies on ${dialect}…`);
     const f = await measureThread(dialect);
     console.log(`(t0) ${dialect} history pages: ${formatLoad(f.history)}\n(t1) ${dialect} newest page: ${formatLoad(f.newest)}\n(t2) ${dialect} older pages: ${formatLoad(f.older)}`);

@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { prepare } from './preparedStatements.js';
 import { executeCompiled } from './sqliteGroupCommit.js';
 
 interface Compiled {
@@ -11,6 +12,7 @@ interface Compiled {
 /**
  * A hot query built and compiled by Kysely once per store, then run again with new values. Building and
  * compiling (frozen operation nodes, visitors, parsers) costs more than SQLite takes to run a small query.
+ * On PostgreSQL it is a named prepared statement (preparedStatements.ts): parsed and planned once per connection.
  *
  * `build` is called once, with a stand-in for each value; every value must reach the SQL as a plain
  * parameter (a comparison or an inserted value), never change the query's shape. Every later call must
@@ -37,6 +39,7 @@ function compile<P extends object, R>(build: (db: Kysely<Database>, params: P) =
   const names = Object.keys(params);
   const standIns = Object.fromEntries(names.map((name) => [name, `\u0000compiledOnce:${name}`])) as P;
   const query = build(db, standIns).compile();
+  prepare(query.sql);
   const slots = query.parameters.map((value) => names.find((name) => (standIns as Record<string, unknown>)[name] === value));
   const unused = names.filter((name) => !slots.includes(name));
   if (unused.length > 0) throw new Error(`compiledOnce: ${unused.join(', ')} did not become a query parameter`);
