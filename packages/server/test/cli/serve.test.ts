@@ -18,7 +18,8 @@ async function teamCount(dataDir: string): Promise<number> {
   }
 }
 
-describe('aviary serve', () => {
+// Each test starts one or two servers as processes of their own, seconds each on a loaded machine.
+describe('aviary serve', { timeout: 90_000 }, () => {
   const { dataDir, serve } = serveScratch();
 
   it('--seed-demo seeds a fresh store, prints the logins and tokens, and the tokens work; SIGTERM exits 0', async () => {
