@@ -26,7 +26,7 @@ import { baselineDir, seedBenchData } from './fixtures.js';
 import { runLoad } from './load.js';
 import { seed, withBenchStore } from './sends.js';
 
-const ROUNDS = Number(process.env.BENCH_SEND_COST_ROUNDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_SEND_COST_ROUNDS ?? 5);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 /** How long each round sends one message at a time, after its 16 in flight. */
 const ONE_AT_A_TIME_MS = Math.round(DURATION_MS / 2);
