@@ -20,7 +20,7 @@ import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
 import { openStore, type Store } from '../packages/server/src/store/store.js';
 import { replayCorpus, seedCorpus, seeded, vocabulary, type Corpus } from './searchCorpus.js';
-import { measureSendCost } from './searchSendCost.js';
+import { measureSendCost, sendCostRows } from './searchSendCost.js';
 
 const SIZE = Number(process.env.BENCH_SEARCH_SIZE ?? 100_000);
 const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 200);
@@ -255,13 +255,11 @@ async function main(): Promise<void> {
   for (const line of rows) console.log(line);
 }
 
+/** What the index costs a send end to end (searchSendCost.ts), on each store measured. */
 async function sendCost(rows: string[]): Promise<void> {
-  const send = await measureSendCost();
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const ratios = send.withIndex.map((w, i) => w / send.without[i]);
-  const cpuRatios = send.cpuWithIndex.map((w, i) => w / send.cpuWithout[i]);
-  rows.push(`| sqlite | chat.sendMessage (HTTP, 16 in flight, ${send.withIndex.length} rounds taking turns): req/s with the index / without, median ratio | ${send.withIndex.map((n) => n.toFixed(0)).join(', ')} / ${send.without.map((n) => n.toFixed(0)).join(', ')}: ${median(ratios).toFixed(2)} | – |`);
-  rows.push(`| sqlite | the same rounds: the server's CPU µs a send with the index / without, each round's ratio, median | ${send.cpuWithIndex.map((n) => n.toFixed(0)).join(', ')} / ${send.cpuWithout.map((n) => n.toFixed(0)).join(', ')}: ${cpuRatios.map((r) => r.toFixed(2)).join(', ')}; ${median(cpuRatios).toFixed(2)} | – |`);
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    if (STORES.includes(dialect)) rows.push(...sendCostRows(await measureSendCost(dialect)));
+  }
 }
 
 await main();

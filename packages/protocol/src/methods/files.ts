@@ -11,10 +11,13 @@ export const upload = defineMethod({
   summary:
     'Upload one file as multipart/form-data (a part named `file`; its filename is the file’s name), streamed to storage. ' +
     'The size per file and the team’s quota are checked from Content-Length before any byte is stored, and again while the bytes come. ' +
+    'A client that knows the file’s size sends it as `size` in the query string: it is checked before the body is read, a file of another length is refused, and on S3 the file is stored in one piece. ' +
     'Its type comes from the bytes. The file is the caller’s until a message carries it (chat.sendMessage `files`); one no message carries is removed after a day.',
   callers: ['token', 'session'],
   rateClass: 'message',
-  params: closedObject({}),
+  params: closedObject({
+    size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'the file’s size in bytes, in the query string, when the client knows it' })),
+  }),
   result: closedObject({ file: FileInfo }),
   errors: ['FileTooLarge', 'QuotaExceeded', 'UnsupportedFile'],
 });

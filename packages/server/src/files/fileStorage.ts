@@ -12,8 +12,12 @@ export interface ByteRange {
  * the server's own (`<team id>/<file id>` and its renditions), never a name a client chose.
  */
 export interface FileStorage {
-  /** Writes the stream's bytes under `key`; when the stream fails, nothing stays under the key and the promise rejects. */
-  put(key: string, body: Readable): Promise<void>;
+  /**
+   * Writes the stream's bytes under `key`; when the stream fails, nothing stays under the key and the
+   * promise rejects. `size`, when the caller knows it before the first byte (and has made sure the
+   * stream fails rather than yield another count), lets S3 take the file as one PutObject.
+   */
+  put(key: string, body: Readable, size?: number): Promise<void>;
   /** The bytes under `key` (or a range of them). */
   get(key: string, range?: ByteRange): Promise<Readable>;
   /** Removes `key`; a key that is not there is no error. */

@@ -10,6 +10,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { S3Config } from '../config/files.js';
 import type { ByteRange, FileStorage, StoredObject } from './fileStorage.js';
 
@@ -20,10 +21,21 @@ import type { ByteRange, FileStorage, StoredObject } from './fileStorage.js';
  */
 export const S3_PART_BYTES = 5 * 1024 * 1024;
 
+/** The most one PutObject may carry; a larger file goes as a multipart upload even when its size is known. */
+export const S3_PUT_MAX_BYTES = 5 * 1024 * 1024 * 1024;
+
 /**
- * An S3-compatible bucket through @aws-sdk/client-s3. A file smaller than one part is one PutObject;
- * a larger one is a multipart upload, part by part as the bytes come (one sent while the next is read),
- * aborted when the stream fails.
+ * An S3-compatible bucket through @aws-sdk/client-s3. A file whose size is known before its first byte
+ * (files.upload with `size`, a resumable upload's finish) is one PutObject, streamed as it comes. Of
+ * one whose size is not, a file smaller than one part is one PutObject; a larger one is a multipart
+ * upload, part by part as the bytes come (one sent while the next is read), aborted when the stream
+ * fails. A multipart upload costs the store more than one PutObject: it keeps the parts, then puts them
+ * together (s3rver copies every byte a second time).
+ *
+ * Requests carry a checksum only where S3 requires one (`requestChecksumCalculation`): by default the
+ * SDK sends a streamed body as `aws-chunked` with a CRC32 trailer, which several S3-compatible stores do
+ * not decode (s3rver keeps the chunk framing as if it were the file's bytes). The signature (and TLS)
+ * still cover each request.
  */
 export class S3FileStorage implements FileStorage {
   readonly kind = 's3' as const;
@@ -37,10 +49,41 @@ export class S3FileStorage implements FileStorage {
       region: config.region,
       forcePathStyle: config.forcePathStyle,
       credentials: config.accessKeyId && config.secretAccessKey ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } : undefined,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
     });
   }
 
-  async put(key: string, body: Readable): Promise<void> {
+  async put(key: string, body: Readable, size?: number): Promise<void> {
+    if (size !== undefined && size <= S3_PUT_MAX_BYTES) return this.putStreamed(key, body, size);
+    return this.putInParts(key, body);
+  }
+
+  /**
+   * One PutObject whose body is the stream itself, nothing held. A stream that fails (a byte past
+   * `size`, or fewer than it: the caller's count) aborts the request. Both the answer and the stream's
+   * end are awaited: a stream that fails just after its `size`th byte fails the put though S3 took them.
+   */
+  private async putStreamed(key: string, body: Readable, size: number): Promise<void> {
+    const abort = new AbortController();
+    let failure: unknown;
+    const ended = finished(body).catch((error: unknown) => {
+      failure ??= error;
+      abort.abort(error);
+    });
+    const sent = this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: size }), { abortSignal: abort.signal }).catch((error: unknown) => {
+      failure ??= error;
+      // The stream is read no further: ended.
+      body.destroy();
+    });
+    await Promise.all([sent, ended]);
+    if (failure === undefined) return;
+    // S3 keeps nothing of a PutObject cut off, but some S3-compatible stores (s3rver) keep what an aborted
+    // request had sent, and a stream that failed after its last byte was stored whole: removed.
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(() => undefined);
+    throw body.errored ?? failure;
+  }
+
+  private async putInParts(key: string, body: Readable): Promise<void> {
     let chunks: Buffer[] = [];
     let buffered = 0;
     let uploadId: string | undefined;

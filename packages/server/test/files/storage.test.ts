@@ -90,6 +90,24 @@ describe.each(kinds)('file storage on %s', (_name, open) => {
     for (const key of ['L1/f_a', 'L1/f_a.part-1', 'L1/f_a.thumbnail', 'L1/f_ab', 'L2/f_a.part-2']) await world.storage.delete(key);
   });
 
+  it('stores a file whose size is told beforehand (one PutObject on S3), byte for byte', async () => {
+    const size = S3_PART_BYTES * 2 + 12345;
+    await world.storage.put('T1/sized', bytes(size), size);
+    expect(await sha256(await world.storage.get('T1/sized'))).toBe(await sha256(bytes(size)));
+    await world.storage.put('T1/empty', bytes(0), 0);
+    expect((await (await world.storage.get('T1/empty')).toArray()).length).toBe(0);
+    for (const key of ['T1/sized', 'T1/empty']) await world.storage.delete(key);
+  });
+
+  it('leaves nothing when the stream of a size told beforehand fails, halfway or at its last byte', async () => {
+    const size = S3_PART_BYTES * 2;
+    await expect(world.storage.put('T1/cut', bytes(size, S3_PART_BYTES + 1000), size)).rejects.toThrow('client went away');
+    await expect(world.storage.get('T1/cut')).rejects.toThrow();
+    // All the bytes told, then a failure (the caller's count finding one too many): S3 took them, the put still fails.
+    await expect(world.storage.put('T1/cut', bytes(size + 1, size), size)).rejects.toThrow('client went away');
+    expect(await world.leftovers()).toEqual([]);
+  });
+
   it('leaves nothing when the stream fails halfway', async () => {
     await expect(world.storage.put('T1/cut', bytes(S3_PART_BYTES * 2, S3_PART_BYTES + 1000))).rejects.toThrow('client went away');
     await expect(world.storage.get('T1/cut')).rejects.toThrow();

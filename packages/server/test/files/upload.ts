@@ -129,3 +129,11 @@ export async function sendPart(t: TestServer, credential: string, uploadId: stri
   });
   return { status: response.status, body: (await response.json()) as any };
 }
+
+/** files.upload with the file's `size` announced in the query string (any text, to try what the server refuses). */
+export async function uploadSized(t: TestServer, credential: string, name: string, bytes: Uint8Array, size: number | string) {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  const response = await fetch(`${t.url}/v1/files.upload?size=${encodeURIComponent(size)}`, { method: 'POST', body: form, headers: { authorization: `Bearer ${credential}` } });
+  return { status: response.status, body: (await response.json()) as any };
+}

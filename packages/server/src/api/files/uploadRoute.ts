@@ -6,7 +6,7 @@ import { checkDeclaredLength, receiveFile } from '../../core/files/upload.js';
 import { presentFile } from '../../core/files/presentFile.js';
 import type { TokenCaller, PersonCaller } from '../caller.js';
 import { callerOf } from '../callerOf.js';
-import { ApiError, missingParameter } from '../errors.js';
+import { ApiError, invalidParameter, missingParameter } from '../errors.js';
 import { enforceRateLimits } from '../methodRateLimits.js';
 import { refuseUndeclaredFields, type RawParams } from '../params.js';
 import { abortedSignal, contentLength, cookieGuard } from './uploadRequest.js';
@@ -42,18 +42,26 @@ async function upload(ctx: ServerContext, request: FastifyRequest, reply: Fastif
   const raw = request.query as RawParams;
   const caller = (await callerOf(ctx, method, request, raw, guardCookie)) as TokenCaller | PersonCaller;
   await enforceRateLimits(ctx, method, caller, raw, reply);
-  const { token: _credential, ...fields } = raw;
-  refuseUndeclaredFields([], fields, 'files.upload (its query string takes only token)');
+  const { token: _credential, size: sizeParam, ...fields } = raw;
+  refuseUndeclaredFields([], fields, 'files.upload (its query string takes size and token)');
+  const size = announcedSize(sizeParam);
   if (!request.isMultipart()) {
     throw new ApiError('InvalidRequestData', 'files.upload takes multipart/form-data: the file as a part named "file" (its filename is the file’s name).');
   }
   const c = forRequest(ctx, request.id);
   const declared = contentLength(request.headers['content-length']);
-  const quotaLeft = await checkDeclaredLength(c, caller, declared);
+  const quotaLeft = await checkDeclaredLength(c, caller, declared, size);
   const part = await request.file();
   if (!part || part.fieldname !== 'file') throw missingParameter('file');
-  const row = await receiveFile(c, caller, { stream: part.file, filename: part.filename }, quotaLeft, abortedSignal(request));
+  const row = await receiveFile(c, caller, { stream: part.file, filename: part.filename, size }, quotaLeft, abortedSignal(request));
   return { file: presentFile(row) };
+}
+
+/** The file's size in bytes, when the query string announces it (optional). */
+function announcedSize(param: unknown): number | undefined {
+  if (param === undefined) return undefined;
+  if (typeof param !== 'string' || !/^\d{1,15}$/.test(param)) throw invalidParameter('size', 'size is the file’s size in bytes, a whole number (or leave it out).');
+  return Number(param);
 }
 
 /** @fastify/multipart's own errors (a malformed body, too many parts) as the API's. */

@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { ApiError } from '../../errors.js';
+import { ApiError, invalidParameter } from '../../errors.js';
 import { detectFileType, SNIFF_BYTES } from './fileType.js';
 import { imageSize, type ImageSize } from './imageSize.js';
 
@@ -8,6 +8,8 @@ export interface ReceiveLimits {
   maxFileBytes: number;
   /** What is left of the team's quota when the upload began. */
   quotaLeft: number;
+  /** The bytes the file was announced to have (files.upload's `size`): one more, or fewer at the end, fails the stream. */
+  size?: number;
 }
 
 export const fileTooLarge = (limit: number, parameter = 'file'): ApiError =>
@@ -19,6 +21,9 @@ export const quotaExceeded = (left: number, parameter = 'file'): ApiError =>
     `The team has ${describeBytes(Math.max(0, left))} left of its file storage quota, less than this file; delete files the team no longer needs (files.delete), or ask the server’s operator to raise AVIARY_FILE_TEAM_QUOTA_BYTES.`,
     { parameter },
   );
+
+const notTheSizeAnnounced = (size: number, received: string): ApiError =>
+  invalidParameter('size', `The file has ${received} bytes where \`size\` announced ${size}; send the file’s exact size in bytes, or no \`size\`.`);
 
 export function describeBytes(bytes: number): string {
   const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
@@ -34,7 +39,8 @@ export function describeBytes(bytes: number): string {
 /**
  * What every uploaded byte passes through on its way to storage: it counts them against the limits
  * (failing the stream at the first byte too many, so storage keeps nothing) and reads the type from
- * the first SNIFF_BYTES. It holds at most those first bytes; the rest flows through as it comes.
+ * the first SNIFF_BYTES. It holds at most those first bytes; the rest flows through as it comes. With
+ * a `size` announced, a file of any other length fails it too: storage, told that size, trusts it.
  */
 export class ReceivedFile extends Transform {
   received = 0;
@@ -53,6 +59,8 @@ export class ReceivedFile extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.received += chunk.length;
+    const { size } = this.limits;
+    if (size !== undefined && this.received > size) return callback(notTheSizeAnnounced(size, 'more'));
     if (this.received > this.limits.maxFileBytes) return callback(fileTooLarge(this.limits.maxFileBytes));
     if (this.received > this.limits.quotaLeft) return callback(quotaExceeded(this.limits.quotaLeft));
     if (this.head === undefined) return callback(null, chunk);
@@ -63,6 +71,8 @@ export class ReceivedFile extends Transform {
   }
 
   override _flush(callback: TransformCallback): void {
+    const { size } = this.limits;
+    if (size !== undefined && this.received !== size) return callback(notTheSizeAnnounced(size, String(this.received)));
     if (this.head === undefined) return callback();
     this.releaseHead(callback);
   }

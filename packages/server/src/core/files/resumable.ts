@@ -117,10 +117,12 @@ export async function finishUpload(ctx: CoreContext, reader: FileReader, id: str
   if (Number(claimed.numUpdatedRows) !== 1) throw unknownUpload(id);
   const storage = fileStorageFor(ctx.config);
   const keys = parts.map((part) => partKey(row, part.storage_name));
-  const received = new ReceivedFile(row.name, { maxFileBytes: Number(row.size), quotaLeft: Number(row.size) });
+  const size = Number(row.size);
+  const received = new ReceivedFile(row.name, { maxFileBytes: size, quotaLeft: size, size });
   pipeline(Readable.from(joined(storage, keys)), received, () => undefined);
   try {
-    await storeWithoutLocation(storage, storageKey(row), received);
+    // Its size known, the file goes to S3 as one PutObject rather than a multipart upload.
+    await storeWithoutLocation(storage, storageKey(row), received, size);
   } catch (error) {
     await storage.delete(storageKey(row)).catch(() => undefined);
     await removeUploads(ctx, [row]);

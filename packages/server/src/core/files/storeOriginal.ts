@@ -21,13 +21,14 @@ export const stagedKey = (key: string): string => `${key}.staged`;
  * `iloc` says) may keep it anywhere: the bytes are staged whole, the location found by reading them back
  * where the offsets point, and they are copied to `key` with those bytes blanked. One whose structure
  * cannot be read is refused (UnsupportedFile) rather than stored with what it might hold. Any other file
- * goes to storage as the stream it is, with nothing in between.
+ * goes to storage as the stream it is, with nothing in between. `size`, when known before the first
+ * byte (`announced`, enforced by the stream: ReceivedFile), is passed on to storage: the length stays the same.
  */
-export async function storeWithoutLocation(storage: FileStorage, key: string, source: Readable): Promise<void> {
+export async function storeWithoutLocation(storage: FileStorage, key: string, source: Readable, announced?: number): Promise<void> {
   const { head, body } = await peek(source, HEAD_BYTES);
-  if (streamedFormat(head) !== undefined) return storage.put(key, Readable.from(withoutLocation(body)));
+  if (streamedFormat(head) !== undefined) return storage.put(key, Readable.from(withoutLocation(body)), announced);
   const layout = isTiff(head) ? 'TIFF' : isHeif(head) ? 'HEIF' : undefined;
-  if (layout === undefined) return storage.put(key, body);
+  if (layout === undefined) return storage.put(key, body, announced);
   const staged = stagedKey(key);
   let size = 0;
   const counted = async function* () {
@@ -36,7 +37,7 @@ export async function storeWithoutLocation(storage: FileStorage, key: string, so
       yield chunk as Buffer;
     }
   };
-  await storage.put(staged, Readable.from(counted()));
+  await storage.put(staged, Readable.from(counted()), announced);
   try {
     const read: ReadAt = async (at, length) => {
       const end = Math.min(at + length, size);
@@ -48,7 +49,7 @@ export async function storeWithoutLocation(storage: FileStorage, key: string, so
         parameter: 'file',
       });
     });
-    await storage.put(key, Readable.from(overwritten(await storage.get(staged), spans)));
+    await storage.put(key, Readable.from(overwritten(await storage.get(staged), spans)), size);
   } finally {
     await storage.delete(staged).catch(() => undefined);
   }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FilesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { fileStorageFor } from '../../files/storage.js';
+import { invalidParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
 import { fileTooLarge, quotaExceeded, ReceivedFile } from './receiveStream.js';
 import { cleanFileName, RENDERED_TYPES, storageKey } from './presentFile.js';
@@ -32,12 +33,20 @@ export async function teamFileBytes(db: Db, teamId: string): Promise<number> {
 }
 
 /**
- * The checks made from Content-Length before a byte of the body is read: a length that cannot be a
- * file within the limit, or within what is left of the team's quota, is refused at once.
+ * The checks made from Content-Length and the `size` announced before a byte of the body is read: a
+ * length that cannot be a file within the limit, or within what is left of the team's quota, is
+ * refused at once, and so is a `size` the body cannot hold.
  */
-export async function checkDeclaredLength(ctx: CoreContext, uploader: Uploader, contentLength: number | undefined): Promise<number> {
+export async function checkDeclaredLength(ctx: CoreContext, uploader: Uploader, contentLength: number | undefined, size?: number): Promise<number> {
   const { maxFileBytes, teamQuotaBytes } = ctx.config.files;
   const quotaLeft = teamQuotaBytes - (await teamFileBytes(ctx.db, uploader.user.team_id));
+  if (size !== undefined) {
+    if (size > maxFileBytes) throw fileTooLarge(maxFileBytes, 'size');
+    if (size > quotaLeft) throw quotaExceeded(quotaLeft, 'size');
+    if (contentLength !== undefined && size > contentLength) {
+      throw invalidParameter('size', `A body of ${contentLength} bytes cannot hold a file of ${size}: send the file’s exact size in bytes, or no \`size\`.`);
+    }
+  }
   if (contentLength === undefined) return quotaLeft;
   const fileAtLeast = contentLength - MULTIPART_ALLOWANCE;
   if (fileAtLeast > maxFileBytes) throw fileTooLarge(maxFileBytes);
@@ -49,12 +58,13 @@ export async function checkDeclaredLength(ctx: CoreContext, uploader: Uploader, 
  * Streams one uploaded file to storage. Its row is written first ('uploading'), so an upload cut off
  * by a crash is found by the sweep; the bytes are counted and typed on the way (ReceivedFile), and an
  * image's location taken out of its metadata (storeWithoutLocation); a failure removes what was stored and
- * the row. Answers the stored row.
+ * the row. A `size` announced is held to (a file of another length is refused) and lets S3 take the
+ * file as one PutObject. Answers the stored row.
  */
 export async function receiveFile(
   ctx: CoreContext,
   uploader: Uploader,
-  part: { stream: Readable; filename?: string },
+  part: { stream: Readable; filename?: string; size?: number },
   quotaLeft: number,
   signal?: AbortSignal,
 ): Promise<FilesTable> {
@@ -76,14 +86,14 @@ export async function receiveFile(
   };
   await ctx.db.insertInto('files').values(row).execute();
   const storage = fileStorageFor(ctx.config);
-  const received = new ReceivedFile(row.name, { maxFileBytes: ctx.config.files.maxFileBytes, quotaLeft });
+  const received = new ReceivedFile(row.name, { maxFileBytes: ctx.config.files.maxFileBytes, quotaLeft, size: part.size });
   pipeline(part.stream, received, () => undefined);
   // A client that goes away mid-file may leave the part's stream neither ended nor failed: fail it.
   const cutOff = () => received.destroy(new Error('the client closed the connection before the file’s last byte'));
   if (signal?.aborted) cutOff();
   signal?.addEventListener('abort', cutOff, { once: true });
   try {
-    await storeWithoutLocation(storage, storageKey(row), received);
+    await storeWithoutLocation(storage, storageKey(row), received, part.size);
     if (signal?.aborted) throw new Error('the client closed the connection before the file’s last byte');
   } catch (error) {
     await storage.delete(storageKey(row)).catch(() => undefined);
