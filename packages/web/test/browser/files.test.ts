@@ -92,7 +92,10 @@ describe.skipIf(noBrowser)('files in the web client', () => {
     const logo = await gradientPng(480, 320);
     await throttleUploads(alice, 64 * 1024);
     await alice.page.getByRole('textbox', { name: 'Message #design' }).fill('The new logo');
+    const uploadRequest = alice.page.waitForRequest((request) => new URL(request.url()).pathname === '/v1/files.upload');
     await attach(alice.page, [{ name: 'logo.png', mimeType: 'image/png', buffer: logo }]);
+    // The size goes ahead of the body: checked before a byte, and on S3 the file is stored in one piece.
+    expect(new URL((await uploadRequest).url()).searchParams.get('size')).toBe(String(logo.length));
     const progress = uploads(alice.page).getByRole('progressbar', { name: 'Uploading logo.png' });
     await expect.poll(() => progress.evaluate((bar) => (bar as HTMLProgressElement).value), { timeout: 20_000 }).toBeGreaterThan(0);
     await saveScreenshot(alice.page, 'files-composer-progress');

@@ -18,7 +18,8 @@ const RETRIES = 5;
 /**
  * A file uploaded as the web client sends it, to the page's own server with the session cookie, as the
  * typed client's calls go (the browser adds the Origin the server's cross-site check asks for): whole
- * as files.upload's multipart when small, in parts that resume after a dropped connection when large.
+ * as files.upload's multipart when small (its size given, so that it is checked before the body goes and
+ * stored in one piece), in parts that resume after a dropped connection when large.
  * A refusal rejects with AviaryApiError (its code, parameter and description), like every call of the
  * typed client; a connection that breaks (and, in parts, keeps breaking), with a TypeError.
  */
@@ -29,7 +30,7 @@ export function uploadFile(file: File, options: UploadOptions = {}): Promise<Fil
 async function uploadWhole(file: File, { onProgress, signal }: UploadOptions): Promise<FileInfoModel> {
   const form = new FormData();
   form.append('file', file, file.name);
-  const answer = await post('/v1/files.upload', form, { signal, onProgress: (sent, total) => onProgress?.(sent, total || file.size) });
+  const answer = await post(`/v1/files.upload?size=${file.size}`, form, { signal, onProgress: (sent, total) => onProgress?.(sent, total || file.size) });
   return answer.file as FileInfoModel;
 }
 
