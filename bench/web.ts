@@ -80,7 +80,7 @@ async function signInToFirstPage(): Promise<{ timings: number[]; longestTask: nu
     const team = await createTeam(storeContext(db), cliActor, { name: 'Bench' });
     const person = await createPerson(storeContext(db), cliActor, { teamId: team.id, email: 'bench@example.test', firstName: 'Bench', lastName: 'Person', password: PASSWORD });
     const sender = await createPerson(storeContext(db), cliActor, { teamId: team.id, email: 'burst@example.test', firstName: 'Burst', lastName: 'Sender', password: PASSWORD });
-    const { channel } = await createChannel(server.ctx, person, { name: 'general', members: [sender.id] }, Date.now());
+    const { channel } = await createChannel(server.ctx, { user: person, appId: null }, { name: 'general', members: [sender.id] });
     const start = Date.now() - HISTORY * 1000;
     await insertMessages(db, Array.from({ length: HISTORY }, (_, i) => messageRow({
       uid: newMessageUid(start + i * 1000), chat_key: channel.id, team_id: team.id, from_user_id: person.id, to_id: channel.id, timestamp: start + i * 1000, text: `bench message ${i + 1}`,

@@ -40,7 +40,7 @@ describe.skipIf(noBrowser)('joining a team by invitation in the web client', () 
   it('one joins by email, another by link; both land in the team and chat', async () => {
     const team = await web.t.f.team('Harbor');
     const admin = await web.t.f.person(team.id, { role: 'admin', firstName: 'Hana', lastName: 'Harbor', password: PASSWORD });
-    await createChannel(web.t.server.ctx, admin, { name: 'lobby', type: 'public', members: [] }, Date.now());
+    await createChannel(web.t.server.ctx, { user: admin, appId: null }, { name: 'lobby', type: 'public', members: [] });
 
     const hana = await signInPage(web.browser, web.t, admin.email!);
     opened.push(hana);
@@ -117,7 +117,7 @@ describe.skipIf(noBrowser)('joining a team by invitation in the web client', () 
   it('“Forgot password?” mails a link; the reset page sets a new password and signs in', async () => {
     const team = await web.t.f.team('Reef');
     const person = await web.t.f.person(team.id, { firstName: 'Rae', lastName: 'Reef', email: 'rae@example.test', password: PASSWORD });
-    await createChannel(web.t.server.ctx, person, { name: 'lobby', type: 'public', members: [] }, Date.now());
+    await createChannel(web.t.server.ctx, { user: person, appId: null }, { name: 'lobby', type: 'public', members: [] });
     const rae = await open(`${web.t.url}/signin`);
     await rae.page.getByRole('link', { name: 'Forgot password?' }).click();
     await rae.page.getByRole('heading', { name: 'Forgot password' }).waitFor();

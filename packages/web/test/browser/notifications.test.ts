@@ -51,7 +51,7 @@ const hide = (page: Page, hidden: boolean) => page.evaluate((value) => void ((wi
 describe.skipIf(noBrowser)('mentions and notifications in the web client', () => {
   it('notifies the person mentioned, badges the mention apart, opens the message from the notification, and respects mute', async () => {
     const { alice, bob, channel: general } = web.cast;
-    await createChannel(web.t.server.ctx, alice, { name: 'random', type: 'public', members: [bob.id] }, Date.now());
+    await createChannel(web.t.server.ctx, { user: alice, appId: null }, { name: 'random', type: 'public', members: [bob.id] });
 
     const bobPage = await openWatchedPage(web.browser);
     await bobPage.context.grantPermissions(['notifications'], { origin: web.t.url });
