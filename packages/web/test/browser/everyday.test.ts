@@ -55,7 +55,7 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
 
     const started = Date.now();
     let last = '';
-    for (let i = 1; i <= 40; i++) last = (await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: `Burst message ${i}` })).message.uid;
+    for (let i = 1; i <= 40; i++) last = (await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: `Burst message ${i}` })).message.uid;
     await history(bob.page).getByText('Burst message 40', { exact: true }).waitFor();
     const newest = await bob.page.waitForRequest((request) => request.url().endsWith('/v1/chat.markRead') && request.postDataJSON()?.uid === last);
     await newest.response();

@@ -135,7 +135,7 @@ describe.skipIf(noBrowser)('mentions and notifications in the web client', () =>
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`shows the Mentions view and the notification settings at 1280 and 390 (${colorScheme})`, async () => {
       const { alice, bob, channel: general } = web.cast;
-      await sendMessage(web.t.server.ctx, alice, null, { to: general.id, text: `@Bob Baker the ${colorScheme} mockups are up`, mentions: [bob.id] });
+      await sendMessage(web.t.server.ctx, { user: alice, appId: null }, { to: general.id, text: `@Bob Baker the ${colorScheme} mockups are up`, mentions: [bob.id] });
       for (const width of [1280, 390]) {
         const page = await signInPage(web.browser, web.t, bob.email!, undefined, { colorScheme, width, height: 800 });
         await page.page.goto(`${web.t.url}/c/${encodeURIComponent(general.id)}`);

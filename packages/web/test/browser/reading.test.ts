@@ -47,7 +47,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
       // The first time: the highlighter is fetched only once a code block is shown.
       if (colorScheme === 'light') {
         expect(scripts.some((path) => path.includes('highlight'))).toBe(false);
-        await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: MARKDOWN });
+        await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: MARKDOWN });
       }
       const message = history(bob.page).getByRole('article').filter({ hasText: 'quoted from the plan' });
       await message.locator('code.hljs .hljs-keyword').waitFor();
@@ -121,7 +121,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     // Read: Bob's marker reaches the newest, then he goes elsewhere while Alice writes.
     await bob.page.getByRole('link', { name: 'long-read' }).getByLabel(/unread/).waitFor({ state: 'detached' });
     await openChannel(bob.page, 'general');
-    for (let i = 1; i <= 3; i++) await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: `While you were away ${i}` });
+    for (let i = 1; i <= 3; i++) await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: `While you were away ${i}` });
     await bob.page.getByRole('link', { name: 'long-read' }).getByLabel('3 unread').waitFor();
 
     await openChannel(bob.page, 'long-read');
@@ -159,7 +159,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await openChannel(bob.page, 'many-new');
     await bob.page.getByRole('link', { name: 'many-new' }).getByLabel(/unread/).waitFor({ state: 'detached' });
     await openChannel(bob.page, 'general');
-    for (let i = 1; i <= 40; i++) await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: `Piled up ${i}` });
+    for (let i = 1; i <= 40; i++) await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: `Piled up ${i}` });
     await bob.page.getByRole('link', { name: 'many-new' }).getByLabel('40 unread').waitFor();
 
     await openChannel(bob.page, 'many-new');

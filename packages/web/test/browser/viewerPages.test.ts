@@ -33,7 +33,7 @@ describe.skipIf(noBrowser)('the image viewer across a chat’s files', () => {
     const { channel } = await createChannel({ ...web.t.server.ctx, now: () => clock }, { user: alice, appId: null }, { name: 'gallery', type: 'public', members: [bob.id] });
     const send = async (text: string, files?: string[]) => {
       clock += 1_000;
-      await sendMessage(web.t.server.ctx, alice, null, { to: channel.id, text, ...(files ? { files } : {}) });
+      await sendMessage(web.t.server.ctx, { user: alice, appId: null }, { to: channel.id, text, ...(files ? { files } : {}) });
     };
     const image = async (index: number) => (await stored(alice, `photo-${index}.png`, await swatch(40 * index, 120, 200 - 30 * index))).id;
 

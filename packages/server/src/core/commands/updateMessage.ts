@@ -11,7 +11,7 @@ import { messageUpdated } from '../stream/entries.js';
 import { enqueueMessageChangeEvents } from '../triggers/messageEvents.js';
 import { presentMessage } from '../presenters/messages.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { checkAttachments, checkServiceml } from './sendMessage.js';
+import { checkAttachments, checkServiceml } from '../messageContent.js';
 
 export type UpdateMessageInput = ParamsOf<typeof api.chat.updateMessage>;
 

@@ -5,7 +5,8 @@ import { newUlid } from '../../store/ids.js';
 import type { ScheduledMessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
-import { checkContent, type SendMessageInput } from '../commands/sendMessage.js';
+import type { SendMessageInput } from '../commands/sendMessage.js';
+import { checkContent } from '../messageContent.js';
 import { checkOnBehalfOf, resolveRecipient } from '../policies/chat.js';
 
 /**
