@@ -18,7 +18,8 @@ import { presentPublicProfile } from '../presenters/users.js';
 import { channelMembersAdded, userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { memberCount } from './internal/channelRows.js';
-import { issueAccountLink, linkTo } from './accountLinks.js';
+import { linkTo } from './accountLinks.js';
+import { issueAccountLinkIn } from './internal/accountLinkRows.js';
 import { checkTimeZone } from '../timeZones.js';
 import { findInvitationByToken } from '../queries/invitations.js';
 
@@ -149,7 +150,7 @@ export async function acceptInvitation(ctx: CoreContext, { address }: { address:
       await recordStreamEntries(tx, effects, row.team_id, [channelMembersAdded(presentChannel(channel, await memberCount(tx, channelId)), [row.id])], now);
     }
     if (!verified) {
-      const link = await issueAccountLink(tx, row.id, 'verify', now);
+      const link = await issueAccountLinkIn(tx, row.id, 'verify', now);
       await enqueueMail(tx, effects, verificationMail(row.email!, { teamName: team.name, link: linkTo(ctx.config, `/verify-email#${link}`) }), now);
     }
     await recordAudit(tx, { teamId: team.id, actor: { userId: row.id, address }, at: now, action: 'invitation.accepted', target: { kind: 'user', id: row.id } });

@@ -13,6 +13,6 @@ export default defineHandler(api.users.deactivateAccount, async ({ password }, {
     throw invalidParameter('password', `password is not your current password.${orAdmin}`);
   }
   await attempt.forgive();
-  await deactivateOwnAccount(ctx, user, clientAddress);
+  await deactivateOwnAccount(ctx, { person: user, address: clientAddress }, {});
   return {};
 });
