@@ -106,8 +106,8 @@ describe.skipIf(noBrowser)('joining a team by invitation in the web client', () 
   it('refuses a revoked link on the invite page, saying why', async () => {
     const team = await web.t.f.team('Cove');
     const admin = await web.t.f.person(team.id, { role: 'admin', firstName: 'Cora', lastName: 'Cove' });
-    const made = await createInvitation(web.t.server.ctx, admin, {});
-    await revokeInvitation(web.t.server.ctx, admin, made.invitation.id);
+    const made = await createInvitation(web.t.server.ctx, { person: admin, address: null }, {});
+    await revokeInvitation(web.t.server.ctx, { person: admin, address: null }, { invitationId: made.invitation.id });
     const visitor = await open(made.url!);
     await visitor.page.getByRole('heading', { name: 'This invitation cannot be used' }).waitFor();
     await visitor.page.getByRole('alert').getByText('This invitation was revoked; ask whoever invited you for a new one.').waitFor();
