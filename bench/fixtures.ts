@@ -29,7 +29,7 @@ export async function seedBenchData(dataDir: string, historySize: number): Promi
   for (let i = 0; i < 10; i++) {
     people.push(await createPerson(storeContext(db, () => now), cliActor, { teamId: team.id, email: `bench${i}@example.test`, firstName: 'Bench', lastName: `${i}` }));
   }
-  const app = await createApp(storeContext(db, () => now), { id: people[0].id, team_id: team.id }, { name: 'Bench' });
+  const app = await createApp(storeContext(db, () => now), cliActor, { developer: { id: people[0].id, team_id: team.id }, name: 'Bench' });
   const tokens = [];
   for (const person of people) tokens.push((await recordInstall(storeContext(db, () => now), { id: person.id }, { appId: app.id })).token);
   const { channel } = await createChannel(storeContext(db, () => now), { user: people[0], appId: null }, { name: 'bench', type: 'public', members: people.slice(1).map((p) => p.id) });
