@@ -2,16 +2,10 @@ import type { UsersTable } from '../../store/schema.js';
 import { invalidParameter } from '../../errors.js';
 import { runChange } from '../effects/effects.js';
 import { checkPassword } from '../passwordRules.js';
-import { hashPassword, verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
+import { hashPassword } from '../passwords.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import type { CommandContext } from '../context.js';
 import { sessionIdOf } from '../queries/sessions.js';
-
-/** Whether the current password is right; a person without one (never set) has no right one. */
-export async function currentPasswordIs(person: UsersTable, password: string): Promise<boolean> {
-  if (person.password_hash === null) return verifyAgainstNoAccount(password);
-  return verifyPassword(password, person.password_hash);
-}
 
 /** A person acting from one of their sessions (its token's hash), and from where (for the audit log). */
 export interface SessionActor {

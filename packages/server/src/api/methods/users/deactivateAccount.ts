@@ -1,5 +1,5 @@
 import { api } from '@aviary/protocol';
-import { currentPasswordIs } from '../../../core/commands/accounts.js';
+import { currentPasswordIs } from '../../../core/passwords.js';
 import { deactivateOwnAccount } from '../../../core/commands/deactivateAccount.js';
 import { invalidParameter } from '../../errors.js';
 import { defineHandler } from '../../handler.js';
