@@ -1,4 +1,3 @@
-import type { Config } from '../../config.js';
 import type { AccountTokensTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { hashToken } from '../../store/ids.js';
@@ -12,9 +11,7 @@ import { checkPassword } from '../passwordRules.js';
 import { hashPassword } from '../passwords.js';
 import { recordAudit } from '../audit/record.js';
 import { issueAccountLinkIn } from './internal/accountLinkRows.js';
-
-/** A link to one of the web client's pages: absolute on the server's public URL, else a path on this server. */
-export const linkTo = (config: Config, path: string): string => (config.publicUrl ? new URL(path, config.publicUrl).href : path);
+import { linkTo } from '../webLinks.js';
 
 /**
  * Mails a reset link to every active account with this email (one per team). The caller answers the

@@ -10,7 +10,7 @@ import { enqueueMail } from '../mail/outbox.js';
 import { findTeamPerson } from '../queries/admin.js';
 import { entry } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { linkTo } from './accountLinks.js';
+import { linkTo } from '../webLinks.js';
 import { issueAccountLinkIn } from './internal/accountLinkRows.js';
 import { deactivatePersonIn, keepAnAdmin } from './internal/personRows.js';
 

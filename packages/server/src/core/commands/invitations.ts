@@ -19,7 +19,7 @@ import { presentPublicProfile } from '../presenters/users.js';
 import { channelMembersAdded, userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { memberCount } from './internal/channelRows.js';
-import { linkTo } from './accountLinks.js';
+import { linkTo } from '../webLinks.js';
 import { issueAccountLinkIn } from './internal/accountLinkRows.js';
 import { checkTimeZone } from '../timeZones.js';
 import { findInvitationByToken } from '../queries/invitations.js';
