@@ -4,7 +4,8 @@ import { invalidParameter } from '../../errors.js';
 import { newUlid } from '../../store/ids.js';
 import type { ScheduledMessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import type { CoreContext } from '../context.js';
+import type { CommandContext, CoreContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
 import type { SendMessageInput } from '../commands/sendMessage.js';
 import { checkContent } from '../messageContent.js';
 import { checkOnBehalfOf, resolveRecipient } from '../policies/chat.js';
@@ -83,13 +84,15 @@ function ownersPending(db: Db, owner: ScheduleOwner) {
  * Cancels a pending message or clears a failed one. Conditional on the status it was read with: a message
  * the sender is sending at this very moment is either sent (and the delete refused) or deleted (and never sent).
  */
-export async function deleteScheduledMessage(db: Db, owner: ScheduleOwner, id: string): Promise<void> {
-  let query = db.deleteFrom('scheduled_messages').where('id', '=', id).where('sender_user_id', '=', owner.user.id).where('status', 'in', ['pending', 'failed']);
-  query = owner.appId === null ? query.where('app_id', 'is', null) : query.where('app_id', '=', owner.appId);
-  const result = await query.executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) {
-    throw invalidParameter('id', `You have no scheduled message ${id} waiting to be sent: it was sent already, deleted, or is not yours.`);
-  }
+export async function deleteScheduledMessage(ctx: CommandContext, owner: ScheduleOwner, { id }: { id: string }): Promise<void> {
+  await runChange(ctx, async (tx) => {
+    let query = tx.deleteFrom('scheduled_messages').where('id', '=', id).where('sender_user_id', '=', owner.user.id).where('status', 'in', ['pending', 'failed']);
+    query = owner.appId === null ? query.where('app_id', 'is', null) : query.where('app_id', '=', owner.appId);
+    const result = await query.executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) {
+      throw invalidParameter('id', `You have no scheduled message ${id} waiting to be sent: it was sent already, deleted, or is not yours.`);
+    }
+  });
 }
 
 export function presentScheduledMessage(row: ScheduledMessagesTable): ScheduledMessageModel {
