@@ -6,7 +6,7 @@ import { hashToken, newSecret, newWebhookId } from '../../store/ids.js';
 import type { UsersTable, WebhooksTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { AuditActor } from '../audit/record.js';
-import type { CommandContext, CoreContext } from '../context.js';
+import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { checkVisibleName } from '../names.js';
 import { checkOnBehalfOf, resolveRecipient } from '../policies/chat.js';
@@ -28,35 +28,38 @@ export interface WebhookCaller {
 /** Live webhooks a channel may have at most. */
 export const MAX_WEBHOOKS_PER_CHANNEL = 100;
 
-export async function createWebhook(ctx: CoreContext, caller: WebhookCaller, input: CreateWebhookInput): Promise<{ row: WebhooksTable; secret: string }> {
+export async function createWebhook(ctx: CommandContext, caller: WebhookCaller, input: CreateWebhookInput): Promise<{ row: WebhooksTable; secret: string }> {
   checkVisibleName('name', input.name);
-  await mayPost(ctx.db, caller.user, input.channel, input.onBehalfOf);
-  const live = await ctx.db
-    .selectFrom('webhooks')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('channel_id', '=', input.channel)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  if (Number(live.n) >= MAX_WEBHOOKS_PER_CHANNEL) {
-    throw invalidParameter('channel', `The channel has ${MAX_WEBHOOKS_PER_CHANNEL} webhooks already; revoke one (webhooks.revoke) first.`);
-  }
-  const secret = newSecret('');
-  const row: WebhooksTable = {
-    id: newWebhookId(),
-    team_id: caller.user.team_id,
-    channel_id: input.channel,
-    owner_user_id: caller.user.id,
-    app_id: caller.appId,
-    on_behalf_of: input.onBehalfOf ?? null,
-    name: input.name,
-    icon_url: input.iconUrl ?? null,
-    secret_hash: hashToken(secret),
-    created_at: ctx.now(),
-    last_used_at: null,
-    revoked_at: null,
-  };
-  await ctx.db.insertInto('webhooks').values(row).execute();
-  return { row, secret };
+  const now = ctx.now();
+  return runChange(ctx, async (tx) => {
+    await mayPost(tx, caller.user, input.channel, input.onBehalfOf);
+    const live = await tx
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('channel_id', '=', input.channel)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    if (Number(live.n) >= MAX_WEBHOOKS_PER_CHANNEL) {
+      throw invalidParameter('channel', `The channel has ${MAX_WEBHOOKS_PER_CHANNEL} webhooks already; revoke one (webhooks.revoke) first.`);
+    }
+    const secret = newSecret('');
+    const row: WebhooksTable = {
+      id: newWebhookId(),
+      team_id: caller.user.team_id,
+      channel_id: input.channel,
+      owner_user_id: caller.user.id,
+      app_id: caller.appId,
+      on_behalf_of: input.onBehalfOf ?? null,
+      name: input.name,
+      icon_url: input.iconUrl ?? null,
+      secret_hash: hashToken(secret),
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await tx.insertInto('webhooks').values(row).execute();
+    return { row, secret };
+  });
 }
 
 /** chat.sendMessage's own rule for where the maker may post, with `channel` as the parameter it names. */
