@@ -44,7 +44,7 @@ export async function queueBenchEvents(dataDir: string, teamId: string, develope
   const store = openStore({ dataDir });
   const now = Date.now();
   const apps = [];
-  for (let i = 0; i < appCount; i++) apps.push(await createApp(storeContext(store.db, () => now), { id: developerId, team_id: teamId }, { name: `Events ${i}` }));
+  for (let i = 0; i < appCount; i++) apps.push(await createApp(storeContext(store.db, () => now), cliActor, { developer: { id: developerId, team_id: teamId }, name: `Events ${i}` }));
   const listener = await startBenchListener(apps);
   for (const app of apps) {
     await store.db.updateTable('apps').set({ listener_url: `${listener.url}?app=${encodeURIComponent(app.id)}` }).where('id', '=', app.id).execute();
@@ -87,7 +87,7 @@ export async function requeueBenchEvents(dataDir: string, appIds: string[]): Pro
 export async function botWithListener(dataDir: string, teamId: string, developerId: string) {
   const store = openStore({ dataDir });
   const now = Date.now();
-  const app = await createApp(storeContext(store.db, () => now), { id: developerId, team_id: teamId }, { name: 'Latency' });
+  const app = await createApp(storeContext(store.db, () => now), cliActor, { developer: { id: developerId, team_id: teamId }, name: 'Latency' });
   const listener = await startBenchListener([app]);
   await store.db.updateTable('apps').set({ listener_url: `${listener.url}?app=${encodeURIComponent(app.id)}` }).where('id', '=', app.id).execute();
   const { botUserId } = await enableBot(storeContext(store.db, () => now), cliActor, { appId: app.id });

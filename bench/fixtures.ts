@@ -3,7 +3,6 @@ import SQLite from 'better-sqlite3';
 import { recordInstall, createApp } from '../packages/server/src/core/commands/apps.js';
 import { createChannel } from '../packages/server/src/core/commands/channels.js';
 import { createPerson, createTeam } from '../packages/server/src/core/commands/people.js';
-import { tellNobody } from '../packages/server/src/core/effects/effects.js';
 import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { openStore, sqliteFile } from '../packages/server/src/store/store.js';
 import { storeContext } from '../packages/server/src/core/context.js';
@@ -30,10 +29,10 @@ export async function seedBenchData(dataDir: string, historySize: number): Promi
   for (let i = 0; i < 10; i++) {
     people.push(await createPerson(storeContext(db, () => now), cliActor, { teamId: team.id, email: `bench${i}@example.test`, firstName: 'Bench', lastName: `${i}` }));
   }
-  const app = await createApp(storeContext(db, () => now), { id: people[0].id, team_id: team.id }, { name: 'Bench' });
+  const app = await createApp(storeContext(db, () => now), cliActor, { developer: { id: people[0].id, team_id: team.id }, name: 'Bench' });
   const tokens = [];
   for (const person of people) tokens.push((await recordInstall(storeContext(db, () => now), { id: person.id }, { appId: app.id })).token);
-  const { channel } = await createChannel({ db, afterCommit: tellNobody }, people[0], { name: 'bench', type: 'public', members: people.slice(1).map((p) => p.id) }, now);
+  const { channel } = await createChannel(storeContext(db, () => now), { user: people[0], appId: null }, { name: 'bench', type: 'public', members: people.slice(1).map((p) => p.id) });
   await store.close();
 
   const [reader, other] = people;

@@ -2,7 +2,6 @@
 // public channel of them all. On SQLite in `dataDir`, or on PostgreSQL at `databaseUrl`.
 import { createChannel } from '../packages/server/src/core/commands/channels.js';
 import { createTeam } from '../packages/server/src/core/commands/people.js';
-import { tellNobody } from '../packages/server/src/core/effects/effects.js';
 import { hashToken, newSecret, newUserId } from '../packages/server/src/store/ids.js';
 import { insertUser } from '../packages/server/src/store/rows/users.js';
 import { openStore } from '../packages/server/src/store/store.js';
@@ -28,7 +27,7 @@ export async function seedPeersChannel(where: { dataDir: string; databaseUrl?: s
       }
       return made;
     });
-    const { channel } = await createChannel({ db, afterCommit: tellNobody }, users[0], { name: 'all-hands', type: 'public', members: users.slice(1).map((user) => user.id) }, now);
+    const { channel } = await createChannel(storeContext(db, () => now), { user: users[0], appId: null }, { name: 'all-hands', type: 'public', members: users.slice(1).map((user) => user.id) });
     return { senderSession: sessions[0], sessions: sessions.slice(1), channelId: channel.id };
   } finally {
     await store.close();

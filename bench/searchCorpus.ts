@@ -3,7 +3,6 @@
 // query meets rare, middling and common words as in a real team's history.
 import { createChannel } from '../packages/server/src/core/commands/channels.js';
 import { createPerson, createTeam } from '../packages/server/src/core/commands/people.js';
-import { tellNobody } from '../packages/server/src/core/effects/effects.js';
 import { drainSearchQueue } from '../packages/server/src/core/search/searchQueue.js';
 import type { MessagesTable, UsersTable } from '../packages/server/src/store/schema.js';
 import { newMessageUid } from '../packages/server/src/store/ids.js';
@@ -98,7 +97,7 @@ export async function seedCorpus(store: Store, count: number, random: () => numb
   for (let i = 0; i < CHANNELS; i++) {
     const name = `channel-${i}`;
     const members = people.filter((_, p) => p !== 0 && (i < 20 || p % 3 === 0)).map((p) => p.id);
-    const { channel } = await createChannel({ db, afterCommit: tellNobody }, people[0], { name, type: i % 5 === 4 ? 'private' : 'public', members }, now);
+    const { channel } = await createChannel(storeContext(db, () => now), { user: people[0], appId: null }, { name, type: i % 5 === 4 ? 'private' : 'public', members });
     chats.push({ key: channel.id, to: channel.id });
     channelNames.push(name);
   }

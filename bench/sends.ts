@@ -10,7 +10,6 @@ import pg from 'pg';
 import { createApp, recordInstall } from '../packages/server/src/core/commands/apps.js';
 import { createChannel } from '../packages/server/src/core/commands/channels.js';
 import { createPerson, createTeam } from '../packages/server/src/core/commands/people.js';
-import { tellNobody } from '../packages/server/src/core/effects/effects.js';
 import { openStore } from '../packages/server/src/store/store.js';
 import { startChild } from './child.js';
 import { formatLoad, runLoad, type LoadResult } from './load.js';
@@ -37,10 +36,10 @@ export async function seed(dataDir: string, databaseUrl: string | undefined): Pr
   const team = await createTeam(storeContext(store.db, () => now), cliActor, { name: 'Bench' });
   const people = [];
   for (let i = 0; i < 10; i++) people.push(await createPerson(storeContext(store.db, () => now), cliActor, { teamId: team.id, email: `bench${i}@example.test`, firstName: 'Bench', lastName: `${i}` }));
-  const app = await createApp(storeContext(store.db, () => now), { id: people[0].id, team_id: team.id }, { name: 'Bench' });
+  const app = await createApp(storeContext(store.db, () => now), cliActor, { developer: { id: people[0].id, team_id: team.id }, name: 'Bench' });
   const tokens = [];
   for (const person of people) tokens.push((await recordInstall(storeContext(store.db, () => now), { id: person.id }, { appId: app.id })).token);
-  const { channel } = await createChannel({ db: store.db, afterCommit: tellNobody }, people[0], { name: 'bench', type: 'public', members: people.slice(1).map((p) => p.id) }, now);
+  const { channel } = await createChannel(storeContext(store.db, () => now), { user: people[0], appId: null }, { name: 'bench', type: 'public', members: people.slice(1).map((p) => p.id) });
   await store.close();
   return { tokens, channelId: channel.id, teamId: team.id, peopleIds: people.map((person) => person.id) };
 }

@@ -8,7 +8,6 @@ import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { createChannel } from '../packages/server/src/core/commands/channels.js';
 import { createTeam } from '../packages/server/src/core/commands/people.js';
-import { tellNobody } from '../packages/server/src/core/effects/effects.js';
 import { hashToken, newSecret, newUserId } from '../packages/server/src/store/ids.js';
 import { insertUser } from '../packages/server/src/store/rows/users.js';
 import { openStore } from '../packages/server/src/store/store.js';
@@ -61,7 +60,7 @@ async function seedStreamTeam(dataDir: string, people: number): Promise<{ sessio
     return made;
   });
   const members = users.slice(1, CHANNEL_MEMBERS).map((user) => user.id);
-  const { channel } = await createChannel({ db, afterCommit: tellNobody }, users[0], { name: 'all-hands', type: 'public', members }, now);
+  const { channel } = await createChannel(storeContext(db, () => now), { user: users[0], appId: null }, { name: 'all-hands', type: 'public', members });
   await store.close();
   return { sessions, channelId: channel.id };
 }

@@ -45,7 +45,7 @@ type Browser = Awaited<ReturnType<typeof chromium.launch>>;
  * The page open on the channel while another member sends BURST messages as fast as the server takes
  * them: the longest main-thread task (PerformanceObserver longtask) until the last one is shown.
  */
-async function burstLongestTask(server: Server, browser: Browser, sender: Parameters<typeof sendMessage>[1], channelId: string): Promise<number> {
+async function burstLongestTask(server: Server, browser: Browser, sender: Parameters<typeof sendMessage>[1]['user'], channelId: string): Promise<number> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.addInitScript(() => {
@@ -61,7 +61,7 @@ async function burstLongestTask(server: Server, browser: Browser, sender: Parame
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByText(`bench message ${HISTORY}`, { exact: true }).waitFor();
   await page.evaluate(() => void ((window as unknown as { longestTask: number }).longestTask = 0));
-  for (let i = 1; i <= BURST; i++) await sendMessage(server.ctx, sender, null, { to: channelId, text: `burst message ${i}` } as never);
+  for (let i = 1; i <= BURST; i++) await sendMessage(server.ctx, { user: sender, appId: null }, { to: channelId, text: `burst message ${i}` } as never);
   await page.getByText(`burst message ${BURST}`, { exact: true }).waitFor({ timeout: 60_000 });
   const longest = await page.evaluate(() => (window as unknown as { longestTask: number }).longestTask);
   await context.close();
@@ -80,7 +80,7 @@ async function signInToFirstPage(): Promise<{ timings: number[]; longestTask: nu
     const team = await createTeam(storeContext(db), cliActor, { name: 'Bench' });
     const person = await createPerson(storeContext(db), cliActor, { teamId: team.id, email: 'bench@example.test', firstName: 'Bench', lastName: 'Person', password: PASSWORD });
     const sender = await createPerson(storeContext(db), cliActor, { teamId: team.id, email: 'burst@example.test', firstName: 'Burst', lastName: 'Sender', password: PASSWORD });
-    const { channel } = await createChannel(server.ctx, person, { name: 'general', members: [sender.id] }, Date.now());
+    const { channel } = await createChannel(server.ctx, { user: person, appId: null }, { name: 'general', members: [sender.id] });
     const start = Date.now() - HISTORY * 1000;
     await insertMessages(db, Array.from({ length: HISTORY }, (_, i) => messageRow({
       uid: newMessageUid(start + i * 1000), chat_key: channel.id, team_id: team.id, from_user_id: person.id, to_id: channel.id, timestamp: start + i * 1000, text: `bench message ${i + 1}`,

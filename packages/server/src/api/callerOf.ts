@@ -54,7 +54,7 @@ export async function callerOf(
 async function signedIn(ctx: ServerContext, sessionToken: string, request: FastifyRequest): Promise<PersonCaller> {
   const user = await personOfSession(ctx, sessionToken);
   const sessionHash = hashToken(sessionToken);
-  await touchSession(ctx.db, sessionHash, ctx.now());
+  await touchSession(ctx, { sessionHash }, {});
   return { kind: 'person', user, appId: null, sessionHash, via: 'session', clientAddress: clientAddressOf(ctx.config)(request) };
 }
 

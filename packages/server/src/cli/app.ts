@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { checkIntegrations } from '../core/appFields.js';
-import { createApp, enableBot, updateApp } from '../core/commands/apps.js';
+import { createApp, enableBot, regenerateBotToken, updateApp } from '../core/commands/apps.js';
 import type { InstallContext } from '../core/commands/installs.js';
 import { whyNotInstallable } from '../core/policies/installability.js';
 import type { ListenTunnel } from '../events/delivery/listenTunnels.js';
@@ -10,7 +10,7 @@ import { CliError } from './errors.js';
 import { readJsonFile } from './jsonFile.js';
 import { requireApp, requirePerson, requireUser } from './lookups.js';
 import { httpUrl, withRequiredOptions } from './options.js';
-import { cliActor, recordAudit } from '../core/audit/record.js';
+import { cliActor } from '../core/audit/record.js';
 
 type Flags<T> = StoreFlags & OutputFlags & T;
 
@@ -33,11 +33,12 @@ export function registerAppCommands(program: Command): Command {
     .option('--event <name>', 'an event the app receives (repeatable); without it, the defaults (docs/reference/event-subscriptions.md)', collect, [])
     .action((flags: Flags<AppCreateFlags>) =>
       runAdminCommand(flags, async (admin) => {
-        const { db, now } = admin;
+        const { db } = admin;
         const developer = await requirePerson(db, flags.developer);
         const created = await asCliError(
           () =>
-            createApp(admin, developer, {
+            createApp(admin, cliActor, {
+              developer,
               name: flags.name,
               description: flags.description,
               listenerUrl: flags.listenerUrl,
@@ -48,7 +49,6 @@ export function registerAppCommands(program: Command): Command {
             }),
           (parameter, description) => appOptionWording(flags, parameter, description),
         );
-        await recordAudit(db, { teamId: created.team_id, actor: cliActor, at: now(), action: 'app.created', target: { kind: 'app', id: created.id }, details: { name: created.name } });
         return {
           json: { id: created.id, secret: created.secret },
           text: `Created app "${created.name}" ${created.id} in team ${developer.team_id}.\nsecret: ${created.secret}`,
@@ -62,14 +62,13 @@ export function registerAppCommands(program: Command): Command {
     .option('--regenerate', 'issue a new token to a bot that is already enabled')
     .action((flags: Flags<{ app: string; enable?: boolean; regenerate?: boolean }>) =>
       runAdminCommand(flags, async (admin) => {
-        const { db, now } = admin;
+        const { db } = admin;
         if (flags.enable === flags.regenerate) throw new CliError('InvalidUsage', 'Give exactly one of --enable and --regenerate.');
         const found = await requireApp(db, flags.app);
         if (flags.regenerate && found.bot_user_id === null) {
           throw new CliError('BotNotEnabled', `The bot of "${found.name}" is not enabled; enable it with --enable.`);
         }
-        const { botUserId, botToken } = await enableBot(admin, cliActor, { appId: found.id });
-        await recordAudit(db, { teamId: found.team_id, actor: cliActor, at: now(), action: flags.enable ? 'app.botEnabled' : 'app.botTokenRegenerated', target: { kind: 'app', id: found.id } });
+        const { botUserId, botToken } = await (flags.enable ? enableBot : regenerateBotToken)(admin, cliActor, { appId: found.id });
         return { json: { botUserId, botToken }, text: `Bot of "${found.name}" is ${botUserId}.\nbot token: ${botToken}` };
       }),
     );

@@ -33,7 +33,7 @@ export function registerManifestCommands(app: Command): void {
         if (!existing) {
           if (flags.developer === undefined) throw new CliError('InvalidUsage', `${flags.manifest} has no app id: give --developer <userId> to create "${wanted.name}".`);
           const developer = await requirePerson(db, flags.developer);
-          const created = await asCliError(() => createApp(admin, developer, { ...fieldsOf(manifest), name: wanted.name }));
+          const created = await asCliError(() => createApp(admin, cliActor, { ...fieldsOf(manifest), name: wanted.name, developer }));
           const shown = presentDeveloperApp(created, { withSecret: true });
           return {
             json: { action: 'created', app: shown, changed: [...appManifestFields] },

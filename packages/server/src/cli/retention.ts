@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import pino from 'pino';
 import { createLog } from '../log.js';
 import { MAX_RETENTION_DAYS, pruneExpiredMessages } from '../core/retention/pruneMessages.js';
-import { describeRetention, setChannelMessageRetention, setTeamMessageRetention, type RetentionChoice } from '../core/retention/settings.js';
+import { setChannelMessageRetention, setTeamMessageRetention } from '../core/commands/retention.js';
+import { describeRetention, type RetentionChoice } from '../core/retention/settings.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { CliError } from './errors.js';
 import { requireTeam } from './lookups.js';
-import { cliActor, recordAudit } from '../core/audit/record.js';
+import { cliActor } from '../core/audit/record.js';
 
 type SetFlags = StoreFlags & OutputFlags & { team?: string; channel?: string; messages: string };
 
@@ -34,21 +35,18 @@ export function registerRetentionCommands(program: Command): void {
     .option('--channel <id>', 'one channel of a team')
     .requiredOption('--messages <keep>', `"forever", a number of days from 1 to ${MAX_RETENTION_DAYS}, or for a channel "team" (follow the team's)`)
     .action((flags: SetFlags) =>
-      runAdminCommand(flags, async ({ db, now }) => {
+      runAdminCommand(flags, async (admin) => {
+        const { db } = admin;
         if ((flags.team === undefined) === (flags.channel === undefined)) throw new CliError('InvalidUsage', 'Give either --team or --channel.');
         const choice = parseChoice(flags.messages, flags.channel !== undefined);
         if (flags.team !== undefined) {
           await requireTeam(db, flags.team);
-          await setTeamMessageRetention(db, flags.team, choice as Exclude<RetentionChoice, { keep: 'team' }>);
-          const days = choice.keep === 'days' ? choice.days : null;
-          await recordAudit(db, { teamId: flags.team, actor: cliActor, at: now(), action: 'retention.changed', target: { kind: 'team', id: flags.team }, details: { messageRetentionDays: days } });
+          const days = await setTeamMessageRetention(admin, cliActor, { teamId: flags.team, choice: choice as Exclude<RetentionChoice, { keep: 'team' }> });
           return { json: { team: flags.team, messageRetentionDays: days }, text: `Team ${flags.team} now keeps messages ${describeRetention(days, 'team')}.` };
         }
-        const channel = await db.selectFrom('channels').select(['id', 'team_id']).where('id', '=', flags.channel!).executeTakeFirst();
+        const channel = await db.selectFrom('channels').select('id').where('id', '=', flags.channel!).executeTakeFirst();
         if (!channel) throw new CliError('InvalidOption', `There is no channel "${flags.channel}".`);
-        await setChannelMessageRetention(db, channel.id, choice);
-        const days = choice.keep === 'days' ? choice.days : choice.keep === 'forever' ? 0 : null;
-        await recordAudit(db, { teamId: channel.team_id, actor: cliActor, at: now(), action: 'retention.changed', target: { kind: 'channel', id: channel.id }, details: { messageRetentionDays: days } });
+        const days = await setChannelMessageRetention(admin, cliActor, { channelId: channel.id, choice });
         return { json: { channel: channel.id, messageRetentionDays: days }, text: `Channel ${channel.id} now keeps messages ${describeRetention(days, 'channel')}.` };
       }),
     );

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { cliActor, recordAudit } from '../core/audit/record.js';
-import { allowPasswordSignIn } from '../core/signIn/settings.js';
+import { cliActor } from '../core/audit/record.js';
+import { allowPasswordsAgain } from '../core/commands/signInSettings.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { requireTeam } from './lookups.js';
 
@@ -14,10 +14,9 @@ export function registerTeamSignInCommand(team: Command): void {
     .requiredOption('--team <id>', 'the team')
     .addOption(new Option('--password <on>', 'on: people may sign in with their passwords again').choices(['on']).makeOptionMandatory())
     .action((flags: StoreFlags & OutputFlags & { team: string; password: 'on' }) =>
-      runAdminCommand(flags, async ({ db, now }) => {
-        const found = await requireTeam(db, flags.team);
-        await allowPasswordSignIn(db, found.id, now());
-        await recordAudit(db, { teamId: found.id, actor: cliActor, at: now(), action: 'team.signInSettingsChanged', target: { kind: 'team', id: found.id }, details: { passwordEnabled: true } });
+      runAdminCommand(flags, async (admin) => {
+        const found = await requireTeam(admin.db, flags.team);
+        await allowPasswordsAgain(admin, cliActor, { teamId: found.id });
         return { json: { id: found.id, passwordEnabled: true }, text: `People of team "${found.name}" ${found.id} may sign in with their passwords again.` };
       }),
     );

@@ -1,5 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import type { UsersTable } from '../store/schema.js';
 
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, length: number, options: object) => Promise<Buffer>;
 const PARAMS = { N: 16384, r: 8, p: 1 };
@@ -38,4 +39,10 @@ const NO_ACCOUNT_HASH = ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, randomBytes(16)
 export async function verifyAgainstNoAccount(password: string): Promise<false> {
   await verifyPassword(password, NO_ACCOUNT_HASH);
   return false;
+}
+
+/** Whether the current password is right; a person without one (never set) has no right one. */
+export async function currentPasswordIs(person: Pick<UsersTable, 'password_hash'>, password: string): Promise<boolean> {
+  if (person.password_hash === null) return verifyAgainstNoAccount(password);
+  return verifyPassword(password, person.password_hash);
 }

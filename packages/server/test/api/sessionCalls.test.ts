@@ -16,7 +16,7 @@ const bearer = (sessionToken: string) => ({ authorization: `Bearer ${sessionToke
 async function cast(t: TestServer) {
   const { team, people } = await teamWithApp(t.testStore.store.db, 2);
   const [alice, bob] = people;
-  const { channel } = await createChannel(t.server.ctx, alice, { name: 'general', members: [bob.id] }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, { user: alice, appId: null }, { name: 'general', members: [bob.id] });
   return { team, channel, alice, bob, aliceSession: await sessionFor(t, alice), bobSession: await sessionFor(t, bob) };
 }
 

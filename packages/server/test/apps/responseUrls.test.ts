@@ -49,7 +49,7 @@ async function cast(t: TestServer) {
   const app = createApp({ appId: row.id, appSecret: row.secret, baseUrl: t.url, botToken: bot.botToken, now, logger: { warn: () => undefined } });
   listener.mount(app);
   await t.f.install(row.id, maya.id);
-  const { channel } = await createChannel(t.server.ctx, maya, { name: 'reports', members: [lucas.id] }, now());
+  const { channel } = await createChannel({ ...t.server.ctx, now }, { user: maya, appId: null }, { name: 'reports', members: [lucas.id] });
   const asMaya = await sessionFor(t, maya);
   const asLucas = await sessionFor(t, lucas);
   const texts = async (who: typeof asMaya): Promise<string[]> =>

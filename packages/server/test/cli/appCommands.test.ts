@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
-import { tellNobody } from '../../src/core/effects/effects.js';
+import { storeContext } from '../../src/core/context.js';
 import { dialects } from '../helpers/dialects.js';
 import { runCli, runCliJson, tempDataDir } from './cli.js';
 import { cliStore, teamWithDeveloper, type CliStore } from './stores.js';
@@ -107,7 +107,7 @@ describe.each(dialects)('app list|show|update|delete, user list and channel list
     const opened = store.open();
     try {
       const developer = await opened.db.selectFrom('users').selectAll().where('id', '=', developerId).executeTakeFirstOrThrow();
-      await createChannel({ db: opened.db, afterCommit: tellNobody }, developer, { name: 'release-train', purpose: 'ship it', type: 'public', members: [] }, Date.now());
+      await createChannel(storeContext(opened.db), { user: developer, appId: null }, { name: 'release-train', purpose: 'ship it', type: 'public', members: [] });
     } finally {
       await opened.close();
     }

@@ -121,7 +121,7 @@ export async function clientCast(t: TestServer, integrations: unknown = {}) {
   await allowOrigins(t.testStore.store.db, sdkApp.app.id, ['https://example.test', 'https://widgets.example.test']);
   await t.f.install(sdkApp.app.id, alice.id);
   const bot = await t.f.bot(sdkApp.app.id);
-  const { channel } = await createChannel(t.server.ctx, alice, { name: 'general', members: [bob.id] }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, { user: alice, appId: null }, { name: 'general', members: [bob.id] });
   return {
     team,
     app: sdkApp.app,

@@ -20,7 +20,7 @@ forEachDialect('a person’s conversations, history and sending, through the met
     const { channel, alice } = await clientCast(t());
     const password = 'correct horse battery staple';
     const carla = await t().f.person(alice.user.team_id, { firstName: 'Carla', lastName: 'Cook', password });
-    await createChannel(t().server.ctx, alice.user, { name: 'kitchen', members: [carla.id] }, Date.now());
+    await createChannel(t().server.ctx, { user: alice.user, appId: null }, { name: 'kitchen', members: [carla.id] });
     const signedIn = await signIn(t(), carla, password);
     const sent = await signedIn.call('chat.sendFromComposer', { to: channel.id, text: 'not a member here' });
     expectError(sent, { error: 'UnknownRecipient', parameter: 'to' });

@@ -25,7 +25,7 @@ async function originCast(t: TestServer) {
   await allowOrigins(db, sdkApp.app.id, ['https://widgets.example.test']);
   await t.f.install(sdkApp.app.id, alice.id);
   const bot = await t.f.bot(sdkApp.app.id);
-  await createChannel(t.server.ctx, alice, { name: 'general', members: [bob.id] }, Date.now());
+  await createChannel(t.server.ctx, { user: alice, appId: null }, { name: 'general', members: [bob.id] });
   return { app: sdkApp.app, bot, alice: await sessionFor(t, alice), bob: await sessionFor(t, bob) };
 }
 

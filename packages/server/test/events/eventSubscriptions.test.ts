@@ -32,7 +32,7 @@ async function subscribedCast(t: TestServer, eventSubscriptions: string[] | null
   };
   const app = await t.f.app(team.id, aliceRow.id, { listenerUrl: listener.url, integrations, eventSubscriptions });
   const bot = await t.f.bot(app.id);
-  const { channel } = await createChannel(t.server.ctx, aliceRow, { name: `notes-${app.id.slice(2, 8)}`, members: [bobRow.id] }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, { user: aliceRow, appId: null }, { name: `notes-${app.id.slice(2, 8)}`, members: [bobRow.id] });
   return { app, bot, channel, listener, alice: await sessionFor(t, aliceRow), bob: await sessionFor(t, bobRow) };
 }
 

@@ -44,7 +44,7 @@ forEachDialect('examples', (t) => {
       slashCommands: [{ name: 'poll', description: 'Ask the channel', action: { type: 'openWidget', url: `${origin}/widget`, desktopType: 'modal' } }],
     }));
     served.serve(pollApp({ appId: app.id, appSecret: app.secret, botToken: bot.botToken, baseUrl: t().url }));
-    const { channel } = await createChannel(t().server.ctx, alice.user, { name: `lunch-${app.id.slice(2, 8)}`, members: [bob.user.id] }, Date.now());
+    const { channel } = await createChannel(t().server.ctx, { user: alice.user, appId: null }, { name: `lunch-${app.id.slice(2, 8)}`, members: [bob.user.id] });
 
     // The command opens the widget, prefilled from what followed it; the page is what the client's iframe loads.
     const opened = await alice.call('chat.sendFromComposer', { to: channel.id, text: '/poll Lunch? | Pizza | <b>Sushi</b>' });

@@ -55,7 +55,7 @@ async function flockCast(t: TestServer) {
     previewDomains: ['todo.example.test'],
   };
   await updateApp(storeContext(t.server.ctx.db), cliActor, { appId: app.id, listenerUrl: `${flockApp.origin}/events`, integrations });
-  const { channel } = await createChannel(t.server.ctx, aliceRow, { name: `chores-${app.id.slice(2, 8)}`, members: [bobRow.id] }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, { user: aliceRow, appId: null }, { name: `chores-${app.id.slice(2, 8)}`, members: [bobRow.id] });
   return { app, bot, channel, flockApp, alice: await sessionFor(t, aliceRow), bob: await sessionFor(t, bobRow) };
 }
 

@@ -39,7 +39,7 @@ it('README: the SDK example prints what its comments say', { timeout: 60_000 }, 
   const ada = await t.f.person(team.id);
   const app = await t.f.app(team.id, ada.id);
   const { token } = await t.f.install(app.id, ada.id);
-  const { channel } = await createChannel(t.server.ctx, ada, { name: 'readme', members: [] }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, { user: ada, appId: null }, { name: 'readme', members: [] });
 
   const { code, claims } = readmeExample();
   expect(claims.length).toBeGreaterThanOrEqual(2);

@@ -22,7 +22,7 @@ export function factories(db: Db, now: () => number = Date.now) {
         ...fields,
       }),
     app: (teamId: string, developerId: string, fields: Partial<NewApp> = {}): Promise<AppsTable> =>
-      createApp(ctx, { id: developerId, team_id: teamId }, { name: `App ${unique()}`, ...fields }),
+      createApp(ctx, cliActor, { developer: { id: developerId, team_id: teamId }, name: `App ${unique()}`, ...fields }),
     install: (appId: string, userId: string) => recordInstall(ctx, { id: userId }, { appId }),
     bot: (appId: string) => enableBot(ctx, cliActor, { appId }),
   };

@@ -16,7 +16,7 @@ forEachDialect(
       const { id } = await t().f.team();
       const admin = await t().f.person(id, { role: 'admin', firstName: 'Ada', lastName: 'Admin' });
       const member = await t().f.person(id, { firstName: 'Mel', lastName: 'Member' });
-      const general = await createChannel(t().server.ctx, admin, { name: `general-${id.slice(-4)}`, type: 'public', members: [member.id] }, now());
+      const general = await createChannel({ ...t().server.ctx, now }, { user: admin, appId: null }, { name: `general-${id.slice(-4)}`, type: 'public', members: [member.id] });
       return { id, admin, member, asAdmin: await sessionOf(t(), admin), asMember: await sessionOf(t(), member), channelId: general.channel.id };
     }
 
@@ -88,7 +88,7 @@ forEachDialect(
       expect((await asMember('invitations.list')).body.invitations.map((i: { id: string }) => i.id)).toEqual([mine.body.invitation.id]);
       expect((await asMember('invitations.revoke', { invitationId: admins.body.invitation.id })).body).toMatchObject({ error: 'InvalidParameter', parameter: 'invitationId' });
       // Guests may not be invited by a member to a channel they do not moderate.
-      const { channel } = await createChannel(t().server.ctx, admin, { name: `mods-${admin.id.slice(-4)}`, type: 'public', members: [] }, now());
+      const { channel } = await createChannel({ ...t().server.ctx, now }, { user: admin, appId: null }, { name: `mods-${admin.id.slice(-4)}`, type: 'public', members: [] });
       const guest = await asMember('invitations.create', { role: 'guest', channelIds: [channel.id] });
       expect(guest).toMatchObject({ status: 403, body: { error: 'PermissionDenied', parameter: 'channelIds' } });
     });

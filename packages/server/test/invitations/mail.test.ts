@@ -127,7 +127,7 @@ for (const dialect of dialects) {
 
     it('a mail the SMTP server refuses is tried again later, and then arrives', async () => {
       const { asAdmin, admin } = await team();
-      await createChannel(t.server.ctx, admin, { name: 'retry', type: 'public', members: [] }, now());
+      await createChannel({ ...t.server.ctx, now }, { user: admin, appId: null }, { name: 'retry', type: 'public', members: [] });
       smtp.refuseNext(1);
       await asAdmin('invitations.create', { email: 'retry@example.test' });
       const row = () => t.testStore.store.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', 'retry@example.test').executeTakeFirstOrThrow();

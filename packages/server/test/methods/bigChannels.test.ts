@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addChannelMembers, createChannel, removeChannelMembers } from '../../src/core/commands/channels.js';
-import { tellNobody } from '../../src/core/effects/effects.js';
+import { storeContext } from '../../src/core/context.js';
 import { inBatches } from '../../src/store/batches.js';
 import type { UsersTable } from '../../src/store/schema.js';
 import { dialects } from '../helpers/dialects.js';
@@ -49,17 +49,17 @@ describe.each(dialects)('[%s] a channel of 100,000 members', (dialect) => {
     Number((await testStore.store.db.selectFrom('channel_members').select((eb) => eb.fn.countAll<number>().as('n')).where('channel_id', '=', channelId).executeTakeFirstOrThrow()).n);
 
   it('is created, loses 66,000 members and takes them back (more ids than one statement of either dialect takes)', async () => {
-    const ctx = { db: testStore.store.db, afterCommit: tellNobody };
-    const { channel, members } = await createChannel(ctx, actor, { name: 'everyone', type: 'public', members: ids }, Date.now());
+    const ctx = storeContext(testStore.store.db);
+    const { channel, members } = await createChannel(ctx, { user: actor, appId: null }, { name: 'everyone', type: 'public', members: ids });
     expect(Object.values(members).filter((member) => member.status === 'added')).toHaveLength(people);
     expect(await memberCount(channel.id)).toBe(people + 1);
 
     const leaving = ids.slice(0, 66_000);
-    const removed = await removeChannelMembers(ctx, actor, channel.id, leaving, Date.now());
+    const removed = await removeChannelMembers(ctx, { user: actor, appId: null }, { channelId: channel.id, members: leaving });
     expect(Object.values(removed).every((member) => member.status === 'removed')).toBe(true);
     expect(await memberCount(channel.id)).toBe(people + 1 - leaving.length);
 
-    const back = await addChannelMembers(ctx, actor, channel.id, [...leaving, ids[99_999]], Date.now());
+    const back = await addChannelMembers(ctx, { user: actor, appId: null }, { channelId: channel.id, members: [...leaving, ids[99_999]] });
     expect(Object.values(back).filter((member) => member.status === 'added')).toHaveLength(leaving.length);
     expect(back[ids[99_999]]).toEqual({ status: 'failed', error: 'AlreadyMember' });
     expect(await memberCount(channel.id)).toBe(people + 1);

@@ -19,7 +19,7 @@ forEachDialect(
       const sender = await userRow(from.id);
       const uids: string[] = [];
       for (let index = 0; index < count; index++) {
-        const { message } = await sendMessage(server.server.ctx, sender, null, { to, text: `message ${index}`, visibleTo: visibleTo?.(index) });
+        const { message } = await sendMessage(server.server.ctx, { user: sender, appId: null }, { to, text: `message ${index}`, visibleTo: visibleTo?.(index) });
         uids.push(message.uid);
       }
       return uids;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLIENT_ID_WINDOW_MS } from '../../src/core/commands/sendMessage.js';
+import { CLIENT_ID_WINDOW_MS } from '../../src/core/commands/internal/messageSending.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast, roomyRateLimits } from './chat-cast.js';
 

@@ -84,7 +84,7 @@ forEachDialect(
           description: /sent through another app/,
         });
         const aliceRow = await t().testStore.store.db.selectFrom('users').selectAll().where('id', '=', alice.id).executeTakeFirstOrThrow();
-        const { message } = await sendMessage(t().server.ctx, aliceRow, null, { to: bob.id, text: 'typed by hand' });
+        const { message } = await sendMessage(t().server.ctx, { user: aliceRow, appId: null }, { to: bob.id, text: 'typed by hand' });
         await expectApiError(alice.client.chat.updateMessage({ messageUid: message.uid, text: 'rewritten' }), {
           error: 'PermissionDenied',
           status: 403,

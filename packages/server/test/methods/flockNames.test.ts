@@ -19,7 +19,7 @@ async function cast(t: TestServer, flockNaming: boolean) {
   const { app, people } = await teamWithApp(t.testStore.store.db, 2);
   if (flockNaming) await updateApp(storeContext(t.testStore.store.db), cliActor, { appId: app.id, flockNaming });
   const [alice, bob] = people;
-  const { channel } = await createChannel(t.server.ctx, alice, { name: `flock-${app.id.slice(2, 8)}`, members: [bob.id] }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, { user: alice, appId: null }, { name: `flock-${app.id.slice(2, 8)}`, members: [bob.id] });
   const send = (form: Record<string, string>) => t.call('chat.sendMessage', { form: { token: alice.token, to: bob.id, text: 'fallback', ...form } });
   const stored = async (uid: string) => (await t.client(alice.token).chat.fetchMessages({ chat: bob.id, uids: [uid] }))[0];
   return { app, alice, bob, channel, send, stored };

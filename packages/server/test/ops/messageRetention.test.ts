@@ -4,7 +4,9 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { pruneExpiredMessages } from '../../src/core/retention/pruneMessages.js';
 import { drainSearchQueue } from '../../src/core/search/searchQueue.js';
-import { setChannelMessageRetention, setTeamMessageRetention } from '../../src/core/retention/settings.js';
+import { cliActor } from '../../src/core/audit/record.js';
+import { setChannelMessageRetention, setTeamMessageRetention } from '../../src/core/commands/retention.js';
+import { storeContext } from '../../src/core/context.js';
 import { newChannelId, newMessageUid } from '../../src/store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../../src/store/rows/messages.js';
 import type { Db } from '../../src/store/store.js';
@@ -58,9 +60,9 @@ forEachDialect('retention of messages, per team and per channel', (t) => {
     expect(await pruneExpiredMessages(t().server.ctx, now, 2)).toEqual({ messages: 0, files: 0 });
     expect(await left()).toHaveLength(12);
 
-    await setTeamMessageRetention(db, team.id, { keep: 'days', days: 10 });
-    await setChannelMessageRetention(db, chats.forever, { keep: 'forever' });
-    await setChannelMessageRetention(db, chats.short, { keep: 'days', days: 2 });
+    await setTeamMessageRetention(storeContext(db), cliActor, { teamId: team.id, choice: { keep: 'days', days: 10 } });
+    await setChannelMessageRetention(storeContext(db), cliActor, { channelId: chats.forever, choice: { keep: 'forever' } });
+    await setChannelMessageRetention(storeContext(db), cliActor, { channelId: chats.short, choice: { keep: 'days', days: 2 } });
     // Batches of two: several short transactions.
     const deleted = (await pruneExpiredMessages(t().server.ctx, now, 2)).messages;
     expect(await left()).toEqual(['direct word 1', 'direct word 5', 'forever word 1', 'forever word 20', 'forever word 5', 'plain word 1', 'plain word 5', 'short word 1']);
@@ -68,7 +70,7 @@ forEachDialect('retention of messages, per team and per channel', (t) => {
     expect(await indexed(db, word)).toBe(8);
 
     // Back to the team's setting: the channel loses what is older than 10 days.
-    await setChannelMessageRetention(db, chats.forever, { keep: 'team' });
+    await setChannelMessageRetention(storeContext(db), cliActor, { channelId: chats.forever, choice: { keep: 'team' } });
     await pruneExpiredMessages(t().server.ctx, now, 2);
     expect(await left()).not.toContain('forever word 20');
   });
@@ -78,8 +80,8 @@ forEachDialect('retention of messages, per team and per channel', (t) => {
     const on = ['--data', t().testStore.dataDir, ...(t().testStore.databaseUrl ? ['--database-url', t().testStore.databaseUrl!] : [])];
     // The CLI takes a plain URL; a test store on PostgreSQL is a schema of its own: set it in the test's store instead.
     if (t().testStore.pgSchema) {
-      await setTeamMessageRetention(t().testStore.store.db, team.id, { keep: 'days', days: 3 });
-      await setChannelMessageRetention(t().testStore.store.db, chats.short, { keep: 'forever' });
+      await setTeamMessageRetention(storeContext(t().testStore.store.db), cliActor, { teamId: team.id, choice: { keep: 'days', days: 3 } });
+      await setChannelMessageRetention(storeContext(t().testStore.store.db), cliActor, { channelId: chats.short, choice: { keep: 'forever' } });
     } else {
       expect(await runCliJson(['retention', 'set', '--team', team.id, '--messages', '3', ...on])).toEqual({ team: team.id, messageRetentionDays: 3 });
       expect(await runCliJson(['retention', 'set', '--channel', chats.short, '--messages', 'forever', ...on])).toEqual({ channel: chats.short, messageRetentionDays: 0 });
@@ -109,7 +111,7 @@ forEachDialect('retention of messages, per team and per channel', (t) => {
     const oldered = newMessageUid(monthAgo);
     await db.updateTable('messages').set({ uid: oldered, timestamp: monthAgo }).where('uid', '=', oldUid).execute();
     await db.updateTable('message_files').set({ message_uid: oldered }).where('message_uid', '=', oldUid).execute();
-    await setTeamMessageRetention(db, team.id, { keep: 'days', days: 7 });
+    await setTeamMessageRetention(storeContext(db), cliActor, { teamId: team.id, choice: { keep: 'days', days: 7 } });
     const storedNames = async () => (await readdir(join(t().testStore.dataDir, 'files'), { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
     expect(await storedNames()).toEqual([alone.id, shared.id].map((id: string) => id.replace(':', '_')).sort());
 

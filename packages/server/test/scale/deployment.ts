@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { startLocalDeployment, type AviaryProcess, type LocalDeployment } from '../../../../deploy/local/deployment.js';
 import { findNginx } from '../../../../deploy/local/nginx.js';
 import { createChannel } from '../../src/core/commands/channels.js';
-import { tellNobody } from '../../src/core/effects/effects.js';
+import { storeContext } from '../../src/core/context.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { http } from '../client/harness.js';
 import { dialects, postgresTestUrl } from '../helpers/dialects.js';
@@ -122,7 +122,7 @@ export function withDeployment(processes: number, options: { ownServices?: boole
     const sender = await f.person(team.id, { password });
     const streamers = await Promise.all(Array.from({ length: streamerCount }, () => f.person(team.id, { password })));
     const members = streamers.map((person) => person.id);
-    const { channel } = await createChannel({ db: store.db, afterCommit: tellNobody }, sender, { name: 'everyone-streams', members }, Date.now());
+    const { channel } = await createChannel(storeContext(store.db), { user: sender, appId: null }, { name: 'everyone-streams', members });
     const signIn = async ({ email }: { email: string | null }): Promise<string> =>
       (await http(deployment!.url, 'POST', '/api/session', { json: { email, password } })).body.sessionToken;
     const streamerSessions = await Promise.all(streamers.map(signIn));

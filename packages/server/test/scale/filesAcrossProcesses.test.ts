@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalDeployment, type LocalDeployment } from '../../../../deploy/local/deployment.js';
 import { createChannel } from '../../src/core/commands/channels.js';
-import { tellNobody } from '../../src/core/effects/effects.js';
+import { storeContext } from '../../src/core/context.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { http } from '../client/harness.js';
 import { postgresTestUrl } from '../helpers/dialects.js';
@@ -54,7 +54,7 @@ describe.runIf(deploymentRunnable)('files across two aviary serve processes shar
     const f = factories(store.db);
     const team = await f.team();
     const [ann, ben] = [await f.person(team.id, { password }), await f.person(team.id, { password })];
-    const { channel } = await createChannel({ db: store.db, afterCommit: tellNobody }, ann, { name: 'shared-files', members: [ben.id] }, Date.now());
+    const { channel } = await createChannel(storeContext(store.db), { user: ann, appId: null }, { name: 'shared-files', members: [ben.id] });
     const signIn = async (email: string | null, url: string): Promise<string> => (await http(url, 'POST', '/api/session', { json: { email, password } })).body.sessionToken;
     const [first, second] = deployment.processes;
     cast = { ann: await signIn(ann.email, first.url), ben: await signIn(ben.email, second.url), channelId: channel.id };

@@ -52,7 +52,7 @@ forEachDialect('names people read', (t) => {
     const person = await t().testStore.store.db.selectFrom('users').selectAll().where('id', '=', alice.id).executeTakeFirstOrThrow();
     for (const name of ['\u3164', reversed]) {
       await expectApiError(alice.client.channels.create({ name, members: [] }), { error: 'InvalidParameter', parameter: 'name' });
-      expect((await refusal(createChannel(t().server.ctx, person, { name, members: [] }, Date.now()))).context).toMatchObject({ parameter: 'name' });
+      expect((await refusal(createChannel(t().server.ctx, { user: person, appId: null }, { name, members: [] }))).context).toMatchObject({ parameter: 'name' });
     }
   });
 

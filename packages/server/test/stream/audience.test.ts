@@ -17,7 +17,7 @@ forEachDialect(
     it('a channel message reaches its members and not another teammate; a direct message its two people', async () => {
       const { team, people } = await streamCast(t(), ['Ann', 'Ben', 'Cy']);
       const [ann, ben, cy] = people;
-      const { channel } = await createChannel(t().server.ctx, ann.user, { name: 'pair', members: [ben.user.id] }, Date.now());
+      const { channel } = await createChannel(t().server.ctx, { user: ann.user, appId: null }, { name: 'pair', members: [ben.user.id] });
       const streams = await Promise.all(people.map((who) => openStream(t(), who)));
       const [annStream, benStream, cyStream] = streams;
 
@@ -35,7 +35,7 @@ forEachDialect(
     it('a visibleTo message reaches the people listed and the sender only', async () => {
       const { team, people } = await streamCast(t(), ['Ann', 'Ben', 'Cy']);
       const [ann, ben, cy] = people;
-      const { channel } = await createChannel(t().server.ctx, ann.user, { name: 'three', members: [ben.user.id, cy.user.id] }, Date.now());
+      const { channel } = await createChannel(t().server.ctx, { user: ann.user, appId: null }, { name: 'three', members: [ben.user.id, cy.user.id] });
       // Cy reads the channel, but is not among those the message is for.
       const streams = await Promise.all(people.map((who) => openStream(t(), who)));
       const { token } = await t().f.install((await t().f.app(team.id, ann.user.id)).id, ann.user.id);
@@ -50,10 +50,10 @@ forEachDialect(
       const [ann, ben, cy] = people;
       const streams = await Promise.all(people.map((who) => openStream(t(), who)));
       const [annStream, benStream, cyStream] = streams;
-      const { channel } = await createChannel(t().server.ctx, ann.user, { name: 'room', type: 'public', members: [ben.user.id] }, Date.now());
-      await addChannelMembers(t().server.ctx, ann.user, channel.id, [cy.user.id], Date.now());
+      const { channel } = await createChannel(t().server.ctx, { user: ann.user, appId: null }, { name: 'room', type: 'public', members: [ben.user.id] });
+      await addChannelMembers(t().server.ctx, { user: ann.user, appId: null }, { channelId: channel.id, members: [cy.user.id] });
       await ann.call('chat.sendFromComposer', { to: channel.id, text: 'all three' });
-      await removeChannelMembers(t().server.ctx, ann.user, channel.id, [ben.user.id], Date.now());
+      await removeChannelMembers(t().server.ctx, { user: ann.user, appId: null }, { channelId: channel.id, members: [ben.user.id] });
       await ann.call('chat.sendFromComposer', { to: channel.id, text: 'without ben' });
       await fence(t(), team.id, ann.user.id, streams);
 

@@ -72,7 +72,7 @@ describe.each(dialects)('[%s] the stream under 16 concurrent writers', (dialect)
     const team = await one.f.team();
     const people: UsersTable[] = [];
     for (let i = 0; i < writers + 3; i++) people.push(await one.f.person(team.id, { firstName: `P${i}` }));
-    const { channel } = await createChannel(one.server.ctx, people[0], { name: 'crowd', members: people.slice(1).map((person) => person.id) }, Date.now());
+    const { channel } = await createChannel(one.server.ctx, { user: people[0], appId: null }, { name: 'crowd', members: people.slice(1).map((person) => person.id) });
     const on = async (server: TestServer, index: number) => sessionFor(server, people[index]);
     const readerIndexes = [writers, writers + 1, writers + 2];
     const readers = readerIndexes.map(() => new Reader());

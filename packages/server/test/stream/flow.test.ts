@@ -21,7 +21,7 @@ forEachDialect(
     it('cuts off a client that stops reading once its unsent frames pass the bound, while another keeps receiving', async () => {
       const { people } = await streamCast(t(), ['Ann', 'Ben', 'Cy']);
       const [ann, ben, cy] = people;
-      const { channel } = await createChannel(t().server.ctx, ann.user, { name: 'firehose', members: [ben.user.id, cy.user.id] }, Date.now());
+      const { channel } = await createChannel(t().server.ctx, { user: ann.user, appId: null }, { name: 'firehose', members: [ben.user.id, cy.user.id] });
       const slow = await openStream(t(), ben);
       const fast = await openStream(t(), cy);
       tcpOf(slow.socket).pause();

@@ -30,7 +30,7 @@ describe('typing and presence on the stream', () => {
   it('shows someone typing in a channel to its other members, and in a direct chat to the other person, named as their `to`', async () => {
     const { team, people } = await streamCast(t, ['Ann', 'Ben', 'Cy']);
     const [ann, ben, cy] = people;
-    const { channel } = await createChannel(t.server.ctx, ann.user, { name: 'typing', members: [ben.user.id] }, Date.now());
+    const { channel } = await createChannel(t.server.ctx, { user: ann.user, appId: null }, { name: 'typing', members: [ben.user.id] });
     const [annStream, benStream, cyStream] = [await openStream(t, ann), await openStream(t, ben), await openStream(t, cy)];
 
     expect((await ann.call('chat.signalTyping', { chat: channel.id })).status).toBe(200);
@@ -65,7 +65,7 @@ describe('typing and presence on the stream', () => {
   it('refuses typing in a chat the person does not read, and limits how often it is sent', async () => {
     const { people } = await streamCast(t, ['Ann', 'Ben']);
     const [ann, ben] = people;
-    const { channel } = await createChannel(t.server.ctx, ben.user, { name: 'not-annes', members: [] }, Date.now());
+    const { channel } = await createChannel(t.server.ctx, { user: ben.user, appId: null }, { name: 'not-annes', members: [] });
     expectError(await ann.call('chat.signalTyping', { chat: channel.id }), { status: 400, error: 'UnknownChat', parameter: 'chat' });
     expectError(await ann.call('chat.signalTyping', { chat: 'nonsense' }), { status: 400, error: 'InvalidParameter', parameter: 'chat' });
     clock += 60_000;

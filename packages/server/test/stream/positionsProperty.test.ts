@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { readStreamEntries, streamStart, teamStreamPositions } from '../../src/core/queries/stream.js';
-import { tellNobody } from '../../src/core/effects/effects.js';
+import { storeContext } from '../../src/core/context.js';
 import { appendStreamEntries, type StreamEntryDraft } from '../../src/store/rows/streamEntries.js';
 import { dialects, postgresTestUrl } from '../helpers/dialects.js';
 import { factories } from '../helpers/factories.js';
@@ -193,7 +193,7 @@ describe.runIf(dialects.includes('postgres'))('[postgres] what holds the stream 
     const [ann, ben] = [await f.person(team.id), await f.person(team.id)];
     const older = new SteppedTransaction(store, team.id, ['older'], true);
     await older.append();
-    const { channel } = await createChannel({ db: store.store.db, afterCommit: tellNobody }, ann, { name: 'later', members: [ben.id] }, Date.now());
+    const { channel } = await createChannel(storeContext(store.store.db), { user: ann, appId: null }, { name: 'later', members: [ben.id] });
     const held = await streamStart(store.store.db, team.id, ben.id);
     await older.end();
     const after = await streamStart(store.store.db, team.id, ben.id);

@@ -18,7 +18,7 @@ forEachDialect('the stream and events: reactions and deleted messages', (t) => {
   async function cast() {
     const team = await t().f.team();
     const [alice, bob, olga] = await Promise.all(['Alice', 'Bob', 'Olga'].map((firstName) => t().f.person(team.id, { firstName, lastName: 'Reactor' })));
-    const { channel } = await createChannel(t().server.ctx, alice, { name: 'general', members: [bob.id] }, Date.now());
+    const { channel } = await createChannel(t().server.ctx, { user: alice, appId: null }, { name: 'general', members: [bob.id] });
     return { team, channel, alice: await sessionFor(t(), alice), bob: await sessionFor(t(), bob), olga: await sessionFor(t(), olga) };
   }
 

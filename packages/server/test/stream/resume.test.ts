@@ -26,7 +26,7 @@ forEachDialect(
     it('with exactly what was missed: no gap, no duplicate, though messages kept coming throughout', async () => {
       const { team, people } = await streamCast(t(), ['Ann', 'Ben', 'Cy']);
       const [ann, ben, cy] = people;
-      const { channel } = await createChannel(t().server.ctx, ben.user, { name: 'busy', members: [ann.user.id] }, Date.now());
+      const { channel } = await createChannel(t().server.ctx, { user: ben.user, appId: null }, { name: 'busy', members: [ann.user.id] });
       const first = await openStream(t(), ann);
 
       // Messages keep coming while the socket is cut mid-stream…
@@ -54,7 +54,7 @@ forEachDialect(
     it('orders what concurrent senders commit the same live and on replay, each position once', async () => {
       const { team, people } = await streamCast(t(), ['Ann', 'Ben', 'Cy', 'Dee', 'Eve']);
       const [ann, ...senders] = people;
-      const { channel } = await createChannel(t().server.ctx, ann.user, { name: 'crowd', members: senders.map((who) => who.user.id) }, Date.now());
+      const { channel } = await createChannel(t().server.ctx, { user: ann.user, appId: null }, { name: 'crowd', members: senders.map((who) => who.user.id) });
       const live = await openStream(t(), ann);
       await Promise.all(senders.map((sender, s) => sendAll(sender, channel.id, numbered(1, 15).map((label) => `${s}-${label}`))));
       await fence(t(), team.id, ann.user.id, [live]);

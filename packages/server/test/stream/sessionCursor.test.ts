@@ -13,7 +13,7 @@ forEachDialect('the session answers where the stream stands, so a client may loa
     const { team, people } = await streamCast(t(), ['Ben']);
     const [ben] = people;
     const ann = await t().f.person(team.id, { firstName: 'Ann', lastName: 'Early', password: PASSWORD });
-    const { channel } = await createChannel(t().server.ctx, ann, { name: 'room', members: [ben.user.id] }, Date.now());
+    const { channel } = await createChannel(t().server.ctx, { user: ann, appId: null }, { name: 'room', members: [ben.user.id] });
     await ben.call('chat.sendFromComposer', { to: channel.id, text: 'before the sign-in' });
 
     const signedIn = await http(t().url, 'POST', '/api/session', { json: { email: ann.email, password: PASSWORD } });

@@ -19,7 +19,7 @@ describe.skipIf(noBrowser)('the admin console in the web client', () => {
     const admin = await web.t.f.person(team.id, { firstName: 'Ada', lastName: 'Admin', password: PASSWORD, role: 'admin', timezone: '+00:00' });
     const member = await web.t.f.person(team.id, { firstName: 'Mo', lastName: 'Member', password: PASSWORD });
     const bo = await web.t.f.person(team.id, { firstName: 'Bo', lastName: 'Brown', password: PASSWORD });
-    const { channel } = await createChannel(web.t.server.ctx, member, { name: 'launch', type: 'public', members: [admin.id, bo.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, { user: member, appId: null }, { name: 'launch', type: 'public', members: [admin.id, bo.id] });
 
     const asMember = await signInAs(member.email!);
     await asMember.page.goto(`${web.t.url}/c/${channel.id}`);
@@ -87,7 +87,7 @@ describe.skipIf(noBrowser)('the admin console in the web client', () => {
       const team = await web.t.f.team('Osprey');
       const admin = await web.t.f.person(team.id, { firstName: 'Ada', lastName: 'Admin', password: PASSWORD, role: 'admin', timezone: '+00:00' });
       const mo = await web.t.f.person(team.id, { firstName: 'Mo', lastName: 'Member', password: PASSWORD });
-      await createChannel(web.t.server.ctx, admin, { name: 'general', type: 'public', members: [mo.id] }, Date.now());
+      await createChannel(web.t.server.ctx, { user: admin, appId: null }, { name: 'general', type: 'public', members: [mo.id] });
       const watched = await signInAs(admin.email!, { width: view.width, height: 800, colorScheme: view.colorScheme });
       const { page } = watched;
       if (view.width < 600) {

@@ -18,7 +18,7 @@ export async function webCast(t: TestServer) {
   const alice = await t.f.person(team.id, { firstName: 'Alice', lastName: 'Archer', password: PASSWORD, timezone: '+01:00' });
   await t.f.person(otherTeam.id, { email: alice.email!, firstName: 'Alice', lastName: 'Elsewhere', password: PASSWORD });
   const bob = await t.f.person(team.id, { firstName: 'Bob', lastName: 'Baker', password: PASSWORD });
-  const { channel } = await createChannel(t.server.ctx, alice, { name: 'general', purpose: 'Company-wide announcements and chatter', type: 'public', members: [bob.id] }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, { user: alice, appId: null }, { name: 'general', purpose: 'Company-wide announcements and chatter', type: 'public', members: [bob.id] });
   return { team, alice, bob, channel };
 }
 

@@ -12,7 +12,7 @@ describe.skipIf(noBrowser)('deactivating one’s own account in the web client',
     const team = await web.t.f.team('Leaving');
     const admin = await web.t.f.person(team.id, { role: 'admin' });
     const dora = await web.t.f.person(team.id, { firstName: 'Dora', lastName: 'Departing', password: PASSWORD });
-    await createChannel(web.t.server.ctx, admin, { name: 'general', members: [dora.id] }, Date.now());
+    await createChannel(web.t.server.ctx, { user: admin, appId: null }, { name: 'general', members: [dora.id] });
     const watched = await signInPage(web.browser, web.t, dora.email!);
     const { page } = watched;
     await page.getByRole('button', { name: /^Your profile: Dora Departing/ }).click();

@@ -41,7 +41,7 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
   });
 
   it('sends read markers at most every few seconds during a burst, ending at the newest, with no stale unread count', async () => {
-    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'busy', members: [web.cast.bob.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'busy', members: [web.cast.bob.id] });
     const bob = await signInAs(web.cast.bob.email!);
     await openChannel(bob.page, 'busy');
     const markers: Request[] = [];
@@ -55,7 +55,7 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
 
     const started = Date.now();
     let last = '';
-    for (let i = 1; i <= 40; i++) last = (await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: `Burst message ${i}` })).message.uid;
+    for (let i = 1; i <= 40; i++) last = (await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: `Burst message ${i}` })).message.uid;
     await history(bob.page).getByText('Burst message 40', { exact: true }).waitFor();
     const newest = await bob.page.waitForRequest((request) => request.url().endsWith('/v1/chat.markRead') && request.postDataJSON()?.uid === last);
     await newest.response();
@@ -115,10 +115,10 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
   });
 
   it('tells a person removed from the channel they are viewing, and closes it', async () => {
-    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'standup', members: [web.cast.bob.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'standup', members: [web.cast.bob.id] });
     const bob = await signInAs(web.cast.bob.email!);
     await openChannel(bob.page, 'standup');
-    await removeChannelMembers(web.t.server.ctx, web.cast.alice, channel.id, [web.cast.bob.id], Date.now());
+    await removeChannelMembers(web.t.server.ctx, { user: web.cast.alice, appId: null }, { channelId: channel.id, members: [web.cast.bob.id] });
     await bob.page.getByText('You are no longer a member of #standup.').waitFor();
     await bob.page.getByRole('heading', { name: 'standup', level: 1 }).waitFor({ state: 'detached' });
     expect(await composer(bob.page, /Message #standup/).count()).toBe(0);
@@ -151,7 +151,7 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
 
   it('lays consecutive messages out evenly, keeps the connection banner off the channel description and the sidebar name whole', async () => {
     const long = await web.t.f.person(web.cast.team.id, { firstName: 'Maximiliana', lastName: 'Featherstonehaugh', password: PASSWORD });
-    const { channel } = await createChannel(web.t.server.ctx, long, { name: 'layout', purpose: 'Where the layout is looked at', members: [web.cast.bob.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, { user: long, appId: null }, { name: 'layout', purpose: 'Where the layout is looked at', members: [web.cast.bob.id] });
     const day = Date.UTC(2026, 2, 12, 9);
     await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, long, [
       { text: 'First line of a run of messages.' },
@@ -200,7 +200,7 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
   it('keeps the notification card whole above the sidebar’s foot and toasts off the composer (1280×800)', { timeout: 120_000 }, async () => {
     // An admin: the sidebar's foot at its tallest (Admin console, Invite people, Sign out).
     const admin = await web.t.f.person(web.cast.team.id, { firstName: 'Ada', lastName: 'Admin', password: PASSWORD, role: 'admin' });
-    const { channel } = await createChannel(web.t.server.ctx, admin, { name: 'footing', purpose: 'Where the card and the toasts go', members: [web.cast.bob.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, { user: admin, appId: null }, { name: 'footing', purpose: 'Where the card and the toasts go', members: [web.cast.bob.id] });
     await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.bob, Array.from({ length: 30 }, (_, index) => ({ text: `Note ${index + 1}` })));
     const watched = await signInAs(admin.email!, undefined, { width: 1280, height: 800 });
     const { page } = watched;

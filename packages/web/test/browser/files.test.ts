@@ -73,7 +73,7 @@ async function attach(page: Page, files: Array<{ name: string; mimeType: string;
 }
 
 async function openChannel(name: string) {
-  const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name, purpose: 'Pictures and documents', type: 'public', members: [web.cast.bob.id] }, Date.now());
+  const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name, purpose: 'Pictures and documents', type: 'public', members: [web.cast.bob.id] });
   const open = async (watched: WatchedPage) => {
     await watched.page.goto(`${web.t.url}/c/${encodeURIComponent(channel.id)}`);
     await watched.page.getByRole('heading', { name, level: 1 }).waitFor();

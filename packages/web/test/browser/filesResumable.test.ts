@@ -16,7 +16,7 @@ const history = (page: Page) => page.getByRole('region', { name: 'Message histor
 
 describe.skipIf(noBrowser)('large files from the web client', () => {
   it('go in parts and resume after a dropped connection', { timeout: 120_000 }, async () => {
-    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'recordings', type: 'public', members: [web.cast.bob.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'recordings', type: 'public', members: [web.cast.bob.id] });
     const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind');
     const bob = await signInPage(web.browser, web.t, web.cast.bob.email!);
     for (const watched of [alice, bob]) {

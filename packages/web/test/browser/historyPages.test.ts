@@ -17,7 +17,7 @@ const MINUTE = 60_000;
 /** A public channel of a new cast's Alice with `count` messages from Bob, `gapMs` apart, the last at `endAt`. */
 async function channelWith(name: string, count: number, gapMs = MINUTE, endAt = Date.now()) {
   const cast = await webCast(suite.t);
-  const { channel } = await createChannel(suite.t.server.ctx, cast.alice, { name, type: 'public', members: [cast.bob.id] }, endAt - (count + 1) * gapMs);
+  const { channel } = await createChannel({ ...suite.t.server.ctx, now: () => endAt - (count + 1) * gapMs }, { user: cast.alice, appId: null }, { name, type: 'public', members: [cast.bob.id] });
   await writeHistory(suite.t, channel, cast.bob, Array.from({ length: count }, (_, index) => ({ text: `${name} message ${index + 1}` })), gapMs, endAt);
   return { cast, channel };
 }

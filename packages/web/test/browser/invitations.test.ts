@@ -40,7 +40,7 @@ describe.skipIf(noBrowser)('joining a team by invitation in the web client', () 
   it('one joins by email, another by link; both land in the team and chat', async () => {
     const team = await web.t.f.team('Harbor');
     const admin = await web.t.f.person(team.id, { role: 'admin', firstName: 'Hana', lastName: 'Harbor', password: PASSWORD });
-    await createChannel(web.t.server.ctx, admin, { name: 'lobby', type: 'public', members: [] }, Date.now());
+    await createChannel(web.t.server.ctx, { user: admin, appId: null }, { name: 'lobby', type: 'public', members: [] });
 
     const hana = await signInPage(web.browser, web.t, admin.email!);
     opened.push(hana);
@@ -106,8 +106,8 @@ describe.skipIf(noBrowser)('joining a team by invitation in the web client', () 
   it('refuses a revoked link on the invite page, saying why', async () => {
     const team = await web.t.f.team('Cove');
     const admin = await web.t.f.person(team.id, { role: 'admin', firstName: 'Cora', lastName: 'Cove' });
-    const made = await createInvitation(web.t.server.ctx, admin, {});
-    await revokeInvitation(web.t.server.ctx, admin, made.invitation.id);
+    const made = await createInvitation(web.t.server.ctx, { person: admin, address: null }, {});
+    await revokeInvitation(web.t.server.ctx, { person: admin, address: null }, { invitationId: made.invitation.id });
     const visitor = await open(made.url!);
     await visitor.page.getByRole('heading', { name: 'This invitation cannot be used' }).waitFor();
     await visitor.page.getByRole('alert').getByText('This invitation was revoked; ask whoever invited you for a new one.').waitFor();
@@ -117,7 +117,7 @@ describe.skipIf(noBrowser)('joining a team by invitation in the web client', () 
   it('“Forgot password?” mails a link; the reset page sets a new password and signs in', async () => {
     const team = await web.t.f.team('Reef');
     const person = await web.t.f.person(team.id, { firstName: 'Rae', lastName: 'Reef', email: 'rae@example.test', password: PASSWORD });
-    await createChannel(web.t.server.ctx, person, { name: 'lobby', type: 'public', members: [] }, Date.now());
+    await createChannel(web.t.server.ctx, { user: person, appId: null }, { name: 'lobby', type: 'public', members: [] });
     const rae = await open(`${web.t.url}/signin`);
     await rae.page.getByRole('link', { name: 'Forgot password?' }).click();
     await rae.page.getByRole('heading', { name: 'Forgot password' }).waitFor();

@@ -51,7 +51,7 @@ const hide = (page: Page, hidden: boolean) => page.evaluate((value) => void ((wi
 describe.skipIf(noBrowser)('mentions and notifications in the web client', () => {
   it('notifies the person mentioned, badges the mention apart, opens the message from the notification, and respects mute', async () => {
     const { alice, bob, channel: general } = web.cast;
-    await createChannel(web.t.server.ctx, alice, { name: 'random', type: 'public', members: [bob.id] }, Date.now());
+    await createChannel(web.t.server.ctx, { user: alice, appId: null }, { name: 'random', type: 'public', members: [bob.id] });
 
     const bobPage = await openWatchedPage(web.browser);
     await bobPage.context.grantPermissions(['notifications'], { origin: web.t.url });
@@ -135,7 +135,7 @@ describe.skipIf(noBrowser)('mentions and notifications in the web client', () =>
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`shows the Mentions view and the notification settings at 1280 and 390 (${colorScheme})`, async () => {
       const { alice, bob, channel: general } = web.cast;
-      await sendMessage(web.t.server.ctx, alice, null, { to: general.id, text: `@Bob Baker the ${colorScheme} mockups are up`, mentions: [bob.id] });
+      await sendMessage(web.t.server.ctx, { user: alice, appId: null }, { to: general.id, text: `@Bob Baker the ${colorScheme} mockups are up`, mentions: [bob.id] });
       for (const width of [1280, 390]) {
         const page = await signInPage(web.browser, web.t, bob.email!, undefined, { colorScheme, width, height: 800 });
         await page.page.goto(`${web.t.url}/c/${encodeURIComponent(general.id)}`);

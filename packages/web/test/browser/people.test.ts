@@ -23,7 +23,7 @@ async function peopleCast() {
   const bob = await person('Bob', 'Baker');
   const carla = await person('Carla', 'Cook');
   const gus = await person('Gus', 'Guest', 'guest');
-  const { channel: general } = await createChannel(web.t.server.ctx, alice, { name: 'general', type: 'public', members: [bob.id] }, Date.now());
+  const { channel: general } = await createChannel(web.t.server.ctx, { user: alice, appId: null }, { name: 'general', type: 'public', members: [bob.id] });
   return { team, alice, bob, carla, gus, general };
 }
 
@@ -35,7 +35,7 @@ const openChannel = (page: Page, name: string) => sidebar(page).getByRole('link'
 describe.skipIf(noBrowser)('people in the web client', () => {
   it('members panel: a moderator adds and removes; a member sees it live and may only leave; a refusal shows in place', async () => {
     const { alice, bob } = await peopleCast();
-    await createChannel(web.t.server.ctx, alice, { name: 'ops', type: 'private', members: [bob.id] }, Date.now());
+    await createChannel(web.t.server.ctx, { user: alice, appId: null }, { name: 'ops', type: 'private', members: [bob.id] });
     const mod = await signInAs(alice.email!);
     const member = await signInAs(bob.email!);
     for (const { page } of [mod, member]) {

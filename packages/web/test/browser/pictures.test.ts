@@ -35,7 +35,7 @@ describe.skipIf(noBrowser)('pictures and the admin console’s reach', () => {
     const team = await web.t.f.team('Heron');
     const ann = await web.t.f.person(team.id, { firstName: 'Ann', lastName: 'Archer', password: PASSWORD });
     const ben = await web.t.f.person(team.id, { firstName: 'Ben', lastName: 'Baker', password: PASSWORD });
-    const { channel } = await createChannel(web.t.server.ctx, ann, { name: 'lobby', type: 'public', members: [ben.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, { user: ann, appId: null }, { name: 'lobby', type: 'public', members: [ben.id] });
     await writeHistory(web.t, channel, ann, [{ text: 'Hello from Ann' }]);
 
     const asBen = await signInAs(ben.email!);
@@ -75,8 +75,8 @@ describe.skipIf(noBrowser)('pictures and the admin console’s reach', () => {
     const ada = await web.t.f.person(team.id, { firstName: 'Ada', lastName: 'Admin', password: PASSWORD, role: 'admin', timezone: '+00:00' });
     const mo = await web.t.f.person(team.id, { firstName: 'Mo', lastName: 'Moderator', password: PASSWORD });
     const nia = await web.t.f.person(team.id, { firstName: 'Nia', lastName: 'Newcomer', password: PASSWORD });
-    await createChannel(web.t.server.ctx, mo, { name: 'lobby', type: 'public', members: [nia.id, ada.id] }, Date.now());
-    const { channel: secret } = await createChannel(web.t.server.ctx, mo, { name: 'secret', type: 'private', members: [] }, Date.now());
+    await createChannel(web.t.server.ctx, { user: mo, appId: null }, { name: 'lobby', type: 'public', members: [nia.id, ada.id] });
+    const { channel: secret } = await createChannel(web.t.server.ctx, { user: mo, appId: null }, { name: 'secret', type: 'private', members: [] });
     const app = await web.t.f.app(team.id, mo.id, { name: 'Standup', description: 'Daily check-ins' });
     await web.t.f.install(app.id, nia.id);
 

@@ -34,7 +34,7 @@ describe.skipIf(noBrowser)('pins, saved items and links to a message', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`pins live for the other person, saves, and opens a link far back in history (${colorScheme})`, { timeout: 120_000 }, async () => {
       const name = `decisions-${colorScheme}`;
-      const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name, purpose: 'What we agreed', members: [web.cast.bob.id] }, Date.now());
+      const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name, purpose: 'What we agreed', members: [web.cast.bob.id] });
       // 300 older messages, the one to link to near the start: far more than the first page holds.
       const old = Array.from({ length: 300 }, (_, index) => ({ text: index === 5 ? 'We ship on Thursdays' : `Status update ${index}` }));
       await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.bob, [...old, { text: 'Retro moved to Friday' }, { text: 'Standup at 9:30' }], 60_000);

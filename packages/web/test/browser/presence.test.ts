@@ -26,7 +26,7 @@ async function presenceCast() {
   const alice = await person('Alice', 'Archer');
   const bob = await person('Bob', 'Baker');
   const carla = await person('Carla', 'Cook');
-  await createChannel(t.server.ctx, alice, { name: 'design', purpose: 'Sketches and reviews', type: 'public', members: [bob.id, carla.id] }, clock - 3_600_000);
+  await createChannel({ ...t.server.ctx, now: () => clock - 3_600_000 }, { user: alice, appId: null }, { name: 'design', purpose: 'Sketches and reviews', type: 'public', members: [bob.id, carla.id] });
   await writeHistory(t, { id: directChatKey(alice.id, bob.id), team_id: team.id }, alice, [{ text: 'Are you around?', to_id: bob.id }], 60_000, clock);
   return { alice, bob, carla };
 }

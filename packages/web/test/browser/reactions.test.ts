@@ -20,7 +20,7 @@ describe.skipIf(noBrowser)('editing, deleting and reacting', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`edits, deletes and reacts, each seen live by the other person (${colorScheme})`, async () => {
       const name = `lunch-${colorScheme}`;
-      const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name, purpose: 'Where to eat', members: [web.cast.bob.id] }, Date.now());
+      const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name, purpose: 'Where to eat', members: [web.cast.bob.id] });
       await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.bob, [{ text: 'Hungry yet?' }]);
 
       const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind', { colorScheme });

@@ -34,7 +34,7 @@ const MARKDOWN = [
 
 describe.skipIf(noBrowser)('reading in the web client', () => {
   it('renders Markdown without raw HTML or script links, and highlights code with a script loaded only then', async () => {
-    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'formatting', members: [web.cast.bob.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'formatting', members: [web.cast.bob.id] });
     await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Plain first, nothing to format.' }]);
     // Light at 1280 px; dark on a phone, 390 px, where the chat the latest message went to opens first.
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -47,7 +47,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
       // The first time: the highlighter is fetched only once a code block is shown.
       if (colorScheme === 'light') {
         expect(scripts.some((path) => path.includes('highlight'))).toBe(false);
-        await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: MARKDOWN });
+        await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: MARKDOWN });
       }
       const message = history(bob.page).getByRole('article').filter({ hasText: 'quoted from the plan' });
       await message.locator('code.hljs .hljs-keyword').waitFor();
@@ -76,7 +76,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
   });
 
   it('wraps the selection with Ctrl+B and Ctrl+I, and keeps each chat’s draft across a reload', async () => {
-    await createChannel(web.t.server.ctx, web.cast.alice, { name: 'elsewhere', members: [] }, Date.now());
+    await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'elsewhere', members: [] });
     const alice = await signInAs(web.cast.alice.email!, 'Northwind');
     await openChannel(alice.page, 'general');
     const box = composer(alice.page, /Message #general/);
@@ -111,7 +111,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
   });
 
   it('draws “New messages” where the person left off, offers “Jump to newest” when scrolled up, and brings one’s own message into view', async () => {
-    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'long-read', members: [web.cast.bob.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'long-read', members: [web.cast.bob.id] });
     const chat = { id: channel.id, team_id: web.cast.team.id };
     await writeHistory(web.t, chat, web.cast.alice, Array.from({ length: 60 }, (_, i) => ({ text: `Older message ${i + 1}` })), 60_000, Date.now() - 3_600_000);
     const bob = await signInAs(web.cast.bob.email!);
@@ -121,7 +121,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     // Read: Bob's marker reaches the newest, then he goes elsewhere while Alice writes.
     await bob.page.getByRole('link', { name: 'long-read' }).getByLabel(/unread/).waitFor({ state: 'detached' });
     await openChannel(bob.page, 'general');
-    for (let i = 1; i <= 3; i++) await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: `While you were away ${i}` });
+    for (let i = 1; i <= 3; i++) await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: `While you were away ${i}` });
     await bob.page.getByRole('link', { name: 'long-read' }).getByLabel('3 unread').waitFor();
 
     await openChannel(bob.page, 'long-read');
@@ -153,13 +153,13 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
   });
 
   it('opens a chat with more new messages than the view shows at the “New messages” line', async () => {
-    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name: 'many-new', members: [web.cast.bob.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'many-new', members: [web.cast.bob.id] });
     await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Read long ago' }], 60_000, Date.now() - 3_600_000);
     const bob = await signInAs(web.cast.bob.email!);
     await openChannel(bob.page, 'many-new');
     await bob.page.getByRole('link', { name: 'many-new' }).getByLabel(/unread/).waitFor({ state: 'detached' });
     await openChannel(bob.page, 'general');
-    for (let i = 1; i <= 40; i++) await sendMessage(web.t.server.ctx, web.cast.alice, null, { to: channel.id, text: `Piled up ${i}` });
+    for (let i = 1; i <= 40; i++) await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: `Piled up ${i}` });
     await bob.page.getByRole('link', { name: 'many-new' }).getByLabel('40 unread').waitFor();
 
     await openChannel(bob.page, 'many-new');

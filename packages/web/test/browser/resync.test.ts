@@ -59,7 +59,7 @@ describe.skipIf(noBrowser)('a stream resync in the web client', () => {
 
     const {
       message: { uid: question },
-    } = await sendMessage(web.t.server.ctx, bob, null, { to: channel.id, text: 'Which logo do we ship?' });
+    } = await sendMessage(web.t.server.ctx, { user: bob, appId: null }, { to: channel.id, text: 'Which logo do we ship?' });
     await signInOn(page, web.t, alice.email!, 'Northwind');
     await page.getByRole('heading', { name: 'general', level: 1 }).waitFor();
     await expect.poll(() => fromServer.some((frame) => JSON.parse(frame).type === 'hello')).toBe(true);
@@ -81,8 +81,8 @@ describe.skipIf(noBrowser)('a stream resync in the web client', () => {
     holding = true;
     await connected!.close({ code: 1012, reason: 'cut by the test' });
     await reconnectHeld.promise;
-    await sendMessage(web.t.server.ctx, bob, null, { to: channel.id, text: 'Sent while Alice was away' });
-    await sendMessage(web.t.server.ctx, bob, null, { to: channel.id, text: 'Replied while Alice was away', threadParent: question });
+    await sendMessage(web.t.server.ctx, { user: bob, appId: null }, { to: channel.id, text: 'Sent while Alice was away' });
+    await sendMessage(web.t.server.ctx, { user: bob, appId: null }, { to: channel.id, text: 'Replied while Alice was away', threadParent: question });
     await pruneStream(web.t.testStore.store.db, { now: Date.now() + 1000, retentionMs: 0 });
     holding = false;
     await held!.close({ code: 1012, reason: 'let go by the test' });

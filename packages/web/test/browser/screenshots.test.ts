@@ -24,9 +24,9 @@ async function demoTeam() {
   await web.t.f.install(app.id, maya.id);
   const { botUserId } = await web.t.f.bot(app.id);
   const bot = await web.t.testStore.store.db.selectFrom('users').selectAll().where('id', '=', botUserId).executeTakeFirstOrThrow();
-  const { channel } = await createChannel(web.t.server.ctx, maya, { name: 'engineering', purpose: 'Builds, releases and on-call', type: 'public', members: [lucas.id, priya.id] }, Date.now());
-  await createChannel(web.t.server.ctx, maya, { name: 'design', purpose: 'Reviews and critique', type: 'public', members: [lucas.id] }, Date.now());
-  await createChannel(web.t.server.ctx, maya, { name: 'leadership', type: 'private', members: [priya.id] }, Date.now());
+  const { channel } = await createChannel(web.t.server.ctx, { user: maya, appId: null }, { name: 'engineering', purpose: 'Builds, releases and on-call', type: 'public', members: [lucas.id, priya.id] });
+  await createChannel(web.t.server.ctx, { user: maya, appId: null }, { name: 'design', purpose: 'Reviews and critique', type: 'public', members: [lucas.id] });
+  await createChannel(web.t.server.ctx, { user: maya, appId: null }, { name: 'leadership', type: 'private', members: [priya.id] });
   const chat = { id: channel.id, team_id: team.id };
   // A fixed day, so that the pictures change only when the page does.
   const day = Date.UTC(2026, 2, 12);

@@ -29,9 +29,9 @@ describe.skipIf(noBrowser)('message search', () => {
     it(`finds what the other person just sent, highlighted, and opens it in context (${colorScheme})`, async () => {
       const { cast } = web;
       const name = `launch-${colorScheme}`;
-      const { channel } = await createChannel(web.t.server.ctx, cast.alice, { name, purpose: 'Launch plans', members: [cast.bob.id] }, Date.now());
+      const { channel } = await createChannel(web.t.server.ctx, { user: cast.alice, appId: null }, { name, purpose: 'Launch plans', members: [cast.bob.id] });
       const lounge = `lounge-${colorScheme}`;
-      const { channel: open } = await createChannel(web.t.server.ctx, cast.alice, { name: lounge, purpose: 'Open to all', type: 'public', members: [] }, Date.now());
+      const { channel: open } = await createChannel(web.t.server.ctx, { user: cast.alice, appId: null }, { name: lounge, purpose: 'Open to all', type: 'public', members: [] });
       // 25 older matches (more than a page of 20), one of them hostile; and one in a public channel Bob is not in.
       const older = Array.from({ length: 24 }, (_, index) => ({ text: `Roadmap note ${index} for the ${colorScheme} launch` }));
       older.push({ text: `<img src=x onerror="window.__searchXss=1"> roadmap <b>bold</b> ${colorScheme}` });

@@ -47,7 +47,7 @@ describe.skipIf(noBrowser)('single sign-on in the web client', () => {
     const admin = await web.t.f.person(team.id, { firstName: 'Ada', lastName: 'Admin', role: 'admin', email: 'ada@navy.test', password: PASSWORD });
     const grace = await web.t.f.person(team.id, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.test' });
 
-    await createChannel(web.t.server.ctx, admin, { name: 'general', members: [grace.id] }, Date.now());
+    await createChannel(web.t.server.ctx, { user: admin, appId: null }, { name: 'general', members: [grace.id] });
     const adminPage = await signInPage(web.browser, web.t, admin.email!);
     const { page } = adminPage;
     await page.getByRole('button', { name: 'Admin console' }).click();

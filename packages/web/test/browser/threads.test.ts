@@ -44,7 +44,7 @@ describe.skipIf(noBrowser)('threads', () => {
     it(`replies in a thread, live for the other person, with "Also send to the channel" (${colorScheme})`, { timeout: 120_000 }, async () => {
       const name = `launch-${colorScheme}`;
       const question = `Which day do we launch, ${colorScheme}?`;
-      const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name, purpose: 'Launch plans', members: [web.cast.bob.id] }, Date.now());
+      const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name, purpose: 'Launch plans', members: [web.cast.bob.id] });
       const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind', { colorScheme });
       await alice.page.goto(`${web.t.url}/c/${encodeURIComponent(channel.id)}`);
       await alice.page.getByRole('heading', { name, level: 1 }).waitFor();
@@ -115,7 +115,7 @@ describe.skipIf(noBrowser)('threads', () => {
 
   it('opens a thread beside the conversation, keeps it in the address, and loads its older replies (1280×800)', { timeout: 120_000 }, async () => {
     const name = 'release-steps';
-    const { channel } = await createChannel(web.t.server.ctx, web.cast.alice, { name, purpose: 'The release, step by step', members: [web.cast.bob.id] }, Date.now());
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name, purpose: 'The release, step by step', members: [web.cast.bob.id] });
     // 130 replies: the panel opens with the newest 100 and one page older to load.
     const root = await writeThread({ id: channel.id, team_id: web.cast.team.id }, web.cast.bob, 'Release checklist, step by step', 130);
     const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind', { width: 1280, height: 800 });

@@ -30,10 +30,10 @@ async function stored(person: UsersTable, name: string, bytes: Buffer) {
 describe.skipIf(noBrowser)('the image viewer across a chat’s files', () => {
   it('goes back past the images loaded, through files.list pages, and forward again', { timeout: 90_000 }, async () => {
     const { alice, bob } = web.cast;
-    const { channel } = await createChannel(web.t.server.ctx, alice, { name: 'gallery', type: 'public', members: [bob.id] }, clock);
+    const { channel } = await createChannel({ ...web.t.server.ctx, now: () => clock }, { user: alice, appId: null }, { name: 'gallery', type: 'public', members: [bob.id] });
     const send = async (text: string, files?: string[]) => {
       clock += 1_000;
-      await sendMessage(web.t.server.ctx, alice, null, { to: channel.id, text, ...(files ? { files } : {}) });
+      await sendMessage(web.t.server.ctx, { user: alice, appId: null }, { to: channel.id, text, ...(files ? { files } : {}) });
     };
     const image = async (index: number) => (await stored(alice, `photo-${index}.png`, await swatch(40 * index, 120, 200 - 30 * index))).id;
 

@@ -115,7 +115,7 @@ describe.skipIf(noBrowser)('Web Push in the browser', () => {
     await web.t.server.gateway.presence.renew();
     const {
       message: { uid },
-    } = await sendMessage(web.t.server.ctx, alice, null, { to: bob.id, text: 'Are the slides ready?' });
+    } = await sendMessage(web.t.server.ctx, { user: alice, appId: null }, { to: bob.id, text: 'Are the slides ready?' });
     await web.t.server.ctx.background.settled();
     const pushes = service.received.filter((push) => push.path === new URL(endpoint).pathname);
     expect(pushes).toHaveLength(1);

@@ -26,7 +26,7 @@ const web = browserSuite({ config: { checkResults: false } });
 
 it.skipIf(noBrowser)('renders every vector of the XSS corpus with 0 executions', async () => {
   const { team, alice, bob } = await webCast(web.t);
-  const { channel } = await createChannel(web.t.server.ctx, alice, { name: 'xss', type: 'public', members: [bob.id] }, Date.now());
+  const { channel } = await createChannel(web.t.server.ctx, { user: alice, appId: null }, { name: 'xss', type: 'public', members: [bob.id] });
   const urls = [...dangerousUrls, ...linkOnlyUrls];
   const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
   const messages = [

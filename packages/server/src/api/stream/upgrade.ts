@@ -23,7 +23,7 @@ export function streamEndpoint(ctx: ServerContext, gateway: StreamGateway): Upgr
   async function whoOpens(request: IncomingMessage, query: URLSearchParams): Promise<Omit<StreamOpener, 'cursor'>> {
     const ticket = query.get('ticket');
     if (ticket !== null) {
-      const redeemed = await redeemStreamTicket(ctx.db, ticket, ctx.now());
+      const redeemed = await redeemStreamTicket(ctx, {}, { ticket });
       if (!redeemed) throw new ApiError('NotSignedIn', 'The stream ticket is unknown, used or expired; call stream.createTicket for a new one.');
       return redeemed;
     }

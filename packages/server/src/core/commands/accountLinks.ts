@@ -1,29 +1,17 @@
-import type { Config } from '../../config.js';
 import type { AccountTokensTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import { hashToken, newSecret } from '../../store/ids.js';
+import { hashToken } from '../../store/ids.js';
 import { ApiError } from '../../errors.js';
-import type { CoreContext } from '../context.js';
+import type { CommandContext, CoreContext } from '../context.js';
+import type { Browser } from './sessions.js';
 import { runChange } from '../effects/effects.js';
 import { passwordResetMail } from '../mail/messages.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { checkPassword } from '../passwordRules.js';
 import { hashPassword } from '../passwords.js';
 import { recordAudit } from '../audit/record.js';
-
-const HOUR_MS = 60 * 60 * 1000;
-/** How long a link is good for: a password reset an hour, an email verification a week. */
-const LIFETIME_MS: Record<AccountTokensTable['purpose'], number> = { reset: HOUR_MS, verify: 7 * 24 * HOUR_MS };
-
-/** A link to one of the web client's pages: absolute on the server's public URL, else a path on this server. */
-export const linkTo = (config: Config, path: string): string => (config.publicUrl ? new URL(path, config.publicUrl).href : path);
-
-/** Stores a new single-use link of the account (its hash only) and answers its token. */
-export async function issueAccountLink(tx: Tx, userId: string, purpose: AccountTokensTable['purpose'], now: number): Promise<string> {
-  const token = newSecret(purpose === 'reset' ? 'pwr_' : 'ver_');
-  await tx.insertInto('account_tokens').values({ token_hash: hashToken(token), user_id: userId, purpose, expires_at: now + LIFETIME_MS[purpose], used_at: null, created_at: now }).execute();
-  return token;
-}
+import { issueAccountLinkIn } from './internal/accountLinkRows.js';
+import { linkTo } from '../webLinks.js';
 
 /**
  * Mails a reset link to every active account with this email (one per team). The caller answers the
@@ -42,7 +30,7 @@ export async function mailPasswordResets(ctx: CoreContext, { address }: { addres
   const now = ctx.now();
   await runChange(ctx, async (tx, effects) => {
     for (const account of accounts) {
-      const token = await issueAccountLink(tx, account.id, 'reset', now);
+      const token = await issueAccountLinkIn(tx, account.id, 'reset', now);
       await recordAudit(tx, { teamId: account.team_id, actor: { userId: null, address }, at: now, action: 'user.passwordResetRequested', target: { kind: 'user', id: account.id } });
       await enqueueMail(tx, effects, passwordResetMail(account.email!, { teamName: account.name, link: linkTo(ctx.config, `/reset-password#${token}`) }), now);
     }
@@ -83,7 +71,8 @@ export async function resetPassword(ctx: CoreContext, { address }: { address: st
   });
 }
 
-export async function verifyEmail(ctx: CoreContext, token: string): Promise<{ email: string }> {
+/** Marks the account's email verified, whoever follows the link (a Browser, signed in or not): the link's token is the proof. */
+export async function verifyEmail(ctx: CommandContext, _browser: Browser, { linkToken: token }: { linkToken: string }): Promise<{ email: string }> {
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
     const userId = await useLink(tx, token, 'verify', now);

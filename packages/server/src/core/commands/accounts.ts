@@ -1,18 +1,11 @@
 import type { UsersTable } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
 import { invalidParameter } from '../../errors.js';
 import { runChange } from '../effects/effects.js';
 import { checkPassword } from '../passwordRules.js';
-import { hashPassword, verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
+import { hashPassword } from '../passwords.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import type { CommandContext } from '../context.js';
 import { sessionIdOf } from '../queries/sessions.js';
-
-/** Whether the current password is right; a person without one (never set) has no right one. */
-export async function currentPasswordIs(person: UsersTable, password: string): Promise<boolean> {
-  if (person.password_hash === null) return verifyAgainstNoAccount(password);
-  return verifyPassword(password, person.password_hash);
-}
 
 /** A person acting from one of their sessions (its token's hash), and from where (for the audit log). */
 export interface SessionActor {
@@ -20,6 +13,9 @@ export interface SessionActor {
   sessionHash: string;
   address: string | null;
 }
+
+/** A person acting for themselves (from a session or a personal token), and from where (for the audit log). */
+export type PersonAt = Pick<SessionActor, 'person' | 'address'>;
 
 /**
  * Sets a person's new password (the one password rule, core/passwordRules.ts) and ends every other
@@ -70,16 +66,22 @@ const touched = new Map<string, number>();
 const TOUCH_EVERY_MS = 60_000;
 const MAX_TOUCHED = 10_000;
 
-/** Records that a session was used, at most once a minute per session and process (sessions.list's "last seen"). */
-export async function touchSession(db: Db, sessionHash: string, now: number): Promise<void> {
+/**
+ * Records that a person's session was used, at most once a minute per session and process (sessions.list's
+ * "last seen"): the session (its token's hash) is who acts; there is nothing else to say.
+ */
+export async function touchSession(ctx: CommandContext, { sessionHash }: Pick<SessionActor, 'sessionHash'>, _params: Record<string, never>): Promise<void> {
+  const now = ctx.now();
   const last = touched.get(sessionHash);
   if (last !== undefined && now - last < TOUCH_EVERY_MS && now >= last) return;
   if (touched.size >= MAX_TOUCHED) touched.clear();
   touched.set(sessionHash, now);
-  await db
-    .updateTable('sessions')
-    .set({ last_seen_at: now })
-    .where('token_hash', '=', sessionHash)
-    .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', now - TOUCH_EVERY_MS)]))
-    .execute();
+  await runChange(ctx, async (tx) => {
+    await tx
+      .updateTable('sessions')
+      .set({ last_seen_at: now })
+      .where('token_hash', '=', sessionHash)
+      .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', now - TOUCH_EVERY_MS)]))
+      .execute();
+  });
 }

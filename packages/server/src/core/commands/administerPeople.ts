@@ -10,7 +10,8 @@ import { enqueueMail } from '../mail/outbox.js';
 import { findTeamPerson } from '../queries/admin.js';
 import { entry } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { issueAccountLink, linkTo } from './accountLinks.js';
+import { linkTo } from '../webLinks.js';
+import { issueAccountLinkIn } from './internal/accountLinkRows.js';
 import { deactivatePersonIn, keepAnAdmin } from './internal/personRows.js';
 
 /** A team admin acting from the console, and where from (for the audit log). */
@@ -81,7 +82,7 @@ export async function adminPasswordReset(
   return runChange(ctx, async (tx, effects) => {
     const person = await personOf(tx, admin, userId, ctx.now());
     if (person.deactivatedAt !== null) throw new ApiError('PermissionDenied', 'This person is deactivated; reactivate them before resetting their password.', { parameter: 'userId' });
-    const token = await issueAccountLink(tx, userId, 'reset', now);
+    const token = await issueAccountLinkIn(tx, userId, 'reset', now);
     const link = linkTo(ctx.config, `/reset-password#${token}`);
     await recordAudit(tx, { ...byPerson(admin, address), at: now, action: 'user.passwordResetByAdmin', target: { kind: 'user', id: userId }, details: { mailed: email } });
     if (!email) return { link, mailed: false, expiresAt: now + HOUR_MS };

@@ -1,4 +1,6 @@
+import { ApiError } from '../../errors.js';
 import type { AppsTable, UsersTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
 import { recordAudit, type AuditActor } from '../audit/record.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
@@ -24,9 +26,10 @@ export type Developer = Pick<UsersTable, 'id' | 'team_id'>;
 /**
  * Creates an app in its developer's team, when the team's `app_creators` setting lets the developer
  * create apps (PermissionDenied otherwise): every way of creating an app comes through here, and its
- * fields are checked here (InvalidParameter / MissingParameter naming the field).
+ * fields are checked here (InvalidParameter / MissingParameter naming the field). The audit log's
+ * `app.created` is written in the same transaction. `actor`: the developer themselves, or the CLI.
  */
-export async function createApp(ctx: CommandContext, developer: Developer, input: NewApp): Promise<AppsTable> {
+export async function createApp(ctx: CommandContext, actor: AuditActor, { developer, ...input }: NewApp & { developer: Developer }): Promise<AppsTable> {
   const fields = checkAppFields(input, 'create');
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
@@ -42,6 +45,7 @@ export async function createApp(ctx: CommandContext, developer: Developer, input
     const row = newAppRow(developer, fields, now);
     // Stored sealed (store/sealedAppSecrets.ts); the caller gets the secret itself, as a read would give it.
     await tx.insertInto('apps').values({ ...row, secret: sealAppSecret(tx, row.secret) }).execute();
+    await recordAudit(tx, { teamId: row.team_id, actor, at: now, action: 'app.created', target: { kind: 'app', id: row.id }, details: { name: row.name } });
     return row;
   });
 }
@@ -157,8 +161,8 @@ export function botNameOf(appName: string): { first_name: string; last_name: str
 
 /**
  * Enables the app's bot (creating its user "<App name> Bot" the first time, see botNameOf) and issues a
- * new bot token; any earlier bot token stops working. `actor`: whoever's access to the app's
- * credentials the handler checked, or the CLI.
+ * new bot token; any earlier bot token stops working. The audit log's `app.botEnabled` is written in the
+ * same transaction. `actor`: whoever's access to the app's credentials the handler checked, or the CLI.
  */
 export async function enableBot(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<{ botUserId: string; botToken: string }> {
   const now = ctx.now();
@@ -170,14 +174,33 @@ export async function enableBot(ctx: CommandContext, actor: AuditActor, { appId 
       await insertUser(tx, { id: botUserId, team_id: app.team_id, ...botNameOf(app.name), profile_image: app.icon, bot_app_id: app.id, created_at: now });
       await tx.updateTable('apps').set({ bot_user_id: botUserId, updated_at: now }).where('id', '=', appId).execute();
     }
-    await tx.deleteFrom('app_tokens').where('app_id', '=', appId).where('kind', '=', 'bot').execute();
-    const botToken = newSecret('ab_');
-    await tx
-      .insertInto('app_tokens')
-      .values({ token_hash: hashToken(botToken), app_id: appId, user_id: botUserId, kind: 'bot', created_at: now })
-      .execute();
+    const botToken = await replaceBotToken(tx, appId, botUserId, now);
+    await recordAudit(tx, { teamId: app.team_id, actor, at: now, action: 'app.botEnabled', target: { kind: 'app', id: appId } });
     return { botUserId, botToken };
   });
+}
+
+/**
+ * Issues a new token to the app's bot, which must be enabled already (BotNotEnabled otherwise); the
+ * earlier one stops working. The audit log's `app.botTokenRegenerated` is written in the same transaction.
+ */
+export async function regenerateBotToken(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<{ botUserId: string; botToken: string }> {
+  const now = ctx.now();
+  return runChange(ctx, async (tx) => {
+    const app = await tx.selectFrom('apps').select(['team_id', 'bot_user_id']).where('id', '=', appId).executeTakeFirstOrThrow();
+    if (app.bot_user_id === null) throw new ApiError('BotNotEnabled', 'The app has no bot yet; enable it with apps.enableBot.');
+    const botToken = await replaceBotToken(tx, appId, app.bot_user_id, now);
+    await recordAudit(tx, { teamId: app.team_id, actor, at: now, action: 'app.botTokenRegenerated', target: { kind: 'app', id: appId } });
+    return { botUserId: app.bot_user_id, botToken };
+  });
+}
+
+/** The bot's one token: a new one, the earlier one deleted. */
+async function replaceBotToken(tx: Tx, appId: string, botUserId: string, now: number): Promise<string> {
+  await tx.deleteFrom('app_tokens').where('app_id', '=', appId).where('kind', '=', 'bot').execute();
+  const botToken = newSecret('ab_');
+  await tx.insertInto('app_tokens').values({ token_hash: hashToken(botToken), app_id: appId, user_id: botUserId, kind: 'bot', created_at: now }).execute();
+  return botToken;
 }
 
 /**

@@ -3,7 +3,8 @@ import type { ChannelsTable, UsersTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
 import { inBatches } from '../../store/batches.js';
 import { newChannelId } from '../../store/ids.js';
-import { runChange, type ChangeContext } from '../effects/effects.js';
+import type { CommandContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
 import { presentChannel } from '../presenters/channels.js';
 import { channelCreated, channelMembersAdded, channelMembersRemoved } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
@@ -24,11 +25,15 @@ import {
 import { memberCount } from './internal/channelRows.js';
 
 /**
- * A change of members made from a person's session (not an app's token): the client's address, for the
- * audit log. A team admin so signed in reaches every channel of the team (findManagedChannel).
+ * Who changes a channel or its members: a person (`appId` null) or a token's user through the token's app,
+ * which hears nothing of its own change. A person's session (or personal token) gives the client's address:
+ * a team admin so signed in reaches every channel of the team (findManagedChannel), and the audit log
+ * records where a change they made with those powers came from.
  */
-export interface SessionReach {
-  clientAddress: string;
+export interface ChannelChanger {
+  user: UsersTable;
+  appId: string | null;
+  clientAddress?: string;
 }
 
 /** What happened to each user id asked for, in the order they were asked for. */
@@ -47,17 +52,12 @@ export interface NewChannel {
  * Creates a channel (private unless asked otherwise) with `actor` as its moderator, then adds `members`
  * as a moderator would. The actor naming themselves among `members` gets AlreadyMember, like any member.
  * Its members hear of it on the stream (`channel.created`), and the apps its members installed by one
- * `channel.created` event each. `byAppId`: the app whose token made the change, if any (it hears nothing).
+ * `channel.created` event each.
  */
-export async function createChannel(
-  ctx: ChangeContext,
-  actor: UsersTable,
-  input: NewChannel,
-  now: number,
-  byAppId: string | null = null,
-): Promise<{ channel: ChannelsTable; members: MemberStatuses }> {
+export async function createChannel(ctx: CommandContext, { user: actor, appId: byAppId }: ChannelChanger, input: NewChannel): Promise<{ channel: ChannelsTable; members: MemberStatuses }> {
   authorizeCreateChannel(actor);
   const name = checkVisibleName('name', input.name);
+  const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
     const team = await tx.selectFrom('teams').select('who_may_create_channels').where('id', '=', actor.team_id).executeTakeFirstOrThrow();
     requireMayCreateChannels(actor, team.who_may_create_channels);
@@ -87,21 +87,18 @@ export async function createChannel(
  * its members installed (after the change) get a `channel.memberJoined` per member added.
  */
 export async function addChannelMembers(
-  ctx: ChangeContext,
-  actor: UsersTable,
-  channelId: string,
-  userIds: readonly string[],
-  now: number,
-  byAppId: string | null = null,
-  session?: SessionReach,
+  ctx: CommandContext,
+  { user: actor, appId: byAppId, clientAddress }: ChannelChanger,
+  { channelId, members: userIds }: { channelId: string; members: readonly string[] },
 ): Promise<MemberStatuses> {
+  const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
-    const access = await findManagedChannel(tx, actor, channelId, session !== undefined);
+    const access = await findManagedChannel(tx, actor, channelId, clientAddress !== undefined);
     authorizeAddMembers(actor, access, userIds);
     const members = await insertMembers(tx, access.channel, userIds, hasModeratorPowers(actor, access), now);
     const added = idsWithStatus(members, 'added');
     if (added.length > 0) {
-      if (session && byTeamAdminPowers(actor, access, added)) await recordAdminMemberChange(tx, actor, session, 'channel.membersAdded', access.channel.id, added, now);
+      if (clientAddress !== undefined && byTeamAdminPowers(actor, access, added)) await recordAdminMemberChange(tx, actor, clientAddress, 'channel.membersAdded', access.channel.id, added, now);
       const channel = presentChannel(access.channel, await memberCount(tx, channelId));
       await recordStreamEntries(tx, effects, access.channel.team_id, [channelMembersAdded(channel, added)], now);
       const events = added.map((userId) => ({ name: 'channel.memberJoined' as const, userId, channel: channelEventRef(access.channel), ...byOther(actor, userId) }));
@@ -118,16 +115,13 @@ export async function addChannelMembers(
  * removed members' included) get a `channel.memberLeft` per member removed.
  */
 export async function removeChannelMembers(
-  ctx: ChangeContext,
-  actor: UsersTable,
-  channelId: string,
-  userIds: readonly string[],
-  now: number,
-  byAppId: string | null = null,
-  session?: SessionReach,
+  ctx: CommandContext,
+  { user: actor, appId: byAppId, clientAddress }: ChannelChanger,
+  { channelId, members: userIds }: { channelId: string; members: readonly string[] },
 ): Promise<MemberStatuses> {
+  const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
-    const access = await findManagedChannel(tx, actor, channelId, session !== undefined);
+    const access = await findManagedChannel(tx, actor, channelId, clientAddress !== undefined);
     authorizeRemoveMembers(actor, access, userIds);
     const wanted = [...new Set(userIds)];
     const users = await loadUsers(tx, wanted);
@@ -135,7 +129,7 @@ export async function removeChannelMembers(
     const refusals = new Map(wanted.map((id) => [id, whyNotRemovable(users.get(id), access.channel, memberIds.has(id))]));
     const removable = wanted.filter((id) => refusals.get(id) === undefined);
     if (removable.length > 0) {
-      if (session && byTeamAdminPowers(actor, access, removable)) await recordAdminMemberChange(tx, actor, session, 'channel.membersRemoved', access.channel.id, removable, now);
+      if (clientAddress !== undefined && byTeamAdminPowers(actor, access, removable)) await recordAdminMemberChange(tx, actor, clientAddress, 'channel.membersRemoved', access.channel.id, removable, now);
       const appsBefore = await appsInChannel(tx, channelId);
       for (const batch of inBatches(removable, 1)) await tx.deleteFrom('channel_members').where('channel_id', '=', channelId).where('user_id', 'in', batch).execute();
       const newModerator = await keepAModerator(tx, channelId);
@@ -152,8 +146,8 @@ export async function removeChannelMembers(
 }
 
 /** A team admin changed the members of a channel they do not moderate: the audit log says who, where and whom. */
-async function recordAdminMemberChange(tx: Tx, admin: UsersTable, session: SessionReach, action: string, channelId: string, userIds: readonly string[], now: number): Promise<void> {
-  await recordAudit(tx, { ...byPerson(admin, session.clientAddress), at: now, action, target: { kind: 'channel', id: channelId }, details: { userIds } });
+async function recordAdminMemberChange(tx: Tx, admin: UsersTable, clientAddress: string, action: string, channelId: string, userIds: readonly string[], now: number): Promise<void> {
+  await recordAudit(tx, { ...byPerson(admin, clientAddress), at: now, action, target: { kind: 'channel', id: channelId }, details: { userIds } });
 }
 
 /** The parameters of one channel_members row. */

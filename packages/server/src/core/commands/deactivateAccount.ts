@@ -1,6 +1,7 @@
-import type { UsersTable } from '../../store/schema.js';
 import { byPerson, recordAudit } from '../audit/record.js';
-import { runChange, type ChangeContext } from '../effects/effects.js';
+import type { CommandContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
+import type { PersonAt } from './accounts.js';
 import { keepAnAdmin, revokeAllPersonalTokens } from './internal/personRows.js';
 
 /**
@@ -8,7 +9,7 @@ import { keepAnAdmin, revokeAllPersonalTokens } from './internal/personRows.js';
  * deactivated person's token is refused, api/caller.ts), and every process closes their streams at once
  * (credentialsEnded). Their messages stay. The team's last active admin cannot: the team would have none.
  */
-export async function deactivateOwnAccount(ctx: ChangeContext & { now(): number }, person: UsersTable, address: string): Promise<void> {
+export async function deactivateOwnAccount(ctx: CommandContext, { person, address }: PersonAt, _params: Record<string, never>): Promise<void> {
   await runChange(ctx, async (tx, effects) => {
     if (person.role === 'admin') await keepAnAdmin(tx, person.team_id, person.id, 'Deactivating your account as the last admin', undefined);
     const now = ctx.now();

@@ -1,10 +1,11 @@
 import type { InvitationModel as Invitation } from '@aviary/protocol';
-import { recordAudit } from '../audit/record.js';
-import type { InvitationsTable, UsersTable } from '../../store/schema.js';
+import { byPerson, recordAudit } from '../audit/record.js';
+import type { InvitationsTable } from '../../store/schema.js';
 import { hashToken, newSecret, newUlid, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
 import { ApiError, invalidParameter } from '../../errors.js';
-import type { CoreContext } from '../context.js';
+import type { CommandContext, CoreContext } from '../context.js';
+import type { PersonAt } from './accounts.js';
 import { runChange } from '../effects/effects.js';
 import { invitationMail, verificationMail } from '../mail/messages.js';
 import { enqueueMail } from '../mail/outbox.js';
@@ -18,7 +19,8 @@ import { presentPublicProfile } from '../presenters/users.js';
 import { channelMembersAdded, userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { memberCount } from './internal/channelRows.js';
-import { issueAccountLink, linkTo } from './accountLinks.js';
+import { linkTo } from '../webLinks.js';
+import { issueAccountLinkIn } from './internal/accountLinkRows.js';
 import { checkTimeZone } from '../timeZones.js';
 import { findInvitationByToken } from '../queries/invitations.js';
 
@@ -36,9 +38,10 @@ export interface InvitationInput {
 /**
  * Makes an invitation: by email (one use, mailed after the commit when the server has SMTP) or an
  * invite link. Its channels must be ones the inviter may add people to (for a guest: with a moderator's
- * powers, as channels.addMembers asks). Only the token's hash is stored; the link is answered once.
+ * powers, as channels.addMembers asks). Only the token's hash is stored; the link is answered once. The
+ * audit log's `invitation.created` is written in the same transaction.
  */
-export async function createInvitation(ctx: CoreContext, actor: UsersTable, input: InvitationInput): Promise<{ invitation: Invitation; url: string | null; mailed: boolean }> {
+export async function createInvitation(ctx: CoreContext, { person: actor, address }: PersonAt, input: InvitationInput): Promise<{ invitation: Invitation; url: string | null; mailed: boolean }> {
   const team = await ctx.db.selectFrom('teams').select(['name', 'who_may_invite']).where('id', '=', actor.team_id).executeTakeFirstOrThrow();
   authorizeInvite(actor, team);
   const role = input.role ?? 'user';
@@ -76,18 +79,23 @@ export async function createInvitation(ctx: CoreContext, actor: UsersTable, inpu
       const inviter = `${actor.first_name} ${actor.last_name}`.trim();
       await enqueueMail(tx, effects, invitationMail(email, { teamName: team.name, inviter, link: url, expiresAt: row.expires_at }), now);
     }
+    await recordAudit(tx, { ...byPerson(actor, address), at: now, action: 'invitation.created', target: { kind: 'invitation', id: row.id }, details: { role, byEmail: email !== null } });
   });
   return { invitation: presentInvitation(row, now), url: mailed ? null : url, mailed };
 }
 
-export async function revokeInvitation(ctx: CoreContext, actor: UsersTable, invitationId: string): Promise<Invitation> {
-  const row = await ctx.db.selectFrom('invitations').selectAll().where('id', '=', invitationId).executeTakeFirst();
-  if (!row || !mayManageInvitation(actor, row)) {
-    throw invalidParameter('invitationId', 'invitationId is not an invitation you may revoke; invitations.list gives the ids of yours.');
-  }
+/** Revokes an invitation its maker (or a team admin) may manage; the audit log's `invitation.revoked` is written in the same transaction. */
+export async function revokeInvitation(ctx: CommandContext, { person: actor, address }: PersonAt, { invitationId }: { invitationId: string }): Promise<Invitation> {
   const now = ctx.now();
-  await ctx.db.updateTable('invitations').set({ revoked_at: now }).where('id', '=', row.id).where('revoked_at', 'is', null).execute();
-  return presentInvitation({ ...row, revoked_at: row.revoked_at ?? now }, now);
+  return runChange(ctx, async (tx) => {
+    const row = await tx.selectFrom('invitations').selectAll().where('id', '=', invitationId).executeTakeFirst();
+    if (!row || !mayManageInvitation(actor, row)) {
+      throw invalidParameter('invitationId', 'invitationId is not an invitation you may revoke; invitations.list gives the ids of yours.');
+    }
+    await tx.updateTable('invitations').set({ revoked_at: now }).where('id', '=', row.id).where('revoked_at', 'is', null).execute();
+    await recordAudit(tx, { ...byPerson(actor, address), at: now, action: 'invitation.revoked', target: { kind: 'invitation', id: invitationId } });
+    return presentInvitation({ ...row, revoked_at: row.revoked_at ?? now }, now);
+  });
 }
 
 export interface SignUp {
@@ -149,7 +157,7 @@ export async function acceptInvitation(ctx: CoreContext, { address }: { address:
       await recordStreamEntries(tx, effects, row.team_id, [channelMembersAdded(presentChannel(channel, await memberCount(tx, channelId)), [row.id])], now);
     }
     if (!verified) {
-      const link = await issueAccountLink(tx, row.id, 'verify', now);
+      const link = await issueAccountLinkIn(tx, row.id, 'verify', now);
       await enqueueMail(tx, effects, verificationMail(row.email!, { teamName: team.name, link: linkTo(ctx.config, `/verify-email#${link}`) }), now);
     }
     await recordAudit(tx, { teamId: team.id, actor: { userId: row.id, address }, at: now, action: 'invitation.accepted', target: { kind: 'user', id: row.id } });

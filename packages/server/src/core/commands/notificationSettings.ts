@@ -2,7 +2,7 @@ import type { DoNotDisturbSchedule, NotificationLevel, NotificationSettings } fr
 import { ApiError } from '../../errors.js';
 import type { UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import type { CoreContext } from '../context.js';
+import type { CommandContext } from '../context.js';
 import { runChange, type Effects } from '../effects/effects.js';
 import { resolveReadableChat } from '../policies/chat.js';
 import { notificationsChanged } from '../stream/entries.js';
@@ -10,7 +10,7 @@ import { recordStreamEntries } from '../stream/record.js';
 import { notificationSettingsOf } from '../queries/notificationSettings.js';
 
 /** notifications.setChatLevel: `mentions` is the default, so it removes the row; the person's streams hear of it. */
-export async function setChatLevel(ctx: CoreContext, user: UsersTable, { chat, level }: { chat: string; level: NotificationLevel }): Promise<NotificationSettings> {
+export async function setChatLevel(ctx: CommandContext, user: UsersTable, { chat, level }: { chat: string; level: NotificationLevel }): Promise<NotificationSettings> {
   return runChange(ctx, async (tx, effects) => {
     const chatKey = await resolveReadableChat(tx, user, chat);
     const now = ctx.now();
@@ -29,7 +29,7 @@ export async function setChatLevel(ctx: CoreContext, user: UsersTable, { chat, l
 
 /** notifications.setDoNotDisturb: what is given changes (a schedule, or null; a pause of N hours, 0 ending it). */
 export async function setDoNotDisturb(
-  ctx: CoreContext,
+  ctx: CommandContext,
   user: UsersTable,
   given: { schedule?: DoNotDisturbSchedule | null | '' | undefined; pauseHours?: number | undefined },
 ): Promise<NotificationSettings> {

@@ -4,7 +4,7 @@ import { newUserId } from '../../store/ids.js';
 import type { CommandContext } from '../context.js';
 import { insertTeam } from './internal/teamRows.js';
 import { insertUser } from '../../store/rows/users.js';
-import { runChange, type ChangeContext } from '../effects/effects.js';
+import { runChange } from '../effects/effects.js';
 import { hashPassword } from '../passwords.js';
 import { checkStatusChange } from '../personStatus.js';
 import { checkPersonFields, checkProfileChange, type PersonFieldInput } from '../personFields.js';
@@ -64,7 +64,7 @@ export async function deactivatePerson(ctx: CommandContext, actor: AuditActor, {
  * team's streams hear of it in the same transaction (`user.updated`), so every page shows the new name.
  */
 export async function updateProfile(
-  ctx: ChangeContext & { now(): number },
+  ctx: CommandContext,
   person: UsersTable,
   input: { firstName?: unknown; lastName?: unknown; timezone?: unknown; statusText?: string | null; statusEmoji?: string | null; statusExpiresAt?: number },
 ): Promise<UsersTable> {

@@ -1,11 +1,12 @@
 import { maxPersonalTokenNameLength, type PersonalToken } from '@aviary/protocol';
 import { presentPersonalToken } from '../presenters/personalTokens.js';
 import type { CommandContext } from '../context.js';
+import type { PersonAt } from './accounts.js';
 import { invalidParameter } from '../../errors.js';
-import type { PersonalTokensTable, UsersTable } from '../../store/schema.js';
+import type { PersonalTokensTable } from '../../store/schema.js';
 import { hashToken, newSecret, newUlid } from '../../store/ids.js';
 import { byPerson, recordAudit } from '../audit/record.js';
-import { runChange, type ChangeContext } from '../effects/effects.js';
+import { runChange } from '../effects/effects.js';
 import { checkVisibleName } from '../names.js';
 
 /** Every personal token starts so: 48 characters in all, like a session token, and no app token has the shape. */
@@ -19,9 +20,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * once and stored only hashed.
  */
 export async function createPersonalToken(
-  ctx: ChangeContext & { now(): number },
-  person: UsersTable,
-  input: { name: string; expiresInDays?: number; address: string },
+  ctx: CommandContext,
+  { person, address }: PersonAt,
+  input: { name: string; expiresInDays?: number | undefined },
 ): Promise<{ token: string; personalToken: PersonalToken }> {
   const name = checkVisibleName('name', input.name.trim());
   if (name.length > maxPersonalTokenNameLength) throw invalidParameter('name', `name is at most ${maxPersonalTokenNameLength} characters.`);
@@ -40,7 +41,7 @@ export async function createPersonalToken(
   await runChange(ctx, async (tx) => {
     await tx.insertInto('personal_tokens').values(row).execute();
     await recordAudit(tx, {
-      ...byPerson(person, input.address),
+      ...byPerson(person, address),
       at: now,
       action: 'personalToken.created',
       target: { kind: 'personalToken', id: row.id },
@@ -54,7 +55,7 @@ export async function createPersonalToken(
  * Revokes one of the person's tokens, recorded in the audit log; every process closes the streams opened
  * with it at once (credentialsEnded). Another person's token is refused as one that does not exist.
  */
-export async function revokePersonalToken(ctx: CommandContext, { person, address }: { person: UsersTable; address: string }, { tokenId }: { tokenId: string }): Promise<void> {
+export async function revokePersonalToken(ctx: CommandContext, { person, address }: PersonAt, { tokenId }: { tokenId: string }): Promise<void> {
   const now = ctx.now();
   await runChange(ctx, async (tx, effects) => {
     const revoked = await tx

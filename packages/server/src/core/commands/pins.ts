@@ -2,7 +2,7 @@ import { pinLimits, type PinInfoModel } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import type { CoreContext } from '../context.js';
+import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { findVisibleMessage } from '../interactions/visibleMessage.js';
 import { pinChanged } from '../stream/entries.js';
@@ -13,7 +13,7 @@ import { recordStreamEntries } from '../stream/record.js';
  * direct chat, a bot there) may pin it to that chat or unpin it. The change and its frame for the chat's
  * readers are one transaction; pinning a pinned message, or unpinning one that is not, sends nothing.
  */
-export async function changePin(ctx: CoreContext, user: UsersTable, input: { messageUid: string; pinned: boolean }): Promise<PinInfoModel | undefined> {
+export async function changePin(ctx: CommandContext, user: UsersTable, input: { messageUid: string; pinned: boolean }): Promise<PinInfoModel | undefined> {
   return runChange(ctx, async (tx, effects) => {
     const { row: message } = await findVisibleMessage(tx, user, input.messageUid);
     const existing = await tx.selectFrom('pins').select(['pinned_by', 'pinned_at']).where('message_uid', '=', message.uid).executeTakeFirst();

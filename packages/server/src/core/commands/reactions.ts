@@ -2,7 +2,7 @@ import { canonicalEmoji, isEmoji, reactionLimits } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import type { CoreContext } from '../context.js';
+import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import type { MessageChanger } from '../policies/messageChanges.js';
 import { presentMessageRef } from '../presenters/messages.js';
@@ -19,7 +19,7 @@ export type Reactor = MessageChanger;
  * readers and the events of the apps the message concerns, in one transaction. Adding a reaction that is
  * already there, or removing one that is not, changes nothing and sends nothing.
  */
-export async function changeReaction(ctx: CoreContext, reactor: Reactor, input: { messageUid: string; emoji: string; added: boolean }): Promise<MessageReactions> {
+export async function changeReaction(ctx: CommandContext, reactor: Reactor, input: { messageUid: string; emoji: string; added: boolean }): Promise<MessageReactions> {
   const emoji = checkEmoji(input.emoji);
   await runChange(ctx, async (tx, effects) => {
     const message = await findReactableMessage(tx, reactor.user, input.messageUid);

@@ -58,7 +58,7 @@ export async function seedDemo(db: Db, now: number): Promise<DemoCredentials> {
     users.push({ id: row.id, email: row.email ?? spec.email, password, firstName: spec.firstName, lastName: spec.lastName, token: '' });
   }
 
-  const app = await createApp(ctx, { id: users[0].id, team_id: team.id }, { name: demoAppName, description: 'A demo app: every demo person has installed it, and its bot is enabled.' });
+  const app = await createApp(ctx, cliActor, { developer: { id: users[0].id, team_id: team.id }, name: demoAppName, description: 'A demo app: every demo person has installed it, and its bot is enabled.' });
   const bot = await enableBot(ctx, cliActor, { appId: app.id });
   for (const user of users) user.token = (await recordInstall(ctx, user, { appId: app.id })).token;
 

@@ -78,9 +78,29 @@ export async function signIn(ctx: CommandContext, browser: Browser, input: SignI
   return { outcome: 'signedIn', sessionToken, user };
 }
 
-/** A new session for the person, from the browser given (a sign-in through the team's provider): its token, stored hashed. */
-export async function openSession(ctx: CommandContext, person: Pick<UsersTable, 'id'>, browser: Browser): Promise<string> {
-  return runChange(ctx, (tx) => insertSession(tx, person.id, browser, ctx.now()));
+/** A person signing in through their team's provider, as the provider named them; `linked`: whether that name is already theirs. */
+export interface SsoSignIn {
+  person: Pick<UsersTable, 'id' | 'team_id'>;
+  identity: { issuer: string; subject: string; linked: boolean };
+  accountCreated: boolean;
+}
+
+/**
+ * A sign-in through the team's provider, from the browser given, in one transaction: the provider's name
+ * for the person kept (the first time), a new session (its token answered, stored hashed) and the audit
+ * log's `session.signIn`.
+ */
+export async function openSsoSession(ctx: CommandContext, browser: Browser, { person, identity, accountCreated }: SsoSignIn): Promise<string> {
+  const now = ctx.now();
+  return runChange(ctx, async (tx) => {
+    if (!identity.linked) {
+      await tx.insertInto('sso_identities').values({ team_id: person.team_id, issuer: identity.issuer, subject: identity.subject, user_id: person.id, created_at: now }).execute();
+    }
+    const sessionToken = await insertSession(tx, person.id, browser, now);
+    const details = { method: 'sso', issuer: identity.issuer, ...(accountCreated ? { accountCreated: true } : {}) };
+    await recordAudit(tx, { ...byPerson(person, browser.clientAddress ?? null), at: now, action: 'session.signIn', target: { kind: 'user', id: person.id }, details });
+    return sessionToken;
+  });
 }
 
 async function insertSession(tx: Tx, userId: string, browser: Browser, now: number): Promise<string> {

@@ -4,6 +4,7 @@ import { hashToken, newSecret } from '../../store/ids.js';
 import { liveCredentialHashes } from '../queries/sessions.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
+import type { Browser } from './sessions.js';
 
 /** Tickets are 40-odd characters; anything much longer is not one and is not hashed or looked up. */
 const MAX_TICKET_LENGTH = 256;
@@ -35,12 +36,15 @@ export async function issueStreamTicket(
  * and the session is still live; undefined otherwise. The delete decides, so two uses of one ticket at
  * once cannot both succeed.
  */
-export async function redeemStreamTicket(db: Db, ticket: string, now: number): Promise<{ person: UsersTable; sessionHash: string } | undefined> {
+export async function redeemStreamTicket(ctx: CommandContext, _browser: Browser, { ticket }: { ticket: string }): Promise<{ person: UsersTable; sessionHash: string } | undefined> {
   if (ticket.length > MAX_TICKET_LENGTH) return undefined;
-  const spent = await db.deleteFrom('stream_tickets').where('token_hash', '=', hashToken(ticket)).returning(['session_hash', 'expires_at']).executeTakeFirst();
-  if (!spent || spent.expires_at <= now) return undefined;
-  const person = await personOfLiveCredential(db, spent.session_hash, now);
-  return person ? { person, sessionHash: spent.session_hash } : undefined;
+  const now = ctx.now();
+  return runChange(ctx, async (tx) => {
+    const spent = await tx.deleteFrom('stream_tickets').where('token_hash', '=', hashToken(ticket)).returning(['session_hash', 'expires_at']).executeTakeFirst();
+    if (!spent || spent.expires_at <= now) return undefined;
+    const person = await personOfLiveCredential(tx, spent.session_hash, now);
+    return person ? { person, sessionHash: spent.session_hash } : undefined;
+  });
 }
 
 /** The active person behind a live session's or personal token's hash, or undefined. */

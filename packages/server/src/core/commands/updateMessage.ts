@@ -2,16 +2,13 @@ import type { api, ParamsOf } from '@aviary/protocol';
 import { ApiError } from '../../errors.js';
 import { editMessage } from '../../store/rows/messages.js';
 import type { MessagesTable } from '../../store/schema.js';
-import type { Db, Tx } from '../../store/store.js';
-import type { CoreContext } from '../context.js';
-import { runChange, type Effects } from '../effects/effects.js';
+import type { Db } from '../../store/store.js';
+import type { CommandContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
 import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessage.js';
 import { checkEditWindow, type MessageChanger } from '../policies/messageChanges.js';
-import { messageUpdated } from '../stream/entries.js';
-import { enqueueMessageChangeEvents } from '../triggers/messageEvents.js';
-import { presentMessage } from '../presenters/messages.js';
-import { recordStreamEntries } from '../stream/record.js';
-import { checkAttachments, checkServiceml } from './sendMessage.js';
+import { checkAttachments, checkServiceml } from '../messageContent.js';
+import { recordMessageUpdate } from './internal/messageUpdates.js';
 
 export type UpdateMessageInput = ParamsOf<typeof api.chat.updateMessage>;
 
@@ -25,7 +22,7 @@ export type Editor = MessageChanger;
  * visibleTo, notification and sendAs stay as sent, and an edit asks for no URL previews. What the message
  * said before is kept for team admins; the apps it concerns get chat.messageUpdated when they subscribe.
  */
-export async function updateMessage(ctx: CoreContext, editor: Editor, input: UpdateMessageInput): Promise<{ message: MessagesTable; editedAt: number }> {
+export async function updateMessage(ctx: CommandContext, editor: Editor, input: UpdateMessageInput): Promise<{ message: MessagesTable; editedAt: number }> {
   checkServiceml(input.serviceml);
   const attachments = checkAttachments(input.attachments, editor.appId);
   return runChange(ctx, async (tx, effects) => {
@@ -41,23 +38,6 @@ export async function updateMessage(ctx: CoreContext, editor: Editor, input: Upd
     await recordMessageUpdate(tx, effects, message, { userId: editor.user.id, byAppId: editor.appId }, now);
     return { message, editedAt: now };
   });
-}
-
-/**
- * A message changed (an edit, a file deleted out of it), in the change's transaction: its
- * `message.updated` frame for those who see it live or replay the stream, and chat.messageUpdated for
- * the apps it concerns that subscribe (never the app `byAppId` whose token made the change).
- */
-export async function recordMessageUpdate(
-  tx: Tx,
-  effects: Effects,
-  message: MessagesTable,
-  change: { userId: string; byAppId: string | null },
-  now: number,
-): Promise<void> {
-  const event = { name: 'chat.messageUpdated' as const, userId: change.userId, message: presentMessage(message) };
-  await enqueueMessageChangeEvents(tx, effects, message, { event, byAppId: change.byAppId }, now);
-  await recordStreamEntries(tx, effects, message.team_id, [messageUpdated(message)], now);
 }
 
 /**

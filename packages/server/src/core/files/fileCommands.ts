@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors.js';
 import { runChange } from '../effects/effects.js';
-import { recordMessageUpdate } from '../commands/updateMessage.js';
+import { recordMessageUpdate } from '../commands/internal/messageUpdates.js';
 import type { FilesTable } from '../../store/schema.js';
 import type { CoreContext } from '../context.js';
 import { findReadableFile, uploadedBy, type FileReader } from './fileAccess.js';

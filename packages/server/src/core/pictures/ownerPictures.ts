@@ -1,5 +1,6 @@
 import type { TeamRow, UsersTable } from '../../store/schema.js';
 import { byPerson, recordAudit } from '../audit/record.js';
+import type { AdminActor } from '../commands/administerPeople.js';
 import type { CoreContext } from '../context.js';
 import { requireTeamAdmin } from '../policies/admin.js';
 import { presentPublicProfile } from '../presenters/users.js';
@@ -12,7 +13,7 @@ import { replacePicture } from './pictures.js';
  * users.setProfileImage and users.removeProfileImage: the person's picture (`profile_image`), made from
  * their upload or removed; the team sees the change live (user.updated).
  */
-export async function setProfilePicture(ctx: CoreContext, person: UsersTable, fileId: string | null): Promise<UsersTable> {
+export async function setProfilePicture(ctx: CoreContext, person: UsersTable, { fileId }: { fileId: string | null }): Promise<UsersTable> {
   const owner = { team_id: person.team_id, owner_kind: 'person' as const, owner_id: person.id };
   return replacePicture(ctx, person, owner, fileId, async (tx, url, effects) => {
     await tx.updateTable('users').set({ profile_image: url }).where('id', '=', person.id).execute();
@@ -23,7 +24,7 @@ export async function setProfilePicture(ctx: CoreContext, person: UsersTable, fi
 }
 
 /** team.setIcon and team.removeIcon: a team admin's, recorded in the audit log as a change of the team's settings. */
-export async function setTeamIcon(ctx: CoreContext, admin: UsersTable, address: string, fileId: string | null): Promise<TeamRow> {
+export async function setTeamIcon(ctx: CoreContext, { admin, address }: AdminActor, { fileId }: { fileId: string | null }): Promise<TeamRow> {
   requireTeamAdmin(admin, fileId === null ? 'remove the team’s icon' : 'set the team’s icon');
   const owner = { team_id: admin.team_id, owner_kind: 'team' as const, owner_id: admin.team_id };
   return replacePicture(ctx, admin, owner, fileId, async (tx, url) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PicturesTable, UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import { linkTo } from '../commands/accountLinks.js';
+import { linkTo } from '../webLinks.js';
 import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import type { Effects } from '../effects/effects.js';

@@ -3,7 +3,8 @@ import { ApiError, invalidParameter } from '../../errors.js';
 import { hashToken } from '../../store/ids.js';
 import type { ResponseUrlsTable, UsersTable } from '../../store/schema.js';
 import type { CoreContext } from '../context.js';
-import { sendMessage, checkAttachments, checkServiceml } from '../commands/sendMessage.js';
+import { sendMessage } from '../commands/sendMessage.js';
+import { checkAttachments, checkServiceml } from '../messageContent.js';
 import { updateMessage } from '../commands/updateMessage.js';
 import { findUsableApp } from '../interactions/appAccess.js';
 import { giveBackReply, isDirectChat, takeReply } from './responseUrls.js';
@@ -54,7 +55,7 @@ async function reply(ctx: CoreContext, url: ResponseUrlsTable, input: ReplyInput
     const { message } = await updateMessage(ctx, { user: bot, appId: app.id, kind: 'bot' }, { messageUid: url.message_uid, ...content });
     return message.uid;
   }
-  const { message } = await sendMessage(ctx, bot, app.id, { ...content, ...where(url, { person, bot, installed, appName: app.name }, input.responseType ?? 'ephemeral') });
+  const { message } = await sendMessage(ctx, { user: bot, appId: app.id }, { ...content, ...where(url, { person, bot, installed, appName: app.name }, input.responseType ?? 'ephemeral') });
   return message.uid;
 }
 

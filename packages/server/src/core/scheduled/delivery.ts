@@ -3,7 +3,7 @@ import type { ScheduledMessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
-import { sendMessageInChange, type SendMessageInput } from '../commands/sendMessage.js';
+import { sendMessageInChange, type SendMessageInput } from '../commands/internal/messageSending.js';
 import { senderInStanding } from '../policies/senderStanding.js';
 
 /** Due messages read in one pass at most; the next pass takes the rest. */
@@ -53,7 +53,7 @@ async function sendOne(ctx: CoreContext, id: string): Promise<boolean> {
       if (!row) return false;
       const sender = await senderInStanding(tx, row.sender_user_id, row.app_id);
       const params = JSON.parse(row.params) as SendMessageInput;
-      const { message } = await sendMessageInChange(ctx, tx, effects, sender, row.app_id, params);
+      const { message } = await sendMessageInChange(ctx, tx, effects, { user: sender, appId: row.app_id }, params);
       await tx
         .updateTable('scheduled_messages')
         .set({ status: 'sent', message_uid: message.uid, finished_at: ctx.now() })

@@ -4,8 +4,10 @@ import { invalidParameter } from '../../errors.js';
 import { newUlid } from '../../store/ids.js';
 import type { ScheduledMessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import type { CoreContext } from '../context.js';
-import { checkContent, type SendMessageInput } from '../commands/sendMessage.js';
+import type { CommandContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
+import type { SendMessageInput } from '../commands/sendMessage.js';
+import { checkContent } from '../messageContent.js';
 import { checkOnBehalfOf, resolveRecipient } from '../policies/chat.js';
 
 /**
@@ -23,36 +25,38 @@ export interface ScheduleOwner {
   appId: string | null;
 }
 
-export async function scheduleMessage(ctx: CoreContext, owner: ScheduleOwner, input: ScheduleInput): Promise<ScheduledMessagesTable> {
+export async function scheduleMessage(ctx: CommandContext, owner: ScheduleOwner, input: ScheduleInput): Promise<ScheduledMessagesTable> {
   const { sendAt, ...message } = input;
   const now = ctx.now();
   if (sendAt <= now) throw invalidParameter('sendAt', `sendAt must be in the future (the server’s time is ${now} ms since the epoch); to send now, call chat.sendMessage.`);
   if (sendAt > now + MAX_SCHEDULE_AHEAD_MS) throw invalidParameter('sendAt', 'sendAt may be at most 120 days ahead.');
   // What would be refused now is refused now; the same checks run again at sendAt.
   checkContent(message, owner.appId);
-  await checkOnBehalfOf(ctx.db, owner.user, message.to, message.onBehalfOf);
-  await resolveRecipient(ctx.db, owner.user, message.to, message.onBehalfOf);
-  const waiting = await ownersPending(ctx.db, owner).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  if (Number(waiting.n) >= MAX_PENDING) {
-    throw invalidParameter('sendAt', `You have ${MAX_PENDING} scheduled messages waiting; delete some (chat.deleteScheduledMessage) first.`);
-  }
-  const row: ScheduledMessagesTable = {
-    id: `sm_${newUlid(now)}`,
-    team_id: owner.user.team_id,
-    sender_user_id: owner.user.id,
-    app_id: owner.appId,
-    to_id: message.to,
-    params: JSON.stringify(message satisfies SendMessageInput),
-    send_at: sendAt,
-    status: 'pending',
-    message_uid: null,
-    error_code: null,
-    error_description: null,
-    created_at: now,
-    finished_at: null,
-  };
-  await ctx.db.insertInto('scheduled_messages').values(row).execute();
-  return row;
+  return runChange(ctx, async (tx) => {
+    await checkOnBehalfOf(tx, owner.user, message.to, message.onBehalfOf);
+    await resolveRecipient(tx, owner.user, message.to, message.onBehalfOf);
+    const waiting = await ownersPending(tx, owner).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    if (Number(waiting.n) >= MAX_PENDING) {
+      throw invalidParameter('sendAt', `You have ${MAX_PENDING} scheduled messages waiting; delete some (chat.deleteScheduledMessage) first.`);
+    }
+    const row: ScheduledMessagesTable = {
+      id: `sm_${newUlid(now)}`,
+      team_id: owner.user.team_id,
+      sender_user_id: owner.user.id,
+      app_id: owner.appId,
+      to_id: message.to,
+      params: JSON.stringify(message satisfies SendMessageInput),
+      send_at: sendAt,
+      status: 'pending',
+      message_uid: null,
+      error_code: null,
+      error_description: null,
+      created_at: now,
+      finished_at: null,
+    };
+    await tx.insertInto('scheduled_messages').values(row).execute();
+    return row;
+  });
 }
 
 /** The owner's messages still to send and those that failed, soonest first (sent ones leave the list). */
@@ -82,13 +86,15 @@ function ownersPending(db: Db, owner: ScheduleOwner) {
  * Cancels a pending message or clears a failed one. Conditional on the status it was read with: a message
  * the sender is sending at this very moment is either sent (and the delete refused) or deleted (and never sent).
  */
-export async function deleteScheduledMessage(db: Db, owner: ScheduleOwner, id: string): Promise<void> {
-  let query = db.deleteFrom('scheduled_messages').where('id', '=', id).where('sender_user_id', '=', owner.user.id).where('status', 'in', ['pending', 'failed']);
-  query = owner.appId === null ? query.where('app_id', 'is', null) : query.where('app_id', '=', owner.appId);
-  const result = await query.executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) {
-    throw invalidParameter('id', `You have no scheduled message ${id} waiting to be sent: it was sent already, deleted, or is not yours.`);
-  }
+export async function deleteScheduledMessage(ctx: CommandContext, owner: ScheduleOwner, { id }: { id: string }): Promise<void> {
+  await runChange(ctx, async (tx) => {
+    let query = tx.deleteFrom('scheduled_messages').where('id', '=', id).where('sender_user_id', '=', owner.user.id).where('status', 'in', ['pending', 'failed']);
+    query = owner.appId === null ? query.where('app_id', 'is', null) : query.where('app_id', '=', owner.appId);
+    const result = await query.executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) {
+      throw invalidParameter('id', `You have no scheduled message ${id} waiting to be sent: it was sent already, deleted, or is not yours.`);
+    }
+  });
 }
 
 export function presentScheduledMessage(row: ScheduledMessagesTable): ScheduledMessageModel {

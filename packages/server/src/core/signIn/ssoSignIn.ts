@@ -4,7 +4,7 @@ import type { Db } from '../../store/store.js';
 import type { Dispatcher } from 'undici';
 import { hashToken } from '../../store/ids.js';
 import { recordAudit } from '../audit/record.js';
-import { openSession } from '../commands/sessions.js';
+import { openSsoSession } from '../commands/sessions.js';
 import { createPerson } from '../commands/people.js';
 import { storeContext } from '../context.js';
 import { authorizationUrl, newAttemptSecrets, providerConfiguration, redeemCallback, type ProviderIdentity } from './oidcProvider.js';
@@ -106,18 +106,11 @@ export async function finishSsoSignIn(ctx: SsoContext, callbackUrl: URL, browser
     }
     created = true;
   }
-  if (!linked) {
-    await ctx.db.insertInto('sso_identities').values({ team_id: attempt.team_id, issuer: identity.issuer, subject: identity.subject, user_id: person.id, created_at: ctx.now }).execute();
-  }
-  const sessionToken = await openSession(storeContext(ctx.db, () => ctx.now), person, { userAgent: ctx.userAgent, clientAddress: ctx.clientAddress });
-  await recordAudit(ctx.db, {
-    teamId: person.team_id,
-    actor: { userId: person.id, address: ctx.clientAddress },
-    at: ctx.now,
-    action: 'session.signIn',
-    target: { kind: 'user', id: person.id },
-    details: { method: 'sso', issuer: identity.issuer, ...(created ? { accountCreated: true } : {}) },
-  });
+  const sessionToken = await openSsoSession(
+    storeContext(ctx.db, () => ctx.now),
+    { userAgent: ctx.userAgent, clientAddress: ctx.clientAddress },
+    { person, identity: { issuer: identity.issuer, subject: identity.subject, linked: linked !== undefined }, accountCreated: created },
+  );
   return { outcome: 'signedIn', user: person, sessionToken, created };
 }
 

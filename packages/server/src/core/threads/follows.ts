@@ -2,7 +2,7 @@ import type { MessageModel } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
-import type { CoreContext } from '../context.js';
+import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { findVisibleMessage } from '../interactions/visibleMessage.js';
 import { presentMessage } from '../presenters/messages.js';
@@ -35,7 +35,7 @@ async function visibleRoot(db: Db, person: UsersTable, messageUid: string): Prom
 }
 
 /** threads.follow and threads.unfollow: the change and the person's thread.followUpdated frame, in one transaction. */
-export async function changeFollow(ctx: CoreContext, person: UsersTable, messageUid: string, following: boolean): Promise<FollowState> {
+export async function changeFollow(ctx: CommandContext, person: UsersTable, { messageUid, following }: { messageUid: string; following: boolean }): Promise<FollowState> {
   return runChange(ctx, async (tx, effects) => {
     const root = await visibleRoot(tx, person, messageUid);
     await tx
@@ -51,7 +51,7 @@ export async function changeFollow(ctx: CoreContext, person: UsersTable, message
  * threads.markRead: up to `uid` (a reply of the thread) or its newest reply; a marker only moves forward.
  * Reading does not follow: the row it makes for someone who never followed says `following` 0.
  */
-export async function markThreadRead(ctx: CoreContext, person: UsersTable, messageUid: string, uid: string | undefined): Promise<FollowState> {
+export async function markThreadRead(ctx: CommandContext, person: UsersTable, { messageUid, uid }: { messageUid: string; uid?: string | undefined }): Promise<FollowState> {
   return runChange(ctx, async (tx, effects) => {
     const root = await visibleRoot(tx, person, messageUid);
     let upTo = uid;

@@ -60,10 +60,8 @@ export async function postThroughWebhook(ctx: CoreContext, hook: WebhooksTable, 
     const sendAs = { name: hook.name, ...(hook.icon_url !== null ? { profileImage: hook.icon_url } : {}) };
     const { message: sent } = await sendMessage(
       ctx,
-      sender,
-      hook.app_id,
+      { user: sender, appId: hook.app_id, webhookId: hook.id },
       { to: hook.channel_id, ...message, sendAs, ...(hook.on_behalf_of !== null ? { onBehalfOf: hook.on_behalf_of } : {}) },
-      { webhookId: hook.id },
     );
     await ctx.db.updateTable('webhooks').set({ last_used_at: ctx.now() }).where('id', '=', hook.id).execute();
     return sent.uid;

@@ -5,7 +5,9 @@ import { ApiError, invalidParameter } from '../../errors.js';
 import { hashToken, newSecret, newWebhookId } from '../../store/ids.js';
 import type { UsersTable, WebhooksTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import type { CoreContext } from '../context.js';
+import type { AuditActor } from '../audit/record.js';
+import type { CommandContext } from '../context.js';
+import { runChange } from '../effects/effects.js';
 import { checkVisibleName } from '../names.js';
 import { checkOnBehalfOf, resolveRecipient } from '../policies/chat.js';
 
@@ -26,35 +28,38 @@ export interface WebhookCaller {
 /** Live webhooks a channel may have at most. */
 export const MAX_WEBHOOKS_PER_CHANNEL = 100;
 
-export async function createWebhook(ctx: CoreContext, caller: WebhookCaller, input: CreateWebhookInput): Promise<{ row: WebhooksTable; secret: string }> {
+export async function createWebhook(ctx: CommandContext, caller: WebhookCaller, input: CreateWebhookInput): Promise<{ row: WebhooksTable; secret: string }> {
   checkVisibleName('name', input.name);
-  await mayPost(ctx.db, caller.user, input.channel, input.onBehalfOf);
-  const live = await ctx.db
-    .selectFrom('webhooks')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('channel_id', '=', input.channel)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  if (Number(live.n) >= MAX_WEBHOOKS_PER_CHANNEL) {
-    throw invalidParameter('channel', `The channel has ${MAX_WEBHOOKS_PER_CHANNEL} webhooks already; revoke one (webhooks.revoke) first.`);
-  }
-  const secret = newSecret('');
-  const row: WebhooksTable = {
-    id: newWebhookId(),
-    team_id: caller.user.team_id,
-    channel_id: input.channel,
-    owner_user_id: caller.user.id,
-    app_id: caller.appId,
-    on_behalf_of: input.onBehalfOf ?? null,
-    name: input.name,
-    icon_url: input.iconUrl ?? null,
-    secret_hash: hashToken(secret),
-    created_at: ctx.now(),
-    last_used_at: null,
-    revoked_at: null,
-  };
-  await ctx.db.insertInto('webhooks').values(row).execute();
-  return { row, secret };
+  const now = ctx.now();
+  return runChange(ctx, async (tx) => {
+    await mayPost(tx, caller.user, input.channel, input.onBehalfOf);
+    const live = await tx
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('channel_id', '=', input.channel)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    if (Number(live.n) >= MAX_WEBHOOKS_PER_CHANNEL) {
+      throw invalidParameter('channel', `The channel has ${MAX_WEBHOOKS_PER_CHANNEL} webhooks already; revoke one (webhooks.revoke) first.`);
+    }
+    const secret = newSecret('');
+    const row: WebhooksTable = {
+      id: newWebhookId(),
+      team_id: caller.user.team_id,
+      channel_id: input.channel,
+      owner_user_id: caller.user.id,
+      app_id: caller.appId,
+      on_behalf_of: input.onBehalfOf ?? null,
+      name: input.name,
+      icon_url: input.iconUrl ?? null,
+      secret_hash: hashToken(secret),
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await tx.insertInto('webhooks').values(row).execute();
+    return { row, secret };
+  });
 }
 
 /** chat.sendMessage's own rule for where the maker may post, with `channel` as the parameter it names. */
@@ -85,20 +90,23 @@ export async function listWebhooks(db: Db, caller: WebhookCaller, channel: strin
 }
 
 /** Its maker (a person: whatever app they made it through), a moderator of its channel or a team admin revokes it. */
-export async function revokeWebhook(ctx: CoreContext, caller: WebhookCaller, id: string): Promise<void> {
-  const hook = await ctx.db.selectFrom('webhooks').selectAll().where('id', '=', id).where('team_id', '=', caller.user.team_id).where('revoked_at', 'is', null).executeTakeFirst();
-  const unknown = () => new ApiError('UnknownWebhook', `There is no live webhook ${id} in your team that you can see.`, { parameter: 'webhook' });
-  if (!hook) throw unknown();
-  const maker = hook.owner_user_id === caller.user.id && (caller.appId === null || caller.appId === hook.app_id);
-  if (!maker) {
-    const affiliation = await membership(ctx.db, caller.user, hook.channel_id);
-    const admin = caller.user.role === 'admin' && caller.user.bot_app_id === null;
-    if (affiliation !== 'moderator' && !admin) {
-      if (affiliation === undefined) throw unknown();
-      throw new ApiError('PermissionDenied', 'Only the webhook’s maker, a moderator of its channel or a team admin may revoke it.', { parameter: 'webhook' });
+export async function revokeWebhook(ctx: CommandContext, caller: WebhookCaller, { webhook: id }: { webhook: string }): Promise<void> {
+  const now = ctx.now();
+  await runChange(ctx, async (tx) => {
+    const hook = await tx.selectFrom('webhooks').selectAll().where('id', '=', id).where('team_id', '=', caller.user.team_id).where('revoked_at', 'is', null).executeTakeFirst();
+    const unknown = () => new ApiError('UnknownWebhook', `There is no live webhook ${id} in your team that you can see.`, { parameter: 'webhook' });
+    if (!hook) throw unknown();
+    const maker = hook.owner_user_id === caller.user.id && (caller.appId === null || caller.appId === hook.app_id);
+    if (!maker) {
+      const affiliation = await membership(tx, caller.user, hook.channel_id);
+      const admin = caller.user.role === 'admin' && caller.user.bot_app_id === null;
+      if (affiliation !== 'moderator' && !admin) {
+        if (affiliation === undefined) throw unknown();
+        throw new ApiError('PermissionDenied', 'Only the webhook’s maker, a moderator of its channel or a team admin may revoke it.', { parameter: 'webhook' });
+      }
     }
-  }
-  await ctx.db.updateTable('webhooks').set({ revoked_at: ctx.now() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    await tx.updateTable('webhooks').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  });
 }
 
 /** The live webhooks made through an app (its developer's view: apps.listWebhooks), oldest first. */
@@ -106,10 +114,16 @@ export async function listAppWebhooks(db: Db, appId: string): Promise<WebhooksTa
   return liveWebhooks(db).where('app_id', '=', appId).execute();
 }
 
-/** Revokes a live webhook made through `appId` (apps.revokeWebhook); any other id is UnknownWebhook. */
-export async function revokeAppWebhook(ctx: CoreContext, appId: string, id: string): Promise<void> {
-  const result = await ctx.db.updateTable('webhooks').set({ revoked_at: ctx.now() }).where('id', '=', id).where('app_id', '=', appId).where('revoked_at', 'is', null).executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new ApiError('UnknownWebhook', `The app has no live webhook ${id}.`, { parameter: 'webhook' });
+/**
+ * Revokes a live webhook made through `appId` (apps.revokeWebhook); any other id is UnknownWebhook.
+ * `_actor`: whoever's access to the app the handler checked.
+ */
+export async function revokeAppWebhook(ctx: CommandContext, _actor: AuditActor, { appId, webhook: id }: { appId: string; webhook: string }): Promise<void> {
+  const now = ctx.now();
+  await runChange(ctx, async (tx) => {
+    const result = await tx.updateTable('webhooks').set({ revoked_at: now }).where('id', '=', id).where('app_id', '=', appId).where('revoked_at', 'is', null).executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new ApiError('UnknownWebhook', `The app has no live webhook ${id}.`, { parameter: 'webhook' });
+  });
 }
 
 /**

@@ -23,7 +23,7 @@ const adminOnly = (refusal: ReturnType<typeof denied>): Row['expect'] => ({
 /** One invitation of team A's admin per world, which the revoke cells aim at (revoking twice is no change). */
 const invitations = new WeakMap<World, string>();
 async function adminsInvitation({ t, w }: { t: TestServer; w: World }) {
-  if (!invitations.has(w)) invitations.set(w, (await createInvitation(t.server.ctx, w.actors.admin.user!, {})).invitation.id);
+  if (!invitations.has(w)) invitations.set(w, (await createInvitation(t.server.ctx, { person: w.actors.admin.user!, address: null }, {})).invitation.id);
   return {};
 }
 

@@ -118,7 +118,7 @@ export async function buildWorld(t: TestServer): Promise<World> {
   const tokenOf = async (appId: string, user: UsersTable) => (await f.install(appId, user.id)).token;
 
   const memberIds = [bystander.id, gina.id, frank.id, rita.id, dan.id, tess.id, dave.id];
-  const { channel } = await createChannel(t.server.ctx, owner, { name: 'p-private', members: memberIds }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, { user: owner, appId: null }, { name: 'p-private', members: memberIds });
 
   const tokens = {
     owner: await tokenOf(appX.id, owner), carol: await tokenOf(appX.id, carol), frank: await tokenOf(appZ.id, frank),
@@ -219,7 +219,7 @@ export async function freshApp(t: TestServer, w: World, a: Actor, options: { ins
 
 /** A new private channel made like P (owner moderates, the same members), for cells that change members. */
 export async function freshChannel(t: TestServer, w: World): Promise<string> {
-  const { channel } = await createChannel(t.server.ctx, w.owner, { name: 'p-fresh', members: w.memberIds }, Date.now());
+  const { channel } = await createChannel(t.server.ctx, { user: w.owner, appId: null }, { name: 'p-fresh', members: w.memberIds });
   return channel.id;
 }
 

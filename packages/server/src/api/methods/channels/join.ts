@@ -10,7 +10,7 @@ import { defineHandler } from '../../handler.js';
 export default defineHandler(api.channels.join, async ({ channelId }, { user: person, appId }, ctx) => {
   // A member (of a private channel too) is already where joining would take them: no change, not a refusal.
   if (!(await findVisibleChannel(ctx.db, person, channelId)).membership) {
-    const status = (await addChannelMembers(ctx, person, channelId, [person.id], ctx.now(), appId))[person.id];
+    const status = (await addChannelMembers(ctx, { user: person, appId }, { channelId, members: [person.id] }))[person.id];
     if (status?.status === 'failed' && status.error !== 'AlreadyMember') {
       throw new ApiError('PermissionDenied', `You cannot join this channel (${status.error}); ask one of its moderators to add you.`, { parameter: 'channelId' });
     }

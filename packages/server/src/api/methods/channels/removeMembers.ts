@@ -1,8 +1,7 @@
 import { api } from '@aviary/protocol';
 import { removeChannelMembers } from '../../../core/commands/channels.js';
 import { defineHandler } from '../../handler.js';
-import { sessionReach } from './sessionReach.js';
 
 export default defineHandler(api.channels.removeMembers, async (params, caller, ctx) => ({
-  members: await removeChannelMembers(ctx, caller.user, params.channelId, params.members, ctx.now(), caller.appId, sessionReach(caller)),
+  members: await removeChannelMembers(ctx, caller, params),
 }));

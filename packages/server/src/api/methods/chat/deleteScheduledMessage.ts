@@ -3,6 +3,6 @@ import { deleteScheduledMessage } from '../../../core/scheduled/scheduledMessage
 import { defineHandler } from '../../handler.js';
 
 export default defineHandler(api.chat.deleteScheduledMessage, async (params, caller, ctx) => {
-  await deleteScheduledMessage(ctx.db, { user: caller.user, appId: caller.appId }, params.id);
+  await deleteScheduledMessage(ctx, { user: caller.user, appId: caller.appId }, params);
   return {};
 });

@@ -14,6 +14,6 @@ export default defineHandler(api.chat.sendFromComposer, async (params, caller, c
   const called = content.serviceml === undefined && content.attachments === undefined && content.files === undefined ? parseSlashCommand(content.text) : undefined;
   const command = called && (await runSlashCommand(ctx, caller.user, { ...called, chat: content.to, client }));
   if (command) return { slashCommand: { appId: command.appId, command: command.command }, answer: command.answer };
-  const { message } = await sendMessage(ctx, caller.user, null, content);
+  const { message } = await sendMessage(ctx, { user: caller.user, appId: null }, content);
   return { message: presentMessage(message) };
 });

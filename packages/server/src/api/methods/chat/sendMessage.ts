@@ -3,6 +3,6 @@ import { sendMessage } from '../../../core/commands/sendMessage.js';
 import { defineHandler } from '../../handler.js';
 
 export default defineHandler(api.chat.sendMessage, async (params, caller, ctx) => {
-  const { message } = await sendMessage(ctx, caller.user, caller.appId, params);
+  const { message } = await sendMessage(ctx, caller, params);
   return { uid: message.uid };
 });

@@ -1,5 +1,5 @@
 import { api } from '@aviary/protocol';
-import { subscribePush } from '../../../core/push/subscriptions.js';
+import { subscribePush } from '../../../core/commands/pushSubscriptions.js';
 import { defineHandler } from '../../handler.js';
 
-export default defineHandler(api.push.subscribe, async (params, { user }, ctx) => ({ endpoint: await subscribePush(ctx.db, user, params, ctx.now()) }));
+export default defineHandler(api.push.subscribe, async (params, { user }, ctx) => ({ endpoint: await subscribePush(ctx, user, params) }));

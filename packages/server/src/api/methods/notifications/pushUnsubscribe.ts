@@ -1,8 +1,8 @@
 import { api } from '@aviary/protocol';
-import { unsubscribePush } from '../../../core/push/subscriptions.js';
+import { unsubscribePush } from '../../../core/commands/pushSubscriptions.js';
 import { defineHandler } from '../../handler.js';
 
-export default defineHandler(api.push.unsubscribe, async ({ endpoint }, { user }, ctx) => {
-  await unsubscribePush(ctx.db, user, endpoint);
-  return { endpoint };
+export default defineHandler(api.push.unsubscribe, async (params, { user }, ctx) => {
+  await unsubscribePush(ctx, user, params);
+  return { endpoint: params.endpoint };
 });

@@ -3,5 +3,5 @@ import { createPersonalToken } from '../../../core/commands/personalTokens.js';
 import { defineHandler } from '../../handler.js';
 
 export default defineHandler(api.personalTokens.create, async ({ name, expiresInDays }, { user, clientAddress }, ctx) =>
-  createPersonalToken(ctx, user, { name, expiresInDays, address: clientAddress }),
+  createPersonalToken(ctx, { person: user, address: clientAddress }, { name, expiresInDays }),
 );

@@ -3,4 +3,4 @@ import { setTeamIcon } from '../../../core/pictures/ownerPictures.js';
 import { presentTeam } from '../../../core/presenters/teams.js';
 import { defineHandler } from '../../handler.js';
 
-export default defineHandler(api.team.setIcon, async ({ file }, { user, clientAddress }, ctx) => ({ team: presentTeam(await setTeamIcon(ctx, user, clientAddress, file)) }));
+export default defineHandler(api.team.setIcon, async ({ file }, { user, clientAddress }, ctx) => ({ team: presentTeam(await setTeamIcon(ctx, { admin: user, address: clientAddress }, { fileId: file })) }));

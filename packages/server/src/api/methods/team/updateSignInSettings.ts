@@ -1,12 +1,13 @@
 import { api } from '@aviary/protocol';
-import { byPerson, recordAudit } from '../../../core/audit/record.js';
+import { byPerson } from '../../../core/audit/record.js';
+import { changeSignInSettings } from '../../../core/commands/signInSettings.js';
 import { presentSignInSettings } from '../../../core/presenters/signInSettings.js';
-import { SignInSettingsError, updateSignInSettings } from '../../../core/signIn/settings.js';
+import { SignInSettingsError } from '../../../core/signIn/settings.js';
 import { emailDomains, issuerProblem } from '../../../config/oidc.js';
 import { ApiError, invalidParameter } from '../../errors.js';
 import { defineHandler } from '../../handler.js';
 import { ssoCallbackUrl } from '../../sso/ssoRoutes.js';
-import { onlyTeamAdmins, signInStore } from './signInAdmin.js';
+import { onlyTeamAdmins } from './signInAdmin.js';
 
 /** A team admin sets the team's provider and switches password sign-in on or off; recorded in the audit log (never the secret). */
 export default defineHandler(api.team.updateSignInSettings, async ({ passwordEnabled, provider }, { user, clientAddress }, ctx) => {
@@ -24,12 +25,10 @@ export default defineHandler(api.team.updateSignInSettings, async ({ passwordEna
   }
   let settings;
   try {
-    settings = await updateSignInSettings(signInStore(ctx), user.team_id, { passwordEnabled, provider: checked }, ctx.now());
+    settings = await changeSignInSettings(ctx, byPerson(user, clientAddress).actor, { teamId: user.team_id, passwordEnabled, provider: checked });
   } catch (error) {
     if (error instanceof SignInSettingsError) throw invalidParameter(error.parameter === 'clientSecret' ? 'provider.clientSecret' : error.parameter, error.message);
     throw error;
   }
-  const details = { passwordEnabled, provider: checked === undefined ? undefined : checked && { issuer: checked.issuer, clientId: checked.clientId, allowedDomains: checked.allowedDomains, createAccounts: checked.createAccounts, secretChanged: checked.clientSecret !== undefined } };
-  await recordAudit(ctx.db, { ...byPerson(user, clientAddress), at: ctx.now(), action: 'team.signInSettingsChanged', target: { kind: 'team', id: user.team_id }, details });
   return { settings: presentSignInSettings(settings, ssoCallbackUrl(ctx)) };
 });

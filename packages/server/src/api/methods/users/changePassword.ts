@@ -1,5 +1,6 @@
 import { api } from '@aviary/protocol';
-import { changePassword, currentPasswordIs } from '../../../core/commands/accounts.js';
+import { changePassword } from '../../../core/commands/accounts.js';
+import { currentPasswordIs } from '../../../core/passwords.js';
 import { invalidParameter } from '../../errors.js';
 import { defineHandler } from '../../handler.js';
 import { startSignInAttempt } from '../../session/signInLimits.js';

@@ -1,5 +1,5 @@
 import { api } from '@aviary/protocol';
-import { currentPasswordIs } from '../../../core/commands/accounts.js';
+import { currentPasswordIs } from '../../../core/passwords.js';
 import { deactivateOwnAccount } from '../../../core/commands/deactivateAccount.js';
 import { invalidParameter } from '../../errors.js';
 import { defineHandler } from '../../handler.js';
@@ -13,6 +13,6 @@ export default defineHandler(api.users.deactivateAccount, async ({ password }, {
     throw invalidParameter('password', `password is not your current password.${orAdmin}`);
   }
   await attempt.forgive();
-  await deactivateOwnAccount(ctx, user, clientAddress);
+  await deactivateOwnAccount(ctx, { person: user, address: clientAddress }, {});
   return {};
 });

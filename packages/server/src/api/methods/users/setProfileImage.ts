@@ -3,4 +3,4 @@ import { setProfilePicture } from '../../../core/pictures/ownerPictures.js';
 import { presentUser } from '../../../core/presenters/users.js';
 import { defineHandler } from '../../handler.js';
 
-export default defineHandler(api.users.setProfileImage, async ({ file }, { user }, ctx) => ({ user: presentUser(await setProfilePicture(ctx, user, file), ctx.now()) }));
+export default defineHandler(api.users.setProfileImage, async ({ file }, { user }, ctx) => ({ user: presentUser(await setProfilePicture(ctx, user, { fileId: file }), ctx.now()) }));

@@ -2,4 +2,4 @@ import { api } from '@aviary/protocol';
 import { verifyEmail } from '../../../core/commands/accountLinks.js';
 import { defineHandler } from '../../handler.js';
 
-export default defineHandler(api.users.verifyEmail, async ({ linkToken }, _caller, ctx) => verifyEmail(ctx, linkToken));
+export default defineHandler(api.users.verifyEmail, async (params, caller, ctx) => verifyEmail(ctx, caller, params));

@@ -1,0 +1,116 @@
+import type { api, ParamsOf } from '@aviary/protocol';
+import { sql } from 'kysely';
+import { invalidParameter } from '../../../errors.js';
+import { insertMessages } from '../../../store/rows/messages.js';
+import { newMessageUid } from '../../../store/ids.js';
+import type { MessagesTable, UsersTable } from '../../../store/schema.js';
+import type { DialectName, Tx } from '../../../store/store.js';
+import type { CoreContext } from '../../context.js';
+import type { Effects } from '../../effects/effects.js';
+import { filesForMessage, linkMessageFiles } from '../../files/attachFiles.js';
+import { checkContent, type CheckedContent } from '../../messageContent.js';
+import { checkBroadcast, mentionsWithBroadcast } from '../../policies/broadcastMentions.js';
+import { checkOnBehalfOf, idsOutsideTeam, resolveRecipient } from '../../policies/chat.js';
+import { findMessageByClientId } from '../../queries/messages.js';
+import { resolveThreadRoot } from '../../threads/parent.js';
+import { recordReply } from '../../threads/replies.js';
+import { recordMessageEffects } from '../../triggers/messageEffects.js';
+
+/** The parameters of chat.sendMessage, already decoded and type-checked; the web client sends the same. */
+export type SendMessageInput = ParamsOf<typeof api.chat.sendMessage>;
+
+/**
+ * Who sends: a person, or a token's user or bot through the token's app (`appId`, null for none);
+ * `webhookId`, the incoming webhook the message came through (messages.webhook_id), if any.
+ */
+export interface Sender {
+  user: UsersTable;
+  appId: string | null;
+  webhookId?: string;
+}
+
+export interface SentMessage {
+  message: MessagesTable;
+  /** True when `id` repeated a client id of the last 24 h: `message` is the earlier one, nothing was stored. */
+  repeated: boolean;
+}
+
+/** How long a client id keeps answering with the message it first made. */
+export const CLIENT_ID_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * sendMessage inside a change the caller runs, content checks included: for a writer whose own rows
+ * must commit or roll back with the message (a scheduled message marked sent in the same transaction).
+ */
+export async function sendMessageInChange(ctx: CoreContext, tx: Tx, effects: Effects, sender: Sender, input: SendMessageInput): Promise<SentMessage> {
+  return storeMessage(ctx, tx, effects, sender, input, checkContent(input, sender.appId));
+}
+
+/**
+ * The message stored with what it sets off, its content already checked (checkContent): who may be
+ * named, where the sender may post, the client-id repeat check, the insert and recordMessageEffects,
+ * all in the caller's transaction, so that no rule can change between check and write.
+ */
+export async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { user: sender, appId, webhookId }: Sender, input: SendMessageInput, content: CheckedContent): Promise<SentMessage> {
+  await checkOnBehalfOf(tx, sender, input.to, input.onBehalfOf);
+  await requireTeamUsers(tx, sender.team_id, 'mentions', content.mentions);
+  await requireTeamUsers(tx, sender.team_id, 'visibleTo', content.visibleTo);
+  const recipient = await resolveRecipient(tx, sender, input.to, input.onBehalfOf);
+  // A bot in a channel sees what the member it posts for sees (onBehalfOf, checked above).
+  const viewer = input.onBehalfOf === undefined ? sender : await tx.selectFrom('users').selectAll().where('id', '=', input.onBehalfOf).executeTakeFirstOrThrow();
+  const root = input.threadParent === undefined ? undefined : await resolveThreadRoot(tx, viewer, recipient.chatKey, input.threadParent);
+  const files = await filesForMessage(tx, { user: sender, appId, kind: appId === null ? 'person' : 'user' }, input.files);
+  const broadcast = await checkBroadcast(tx, sender, recipient.chatKey, input.text);
+  const now = ctx.now();
+  if (input.id !== undefined) {
+    await lockClientId(tx, ctx.store.dialect, `${sender.id}|${appId ?? ''}|${input.id}`);
+    const earlier = await findMessageByClientId(tx, { senderId: sender.id, appId, clientId: input.id, sentAfter: now - CLIENT_ID_WINDOW_MS });
+    if (earlier) return { message: earlier, repeated: true };
+  }
+  const message: MessagesTable = {
+    uid: newMessageUid(now),
+    chat_key: recipient.chatKey,
+    team_id: sender.team_id,
+    from_user_id: sender.id,
+    to_id: recipient.toId,
+    client_id: input.id ?? null,
+    timestamp: now,
+    text: input.text,
+    serviceml: input.serviceml ?? null,
+    notification: input.notification ?? null,
+    mentions: jsonOrNull(mentionsWithBroadcast(content.mentions, broadcast)),
+    send_as: jsonOrNull(input.sendAs),
+    app_id: appId,
+    attachments: jsonOrNull(content.attachments),
+    visible_to: jsonOrNull(content.visibleTo),
+    edited_at: null,
+    webhook_id: webhookId ?? null,
+    thread_parent: root?.uid ?? null,
+    also_in_channel: root && input.alsoInChannel ? 1 : 0,
+    deleted_at: null,
+    ...(files ? { files: JSON.stringify(files) } : {}),
+  };
+  await insertMessages(tx, [message]);
+  if (files) await linkMessageFiles(tx, message, files, now);
+  const threadEntry = root ? await recordReply(tx, root, message, content.mentions ?? []) : undefined;
+  await recordMessageEffects(tx, effects, message, now, { root, threadEntry });
+  return { message, repeated: false };
+}
+
+async function requireTeamUsers(tx: Tx, teamId: string, parameter: 'mentions' | 'visibleTo', userIds: string[] | undefined): Promise<void> {
+  const [outsider] = await idsOutsideTeam(tx, teamId, userIds ?? []);
+  if (outsider !== undefined) {
+    throw invalidParameter(parameter, `${parameter} names ${outsider}, which is not an active user of your team.`);
+  }
+}
+
+/**
+ * Makes concurrent sends with one client id (a client retrying before the first answer came back) take
+ * turns, so the second finds the first's message instead of adding its own. SQLite needs nothing: the
+ * store runs one transaction at a time on its single connection.
+ */
+async function lockClientId(tx: Tx, dialect: DialectName, key: string): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(tx);
+}
+
+const jsonOrNull = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
