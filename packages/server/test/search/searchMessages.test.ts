@@ -45,13 +45,39 @@ forEachDialect(
         expect(texts(await search(bob, 'tonight -"to production"'))).toEqual(['deploy to staging tonight']);
       });
 
-      it('finds a word inside longer words on PostgreSQL (trigrams), only at their start on SQLite', async () => {
+      it('finds a word inside longer words on PostgreSQL (trigrams) when it is nowhere a word, only at their start on SQLite', async () => {
         const { alice, bob, channelId } = await cast();
         await send(alice, channelId, 'redeployed on friday');
         expect(texts(await search(bob, 'redeploy'))).toEqual(['redeployed on friday']);
         expect(texts(await search(bob, 'ployed'))).toEqual(t().dialect === 'postgres' ? ['redeployed on friday'] : []);
         // Two letters are too few for trigrams: a word beginning only.
         expect(texts(await search(bob, 'ed'))).toEqual([]);
+      });
+
+      it('on PostgreSQL looks inside longer words only when the reader finds the words nowhere as words, on every page', async () => {
+        const { alice, bob, carol, olga, channelId } = await cast();
+        const inside: string[] = [];
+        for (let i = 0; i < 5; i++) inside.push(await send(alice, channelId, `redeployed build ${i}`));
+        // As words, the reader finds them nowhere: matches elsewhere (a chat bob is not in, another team) do not count.
+        const { id: theirs } = await alice.client.channels.create({ name: 'theirs', type: 'private', members: [carol.id] });
+        await send(alice, theirs, 'eployment of carol');
+        await send(olga, (await olga.client.channels.create({ name: 'elsewhere', members: [olga.id] })).id, 'eployment elsewhere');
+        const pages: string[][] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await search(bob, 'eploy', { limit: 2, cursor });
+          pages.push(page.matches.map((match) => match.message.uid));
+          cursor = page.nextCursor;
+        } while (cursor !== undefined && pages.length < 10);
+        const newestFirst = [...inside].reverse();
+        expect(pages).toEqual(t().dialect === 'postgres' ? [newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4)] : [[]]);
+        // Once one message the reader may read holds it as a word (beginning), those are all the matches.
+        const own = await send(alice, channelId, 'eployment is not a word');
+        expect(texts(await search(bob, 'eploy'))).toEqual(['eployment is not a word']);
+        // The query as a whole: these two words are in no message as words, so both are looked for inside words too.
+        expect((await search(bob, 'eploy build')).matches.map((match) => match.message.uid)).toEqual(t().dialect === 'postgres' ? newestFirst : []);
+        // A page after the last match as words is the end: the search does not go on inside longer words.
+        expect(texts(await search(bob, 'eploy', { cursor: own }))).toEqual([]);
       });
 
       it('reads hostile queries as words, never as the index’s syntax', async () => {
