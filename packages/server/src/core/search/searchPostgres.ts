@@ -1,9 +1,18 @@
+import type { SearchTerm } from '@aviary/protocol';
 import { sql, type RawBuilder } from 'kysely';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { commonConditions, found, memberColumn, SNIPPET_WORDS, type FoundMessage, type SearchPage } from './searchScope.js';
 import { DEFAULT_SLICING, widenUntilComplete } from './searchSlices.js';
-import { isPartialWord, MATCH_END, MATCH_START, tsAll, tsAny, tsTerm } from './textMatch.js';
+import { isPartialWord, MATCH_END, MATCH_START, tsAll, tsAny, tsTerm, tsTokens } from './textMatch.js';
+
+/** The tsquery of a text, in the reader's team's text search configuration. */
+type TsQuery = (text: string) => RawBuilder<unknown>;
+
+const tsQueryIn =
+  (language: string): TsQuery =>
+  (text) =>
+    sql`to_tsquery(${language}::regconfig, search_fold(${text}))`;
 
 /**
  * The uid `depth` messages older than `before` (of the one chat an `in:` filter names, else of all
@@ -18,42 +27,65 @@ async function sliceStart(db: Db, page: SearchPage, depth: number): Promise<stri
 }
 
 /**
- * The uids of the messages holding the words, when there are fewer than `few` in the whole index (then
- * the page is searched among them, at once); undefined when there are more.
+ * The uids of the messages that may match (`candidates`), when there are fewer than `few` in the whole
+ * index (then the page is searched among them, at once); undefined when there are more. The candidates
+ * are what the index answers from its entries alone: a phrase's words in any order, since checking the
+ * order of common words ("to the") on every message holding both would cost more than the search.
  */
-async function fewMatches(db: Db, textConditions: RawBuilder<unknown>[], few: number): Promise<string[] | undefined> {
-  const { rows } = await sql<{ uid: string }>`select s.uid from message_search s where ${sql.join(textConditions, sql` and `)} limit ${few}`.execute(db);
+async function fewMatches(db: Db, candidates: RawBuilder<unknown>[], few: number): Promise<string[] | undefined> {
+  const { rows } = await sql<{ uid: string }>`select s.uid from message_search s where ${sql.join(candidates, sql` and `)} limit ${few}`.execute(db);
   return rows.length < few ? rows.map((row) => row.uid) : undefined;
 }
 
-/** How a query's words are matched: as words and word beginnings (the tsvector), or also inside longer words (trigrams). */
-type Matching = 'words' | 'infix';
+/**
+ * The bare words (three letters or more) of the query that no message the reader may find holds as a
+ * word or a word's beginning, under the query's filters and whatever the page: those are also looked
+ * for inside longer words, through the trigram index (docs/search.md). Asked only when a search as
+ * words found nothing, so it costs the searches that find something nothing; each word is a search of
+ * its own for one match. Its matches are counted up to `FEW_FOR_ONE` only, not `few`: the count reads
+ * each match's row, the costliest part for a common word, which the slices find in the newest messages.
+ */
+const FEW_FOR_ONE = 100;
 
-export async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMessage[]> {
-  const { include } = page.query;
-  const language = (await db.selectFrom('teams').select('search_language').where('id', '=', page.reader.team_id).executeTakeFirstOrThrow()).search_language;
-  const byWords = await searchPage(db, page, language, 'words');
-  if (byWords.length > 0 || !include.some(isPartialWord)) return byWords;
-  // A bare word is looked for inside longer words only when the query finds nothing as words, whatever
-  // the page (docs/search.md): the trigram index is the costliest part of a search on a large history.
-  // A later page that is empty as words is the end of the query's matches when it found any as words.
-  if (page.before !== undefined && (await searchPage(db, { ...page, before: undefined, limit: 1 }, language, 'words', false)).length > 0) return [];
-  return searchPage(db, page, language, 'infix');
+async function foundNowhereAsWords(db: Db, page: SearchPage, language: string): Promise<SearchTerm[]> {
+  const nowhere: SearchTerm[] = [];
+  for (const term of page.query.include.filter(isPartialWord)) {
+    const slicing = page.slicing ?? DEFAULT_SLICING;
+    const oneMatch = { ...slicing, few: Math.min(slicing.few, FEW_FOR_ONE) };
+    const alone = { ...page, query: { ...page.query, include: [term], exclude: [] }, before: undefined, limit: 1, slicing: oneMatch };
+    if ((await searchPage(db, alone, language, [])).length === 0) nowhere.push(term);
+  }
+  return nowhere;
 }
 
-/** One page of the query's matches, newest first, its words matched as `matching` says; snippets only when `snippets`. */
-async function searchPage(db: Db, page: SearchPage, language: string, matching: Matching, snippets = true): Promise<FoundMessage[]> {
+export async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMessage[]> {
+  const language = (await db.selectFrom('teams').select('search_language').where('id', '=', page.reader.team_id).executeTakeFirstOrThrow()).search_language;
+  const byWords = await searchPage(db, page, language, []);
+  if (byWords.length > 0) return byWords;
+  // A query that finds something as words finds nothing more inside words: the trigram index is the
+  // costliest part of a search on a large history, and asked only for words that are nowhere words.
+  const inside = await foundNowhereAsWords(db, page, language);
+  return inside.length === 0 ? [] : searchPage(db, page, language, inside);
+}
+
+/** One page of the query's matches, newest first; the terms `inside` also found inside longer words. */
+async function searchPage(db: Db, page: SearchPage, language: string, inside: SearchTerm[]): Promise<FoundMessage[]> {
   const { include, exclude } = page.query;
-  const tsquery = (text: string) => sql`to_tsquery(${language}::regconfig, search_fold(${text}))`;
-  const textConditions = include.map((term) => {
-    const words = sql`s.document @@ ${tsquery(tsTerm(term))}`;
-    return matching === 'infix' && isPartialWord(term) ? sql`(${words} or s.folded like '%' || search_fold(${term.tokens[0]}) || '%')` : words;
-  });
+  const tsquery = tsQueryIn(language);
+  const chatKeys = page.filters.chatKeys;
+  // The index is on (chat, words) (migration 0035): for one chat, it finds that chat's matches alone.
+  const inChats = chatKeys === undefined || include.length === 0 ? [] : [sql`s.chat_key in (${sql.join(chatKeys)})`];
+  const matching = (words: (term: SearchTerm) => string) =>
+    include.map((term) => {
+      const asWords = sql`s.document @@ ${tsquery(words(term))}`;
+      return inside.includes(term) ? sql`(${asWords} or s.folded like '%' || search_fold(${term.tokens[0]}) || '%')` : asWords;
+    });
+  const textConditions = [...inChats, ...matching(tsTerm)];
   const conditions = commonConditions(page, sql`m.text ~* 'https?://'`);
   if (exclude.length > 0) conditions.push(sql`not (s.document @@ ${tsquery(tsAny(exclude))})`);
   const joinIndex = include.length + exclude.length > 0 ? sql`join message_search s on s.uid = m.uid` : sql``;
   const headline =
-    include.length > 0 && snippets
+    include.length > 0
       ? sql`ts_headline(${language}::regconfig, page.text, ${tsquery(tsAll(include))},
           ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS / 2}, HighlightAll=false`})`
       : sql`null`;
@@ -70,8 +102,8 @@ async function searchPage(db: Db, page: SearchPage, language: string, matching: 
   };
   const slicing = page.slicing ?? DEFAULT_SLICING;
   if (include.length === 0) return (await inSlice(undefined)).rows.map(found);
-  const few = await fewMatches(db, textConditions, slicing.few);
-  if (few !== undefined) return few.length === 0 ? [] : (await inSlice(undefined, [sql`m.uid = any(${few})`])).rows.map(found);
+  const few = slicing.few > 0 ? await fewMatches(db, [...inChats, ...matching(tsTokens)], slicing.few) : undefined;
+  if (few !== undefined) return few.length === 0 ? [] : (await inSlice(undefined, [sql`m.uid = any(${few})`, ...textConditions])).rows.map(found);
   // A slice holds every message from its start up to the page's bound: a full page in it is the page.
   const rows = await widenUntilComplete(slicing, async (depth) => {
     const start = depth === undefined ? undefined : await sliceStart(db, page, depth);
