@@ -45,13 +45,45 @@ forEachDialect(
         expect(texts(await search(bob, 'tonight -"to production"'))).toEqual(['deploy to staging tonight']);
       });
 
-      it('finds a word inside longer words on PostgreSQL (trigrams), only at their start on SQLite', async () => {
+      it('finds a word inside longer words on PostgreSQL (trigrams) when it is nowhere a word, only at their start on SQLite', async () => {
         const { alice, bob, channelId } = await cast();
         await send(alice, channelId, 'redeployed on friday');
         expect(texts(await search(bob, 'redeploy'))).toEqual(['redeployed on friday']);
         expect(texts(await search(bob, 'ployed'))).toEqual(t().dialect === 'postgres' ? ['redeployed on friday'] : []);
         // Two letters are too few for trigrams: a word beginning only.
         expect(texts(await search(bob, 'ed'))).toEqual([]);
+      });
+
+      it('on PostgreSQL looks inside longer words only for a word the reader finds nowhere as a word, on every page', async () => {
+        const { alice, bob, carol, olga, channelId } = await cast();
+        const inside: string[] = [];
+        for (let i = 0; i < 5; i++) inside.push(await send(alice, channelId, `redeployed build ${i}`));
+        await send(alice, channelId, 'a build without the word');
+        // As a word, the reader finds it nowhere: matches elsewhere (a chat bob is not in, another team) do not count.
+        const { id: theirs } = await alice.client.channels.create({ name: 'theirs', type: 'private', members: [carol.id] });
+        await send(alice, theirs, 'eployment of carol');
+        await send(olga, (await olga.client.channels.create({ name: 'elsewhere', members: [olga.id] })).id, 'eployment elsewhere');
+        const newestFirst = [...inside].reverse();
+        const uids = async (query: string, more: { cursor?: string; limit?: number } = {}) => (await search(bob, query, more)).matches.map((match) => match.message.uid);
+        const pages: string[][] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await search(bob, 'eploy', { limit: 2, cursor });
+          pages.push(page.matches.map((match) => match.message.uid));
+          cursor = page.nextCursor;
+        } while (cursor !== undefined && pages.length < 10);
+        expect(pages).toEqual(t().dialect === 'postgres' ? [newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4)] : [[]]);
+        // Each word on its own: `build` is a word, `eploy` is looked for inside words.
+        expect(await uids('eploy build')).toEqual(t().dialect === 'postgres' ? newestFirst : []);
+        // Once a message the reader may read holds it as a word (beginning), those are all its matches.
+        const own = await send(alice, channelId, 'eployment is not a word');
+        expect(await uids('eploy')).toEqual([own]);
+        expect(await uids('eploy build')).toEqual([]);
+        // A page after the last match as words is the end: the search does not go on inside longer words.
+        expect(await uids('eploy', { cursor: own })).toEqual([]);
+        // The filters count: in a chat where it is nowhere a word, it is looked for inside words.
+        const direct = await send(alice, bob.id, 'redeployed between us');
+        expect(await uids(`eploy in:@${await emailName(alice)}`)).toEqual(t().dialect === 'postgres' ? [direct] : []);
       });
 
       it('reads hostile queries as words, never as the index’s syntax', async () => {

@@ -1,9 +1,18 @@
+import type { SearchTerm } from '@aviary/protocol';
 import { sql, type RawBuilder } from 'kysely';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { commonConditions, found, memberColumn, SNIPPET_WORDS, type FoundMessage, type SearchPage } from './searchScope.js';
 import { DEFAULT_SLICING, widenUntilComplete } from './searchSlices.js';
-import { isPartialWord, MATCH_END, MATCH_START, tsAll, tsAny, tsTerm } from './textMatch.js';
+import { isPartialWord, MATCH_END, MATCH_START, tsAll, tsAny, tsTerm, tsTokens } from './textMatch.js';
+
+/** The tsquery of a text, in the reader's team's text search configuration. */
+type TsQuery = (text: string) => RawBuilder<unknown>;
+
+const tsQueryIn =
+  (language: string): TsQuery =>
+  (text) =>
+    sql`to_tsquery(${language}::regconfig, search_fold(${text}))`;
 
 /**
  * The uid `depth` messages older than `before` (of the one chat an `in:` filter names, else of all
@@ -18,29 +27,79 @@ async function sliceStart(db: Db, page: SearchPage, depth: number): Promise<stri
 }
 
 /**
- * The uids of the messages holding the words, when there are fewer than `few` in the whole index (then
- * the page is searched among them, at once); undefined when there are more. Its candidates found once:
- * the trigram index, for words inside longer words, is the costliest part of a search.
+ * The uids of the messages that may match (`candidates`), when there are fewer than `few` in the whole
+ * index (then the page is searched among them, at once); undefined when there are more. The candidates
+ * are what the word index answers from its entries alone: a phrase's words in any order. Counting the
+ * phrase itself means checking its order on each candidate's row, which for common words ("it of":
+ * 45,000 messages with both, 3,600 with the phrase) took 120 ms before the search began.
  */
-async function fewMatches(db: Db, textConditions: RawBuilder<unknown>[], few: number): Promise<string[] | undefined> {
-  const { rows } = await sql<{ uid: string }>`select s.uid from message_search s where ${sql.join(textConditions, sql` and `)} limit ${few}`.execute(db);
+async function fewMatches(db: Db, candidates: RawBuilder<unknown>[], few: number): Promise<string[] | undefined> {
+  const { rows } = await sql<{ uid: string }>`select s.uid from message_search s where ${sql.join(candidates, sql` and `)} limit ${few}`.execute(db);
   return rows.length < few ? rows.map((row) => row.uid) : undefined;
 }
 
+/** A word's matches counted before its search for one match, at most (foundNowhereAsWords). */
+const FEW_FOR_ONE = 100;
+
+/**
+ * The bare words (three letters or more) of the query that no message the reader may find holds as a
+ * word or a word's beginning, under the query's filters and whatever the page: those are also looked
+ * for inside longer words, through the trigram index (docs/search.md). Asked only when a search as
+ * words found nothing, so it costs the searches that find something nothing. Each word is a search of
+ * its own for one match, its matches counted up to FEW_FOR_ONE only: the count reads each match's row,
+ * the costliest part for a common word, which the first slice finds among the newest messages.
+ */
+async function foundNowhereAsWords(db: Db, page: SearchPage, language: string): Promise<SearchTerm[]> {
+  const slicing = page.slicing ?? DEFAULT_SLICING;
+  const oneMatch = { ...slicing, few: Math.min(slicing.few, FEW_FOR_ONE) };
+  const nowhere: SearchTerm[] = [];
+  for (const term of page.query.include.filter(isPartialWord)) {
+    const alone = { ...page, query: { ...page.query, include: [term], exclude: [] }, before: undefined, limit: 1, slicing: oneMatch };
+    if ((await searchPage(db, alone, language, [])).length === 0) nowhere.push(term);
+  }
+  return nowhere;
+}
+
 export async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMessage[]> {
+  const language = (await db.selectFrom('teams').select('search_language').where('id', '=', page.reader.team_id).executeTakeFirstOrThrow()).search_language;
+  const byWords = await searchPage(db, page, language, []);
+  if (byWords.length > 0) return byWords;
+  // A query that finds something as words finds nothing more inside words: the trigram index is the
+  // costliest part of a search on a large history, and asked only for words that are nowhere words.
+  const inside = await foundNowhereAsWords(db, page, language);
+  return inside.length === 0 ? [] : searchPage(db, page, language, inside);
+}
+
+/** A search of the whole history first finds its matches when there are fewer than this in the index. */
+const WHOLE_HISTORY_FEW = 10_000;
+/**
+ * A phrase's largest slice: past it, the whole history, whose matches are found first (WHOLE_HISTORY_FEW).
+ * The planner takes a phrase for as common as its words together, so it walks a slice in uid order,
+ * checking each message: 60 ms for the 128,000 slice of "customer for" (3,000 messages with both words,
+ * 200 with the phrase), where the whole history's matches take 20 to 30 ms to find. A phrase common
+ * enough to walk well fills its page in 16,000 messages.
+ */
+const PHRASE_LARGEST_SLICE = 16_000;
+
+/** One page of the query's matches, newest first; the terms `inside` also found inside longer words. */
+async function searchPage(db: Db, page: SearchPage, language: string, inside: SearchTerm[]): Promise<FoundMessage[]> {
   const { include, exclude } = page.query;
-  const language = await db.selectFrom('teams').select('search_language').where('id', '=', page.reader.team_id).executeTakeFirstOrThrow();
-  const tsquery = (text: string) => sql`to_tsquery(${language.search_language}::regconfig, search_fold(${text}))`;
-  const textConditions = include.map((term) => {
-    const words = sql`s.document @@ ${tsquery(tsTerm(term))}`;
-    return isPartialWord(term) ? sql`(${words} or s.folded like '%' || search_fold(${term.tokens[0]}) || '%')` : words;
-  });
+  const tsquery = tsQueryIn(language);
+  const chatKeys = page.filters.chatKeys;
+  // The index is on (chat, words) (migration 0035): for one chat, it finds that chat's matches alone.
+  const inChats = chatKeys === undefined || include.length === 0 ? [] : [sql`s.chat_key in (${sql.join(chatKeys)})`];
+  const matching = (words: (term: SearchTerm) => string) =>
+    include.map((term) => {
+      const asWords = sql`s.document @@ ${tsquery(words(term))}`;
+      return inside.includes(term) ? sql`(${asWords} or s.folded like '%' || search_fold(${term.tokens[0]}) || '%')` : asWords;
+    });
+  const textConditions = [...inChats, ...matching(tsTerm)];
   const conditions = commonConditions(page, sql`m.text ~* 'https?://'`);
   if (exclude.length > 0) conditions.push(sql`not (s.document @@ ${tsquery(tsAny(exclude))})`);
   const joinIndex = include.length + exclude.length > 0 ? sql`join message_search s on s.uid = m.uid` : sql``;
   const headline =
     include.length > 0
-      ? sql`ts_headline(${language.search_language}::regconfig, page.text, ${tsquery(tsAll(include))},
+      ? sql`ts_headline(${language}::regconfig, page.text, ${tsquery(tsAll(include))},
           ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS / 2}, HighlightAll=false`})`
       : sql`null`;
   // The slice's bound on both tables: the planner does not carry a range across the join by itself.
@@ -54,13 +113,23 @@ export async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMes
         order by m.uid desc limit ${page.limit}
       ) page order by page.uid desc`.execute(db);
   };
+  const among = async (uids: string[]) => (uids.length === 0 ? [] : (await inSlice(undefined, [sql`m.uid = any(${uids})`, ...textConditions])).rows);
   const slicing = page.slicing ?? DEFAULT_SLICING;
   if (include.length === 0) return (await inSlice(undefined)).rows.map(found);
-  const few = await fewMatches(db, textConditions, slicing.few);
-  if (few !== undefined) return few.length === 0 ? [] : (await inSlice(undefined, [sql`m.uid = any(${few})`])).rows.map(found);
+  const few = slicing.few > 0 ? await fewMatches(db, [...inChats, ...matching(tsTokens)], slicing.few) : undefined;
+  if (few !== undefined) return (await among(few)).map(found);
   // A slice holds every message from its start up to the page's bound: a full page in it is the page.
-  const rows = await widenUntilComplete(slicing, async (depth) => {
+  const phrase = include.some((term) => term.tokens.length > 1);
+  const walk = phrase ? { ...slicing, largest: Math.min(slicing.largest, PHRASE_LARGEST_SLICE) } : slicing;
+  const rows = await widenUntilComplete(walk, async (depth) => {
     const start = depth === undefined ? undefined : await sliceStart(db, page, depth);
+    if (start === undefined) {
+      // The whole history: the matches found first, when there are not too many. Asked for them in uid
+      // order, the planner walks every message from the newest, checking each, as if they were common:
+      // a phrase of common words ("risa be": 91 matches, 1,330 messages with both words) took 100 ms so.
+      const matches = await fewMatches(db, textConditions, WHOLE_HISTORY_FEW);
+      if (matches !== undefined) return { rows: await among(matches), complete: true };
+    }
     const { rows } = await inSlice(start);
     return { rows, complete: start === undefined || rows.length >= page.limit };
   });

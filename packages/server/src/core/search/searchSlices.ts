@@ -8,7 +8,7 @@
  */
 
 export interface Slicing {
-  /** A query with fewer matches than this in the whole index is searched whole, at once. */
+  /** A query with fewer matches than this in the whole index (for a phrase: messages holding its words) is searched whole, at once. */
   few: number;
   /** Messages in the first slice. */
   first: number;

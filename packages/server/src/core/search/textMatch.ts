@@ -19,6 +19,14 @@ export function tsTerm(term: SearchTerm): string {
   return `(${term.tokens.map((token, i) => `'${token}'${term.prefix && i === last ? ':*' : ''}`).join(' <-> ')})`;
 }
 
+/**
+ * The tokens of a term in any order (`&`): the messages that may hold it. The word index answers this
+ * from its entries alone; an order (`<->`) it checks on each candidate's positions.
+ */
+export function tsTokens(term: SearchTerm): string {
+  return tsTerm(term).replaceAll(' <-> ', ' & ');
+}
+
 export const tsAll = (terms: SearchTerm[]): string => terms.map(tsTerm).join(' & ');
 export const tsAny = (terms: SearchTerm[]): string => terms.map(tsTerm).join(' | ');
 

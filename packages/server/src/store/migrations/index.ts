@@ -31,6 +31,7 @@ import * as m0031 from './0031_time_zones.js';
 import * as m0032 from './0032_pictures.js';
 import * as m0033 from './0033_upload_parts.js';
 import * as m0034 from './0034_search_late_rows.js';
+import * as m0035 from './0035_search_by_chat.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0032_pictures': m0032,
   '0033_upload_parts': m0033,
   '0034_search_late_rows': m0034,
+  '0035_search_by_chat': m0035,
 };
 
 export const migrationProvider: MigrationProvider = {
