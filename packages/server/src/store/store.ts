@@ -8,7 +8,7 @@ import { migrateToLatest, planMigrations, type MigrationPlan, type MigrationRepo
 import { SealedAppSecretsPlugin, sealStoredSecrets } from './sealedAppSecrets.js';
 import { loadSecretKeyring, type SecretKeyring } from './secretKeys.js';
 import { OwnSchemaPostgresDialect } from './ownSchemaIntrospector.js';
-import { PreparingClient } from './preparedStatements.js';
+import { StoreClient } from './pgClient.js';
 import type { Database } from './schema.js';
 import { executeCompiled, groupCommitSqliteDialect, type SqliteConnection } from './sqliteGroupCommit.js';
 import { startWalCheckpointer, type CheckpointResult, type WalCheckpointer } from './walCheckpointer.js';
@@ -165,7 +165,7 @@ function withStatementCache(database: SQLite.Database, capacity = 500): SqliteCo
 
 function postgresDialect(url: string, options: StoreOptions): PostgresDialect {
   const pool = new pg.Pool({
-    Client: PreparingClient,
+    Client: StoreClient,
     connectionString: url,
     max: options.pgPoolSize ?? 10,
     connectionTimeoutMillis: 5000,
