@@ -18,6 +18,7 @@ import { applyFrames, updatedProfiles } from '../stream/applyFrames';
 import { ConnectionBanner } from '../stream/ConnectionBanner';
 import { useStream } from '../stream/useStream';
 import { useOutbox } from './useOutbox';
+import { forgetReadMarker } from './useReadMarker';
 import { endNotifications, useWorkspaceNotifications } from './notify/useWorkspaceNotifications';
 import { WorkspaceContext, type Workspace as WorkspaceValue } from './workspaceContext';
 
@@ -88,7 +89,8 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       setConversations(applied.conversations);
       const removed = removedFrom(frames, session.user.id, openChatNow.current);
       if (removed) {
-        toasts.show(`You are no longer a member of #${removed}.`);
+        forgetReadMarker(removed.id);
+        toasts.show(`You are no longer a member of #${removed.name}.`);
         navigate('/', true);
       }
       if (applied.reloadConversations) void refreshConversations();
@@ -256,7 +258,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
 }
 
 /** The name of the open channel a batch took the person out of (removed, or left on another device), if any. */
-function removedFrom(frames: StreamDataFrame[], me: string, openChat: string | undefined): string | undefined {
-  for (const frame of frames) if (frame.type === 'channel.membersRemoved' && frame.channel.id === openChat && frame.userIds.includes(me)) return frame.channel.name;
+function removedFrom(frames: StreamDataFrame[], me: string, openChat: string | undefined): { id: string; name: string } | undefined {
+  for (const frame of frames) if (frame.type === 'channel.membersRemoved' && frame.channel.id === openChat && frame.userIds.includes(me)) return frame.channel;
   return undefined;
 }

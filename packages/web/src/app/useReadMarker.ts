@@ -17,10 +17,27 @@ export function useReadMarker(chat: string, last: Message | undefined, unread: n
   const fromOthers = last !== undefined && last.from !== me;
   const [marker, setMarker] = useState(() => new ReadMarker(chat));
   if (marker.chat !== chat) setMarker(new ReadMarker(chat));
-  useEffect(() => () => marker.flush(), [marker]);
+  useEffect(() => {
+    openMarkers.set(marker.chat, marker);
+    return () => {
+      if (openMarkers.get(marker.chat) === marker) openMarkers.delete(marker.chat);
+      marker.flush();
+    };
+  }, [marker]);
   useEffect(() => {
     if (uid && visible && (unread > 0 || fromOthers)) marker.markRead(uid);
   }, [marker, uid, visible, unread, fromOthers]);
+}
+
+/** The marker of each open chat, for forgetReadMarker. */
+const openMarkers = new Map<string, ReadMarker>();
+
+/**
+ * The person was removed from the open chat: what its marker still holds is dropped, not sent as the
+ * view closes (the server would refuse it, and the browser log the refusal).
+ */
+export function forgetReadMarker(chat: string): void {
+  openMarkers.get(chat)?.forget();
 }
 
 function usePageVisible(): boolean {
@@ -47,6 +64,13 @@ class ReadMarker {
     if (this.wanted !== undefined && uid <= this.wanted) return;
     this.wanted = uid;
     this.schedule(0);
+  }
+
+  /** Holds nothing more: what was wanted is never sent. */
+  forget(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.sent = this.wanted;
   }
 
   /** Sends what is held now (the chat is being left), without waiting for the interval. */
