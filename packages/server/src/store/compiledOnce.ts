@@ -12,7 +12,8 @@ interface Compiled {
 /**
  * A hot query built and compiled by Kysely once per store, then run again with new values. Building and
  * compiling (frozen operation nodes, visitors, parsers) costs more than SQLite takes to run a small query.
- * On PostgreSQL it is a named prepared statement (preparedStatements.ts): parsed and planned once per connection.
+ * Each is a hot statement (preparedStatements.ts): a named prepared statement on PostgreSQL, parsed once per
+ * connection; on SQLite its rows are read as arrays.
  *
  * `build` is called once, with a stand-in for each value; every value must reach the SQL as a plain
  * parameter (a comparison or an inserted value), never change the query's shape. Every later call must
