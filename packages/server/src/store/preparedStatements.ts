@@ -19,6 +19,3 @@ export function prepare(sql: string): void {
   if (!names.has(sql)) names.set(sql, `aviary_${names.size + 1}`);
 }
 
-export function isPrepared(sql: string): boolean {
-  return names.has(sql);
-}

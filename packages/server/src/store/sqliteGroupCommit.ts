@@ -10,7 +10,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
-import { isPrepared } from './preparedStatements.js';
+import { preparedName } from './preparedStatements.js';
 
 /** A database connection as this driver uses it: `prepare` may answer from a statement cache. */
 export interface SqliteConnection {
@@ -300,22 +300,25 @@ function run<R>(statement: SQLite.Statement, { parameters }: CompiledQuery): Que
 }
 
 type RowBuilder = (values: unknown[]) => unknown;
-const rowBuilders = new WeakMap<SQLite.Statement, { width: number; build: RowBuilder }>();
+/** Each reading statement's builder once it has run, null for one that is not a hot statement. */
+const rowBuilders = new WeakMap<SQLite.Statement, { width: number; build: RowBuilder } | null>();
 
 /**
  * A reading statement's rows as objects. better-sqlite3 makes each row object in C++, a property at a time,
  * which for a page of a hundred wide rows costs about what reading them does. The hot statements
  * (compiledOnce's, `prepare`d) are read as arrays instead and made into objects by a function written for
- * the statement's columns (one object literal): about half the time for a page of history. Should the schema change under a cached
- * statement (a migration in the same process), SQLite prepares it again and the row's width tells.
+ * the statement's columns (one object literal): about half the time for a page of history. Should the
+ * schema change under a cached statement (a migration in the same process), SQLite prepares it again and
+ * the row's width tells.
  */
 function readRows<R>(statement: SQLite.Statement, parameters: readonly unknown[]): R[] {
-  if (!isPrepared(statement.source)) return statement.all(parameters) as R[];
   let builder = rowBuilders.get(statement);
   if (builder === undefined) {
-    statement.raw(true);
-    builder = rowBuilderOf(statement);
+    // Asked once a statement: its text, read from better-sqlite3, is a string made anew on each read.
+    builder = preparedName(statement.source) === undefined ? null : rowBuilderOf(statement.raw(true));
+    rowBuilders.set(statement, builder);
   }
+  if (builder === null) return statement.all(parameters) as R[];
   const rows = statement.all(parameters) as unknown[][];
   if (rows.length > 0 && rows[0]!.length !== builder.width) builder = rowBuilderOf(statement);
   return rows.map(builder.build) as R[];

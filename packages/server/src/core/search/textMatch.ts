@@ -13,10 +13,15 @@ export function ftsTerm(term: SearchTerm): string {
 export const ftsAll = (terms: SearchTerm[]): string => terms.map(ftsTerm).join(' AND ');
 export const ftsAny = (terms: SearchTerm[]): string => terms.map(ftsTerm).join(' OR ');
 
+/** A term's tokens as tsquery lexemes, a bare word's last token a prefix (`:*`). */
+function tsLexemes(term: SearchTerm): string[] {
+  const last = term.tokens.length - 1;
+  return term.tokens.map((token, i) => `'${token}'${term.prefix && i === last ? ':*' : ''}`);
+}
+
 /** PostgreSQL tsquery: the tokens in order (`<->`), a bare word's last token a prefix (`:*`). */
 export function tsTerm(term: SearchTerm): string {
-  const last = term.tokens.length - 1;
-  return `(${term.tokens.map((token, i) => `'${token}'${term.prefix && i === last ? ':*' : ''}`).join(' <-> ')})`;
+  return `(${tsLexemes(term).join(' <-> ')})`;
 }
 
 /**
@@ -24,7 +29,7 @@ export function tsTerm(term: SearchTerm): string {
  * from its entries alone; an order (`<->`) it checks on each candidate's positions.
  */
 export function tsTokens(term: SearchTerm): string {
-  return tsTerm(term).replaceAll(' <-> ', ' & ');
+  return `(${tsLexemes(term).join(' & ')})`;
 }
 
 export const tsAll = (terms: SearchTerm[]): string => terms.map(tsTerm).join(' & ');
