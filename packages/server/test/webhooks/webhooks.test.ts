@@ -37,7 +37,8 @@ forEachDialect(
       });
       expect(message.appId).toBeUndefined();
       const listed = await c.aliceSession('webhooks.list', {});
-      expect(listed.body.webhooks).toEqual([{ ...webhook, lastUsedAt: expect.any(Number) }]);
+      // Its last use is recorded with its message, at the message's own time.
+      expect(listed.body.webhooks).toEqual([{ ...webhook, lastUsedAt: message.timestamp }]);
     });
 
     it('takes a Slack-shaped payload from curl: blocks, mrkdwn and an attachment, answered "ok"', async () => {

@@ -14,7 +14,7 @@ import { forgetUploadParts } from './resumable.js';
  * frames go in one transaction (those who see a message live see the file leave it), the bytes right
  * after it commits.
  */
-export async function deleteFile(ctx: CoreContext, reader: FileReader, id: string): Promise<void> {
+export async function deleteFile(ctx: CoreContext, reader: FileReader, { file: id }: { file: string }): Promise<void> {
   const file = await runChange(ctx, async (tx, effects) => {
     const found = await findReadableFile(tx, reader, id);
     const admin = reader.kind === 'person' && reader.user.role === 'admin';

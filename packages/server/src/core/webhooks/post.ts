@@ -63,7 +63,6 @@ export async function postThroughWebhook(ctx: CoreContext, hook: WebhooksTable, 
       { user: sender, appId: hook.app_id, webhookId: hook.id },
       { to: hook.channel_id, ...message, sendAs, ...(hook.on_behalf_of !== null ? { onBehalfOf: hook.on_behalf_of } : {}) },
     );
-    await ctx.db.updateTable('webhooks').set({ last_used_at: ctx.now() }).where('id', '=', hook.id).execute();
     return sent.uid;
   } catch (error) {
     if (error instanceof ApiError && (error.code === 'UnknownRecipient' || error.code === 'AppDisabled' || (error.code === 'InvalidParameter' && error.context.parameter === 'onBehalfOf'))) {

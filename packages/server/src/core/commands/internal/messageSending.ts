@@ -91,6 +91,8 @@ export async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, {
     ...(files ? { files: JSON.stringify(files) } : {}),
   };
   await insertMessages(tx, [message]);
+  // The webhook's last use is its message's: recorded with it, in its transaction.
+  if (webhookId !== undefined) await tx.updateTable('webhooks').set({ last_used_at: now }).where('id', '=', webhookId).execute();
   if (files) await linkMessageFiles(tx, message, files, now);
   const threadEntry = root ? await recordReply(tx, root, message, content.mentions ?? []) : undefined;
   await recordMessageEffects(tx, effects, message, now, { root, threadEntry });
