@@ -33,6 +33,7 @@ import * as m0033 from './0033_upload_parts.js';
 import * as m0034 from './0034_search_late_rows.js';
 import * as m0035 from './0035_search_by_chat.js';
 import * as m0036 from './0036_search_fold_once.js';
+import * as m0037 from './0037_search_buckets.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0034_search_late_rows': m0034,
   '0035_search_by_chat': m0035,
   '0036_search_fold_once': m0036,
+  '0037_search_buckets': m0037,
 };
 
 export const migrationProvider: MigrationProvider = {
