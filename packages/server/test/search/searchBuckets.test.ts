@@ -1,16 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { reindexMessages } from '../../src/core/search/reindex.js';
 import { newMessageUid } from '../../src/store/ids.js';
-import { migrationProvider } from '../../src/store/migrations/index.js';
 import { insertMessages, messageRow } from '../../src/store/rows/messages.js';
-import { openStore } from '../../src/store/store.js';
-import { dialects, postgresTestUrl } from '../helpers/dialects.js';
-import { adminQuery } from '../helpers/store.js';
+import { dialects } from '../helpers/dialects.js';
+import { createTestStore } from '../helpers/store.js';
 
 /**
  * Migration 0037 (PostgreSQL): each indexed message's bucket is its uid's first six characters, for the
@@ -18,13 +12,9 @@ import { adminQuery } from '../helpers/store.js';
  * index by bucket (docs/search.md "How a search walks the index").
  */
 it.skipIf(!dialects.includes('postgres'))('gives every indexed message its bucket, carried over, written by the trigger and by a reindex', async () => {
-  const pgSchema = `t_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create schema ${pgSchema}`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'aviary-search-buckets-'));
-  const store = openStore({ dataDir, databaseUrl: postgresTestUrl, pgSchema });
+  const scratch = await createTestStore('postgres', { upTo: '0036_search_fold_once' });
+  const { store } = scratch;
   try {
-    const migrator = new Migrator({ db: store.db, provider: migrationProvider, migrationTableSchema: pgSchema, allowUnorderedMigrations: true });
-    expect((await migrator.migrateTo('0036_search_fold_once')).error).toBeUndefined();
     // Hours apart, so that their buckets differ.
     const start = Date.now() - 10 * 3_600_000;
     const message = (i: number, text: string) =>
@@ -51,8 +41,6 @@ it.skipIf(!dialects.includes('postgres'))('gives every indexed message its bucke
     const found = await sql<{ uid: string }>`select uid from message_search where bucket >= ${after.uid.slice(0, 6)} and document @@ to_tsquery('simple', 'kestrel')`.execute(store.db);
     expect(found.rows.map((row) => row.uid)).toEqual([after.uid]);
   } finally {
-    await store.close();
-    await adminQuery(`drop schema ${pgSchema} cascade`);
-    rmSync(dataDir, { recursive: true, force: true });
+    await scratch.destroy();
   }
 });

@@ -1,25 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { newMessageUid } from '../../src/store/ids.js';
-import { migrationProvider } from '../../src/store/migrations/index.js';
 import { insertMessages, messageRow } from '../../src/store/rows/messages.js';
-import { openStore } from '../../src/store/store.js';
-import { dialects, postgresTestUrl } from '../helpers/dialects.js';
-import { adminQuery } from '../helpers/store.js';
+import { dialects } from '../helpers/dialects.js';
+import { createTestStore } from '../helpers/store.js';
 
 /** Migration 0035 (PostgreSQL): the index holds each message's chat, for the word index on (chat, words), as docs/search.md "The index" has it. */
 it.skipIf(!dialects.includes('postgres'))('carries the messages indexed before it over with their chats, and keeps the chat of every message written after', async () => {
-  const pgSchema = `t_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create schema ${pgSchema}`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'aviary-search-by-chat-'));
-  const store = openStore({ dataDir, databaseUrl: postgresTestUrl, pgSchema });
+  const scratch = await createTestStore('postgres', { upTo: '0034_search_late_rows' });
+  const { store } = scratch;
   try {
-    const migrator = new Migrator({ db: store.db, provider: migrationProvider, migrationTableSchema: pgSchema, allowUnorderedMigrations: true });
-    expect((await migrator.migrateTo('0034_search_late_rows')).error).toBeUndefined();
     const start = Date.now() - 60_000;
     const message = (i: number, chat: string, text: string) =>
       messageRow({ uid: newMessageUid(start + i * 1000), chat_key: chat, team_id: 't:searchbychat', from_user_id: 'u:searchbychat', to_id: chat, timestamp: start + i * 1000, text });
@@ -44,8 +34,6 @@ it.skipIf(!dialects.includes('postgres'))('carries the messages indexed before i
     await sql`delete from messages where uid = ${inA.uid}`.execute(store.db);
     expect(await inChat('g:a', 'kestrel')).toEqual([other.uid]);
   } finally {
-    await store.close();
-    await adminQuery(`drop schema ${pgSchema} cascade`);
-    rmSync(dataDir, { recursive: true, force: true });
+    await scratch.destroy();
   }
 });
