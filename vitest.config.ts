@@ -56,6 +56,9 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits on a signal (a frame, a row, a request); its own default of one second is less
+    // than a busy machine takes for some (a web page's reconnect after its backoff: 0.5 to 1 s, jittered).
+    expect: { poll: { timeout: 10_000 } },
     sequence: { sequencer: LongestFirst },
     globalSetup: ['packages/server/test/globalSetup.ts'],
     projects: [
