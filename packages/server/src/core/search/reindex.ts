@@ -37,8 +37,8 @@ async function indexRange(tx: Db, after: string, last: string): Promise<number> 
       select r.id, m.text from message_search_rows r join messages m on m.uid = r.uid where r.id > ${before.rows[0]?.id ?? 0}`.execute(tx);
     return Number(inserted.numAffectedRows ?? 0);
   }
-  const inserted = await sql`insert into message_search (uid, chat_key, bucket, document, folded)
-    select m.uid, m.chat_key, left(m.uid, 6), to_tsvector(coalesce(t.search_language, 'simple')::regconfig, search_fold(m.text)), search_fold(m.text)
+  const inserted = await sql`insert into message_search (uid, chat_key, document, folded)
+    select m.uid, m.chat_key, to_tsvector(coalesce(t.search_language, 'simple')::regconfig, search_fold(m.text)), search_fold(m.text)
     from messages m left join teams t on t.id = m.team_id where m.uid > ${after} and m.uid <= ${last}
     on conflict (uid) do nothing`.execute(tx);
   return Number(inserted.numAffectedRows ?? 0);

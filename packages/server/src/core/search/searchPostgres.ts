@@ -102,8 +102,8 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
   // where this takes 8). Not `s.uid >= start` in the index's question: the planner would add a bitmap
   // of the slice's every row to its answer (12 ms for 128,000); the messages' own bound is exact.
   const inSlice = (start: string | undefined, matched: RawBuilder<unknown>[] = textConditions) => {
-    const inIndex = sql`select s.uid from message_search s where ${sql.join([sql`s.bucket >= left(${start}, 6)`, ...matched], sql` and `)}`;
-    const bounded: RawBuilder<unknown>[] = start === undefined ? [] : [sql`m.uid >= ${start}`, sql`m.uid = any(array(${inIndex}))`];
+    const inIndex = (from: string) => sql`select s.uid from message_search s where ${sql.join([sql`s.bucket >= left(${from}, 6)`, ...matched], sql` and `)}`;
+    const bounded: RawBuilder<unknown>[] = start === undefined ? [] : [sql`m.uid >= ${start}`, sql`m.uid = any(array(${inIndex(start)}))`];
     // The headline is worked out for the page's rows only, after the limit.
     return sql<MessagesTable & { snippet: string | null; member: boolean }>`
       select page.*, ${headline} as snippet from (

@@ -11,13 +11,15 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
  * term's list, the cheap kind of insert into a GIN index (a term of its own per message, such as the
  * uid, costs far more: BENCHMARKS.md, "Search").
  *
- * The table is built anew from the old one (its indexes after its rows), as 0035 did.
+ * The table is built anew from the old one (its indexes after its rows), as 0035 did. The indexing
+ * trigger is unchanged: the bucket is a generated column.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) return;
-  await sql`create table message_search_buckets (uid text not null, chat_key text not null, bucket text not null, document tsvector not null, folded text not null)`.execute(db);
-  await sql`insert into message_search_buckets (uid, chat_key, bucket, document, folded)
-    select uid, chat_key, left(uid, 6), document, folded from message_search`.execute(db);
+  // The bucket is derived from the uid by PostgreSQL itself (a stored generated column): the trigger and
+  // `aviary search reindex` write a row as before, and no writer can give it another bucket.
+  await sql`create table message_search_buckets (uid text not null, chat_key text not null, bucket text not null generated always as (left(uid, 6)) stored, document tsvector not null, folded text not null)`.execute(db);
+  await sql`insert into message_search_buckets (uid, chat_key, document, folded) select uid, chat_key, document, folded from message_search`.execute(db);
   const { rows } = await sql<{ definition: string }>`select indexdef as definition from pg_indexes
     where schemaname = current_schema() and tablename = 'message_search' and indexname = 'message_search_folded'`.execute(db);
   await sql`drop table message_search`.execute(db);
@@ -27,24 +29,4 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The trigram index as 0035 made it (its operator class named in the schema pg_trgm is in).
   await sql.raw(rows[0].definition).execute(db);
   await sql`analyze message_search`.execute(db);
-  await sql`create or replace function message_search_write() returns trigger language plpgsql as $$
-    declare
-      folded_text text;
-    begin
-      if tg_op = 'DELETE' then
-        delete from message_search where uid = old.uid;
-        return old;
-      end if;
-      folded_text := search_fold(new.text);
-      insert into message_search (uid, chat_key, bucket, document, folded)
-      values (
-        new.uid,
-        new.chat_key,
-        left(new.uid, 6),
-        to_tsvector(coalesce((select search_language from teams where id = new.team_id), 'simple')::regconfig, folded_text),
-        folded_text
-      )
-      on conflict (uid) do update set chat_key = excluded.chat_key, document = excluded.document, folded = excluded.folded;
-      return new;
-    end $$`.execute(db);
 }
