@@ -10,6 +10,7 @@ import { oneOf } from './params.js';
 import { personRoles } from './personFields.js';
 import { ThreadSummary } from './threads.js';
 import { NotificationSettings } from './notifications.js';
+import { Team } from './methods/team.js';
 
 /** Where the stream is opened: `GET` with `Upgrade: websocket`. */
 export const streamPath = '/api/stream';
@@ -106,6 +107,12 @@ export const UserRoleChangedFrame = dataFrame(
   'a team admin changed a person’s role (admin, user or guest)',
 );
 
+export const TeamUpdatedFrame = dataFrame(
+  'team.updated',
+  { team: Team },
+  'a team admin changed the team’s name, icon or settings: the team as it now is, as team.getInfo answers',
+);
+
 export const ChatReadFrame = dataFrame('chat.read', ChatReadState.properties, 'the person marked a chat read (on any of their devices)');
 
 export const NotificationsChangedFrame = dataFrame(
@@ -149,6 +156,7 @@ export const StreamDataFrame = Type.Union([
   ChatReadFrame,
   UserUpdatedFrame,
   UserRoleChangedFrame,
+  TeamUpdatedFrame,
   NotificationsChangedFrame,
   DeliveryChangedFrame,
 ]);

@@ -14,7 +14,7 @@ import { chatPath, conversationPath, navigate, type Route } from './route';
 import { Sidebar } from './Sidebar';
 import { Toasts, useToasts } from './Toasts';
 import { WidgetPanel, type OpenWidget, type WidgetOrigin } from './WidgetPanel';
-import { applyFrames, updatedProfiles } from '../stream/applyFrames';
+import { applyFrames, updatedProfiles, updatedTeam } from '../stream/applyFrames';
 import { ConnectionBanner } from '../stream/ConnectionBanner';
 import { useStream } from '../stream/useStream';
 import { useOutbox } from './useOutbox';
@@ -73,6 +73,11 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   // After a gap the stream could not replay, the open history and thread are reloaded too (in place: the
   // chat's view and the thread's, their composers and uploads in progress stay).
   const [resyncs, setResyncs] = useState(0);
+  /** The team's name or icon as the page shows them: changed in the admin console here, or by an admin anywhere (team.updated). */
+  const showTeam = useCallback(
+    ({ name, icon }: { name: string; icon?: string | undefined }) => onSessionChange({ ...session, team: { id: session.team.id, name, ...(icon ? { icon } : {}) } }),
+    [session, onSessionChange],
+  );
   const [online, setOnline] = useState<ReadonlySet<string>>();
   const connection = useStream(
     (frames) => {
@@ -81,6 +86,8 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
         setPeople((known) => known.map((person) => (profiles.has(person.id) ? { ...person, status: undefined, profileImage: undefined, ...profiles.get(person.id) } : person)));
         if (profiles.has(session.user.id)) void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
       }
+      const team = updatedTeam(frames);
+      if (team) showTeam(team);
       if (!conversations) {
         early.current?.push(...frames);
         return;
@@ -171,10 +178,10 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       },
       refreshConversations,
       updateMe: (user) => onSessionChange({ ...session, user }),
-      updateTeam: ({ name, icon }) => onSessionChange({ ...session, team: { id: session.team.id, name, ...(icon ? { icon } : {}) } }),
+      updateTeam: showTeam,
       outbox,
     };
-  }, [session, people, apps, conversations, online, toasts, showAnswer, refreshApps, refreshRoster, refreshConversations, onSessionChange, outbox]);
+  }, [session, people, apps, conversations, online, toasts, showAnswer, refreshApps, refreshRoster, refreshConversations, onSessionChange, showTeam, outbox]);
 
   useWorkspaceNotifications(session.user.id, conversations, value.nameOf);
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;

@@ -91,9 +91,20 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
       case 'reaction.removed':
       case 'pin.added':
       case 'pin.removed':
-        break; // the open chat's history shows them (ConversationView)
+      case 'thread.updated':
+      case 'thread.followUpdated':
+        break; // the open chat's history and thread show them (ConversationView, the thread panel)
+      case 'team.updated':
+        break; // the workspace takes the team from it (updatedTeam)
+      case 'app.installed':
+      case 'app.uninstalled':
+      case 'app.disabled':
+      case 'app.enabled':
+      case 'app.deleted':
+        reloadApps = true;
+        break;
       default:
-        reloadApps = true; // app.installed, uninstalled, disabled, enabled, deleted
+        frame satisfies never;
     }
   }
   return { conversations: byLastActivity(conversations), reloadConversations, reloadApps, reloadMe };
@@ -114,4 +125,9 @@ export function updatedProfiles(frames: StreamDataFrame[]): Map<string, PublicPr
   const profiles = new Map<string, PublicProfileModel>();
   for (const frame of frames) if (frame.type === 'user.updated') profiles.set(frame.user.id, frame.user);
   return profiles;
+}
+
+/** The team as the batch's last team.updated left it, if one came. */
+export function updatedTeam(frames: StreamDataFrame[]): Extract<StreamDataFrame, { type: 'team.updated' }>['team'] | undefined {
+  return frames.findLast((frame) => frame.type === 'team.updated')?.team;
 }

@@ -7,7 +7,7 @@ import { browserSuite, saveScreenshot } from './suite.js';
 /**
  * The admin console: a team admin changes a role, deactivates and reactivates a person, makes a password
  * reset link, archives a channel and renames the team, and finds each in the audit log; a member who has
- * the archived channel open sees it turn read-only at once; a member has no console at all.
+ * the archived channel open sees it turn read-only at once, and the team's new name; a member has no console at all.
  */
 const web = browserSuite();
 
@@ -52,8 +52,6 @@ describe.skipIf(noBrowser)('the admin console in the web client', () => {
     expect(await asMember.page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /launch/ }).count()).toBe(0);
     expect(await seriousAccessibilityViolations(asMember.page)).toEqual([]);
     await saveScreenshot(asMember.page, 'archived-channel');
-    asMember.expectNoErrors();
-    await asMember.context.close();
     await saveScreenshot(page, 'admin-console-channels');
 
     await dialog.getByRole('tab', { name: 'Team settings' }).click();
@@ -61,6 +59,10 @@ describe.skipIf(noBrowser)('the admin console in the web client', () => {
     await dialog.getByLabel('Who may create channels').selectOption('members');
     await dialog.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('The team’s settings are saved.').waitFor();
+    // The member's sidebar shows the new name at once (team.updated), without a reload.
+    await asMember.page.locator('.team-name[title="Kestrel Works"]').waitFor();
+    asMember.expectNoErrors();
+    await asMember.context.close();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await saveScreenshot(page, 'admin-console-team');
 

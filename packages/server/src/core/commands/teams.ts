@@ -3,7 +3,9 @@ import type { Tx } from '../../store/store.js';
 import type { AppCreators } from '../policies/apps.js';
 import { recordAudit, type AuditActor } from '../audit/record.js';
 import type { CommandContext } from '../context.js';
-import { runChange } from '../effects/effects.js';
+import { runChange, type Effects } from '../effects/effects.js';
+import { teamUpdated } from '../stream/entries.js';
+import { recordStreamEntries } from '../stream/record.js';
 import { checkVisibleName } from '../names.js';
 
 /** What a team admin may change (team.updateSettings); a setting left out stays as it is. */
@@ -42,9 +44,23 @@ export async function setBroadcastMentionLimit(ctx: CommandContext, actor: Audit
 }
 
 async function changeTeam(ctx: CommandContext, actor: AuditActor, teamId: string, change: Partial<Omit<TeamRow, 'id'>>, details: Record<string, unknown>): Promise<TeamRow> {
-  return runChange(ctx, async (tx: Tx) => {
-    if (Object.keys(change).length > 0) await tx.updateTable('teams').set(change).where('id', '=', teamId).execute();
-    await recordAudit(tx, { teamId, actor, at: ctx.now(), action: 'team.settingsChanged', target: { kind: 'team', id: teamId }, details });
-    return tx.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirstOrThrow();
-  });
+  return runChange(ctx, (tx, effects) => writeTeamChange(tx, effects, ctx.now(), { teamId, actor, change, details }));
+}
+
+/**
+ * Writes a change of the team inside the caller's transaction, with the audit log's `team.settingsChanged`
+ * and the `team.updated` frame that shows everyone in the team its new name, icon and settings; returns
+ * the team as it now is.
+ */
+export async function writeTeamChange(
+  tx: Tx,
+  effects: Effects,
+  now: number,
+  { teamId, actor, change, details }: { teamId: string; actor: AuditActor; change: Partial<Omit<TeamRow, 'id'>>; details: Record<string, unknown> },
+): Promise<TeamRow> {
+  if (Object.keys(change).length > 0) await tx.updateTable('teams').set(change).where('id', '=', teamId).execute();
+  await recordAudit(tx, { teamId, actor, at: now, action: 'team.settingsChanged', target: { kind: 'team', id: teamId }, details });
+  const team = await tx.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirstOrThrow();
+  await recordStreamEntries(tx, effects, teamId, [teamUpdated(team)], now);
+  return team;
 }

@@ -1,10 +1,10 @@
 import type { TeamRow, UsersTable } from '../../store/schema.js';
-import { byPerson, recordAudit } from '../audit/record.js';
+import { byPerson } from '../audit/record.js';
 import type { AdminActor } from '../commands/administerPeople.js';
+import { writeTeamChange } from '../commands/teams.js';
 import type { CoreContext } from '../context.js';
 import { requireTeamAdmin } from '../policies/admin.js';
 import { presentPublicProfile } from '../presenters/users.js';
-import { getTeam } from '../queries/teams.js';
 import { userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { replacePicture } from './pictures.js';
@@ -23,14 +23,11 @@ export async function setProfilePicture(ctx: CoreContext, person: UsersTable, { 
   });
 }
 
-/** team.setIcon and team.removeIcon: a team admin's, recorded in the audit log as a change of the team's settings. */
+/** team.setIcon and team.removeIcon: a team admin's, recorded in the audit log as a change of the team's settings; the team sees it live (team.updated). */
 export async function setTeamIcon(ctx: CoreContext, { admin, address }: AdminActor, { fileId }: { fileId: string | null }): Promise<TeamRow> {
   requireTeamAdmin(admin, fileId === null ? 'remove the team’s icon' : 'set the team’s icon');
   const owner = { team_id: admin.team_id, owner_kind: 'team' as const, owner_id: admin.team_id };
-  return replacePicture(ctx, admin, owner, fileId, async (tx, url) => {
-    await tx.updateTable('teams').set({ icon_url: url }).where('id', '=', admin.team_id).execute();
-    const details = { icon: url === null ? 'removed' : 'set' };
-    await recordAudit(tx, { ...byPerson(admin, address), at: ctx.now(), action: 'team.settingsChanged', target: { kind: 'team', id: admin.team_id }, details });
-    return getTeam(tx, admin.team_id);
-  });
+  return replacePicture(ctx, admin, owner, fileId, (tx, url, effects) =>
+    writeTeamChange(tx, effects, ctx.now(), { ...byPerson(admin, address), change: { icon_url: url }, details: { icon: url === null ? 'removed' : 'set' } }),
+  );
 }

@@ -1,7 +1,8 @@
 import type { AppSwitch, ChannelModel, PublicProfileModel, StreamDataFrame, StreamDataFrameType, ThreadSummaryModel } from '@aviary/protocol';
 import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
-import type { MessagesTable } from '../../store/schema.js';
+import type { MessagesTable, TeamRow } from '../../store/schema.js';
 import { presentMessage, presentMessageRef } from '../presenters/messages.js';
+import { presentTeam } from '../presenters/teams.js';
 import { serializeAudience, type Audience } from './audience.js';
 
 /** A frame's fields besides `type` and `cursor`, which the stream adds when it hands the entry out. */
@@ -74,6 +75,9 @@ export const appDeleted = (appId: string): StreamEntryDraft => entry('app.delete
 
 /** Everyone in the team shows the person's name, so everyone hears of a new one. */
 export const userUpdated = (user: PublicProfileModel): StreamEntryDraft => entry('user.updated', { to: 'team' }, { user });
+
+/** Everyone in the team shows its name and icon, and its settings decide what they may do. */
+export const teamUpdated = (team: TeamRow): StreamEntryDraft => entry('team.updated', { to: 'team' }, { team: presentTeam(team) });
 
 export const chatRead = (userId: string, payload: FramePayload<'chat.read'>): StreamEntryDraft => entry('chat.read', { to: 'users', users: [userId] }, payload);
 
