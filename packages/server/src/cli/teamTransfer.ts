@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { exportTeam, type ExportScope } from '../core/transfer/exportTeam.js';
 import type { Manifest } from '../core/transfer/format.js';
 import { importTeam } from '../core/transfer/importTeam.js';
+import { PICTURES_PATH } from '../core/pictures/pictures.js';
+import { linkTo } from '../core/webLinks.js';
 import { TransferRefusal } from '../core/transfer/refusal.js';
 import { fileStorageFor } from '../files/storage.js';
 import { withReadSnapshot } from '../store/readSnapshot.js';
@@ -54,6 +56,7 @@ export function registerTeamTransferCommands(team: Command): void {
         return withRefusals(async () => {
           const summary = await importTeam(admin.db, resolve(flags.from!), {
             storage: fileStorageFor(admin.config),
+            pictureUrl: (id) => linkTo(admin.config, `${PICTURES_PATH}${id}`),
             onKind: (kind, count) => process.stderr.write(`Imported ${count} ${kind}.\n`),
           });
           await recordAudit(admin.db, { teamId: summary.teamId, actor: cliActor, at: admin.now(), action: 'team.imported', target: { kind: 'team', id: summary.teamId }, details: { counts: summary.counts } });

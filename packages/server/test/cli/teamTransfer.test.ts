@@ -24,7 +24,7 @@ function exportFiles(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
   for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
     if (statSync(join(dir, name)).isDirectory() || name === 'audit.jsonl') continue;
-    const text = readFileSync(join(dir, name), name.startsWith('files/') ? 'base64' : 'utf8');
+    const text = readFileSync(join(dir, name), name.startsWith('files/') || name.startsWith('pictures/') ? 'base64' : 'utf8');
     const manifest = () => JSON.parse(text);
     files[name] = name === 'manifest.json' ? JSON.stringify({ ...manifest(), exportedAt: undefined, kinds: { ...manifest().kinds, audit: undefined } }) : text;
   }
@@ -73,6 +73,16 @@ describe('aviary team export and aviary team import', () => {
     expect(sent.status).toBe(200);
     // The image's thumbnail and preview are made in the background: the export carries them once made.
     await expect.poll(async () => (await sourceStore.db.selectFrom('files').select('renditions').where('id', '=', fileIds[0]).executeTakeFirstOrThrow()).renditions, { timeout: 30_000 }).toBe('ready');
+    // Her picture and the team's icon (she is the demo's admin), each made from an upload: the export carries their squares.
+    const pictureFrom = async (method: string) => {
+      const uploaded = await upload({ url: sourceServer.url } as TestServer, sender.sessionToken, 'face.png', await png(80, 80));
+      const answer = await sender.call(method, { file: uploaded.body.file.id });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body;
+    };
+    const picture = (await pictureFrom('users.setProfileImage')).user.profileImage as string;
+    const icon = (await pictureFrom('team.setIcon')).team.icon as string;
+    const pictureIds = [picture, icon].map((url) => url.split('/').pop()!);
     await sourceServer.close(); // and its store
     const settingsStore = source.open();
     const db = settingsStore.db;
@@ -96,13 +106,19 @@ describe('aviary team export and aviary team import', () => {
       [
         'apps', 'audit', 'channels', 'do-not-disturb', 'files', 'installs', 'manifest', 'memberships', 'message-edits', 'message-files', 'messages', 'notification-levels', 'people', 'pins', 'reactions',
         'invitations', 'reads', 'saved', 'scheduled', 'sign-in', 'sso-identities', 'team', 'thread-follows', 'threads', 'tokens', 'webhooks',
-      ].flatMap((name) => (name === 'manifest' ? ['manifest.json'] : name === 'files' ? ['files', 'files.jsonl'] : [`${name}.jsonl`])).sort(),
+        'pictures',
+      ].flatMap((name) => (name === 'manifest' ? ['manifest.json'] : name === 'files' || name === 'pictures' ? [name, `${name}.jsonl`] : [`${name}.jsonl`])).sort(),
     );
+    expect(readdirSync(join(out, 'pictures')).sort()).toEqual(pictureIds.flatMap((id) => ['64', '256', '512'].map((side) => `${id}.${side}.webp`)).sort());
+    expect(lines(out, 'pictures.jsonl')).toEqual([
+      { id: pictureIds[0], ownerKind: 'person', ownerId: person.id, createdAt: expect.any(Number) },
+      { id: pictureIds[1], ownerKind: 'team', ownerId: demo.teamId, createdAt: expect.any(Number) },
+    ].sort((a, b) => a.id.localeCompare(b.id)));
     const bytesFolder = fileIds.flatMap((id) => (id === fileIds[0] ? [bytesName(id), bytesName(id, 'preview'), bytesName(id, 'thumbnail')] : [bytesName(id)]));
     expect(readdirSync(join(out, 'files')).sort()).toEqual(bytesFolder.sort());
     expect(readFileSync(join(out, 'files', bytesName(fileIds[0]))).equals(image)).toBe(true);
     expect(exported.fileBytes).toEqual({ folder: 'files', files: 2, bytes: expect.any(Number) });
-    expect(lines(out, 'team.jsonl')[0]).toMatchObject({ broadcastMentionLimit: 7, whoMayInvite: 'members', whoMayCreateChannels: 'admins' });
+    expect(lines(out, 'team.jsonl')[0]).toMatchObject({ broadcastMentionLimit: 7, whoMayInvite: 'members', whoMayCreateChannels: 'admins', icon });
     expect(lines(out, 'notification-levels.jsonl')).toEqual([expect.objectContaining({ userId: person.id, chatKey: channel.id, level: 'mute' })]);
 
     const into = await fresh(target);
@@ -146,6 +162,19 @@ describe('aviary team export and aviary team import', () => {
     const strangerRefused = await runCli(['team', 'import', '--from', stranger, ...intoBroken.on, '--json']);
     expect(JSON.parse(strangerRefused.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining('1 files uploaded by no user of the team') });
 
+    // A picture's URL of the server the team came from (absolute there) becomes its URL here; one naming a picture the export lacks is dropped.
+    const moved = join(scratch(), 'moved');
+    cpSync(out, moved, { recursive: true });
+    const rewrite = (file: string, from: string, to: string) => writeFileSync(join(moved, file), readFileSync(join(moved, file), 'utf8').replace(`"${from}"`, `"${to}"`));
+    rewrite('people.jsonl', picture, `https://old.example.test${picture}`);
+    rewrite('team.jsonl', icon, `/pictures/${'a'.repeat(26)}`);
+    const intoMoved = await fresh(target);
+    await runCliJson(['team', 'import', '--from', moved, ...intoMoved.on]);
+    const movedStore = intoMoved.open();
+    later(() => movedStore.close());
+    expect((await movedStore.db.selectFrom('users').select('profile_image').where('id', '=', person.id).executeTakeFirstOrThrow()).profile_image).toBe(picture);
+    expect((await movedStore.db.selectFrom('teams').select('icon_url').where('id', '=', demo.teamId).executeTakeFirstOrThrow()).icon_url).toBeNull();
+
     // A second import is refused, naming an id, and changes nothing.
     const twice = await runCli(['team', 'import', '--from', out, ...into.on, '--json']);
     expect(twice.code).toBe(1);
@@ -171,6 +200,14 @@ describe('aviary team export and aviary team import', () => {
     expect((await download({ url: server.url } as TestServer, sessionToken, `/files/${fileIds[1]}`)).bytes.toString()).toBe('the notes');
     const thumbnail = await download({ url: server.url } as TestServer, sessionToken, `/files/${fileIds[0]}?size=thumbnail`);
     expect(thumbnail.bytes.equals(readFileSync(join(out, 'files', bytesName(fileIds[0], 'thumbnail'))))).toBe(true);
+    // Her picture and the team's icon are served by the new store, their squares as exported.
+    expect((await call('users.getInfo', {})).body.profileImage).toBe(picture);
+    expect((await call('team.getInfo', {})).body.team.icon).toBe(icon);
+    for (const url of [picture, icon]) {
+      const square = await download({ url: server.url } as TestServer, sessionToken, `${url}?size=64`);
+      expect(square.status).toBe(200);
+      expect(square.bytes.equals(readFileSync(join(out, 'pictures', `${url.split('/').pop()}.64.webp`)))).toBe(true);
+    }
     const history = await call('chat.fetchMessages', { chat: channel.id, limit: 100 });
     expect(history.status).toBe(200);
     const stored = lines(out, 'messages.jsonl').filter((message) => message.chatKey === channel.id);

@@ -1,4 +1,4 @@
-import { zoneLabel } from './timeZones';
+import { zoneLabel } from './timeZones.js';
 
 /**
  * Times in the person's own time zone, an IANA zone (`Europe/Paris`, the profile's `timeZone`): each

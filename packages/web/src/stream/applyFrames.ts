@@ -1,7 +1,8 @@
+// Imports name their .js: the root project's tests import this module, with Node's resolution.
 import { isChannelId, type PublicProfileModel, type StreamDataFrame } from '@aviary/protocol';
-import type { Conversation, Message } from '../api/client';
-import { fullName } from '../app/format';
-import { mentionsMe } from '../app/notify/rules';
+import type { Conversation, Message } from '../api/client.js';
+import { fullName } from '../app/format.js';
+import { mentionsMe } from '../app/notify/rules.js';
 
 export interface Applied {
   conversations: Conversation[];

@@ -6,7 +6,7 @@ import { appSecretKeyring } from '../../store/sealedAppSecrets.js';
 import type { Db } from '../../store/store.js';
 import { aviaryVersion } from '../../version.js';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION, kindNamed, kinds, MANIFEST_FILE, toRecord, type KindSpec, type Manifest, type Row } from './format.js';
-import { exportFileBytes, FILE_BYTES_FOLDER, type BytesWritten } from './fileBytes.js';
+import { exportFileBytes, exportPictureBytes, FILE_BYTES_FOLDER, type BytesWritten } from './fileBytes.js';
 import { JsonLinesWriter } from './jsonLines.js';
 import { pagesOf, type RowFilter } from './readKind.js';
 import { TransferRefusal } from './refusal.js';
@@ -31,7 +31,8 @@ export type ExportScope = Manifest['scope'];
  * Writes the team `teamId` of `db` (one consistent view: store/readSnapshot.ts) to `outDir`: every kind
  * of format.ts in a file of its own, then manifest.json, last, so that a directory with a manifest is a
  * finished export. A compliance scope (`channel`, `person`) writes only the messages it selects. The
- * bytes of the team's files go to the `files/` folder (fileBytes.ts) as their records are written.
+ * bytes of the team's files go to the `files/` folder, and its pictures' squares to `pictures/`
+ * (fileBytes.ts), as their records are written.
  */
 export async function exportTeam(db: Db, teamId: string, scope: ExportScope, options: ExportOptions): Promise<Manifest> {
   const team = await db.selectFrom('teams').select(['id', 'name']).where('id', '=', teamId).executeTakeFirst();
@@ -89,9 +90,13 @@ async function exportKind(run: ExportRun, spec: KindSpec): Promise<number> {
   return writer.count;
 }
 
-/** A file is written with its bytes, or left out with its links when storage no longer has them. */
+/**
+ * A file is written with its bytes, or left out with its links when storage no longer has them; a
+ * picture with its squares, or left out (its owner's URL to it is dropped on import).
+ */
 async function keepRow(run: ExportRun, spec: KindSpec, row: Row): Promise<boolean> {
   if (spec.kind === 'messageFiles') return !run.leftOut.has(row.file_id as string);
+  if (spec.kind === 'pictures') return exportPictureBytes(run.options.storage, { id: row.id as string, team_id: run.teamId }, run.options.outDir);
   if (spec.kind !== 'files') return true;
   const file = { id: row.id, team_id: run.teamId, renditions: row.renditions } as Pick<FilesTable, 'id' | 'team_id' | 'renditions'>;
   const kept = await exportFileBytes(run.options.storage, file, run.options.outDir, run.bytes);

@@ -1,14 +1,20 @@
 import { createReadStream, createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { pictureSides } from '@aviary/protocol';
 import type { FileStorage } from '../../files/fileStorage.js';
-import type { FilesTable } from '../../store/schema.js';
+import type { FilesTable, PicturesTable } from '../../store/schema.js';
 import { storageKey } from '../files/presentFile.js';
+import { pictureKey } from '../pictures/squares.js';
 import type { Row } from './format.js';
 import { TransferRefusal } from './refusal.js';
 
 /** The export's folder of file bytes, beside files.jsonl: one file per stored file, and its renditions. */
 export const FILE_BYTES_FOLDER = 'files';
+/** The export's folder of pictures' squares, beside pictures.jsonl: `<id>.<side>.webp`, as storage names them. */
+export const PICTURE_BYTES_FOLDER = 'pictures';
+/** A picture's id as the server makes them (pictures.ts): it names files in the folder, so nothing else is taken. */
+const PICTURE_ID = /^[a-z2-7]{26}$/;
 
 type FileRow = Pick<FilesTable, 'id' | 'team_id' | 'renditions'>;
 type Rendition = 'thumbnail' | 'preview';
@@ -41,12 +47,33 @@ export async function exportFileBytes(storage: FileStorage, row: FileRow, outDir
       if (rendition === undefined && isMissing(error)) return false;
       throw error;
     }
-    const target = join(folder, bytesName(row.id, rendition));
-    await pipeline(source, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
-    written.bytes += statSync(target).size;
+    written.bytes += await writeOut(source, join(folder, bytesName(row.id, rendition)));
   }
   written.files++;
   return true;
+}
+
+/** Copies a picture's squares into the export's folder; false when storage no longer has them (replaced after the export's view was taken). */
+export async function exportPictureBytes(storage: FileStorage, picture: Pick<PicturesTable, 'id' | 'team_id'>, outDir: string): Promise<boolean> {
+  const folder = join(outDir, PICTURE_BYTES_FOLDER);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  for (const side of pictureSides) {
+    let source;
+    try {
+      source = await storage.get(pictureKey(picture, side));
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+    await writeOut(source, join(folder, `${picture.id}.${side}.webp`));
+  }
+  return true;
+}
+
+/** Streams bytes to a new file of the export; answers its size. */
+async function writeOut(source: NodeJS.ReadableStream, target: string): Promise<number> {
+  await pipeline(source, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+  return statSync(target).size;
 }
 
 /**
@@ -59,11 +86,28 @@ export async function importFileBytes(storage: FileStorage, row: Row, fromDir: s
   for (const rendition of partsOf(file)) {
     const path = join(fromDir, FILE_BYTES_FOLDER, bytesName(file.id, rendition));
     if (!existsSync(path)) throw new TransferRefusal('InvalidOption', `${where}: the bytes of file "${file.id}" are missing (${path}); copy the export's ${FILE_BYTES_FOLDER}/ folder whole.`);
-    const key = storageKey(file, rendition);
-    keys.push(key);
-    await storage.put(key, createReadStream(path));
+    await putIn(storage, storageKey(file, rendition), path, keys);
   }
   return keys;
+}
+
+/** Puts one imported picture's squares into the target's storage; answers the keys written. */
+export async function importPictureBytes(storage: FileStorage, row: Row, fromDir: string, where: string): Promise<string[]> {
+  const picture = row as unknown as PicturesTable;
+  if (!PICTURE_ID.test(picture.id)) throw new TransferRefusal('InvalidOption', `${where}: "${picture.id}" is not a picture's id (26 letters a to z and digits 2 to 7).`);
+  const keys: string[] = [];
+  for (const side of pictureSides) {
+    const path = join(fromDir, PICTURE_BYTES_FOLDER, `${picture.id}.${side}.webp`);
+    if (!existsSync(path)) throw new TransferRefusal('InvalidOption', `${where}: the squares of picture "${picture.id}" are missing (${path}); copy the export's ${PICTURE_BYTES_FOLDER}/ folder whole.`);
+    await putIn(storage, pictureKey(picture, side), path, keys);
+  }
+  return keys;
+}
+
+/** Streams a file of the export into storage under `key`, noted in `keys` first (so a failed put is cleaned up too). */
+async function putIn(storage: FileStorage, key: string, path: string, keys: string[]): Promise<void> {
+  keys.push(key);
+  await storage.put(key, createReadStream(path));
 }
 
 /** Whether storage answered that a key is not there (a missing file on disk, NoSuchKey from S3). */

@@ -4,7 +4,7 @@
  * from, the rows of the team it takes and how each column becomes a field; the export, the import and
  * the documentation all follow these declarations. A new kind is one more entry; an importer refuses a
  * manifest naming a kind it does not know. The bytes of files are not records: they sit beside them, in
- * the export's `files/` folder (fileBytes.ts).
+ * the export's `files/` folder, and the squares of pictures in `pictures/` (fileBytes.ts).
  */
 
 export const EXPORT_FORMAT = 'aviary-team-export';
@@ -55,7 +55,7 @@ export const kinds: readonly KindSpec[] = [
     kind: 'team', file: 'team.jsonl', table: 'teams', key: ['id'], scope: { column: 'id' },
     fields: [f('id', 'id'), f('name', 'name'), f('appCreators', 'app_creators'), f('searchLanguage', 'search_language'), f('systemUserId', 'system_user_id'), f('messageRetentionDays', 'message_retention_days'),
       f('messageEditWindowMs', 'message_edit_window_ms'), f('createdAt', 'created_at'), added('whoMayInvite', 'who_may_invite', 'admins'),
-      added('whoMayCreateChannels', 'who_may_create_channels', 'everyone'), added('broadcastMentionLimit', 'broadcast_mention_limit', 0)],
+      added('whoMayCreateChannels', 'who_may_create_channels', 'everyone'), added('broadcastMentionLimit', 'broadcast_mention_limit', 0), f('icon', 'icon_url')],
   },
   {
     kind: 'people', file: 'people.jsonl', table: 'users', key: ['id'], scope: team,
@@ -64,6 +64,11 @@ export const kinds: readonly KindSpec[] = [
       f('profileImage', 'profile_image'), f('passwordHash', 'password_hash'), f('botAppId', 'bot_app_id'), f('deactivatedAt', 'deactivated_at'), f('createdAt', 'created_at'),
       f('emailUnverified', 'email_unverified', 'boolean'), f('statusText', 'status_text'), f('statusEmoji', 'status_emoji'), f('statusExpiresAt', 'status_expires_at'),
     ],
+  },
+  {
+    // People's pictures and the team's icon; their squares sit in the export's pictures/ folder (fileBytes.ts).
+    kind: 'pictures', file: 'pictures.jsonl', table: 'pictures', key: ['id'], scope: team,
+    fields: [f('id', 'id'), f('ownerKind', 'owner_kind'), f('ownerId', 'owner_id'), f('createdAt', 'created_at')],
   },
   {
     kind: 'apps', file: 'apps.jsonl', table: 'apps', key: ['id'], scope: team,

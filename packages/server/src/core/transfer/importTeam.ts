@@ -10,7 +10,8 @@ import type { FileStorage } from '../../files/fileStorage.js';
 import { appSecretKeyring, sealAppSecret } from '../../store/sealedAppSecrets.js';
 import type { Db, Tx } from '../../store/store.js';
 import { kinds, toRow, type ExportRecord, type KindSpec, type Manifest, type Row } from './format.js';
-import { importFileBytes } from './fileBytes.js';
+import { importFileBytes, importPictureBytes } from './fileBytes.js';
+import { relinkPictures } from './relinkPictures.js';
 import { consistencyProblem } from './importChecks.js';
 import { inGroups, readJsonLines, type Line } from './jsonLines.js';
 import { readManifest } from './manifest.js';
@@ -28,6 +29,8 @@ export interface ImportSummary {
 export interface ImportOptions {
   /** Where the files' bytes go (files/storage.ts): the target's directory or bucket. */
   storage: FileStorage;
+  /** A picture's URL on the target (`/pictures/<id>`, absolute when it knows its public URL). */
+  pictureUrl: (pictureId: string) => string;
   /** Records per INSERT (default 500). */
   batchSize?: number;
   onKind?: (kind: string, count: number) => void;
@@ -77,6 +80,7 @@ async function importAll(db: Db, run: ImportRun, options: ImportOptions): Promis
       summary.counts[spec.kind] = count;
       options.onKind?.(spec.kind, count);
     }
+    await relinkPictures(tx, manifest.team.id, options.pictureUrl);
     const problem = await consistencyProblem(tx, manifest.team.id);
     if (problem) throw new TransferRefusal('InvalidOption', `The export is not consistent, nothing was imported: ${problem}`);
   });
@@ -92,8 +96,9 @@ async function importKind(tx: Tx, spec: KindSpec, { dir, manifest, summary, batc
     await refuseTakenKeys(tx, spec, records, path);
     const rows = records.map(({ record }) => toRow(spec, record, manifest.team.id, sealer));
     if (spec.kind === 'apps') summary.appsWithNewSecrets += sealSecrets(tx, rows);
-    if (spec.kind === 'files') {
-      for (const [index, row] of rows.entries()) stored.push(...(await importFileBytes(storage, row, dir, `${path}:${lines[index].line}`)));
+    if (spec.kind === 'files' || spec.kind === 'pictures') {
+      const put = spec.kind === 'files' ? importFileBytes : importPictureBytes;
+      for (const [index, row] of rows.entries()) stored.push(...(await put(storage, row, dir, `${path}:${lines[index].line}`)));
     }
     try {
       await insertRows(tx, spec, rows);
