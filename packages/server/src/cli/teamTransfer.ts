@@ -57,9 +57,9 @@ export function registerTeamTransferCommands(team: Command): void {
           const summary = await importTeam(admin.db, resolve(flags.from!), {
             storage: fileStorageFor(admin.config),
             pictureUrl: (id) => linkTo(admin.config, `${PICTURES_PATH}${id}`),
+            recordedAs: { actor: cliActor, at: admin.now() },
             onKind: (kind, count) => process.stderr.write(`Imported ${count} ${kind}.\n`),
           });
-          await recordAudit(admin.db, { teamId: summary.teamId, actor: cliActor, at: admin.now(), action: 'team.imported', target: { kind: 'team', id: summary.teamId }, details: { counts: summary.counts } });
           const secrets = summary.appsWithNewSecrets > 0 ? ` ${summary.appsWithNewSecrets} app(s) got a new secret (the export held none): give it to their developers.` : '';
           return {
             json: summary,

@@ -55,13 +55,13 @@ describe('the audit log from the command line', () => {
       ]);
 
       const into = await fresh(dialect);
-      await runCliJson(['team', 'import', '--from', join(dir, 'team'), ...into.on]);
+      const summary = await runCliJson<{ counts: Record<string, number> }>(['team', 'import', '--from', join(dir, 'team'), ...into.on]);
       const imported = join(dir, 'imported.jsonl');
       await runCliJson(['audit', 'export', '--team', teamId, '--out', imported, ...into.on]);
       // The export carried the log as it stood (the retention change); the import adds its own row.
       const importedRows = lines(imported);
       expect(importedRows.map((row) => row.action).sort()).toEqual(['retention.changed', 'team.imported']);
-      expect(importedRows.find((row) => row.action === 'team.imported')).toMatchObject({ actorUserId: null, address: null, targetKind: 'team', targetId: teamId });
+      expect(importedRows.find((row) => row.action === 'team.imported')).toMatchObject({ actorUserId: null, address: null, targetKind: 'team', targetId: teamId, details: { counts: summary.counts } });
       expect(importedRows.find((row) => row.action === 'retention.changed')).toMatchObject({ at: rows[1].at, details: { messageRetentionDays: 30 } });
     });
   }

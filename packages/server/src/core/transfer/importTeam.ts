@@ -12,6 +12,7 @@ import type { Db, Tx } from '../../store/store.js';
 import { kinds, toRow, type ExportRecord, type KindSpec, type Manifest, type Row } from './format.js';
 import { importFileBytes, importPictureBytes } from './fileBytes.js';
 import { relinkPictures } from './relinkPictures.js';
+import { recordAudit, type AuditActor } from '../audit/record.js';
 import { consistencyProblem } from './importChecks.js';
 import { inGroups, readJsonLines, type Line } from './jsonLines.js';
 import { readManifest } from './manifest.js';
@@ -31,6 +32,8 @@ export interface ImportOptions {
   storage: FileStorage;
   /** A picture's URL on the target (`/pictures/<id>`, absolute when it knows its public URL). */
   pictureUrl: (pictureId: string) => string;
+  /** Who imports, and when: the audit log's `team.imported`, written in the import's transaction. */
+  recordedAs: { actor: AuditActor; at: number };
   /** Records per INSERT (default 500). */
   batchSize?: number;
   onKind?: (kind: string, count: number) => void;
@@ -43,6 +46,7 @@ export interface ImportOptions {
  * as the rows go in: the search index by its triggers (migration 0015). Stream entries are not carried:
  * the team's stream starts afresh, and a client that connects loads the history. The files' bytes are
  * put into storage before their rows commit (as an upload does), and removed again if the import fails.
+ * The audit log's `team.imported` commits with the rows.
  */
 export async function importTeam(db: Db, fromDir: string, options: ImportOptions): Promise<ImportSummary> {
   const manifest = readManifest(fromDir);
@@ -83,6 +87,8 @@ async function importAll(db: Db, run: ImportRun, options: ImportOptions): Promis
     await relinkPictures(tx, manifest.team.id, options.pictureUrl);
     const problem = await consistencyProblem(tx, manifest.team.id);
     if (problem) throw new TransferRefusal('InvalidOption', `The export is not consistent, nothing was imported: ${problem}`);
+    const { actor, at } = options.recordedAs;
+    await recordAudit(tx, { teamId: manifest.team.id, actor, at, action: 'team.imported', target: { kind: 'team', id: manifest.team.id }, details: { counts: summary.counts } });
   });
 }
 
