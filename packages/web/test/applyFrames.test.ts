@@ -1,9 +1,9 @@
-import type { StreamDataFrame } from '@aviary/protocol';
+import type { StreamDataFrame, Team } from '@aviary/protocol';
 import { describe, expect, it } from 'vitest';
 import { applyFrames, updatedTeam } from '../src/stream/applyFrames.js';
 
 const ref = { uid: '01JABCDEFGHJKMNPQRSTVWXYZ0', from: 'u:a', to: 'g:c' } as const;
-const team = (name: string, icon?: string): Extract<StreamDataFrame, { type: 'team.updated' }>['team'] => ({
+const team = (name: string, icon?: string): Team => ({
   id: 't:aaaaaaaaaaaaaaaa', name, appCreators: 'members', whoMayInvite: 'admins', whoMayCreateChannels: 'members', messageEditWindowMinutes: 0, broadcastMentionLimit: 0,
   ...(icon ? { icon } : {}),
 });

@@ -1,5 +1,5 @@
 // Imports name their .js: the root project's tests import this module, with Node's resolution.
-import { isChannelId, type PublicProfileModel, type StreamDataFrame } from '@aviary/protocol';
+import { isChannelId, type PublicProfileModel, type StreamDataFrame, type Team } from '@aviary/protocol';
 import type { Conversation, Message } from '../api/client.js';
 import { fullName } from '../app/format.js';
 import { mentionsMe } from '../app/notify/rules.js';
@@ -129,6 +129,6 @@ export function updatedProfiles(frames: StreamDataFrame[]): Map<string, PublicPr
 }
 
 /** The team as the batch's last team.updated left it, if one came. */
-export function updatedTeam(frames: StreamDataFrame[]): Extract<StreamDataFrame, { type: 'team.updated' }>['team'] | undefined {
+export function updatedTeam(frames: StreamDataFrame[]): Team | undefined {
   return frames.findLast((frame) => frame.type === 'team.updated')?.team;
 }

@@ -7,6 +7,7 @@ import { runChange, type Effects } from '../effects/effects.js';
 import { teamUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { checkVisibleName } from '../names.js';
+import { getTeam } from '../queries/teams.js';
 
 /** What a team admin may change (team.updateSettings); a setting left out stays as it is. */
 export interface TeamSettings {
@@ -60,7 +61,7 @@ export async function writeTeamChange(
 ): Promise<TeamRow> {
   if (Object.keys(change).length > 0) await tx.updateTable('teams').set(change).where('id', '=', teamId).execute();
   await recordAudit(tx, { teamId, actor, at: now, action: 'team.settingsChanged', target: { kind: 'team', id: teamId }, details });
-  const team = await tx.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirstOrThrow();
+  const team = await getTeam(tx, teamId);
   await recordStreamEntries(tx, effects, teamId, [teamUpdated(team)], now);
   return team;
 }

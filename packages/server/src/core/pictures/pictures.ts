@@ -12,6 +12,8 @@ import { removeSquares, storeSquares } from './squares.js';
 const base32 = 'abcdefghijklmnopqrstuvwxyz234567';
 /** A picture's id: 26 random base32 characters (130 bits), part of its URL. */
 const newPictureId = (): string => Array.from(randomBytes(26), (byte) => base32[byte & 31]).join('');
+/** What newPictureId makes, and nothing else. */
+export const PICTURE_ID = /^[a-z2-7]{26}$/;
 
 /** The path a picture is served at (api/pictures/serveRoute.ts). */
 export const PICTURES_PATH = '/pictures/';

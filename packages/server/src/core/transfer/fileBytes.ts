@@ -5,6 +5,7 @@ import { pictureSides } from '@aviary/protocol';
 import type { FileStorage } from '../../files/fileStorage.js';
 import type { FilesTable, PicturesTable } from '../../store/schema.js';
 import { storageKey } from '../files/presentFile.js';
+import { PICTURE_ID } from '../pictures/pictures.js';
 import { pictureKey } from '../pictures/squares.js';
 import type { Row } from './format.js';
 import { TransferRefusal } from './refusal.js';
@@ -13,8 +14,6 @@ import { TransferRefusal } from './refusal.js';
 export const FILE_BYTES_FOLDER = 'files';
 /** The export's folder of pictures' squares, beside pictures.jsonl: `<id>.<side>.webp`, as storage names them. */
 export const PICTURE_BYTES_FOLDER = 'pictures';
-/** A picture's id as the server makes them (pictures.ts): it names files in the folder, so nothing else is taken. */
-const PICTURE_ID = /^[a-z2-7]{26}$/;
 
 type FileRow = Pick<FilesTable, 'id' | 'team_id' | 'renditions'>;
 type Rendition = 'thumbnail' | 'preview';
@@ -94,6 +93,7 @@ export async function importFileBytes(storage: FileStorage, row: Row, fromDir: s
 /** Puts one imported picture's squares into the target's storage; answers the keys written. */
 export async function importPictureBytes(storage: FileStorage, row: Row, fromDir: string, where: string): Promise<string[]> {
   const picture = row as unknown as PicturesTable;
+  // The id names files in the folder: only one the server makes is taken.
   if (!PICTURE_ID.test(picture.id)) throw new TransferRefusal('InvalidOption', `${where}: "${picture.id}" is not a picture's id (26 letters a to z and digits 2 to 7).`);
   const keys: string[] = [];
   for (const side of pictureSides) {

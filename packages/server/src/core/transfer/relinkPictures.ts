@@ -1,7 +1,13 @@
 import type { Tx } from '../../store/store.js';
+import { PICTURE_ID, PICTURES_PATH } from '../pictures/pictures.js';
 
-/** A picture's URL as an Aviary server gives it: a path, or an absolute URL, ending in /pictures/<id>. */
-const PICTURE_URL = /\/pictures\/([a-z2-7]{26})$/;
+/** The picture a URL names, as an Aviary server gives them: a path, or an absolute URL, ending in /pictures/<id>. */
+function pictureIdIn(url: string): string | undefined {
+  const [path] = url.split(/[?#]/);
+  const at = path!.lastIndexOf(PICTURES_PATH);
+  const id = at < 0 ? '' : path!.slice(at + PICTURES_PATH.length);
+  return PICTURE_ID.test(id) ? id : undefined;
+}
 
 /**
  * After an import's rows are in: people's pictures and the team's icon are URLs of the server the team
@@ -14,7 +20,7 @@ const PICTURE_URL = /\/pictures\/([a-z2-7]{26})$/;
 export async function relinkPictures(tx: Tx, teamId: string, pictureUrl: (pictureId: string) => string): Promise<void> {
   const imported = new Set((await tx.selectFrom('pictures').select('id').where('team_id', '=', teamId).execute()).map((row) => row.id));
   const relinked = (url: string | null): string | null => {
-    const id = url === null ? undefined : PICTURE_URL.exec(url.split(/[?#]/)[0]!)?.[1];
+    const id = url === null ? undefined : pictureIdIn(url);
     if (id === undefined) return url;
     return imported.has(id) ? pictureUrl(id) : null;
   };
