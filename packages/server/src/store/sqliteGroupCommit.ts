@@ -20,7 +20,10 @@ export interface SqliteConnection {
 }
 
 export interface GroupCommitOptions {
-  /** Opens the connection that writes (and runs every transaction). */
+  /**
+   * Opens the connection that writes (and runs every transaction), with no busy timeout of its own: the
+   * driver waits for another connection's write lock itself (#beginImmediate).
+   */
   writer: () => SqliteConnection;
   /** Opens a second connection on the same file for reads outside transactions. */
   reader: () => SqliteConnection;
@@ -75,6 +78,9 @@ export function executeCompiled<R>(db: Kysely<any>, query: CompiledQuery): Promi
 }
 
 const MEMBER = 'group_commit_member';
+
+/** How long a batch waits for the write lock another connection holds (the CLI beside a running server) before it fails. */
+export const WRITE_LOCK_WAIT_MS = 5_000;
 
 class Batch {
   members = 0;
@@ -144,7 +150,7 @@ class GroupCommitDriver implements Driver {
 
   async beginTransaction(handle: Handle): Promise<void> {
     await this.#lock(handle);
-    const batch = this.#joinBatch();
+    const batch = await this.#joinBatch();
     handle.savepoint = batch.members > 1;
     if (handle.savepoint) this.#control(`savepoint ${MEMBER}`);
     handle.batch = batch;
@@ -195,7 +201,7 @@ class GroupCommitDriver implements Driver {
     let batch: Batch;
     let result: QueryResult<R>;
     try {
-      batch = this.#joinBatch();
+      batch = await this.#joinBatch();
       result = this.#runOnWriter<R>(query);
     } finally {
       this.#unlock(handle);
@@ -252,11 +258,10 @@ class GroupCommitDriver implements Driver {
     else this.#locked = false;
   }
 
-  #joinBatch(): Batch {
+  async #joinBatch(): Promise<Batch> {
     let batch = this.#batch;
     if (!batch) {
-      // IMMEDIATE takes the write lock now, so another process's commit cannot invalidate what the batch read.
-      this.#control('begin immediate');
+      await this.#beginImmediate();
       const opened = (batch = this.#batch = new Batch());
       setImmediate(() => {
         opened.commitDue = true;
@@ -265,6 +270,25 @@ class GroupCommitDriver implements Driver {
     }
     if (++batch.members >= this.#maxBatch) batch.commitDue = true;
     return batch;
+  }
+
+  /**
+   * BEGIN IMMEDIATE: the write lock now, so another connection's commit cannot invalidate what the batch
+   * reads. While another connection holds it, tried again after a pause, up to WRITE_LOCK_WAIT_MS, without
+   * blocking the event loop as SQLite's busy timeout would: the holder may be a batch of this very process
+   * (a second store on the file, as the CLI's in tests), which commits only once the event loop goes round.
+   */
+  async #beginImmediate(): Promise<void> {
+    const giveUpAt = Date.now() + WRITE_LOCK_WAIT_MS;
+    for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, 50)) {
+      try {
+        this.#control('begin immediate');
+        return;
+      } catch (error) {
+        if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY') || Date.now() >= giveUpAt) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
   }
 
   #commit(): void {

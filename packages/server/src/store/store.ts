@@ -10,7 +10,7 @@ import { loadSecretKeyring, type SecretKeyring } from './secretKeys.js';
 import { OwnSchemaPostgresDialect } from './ownSchemaIntrospector.js';
 import { StoreClient } from './pgClient.js';
 import type { Database } from './schema.js';
-import { executeCompiled, groupCommitSqliteDialect, type SqliteConnection } from './sqliteGroupCommit.js';
+import { executeCompiled, groupCommitSqliteDialect, WRITE_LOCK_WAIT_MS, type SqliteConnection } from './sqliteGroupCommit.js';
 import { startWalCheckpointer, type CheckpointResult, type WalCheckpointer } from './walCheckpointer.js';
 
 export type { DialectName } from './catalog.js';
@@ -114,7 +114,7 @@ function ensurePrivateDatabaseFiles(file: string): void {
 function sqliteDialect(dataDir: string): Dialect {
   ensurePrivateDataDir(dataDir);
   ensurePrivateDatabaseFiles(sqliteFile(dataDir));
-  const open = () => {
+  const open = (busyTimeoutMs: number) => {
     const database = new SQLite(sqliteFile(dataDir));
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
@@ -123,14 +123,15 @@ function sqliteDialect(dataDir: string): Dialect {
     database.pragma('wal_autocheckpoint = 0');
     database.pragma('journal_size_limit = 67108864');
     database.pragma('foreign_keys = ON');
-    // Another process (the CLI beside a running server) may hold the write lock for a moment.
-    database.pragma('busy_timeout = 5000');
+    database.pragma(`busy_timeout = ${busyTimeoutMs}`);
     return database;
   };
   return groupCommitSqliteDialect({
-    writer: () => withStatementCache(open()),
+    // The writer waits for another connection's write lock in the driver, not in SQLite (sqliteGroupCommit.ts).
+    writer: () => withStatementCache(open(0)),
     reader: () => {
-      const database = open();
+      // A reader waits only in rare cases (a WAL being recovered), never for a writer.
+      const database = open(WRITE_LOCK_WAIT_MS);
       database.pragma('query_only = ON');
       return withStatementCache(database);
     },

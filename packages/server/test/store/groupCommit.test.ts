@@ -75,6 +75,21 @@ describe('SQLite group commit', () => {
     expect(committed()).toEqual(['after']);
   });
 
+  it('waits for another store’s write lock without blocking the event loop: a second store in this process (the CLI in tests) writes while a batch is open', async () => {
+    const second = testStore.reopen();
+    try {
+      // The first store's batch holds SQLite's write lock until the event loop goes round; the second
+      // store's BEGIN IMMEDIATE waits for it. Waiting in SQLite's busy timeout would stop the event loop,
+      // so the batch could never commit, and the second write would fail ("database is locked").
+      const first = insert('first');
+      await second.db.transaction().execute((tx) => tx.insertInto('things' as never).values({ name: 'second' } as never).execute());
+      await first;
+      expect(committed()).toEqual(['first', 'second']);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('gives a lone write the same promise: resolved once committed', async () => {
     const write = db().insertInto('things' as never).values({ name: 'alone' } as never).execute();
     await Promise.all([write.then(() => expect(committed()).toEqual(['alone', 'tx'])), insert('tx')]);
