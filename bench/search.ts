@@ -20,7 +20,7 @@ import { newMessageUid } from '../packages/server/src/store/ids.js';
 import { insertMessages, messageRow } from '../packages/server/src/store/rows/messages.js';
 import { openStore, type Store } from '../packages/server/src/store/store.js';
 import { replayCorpus, seedCorpus, seeded, vocabulary, type Corpus } from './searchCorpus.js';
-import { measureSendCost, sendCostRows } from './searchSendCost.js';
+import { measureSendCost, SEND_TEXTS, sendCostRows } from './searchSendCost.js';
 
 const SIZE = Number(process.env.BENCH_SEARCH_SIZE ?? 100_000);
 const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 200);
@@ -119,7 +119,7 @@ async function writeCost(store: Store, teamId: string): Promise<{ withIndex: num
   const [drop, create] =
     store.dialect === 'sqlite'
       ? [sql`drop trigger message_search_insert`, sql.raw((await sql<{ sql: string }>`select sql from sqlite_master where type = 'trigger' and name = 'message_search_insert'`.execute(store.db)).rows[0].sql)]
-      : [sql`drop trigger message_search_write on messages`, sql`create trigger message_search_write after insert or delete or update of text, chat_key on messages for each row execute function message_search_write()`];
+      : [sql`drop trigger message_search_config on messages`, sql.raw((await sql<{ definition: string }>`select pg_get_triggerdef(oid) as definition from pg_trigger where tgname = 'message_search_config' and tgrelid = 'messages'::regclass`.execute(store.db)).rows[0].definition)];
   await write(); // warm-up: the path compiled and the caches filled before either is measured
   const withIndex: number[] = [];
   const without: number[] = [];
@@ -258,7 +258,7 @@ async function main(): Promise<void> {
 /** What the index costs a send end to end (searchSendCost.ts), on each store measured. */
 async function sendCost(rows: string[]): Promise<void> {
   for (const dialect of ['sqlite', 'postgres'] as const) {
-    if (STORES.includes(dialect)) rows.push(...sendCostRows(await measureSendCost(dialect)));
+    if (STORES.includes(dialect)) for (const text of SEND_TEXTS) rows.push(...sendCostRows(await measureSendCost(dialect, text)));
   }
 }
 

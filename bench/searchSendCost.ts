@@ -7,9 +7,16 @@
 // "Without the index" drops the one trigger that indexes a new message, in the bench's own store, and
 // nothing else: on SQLite `message_search_insert` (which queues the message for the drain after the
 // commit; the round waits for the queue to empty, so the drain's indexing is counted), on PostgreSQL
-// `message_search_write` (which writes the message's tsvector and folded text into `message_search`, and
-// so into its two GIN indexes, inside the send's transaction). Its definition is read back from the
-// store and put back as it was.
+// `message_search_config` (which names the message's text search configuration: without it the
+// message's `search_config` is null, and the two GIN indexes on `messages`, partial on it being set,
+// take nothing of the message; migration 0038). Its definition is read back from the store and put
+// back as it was.
+//
+// The messages' texts are of two kinds, each measured in a run of its own: `corpus`, drawn as the search
+// bench's corpus is (searchCorpus.ts: 4 to 23 words of a Zipf law over common and generated words, some
+// of them rare), as a team writes, a new message each send of the run; and `numbered`, the same ten
+// words and the send's number in its round ("bench message 1234 about …"), the bench's text before
+// there were two.
 //
 // What a send costs is CPU time, read from /proc (utime + stime): the server process's, and on
 // PostgreSQL also that of the database's backends, which run the send's statements and the trigger
@@ -24,6 +31,7 @@ import { sqliteFile } from '../packages/server/src/store/store.js';
 import { startChild, type Child } from './child.js';
 import { baselineDir, seedBenchData } from './fixtures.js';
 import { runLoad } from './load.js';
+import { seeded, vocabulary } from './searchCorpus.js';
 import { seed, withBenchStore } from './sends.js';
 
 const ROUNDS = Number(process.env.BENCH_SEND_COST_ROUNDS ?? 5);
@@ -32,8 +40,24 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const ONE_AT_A_TIME_MS = Math.round(DURATION_MS / 2);
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
+/** What the messages sent say (above). */
+export type SendText = 'corpus' | 'numbered';
+/** The kinds measured, each in a run of its own: BENCH_SEND_TEXTS, default both. */
+export const SEND_TEXTS = (process.env.BENCH_SEND_TEXTS ?? 'corpus,numbered').split(',') as SendText[];
+
+/** The text of each kind, of the i-th send of a round; the corpus's are drawn once, the same every run, and taken in turn. */
+function texts(kind: SendText): (i: number) => string {
+  if (kind === 'numbered') return (i) => `bench message ${i} about the release notes and friday's deploy`;
+  const random = seeded(31);
+  const words = vocabulary(random);
+  const drawn = Array.from({ length: 50_000 }, () => Array.from({ length: 4 + Math.floor(random() * 20) }, () => words.draw()).join(' '));
+  let sent = 0;
+  return () => drawn[sent++ % drawn.length];
+}
+
 export interface SendCost {
   dialect: 'sqlite' | 'postgres';
+  text: SendText;
   /** Requests a second in each round, 16 in flight, with the index and without. */
   withIndex: number[];
   without: number[];
@@ -88,13 +112,13 @@ async function postgresSwitch(databaseUrl: string, database: string): Promise<In
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const { rows } = await client.query<{ definition: string }>(
-    `select pg_get_triggerdef(oid) as definition from pg_trigger where tgname = 'message_search_write' and tgrelid = 'messages'::regclass`,
+    `select pg_get_triggerdef(oid) as definition from pg_trigger where tgname = 'message_search_config' and tgrelid = 'messages'::regclass`,
   );
-  if (rows.length !== 1) throw new Error('no message_search_write trigger on messages: has the PostgreSQL index changed?');
+  if (rows.length !== 1) throw new Error('no message_search_config trigger on messages: has the PostgreSQL index changed?');
   const backends = async () =>
     (await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database])).rows.map((row) => row.pid);
   return {
-    drop: async () => void (await client.query('drop trigger message_search_write on messages')),
+    drop: async () => void (await client.query('drop trigger message_search_config on messages')),
     restore: async () => void (await client.query(rows[0].definition)),
     settle: async () => undefined,
     storeCpu: async () => {
@@ -112,7 +136,7 @@ async function postgresSwitch(databaseUrl: string, database: string): Promise<In
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-export function measureSendCost(dialect: 'sqlite' | 'postgres'): Promise<SendCost> {
+export function measureSendCost(dialect: 'sqlite' | 'postgres', text: SendText): Promise<SendCost> {
   return withBenchStore(dialect, 'sendcost', async ({ dir, database, databaseUrl }) => {
     let data: { tokens: string[]; channelId: string };
     if (dialect === 'sqlite') {
@@ -121,10 +145,11 @@ export function measureSendCost(dialect: 'sqlite' | 'postgres'): Promise<SendCos
     } else data = await seed(dir, databaseUrl);
     const aviary: Child = await startChild('./servers/aviary.ts', [dir], { DATABASE_URL: databaseUrl ?? '' });
     const index = dialect === 'sqlite' ? sqliteSwitch(dir) : await postgresSwitch(databaseUrl!, database!);
+    const textOf = texts(text);
     try {
       const send = (i: number) => ({
         path: '/v1/chat.sendMessage', method: 'POST' as const, headers: form,
-        body: new URLSearchParams({ token: data.tokens[i % data.tokens.length], to: data.channelId, text: `bench message ${i} about the release notes and friday's deploy` }).toString(),
+        body: new URLSearchParams({ token: data.tokens[i % data.tokens.length], to: data.channelId, text: textOf(i) }).toString(),
       });
       const pid = aviary.process.pid!;
       /** A round: req/s at 16 in flight, the server's and the store's CPU µs per send (the indexing of what the round queued included), then ms a send one at a time. */
@@ -140,7 +165,7 @@ export function measureSendCost(dialect: 'sqlite' | 'postgres'): Promise<SendCos
       };
       // Warm-up, as long as a round: the server's code compiled and its caches filled before either is measured.
       await load();
-      const cost: SendCost = { dialect, withIndex: [], without: [], cpuWithIndex: [], cpuWithout: [], dbCpuWithIndex: [], dbCpuWithout: [], oneWithIndex: [], oneWithout: [] };
+      const cost: SendCost = { dialect, text, withIndex: [], without: [], cpuWithIndex: [], cpuWithout: [], dbCpuWithIndex: [], dbCpuWithout: [], oneWithIndex: [], oneWithout: [] };
       const withIndex = async () => {
         const [perSecond, cpu, dbCpu, one] = await load();
         cost.withIndex.push(perSecond);
@@ -164,7 +189,7 @@ export function measureSendCost(dialect: 'sqlite' | 'postgres'): Promise<SendCos
         for (const measure of round % 2 === 1 ? [withIndex, without] : [without, withIndex]) await measure();
         const db = dialect === 'postgres' ? `; PostgreSQL backends ${cost.dbCpuWithIndex.at(-1)!.toFixed(0)} µs with, ${cost.dbCpuWithout.at(-1)!.toFixed(0)} without` : '';
         console.log(
-          `[${dialect}] send cost round ${round}: ${cost.withIndex.at(-1)!.toFixed(0)} req/s with the index, ${cost.without.at(-1)!.toFixed(0)} without; ` +
+          `[${dialect}, ${text}] send cost round ${round}: ${cost.withIndex.at(-1)!.toFixed(0)} req/s with the index, ${cost.without.at(-1)!.toFixed(0)} without; ` +
             `server CPU ${cost.cpuWithIndex.at(-1)!.toFixed(0)} µs a send with the index, ${cost.cpuWithout.at(-1)!.toFixed(0)} without${db}; ` +
             `one at a time ${cost.oneWithIndex.at(-1)!.toFixed(2)} ms with, ${cost.oneWithout.at(-1)!.toFixed(2)} without`,
         );
@@ -180,24 +205,25 @@ export function measureSendCost(dialect: 'sqlite' | 'postgres'): Promise<SendCos
 /** The table rows of a dialect's figures (bench/search.ts prints them), the ratios with the index to without, round by round. */
 export function sendCostRows(cost: SendCost): string[] {
   const { dialect } = cost;
+  const store = `${dialect} (${cost.text} texts)`;
   const list = (values: number[], digits = 0) => values.map((n) => n.toFixed(digits)).join(', ');
   const ratios = (withIndex: number[], without: number[]) => withIndex.map((w, i) => w / without[i]);
   const ratioText = (values: number[]) => `${values.map((r) => r.toFixed(2)).join(', ')}; median ${median(values).toFixed(2)}`;
   const rows = [
-    `| ${dialect} | chat.sendMessage (HTTP, 16 in flight, ${cost.withIndex.length} rounds taking turns): req/s with the index / without, each round's ratio | ${list(cost.withIndex)} / ${list(cost.without)}: ${ratioText(ratios(cost.withIndex, cost.without))} | – |`,
-    `| ${dialect} | the same rounds: the server's CPU µs a send with the index / without, each round's ratio | ${list(cost.cpuWithIndex)} / ${list(cost.cpuWithout)}: ${ratioText(ratios(cost.cpuWithIndex, cost.cpuWithout))} | – |`,
+    `| ${store} | chat.sendMessage (HTTP, 16 in flight, ${cost.withIndex.length} rounds taking turns): req/s with the index / without, each round's ratio | ${list(cost.withIndex)} / ${list(cost.without)}: ${ratioText(ratios(cost.withIndex, cost.without))} | – |`,
+    `| ${store} | the same rounds: the server's CPU µs a send with the index / without, each round's ratio | ${list(cost.cpuWithIndex)} / ${list(cost.cpuWithout)}: ${ratioText(ratios(cost.cpuWithIndex, cost.cpuWithout))} | – |`,
   ];
   if (dialect === 'postgres') {
     const total = (server: number[], db: number[]) => server.map((s, i) => s + db[i]);
     const withIndex = total(cost.cpuWithIndex, cost.dbCpuWithIndex);
     const without = total(cost.cpuWithout, cost.dbCpuWithout);
     rows.push(
-      `| postgres | the same rounds: the PostgreSQL backends' CPU µs a send with the index / without, each round's ratio | ${list(cost.dbCpuWithIndex)} / ${list(cost.dbCpuWithout)}: ${ratioText(ratios(cost.dbCpuWithIndex, cost.dbCpuWithout))} | – |`,
-      `| postgres | **the server's and the backends' CPU µs a send together**, with the index / without, each round's ratio | ${list(withIndex)} / ${list(without)}: ${ratioText(ratios(withIndex, without))} | – |`,
+      `| ${store} | the same rounds: the PostgreSQL backends' CPU µs a send with the index / without, each round's ratio | ${list(cost.dbCpuWithIndex)} / ${list(cost.dbCpuWithout)}: ${ratioText(ratios(cost.dbCpuWithIndex, cost.dbCpuWithout))} | – |`,
+      `| ${store} | **the server's and the backends' CPU µs a send together**, with the index / without, each round's ratio | ${list(withIndex)} / ${list(without)}: ${ratioText(ratios(withIndex, without))} | – |`,
     );
   }
   rows.push(
-    `| ${dialect} | the same rounds, one send at a time: median ms a send with the index / without, each round's ratio | ${list(cost.oneWithIndex, 2)} / ${list(cost.oneWithout, 2)}: ${ratioText(ratios(cost.oneWithIndex, cost.oneWithout))} | – |`,
+    `| ${store} | the same rounds, one send at a time: median ms a send with the index / without, each round's ratio | ${list(cost.oneWithIndex, 2)} / ${list(cost.oneWithout, 2)}: ${ratioText(ratios(cost.oneWithIndex, cost.oneWithout))} | – |`,
   );
   return rows;
 }
@@ -205,6 +231,6 @@ export function sendCostRows(cost: SendCost): string[] {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const dialects = (process.env.BENCH_SEARCH_STORES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
   const rows: string[] = [];
-  for (const dialect of dialects) rows.push(...sendCostRows(await measureSendCost(dialect)));
+  for (const dialect of dialects) for (const text of SEND_TEXTS) rows.push(...sendCostRows(await measureSendCost(dialect, text)));
   for (const row of rows) console.log(row);
 }

@@ -90,6 +90,11 @@ export interface MessagesTable {
   deleted_at: number | null;
   /** The files it carries as the API shows them, JSON (migration 0024); null or absent for none. */
   files?: string | null;
+  /**
+   * PostgreSQL only (migration 0038): the text search configuration the message is indexed in, set by a
+   * trigger; null for one not indexed yet (`aviary search reindex`). Absent on SQLite.
+   */
+  search_config?: string | null;
 }
 
 /** A channel's incoming webhook (migration 0017): posts as its owner, named as the integration. */

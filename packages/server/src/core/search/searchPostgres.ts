@@ -6,6 +6,20 @@ import { commonConditions, found, memberColumn, SNIPPET_WORDS, type FoundMessage
 import { DEFAULT_SLICING, widenUntilComplete } from './searchSlices.js';
 import { isPartialWord, MATCH_END, MATCH_START, tsAll, tsAny, tsTerm, tsTokens } from './textMatch.js';
 
+/**
+ * The index on `messages` (migration 0038), its expressions written exactly as the migration wrote them,
+ * so that the planner answers a condition on them from the indexes (on the messages `m`): whether a
+ * message is indexed, its words (in its own text search configuration), its folded text (the trigram
+ * index) and its bucket.
+ */
+export const POSTGRES_INDEX = {
+  indexed: sql`m.search_config is not null`,
+  words: sql`to_tsvector(m.search_config, search_fold(m.text))`,
+  folded: sql`search_fold(m.text)`,
+  bucket: sql`left(m.uid, 6)`,
+};
+const { indexed: INDEXED, words: WORDS, folded: FOLDED, bucket: BUCKET } = POSTGRES_INDEX;
+
 /** The tsquery of a text, in the reader's team's text search configuration. */
 type TsQuery = (text: string) => RawBuilder<unknown>;
 
@@ -34,7 +48,7 @@ async function sliceStart(db: Db, page: SearchPage, depth: number): Promise<stri
  * 45,000 messages with both, 3,600 with the phrase) took 120 ms before the search began.
  */
 async function fewMatches(db: Db, candidates: RawBuilder<unknown>[], few: number): Promise<string[] | undefined> {
-  const { rows } = await sql<{ uid: string }>`select s.uid from message_search s where ${sql.join(candidates, sql` and `)} limit ${few}`.execute(db);
+  const { rows } = await sql<{ uid: string }>`select m.uid from messages m where ${sql.join([INDEXED, ...candidates], sql` and `)} limit ${few}`.execute(db);
   return rows.length < few ? rows.map((row) => row.uid) : undefined;
 }
 
@@ -80,17 +94,18 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
   const { include, exclude } = page.query;
   const tsquery = tsQueryIn(language);
   const chatKeys = page.filters.chatKeys;
-  // The index is on (chat, words) (migration 0035): for one chat, it finds that chat's matches alone.
-  const inChats = chatKeys === undefined || include.length === 0 ? [] : [sql`s.chat_key in (${sql.join(chatKeys)})`];
+  // The word index is on (chat, bucket, words): for one chat, it finds that chat's matches alone.
+  const inChats = chatKeys === undefined || include.length === 0 ? [] : [sql`m.chat_key in (${sql.join(chatKeys)})`];
   const matching = (words: (term: SearchTerm) => string) =>
     include.map((term) => {
-      const asWords = sql`s.document @@ ${tsquery(words(term))}`;
-      return inside.includes(term) ? sql`(${asWords} or s.folded like '%' || search_fold(${term.tokens[0]}) || '%')` : asWords;
+      const asWords = sql`${WORDS} @@ ${tsquery(words(term))}`;
+      return inside.includes(term) ? sql`(${asWords} or ${FOLDED} like '%' || search_fold(${term.tokens[0]}) || '%')` : asWords;
     });
   const textConditions = [...inChats, ...matching(tsTerm)];
   const conditions = commonConditions(page, sql`m.text ~* 'https?://'`);
-  if (exclude.length > 0) conditions.push(sql`not (s.document @@ ${tsquery(tsAny(exclude))})`);
-  const joinIndex = include.length + exclude.length > 0 ? sql`join message_search s on s.uid = m.uid` : sql``;
+  // A query of words finds only the messages indexed (one from before the index, until `aviary search reindex`, is not).
+  if (include.length + exclude.length > 0) conditions.push(INDEXED);
+  if (exclude.length > 0) conditions.push(sql`not (${WORDS} @@ ${tsquery(tsAny(exclude))})`);
   const headline =
     include.length > 0
       ? sql`ts_headline(${language}::regconfig, page.text, ${tsquery(tsAll(include))},
@@ -99,16 +114,18 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
   // A slice: the messages from `start` on. The word index is asked for the slice's matches alone, by
   // its buckets (migration 0037), and the messages are looked up from them: joined the other way, the
   // planner walked the slice's messages newest first to meet the matches (30 ms for 128,000 messages,
-  // where this takes 8). Not `s.uid >= start` in the index's question: the planner would add a bitmap
-  // of the slice's every row to its answer (12 ms for 128,000); the messages' own bound is exact.
+  // where this takes 8). Not `m.uid >= start` in the index's question: the planner would add a bitmap
+  // of the slice's every row to its answer (12 ms for 128,000); the messages' own bound is exact. The
+  // slice's messages are not asked the words again: the index's answer is exact (a phrase's order
+  // included, checked on each candidate there), and each ask works the message's words out anew.
   const inSlice = (start: string | undefined, matched: RawBuilder<unknown>[] = textConditions) => {
-    const inIndex = (from: string) => sql`select s.uid from message_search s where ${sql.join([sql`s.bucket >= left(${from}, 6)`, ...matched], sql` and `)}`;
-    const bounded: RawBuilder<unknown>[] = start === undefined ? [] : [sql`m.uid >= ${start}`, sql`m.uid = any(array(${inIndex(start)}))`];
+    const inIndex = (from: string) => sql`select m.uid from messages m where ${sql.join([INDEXED, sql`${BUCKET} >= left(${from}, 6)`, ...matched], sql` and `)}`;
+    const bounded: RawBuilder<unknown>[] = start === undefined ? matched : [sql`m.uid >= ${start}`, sql`m.uid = any(array(${inIndex(start)}))`];
     // The headline is worked out for the page's rows only, after the limit.
     return sql<MessagesTable & { snippet: string | null; member: boolean }>`
       select page.*, ${headline} as snippet from (
-        select m.*, ${memberColumn(page.reader)} as member from messages m ${joinIndex}
-        where ${sql.join([...conditions, ...matched, ...bounded], sql` and `)}
+        select m.*, ${memberColumn(page.reader)} as member from messages m
+        where ${sql.join([...conditions, ...bounded], sql` and `)}
         order by m.uid desc limit ${page.limit}
       ) page order by page.uid desc`.execute(db);
   };
