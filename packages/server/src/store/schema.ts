@@ -91,10 +91,10 @@ export interface MessagesTable {
   /** The files it carries as the API shows them, JSON (migration 0024); null or absent for none. */
   files?: string | null;
   /**
-   * PostgreSQL only (migration 0038): the text search configuration the message is indexed in, set by a
-   * trigger; null for one not indexed yet (`aviary search reindex`). Absent on SQLite.
+   * PostgreSQL only (migration 0038): the message's words for search (a `tsvector`), set by a trigger;
+   * null for one not indexed yet (`aviary search reindex`). Absent on SQLite.
    */
-  search_config?: string | null;
+  search_words?: string | null;
 }
 
 /** A channel's incoming webhook (migration 0017): posts as its owner, named as the integration. */

@@ -12,7 +12,7 @@ async function indexedWith(store: Store, word: string): Promise<number> {
   const query =
     store.dialect === 'sqlite'
       ? sql<{ n: number }>`select count(*) as n from message_search where message_search match ${word}`
-      : sql<{ n: number }>`select count(*)::int as n from messages where search_config is not null and to_tsvector(search_config, search_fold(text)) @@ to_tsquery('simple', ${word})`;
+      : sql<{ n: number }>`select count(*)::int as n from messages where search_words @@ to_tsquery('simple', ${word})`;
   return Number((await query.execute(store.db)).rows[0].n);
 }
 
@@ -21,7 +21,7 @@ async function forgetIndex(store: Store): Promise<void> {
   if (store.dialect === 'sqlite') {
     await sql`delete from message_search`.execute(store.db);
     await sql`delete from message_search_rows`.execute(store.db);
-  } else await sql`update messages set search_config = null`.execute(store.db);
+  } else await sql`update messages set search_words = null`.execute(store.db);
 }
 
 for (const dialect of dialects) {

@@ -5,7 +5,7 @@ import type { Db } from '../../store/store.js';
 
 /**
  * `aviary search reindex`: indexes the messages the index does not hold yet (those from before
- * migration 0015; on PostgreSQL, those whose `search_config` is null, migration 0038), in uid order and
+ * migration 0015; on PostgreSQL, those whose `search_words` is null, migration 0038), in uid order and
  * in batches of one transaction each, while the server runs. Each batch records how far it got in
  * `search_reindex` in its own transaction, so a run stopped anywhere resumes after its last batch. A
  * message already indexed (every new message and every edit is) is left as it is, so a batch never puts

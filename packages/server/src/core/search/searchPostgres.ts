@@ -9,12 +9,11 @@ import { isPartialWord, MATCH_END, MATCH_START, tsAll, tsAny, tsTerm, tsTokens }
 /**
  * The index on `messages` (migration 0038), its expressions written exactly as the migration wrote them,
  * so that the planner answers a condition on them from the indexes (on the messages `m`): whether a
- * message is indexed, its words (in its own text search configuration), its folded text (the trigram
- * index) and its bucket.
+ * message is indexed, its words, its folded text (the trigram index) and its bucket.
  */
 export const POSTGRES_INDEX = {
-  indexed: sql`m.search_config is not null`,
-  words: sql`to_tsvector(m.search_config, search_fold(m.text))`,
+  indexed: sql`m.search_words is not null`,
+  words: sql`m.search_words`,
   folded: sql`search_fold(m.text)`,
   bucket: sql`left(m.uid, 6)`,
 };
@@ -117,7 +116,7 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
   // where this takes 8). Not `m.uid >= start` in the index's question: the planner would add a bitmap
   // of the slice's every row to its answer (12 ms for 128,000); the messages' own bound is exact. The
   // slice's messages are not asked the words again: the index's answer is exact (a phrase's order
-  // included, checked on each candidate there), and each ask works the message's words out anew.
+  // included, checked on each candidate there).
   const inSlice = (start: string | undefined, matched: RawBuilder<unknown>[] = textConditions) => {
     const inIndex = (from: string) => sql`select m.uid from messages m where ${sql.join([INDEXED, sql`${BUCKET} >= left(${from}, 6)`, ...matched], sql` and `)}`;
     const bounded: RawBuilder<unknown>[] = start === undefined ? matched : [sql`m.uid >= ${start}`, sql`m.uid = any(array(${inIndex(start)}))`];
@@ -129,7 +128,10 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
         order by m.uid desc limit ${page.limit}
       ) page order by page.uid desc`.execute(db);
   };
-  const among = async (uids: string[]) => (uids.length === 0 ? [] : (await inSlice(undefined, [sql`m.uid = any(${uids})`, ...textConditions])).rows);
+  // The messages of `uids`, those that match (a phrase's candidates, its order checked on each) or all
+  // of them (`exact`: matches already, not asked the words again).
+  const among = async (uids: string[], exact: boolean) =>
+    uids.length === 0 ? [] : (await inSlice(undefined, [sql`m.uid = any(${uids})`, ...(exact ? [] : textConditions)])).rows;
   const slicing = page.slicing ?? DEFAULT_SLICING;
   if (include.length === 0) return (await inSlice(undefined)).rows.map(found);
   // A phrase's candidates are counted up to PHRASE_FEW only: each is a row read, and a phrase with more
@@ -137,7 +139,7 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
   const phrase = include.some((term) => term.tokens.length > 1);
   const fewest = phrase ? Math.min(slicing.few, PHRASE_FEW) : slicing.few;
   const few = fewest > 0 ? await fewMatches(db, [...inChats, ...matching(tsTokens)], fewest) : undefined;
-  if (few !== undefined) return (await among(few)).map(found);
+  if (few !== undefined) return (await among(few, !phrase)).map(found);
   // A slice holds every message from its start up to the page's bound: a full page in it is the page.
   const rows = await widenUntilComplete(slicing, async (depth) => {
     const start = depth === undefined ? undefined : await sliceStart(db, page, depth);
@@ -146,7 +148,7 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
       // order, the planner walks every message from the newest, checking each, as if they were common:
       // a phrase of common words ("risa be": 91 matches, 1,330 messages with both words) took 100 ms so.
       const matches = await fewMatches(db, textConditions, WHOLE_HISTORY_FEW);
-      if (matches !== undefined) return { rows: await among(matches), complete: true };
+      if (matches !== undefined) return { rows: await among(matches, true), complete: true };
     }
     const { rows } = await inSlice(start);
     return { rows, complete: start === undefined || rows.length >= page.limit };

@@ -109,11 +109,12 @@ export async function setMessageFiles(tx: Tx, uid: string, files: string | null)
 
 /**
  * PostgreSQL: indexes for search the messages with uids in (after, last] that are not yet (from before
- * the index: `aviary search reindex`), by naming their team's text search configuration (migration
- * 0038); returns how many.
+ * the index: `aviary search reindex`), writing their words in their team's language (migration 0038);
+ * returns how many.
  */
 export async function indexMessagesBetween(tx: Db | Tx, after: string, last: string): Promise<number> {
-  const indexed = await sql`update messages m set search_config = coalesce((select t.search_language from teams t where t.id = m.team_id), 'simple')::regconfig
-    where m.uid > ${after} and m.uid <= ${last} and m.search_config is null`.execute(tx);
+  const indexed = await sql`update messages m
+    set search_words = to_tsvector(coalesce((select t.search_language from teams t where t.id = m.team_id), 'simple')::regconfig, search_fold(m.text))
+    where m.uid > ${after} and m.uid <= ${last} and m.search_words is null`.execute(tx);
   return Number(indexed.numAffectedRows ?? 0);
 }
