@@ -119,7 +119,7 @@ async function writeCost(store: Store, teamId: string): Promise<{ withIndex: num
   const [drop, create] =
     store.dialect === 'sqlite'
       ? [sql`drop trigger message_search_insert`, sql.raw((await sql<{ sql: string }>`select sql from sqlite_master where type = 'trigger' and name = 'message_search_insert'`.execute(store.db)).rows[0].sql)]
-      : [sql`drop trigger message_search_words on messages`, sql.raw((await sql<{ definition: string }>`select pg_get_triggerdef(oid) as definition from pg_trigger where tgname = 'message_search_words' and tgrelid = 'messages'::regclass`.execute(store.db)).rows[0].definition)];
+      : [sql`drop trigger message_search_write on messages`, sql`create trigger message_search_write after insert or delete or update of text, chat_key on messages for each row execute function message_search_write()`];
   await write(); // warm-up: the path compiled and the caches filled before either is measured
   const withIndex: number[] = [];
   const without: number[] = [];

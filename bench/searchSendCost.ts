@@ -7,10 +7,9 @@
 // "Without the index" drops the one trigger that indexes a new message, in the bench's own store, and
 // nothing else: on SQLite `message_search_insert` (which queues the message for the drain after the
 // commit; the round waits for the queue to empty, so the drain's indexing is counted), on PostgreSQL
-// `message_search_words` (which writes the message's words into its row: without it the message's
-// `search_words` is null, and the two GIN indexes on `messages`, partial on it being set, take nothing
-// of the message; migration 0038). Its definition is read back from the store and put
-// back as it was.
+// `message_search_write` (which writes the message's tsvector and folded text into `message_search`, and
+// so into its two GIN indexes, inside the send's transaction). Its definition is read back from the
+// store and put back as it was.
 //
 // The messages' texts are of two kinds, each measured in a run of its own: `corpus`, drawn as the search
 // bench's corpus is (searchCorpus.ts: 4 to 23 words of a Zipf law over common and generated words, some
@@ -112,13 +111,13 @@ async function postgresSwitch(databaseUrl: string, database: string): Promise<In
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const { rows } = await client.query<{ definition: string }>(
-    `select pg_get_triggerdef(oid) as definition from pg_trigger where tgname = 'message_search_words' and tgrelid = 'messages'::regclass`,
+    `select pg_get_triggerdef(oid) as definition from pg_trigger where tgname = 'message_search_write' and tgrelid = 'messages'::regclass`,
   );
-  if (rows.length !== 1) throw new Error('no message_search_words trigger on messages: has the PostgreSQL index changed?');
+  if (rows.length !== 1) throw new Error('no message_search_write trigger on messages: has the PostgreSQL index changed?');
   const backends = async () =>
     (await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database])).rows.map((row) => row.pid);
   return {
-    drop: async () => void (await client.query('drop trigger message_search_words on messages')),
+    drop: async () => void (await client.query('drop trigger message_search_write on messages')),
     restore: async () => void (await client.query(rows[0].definition)),
     settle: async () => undefined,
     storeCpu: async () => {

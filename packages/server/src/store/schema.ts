@@ -90,11 +90,6 @@ export interface MessagesTable {
   deleted_at: number | null;
   /** The files it carries as the API shows them, JSON (migration 0024); null or absent for none. */
   files?: string | null;
-  /**
-   * PostgreSQL only (migration 0038): the message's words for search (a `tsvector`), set by a trigger;
-   * null for one not indexed yet (`aviary search reindex`). Absent on SQLite.
-   */
-  search_words?: string | null;
 }
 
 /** A channel's incoming webhook (migration 0017): posts as its owner, named as the integration. */

@@ -15,8 +15,6 @@ export interface TestStore {
   pgSchema?: string;
   /** Opens another store on the same data (as a second process or the CLI would). */
   reopen(): Store;
-  /** Migrates up to that migration only (a migration's test, when later ones change what it made). */
-  migrateTo(name: string): Promise<void>;
   destroy(): Promise<void>;
 }
 
@@ -31,20 +29,18 @@ export async function createTestStore(dialect: TestDialect, { upTo }: { upTo?: s
   const databaseUrl = pgSchema ? postgresTestUrl : undefined;
   const reopen = () => openStore({ dataDir, databaseUrl, pgSchema });
   const store = reopen();
-  const migrateTo = async (name: string) => {
-    const migrator = new Migrator({ db: store.db, provider: migrationProvider, migrationTableSchema: pgSchema, allowUnorderedMigrations: true });
-    const { error } = await migrator.migrateTo(name);
-    if (error) throw error;
-  };
   if (upTo === undefined) await store.migrate();
-  else await migrateTo(upTo);
+  else {
+    const migrator = new Migrator({ db: store.db, provider: migrationProvider, migrationTableSchema: pgSchema, allowUnorderedMigrations: true });
+    const { error } = await migrator.migrateTo(upTo);
+    if (error) throw error;
+  }
   return {
     store,
     dataDir,
     databaseUrl,
     pgSchema,
     reopen,
-    migrateTo,
     async destroy() {
       await store.close().catch(() => undefined);
       if (pgSchema) await adminQuery(`drop schema ${pgSchema} cascade`);

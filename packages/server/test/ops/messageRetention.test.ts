@@ -51,7 +51,7 @@ forEachDialect('retention of messages, per team and per channel', (t) => {
     const query =
       t().testStore.store.dialect === 'sqlite'
         ? sql<{ count: number }>`select count(*) as count from message_search where message_search match ${teamText}`
-        : sql<{ count: number }>`select count(*) as count from messages where search_words is not null and search_fold(text) like ${`%${teamText}%`}`;
+        : sql<{ count: number }>`select count(*) as count from message_search where folded like ${`%${teamText}%`}`;
     return Number((await query.execute(db)).rows[0].count);
   };
 

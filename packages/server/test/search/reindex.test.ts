@@ -12,16 +12,14 @@ async function indexedWith(store: Store, word: string): Promise<number> {
   const query =
     store.dialect === 'sqlite'
       ? sql<{ n: number }>`select count(*) as n from message_search where message_search match ${word}`
-      : sql<{ n: number }>`select count(*)::int as n from messages where search_words @@ to_tsquery('simple', ${word})`;
+      : sql<{ n: number }>`select count(*)::int as n from message_search where document @@ to_tsquery('simple', ${word})`;
   return Number((await query.execute(store.db)).rows[0].n);
 }
 
 /** The index emptied, as it is for the messages of a store from before migration 0015. */
 async function forgetIndex(store: Store): Promise<void> {
-  if (store.dialect === 'sqlite') {
-    await sql`delete from message_search`.execute(store.db);
-    await sql`delete from message_search_rows`.execute(store.db);
-  } else await sql`update messages set search_words = null`.execute(store.db);
+  await sql`delete from message_search`.execute(store.db);
+  if (store.dialect === 'sqlite') await sql`delete from message_search_rows`.execute(store.db);
 }
 
 for (const dialect of dialects) {

@@ -15,8 +15,7 @@ it.skipIf(!dialects.includes('postgres'))('carries the messages indexed before i
       messageRow({ uid: newMessageUid(start + i * 1000), chat_key: chat, team_id: 't:searchbychat', from_user_id: 'u:searchbychat', to_id: chat, timestamp: start + i * 1000, text });
     const [inA, inB, other] = [message(0, 'g:a', 'kestrel over the field'), message(1, 'g:b', 'kestrel at dawn'), message(2, 'g:a', 'nothing here')];
     await insertMessages(store.db, [inA, inB, other]);
-    // Up to 0035 only: 0038 moved the index into `messages` (searchInMessages.test.ts).
-    await scratch.migrateTo('0035_search_by_chat');
+    await store.migrate();
 
     const chats = async () =>
       Object.fromEntries((await sql<{ uid: string; chat_key: string }>`select uid, chat_key from message_search`.execute(store.db)).rows.map((row) => [row.uid, row.chat_key]));

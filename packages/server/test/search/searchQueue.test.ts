@@ -22,7 +22,7 @@ forEachDialect(
     const indexed = async (word: string): Promise<number> => {
       const query = sqlite()
         ? sql<{ n: number }>`select count(*) as n from message_search where message_search match ${word}`
-        : sql<{ n: number }>`select count(*)::int as n from messages where search_words @@ to_tsquery('simple', ${word})`;
+        : sql<{ n: number }>`select count(*)::int as n from message_search where document @@ to_tsquery('simple', ${word})`;
       return Number((await query.execute(db())).rows[0].n);
     };
     const queued = async (): Promise<number> =>

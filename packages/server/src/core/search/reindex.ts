@@ -1,15 +1,13 @@
 import { sql } from 'kysely';
 import { isSqlite } from '../../store/rows/streamEntries.js';
-import { indexMessagesBetween } from '../../store/rows/messages.js';
 import type { Db } from '../../store/store.js';
 
 /**
  * `aviary search reindex`: indexes the messages the index does not hold yet (those from before
- * migration 0015; on PostgreSQL, those whose `search_words` is null, migration 0038), in uid order and
- * in batches of one transaction each, while the server runs. Each batch records how far it got in
- * `search_reindex` in its own transaction, so a run stopped anywhere resumes after its last batch. A
- * message already indexed (every new message and every edit is) is left as it is, so a batch never puts
- * back an older text than an edit racing it.
+ * migration 0015), in uid order and in batches of one transaction each, while the server runs. Each
+ * batch records how far it got in `search_reindex` in its own transaction, so a run stopped anywhere
+ * resumes after its last batch. A message already indexed (the triggers index every new message and
+ * every edit) is left as it is, so a batch never puts back an older text than an edit racing it.
  */
 
 export interface ReindexProgress {
@@ -39,7 +37,11 @@ async function indexRange(tx: Db, after: string, last: string): Promise<number> 
       select r.id, m.text from message_search_rows r join messages m on m.uid = r.uid where r.id > ${before.rows[0]?.id ?? 0}`.execute(tx);
     return Number(inserted.numAffectedRows ?? 0);
   }
-  return indexMessagesBetween(tx, after, last);
+  const inserted = await sql`insert into message_search (uid, chat_key, document, folded)
+    select m.uid, m.chat_key, to_tsvector(coalesce(t.search_language, 'simple')::regconfig, search_fold(m.text)), search_fold(m.text)
+    from messages m left join teams t on t.id = m.team_id where m.uid > ${after} and m.uid <= ${last}
+    on conflict (uid) do nothing`.execute(tx);
+  return Number(inserted.numAffectedRows ?? 0);
 }
 
 export async function reindexMessages(db: Db, options: ReindexOptions): Promise<ReindexProgress> {

@@ -6,19 +6,6 @@ import { commonConditions, found, memberColumn, SNIPPET_WORDS, type FoundMessage
 import { DEFAULT_SLICING, widenUntilComplete } from './searchSlices.js';
 import { isPartialWord, MATCH_END, MATCH_START, tsAll, tsAny, tsTerm, tsTokens } from './textMatch.js';
 
-/**
- * The index on `messages` (migration 0038), its expressions written exactly as the migration wrote them,
- * so that the planner answers a condition on them from the indexes (on the messages `m`): whether a
- * message is indexed, its words, its folded text (the trigram index) and its bucket.
- */
-export const POSTGRES_INDEX = {
-  indexed: sql`m.search_words is not null`,
-  words: sql`m.search_words`,
-  folded: sql`search_fold(m.text)`,
-  bucket: sql`left(m.uid, 6)`,
-};
-const { indexed: INDEXED, words: WORDS, folded: FOLDED, bucket: BUCKET } = POSTGRES_INDEX;
-
 /** The tsquery of a text, in the reader's team's text search configuration. */
 type TsQuery = (text: string) => RawBuilder<unknown>;
 
@@ -47,7 +34,7 @@ async function sliceStart(db: Db, page: SearchPage, depth: number): Promise<stri
  * 45,000 messages with both, 3,600 with the phrase) took 120 ms before the search began.
  */
 async function fewMatches(db: Db, candidates: RawBuilder<unknown>[], few: number): Promise<string[] | undefined> {
-  const { rows } = await sql<{ uid: string }>`select m.uid from messages m where ${sql.join([INDEXED, ...candidates], sql` and `)} limit ${few}`.execute(db);
+  const { rows } = await sql<{ uid: string }>`select s.uid from message_search s where ${sql.join(candidates, sql` and `)} limit ${few}`.execute(db);
   return rows.length < few ? rows.map((row) => row.uid) : undefined;
 }
 
@@ -93,18 +80,17 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
   const { include, exclude } = page.query;
   const tsquery = tsQueryIn(language);
   const chatKeys = page.filters.chatKeys;
-  // The word index is on (chat, bucket, words): for one chat, it finds that chat's matches alone.
-  const inChats = chatKeys === undefined || include.length === 0 ? [] : [sql`m.chat_key in (${sql.join(chatKeys)})`];
+  // The index is on (chat, words) (migration 0035): for one chat, it finds that chat's matches alone.
+  const inChats = chatKeys === undefined || include.length === 0 ? [] : [sql`s.chat_key in (${sql.join(chatKeys)})`];
   const matching = (words: (term: SearchTerm) => string) =>
     include.map((term) => {
-      const asWords = sql`${WORDS} @@ ${tsquery(words(term))}`;
-      return inside.includes(term) ? sql`(${asWords} or ${FOLDED} like '%' || search_fold(${term.tokens[0]}) || '%')` : asWords;
+      const asWords = sql`s.document @@ ${tsquery(words(term))}`;
+      return inside.includes(term) ? sql`(${asWords} or s.folded like '%' || search_fold(${term.tokens[0]}) || '%')` : asWords;
     });
   const textConditions = [...inChats, ...matching(tsTerm)];
   const conditions = commonConditions(page, sql`m.text ~* 'https?://'`);
-  // A query of words finds only the messages indexed (one from before the index, until `aviary search reindex`, is not).
-  if (include.length + exclude.length > 0) conditions.push(INDEXED);
-  if (exclude.length > 0) conditions.push(sql`not (${WORDS} @@ ${tsquery(tsAny(exclude))})`);
+  if (exclude.length > 0) conditions.push(sql`not (s.document @@ ${tsquery(tsAny(exclude))})`);
+  const joinIndex = include.length + exclude.length > 0 ? sql`join message_search s on s.uid = m.uid` : sql``;
   const headline =
     include.length > 0
       ? sql`ts_headline(${language}::regconfig, page.text, ${tsquery(tsAll(include))},
@@ -113,25 +99,20 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
   // A slice: the messages from `start` on. The word index is asked for the slice's matches alone, by
   // its buckets (migration 0037), and the messages are looked up from them: joined the other way, the
   // planner walked the slice's messages newest first to meet the matches (30 ms for 128,000 messages,
-  // where this takes 8). Not `m.uid >= start` in the index's question: the planner would add a bitmap
-  // of the slice's every row to its answer (12 ms for 128,000); the messages' own bound is exact. The
-  // slice's messages are not asked the words again: the index's answer is exact (a phrase's order
-  // included, checked on each candidate there).
+  // where this takes 8). Not `s.uid >= start` in the index's question: the planner would add a bitmap
+  // of the slice's every row to its answer (12 ms for 128,000); the messages' own bound is exact.
   const inSlice = (start: string | undefined, matched: RawBuilder<unknown>[] = textConditions) => {
-    const inIndex = (from: string) => sql`select m.uid from messages m where ${sql.join([INDEXED, sql`${BUCKET} >= left(${from}, 6)`, ...matched], sql` and `)}`;
-    const bounded: RawBuilder<unknown>[] = start === undefined ? matched : [sql`m.uid >= ${start}`, sql`m.uid = any(array(${inIndex(start)}))`];
+    const inIndex = (from: string) => sql`select s.uid from message_search s where ${sql.join([sql`s.bucket >= left(${from}, 6)`, ...matched], sql` and `)}`;
+    const bounded: RawBuilder<unknown>[] = start === undefined ? [] : [sql`m.uid >= ${start}`, sql`m.uid = any(array(${inIndex(start)}))`];
     // The headline is worked out for the page's rows only, after the limit.
     return sql<MessagesTable & { snippet: string | null; member: boolean }>`
       select page.*, ${headline} as snippet from (
-        select m.*, ${memberColumn(page.reader)} as member from messages m
-        where ${sql.join([...conditions, ...bounded], sql` and `)}
+        select m.*, ${memberColumn(page.reader)} as member from messages m ${joinIndex}
+        where ${sql.join([...conditions, ...matched, ...bounded], sql` and `)}
         order by m.uid desc limit ${page.limit}
       ) page order by page.uid desc`.execute(db);
   };
-  // The messages of `uids`, those that match (a phrase's candidates, its order checked on each) or all
-  // of them (`exact`: matches already, not asked the words again).
-  const among = async (uids: string[], exact: boolean) =>
-    uids.length === 0 ? [] : (await inSlice(undefined, [sql`m.uid = any(${uids})`, ...(exact ? [] : textConditions)])).rows;
+  const among = async (uids: string[]) => (uids.length === 0 ? [] : (await inSlice(undefined, [sql`m.uid = any(${uids})`, ...textConditions])).rows);
   const slicing = page.slicing ?? DEFAULT_SLICING;
   if (include.length === 0) return (await inSlice(undefined)).rows.map(found);
   // A phrase's candidates are counted up to PHRASE_FEW only: each is a row read, and a phrase with more
@@ -139,7 +120,7 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
   const phrase = include.some((term) => term.tokens.length > 1);
   const fewest = phrase ? Math.min(slicing.few, PHRASE_FEW) : slicing.few;
   const few = fewest > 0 ? await fewMatches(db, [...inChats, ...matching(tsTokens)], fewest) : undefined;
-  if (few !== undefined) return (await among(few, !phrase)).map(found);
+  if (few !== undefined) return (await among(few)).map(found);
   // A slice holds every message from its start up to the page's bound: a full page in it is the page.
   const rows = await widenUntilComplete(slicing, async (depth) => {
     const start = depth === undefined ? undefined : await sliceStart(db, page, depth);
@@ -148,7 +129,7 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
       // order, the planner walks every message from the newest, checking each, as if they were common:
       // a phrase of common words ("risa be": 91 matches, 1,330 messages with both words) took 100 ms so.
       const matches = await fewMatches(db, textConditions, WHOLE_HISTORY_FEW);
-      if (matches !== undefined) return { rows: await among(matches, true), complete: true };
+      if (matches !== undefined) return { rows: await among(matches), complete: true };
     }
     const { rows } = await inSlice(start);
     return { rows, complete: start === undefined || rows.length >= page.limit };

@@ -34,7 +34,6 @@ import * as m0034 from './0034_search_late_rows.js';
 import * as m0035 from './0035_search_by_chat.js';
 import * as m0036 from './0036_search_fold_once.js';
 import * as m0037 from './0037_search_buckets.js';
-import * as m0038 from './0038_search_in_messages.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -73,7 +72,6 @@ const migrations: Record<string, Migration> = {
   '0035_search_by_chat': m0035,
   '0036_search_fold_once': m0036,
   '0037_search_buckets': m0037,
-  '0038_search_in_messages': m0038,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { compiledOnce } from '../compiledOnce.js';
 import type { MessagesTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
@@ -105,16 +104,4 @@ export async function attachPreview(tx: Tx, uid: string, attachments: string): P
 /** What a message shows of its files (messages.files) once one of them is deleted (files.delete). */
 export async function setMessageFiles(tx: Tx, uid: string, files: string | null): Promise<MessagesTable | undefined> {
   return tx.updateTable('messages').set({ files }).where('uid', '=', uid).returningAll().executeTakeFirst();
-}
-
-/**
- * PostgreSQL: indexes for search the messages with uids in (after, last] that are not yet (from before
- * the index: `aviary search reindex`), writing their words in their team's language (migration 0038);
- * returns how many.
- */
-export async function indexMessagesBetween(tx: Db | Tx, after: string, last: string): Promise<number> {
-  const indexed = await sql`update messages m
-    set search_words = to_tsvector(coalesce((select t.search_language from teams t where t.id = m.team_id), 'simple')::regconfig, search_fold(m.text))
-    where m.uid > ${after} and m.uid <= ${last} and m.search_words is null`.execute(tx);
-  return Number(indexed.numAffectedRows ?? 0);
 }
