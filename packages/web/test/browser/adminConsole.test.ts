@@ -60,7 +60,7 @@ describe.skipIf(noBrowser)('the admin console in the web client', () => {
     await dialog.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('The team’s settings are saved.').waitFor();
     // The member's sidebar shows the new name at once (team.updated), without a reload.
-    await asMember.page.locator('.team-name[title="Kestrel Works"]').waitFor();
+    await asMember.page.locator('.team-name[title="Kestrel Works"]').waitFor({ timeout: 30_000 });
     asMember.expectNoErrors();
     await asMember.context.close();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
