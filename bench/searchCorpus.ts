@@ -72,11 +72,16 @@ export interface Corpus {
   samples: string[];
 }
 
+/** A message's text: 4 to 23 words drawn by their Zipf weights. */
+export function drawText(random: () => number, words: Vocabulary): string {
+  return Array.from({ length: 4 + Math.floor(random() * 20) }, () => words.draw()).join(' ');
+}
+
 /** The messages' texts and senders, in order: the same draws whether they are written or only replayed. */
 function* corpusMessages(count: number, random: () => number, words: Vocabulary, chats: number, people: number) {
   for (let i = 0; i < count; i++) {
     const chat = Math.floor(random() * chats);
-    const text = Array.from({ length: 4 + Math.floor(random() * 20) }, () => words.draw()).join(' ');
+    const text = drawText(random, words);
     yield { i, chat, text, from: Math.floor(random() * people) };
   }
 }

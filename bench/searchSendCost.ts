@@ -30,7 +30,7 @@ import { sqliteFile } from '../packages/server/src/store/store.js';
 import { startChild, type Child } from './child.js';
 import { baselineDir, seedBenchData } from './fixtures.js';
 import { runLoad } from './load.js';
-import { seeded, vocabulary } from './searchCorpus.js';
+import { drawText, seeded, vocabulary } from './searchCorpus.js';
 import { seed, withBenchStore } from './sends.js';
 
 const ROUNDS = Number(process.env.BENCH_SEND_COST_ROUNDS ?? 5);
@@ -49,7 +49,7 @@ function texts(kind: SendText): (i: number) => string {
   if (kind === 'numbered') return (i) => `bench message ${i} about the release notes and friday's deploy`;
   const random = seeded(31);
   const words = vocabulary(random);
-  const drawn = Array.from({ length: 50_000 }, () => Array.from({ length: 4 + Math.floor(random() * 20) }, () => words.draw()).join(' '));
+  const drawn = Array.from({ length: 50_000 }, () => drawText(random, words));
   let sent = 0;
   return () => drawn[sent++ % drawn.length];
 }
