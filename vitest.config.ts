@@ -13,6 +13,8 @@ const conditions = ['aviary-source', ...defaultServerConditions.filter((conditio
  * itself (docs/testing.md).
  */
 const ownProcess = ['packages/server/test/security/signInCost.test.ts'];
+/** The web client's tests in Chromium (a project of their own: their time-outs are longer). */
+const browserFiles = 'packages/web/test/browser/**/*.test.ts';
 
 /**
  * The longest files, which mostly wait (on processes they start, a listener's probe interval, a lease,
@@ -62,7 +64,11 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     globalSetup: ['packages/server/test/globalSetup.ts'],
     projects: [
-      { extends: true, test: { name: 'shared', include: ['packages/*/test/**/*.test.ts'], exclude: ownProcess, isolate: false, maxWorkers } },
+      { extends: true, test: { name: 'shared', include: ['packages/*/test/**/*.test.ts'], exclude: [...ownProcess, browserFiles], isolate: false, maxWorkers } },
+      // A browser test drives several pages, each waiting on the server and on Chromium's rendering: 10 s
+      // alone, and two or three times that when the run loads the machine. A wait gets 30 s
+      // (openWatchedPage), and a test four of them.
+      { extends: true, test: { name: 'browser', include: [browserFiles], isolate: false, maxWorkers, testTimeout: 120_000, expect: { poll: { timeout: 30_000 } } } },
       { extends: true, test: { name: 'own-process', include: ownProcess, isolate: true, maxWorkers } },
     ],
   },

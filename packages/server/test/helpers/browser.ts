@@ -33,8 +33,9 @@ export async function openWatchedPage(browser: Browser, options: { width?: numbe
     colorScheme: options.colorScheme ?? 'light',
   });
   const page = await context.newPage();
-  // Well under the test's own time-out, so a wait that never ends names what it waited for.
-  page.setDefaultTimeout(10_000);
+  // Well under a browser test's own time-out (vitest.config.ts), so a wait that never ends names what it
+  // waited for; long enough for a step that takes seconds alone on a machine the run has loaded.
+  page.setDefaultTimeout(30_000);
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error' && !expectedRefusal(message.text(), message.location().url)) errors.push(`console: ${message.text()}`);

@@ -26,6 +26,11 @@ const FIRST_DELAY_MS = 500;
 const MAX_DELAY_MS = 15_000;
 const RESYNC_CLOSE = 4000;
 const SIGNED_OUT_CLOSE = 1008;
+/**
+ * The longest a frame waits for the next animation frame. A hidden tab runs none (Chrome pauses them), and
+ * its frames must still be applied: they count in the tab's title and make its notifications.
+ */
+const FLUSH_AT_LATEST_MS = 100;
 
 export class StreamConnection {
   private cursor: string | undefined;
@@ -36,7 +41,8 @@ export class StreamConnection {
   private needsReload: boolean;
   /** Frames that arrived since the last animation frame: a burst is applied in one render. */
   private pending: StreamDataFrame[] = [];
-  private flushScheduled = false;
+  /** Set while a flush is scheduled: at the next animation frame, or at this timer, whichever comes first. */
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly presence = new PresenceTracker();
 
   /**
@@ -103,14 +109,15 @@ export class StreamConnection {
     this.cursor = frame.cursor;
     if (frame.type === 'cursor') return;
     this.pending.push(frame);
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
+    if (this.flushTimer === undefined) {
+      this.flushTimer = setTimeout(() => this.flush(), FLUSH_AT_LATEST_MS);
       requestAnimationFrame(() => this.flush());
     }
   }
 
   private flush(): void {
-    this.flushScheduled = false;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     const batch = this.pending;
     this.pending = [];
     if (batch.length > 0) this.handlers.frames(batch);

@@ -26,5 +26,5 @@ describe.skipIf(noBrowser)('deactivating one’s own account in the web client',
     const row = await web.t.testStore.store.db.selectFrom('users').select('deactivated_at').where('id', '=', dora.id).executeTakeFirstOrThrow();
     expect(row.deactivated_at).not.toBeNull();
     await watched.context.close();
-  }, 120_000);
+  });
 });

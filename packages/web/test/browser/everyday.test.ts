@@ -218,7 +218,7 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
     }
   });
 
-  it('keeps the notification card whole above the sidebar’s foot and toasts off the composer (1280×800)', { timeout: 120_000 }, async () => {
+  it('keeps the notification card whole above the sidebar’s foot and toasts off the composer (1280×800)', async () => {
     // An admin: the sidebar's foot at its tallest (Admin console, Invite people, Sign out).
     const admin = await web.t.f.person(web.cast.team.id, { firstName: 'Ada', lastName: 'Admin', password: PASSWORD, role: 'admin' });
     const { channel } = await createChannel(web.t.server.ctx, { user: admin, appId: null }, { name: 'footing', purpose: 'Where the card and the toasts go', members: [web.cast.bob.id] });

@@ -83,7 +83,7 @@ async function openChannel(name: string) {
 }
 
 describe.skipIf(noBrowser)('files in the web client', () => {
-  it('Alice shares images and a document; Bob sees them live and goes through the images in the viewer', { timeout: 120_000 }, async () => {
+  it('Alice shares images and a document; Bob sees them live and goes through the images in the viewer', async () => {
     const { open } = await openChannel('design');
     const alice = await open(await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind'));
     const bob = await open(await signInPage(web.browser, web.t, web.cast.bob.email!));
@@ -97,7 +97,7 @@ describe.skipIf(noBrowser)('files in the web client', () => {
     // The size goes ahead of the body: checked before a byte, and on S3 the file is stored in one piece.
     expect(new URL((await uploadRequest).url()).searchParams.get('size')).toBe(String(logo.length));
     const progress = uploads(alice.page).getByRole('progressbar', { name: 'Uploading logo.png' });
-    await expect.poll(() => progress.evaluate((bar) => (bar as HTMLProgressElement).value), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => progress.evaluate((bar) => (bar as HTMLProgressElement).value)).toBeGreaterThan(0);
     await saveScreenshot(alice.page, 'files-composer-progress');
     // Enter while it uploads: the message goes once the file is up.
     await alice.page.getByRole('textbox', { name: 'Message #design' }).press('Enter');
@@ -105,7 +105,7 @@ describe.skipIf(noBrowser)('files in the web client', () => {
     await throttleUploads(alice, -1);
 
     const bobsLogo = history(bob.page).getByRole('link', { name: 'View logo.png' });
-    await bobsLogo.waitFor({ timeout: 30_000 });
+    await bobsLogo.waitFor();
     await history(bob.page).getByRole('article').filter({ hasText: 'The new logo' }).getByRole('link', { name: 'View logo.png' }).waitFor();
     await expect.poll(() => bobsLogo.locator('img').evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     expect(await uploads(alice.page).count()).toBe(0);
@@ -148,7 +148,7 @@ describe.skipIf(noBrowser)('files in the web client', () => {
     expect(downloaded.status()).toBe(200);
     expect((await downloaded.body()).equals(pdf)).toBe(true);
     const player = history(bob.page).locator('audio[aria-label="chime.wav"]');
-    await expect.poll(() => player.evaluate((audio) => (audio as HTMLAudioElement).readyState), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => player.evaluate((audio) => (audio as HTMLAudioElement).readyState)).toBeGreaterThanOrEqual(1);
     expect(await player.evaluate((audio) => Math.round((audio as HTMLAudioElement).duration))).toBe(1);
     await settledAtBottom(bob.page);
     await saveScreenshot(bob.page, 'files-message');
@@ -194,7 +194,7 @@ describe.skipIf(noBrowser)('files in the web client', () => {
     await bob.context.close();
   });
 
-  it('an upload cancelled halfway sends nothing and leaves nothing; refusals show on the file’s row', { timeout: 120_000 }, async () => {
+  it('an upload cancelled halfway sends nothing and leaves nothing; refusals show on the file’s row', async () => {
     const { channel, open } = await openChannel('drafts');
     const alice = await open(await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind'));
     const files = () => web.t.testStore.store.db.selectFrom('files').select(['name', 'state']).where('name', 'in', ['halfway.bin', 'huge.bin', 'cat.png']).execute();
@@ -202,15 +202,15 @@ describe.skipIf(noBrowser)('files in the web client', () => {
     await throttleUploads(alice, 64 * 1024);
     await attach(alice.page, [{ name: 'halfway.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(2 * 1024 * 1024, 7) }]);
     const progress = uploads(alice.page).getByRole('progressbar', { name: 'Uploading halfway.bin' });
-    await expect.poll(() => progress.evaluate((bar) => (bar as HTMLProgressElement).value), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => progress.evaluate((bar) => (bar as HTMLProgressElement).value)).toBeGreaterThan(0);
     // The server has begun to store it (its row is written before its first byte).
-    await expect.poll(files, { timeout: 20_000 }).toEqual([{ name: 'halfway.bin', state: 'uploading' }]);
+    await expect.poll(files).toEqual([{ name: 'halfway.bin', state: 'uploading' }]);
     expect(await alice.page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(false);
     await uploads(alice.page).getByRole('button', { name: 'Cancel the upload of halfway.bin' }).click();
     await uploads(alice.page).waitFor({ state: 'detached' });
     expect(await alice.page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
     // The server saw the connection close and removed what it had.
-    await expect.poll(files, { timeout: 20_000 }).toEqual([]);
+    await expect.poll(files).toEqual([]);
     await throttleUploads(alice, -1);
 
     // Refused: too large for the server, and a name that claims an image its bytes are not.
@@ -221,7 +221,7 @@ describe.skipIf(noBrowser)('files in the web client', () => {
     await uploads(alice.page)
       .getByRole('listitem', { name: 'huge.bin' })
       .getByText('Too large: this server takes files of at most 3 MB. Share a smaller file, or split it.')
-      .waitFor({ timeout: 20_000 });
+      .waitFor();
     await uploads(alice.page).getByRole('listitem', { name: 'cat.png' }).getByText(/Its name says an image.*Rename it with the right extension/).waitFor();
     expect(await alice.page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
     forgetRefusal(alice, 413);

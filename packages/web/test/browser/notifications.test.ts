@@ -16,11 +16,27 @@ const web = webSuite();
 
 const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
 
-/** Runs in Bob's page before its scripts: records each Notification made, and lets the test hide the tab. */
+/**
+ * Runs in Bob's page before its scripts: records each Notification made, and lets the test hide the tab
+ * as Chrome hides a background tab: `visibilityState` is "hidden", `visibilitychange` fires, and no
+ * animation frame runs until the tab shows again (headless Chromium never hides a page by itself).
+ */
 function recordNotifications() {
-  const w = window as unknown as { __notifications: unknown[]; __hidden: boolean; Notification: unknown };
+  const w = window as unknown as { __notifications: unknown[]; __hidden: boolean; __setHidden: (hidden: boolean) => void; Notification: unknown };
   w.__notifications = [];
   w.__hidden = false;
+  const animationFrame = window.requestAnimationFrame.bind(window);
+  const held: FrameRequestCallback[] = [];
+  window.requestAnimationFrame = (callback) => {
+    if (!w.__hidden) return animationFrame(callback);
+    held.push(callback);
+    return 0;
+  };
+  w.__setHidden = (hidden) => {
+    w.__hidden = hidden;
+    document.dispatchEvent(new Event('visibilitychange'));
+    if (!hidden) for (const callback of held.splice(0)) animationFrame(callback);
+  };
   const Real = window.Notification;
   class Recorded {
     onclick: (() => void) | null = null;
@@ -46,7 +62,7 @@ function recordNotifications() {
 }
 
 const shown = (page: Page) => page.evaluate(() => (window as unknown as { __notifications: Array<{ title: string; options: NotificationOptions }> }).__notifications.map((n) => ({ title: n.title, body: n.options.body, tag: n.options.tag })));
-const hide = (page: Page, hidden: boolean) => page.evaluate((value) => void ((window as unknown as { __hidden: boolean }).__hidden = value), hidden);
+const hide = (page: Page, hidden: boolean) => page.evaluate((value) => (window as unknown as { __setHidden: (hidden: boolean) => void }).__setHidden(value), hidden);
 
 describe.skipIf(noBrowser)('mentions and notifications in the web client', () => {
   it('notifies the person mentioned, badges the mention apart, opens the message from the notification, and respects mute', async () => {
@@ -130,7 +146,7 @@ describe.skipIf(noBrowser)('mentions and notifications in the web client', () =>
     // incognito, where Chromium has no push service and says so on the console (the page carries on).
     expect(bobPage.errors.filter((error) => !/does not support the Push API in incognito mode/.test(error))).toEqual([]);
     await Promise.all([alicePage.context.close(), bobPage.context.close()]);
-   }, 120_000);
+   });
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`shows the Mentions view and the notification settings at 1280 and 390 (${colorScheme})`, async () => {
@@ -158,6 +174,6 @@ describe.skipIf(noBrowser)('mentions and notifications in the web client', () =>
         page.expectNoErrors();
         await page.context.close();
       }
-       }, 120_000);
+       });
   }
 });

@@ -57,5 +57,5 @@ describe.skipIf(noBrowser)('personal tokens in the web client', () => {
     expect(refused.body).toMatchObject({ error: 'InvalidToken', description: expect.stringMatching(/revoked/) });
 
     await closeAll();
-  }, 120_000);
+  });
 });

@@ -68,7 +68,7 @@ describe.skipIf(noBrowser)('pictures and the admin console’s reach', () => {
     expect(asAnn.errors).toEqual([expect.stringMatching(/status of 415/)]);
     await asBen.context.close();
     await asAnn.context.close();
-  }, 120_000);
+  });
 
   it('lets an admin add someone to a private channel the admin is not in, set the team icon and read the apps', async () => {
     const team = await web.t.f.team('Plover');
@@ -125,5 +125,5 @@ describe.skipIf(noBrowser)('pictures and the admin console’s reach', () => {
     asNia.expectNoErrors();
     await asNia.context.close();
     await asAda.context.close();
-  }, 120_000);
+  });
 });

@@ -32,7 +32,7 @@ async function inView(page: Page, text: string): Promise<boolean> {
 
 describe.skipIf(noBrowser)('pins, saved items and links to a message', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
-    it(`pins live for the other person, saves, and opens a link far back in history (${colorScheme})`, { timeout: 120_000 }, async () => {
+    it(`pins live for the other person, saves, and opens a link far back in history (${colorScheme})`, async () => {
       const name = `decisions-${colorScheme}`;
       const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name, purpose: 'What we agreed', members: [web.cast.bob.id] });
       // 300 older messages, the one to link to near the start: far more than the first page holds.

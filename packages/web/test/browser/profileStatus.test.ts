@@ -40,5 +40,5 @@ describe.skipIf(noBrowser)('a profile status in the web client', () => {
     asAda.expectNoErrors();
     await asMo.context.close();
     await asAda.context.close();
-  }, 90_000);
+  });
 });

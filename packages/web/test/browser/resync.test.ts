@@ -25,7 +25,7 @@ function opening() {
 }
 
 describe.skipIf(noBrowser)('a stream resync in the web client', () => {
-  it('reloads the history and the thread without cancelling an upload in progress or losing the composers’ text', { timeout: 60_000 }, async () => {
+  it('reloads the history and the thread without cancelling an upload in progress or losing the composers’ text', async () => {
     const { alice, bob, channel } = web.cast;
     const watched = await openWatchedPage(web.browser);
     const { page, context } = watched;

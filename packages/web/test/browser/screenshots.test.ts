@@ -143,7 +143,7 @@ it.skipIf(noBrowser)('the main screens, light and dark, 1280 px and 360 px', asy
     narrow.expectNoErrors();
     await narrow.context.close();
   }
-}, 60_000);
+});
 
 it.skipIf(noBrowser)('app surfaces, light and dark: a widget in a modal, messages picked for an action, the action’s toast', async () => {
   const { maya, team } = await demoTeam();
@@ -195,4 +195,4 @@ it.skipIf(noBrowser)('app surfaces, light and dark: a widget in a modal, message
     expectNoErrors();
     await context.close();
   }
-}, 60_000);
+});

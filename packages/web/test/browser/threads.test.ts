@@ -41,7 +41,7 @@ async function writeThread(channel: { id: string; team_id: string }, from: Users
 
 describe.skipIf(noBrowser)('threads', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
-    it(`replies in a thread, live for the other person, with "Also send to the channel" (${colorScheme})`, { timeout: 120_000 }, async () => {
+    it(`replies in a thread, live for the other person, with "Also send to the channel" (${colorScheme})`, async () => {
       const name = `launch-${colorScheme}`;
       const question = `Which day do we launch, ${colorScheme}?`;
       const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name, purpose: 'Launch plans', members: [web.cast.bob.id] });
@@ -89,7 +89,7 @@ describe.skipIf(noBrowser)('threads', () => {
       const [chooser] = await Promise.all([bob.page.waitForEvent('filechooser'), bobPanel.getByRole('button', { name: 'Attach files to the reply' }).click()]);
       await chooser.setFiles({ name: `agenda-${colorScheme}.txt`, mimeType: 'text/plain', buffer: Buffer.from('1. launch day\n2. review\n') });
       const reply = bobPanel.getByRole('button', { name: 'Reply', exact: true });
-      await expect.poll(() => reply.isEnabled(), { timeout: 30_000 }).toBe(true);
+      await expect.poll(() => reply.isEnabled()).toBe(true);
       await reply.click();
       await alicePanel.getByRole('list', { name: 'Replies' }).getByRole('link', { name: new RegExp(`^Download agenda-${colorScheme}\\.txt, `) }).waitFor();
 
@@ -113,7 +113,7 @@ describe.skipIf(noBrowser)('threads', () => {
     });
   }
 
-  it('opens a thread beside the conversation, keeps it in the address, and loads its older replies (1280×800)', { timeout: 120_000 }, async () => {
+  it('opens a thread beside the conversation, keeps it in the address, and loads its older replies (1280×800)', async () => {
     const name = 'release-steps';
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name, purpose: 'The release, step by step', members: [web.cast.bob.id] });
     // 130 replies: the panel opens with the newest 100 and one page older to load.

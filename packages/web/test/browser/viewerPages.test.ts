@@ -28,7 +28,7 @@ async function stored(person: UsersTable, name: string, bytes: Buffer) {
 }
 
 describe.skipIf(noBrowser)('the image viewer across a chat’s files', () => {
-  it('goes back past the images loaded, through files.list pages, and forward again', { timeout: 90_000 }, async () => {
+  it('goes back past the images loaded, through files.list pages, and forward again', async () => {
     const { alice, bob } = web.cast;
     const { channel } = await createChannel({ ...web.t.server.ctx, now: () => clock }, { user: alice, appId: null }, { name: 'gallery', type: 'public', members: [bob.id] });
     const send = async (text: string, files?: string[]) => {

@@ -67,8 +67,6 @@ interface Shown {
   tag: string;
   data: unknown;
 }
-/** A loaded machine may take seconds to wake the worker, show a notification or drop a connection. */
-const patiently = { timeout: 20_000 };
 
 const notificationsOf = (worker: Worker) =>
   worker.evaluate(async () =>
@@ -76,7 +74,7 @@ const notificationsOf = (worker: Worker) =>
   ) as Promise<Shown[]>;
 
 describe.skipIf(noBrowser)('Web Push in the browser', () => {
-  it('subscribes, and a message pushed while the tab is closed shows a notification that opens it', { timeout: 90_000 }, async () => {
+  it('subscribes, and a message pushed while the tab is closed shows a notification that opens it', async () => {
     const { alice, bob } = web.cast;
     const db = web.t.testStore.store.db;
     const keys = browserKeys();
@@ -90,7 +88,7 @@ describe.skipIf(noBrowser)('Web Push in the browser', () => {
 
     // The page registered the worker, subscribed with the server's VAPID key, and the server keeps the subscription.
     const { public_key: publicKey } = await db.selectFrom('web_push_keys').select('public_key').executeTakeFirstOrThrow();
-    await expect.poll(() => db.selectFrom('push_subscriptions').select(['user_id', 'endpoint']).execute(), patiently).toEqual([{ user_id: bob.id, endpoint }]);
+    await expect.poll(() => db.selectFrom('push_subscriptions').select(['user_id', 'endpoint']).execute()).toEqual([{ user_id: bob.id, endpoint }]);
     expect(await bobTab.page.evaluate(() => (window as unknown as { __subscribedWith: string[] }).__subscribedWith)).toEqual([publicKey]);
     const worker = context.serviceWorkers().find((w) => w.url() === `${web.t.url}/assets/sw.js`) ?? (await context.waitForEvent('serviceworker'));
     expect(worker.url()).toBe(`${web.t.url}/assets/sw.js`);
@@ -103,12 +101,12 @@ describe.skipIf(noBrowser)('Web Push in the browser', () => {
       for (const registration of updated) registrations.set(registration.scopeURL, registration.registrationId);
     });
     await devtools.send('ServiceWorker.enable');
-    await expect.poll(() => registrations.get(`${web.t.url}/assets/`), patiently).toBeDefined();
+    await expect.poll(() => registrations.get(`${web.t.url}/assets/`)).toBeDefined();
 
     // Bob closes his tab; once the server has seen his stream close and his presence lapse, Alice writes.
     bobTab.expectNoErrors();
     await bobTab.page.close();
-    await expect.poll(() => web.t.server.gateway.connectionsOf(bob.id), patiently).toBe(0);
+    await expect.poll(() => web.t.server.gateway.connectionsOf(bob.id)).toBe(0);
     // His arrival is held now rather than at the next batch, so that the lease moved past is the one he has.
     await web.t.server.gateway.presence.holdArrivals();
     clock += PRESENCE_LEASE_MS + 1;
@@ -127,7 +125,7 @@ describe.skipIf(noBrowser)('Web Push in the browser', () => {
     // The push service's delivery, to the real worker: it shows the notification.
     await devtools.send('ServiceWorker.deliverPushMessage', { origin: web.t.url, registrationId: registrations.get(`${web.t.url}/assets/`)!, data: payload });
     const pushedWorker = context.serviceWorkers().find((w) => w.url() === `${web.t.url}/assets/sw.js`) ?? worker;
-    await expect.poll(() => notificationsOf(pushedWorker), patiently).toEqual([{ title: 'Alice Archer', body: 'Are the slides ready?', tag: uid, data: { url: permalink } }]);
+    await expect.poll(() => notificationsOf(pushedWorker)).toEqual([{ title: 'Alice Archer', body: 'Are the slides ready?', tag: uid, data: { url: permalink } }]);
 
     // Bob opens Aviary again and clicks the notification: the worker closes it and brings the tab to the message.
     const again = await context.newPage();
