@@ -47,7 +47,8 @@ export async function withResponseUrl<E extends ClientEvent>(ctx: Pick<CoreConte
 /**
  * Takes one reply of the URL, atomically (one UPDATE that counts only while uses remain and the URL
  * lives, so concurrent replies never exceed the limit), and answers the row; refuses an unknown, expired
- * or used-up URL in words that say which.
+ * or used-up URL in words that say which. Run in the reply's transaction: a reply refused after it was
+ * taken rolls back with it.
  */
 export async function takeReply(db: Db, token: string, now: number): Promise<ResponseUrlsTable> {
   const tokenHash = hashToken(token);
@@ -66,11 +67,6 @@ export async function takeReply(db: Db, token: string, now: number): Promise<Res
     throw new ApiError('ResponseUrlExpired', `This response URL expired ${Math.round((now - row.expires_at) / 1000)} s ago: it takes replies for ${responseUrlLimits.lifetimeMs / 60_000} minutes after its event; send later messages with chat.sendMessage.`, { parameter: 'token' });
   }
   throw new ApiError('ResponseUrlUsedUp', `This response URL has taken its ${responseUrlLimits.uses} replies; send more with chat.sendMessage.`, { parameter: 'token' });
-}
-
-/** Gives back a reply that was refused after it was taken (the app's rights, the message), so refusals do not use the URL up. */
-export async function giveBackReply(db: Db, tokenHash: string): Promise<void> {
-  await db.updateTable('response_urls').set((eb) => ({ uses: eb('uses', '-', 1) })).where('token_hash', '=', tokenHash).where('uses', '>', 0).execute();
 }
 
 /** Deletes the rows of URLs that expired before `now` (the retention job). */
