@@ -18,7 +18,6 @@ const messageWith = (page: Page, text: string) => history(page).getByRole('artic
 
 describe.skipIf(noBrowser)('editing, deleting and reacting', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
-    // Two people’s pages through a dozen live changes: 9 s alone, 18 to 24 s in a CI run here, past 30 s loaded.
     it(`edits, deletes and reacts, each seen live by the other person (${colorScheme})`, async () => {
       const name = `lunch-${colorScheme}`;
       const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name, purpose: 'Where to eat', members: [web.cast.bob.id] });
