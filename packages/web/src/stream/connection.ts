@@ -6,7 +6,7 @@
  * reconnects with the cursor. 1008 (signed out) stops: the page signs in again.
  */
 import { streamPath, type StreamDataFrame, type StreamFrame, type StreamLiveFrame } from '@aviary/protocol';
-import { PresenceTracker } from './presence';
+import { PresenceTracker } from './presence.js';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signedOut';
 
@@ -62,9 +62,12 @@ export class StreamConnection {
     this.open();
   }
 
+  /** Closes the stream for good: nothing more reaches the handlers, not even frames already received. */
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.flushTimer);
+    this.pending = [];
     this.socket?.close(1000);
   }
 
@@ -78,6 +81,7 @@ export class StreamConnection {
   }
 
   private receive(data: string): void {
+    if (this.stopped) return; // the socket is closing: what it still brings is for no one
     let frame: StreamFrame;
     try {
       frame = JSON.parse(data) as StreamFrame;
