@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
 import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { PASSWORD, signInPage } from './cast.js';
 import { webSuite } from './suite.js';
 
-/** Channels in the web client: creating one with the keyboard only, browsing and joining. */
+/** Channels in the web client: creating one with the keyboard only, browsing and joining. Each test makes its own channel. */
 const web = webSuite();
 
 const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
@@ -48,19 +49,20 @@ describe.skipIf(noBrowser)('channels in the web client', () => {
   });
 
   it('browses the public channels and joins one, which then appears in the sidebar', async () => {
+    await createChannel(web.t.server.ctx, { user: web.cast.bob, appId: null }, { name: 'typography', purpose: 'Letters and their spacing', type: 'public' });
     const carla = await web.t.f.person(web.cast.team.id, { firstName: 'Carla', lastName: 'Cook', password: PASSWORD });
     await web.t.server.ctx.db.insertInto('channel_members').values({ channel_id: web.cast.channel.id, user_id: carla.id, affiliation: 'member', joined_at: Date.now() }).execute();
     const { page, expectNoErrors, context } = await signInPage(web.browser, web.t, carla.email!);
     const sidebar = page.getByRole('navigation', { name: 'Conversations' });
-    expect(await sidebar.getByRole('link', { name: 'design' }).count()).toBe(0);
+    expect(await sidebar.getByRole('link', { name: 'typography' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Browse channels' }).click();
     const dialog = page.getByRole('dialog', { name: 'Browse channels' });
-    await dialog.getByText('Pixels and type').waitFor();
+    await dialog.getByText('Letters and their spacing').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await dialog.getByRole('button', { name: 'Join design' }).click();
+    await dialog.getByRole('button', { name: 'Join typography' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByRole('heading', { name: 'design' }).waitFor();
-    await sidebar.getByRole('link', { name: 'design' }).waitFor();
+    await page.getByRole('heading', { name: 'typography' }).waitFor();
+    await sidebar.getByRole('link', { name: 'typography' }).waitFor();
     expectNoErrors();
     await context.close();
   });
