@@ -49,7 +49,7 @@ describe.skipIf(noBrowser)('channels in the web client', () => {
   });
 
   it('browses the public channels and joins one, which then appears in the sidebar', async () => {
-    await createChannel(web.t.server.ctx, { user: web.cast.bob, appId: null }, { name: 'typography', purpose: 'Letters and their spacing', type: 'public' });
+    await createChannel(web.t.server.ctx, { user: web.cast.bob, appId: null }, { name: 'typography', purpose: 'Letters and their spacing', type: 'public', members: [] });
     const carla = await web.t.f.person(web.cast.team.id, { firstName: 'Carla', lastName: 'Cook', password: PASSWORD });
     await web.t.server.ctx.db.insertInto('channel_members').values({ channel_id: web.cast.channel.id, user_id: carla.id, affiliation: 'member', joined_at: Date.now() }).execute();
     const { page, expectNoErrors, context } = await signInPage(web.browser, web.t, carla.email!);
