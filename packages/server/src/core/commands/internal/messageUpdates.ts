@@ -1,4 +1,5 @@
 import type { api, ParamsOf } from '@aviary/protocol';
+import type { Attachment } from '@aviary/serviceml';
 import { ApiError } from '../../../errors.js';
 import { editMessage } from '../../../store/rows/messages.js';
 import type { MessagesTable } from '../../../store/schema.js';
@@ -40,13 +41,29 @@ export interface UpdatedMessage {
   editedAt: number;
 }
 
+/** The checks of an edit's content that need no database: updateMessage runs them before its change opens. */
+export function checkEditContent(input: UpdateMessageInput, appId: string | null): Attachment[] | undefined {
+  checkServiceml(input.serviceml);
+  return checkAttachments(input.attachments, appId);
+}
+
 /**
  * updateMessage (core/commands/updateMessage.ts) inside a change the caller runs, content checks
  * included: for a writer whose own rows must commit or roll back with the edit (a response URL's reply).
  */
 export async function updateMessageInChange(ctx: Pick<CoreContext, 'now'>, tx: Tx, effects: Effects, editor: Editor, input: UpdateMessageInput): Promise<UpdatedMessage> {
-  checkServiceml(input.serviceml);
-  const attachments = checkAttachments(input.attachments, editor.appId);
+  return storeMessageUpdate(ctx, tx, effects, editor, input, checkEditContent(input, editor.appId));
+}
+
+/** The edit written with what it sets off, its content already checked (checkEditContent), in the caller's transaction. */
+export async function storeMessageUpdate(
+  ctx: Pick<CoreContext, 'now'>,
+  tx: Tx,
+  effects: Effects,
+  editor: Editor,
+  input: UpdateMessageInput,
+  attachments: Attachment[] | undefined,
+): Promise<UpdatedMessage> {
   const now = ctx.now();
   await findEditableMessage(tx, editor, input.messageUid, now);
   const message = await editMessage(tx, input.messageUid, {
