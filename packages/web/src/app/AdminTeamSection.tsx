@@ -18,12 +18,15 @@ export function AdminTeamSection() {
   const [team, setTeam] = useState<Team>();
   const { clear, refuse, invalid, refusal, formRefusal } = useFieldRefusals(fields);
   const id = useId();
+  const { toast } = workspace;
+  // Loaded once, when the section opens: what the stream changes in the workspace meanwhile never
+  // replaces what the admin is typing.
   useEffect(() => {
     methods.team.getInfo({}).then(
       ({ team: loaded }) => setTeam(loaded),
-      (failure: unknown) => workspace.toast(String(failure), 'error'),
+      (failure: unknown) => toast(String(failure), 'error'),
     );
-  }, [workspace]);
+  }, [toast]);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();

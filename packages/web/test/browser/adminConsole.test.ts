@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
 import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { PASSWORD, signInToSidebar } from './cast.js';
 import { browserSuite, saveScreenshot } from './suite.js';
@@ -54,13 +55,22 @@ describe.skipIf(noBrowser)('the admin console in the web client', () => {
     await saveScreenshot(asMember.page, 'archived-channel');
     await saveScreenshot(page, 'admin-console-channels');
 
+    const settingsLoads: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/v1/team.getInfo') && settingsLoads.push(request.url()));
     await dialog.getByRole('tab', { name: 'Team settings' }).click();
     await dialog.getByLabel('Team name').fill('Kestrel Works');
     await dialog.getByLabel('Who may create channels').selectOption('members');
+    // What the stream brings while the admin types (here Bo's message) leaves the form as typed.
+    const loadedOnOpening = settingsLoads.length;
+    await sendMessage(web.t.server.ctx, { user: bo, appId: null }, { to: admin.id, text: 'Are we renaming?' });
+    await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /Bo Brown/ }).waitFor();
+    expect(await dialog.getByLabel('Team name').inputValue()).toBe('Kestrel Works');
     await dialog.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('The team’s settings are saved.').waitFor();
     // The member's sidebar shows the new name at once (team.updated), without a reload.
     await asMember.page.locator('.team-name[title="Kestrel Works"]').waitFor();
+    // The settings were loaded when the tab opened, and never again over what was typed.
+    expect(settingsLoads).toHaveLength(loadedOnOpening);
     asMember.expectNoErrors();
     await asMember.context.close();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
