@@ -78,13 +78,17 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     ({ name, icon }: { name: string; icon?: string | undefined }) => onSessionChange({ ...session, team: { id: session.team.id, name, ...(icon ? { icon } : {}) } }),
     [session, onSessionChange],
   );
+  /** Who the person is and their team, as the server now has them (a role, a profile, the team's name). */
+  const reloadSession = useCallback(() => {
+    void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
+  }, [onSessionChange]);
   const [online, setOnline] = useState<ReadonlySet<string>>();
   const connection = useStream(
     (frames) => {
       const profiles = updatedProfiles(frames);
       if (profiles.size > 0) {
         setPeople((known) => known.map((person) => (profiles.has(person.id) ? { ...person, status: undefined, profileImage: undefined, ...profiles.get(person.id) } : person)));
-        if (profiles.has(session.user.id)) void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
+        if (profiles.has(session.user.id)) reloadSession();
       }
       const team = updatedTeam(frames);
       if (team) showTeam(team);
@@ -102,11 +106,13 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       }
       if (applied.reloadConversations) void refreshConversations();
       if (applied.reloadApps) void refreshApps();
-      if (applied.reloadMe) void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
+      if (applied.reloadMe) reloadSession();
     },
-    // The page loads once on its own; the stream asks again only after a gap it could not replay.
+    // The page loads once on its own; the stream asks again only after a gap it could not replay, which
+    // may have held changes of the person or the team too.
     () => {
       reloadAll();
+      reloadSession();
       setResyncs((count) => count + 1);
     },
     session.streamCursor,

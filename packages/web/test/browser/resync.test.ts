@@ -2,13 +2,15 @@ import type { Page, WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
 import { pruneStream } from '../../../server/src/core/commands/pruneStream.js';
+import { updateTeamSettings } from '../../../server/src/core/commands/teams.js';
+import { cliActor } from '../../../server/src/core/audit/record.js';
 import { noBrowser, openWatchedPage } from '../../../server/test/helpers/browser.js';
 import { signInOn } from './cast.js';
 import { webSuite } from './suite.js';
 
 /**
  * A resync (the stream could not replay what the page missed) reloads the open chat's history and thread
- * in place: the upload in progress and what was typed in the composers stay. The resync is the server's own: the
+ * in place, and the team as the sidebar shows it: the upload in progress and what was typed in the composers stay. The resync is the server's own: the
  * page's stream socket goes through the browser's WebSocket routing to the real server, and the test
  * cuts it, keeps the page from reconnecting while a message is sent and the stream's entries are pruned,
  * then lets it back, so the server answers its cursor with `resync`.
@@ -25,8 +27,8 @@ function opening() {
 }
 
 describe.skipIf(noBrowser)('a stream resync in the web client', () => {
-  it('reloads the history and the thread without cancelling an upload in progress or losing the composers’ text', async () => {
-    const { alice, bob, channel } = web.cast;
+  it('reloads the history, the thread and the team’s name without cancelling an upload in progress or losing the composers’ text', async () => {
+    const { alice, bob, channel, team } = web.cast;
     const watched = await openWatchedPage(web.browser);
     const { page, context } = watched;
 
@@ -83,6 +85,7 @@ describe.skipIf(noBrowser)('a stream resync in the web client', () => {
     await reconnectHeld.promise;
     await sendMessage(web.t.server.ctx, { user: bob, appId: null }, { to: channel.id, text: 'Sent while Alice was away' });
     await sendMessage(web.t.server.ctx, { user: bob, appId: null }, { to: channel.id, text: 'Replied while Alice was away', threadParent: question });
+    await updateTeamSettings(web.t.server.ctx, cliActor, { teamId: team.id, name: 'Northwind Trading' });
     await pruneStream(web.t.testStore.store.db, { now: Date.now() + 1000, retentionMs: 0 });
     holding = false;
     await held!.close({ code: 1012, reason: 'let go by the test' });
@@ -91,6 +94,7 @@ describe.skipIf(noBrowser)('a stream resync in the web client', () => {
     await expect.poll(() => fromServer.map((frame) => JSON.parse(frame)).filter((frame) => frame.type === 'resync')).toEqual([{ type: 'resync', reason: 'tooFarBehind' }]);
     await history(page).getByText('Sent while Alice was away').waitFor();
     await thread.getByRole('list', { name: 'Replies' }).getByText('Replied while Alice was away').waitFor();
+    await page.locator('.team-name[title="Northwind Trading"]').waitFor();
     // The upload is still in progress, and the composers still hold their text (the chat's would also come
     // back from its draft after a remount; the thread's has none).
     await uploads.getByRole('progressbar', { name: 'Uploading logo.txt' }).waitFor();
