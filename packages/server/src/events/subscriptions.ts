@@ -1,5 +1,6 @@
 import { subscribesTo } from '@aviary/protocol';
 import type { AppsTable } from '../store/schema.js';
+import { holdApp } from '../store/rows/apps.js';
 import type { Db, Tx } from '../store/store.js';
 
 /**
@@ -16,8 +17,11 @@ export function appReceives(app: Pick<AppsTable, 'event_subscriptions'>, eventNa
   return subscribesTo(storedSubscriptions(app), eventName);
 }
 
-/** Whether the app receives `eventName`; false for an app that is gone. */
+/**
+ * Whether the app receives `eventName`; false for an app that is gone. The app's row is held until the
+ * caller's transaction ends (store/rows/apps.ts): an event is only recorded for an app that stays.
+ */
 export async function appSubscribesTo(db: Db | Tx, appId: string, eventName: string): Promise<boolean> {
-  const app = await db.selectFrom('apps').select('event_subscriptions').where('id', '=', appId).executeTakeFirst();
+  const app = await holdApp(db, appId);
   return app !== undefined && appReceives(app, eventName);
 }

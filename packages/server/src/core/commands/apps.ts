@@ -134,7 +134,11 @@ export async function rotateAppSecret(ctx: CommandContext, actor: AuditActor, { 
 export async function deleteApp(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<void> {
   const now = ctx.now();
   await runChange(ctx, async (tx, effects) => {
-    const app = await tx.selectFrom('apps').select(['bot_user_id', 'team_id', 'name']).where('id', '=', appId).executeTakeFirstOrThrow();
+    // PostgreSQL: the app's row is locked first, so that no event or install naming it is written from
+    // now on (their writers hold the row: store/rows/apps.ts) and one being written is waited for, then
+    // deleted below with the rest.
+    const query = tx.selectFrom('apps').select(['bot_user_id', 'team_id', 'name']).where('id', '=', appId);
+    const app = await (isSqlite(tx) ? query : query.forUpdate()).executeTakeFirstOrThrow();
     await tx.deleteFrom('app_tokens').where('app_id', '=', appId).execute();
     await tx.deleteFrom('installs').where('app_id', '=', appId).execute();
     // PostgreSQL: a delivery recording an attempt at this moment would add one after the attempts are

@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { enqueueEvent } from '../../events/outbox/enqueue.js';
 import { deliverSynchronously, type SyncDeliveryResult } from '../../events/delivery/sync.js';
+import { holdApp } from '../../store/rows/apps.js';
 import type { AppsTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
@@ -52,6 +53,8 @@ export async function installApp(ctx: InstallContext, actor: AuditActor, input: 
     throw new ApiError('InstallFailed', `"${app.name}" was not installed: ${whatTheListenerDid(delivery, ctx.config.installTimeoutMs)}. Nothing was installed; try again later or tell the app's developer.`);
   }
   return runChange(ctx, async (tx, effects) => {
+    // Deleted while its listener answered app.install: there is nothing left to install.
+    if (!(await holdApp(tx, app.id))) throw unknownApp(input.appId);
     const now = ctx.now();
     const installed = await recordInstallIn(tx, { ...input, token, now });
     await recordStreamEntries(tx, effects, app.team_id, [appInstalled(app.id, input.userId)], now);
@@ -108,10 +111,11 @@ async function appInUsersTeam(db: Db, input: InstallTarget): Promise<AppsTable> 
     .where('apps.id', '=', input.appId)
     .where('users.id', '=', input.userId)
     .executeTakeFirst();
-  if (!app) throw new ApiError('UnknownApp', `There is no app "${input.appId}" in your team.`);
+  if (!app) throw unknownApp(input.appId);
   return app;
 }
 
+const unknownApp = (appId: string): ApiError => new ApiError('UnknownApp', `There is no app "${appId}" in your team.`);
 const notInstalled = (app: AppsTable): ApiError => new ApiError('NotInstalled', `You have not installed "${app.name}"; install it first.`);
 
 function whatTheListenerDid(delivery: SyncDeliveryResult, timeoutMs: number): string {

@@ -3,6 +3,7 @@ import type { EventsContext } from '../context.js';
 import { insertAttempt, listenerHeaders, noListenerResult } from './attempts.js';
 import { logListenerNews, logSyncDelivery } from './deliveryLog.js';
 import { endBackoffAfter2xx } from './listenerBackoff.js';
+import { holdApp } from '../../store/rows/apps.js';
 import { insertEvent } from '../../store/rows/events.js';
 import { newEventId } from '../ids.js';
 import type { AttemptResult, FailureReason } from './listenerCall.js';
@@ -53,6 +54,8 @@ export async function deliverSynchronously(
   const answer = syncAnswer(result, eventId, result !== noListenerResult, flockNaming);
   const finishedAt = ctx.now();
   const released = await ctx.db.transaction().execute(async (tx) => {
+    // Deleted while its listener answered: nothing is left to record it in.
+    if (!(await holdApp(tx, app.id))) return undefined;
     await insertEvent(tx, {
       id: eventId,
       app_id: app.id,

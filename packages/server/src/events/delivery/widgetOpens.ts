@@ -1,5 +1,6 @@
 import type { WidgetEvent } from '@aviary/protocol';
 import type { EventsContext } from '../context.js';
+import { holdApp } from '../../store/rows/apps.js';
 import { insertEvent } from '../../store/rows/events.js';
 
 /**
@@ -12,18 +13,23 @@ export async function recordWidgetOpen(
   open: { eventId: string; appId: string; event: WidgetEvent; url: URL },
 ): Promise<void> {
   const now = ctx.now();
-  await insertEvent(ctx.db, {
-    id: open.eventId,
-    app_id: open.appId,
-    user_id: open.event.userId,
-    name: open.event.name,
-    payload: JSON.stringify(open.event),
-    synchronous: 1,
-    status: 'delivered',
-    delivered_at: now,
-    opened_url: `${open.url.origin}${open.url.pathname}`,
-    created_at: now,
-    updated_at: now,
+  const recorded = await ctx.db.transaction().execute(async (tx) => {
+    // An app deleted meanwhile has no delivery log left to record the open in.
+    if (!(await holdApp(tx, open.appId))) return false;
+    await insertEvent(tx, {
+      id: open.eventId,
+      app_id: open.appId,
+      user_id: open.event.userId,
+      name: open.event.name,
+      payload: JSON.stringify(open.event),
+      synchronous: 1,
+      status: 'delivered',
+      delivered_at: now,
+      opened_url: `${open.url.origin}${open.url.pathname}`,
+      created_at: now,
+      updated_at: now,
+    });
+    return true;
   });
-  ctx.events.deliveryChanged(open.appId, [open.eventId]);
+  if (recorded) ctx.events.deliveryChanged(open.appId, [open.eventId]);
 }

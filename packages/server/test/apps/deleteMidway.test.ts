@@ -1,0 +1,139 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteApp } from '../../src/core/commands/apps.js';
+import { sendMessage } from '../../src/core/commands/sendMessage.js';
+import { cliActor } from '../../src/core/audit/record.js';
+import { openWidgetUrl } from '../../src/core/widgetUrl.js';
+import type { WidgetEvent } from '@aviary/protocol';
+import { dialects, postgresTestUrl } from '../helpers/dialects.js';
+import { gate, startListener, type TestListener } from '../helpers/listener.js';
+import { forEachDialect, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { expectError, signedInPerson } from './harness.js';
+
+/** An app deleted while another change that names it is under way: neither fails, and nothing of the app is left. */
+
+const listeners: TestListener[] = [];
+afterAll(async () => {
+  for (const listener of listeners) await listener.close();
+});
+
+forEachDialect(
+  'an app deleted while an install waits for its listener',
+  (t) => {
+    it('refuses the install as UnknownApp and leaves no install, token or delivery of the app', async () => {
+      const team = await t().f.team();
+      const dev = await signedInPerson(t(), team.id);
+      const alice = await signedInPerson(t(), team.id);
+      const answer = gate();
+      const listener = await startListener(() => ({ status: 200, body: '{}', after: answer.opened }));
+      listeners.push(listener);
+      const { app } = (await dev.call('apps.create', { name: 'Short-lived', listenerUrl: listener.url })).body;
+
+      const installing = alice.request('POST', '/v1/apps.install', { appId: app.id });
+      await listener.waitFor(1);
+      await deleteApp(t().server.ctx, cliActor, { appId: app.id });
+      answer.open();
+      expectError(await installing, 404, 'UnknownApp');
+      const db = t().testStore.store.db;
+      for (const table of ['installs', 'app_tokens', 'events'] as const) {
+        expect(await db.selectFrom(table).select('app_id').where('app_id', '=', app.id).execute()).toEqual([]);
+      }
+    });
+  },
+  // The listener answers when the test says: no time-out may come first on a loaded machine.
+  { installTimeoutMs: 60_000 },
+);
+
+/**
+ * PostgreSQL: an app deleted while a change records an event of it (a message to its bot, the open of
+ * one of its widgets). The deletion has already deleted the app's events when the change records one;
+ * that event must not outlive the app, nor make either change fail. The test holds the deletion at that
+ * point by locking the bot's user row (which it updates next) from a session of its own, and lets it go
+ * once the change has either finished or waits on the deletion. SQLite's one writer never interleaves them.
+ */
+describe.runIf(dialects.includes('postgres'))('[postgres] an app deleted while an event of it is recorded', () => {
+  let t: TestServer;
+  // One session holds the lock; another watches (a session reads pg_stat_activity once per transaction).
+  const holder = new pg.Client({ connectionString: postgresTestUrl });
+  const watcher = new pg.Client({ connectionString: postgresTestUrl });
+  beforeAll(async () => {
+    t = await startTestServer('postgres');
+    await holder.connect();
+    await holder.query(`set search_path to ${t.testStore.pgSchema}`);
+    await watcher.connect();
+  });
+  afterAll(async () => {
+    await holder.end();
+    await watcher.end();
+    if (t) await stopTestServer(t);
+  });
+
+  /** The statements of the sessions that `pid` holds up (waiting on a lock it has), by pid. */
+  async function heldUpBy(pid: number): Promise<Array<{ pid: number; query: string }>> {
+    const { rows } = await watcher.query<{ pid: number; query: string }>('select pid, query from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid]);
+    return rows;
+  }
+
+  /**
+   * Deletes the app while `change` runs: the deletion is held after it has locked the app and deleted its
+   * events, `change` starts, and once it has finished or waits on the deletion, the deletion goes on.
+   * Resolves with each one's outcome ('done' or the error).
+   */
+  async function deleteDuring(app: { id: string }, botUserId: string, change: () => Promise<unknown>): Promise<{ deletion: unknown; change: unknown }> {
+    const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    await holder.query('begin');
+    await holder.query('select id from users where id = $1 for no key update', [botUserId]);
+    const settled = new Set<string>();
+    const outcome = (name: string, running: Promise<unknown>) =>
+      running.then(
+        () => 'done',
+        (error: unknown) => error,
+      ).finally(() => settled.add(name));
+    let deletion: Promise<unknown> = Promise.resolve();
+    let changed: Promise<unknown> = Promise.resolve();
+    try {
+      deletion = outcome('deletion', deleteApp(t.server.ctx, cliActor, { appId: app.id }));
+      // The deletion waits on the bot's row, the app's events already deleted.
+      await expect.poll(async () => (await heldUpBy(holderPid)).map((held) => held.query)).toEqual([expect.stringMatching(/^update "users"/)]);
+      const [deleting] = await heldUpBy(holderPid);
+      changed = outcome('change', change());
+      await expect.poll(async () => settled.has('change') || (await heldUpBy(deleting!.pid)).length > 0).toBe(true);
+    } finally {
+      await holder.query('commit');
+    }
+    return { deletion: await deletion, change: await changed };
+  }
+
+  async function appWithBot() {
+    const team = await t.f.team();
+    const developer = await t.f.person(team.id);
+    const alice = await t.f.person(team.id);
+    const app = await t.f.app(team.id, developer.id, { listenerUrl: 'https://app.example/events' });
+    const { botUserId } = await t.f.bot(app.id);
+    return { alice, app, botUserId };
+  }
+
+  const eventsOf = (appId: string) => t.testStore.store.db.selectFrom('events').select('id').where('app_id', '=', appId).execute();
+
+  it('a message to its bot: both succeed, and no event is left for the deleted app', async () => {
+    const { alice, app, botUserId } = await appWithBot();
+    const send = () => sendMessage(t.server.ctx, { user: alice, appId: null }, { to: botUserId, text: 'Are you still there?' });
+    expect(await deleteDuring(app, botUserId, send)).toEqual({ deletion: 'done', change: 'done' });
+    const db = t.testStore.store.db;
+    expect(await db.selectFrom('apps').select('id').where('id', '=', app.id).execute()).toEqual([]);
+    expect(await eventsOf(app.id)).toEqual([]);
+    expect(await db.selectFrom('messages').select('text').where('to_id', '=', botUserId).execute()).toEqual([{ text: 'Are you still there?' }]);
+  });
+
+  it('a widget opened from it: both succeed, and the open is not recorded for the deleted app', async () => {
+    const { alice, app, botUserId } = await appWithBot();
+    const event = { name: 'client.pressButton', userId: alice.id, userName: 'Alice', chat: botUserId, chatName: 'Bot', button: 'appLauncherButton' } as unknown as WidgetEvent;
+    let url: string | undefined;
+    const open = async () => {
+      url = await openWidgetUrl(t.server.ctx, { appId: app.id, url: 'https://app.example/widget', route: 'widget', event, client: 'desktop', widgetType: 'modal' });
+    };
+    expect(await deleteDuring(app, botUserId, open)).toEqual({ deletion: 'done', change: 'done' });
+    expect(url).toMatch(/^https:\/\/app\.example\/widget\?/);
+    expect(await eventsOf(app.id)).toEqual([]);
+  });
+});
