@@ -1,11 +1,11 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteApp } from '../../src/core/commands/apps.js';
 import { sendMessage } from '../../src/core/commands/sendMessage.js';
 import { cliActor } from '../../src/core/audit/record.js';
 import { openWidgetUrl } from '../../src/core/widgetUrl.js';
 import type { WidgetEvent } from '@aviary/protocol';
-import { dialects, postgresTestUrl } from '../helpers/dialects.js';
+import { dialects } from '../helpers/dialects.js';
+import { lockHolder, type LockHolder } from '../helpers/pgLocks.js';
 import { gate, startListener, type TestListener } from '../helpers/listener.js';
 import { forEachDialect, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
 import { expectError, signedInPerson } from './harness.js';
@@ -49,60 +49,20 @@ forEachDialect(
  * one of its widgets). The deletion has already deleted the app's events when the change records one;
  * that event must not outlive the app, nor make either change fail. The test holds the deletion at that
  * point by locking the bot's user row (which it updates next) from a session of its own, and lets it go
- * once the change has either finished or waits on the deletion. SQLite's one writer never interleaves them.
+ * once the change has either finished or waits on the deletion (helpers/pgLocks.ts). SQLite's one writer
+ * never interleaves them.
  */
 describe.runIf(dialects.includes('postgres'))('[postgres] an app deleted while an event of it is recorded', () => {
   let t: TestServer;
-  // One session holds the lock; another watches (a session reads pg_stat_activity once per transaction).
-  const holder = new pg.Client({ connectionString: postgresTestUrl });
-  const watcher = new pg.Client({ connectionString: postgresTestUrl });
+  let holder: LockHolder;
   beforeAll(async () => {
     t = await startTestServer('postgres');
-    await holder.connect();
-    await holder.query(`set search_path to ${t.testStore.pgSchema}`);
-    await watcher.connect();
+    holder = await lockHolder(t.testStore.pgSchema!);
   });
   afterAll(async () => {
-    await holder.end();
-    await watcher.end();
+    await holder?.close();
     if (t) await stopTestServer(t);
   });
-
-  /** The statements of the sessions that `pid` holds up (waiting on a lock it has), by pid. */
-  async function heldUpBy(pid: number): Promise<Array<{ pid: number; query: string }>> {
-    const { rows } = await watcher.query<{ pid: number; query: string }>('select pid, query from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid]);
-    return rows;
-  }
-
-  /**
-   * Deletes the app while `change` runs: the deletion is held after it has locked the app and deleted its
-   * events, `change` starts, and once it has finished or waits on the deletion, the deletion goes on.
-   * Resolves with each one's outcome ('done' or the error).
-   */
-  async function deleteDuring(app: { id: string }, botUserId: string, change: () => Promise<unknown>): Promise<{ deletion: unknown; change: unknown }> {
-    const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-    await holder.query('begin');
-    await holder.query('select id from users where id = $1 for no key update', [botUserId]);
-    const settled = new Set<string>();
-    const outcome = (name: string, running: Promise<unknown>) =>
-      running.then(
-        () => 'done',
-        (error: unknown) => error,
-      ).finally(() => settled.add(name));
-    let deletion: Promise<unknown> = Promise.resolve();
-    let changed: Promise<unknown> = Promise.resolve();
-    try {
-      deletion = outcome('deletion', deleteApp(t.server.ctx, cliActor, { appId: app.id }));
-      // The deletion waits on the bot's row, the app's events already deleted.
-      await expect.poll(async () => (await heldUpBy(holderPid)).map((held) => held.query)).toEqual([expect.stringMatching(/^update "users"/)]);
-      const [deleting] = await heldUpBy(holderPid);
-      changed = outcome('change', change());
-      await expect.poll(async () => settled.has('change') || (await heldUpBy(deleting!.pid)).length > 0).toBe(true);
-    } finally {
-      await holder.query('commit');
-    }
-    return { deletion: await deletion, change: await changed };
-  }
 
   async function appWithBot() {
     const team = await t.f.team();
@@ -113,12 +73,20 @@ describe.runIf(dialects.includes('postgres'))('[postgres] an app deleted while a
     return { alice, app, botUserId };
   }
 
+  /** Deletes the app while `change` runs: the deletion is held at the bot's row, after it has locked the app and deleted its events. */
+  const deleteDuring = (app: { id: string }, botUserId: string, change: () => Promise<unknown>) =>
+    holder.interleave(
+      { statement: 'select id from users where id = $1 for no key update', params: [botUserId], waitsAt: /^update "users"/ },
+      () => deleteApp(t.server.ctx, cliActor, { appId: app.id }),
+      change,
+    );
+
   const eventsOf = (appId: string) => t.testStore.store.db.selectFrom('events').select('id').where('app_id', '=', appId).execute();
 
   it('a message to its bot: both succeed, and no event is left for the deleted app', async () => {
     const { alice, app, botUserId } = await appWithBot();
     const send = () => sendMessage(t.server.ctx, { user: alice, appId: null }, { to: botUserId, text: 'Are you still there?' });
-    expect(await deleteDuring(app, botUserId, send)).toEqual({ deletion: 'done', change: 'done' });
+    expect(await deleteDuring(app, botUserId, send)).toEqual({ first: 'done', second: 'done' });
     const db = t.testStore.store.db;
     expect(await db.selectFrom('apps').select('id').where('id', '=', app.id).execute()).toEqual([]);
     expect(await eventsOf(app.id)).toEqual([]);
@@ -132,7 +100,7 @@ describe.runIf(dialects.includes('postgres'))('[postgres] an app deleted while a
     const open = async () => {
       url = await openWidgetUrl(t.server.ctx, { appId: app.id, url: 'https://app.example/widget', route: 'widget', event, client: 'desktop', widgetType: 'modal' });
     };
-    expect(await deleteDuring(app, botUserId, open)).toEqual({ deletion: 'done', change: 'done' });
+    expect(await deleteDuring(app, botUserId, open)).toEqual({ first: 'done', second: 'done' });
     expect(url).toMatch(/^https:\/\/app\.example\/widget\?/);
     expect(await eventsOf(app.id)).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { canonicalEmoji, isEmoji, reactionLimits } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
+import { lockMessages } from '../../store/rows/messages.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
@@ -22,6 +23,7 @@ export type Reactor = MessageChanger;
 export async function changeReaction(ctx: CommandContext, reactor: Reactor, input: { messageUid: string; emoji: string; added: boolean }): Promise<MessageReactions> {
   const emoji = checkEmoji(input.emoji);
   await runChange(ctx, async (tx, effects) => {
+    await lockMessages(tx, [input.messageUid], 'attach');
     const message = await findReactableMessage(tx, reactor.user, input.messageUid);
     const now = ctx.now();
     const changed = input.added ? await addRow(tx, message, reactor.user, emoji, now) : await removeRow(tx, message.uid, reactor.user.id, emoji);

@@ -1,3 +1,4 @@
+import { lockMessages } from '../../store/rows/messages.js';
 import type { UsersTable } from '../../store/schema.js';
 import { findVisibleMessage } from '../interactions/visibleMessage.js';
 import type { CommandContext } from '../context.js';
@@ -11,6 +12,7 @@ import { runChange } from '../effects/effects.js';
 export async function saveMessage(ctx: CommandContext, person: UsersTable, { messageUid }: { messageUid: string }): Promise<number> {
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
+    await lockMessages(tx, [messageUid], 'attach');
     const { row } = await findVisibleMessage(tx, person, messageUid);
     await tx
       .insertInto('saved_items')

@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
 import { messageUidFloor } from '../../store/ids.js';
+import { lockMessages } from '../../store/rows/messages.js';
 import type { Database } from '../../store/schema.js';
 import type { CoreContext } from '../context.js';
 import { removeDetached, unlinkMessages } from '../files/removeFiles.js';
@@ -67,6 +68,8 @@ async function deleteOlder(ctx: RetentionContext, scope: MessageScope, cutoff: n
     ).map((row) => row.uid);
     if (uids.length === 0) return;
     const { result, detached } = await db.transaction().execute(async (tx) => {
+      // A reply, a reaction or an edit of one of them under way is waited for, and deleted below.
+      await lockMessages(tx, uids, 'delete');
       // A message's reactions, the history of its edits (0019), its pin and its saves (0023) go with it.
       await tx.deleteFrom('reactions').where('message_uid', 'in', uids).execute();
       await tx.deleteFrom('pins').where('message_uid', 'in', uids).execute();

@@ -4,11 +4,12 @@ import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
-import { findVisibleMessage } from '../interactions/visibleMessage.js';
+import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessage.js';
 import { presentMessage } from '../presenters/messages.js';
 import { visibleMessages } from '../queries/saved.js';
 import { threadFollowUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
+import { heldRoot } from './parent.js';
 import { presentThread } from './summary.js';
 
 /** A person's state of one thread, as threads.follow, threads.unfollow and threads.markRead answer it. */
@@ -30,8 +31,9 @@ export async function followThread(tx: Tx | Db, input: { userId: string; root: M
 /** The root of the thread a visible message is in (itself, unless it is a reply). */
 async function visibleRoot(db: Db, person: UsersTable, messageUid: string): Promise<MessagesTable> {
   const { row } = await findVisibleMessage(db, person, messageUid);
-  if (row.thread_parent === null) return row;
-  return db.selectFrom('messages').selectAll().where('uid', '=', row.thread_parent).executeTakeFirstOrThrow();
+  const root = await heldRoot(db, row.thread_parent ?? row.uid);
+  if (!root) throw noSuchMessage(messageUid);
+  return root;
 }
 
 /** threads.follow and threads.unfollow: the change and the person's thread.followUpdated frame, in one transaction. */

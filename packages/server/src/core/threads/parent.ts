@@ -1,4 +1,5 @@
 import { ApiError, invalidParameter } from '../../errors.js';
+import { lockMessages } from '../../store/rows/messages.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { findVisibleMessage } from '../interactions/visibleMessage.js';
@@ -24,13 +25,23 @@ export async function resolveThreadRoot(db: Db, sender: UsersTable, chatKey: str
   if (named.chat_key !== chatKey) {
     throw invalidParameter('threadParent', `Message ${threadParent} is in another chat than ${JSON.stringify(chatKey.includes('|') ? 'this direct chat' : chatKey)}; send the reply to the chat of its parent.`);
   }
-  const root = named.thread_parent === null ? named : await db.selectFrom('messages').selectAll().where('uid', '=', named.thread_parent).executeTakeFirst();
+  const root = await heldRoot(db, named.thread_parent ?? named.uid);
   if (!root) throw invalidParameter('threadParent', `The thread of message ${threadParent} no longer exists.`);
   if (root.deleted_at !== null) throw invalidParameter('threadParent', `Message ${root.uid} was deleted; its thread is read-only.`);
   if (root.visible_to !== null) {
     throw invalidParameter('threadParent', `Message ${root.uid} is shown to only some people; threads start on messages everyone in the chat sees.`);
   }
   return root;
+}
+
+/**
+ * A thread's root, read once its row is held for the rest of the transaction (store/rows/messages.ts,
+ * lockMessages): a deletion of it under way is waited for, and one that comes later waits for the change
+ * that adds to its thread (a reply, a follow). Undefined when it is gone.
+ */
+export async function heldRoot(db: Db, rootUid: string): Promise<MessagesTable | undefined> {
+  await lockMessages(db, [rootUid], 'attach');
+  return db.selectFrom('messages').selectAll().where('uid', '=', rootUid).executeTakeFirst();
 }
 
 /**

@@ -1,6 +1,7 @@
 import { compiledOnce } from '../compiledOnce.js';
 import type { MessagesTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
+import { isSqlite } from './streamEntries.js';
 
 /**
  * The one writer of message rows: a sent message, the system bot's notices and the demo's history all
@@ -104,4 +105,22 @@ export async function attachPreview(tx: Tx, uid: string, attachments: string): P
 /** What a message shows of its files (messages.files) once one of them is deleted (files.delete). */
 export async function setMessageFiles(tx: Tx, uid: string, files: string | null): Promise<MessagesTable | undefined> {
   return tx.updateTable('messages').set({ files }).where('uid', '=', uid).returningAll().executeTakeFirst();
+}
+
+/** How a change holds a message's row while it runs (PostgreSQL): see lockMessages. */
+export type MessageLock = 'delete' | 'edit' | 'attach';
+
+/**
+ * PostgreSQL: locks the messages' rows until the transaction ends, taken before the change reads them,
+ * so that a deletion never meets another change of a message halfway (a reply, a reaction or an edit
+ * written after the deletion had removed those of the message, and left behind it). `delete`
+ * (chat.deleteMessage, retention) waits for the changes under way, then holds off those that come; `edit`
+ * (an edit) and `attach` (what hangs on a message: a reply to it, a reaction, a pin, a save, a follow of
+ * its thread) wait for a deletion under way and then find the message gone, or emptied. Edits and
+ * attachments do not wait for each other. SQLite needs nothing: its one writer has changes take turns.
+ */
+export async function lockMessages(tx: Db | Tx, uids: readonly string[], lock: MessageLock): Promise<void> {
+  if (isSqlite(tx) || uids.length === 0) return;
+  const query = tx.selectFrom('messages').select('uid').where('uid', 'in', uids).orderBy('uid');
+  await (lock === 'delete' ? query.forUpdate() : lock === 'edit' ? query.forNoKeyUpdate() : query.forKeyShare()).execute();
 }

@@ -1,0 +1,62 @@
+import pg from 'pg';
+import { expect } from 'vitest';
+import { postgresTestUrl } from './dialects.js';
+
+/**
+ * Two PostgreSQL transactions met at a given point: a session of the test's own holds a row lock that
+ * the first one needs next, the second starts while the first waits there, and the lock goes once the
+ * second has finished or waits on the first. A third session watches who waits on whom
+ * (`pg_blocking_pids`): a session reads `pg_stat_activity` once per transaction, so the holder cannot.
+ */
+export interface LockHolder {
+  /** Runs `first` until it waits on the lock that `statement` takes, at a statement matching `waitsAt`; then `second`, as above. */
+  interleave(
+    lock: { statement: string; params: unknown[]; waitsAt: RegExp },
+    first: () => Promise<unknown>,
+    second: () => Promise<unknown>,
+  ): Promise<{ first: unknown; second: unknown }>;
+  close(): Promise<void>;
+}
+
+/** A lock holder on the store's schema. */
+export async function lockHolder(schema: string): Promise<LockHolder> {
+  const holder = new pg.Client({ connectionString: postgresTestUrl });
+  const watcher = new pg.Client({ connectionString: postgresTestUrl });
+  await holder.connect();
+  await holder.query(`set search_path to ${schema}`);
+  await watcher.connect();
+  const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+  /** The sessions `pid` holds up, with their statements. */
+  const heldUpBy = async (pid: number) =>
+    (await watcher.query<{ pid: number; query: string }>('select pid, query from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid])).rows;
+  return {
+    async interleave(lock, first, second) {
+      const settled = new Set<string>();
+      const outcome = (name: string, running: () => Promise<unknown>) =>
+        running()
+          .then(
+            () => 'done',
+            (error: unknown) => error,
+          )
+          .finally(() => settled.add(name));
+      await holder.query('begin');
+      let firstDone: Promise<unknown> = Promise.resolve();
+      let secondDone: Promise<unknown> = Promise.resolve();
+      try {
+        await holder.query(lock.statement, lock.params);
+        firstDone = outcome('first', first);
+        await expect.poll(async () => (await heldUpBy(holderPid)).map((held) => held.query)).toEqual([expect.stringMatching(lock.waitsAt)]);
+        const [waiting] = await heldUpBy(holderPid);
+        secondDone = outcome('second', second);
+        await expect.poll(async () => settled.has('second') || (await heldUpBy(waiting!.pid)).length > 0).toBe(true);
+      } finally {
+        await holder.query('commit');
+      }
+      return { first: await firstDone, second: await secondDone };
+    },
+    async close() {
+      await holder.end();
+      await watcher.end();
+    },
+  };
+}
