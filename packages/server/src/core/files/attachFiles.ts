@@ -4,6 +4,7 @@ import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { unknownFile, uploadedBy, type FileReader } from './fileAccess.js';
 import { presentFile } from './presentFile.js';
+import { lockFiles } from '../../store/rows/files.js';
 
 /**
  * The files a message about to be sent carries: each one the sender uploaded (through this app, for a
@@ -12,6 +13,7 @@ import { presentFile } from './presentFile.js';
  */
 export async function filesForMessage(tx: Tx, sender: FileReader, ids: readonly string[] | undefined): Promise<FileInfoModel[] | undefined> {
   if (ids === undefined || ids.length === 0) return undefined;
+  await lockFiles(tx, ids, 'attach');
   const rows = await tx.selectFrom('files').selectAll().where('id', 'in', [...ids]).where('team_id', '=', sender.user.team_id).where('state', '=', 'stored').execute();
   return ids.map((id, index) => {
     const row = rows.find((candidate) => candidate.id === id);

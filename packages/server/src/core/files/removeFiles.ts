@@ -4,7 +4,8 @@ import type { CoreContext } from '../context.js';
 import { fileStorageFor } from '../../files/storage.js';
 import type { FilesTable, MessagesTable } from '../../store/schema.js';
 import { storageKey } from './presentFile.js';
-import { setMessageFiles } from '../../store/rows/messages.js';
+import { lockFiles } from '../../store/rows/files.js';
+import { lockMessages, setMessageFiles } from '../../store/rows/messages.js';
 
 /**
  * Unlinks messages about to be deleted from their files (in the deleting transaction). A file no other
@@ -16,6 +17,8 @@ export async function unlinkMessages(tx: Tx, uids: readonly string[]): Promise<s
   if (uids.length === 0) return [];
   const linked = await tx.selectFrom('message_files').select('file_id').distinct().where('message_uid', 'in', [...uids]).execute();
   if (linked.length === 0) return [];
+  // A message being sent with one of them meanwhile is waited for, and counted among the carriers below.
+  await lockFiles(tx, linked.map((row) => row.file_id), 'delete');
   await tx.deleteFrom('message_files').where('message_uid', 'in', [...uids]).execute();
   const ids = linked.map((row) => row.file_id);
   const stillCarried = new Set((await tx.selectFrom('message_files').select('file_id').where('file_id', 'in', ids).execute()).map((row) => row.file_id));
@@ -38,7 +41,12 @@ export async function removeDetached(ctx: Pick<CoreContext, 'config' | 'log' | '
  * the messages changed, as they are now, for their `message.updated` frames.
  */
 export async function deleteFileRow(tx: Tx, file: FilesTable): Promise<MessagesTable[]> {
-  const carriers = await tx.selectFrom('message_files').select('message_uid').where('file_id', '=', file.id).execute();
+  const carriersOf = () => tx.selectFrom('message_files').select('message_uid').where('file_id', '=', file.id).execute();
+  // The messages that carry it, then the file itself (messages before files, as every change locks
+  // them); a message being sent with it meanwhile is waited for, and found among the carriers.
+  await lockMessages(tx, (await carriersOf()).map((row) => row.message_uid), 'edit');
+  await lockFiles(tx, [file.id], 'delete');
+  const carriers = await carriersOf();
   await tx.deleteFrom('message_files').where('file_id', '=', file.id).execute();
   const changed: MessagesTable[] = [];
   for (const { message_uid } of carriers) {
