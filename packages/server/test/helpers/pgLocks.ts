@@ -9,9 +9,12 @@ import { postgresTestUrl } from './dialects.js';
  * (`pg_blocking_pids`): a session reads `pg_stat_activity` once per transaction, so the holder cannot.
  */
 export interface LockHolder {
-  /** Runs `first` until it waits on the lock that `statement` takes, at a statement matching `waitsAt`; then `second`, as above. */
+  /**
+   * Runs `first` until it waits on the lock that `statement` takes, at a statement matching `waitsAt`;
+   * then `second`, as above. The holder's transaction then commits, or rolls back (`release`).
+   */
   interleave(
-    lock: { statement: string; params: unknown[]; waitsAt: RegExp },
+    lock: { statement: string; params: unknown[]; waitsAt: RegExp; release?: 'commit' | 'rollback' },
     first: () => Promise<unknown>,
     second: () => Promise<unknown>,
   ): Promise<{ first: unknown; second: unknown }>;
@@ -50,7 +53,7 @@ export async function lockHolder(schema: string): Promise<LockHolder> {
         secondDone = outcome('second', second);
         await expect.poll(async () => settled.has('second') || (await heldUpBy(waiting!.pid)).length > 0).toBe(true);
       } finally {
-        await holder.query('commit');
+        await holder.query(lock.release ?? 'commit');
       }
       return { first: await firstDone, second: await secondDone };
     },

@@ -2,7 +2,7 @@ import type { InvitationModel as Invitation } from '@aviary/protocol';
 import { byPerson, recordAudit } from '../audit/record.js';
 import type { InvitationsTable } from '../../store/schema.js';
 import { hashToken, newSecret, newUlid, newUserId } from '../../store/ids.js';
-import { insertUser } from '../../store/rows/users.js';
+import { insertUser, isEmailTaken } from '../../store/rows/users.js';
 import { ApiError, invalidParameter } from '../../errors.js';
 import type { CommandContext, CoreContext } from '../context.js';
 import type { PersonAt } from './accounts.js';
@@ -126,8 +126,9 @@ export async function acceptInvitation(ctx: CoreContext, { address }: { address:
   const verified = invitation.email !== null || ctx.config.smtpUrl === undefined;
   const team = await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', '=', invitation.team_id).executeTakeFirstOrThrow();
   const user = await runChange(ctx, async (tx, effects) => {
+    const emailTaken = () => invalidParameter('email', `${fields.email} already has an account in ${team.name}; sign in instead, or use “Forgot password?”.`);
     const taken = await tx.selectFrom('users').select('id').where('team_id', '=', invitation.team_id).where('email', '=', fields.email).executeTakeFirst();
-    if (taken) throw invalidParameter('email', `${fields.email} already has an account in ${team.name}; sign in instead, or use “Forgot password?”.`);
+    if (taken) throw emailTaken();
     const used = await tx
       .updateTable('invitations')
       .set((eb) => ({ uses: eb('uses', '+', 1) }))
@@ -148,6 +149,9 @@ export async function acceptInvitation(ctx: CoreContext, { address }: { address:
       password_hash: passwordHash,
       email_unverified: verified ? 0 : 1,
       created_at: now,
+    }).catch((error: unknown) => {
+      // The same email signed up a moment ago, after the look above (the form sent twice, say).
+      throw isEmailTaken(error) ? emailTaken() : error;
     });
     await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row))], now);
     for (const channelId of JSON.parse(invitation.channel_ids) as string[]) {

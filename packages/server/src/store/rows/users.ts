@@ -17,3 +17,13 @@ export async function insertUser(db: Db | Tx, fields: UserFields): Promise<Users
   await db.insertInto('users').values(row).execute();
   return row;
 }
+
+/**
+ * Whether an insert failed on the team's one account per email (the unique index `users_email`): another
+ * account with that email committed first, after the writer had looked for one (PostgreSQL runs two
+ * sign-ups side by side; a double-clicked form is enough).
+ */
+export function isEmailTaken(error: unknown): boolean {
+  const { code, constraint, message } = (error ?? {}) as { code?: unknown; constraint?: unknown; message?: unknown };
+  return (code === '23505' && constraint === 'users_email') || (code === 'SQLITE_CONSTRAINT_UNIQUE' && String(message).includes('users.email'));
+}
