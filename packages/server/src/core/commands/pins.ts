@@ -23,12 +23,24 @@ export async function changePin(ctx: CommandContext, user: UsersTable, input: { 
     if (input.pinned) {
       if (existing) return { by: existing.pinned_by, at: Number(existing.pinned_at) };
       await checkPinCap(tx, message);
-      await tx.insertInto('pins').values({ message_uid: message.uid, chat_key: message.chat_key, team_id: message.team_id, pinned_by: user.id, pinned_at: now }).execute();
+      const pinned = await tx
+        .insertInto('pins')
+        .values({ message_uid: message.uid, chat_key: message.chat_key, team_id: message.team_id, pinned_by: user.id, pinned_at: now })
+        .onConflict((conflict) => conflict.column('message_uid').doNothing())
+        .returning('message_uid')
+        .executeTakeFirst();
+      if (!pinned) {
+        // Someone pinned it a moment ago, after the look above (PostgreSQL): theirs is the pin, and its frame.
+        const theirs = await tx.selectFrom('pins').select(['pinned_by', 'pinned_at']).where('message_uid', '=', message.uid).executeTakeFirstOrThrow();
+        return { by: theirs.pinned_by, at: Number(theirs.pinned_at) };
+      }
       await recordStreamEntries(tx, effects, message.team_id, [pinChanged(message, { added: true, userId: user.id, at: now })], now);
       return { by: user.id, at: now };
     }
     if (!existing) return undefined;
-    await tx.deleteFrom('pins').where('message_uid', '=', message.uid).execute();
+    const unpinned = await tx.deleteFrom('pins').where('message_uid', '=', message.uid).executeTakeFirst();
+    // Unpinned a moment ago by someone else: their frame says so.
+    if (Number(unpinned.numDeletedRows) === 0) return undefined;
     await recordStreamEntries(tx, effects, message.team_id, [pinChanged(message, { added: false, userId: user.id, at: now })], now);
     return undefined;
   });
