@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { deleteApp } from '../../src/core/commands/apps.js';
 import { sendMessage } from '../../src/core/commands/sendMessage.js';
 import { cliActor } from '../../src/core/audit/record.js';
 import { openWidgetUrl } from '../../src/core/widgetUrl.js';
 import type { WidgetEvent } from '@aviary/protocol';
-import { dialects } from '../helpers/dialects.js';
-import { lockHolder, type LockHolder } from '../helpers/pgLocks.js';
+import { onPostgres } from '../helpers/pgLocks.js';
 import { gate, startListener, type TestListener } from '../helpers/listener.js';
-import { forEachDialect, startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { forEachDialect } from '../helpers/server.js';
 import { expectError, signedInPerson } from './harness.js';
 
 /** An app deleted while another change that names it is under way: neither fails, and nothing of the app is left. */
@@ -52,42 +51,34 @@ forEachDialect(
  * once the change has either finished or waits on the deletion (helpers/pgLocks.ts). SQLite's one writer
  * never interleaves them.
  */
-describe.runIf(dialects.includes('postgres'))('[postgres] an app deleted while an event of it is recorded', () => {
-  let t: TestServer;
-  let holder: LockHolder;
-  beforeAll(async () => {
-    t = await startTestServer('postgres');
-    holder = await lockHolder(t.testStore.pgSchema!);
-  });
-  afterAll(async () => {
-    await holder?.close();
-    if (t) await stopTestServer(t);
-  });
+onPostgres('an app deleted while an event of it is recorded', (suite) => {
+  const t = () => suite().t;
+  const holder = () => suite().holder;
 
   async function appWithBot() {
-    const team = await t.f.team();
-    const developer = await t.f.person(team.id);
-    const alice = await t.f.person(team.id);
-    const app = await t.f.app(team.id, developer.id, { listenerUrl: 'https://app.example/events' });
-    const { botUserId } = await t.f.bot(app.id);
+    const team = await t().f.team();
+    const developer = await t().f.person(team.id);
+    const alice = await t().f.person(team.id);
+    const app = await t().f.app(team.id, developer.id, { listenerUrl: 'https://app.example/events' });
+    const { botUserId } = await t().f.bot(app.id);
     return { alice, app, botUserId };
   }
 
   /** Deletes the app while `change` runs: the deletion is held at the bot's row, after it has locked the app and deleted its events. */
   const deleteDuring = (app: { id: string }, botUserId: string, change: () => Promise<unknown>) =>
-    holder.interleave(
+    holder().interleave(
       { statement: 'select id from users where id = $1 for no key update', params: [botUserId], waitsAt: /^update "users"/ },
-      () => deleteApp(t.server.ctx, cliActor, { appId: app.id }),
+      () => deleteApp(t().server.ctx, cliActor, { appId: app.id }),
       change,
     );
 
-  const eventsOf = (appId: string) => t.testStore.store.db.selectFrom('events').select('id').where('app_id', '=', appId).execute();
+  const eventsOf = (appId: string) => t().testStore.store.db.selectFrom('events').select('id').where('app_id', '=', appId).execute();
 
   it('a message to its bot: both succeed, and no event is left for the deleted app', async () => {
     const { alice, app, botUserId } = await appWithBot();
-    const send = () => sendMessage(t.server.ctx, { user: alice, appId: null }, { to: botUserId, text: 'Are you still there?' });
+    const send = () => sendMessage(t().server.ctx, { user: alice, appId: null }, { to: botUserId, text: 'Are you still there?' });
     expect(await deleteDuring(app, botUserId, send)).toEqual({ first: 'done', second: 'done' });
-    const db = t.testStore.store.db;
+    const db = t().testStore.store.db;
     expect(await db.selectFrom('apps').select('id').where('id', '=', app.id).execute()).toEqual([]);
     expect(await eventsOf(app.id)).toEqual([]);
     expect(await db.selectFrom('messages').select('text').where('to_id', '=', botUserId).execute()).toEqual([{ text: 'Are you still there?' }]);
@@ -98,7 +89,7 @@ describe.runIf(dialects.includes('postgres'))('[postgres] an app deleted while a
     const event = { name: 'client.pressButton', userId: alice.id, userName: 'Alice', chat: botUserId, chatName: 'Bot', button: 'appLauncherButton' } as unknown as WidgetEvent;
     let url: string | undefined;
     const open = async () => {
-      url = await openWidgetUrl(t.server.ctx, { appId: app.id, url: 'https://app.example/widget', route: 'widget', event, client: 'desktop', widgetType: 'modal' });
+      url = await openWidgetUrl(t().server.ctx, { appId: app.id, url: 'https://app.example/widget', route: 'widget', event, client: 'desktop', widgetType: 'modal' });
     };
     expect(await deleteDuring(app, botUserId, open)).toEqual({ first: 'done', second: 'done' });
     expect(url).toMatch(/^https:\/\/app\.example\/widget\?/);

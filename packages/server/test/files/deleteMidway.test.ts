@@ -1,8 +1,6 @@
 import { AviaryApiError } from '@aviary/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects } from '../helpers/dialects.js';
-import { lockHolder, type LockHolder } from '../helpers/pgLocks.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { expect, it } from 'vitest';
+import { onPostgres } from '../helpers/pgLocks.js';
 import { chatCast } from '../methods/chat-cast.js';
 import { upload } from './upload.js';
 
@@ -13,33 +11,25 @@ import { upload } from './upload.js';
  * message that carries a file whose row and bytes are gone. The test holds the deletion at a given
  * statement with a lock of its own (helpers/pgLocks.ts). SQLite's one writer never interleaves them.
  */
-describe.runIf(dialects.includes('postgres'))('[postgres] a file deleted while a message is sent with it', () => {
-  let t: TestServer;
-  let holder: LockHolder;
-  beforeAll(async () => {
-    t = await startTestServer('postgres');
-    holder = await lockHolder(t.testStore.pgSchema!);
-  });
-  afterAll(async () => {
-    await holder?.close();
-    if (t) await stopTestServer(t);
-  });
+onPostgres('a file deleted while a message is sent with it', (suite) => {
+  const t = () => suite().t;
+  const holder = () => suite().holder;
 
   /** A file Alice uploaded and sent once in #general. */
   async function sentFile() {
-    const cast = await chatCast(t);
-    const { body } = await upload(t, cast.alice.token, 'plan.txt', 'the plan, version 1\n');
+    const cast = await chatCast(t());
+    const { body } = await upload(t(), cast.alice.token, 'plan.txt', 'the plan, version 1\n');
     const first = await cast.alice.client.chat.sendMessage({ to: cast.channelId, text: 'the plan', files: [body.file.id] });
     return { ...cast, fileId: body.file.id as string, firstUid: first.uid };
   }
 
-  const db = () => t.testStore.store.db;
+  const db = () => t().testStore.store.db;
   const carriers = async (fileId: string) => (await db().selectFrom('message_files').select('message_uid').where('file_id', '=', fileId).execute()).map((row) => row.message_uid);
   const fileRow = (fileId: string) => db().selectFrom('files').select(['id', 'attached_at']).where('id', '=', fileId).executeTakeFirst();
 
   it('files.delete first: the send waits, then is refused; no message is left carrying the deleted file', async () => {
     const { alice, channelId, fileId, firstUid } = await sentFile();
-    const outcome = await holder.interleave(
+    const outcome = await holder().interleave(
       // Held as it unlinks the file from the message that carried it.
       { statement: 'select 1 from message_files where file_id = $1 for update', params: [fileId], waitsAt: /^delete from "message_files"/ },
       () => alice.client.files.delete({ file: fileId }),
@@ -57,7 +47,7 @@ describe.runIf(dialects.includes('postgres'))('[postgres] a file deleted while a
   it('the only message carrying it deleted: the file stays, carried by the message sent meanwhile', async () => {
     const { alice, channelId, fileId, firstUid } = await sentFile();
     let sentUid: string | undefined;
-    const outcome = await holder.interleave(
+    const outcome = await holder().interleave(
       // Held as it locks the file, or, without that lock, as it marks the file detached.
       { statement: 'select 1 from files where id = $1 for share', params: [fileId], waitsAt: /"files"/ },
       () => alice.client.chat.deleteMessage({ messageUid: firstUid }),

@@ -1,6 +1,7 @@
 import pg from 'pg';
-import { expect } from 'vitest';
-import { postgresTestUrl } from './dialects.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { dialects, postgresTestUrl } from './dialects.js';
+import { startTestServer, stopTestServer, type TestServer } from './server.js';
 
 /**
  * Two PostgreSQL transactions met at a given point: a session of the test's own holds a row lock that
@@ -63,4 +64,27 @@ export async function lockHolder(schema: string): Promise<LockHolder> {
       await watcher.end();
     },
   };
+}
+
+/**
+ * A suite run on PostgreSQL alone (SQLite's one writer never interleaves changes), against a test server
+ * with a lock holder on its schema: `onPostgres('…', (suite) => …)`, where `suite()` gives both inside tests.
+ */
+export function onPostgres(name: string, body: (suite: () => { t: TestServer; holder: LockHolder }) => void): void {
+  describe.runIf(dialects.includes('postgres'))(`[postgres] ${name}`, () => {
+    let t: TestServer | undefined;
+    let holder: LockHolder | undefined;
+    beforeAll(async () => {
+      t = await startTestServer('postgres');
+      holder = await lockHolder(t.testStore.pgSchema!);
+    });
+    afterAll(async () => {
+      await holder?.close();
+      if (t) await stopTestServer(t);
+    });
+    body(() => {
+      if (!t || !holder) throw new Error('the PostgreSQL test server did not start');
+      return { t, holder };
+    });
+  });
 }

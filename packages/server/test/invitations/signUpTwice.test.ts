@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { acceptInvitation, createInvitation } from '../../src/core/commands/invitations.js';
 import { ApiError } from '../../src/errors.js';
-import { dialects } from '../helpers/dialects.js';
-import { lockHolder, type LockHolder } from '../helpers/pgLocks.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { onPostgres } from '../helpers/pgLocks.js';
 import { tokenOf } from './harness.js';
 
 /**
@@ -13,26 +11,18 @@ import { tokenOf } from './harness.js';
  * with an uncommitted account of the same email in a session of its own (rolled back once the second
  * sign-up waits on the first: helpers/pgLocks.ts).
  */
-describe.runIf(dialects.includes('postgres'))('[postgres] one email signing up twice at once', () => {
-  let t: TestServer;
-  let holder: LockHolder;
-  beforeAll(async () => {
-    t = await startTestServer('postgres');
-    holder = await lockHolder(t.testStore.pgSchema!);
-  });
-  afterAll(async () => {
-    await holder?.close();
-    if (t) await stopTestServer(t);
-  });
+onPostgres('one email signing up twice at once', (suite) => {
+  const t = () => suite().t;
+  const holder = () => suite().holder;
 
   it('makes one account and refuses the other as a taken email, using the link once', async () => {
-    const team = await t.f.team('Kestrel');
-    const admin = await t.f.person(team.id, { role: 'admin' });
-    const { invitation, url } = await createInvitation(t.server.ctx, { person: admin, address: null }, { maxUses: 5 });
+    const team = await t().f.team('Kestrel');
+    const admin = await t().f.person(team.id, { role: 'admin' });
+    const { invitation, url } = await createInvitation(t().server.ctx, { person: admin, address: null }, { maxUses: 5 });
     const signUp = () =>
-      acceptInvitation(t.server.ctx, { address: null }, { inviteToken: tokenOf(url!), email: 'twice@example.test', firstName: 'Tess', lastName: 'Twice', password: 'a long and private passphrase' });
+      acceptInvitation(t().server.ctx, { address: null }, { inviteToken: tokenOf(url!), email: 'twice@example.test', firstName: 'Tess', lastName: 'Twice', password: 'a long and private passphrase' });
 
-    const outcome = await holder.interleave(
+    const outcome = await holder().interleave(
       {
         statement: `insert into users (id, team_id, email, first_name, last_name, role, timezone, created_at) values ('u:held', $1, 'twice@example.test', 'Held', 'Back', 'user', 'UTC', 0)`,
         params: [team.id],
@@ -45,7 +35,7 @@ describe.runIf(dialects.includes('postgres'))('[postgres] one email signing up t
     expect(outcome.first).toBe('done');
     expect(outcome.second).toBeInstanceOf(ApiError);
     expect(outcome.second).toMatchObject({ code: 'InvalidParameter', context: { parameter: 'email' }, message: expect.stringMatching(/already has an account in Kestrel/) });
-    const db = t.testStore.store.db;
+    const db = t().testStore.store.db;
     expect(await db.selectFrom('users').select('first_name').where('email', '=', 'twice@example.test').execute()).toEqual([{ first_name: 'Tess' }]);
     expect(await db.selectFrom('invitations').select('uses').where('id', '=', invitation.id).executeTakeFirstOrThrow()).toEqual({ uses: 1 });
   });

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { changePin } from '../../src/core/commands/pins.js';
 import { sendMessage } from '../../src/core/commands/sendMessage.js';
-import { dialects } from '../helpers/dialects.js';
-import { lockHolder, type LockHolder } from '../helpers/pgLocks.js';
-import { startTestServer, stopTestServer, type TestServer } from '../helpers/server.js';
+import { onPostgres } from '../helpers/pgLocks.js';
 
 /**
  * PostgreSQL: two people pin the same message at once. Both see it unpinned before either has committed
@@ -13,33 +11,25 @@ import { startTestServer, stopTestServer, type TestServer } from '../helpers/ser
  * at their write with a lock of its own (an uncommitted pin, rolled back; a lock of the pin's row) until
  * both wait there (helpers/pgLocks.ts); then one wins.
  */
-describe.runIf(dialects.includes('postgres'))('[postgres] one message pinned by two people at once', () => {
-  let t: TestServer;
-  let holder: LockHolder;
-  beforeAll(async () => {
-    t = await startTestServer('postgres');
-    holder = await lockHolder(t.testStore.pgSchema!);
-  });
-  afterAll(async () => {
-    await holder?.close();
-    if (t) await stopTestServer(t);
-  });
+onPostgres('one message pinned by two people at once', (suite) => {
+  const t = () => suite().t;
+  const holder = () => suite().holder;
 
   async function scene() {
-    const team = await t.f.team();
-    const [alice, bob] = [await t.f.person(team.id), await t.f.person(team.id)];
-    const { channel } = await createChannel(t.server.ctx, { user: alice, appId: null }, { name: 'launch', type: 'public', members: [bob.id] });
-    const { message } = await sendMessage(t.server.ctx, { user: alice, appId: null }, { to: channel.id, text: 'The launch checklist' });
-    const pinFrames = () => t.testStore.store.db.selectFrom('stream_entries').select('type').where('team_id', '=', team.id).where('type', 'like', 'pin.%').orderBy('seq').execute();
+    const team = await t().f.team();
+    const [alice, bob] = [await t().f.person(team.id), await t().f.person(team.id)];
+    const { channel } = await createChannel(t().server.ctx, { user: alice, appId: null }, { name: 'launch', type: 'public', members: [bob.id] });
+    const { message } = await sendMessage(t().server.ctx, { user: alice, appId: null }, { to: channel.id, text: 'The launch checklist' });
+    const pinFrames = () => t().testStore.store.db.selectFrom('stream_entries').select('type').where('team_id', '=', team.id).where('type', 'like', 'pin.%').orderBy('seq').execute();
     return { team, alice, bob, channel, message, pinFrames };
   }
 
   it('keeps one pin, answers both with it, and sends one pin.added', async () => {
     const { team, alice, bob, channel, message, pinFrames } = await scene();
     const answers: unknown[] = [];
-    const pin = (user: typeof alice) => async () => answers.push(await changePin(t.server.ctx, user, { messageUid: message.uid, pinned: true }));
+    const pin = (user: typeof alice) => async () => answers.push(await changePin(t().server.ctx, user, { messageUid: message.uid, pinned: true }));
 
-    const outcome = await holder.interleave(
+    const outcome = await holder().interleave(
       {
         statement: 'insert into pins (message_uid, chat_key, team_id, pinned_by, pinned_at) values ($1, $2, $3, $4, 0)',
         params: [message.uid, channel.id, team.id, alice.id],
@@ -50,7 +40,7 @@ describe.runIf(dialects.includes('postgres'))('[postgres] one message pinned by 
       pin(bob),
     );
     expect(outcome).toEqual({ first: 'done', second: 'done' });
-    const pins = await t.testStore.store.db.selectFrom('pins').select(['pinned_by', 'pinned_at']).where('message_uid', '=', message.uid).execute();
+    const pins = await t().testStore.store.db.selectFrom('pins').select(['pinned_by', 'pinned_at']).where('message_uid', '=', message.uid).execute();
     expect(pins).toHaveLength(1);
     expect(answers).toEqual([
       { by: pins[0]!.pinned_by, at: Number(pins[0]!.pinned_at) },
@@ -61,9 +51,9 @@ describe.runIf(dialects.includes('postgres'))('[postgres] one message pinned by 
 
   it('unpinned by both at once: one pin.removed', async () => {
     const { alice, bob, message, pinFrames } = await scene();
-    await changePin(t.server.ctx, alice, { messageUid: message.uid, pinned: true });
-    const unpin = (user: typeof alice) => () => changePin(t.server.ctx, user, { messageUid: message.uid, pinned: false });
-    const outcome = await holder.interleave(
+    await changePin(t().server.ctx, alice, { messageUid: message.uid, pinned: true });
+    const unpin = (user: typeof alice) => () => changePin(t().server.ctx, user, { messageUid: message.uid, pinned: false });
+    const outcome = await holder().interleave(
       { statement: 'select 1 from pins where message_uid = $1 for update', params: [message.uid], waitsAt: /^delete from "pins"/ },
       unpin(alice),
       unpin(bob),
