@@ -8,7 +8,7 @@ import { closeStreams, fence, openStream } from '../stream/harness.js';
 import { sweepOrphanFiles } from '../../src/core/files/fileCommands.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast, expectApiError, roomyRateLimits } from '../methods/chat-cast.js';
-import { download, png, upload, uploadChunked } from './upload.js';
+import { download, heldUpload, png, upload, uploadChunked } from './upload.js';
 
 const MAX = 256 * 1024;
 
@@ -214,6 +214,22 @@ describe('quota', () => {
         expect(over.body).toMatchObject({ error: 'QuotaExceeded', parameter: 'file', description: /AVIARY_FILE_TEAM_QUOTA_BYTES/ });
         expect(await uploadChunked(t(), alice.token, 'c.bin', Buffer.alloc(60 * 1024, 1))).toMatchObject({ status: 413, body: { error: 'QuotaExceeded' } });
         expect((await upload(t(), alice.token, 'd.bin', Buffer.alloc(20 * 1024, 1))).status).toBe(200);
+      });
+
+      it('never counts the same bytes as free for uploads begun at once', async () => {
+        const { alice, team } = await chatCast(t());
+        // Four files of 40 KiB against 100 KiB, their bodies held until all four have begun or been refused.
+        const uploads = ['a', 'b', 'c', 'd'].map((name) => heldUpload(t(), alice.token, `${name}.bin`, Buffer.alloc(40 * 1024, 1)));
+        const refused: unknown[] = [];
+        for (const { answer } of uploads) void answer.then((answered) => refused.push(answered));
+        const receiving = async () =>
+          (await t().testStore.store.db.selectFrom('files').select('id').where('team_id', '=', team.id).where('state', '=', 'uploading').execute()).length;
+        await expect.poll(async () => (await receiving()) + refused.length).toBe(4);
+        const answers = await Promise.all(uploads.map((held) => held.finish()));
+        expect(answers.map((answered) => answered.status).sort()).toEqual([200, 200, 413, 413]);
+        for (const answered of answers.filter((one) => one.status === 413)) expect(answered.body).toMatchObject({ error: 'QuotaExceeded', parameter: 'file' });
+        const stored = await t().testStore.store.db.selectFrom('files').select('size').where('team_id', '=', team.id).execute();
+        expect(stored.map((file) => Number(file.size))).toEqual([40 * 1024, 40 * 1024]);
       });
     },
     { ...roomyRateLimits, files: { maxFileBytes: MAX, teamQuotaBytes: 100 * 1024 } },

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import sharp from 'sharp';
 import type { TestServer } from '../helpers/server.js';
 
@@ -136,4 +137,40 @@ export async function uploadSized(t: TestServer, credential: string, name: strin
   form.append('file', new Blob([new Uint8Array(bytes)]), name);
   const response = await fetch(`${t.url}/v1/files.upload?size=${encodeURIComponent(size)}`, { method: 'POST', body: form, headers: { authorization: `Bearer ${credential}` } });
   return { status: response.status, body: (await response.json()) as any };
+}
+
+/**
+ * An upload whose body stops after the part's headers and first half of the file until `finish()`: the
+ * server has what it needs to begin (Content-Length, the part) and waits for the rest. `answer` settles
+ * when the server answers, which it may do before the rest (a refusal).
+ */
+export function heldUpload(t: TestServer, credential: string, name: string, bytes: Uint8Array) {
+  const head = Buffer.from(`--X\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\n`);
+  const tail = Buffer.from('\r\n--X--\r\n');
+  const half = Math.floor(bytes.length / 2);
+  const { hostname, port } = new URL(t.url);
+  const request = httpRequest({
+    host: hostname,
+    port,
+    method: 'POST',
+    path: '/v1/files.upload',
+    headers: { authorization: `Bearer ${credential}`, 'content-type': 'multipart/form-data; boundary=X', 'content-length': head.length + bytes.length + tail.length },
+  });
+  // Writing after a refusal finds the connection closed: the answer is what counts.
+  request.on('error', () => undefined);
+  const answer = new Promise<{ status: number; body: any }>((resolve) => {
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
+    });
+  });
+  request.write(Buffer.concat([head, bytes.subarray(0, half)]));
+  return {
+    answer,
+    finish: () => {
+      request.end(Buffer.concat([bytes.subarray(half), tail]));
+      return answer;
+    },
+  };
 }

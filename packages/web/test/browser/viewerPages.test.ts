@@ -24,7 +24,7 @@ const history = (page: Page) => page.getByRole('region', { name: 'Message histor
 const swatch = (red: number, green: number, blue: number) => sharp({ create: { width: 48, height: 32, channels: 3, background: { r: red, g: green, b: blue } } }).png().toBuffer();
 
 async function stored(person: UsersTable, name: string, bytes: Buffer) {
-  return receiveFile(web.t.server.ctx, { user: person, appId: null }, { stream: Readable.from([bytes]), filename: name }, Number.MAX_SAFE_INTEGER);
+  return receiveFile(web.t.server.ctx, { user: person, appId: null }, { stream: Readable.from([bytes]), filename: name }, { need: bytes.length, want: bytes.length, parameter: 'file' });
 }
 
 describe.skipIf(noBrowser)('the image viewer across a chat’s files', () => {

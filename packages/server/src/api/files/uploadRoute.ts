@@ -50,10 +50,10 @@ async function upload(ctx: ServerContext, request: FastifyRequest, reply: Fastif
   }
   const c = forRequest(ctx, request.id);
   const declared = contentLength(request.headers['content-length']);
-  const quotaLeft = await checkDeclaredLength(c, caller, declared, size);
+  const claim = checkDeclaredLength(c, declared, size);
   const part = await request.file();
   if (!part || part.fieldname !== 'file') throw missingParameter('file');
-  const row = await receiveFile(c, caller, { stream: part.file, filename: part.filename, size }, quotaLeft, abortedSignal(request));
+  const row = await receiveFile(c, caller, { stream: part.file, filename: part.filename, size }, claim, abortedSignal(request));
   return { file: presentFile(row) };
 }
 

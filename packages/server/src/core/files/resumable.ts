@@ -7,9 +7,9 @@ import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
 import { uploadedBy, type FileReader } from './fileAccess.js';
 import { cleanFileName, storageKey } from './presentFile.js';
-import { fileTooLarge, quotaExceeded, ReceivedFile } from './receiveStream.js';
+import { fileTooLarge, ReceivedFile } from './receiveStream.js';
 import { removeStoredUnder } from './removeFiles.js';
-import { markStored, newFileId, teamFileBytes, type Uploader } from './upload.js';
+import { insertHoldingQuota, markStored, newFileId, type Uploader } from './upload.js';
 import { storeWithoutLocation } from './storeOriginal.js';
 
 /** A resumable upload as the methods show it (docs/reference/files.md "Resumable uploads"). */
@@ -32,10 +32,8 @@ export const partKey = (row: Pick<FilesTable, 'team_id' | 'id'>, storageName: st
  * that much of the quota until the upload is finished or swept.
  */
 export async function startUpload(ctx: CoreContext, uploader: Uploader, params: { name: string; size: number }): Promise<UploadState> {
-  const { maxFileBytes, teamQuotaBytes } = ctx.config.files;
+  const { maxFileBytes } = ctx.config.files;
   if (params.size > maxFileBytes) throw fileTooLarge(maxFileBytes, 'size');
-  const quotaLeft = teamQuotaBytes - (await teamFileBytes(ctx.db, uploader.user.team_id));
-  if (params.size > quotaLeft) throw quotaExceeded(quotaLeft, 'size');
   const row: FilesTable = {
     id: newFileId(),
     team_id: uploader.user.team_id,
@@ -51,7 +49,7 @@ export async function startUpload(ctx: CoreContext, uploader: Uploader, params: 
     created_at: ctx.now(),
     attached_at: null,
   };
-  await ctx.db.insertInto('files').values(row).execute();
+  await insertHoldingQuota(ctx, row, { need: params.size, want: params.size, parameter: 'size' });
   return describe(ctx, row, 0);
 }
 

@@ -1,7 +1,8 @@
 import { pipeline, Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { FilesTable, UsersTable } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
+import { isSqlite } from '../../store/rows/streamEntries.js';
+import type { Db, Tx } from '../../store/store.js';
 import { fileStorageFor } from '../../files/storage.js';
 import { invalidParameter } from '../../errors.js';
 import type { CoreContext } from '../context.js';
@@ -26,37 +27,64 @@ export const MULTIPART_ALLOWANCE = 16 * 1024;
 const base32 = 'abcdefghijklmnopqrstuvwxyz234567';
 export const newFileId = (): string => `f:${Array.from(randomBytes(16), (byte) => base32[byte & 31]).join('')}`;
 
-/** Bytes of the team's files, each counted once (the rows of uploads under way, at what they have so far). */
-export async function teamFileBytes(db: Db, teamId: string): Promise<number> {
+/** Bytes of the team's files, each counted once (the rows of uploads under way, at what they hold: insertHoldingQuota). */
+export async function teamFileBytes(db: Db | Tx, teamId: string): Promise<number> {
   const row = await db.selectFrom('files').select((eb) => eb.fn.sum<number | string | null>('size').as('total')).where('team_id', '=', teamId).executeTakeFirst();
   return Number(row?.total ?? 0);
 }
 
-/**
- * The checks made from Content-Length and the `size` announced before a byte of the body is read: a
- * length that cannot be a file within the limit, or within what is left of the team's quota, is
- * refused at once, and so is a `size` the body cannot hold.
- */
-export async function checkDeclaredLength(ctx: CoreContext, uploader: Uploader, contentLength: number | undefined, size?: number): Promise<number> {
-  const { maxFileBytes, teamQuotaBytes } = ctx.config.files;
-  const quotaLeft = teamQuotaBytes - (await teamFileBytes(ctx.db, uploader.user.team_id));
-  if (size !== undefined) {
-    if (size > maxFileBytes) throw fileTooLarge(maxFileBytes, 'size');
-    if (size > quotaLeft) throw quotaExceeded(quotaLeft, 'size');
-    if (contentLength !== undefined && size > contentLength) {
-      throw invalidParameter('size', `A body of ${contentLength} bytes cannot hold a file of ${size}: send the file’s exact size in bytes, or no \`size\`.`);
-    }
-  }
-  if (contentLength === undefined) return quotaLeft;
-  const fileAtLeast = contentLength - MULTIPART_ALLOWANCE;
-  if (fileAtLeast > maxFileBytes) throw fileTooLarge(maxFileBytes);
-  if (fileAtLeast > quotaLeft) throw quotaExceeded(quotaLeft);
-  return quotaLeft;
+/** How much of the team's quota a file about to be received needs (or it is refused) and may take at most. */
+export interface QuotaClaim {
+  need: number;
+  want: number;
+  /** The parameter a refusal names: `size` when announced, else `file`. */
+  parameter: 'size' | 'file';
 }
 
 /**
- * Streams one uploaded file to storage. Its row is written first ('uploading'), so an upload cut off
- * by a crash is found by the sweep; the bytes are counted and typed on the way (ReceivedFile), and an
+ * The checks made from Content-Length and the `size` announced before a byte of the body is read: a
+ * length that cannot be a file within the limit is refused at once, and so is a `size` the body cannot
+ * hold. Answers the file's claim on the team's quota, held when its row is written (insertHoldingQuota):
+ * the size announced; else at least what the body must hold and at most its length; else (no
+ * Content-Length) anything up to the limit.
+ */
+export function checkDeclaredLength(ctx: Pick<CoreContext, 'config'>, contentLength: number | undefined, size?: number): QuotaClaim {
+  const { maxFileBytes } = ctx.config.files;
+  if (size !== undefined) {
+    if (size > maxFileBytes) throw fileTooLarge(maxFileBytes, 'size');
+    if (contentLength !== undefined && size > contentLength) {
+      throw invalidParameter('size', `A body of ${contentLength} bytes cannot hold a file of ${size}: send the file’s exact size in bytes, or no \`size\`.`);
+    }
+    return { need: size, want: size, parameter: 'size' };
+  }
+  if (contentLength === undefined) return { need: 0, want: maxFileBytes, parameter: 'file' };
+  const fileAtLeast = Math.max(0, contentLength - MULTIPART_ALLOWANCE);
+  if (fileAtLeast > maxFileBytes) throw fileTooLarge(maxFileBytes);
+  return { need: fileAtLeast, want: Math.min(contentLength, maxFileBytes), parameter: 'file' };
+}
+
+/**
+ * Writes the row of a file about to be received, its `size` holding the file's share of the team's
+ * quota until its bytes are all in (markStored sets what they came to) or it fails (its row goes): what
+ * the claim wants, or what is left if less, but never less than it needs (QuotaExceeded). The look at
+ * what is left and the insert take turns per team (PostgreSQL: the team's row, `for no key update`,
+ * which sends do not wait for; SQLite: one writer), so uploads begun at once never count the same bytes
+ * as free. Answers the bytes held: the most the file may have.
+ */
+export async function insertHoldingQuota(ctx: Pick<CoreContext, 'db' | 'config'>, row: FilesTable, claim: QuotaClaim): Promise<number> {
+  return ctx.db.transaction().execute(async (tx) => {
+    if (!isSqlite(tx)) await tx.selectFrom('teams').select('id').where('id', '=', row.team_id).forNoKeyUpdate().execute();
+    const left = ctx.config.files.teamQuotaBytes - (await teamFileBytes(tx, row.team_id));
+    if (claim.need > left) throw quotaExceeded(left, claim.parameter);
+    const held = Math.min(claim.want, left);
+    await tx.insertInto('files').values({ ...row, size: held }).execute();
+    return held;
+  });
+}
+
+/**
+ * Streams one uploaded file to storage. Its row is written first ('uploading', holding its share of the
+ * team's quota: insertHoldingQuota), so an upload cut off by a crash is found by the sweep; the bytes are counted and typed on the way (ReceivedFile), and an
  * image's location taken out of its metadata (storeWithoutLocation); a failure removes what was stored and
  * the row. A `size` announced is held to (a file of another length is refused) and lets S3 take the
  * file as one PutObject. Answers the stored row.
@@ -65,7 +93,7 @@ export async function receiveFile(
   ctx: CoreContext,
   uploader: Uploader,
   part: { stream: Readable; filename?: string; size?: number },
-  quotaLeft: number,
+  claim: QuotaClaim,
   signal?: AbortSignal,
 ): Promise<FilesTable> {
   const now = ctx.now();
@@ -84,7 +112,7 @@ export async function receiveFile(
     created_at: now,
     attached_at: null,
   };
-  await ctx.db.insertInto('files').values(row).execute();
+  const quotaLeft = await insertHoldingQuota(ctx, row, claim);
   const storage = fileStorageFor(ctx.config);
   const received = new ReceivedFile(row.name, { maxFileBytes: ctx.config.files.maxFileBytes, quotaLeft, size: part.size });
   pipeline(part.stream, received, () => undefined);
