@@ -94,7 +94,12 @@ export async function openSsoSession(ctx: CommandContext, browser: Browser, { pe
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
     if (!identity.linked) {
-      await tx.insertInto('sso_identities').values({ team_id: person.team_id, issuer: identity.issuer, subject: identity.subject, user_id: person.id, created_at: now }).execute();
+      // Two sign-ins of a new name at once (two tabs): the second finds it kept by the first.
+      await tx
+        .insertInto('sso_identities')
+        .values({ team_id: person.team_id, issuer: identity.issuer, subject: identity.subject, user_id: person.id, created_at: now })
+        .onConflict((conflict) => conflict.columns(['team_id', 'issuer', 'subject']).doNothing())
+        .execute();
     }
     const sessionToken = await insertSession(tx, person.id, browser, now);
     const details = { method: 'sso', issuer: identity.issuer, ...(accountCreated ? { accountCreated: true } : {}) };

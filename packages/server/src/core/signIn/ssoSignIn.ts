@@ -9,6 +9,7 @@ import { createPerson } from '../commands/people.js';
 import { storeContext } from '../context.js';
 import { authorizationUrl, newAttemptSecrets, providerConfiguration, redeemCallback, type ProviderIdentity } from './oidcProvider.js';
 import { signInSettings, type SignInStore } from './settings.js';
+import { isEmailTaken } from '../../store/rows/users.js';
 
 /** How long a person has at the provider before the sign-in must start again. */
 export const ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;
@@ -100,11 +101,13 @@ export async function finishSsoSignIn(ctx: SsoContext, callbackUrl: URL, browser
     if (!provider.createAccounts) return fail('noAccount', seen);
     try {
       person = await createPerson(storeContext(ctx.db, () => ctx.now), { userId: null, address: ctx.clientAddress }, { teamId: attempt.team_id, email, ...namesOf(identity, email) });
+      created = true;
     } catch (error) {
+      // Another sign-in of theirs (a second tab) made the account a moment ago: it is theirs.
+      if (isEmailTaken(error)) person = await personByEmail(ctx.db, attempt.team_id, email);
       // Names the provider gave that no account may have (invisible, too long): refused, never a 500 to a browser.
-      return fail('provider', { ...seen, error: error instanceof Error ? error.message.slice(0, 200) : 'unknown' });
+      if (!person) return fail('provider', { ...seen, error: error instanceof Error ? error.message.slice(0, 200) : 'unknown' });
     }
-    created = true;
   }
   const sessionToken = await openSsoSession(
     storeContext(ctx.db, () => ctx.now),
