@@ -6,6 +6,7 @@ import { pruneExpiredMessages } from '../../src/core/retention/pruneMessages.js'
 import { drainSearchQueue } from '../../src/core/search/searchQueue.js';
 import { cliActor } from '../../src/core/audit/record.js';
 import { setChannelMessageRetention, setTeamMessageRetention } from '../../src/core/commands/retention.js';
+import { sendMessage } from '../../src/core/commands/sendMessage.js';
 import { storeContext } from '../../src/core/context.js';
 import { newChannelId, newMessageUid } from '../../src/store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../../src/store/rows/messages.js';
@@ -122,5 +123,33 @@ forEachDialect('retention of messages, per team and per channel', (t) => {
     expect((await download(t(), alice.token, alone.url)).status).toBe(400);
     const [kept] = await alice.client.chat.fetchMessages({ chat: channelId, uids: [keptUid] });
     expect(kept.files).toEqual([shared]);
+  });
+
+  it('keeps a thread readable past its parent’s retention: the parent stays emptied while a reply is kept, and goes with its last reply', async () => {
+    const { alice, bob, channelId } = await chatCast(t());
+    const { db } = t().testStore.store;
+    const now = Date.now();
+    const sentAt = (daysAgo: number) => ({ ...t().server.ctx, now: () => now - daysAgo * DAY_MS });
+    const sender = async (id: string) => ({ user: await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow(), appId: null });
+    const [asAna, asBen] = [await sender(alice.id), await sender(bob.id)];
+    const parent = (await sendMessage(sentAt(20), asAna, { to: channelId, text: 'Where do we keep the launch notes?' })).message.uid;
+    await sendMessage(sentAt(15), asBen, { to: channelId, text: 'In the wiki', threadParent: parent });
+    const kept = (await sendMessage(sentAt(2), asBen, { to: channelId, text: 'Moved to the drive since', threadParent: parent })).message.uid;
+    await setChannelMessageRetention(storeContext(db), cliActor, { channelId, choice: { keep: 'days', days: 10 } });
+
+    // Other tests' teams may have messages past their retention too: only this channel's are looked at.
+    const inChannel = async () => (await db.selectFrom('messages').select('uid').where('chat_key', '=', channelId).orderBy('uid').execute()).map((row) => row.uid);
+    await pruneExpiredMessages(t().server.ctx, now);
+    expect(await inChannel()).toEqual([parent, kept]);
+    const [emptied] = await alice.client.chat.fetchMessages({ chat: channelId, uids: [parent] });
+    expect(emptied).toMatchObject({ uid: parent, text: '', deletedAt: expect.any(Number) });
+    expect((await alice.client.chat.fetchMessages({ chat: channelId, thread: parent })).map((reply) => reply.uid)).toEqual([kept]);
+    expect(await db.selectFrom('threads').select('reply_count').where('parent_uid', '=', parent).execute()).toEqual([{ reply_count: 1 }]);
+
+    // Nine days on, the last reply is past the channel's ten days too: it takes the parent with it.
+    await pruneExpiredMessages(t().server.ctx, now + 9 * DAY_MS);
+    expect(await inChannel()).toEqual([]);
+    expect(await db.selectFrom('threads').select('parent_uid').where('parent_uid', '=', parent).execute()).toEqual([]);
+    expect(await db.selectFrom('thread_follows').select('user_id').where('parent_uid', '=', parent).execute()).toEqual([]);
   });
 });
