@@ -556,6 +556,8 @@ export interface PushSubscriptionsTable {
   p256dh: string;
   auth: string;
   created_at: number;
+  /** The session it was made from (its token hash; migration 0039): pushed to only while that session lasts. Null for one made before. */
+  session_hash: string | null;
 }
 
 /** The server's VAPID key pair (migration 0026); the private key sealed. */

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { sessionFor, type SignedIn } from '../client/harness.js';
+import { http, sessionFor, type SignedIn } from '../client/harness.js';
 import { forEachDialect } from '../helpers/server.js';
 import { chatCast, roomyRateLimits } from '../methods/chat-cast.js';
 import { closeStreams, openStream } from '../stream/harness.js';
@@ -104,6 +104,36 @@ forEachDialect(
       expect(await pushesTo(gone.path)).toHaveLength(1);
       const left = await t().testStore.store.db.selectFrom('push_subscriptions').select('endpoint').where('endpoint', '=', gone.endpoint).execute();
       expect(left).toEqual([]);
+    });
+
+    it('stops pushing to a browser signed out from elsewhere, and forgets its subscription', async () => {
+      const { alice, bob, db } = await cast();
+      const bobRow = await db.selectFrom('users').selectAll().where('id', '=', bob.id).executeTakeFirstOrThrow();
+      const [laptop, phone] = [await sessionFor(t(), bobRow), await sessionFor(t(), bobRow)];
+      const [onLaptop, onPhone] = [await subscribe(laptop), await subscribe(phone)];
+      await alice.client.chat.sendMessage({ to: bob.id, text: 'before' });
+      expect([(await pushesTo(onLaptop.path)).length, (await pushesTo(onPhone.path)).length]).toEqual([1, 1]);
+
+      // The laptop is lost: Bob signs out everywhere else from his phone.
+      expect((await phone.call('sessions.revoke', { all: true, exceptCurrent: true })).status).toBe(200);
+      await alice.client.chat.sendMessage({ to: bob.id, text: 'after' });
+      const onPhoneAfter = await pushesTo(onPhone.path);
+      expect(onPhoneAfter.map((push) => JSON.parse(decryptPush(push.body, onPhone.keys)).body)).toEqual(['before', 'after']);
+      expect(await pushesTo(onLaptop.path)).toHaveLength(1);
+      expect(await db.selectFrom('push_subscriptions').select('endpoint').where('user_id', '=', bob.id).execute()).toEqual([{ endpoint: onPhone.endpoint }]);
+    });
+
+    it('pushes to a subscription made with a personal token until the token is revoked', async () => {
+      const { alice, bob, bobSession, db } = await cast();
+      const made = (await bobSession.call('personalTokens.create', { name: 'pager' })).body;
+      const script: SignedIn = { ...bobSession, sessionToken: made.token, call: (method, params = {}) => http(t().url, 'POST', `/v1/${method}`, { json: params, headers: { authorization: `Bearer ${made.token}` } }) };
+      const pager = await subscribe(script);
+      await alice.client.chat.sendMessage({ to: bob.id, text: 'paged' });
+      expect(await pushesTo(pager.path)).toHaveLength(1);
+      expect((await bobSession.call('personalTokens.revoke', { tokenId: made.personalToken.id })).status).toBe(200);
+      await alice.client.chat.sendMessage({ to: bob.id, text: 'not paged' });
+      expect(await pushesTo(pager.path)).toHaveLength(1);
+      expect(await db.selectFrom('push_subscriptions').select('endpoint').where('endpoint', '=', pager.endpoint).execute()).toEqual([]);
     });
 
     it('takes only well-formed subscriptions, and lets a person unsubscribe only their own', async () => {

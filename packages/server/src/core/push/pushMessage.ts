@@ -1,7 +1,7 @@
 import { doNotDisturbActive } from '@aviary/protocol';
 import { request } from 'undici';
 import webPush from 'web-push';
-import type { MessagesTable } from '../../store/schema.js';
+import type { MessagesTable, PushSubscriptionsTable } from '../../store/schema.js';
 import { notificationSettingsOf } from '../queries/notificationSettings.js';
 import type { CoreContext } from '../context.js';
 import { displayName } from '../interactions/interactionChat.js';
@@ -38,7 +38,7 @@ export async function pushForMessage(ctx: CoreContext, presence: OnlinePeople, m
   const online = new Set(await presence.online(message.team_id, ctx.now()));
   const offline = targets.filter((id) => !online.has(id));
   if (offline.length === 0) return;
-  const subscriptions = await ctx.db.selectFrom('push_subscriptions').selectAll().where('user_id', 'in', offline).execute();
+  const subscriptions = await standingSubscriptions(ctx, offline);
   if (subscriptions.length === 0) return;
   const people = await ctx.db.selectFrom('users').select(['id', 'timezone', 'first_name', 'last_name']).where('id', 'in', [message.from_user_id, ...offline]).execute();
   const sender = people.find((person) => person.id === message.from_user_id);
@@ -58,6 +58,41 @@ export async function pushForMessage(ctx: CoreContext, presence: OnlinePeople, m
     };
     for (const subscription of subscriptions.filter((s) => s.user_id === person.id)) await send(ctx, keys, subscription, payload);
   }
+}
+
+/**
+ * The people's subscriptions whose session (or personal token) still stands: a browser signed out from
+ * elsewhere, by a password change or by a deactivation gets no more pushes. The others are forgotten.
+ */
+async function standingSubscriptions(ctx: CoreContext, userIds: readonly string[]): Promise<PushSubscriptionsTable[]> {
+  const now = ctx.now();
+  const rows = await ctx.db
+    .selectFrom('push_subscriptions as p')
+    .selectAll('p')
+    .select((eb) =>
+      eb
+        .or([
+          eb.exists(eb.selectFrom('sessions as s').select('s.token_hash').whereRef('s.token_hash', '=', 'p.session_hash').whereRef('s.user_id', '=', 'p.user_id').where('s.expires_at', '>', now)),
+          eb.exists(
+            eb
+              .selectFrom('personal_tokens as t')
+              .select('t.token_hash')
+              .whereRef('t.token_hash', '=', 'p.session_hash')
+              .whereRef('t.user_id', '=', 'p.user_id')
+              .where('t.revoked_at', 'is', null)
+              .where((when) => when.or([when('t.expires_at', 'is', null), when('t.expires_at', '>', now)])),
+          ),
+        ])
+        .as('standing'),
+    )
+    .where('p.user_id', 'in', userIds)
+    .execute();
+  for (const ended of rows.filter((row) => !row.standing)) {
+    // Unless subscribed again meanwhile, from a session that stands.
+    const sameSession = ended.session_hash === null ? ('is' as const) : ('=' as const);
+    await ctx.db.deleteFrom('push_subscriptions').where('endpoint', '=', ended.endpoint).where('session_hash', sameSession, ended.session_hash).execute();
+  }
+  return rows.filter((row) => row.standing).map(({ standing: _standing, ...subscription }) => subscription);
 }
 
 async function pushTargets(ctx: CoreContext, message: MessagesTable): Promise<string[]> {

@@ -34,6 +34,7 @@ import * as m0034 from './0034_search_late_rows.js';
 import * as m0035 from './0035_search_by_chat.js';
 import * as m0036 from './0036_search_fold_once.js';
 import * as m0037 from './0037_search_buckets.js';
+import * as m0039 from './0039_push_sessions.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0035_search_by_chat': m0035,
   '0036_search_fold_once': m0036,
   '0037_search_buckets': m0037,
+  '0039_push_sessions': m0039,
 };
 
 export const migrationProvider: MigrationProvider = {
