@@ -1,5 +1,6 @@
 import type { ServerContext } from '../../context.js';
 import { pruneAuditLog } from '../../core/audit/prune.js';
+import { pruneMailOutbox } from '../../core/mail/prune.js';
 import { pruneExpiredMessages } from '../../core/retention/pruneMessages.js';
 import { pruneExpiredResponseUrls } from '../../core/responses/responseUrls.js';
 import { pruneFinishedEvents } from '../../events/outbox/retention.js';
@@ -15,7 +16,7 @@ export interface RetentionJob {
   stop(): Promise<void>;
 }
 
-/** The background job of docs/operations.md "Retention": finished events and their attempts, messages past their team's or channel's retention, expired response URLs, audit log rows past AVIARY_AUDIT_RETENTION_DAYS, files no message carries (docs/reference/files.md "Orphans"). */
+/** The background job of docs/operations.md "Retention": finished events and their attempts, messages past their team's or channel's retention, expired response URLs, audit log rows past AVIARY_AUDIT_RETENTION_DAYS, mail sent or given up a week ago, files no message carries (docs/reference/files.md "Orphans"). */
 export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' | 'metrics' | 'config'>): RetentionJob {
   let running: Promise<void> | undefined;
   const runOnce = () =>
@@ -31,6 +32,7 @@ export function startRetentionJob(ctx: Pick<ServerContext, 'db' | 'now' | 'log' 
         if (pruned.messages > 0) ctx.log.info(pruned, 'deleted messages past their retention');
         ctx.metrics.countRetentionDeleted('response_urls', await pruneExpiredResponseUrls(ctx.db, ctx.now()));
         ctx.metrics.countRetentionDeleted('audit', await pruneAuditLog(ctx.db, ctx.now(), ctx.config.auditRetentionDays));
+        ctx.metrics.countRetentionDeleted('mail', await pruneMailOutbox(ctx.db, ctx.now()));
         // Uploads never sent (the files of the messages just deleted went with them).
         ctx.metrics.countRetentionDeleted('files', await sweepOrphanFiles(ctx));
       } catch (error) {
