@@ -5,7 +5,7 @@ import { recordAudit, type AuditActor } from '../audit/record.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { appDeleted } from '../stream/entries.js';
-import { isSqlite } from '../../store/rows/streamEntries.js';
+import { lockRows } from '../../store/rows/locks.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { hashToken, newAppId, newSecret, newUserId } from '../../store/ids.js';
 import { insertUser } from '../../store/rows/users.js';
@@ -137,14 +137,14 @@ export async function deleteApp(ctx: CommandContext, actor: AuditActor, { appId 
     // PostgreSQL: the app's row is locked first, so that no event or install naming it is written from
     // now on (their writers hold the row: store/rows/apps.ts) and one being written is waited for, then
     // deleted below with the rest.
-    const query = tx.selectFrom('apps').select(['bot_user_id', 'team_id', 'name']).where('id', '=', appId);
-    const app = await (isSqlite(tx) ? query : query.forUpdate()).executeTakeFirstOrThrow();
+    await lockRows(tx, 'apps', 'id', [appId], 'update');
+    const app = await tx.selectFrom('apps').select(['bot_user_id', 'team_id', 'name']).where('id', '=', appId).executeTakeFirstOrThrow();
     await tx.deleteFrom('app_tokens').where('app_id', '=', appId).execute();
     await tx.deleteFrom('installs').where('app_id', '=', appId).execute();
     // PostgreSQL: a delivery recording an attempt at this moment would add one after the attempts are
     // deleted and before the events are (a foreign key refusal, a 500). Locking the events first makes it
     // wait, then find its event gone; SQLite's one writer never interleaves so.
-    if (!isSqlite(tx)) await tx.selectFrom('events').select('id').where('app_id', '=', appId).forUpdate().execute();
+    await lockRows(tx, 'events', 'app_id', [appId], 'update');
     await tx.deleteFrom('event_attempts').where('app_id', '=', appId).execute();
     await tx.deleteFrom('events').where('app_id', '=', appId).execute();
     if (app.bot_user_id) await tx.updateTable('users').set({ deactivated_at: now }).where('id', '=', app.bot_user_id).execute();

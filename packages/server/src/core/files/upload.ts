@@ -1,7 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { FilesTable, UsersTable } from '../../store/schema.js';
-import { isSqlite } from '../../store/rows/streamEntries.js';
+import { lockRows } from '../../store/rows/locks.js';
 import type { Db, Tx } from '../../store/store.js';
 import { fileStorageFor } from '../../files/storage.js';
 import { invalidParameter } from '../../errors.js';
@@ -73,7 +73,7 @@ export function checkDeclaredLength(ctx: Pick<CoreContext, 'config'>, contentLen
  */
 export async function insertHoldingQuota(ctx: Pick<CoreContext, 'db' | 'config'>, row: FilesTable, claim: QuotaClaim): Promise<number> {
   return ctx.db.transaction().execute(async (tx) => {
-    if (!isSqlite(tx)) await tx.selectFrom('teams').select('id').where('id', '=', row.team_id).forNoKeyUpdate().execute();
+    await lockRows(tx, 'teams', 'id', [row.team_id], 'no key update');
     const left = ctx.config.files.teamQuotaBytes - (await teamFileBytes(tx, row.team_id));
     if (claim.need > left) throw quotaExceeded(left, claim.parameter);
     const held = Math.min(claim.want, left);

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../store.js';
-import { isSqlite } from './streamEntries.js';
+import { lockRows } from './locks.js';
 
 /**
  * PostgreSQL: locks the files' rows until the transaction ends, in the order of their ids, before the
@@ -11,7 +11,5 @@ import { isSqlite } from './streamEntries.js';
  * writer has changes take turns.
  */
 export async function lockFiles(tx: Db | Tx, ids: readonly string[], lock: 'delete' | 'attach'): Promise<void> {
-  if (isSqlite(tx) || ids.length === 0) return;
-  const query = tx.selectFrom('files').select('id').where('id', 'in', ids).orderBy('id');
-  await (lock === 'delete' ? query.forUpdate() : query.forKeyShare()).execute();
+  await lockRows(tx, 'files', 'id', ids, lock === 'delete' ? 'update' : 'key share');
 }

@@ -1,7 +1,7 @@
 import { compiledOnce } from '../compiledOnce.js';
 import type { MessagesTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
-import { isSqlite } from './streamEntries.js';
+import { lockRows } from './locks.js';
 
 /**
  * The one writer of message rows: a sent message, the system bot's notices and the demo's history all
@@ -120,7 +120,5 @@ export type MessageLock = 'delete' | 'edit' | 'attach';
  * attachments do not wait for each other. SQLite needs nothing: its one writer has changes take turns.
  */
 export async function lockMessages(tx: Db | Tx, uids: readonly string[], lock: MessageLock): Promise<void> {
-  if (isSqlite(tx) || uids.length === 0) return;
-  const query = tx.selectFrom('messages').select('uid').where('uid', 'in', uids).orderBy('uid');
-  await (lock === 'delete' ? query.forUpdate() : lock === 'edit' ? query.forNoKeyUpdate() : query.forKeyShare()).execute();
+  await lockRows(tx, 'messages', 'uid', uids, lock === 'delete' ? 'update' : lock === 'edit' ? 'no key update' : 'key share');
 }

@@ -1,6 +1,6 @@
 import type { Tx } from '../../../store/store.js';
 import { ApiError } from '../../../errors.js';
-import { isSqlite } from '../../../store/rows/streamEntries.js';
+import { lockRows } from '../../../store/rows/locks.js';
 import { recordAudit, type AuditActor } from '../../audit/record.js';
 import type { Effects } from '../../effects/effects.js';
 
@@ -13,7 +13,7 @@ import type { Effects } from '../../effects/effects.js';
  * waits for the first to commit and then counts without it. SQLite runs one write transaction at a time.
  */
 export async function keepAnAdmin(tx: Tx, teamId: string, leaving: string, what: string, parameter: string | undefined = 'userId'): Promise<void> {
-  if (!isSqlite(tx)) await tx.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().execute();
+  await lockRows(tx, 'teams', 'id', [teamId], 'update');
   const others = await tx
     .selectFrom('users')
     .select('id')
