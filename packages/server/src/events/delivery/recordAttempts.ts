@@ -49,7 +49,6 @@ export async function recordAttempts(ctx: EventsContext, attempts: FinishedAttem
   if (attempts.length === 0) return batch;
   const changes: EventChange[] = [];
   await ctx.db.transaction().execute(async (tx) => {
-    await insertAttempts(tx, attempts.map(attemptToRecord));
     const byApp = new Map<string, FinishedAttempt[]>();
     for (const attempt of attempts) {
       const list = byApp.get(attempt.app.id);
@@ -57,7 +56,10 @@ export async function recordAttempts(ctx: EventsContext, attempts: FinishedAttem
       else byApp.set(attempt.app.id, [attempt]);
     }
     const appIds = [...byApp.keys()].sort();
+    // The apps' rows first, before the attempts' rows name them and their events: deleteApp locks an
+    // app's row first too, so the two never wait on each other in a circle (PostgreSQL).
     const stored = await lockListenerStates(tx, ctx.store.dialect, appIds);
+    await insertAttempts(tx, attempts.map(attemptToRecord));
     for (const appId of appIds) {
       // An app gone meanwhile has no state to keep: its attempts are judged as by an answering listener.
       const state = stored.get(appId) ?? { appId, failingSince: null, ...answeringListener };
