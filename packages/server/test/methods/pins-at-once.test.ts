@@ -1,7 +1,9 @@
+import { pinLimits } from '@aviary/protocol';
 import { expect, it } from 'vitest';
 import { createChannel } from '../../src/core/commands/channels.js';
 import { changePin } from '../../src/core/commands/pins.js';
 import { sendMessage } from '../../src/core/commands/sendMessage.js';
+import { ApiError } from '../../src/errors.js';
 import { onPostgres } from '../helpers/pgLocks.js';
 
 /**
@@ -9,9 +11,11 @@ import { onPostgres } from '../helpers/pgLocks.js';
  * its pin; the second's insert then met the first's row and answered 500. Now it answers the first's pin,
  * and only one pin.added goes out; likewise two unpins send one pin.removed. The test holds both changes
  * at their write with a lock of its own (an uncommitted pin, rolled back; a lock of the pin's row) until
- * both wait there (helpers/pgLocks.ts); then one wins.
+ * both wait there (helpers/pgLocks.ts); then one wins. Likewise two pins of different messages at once,
+ * with the chat one short of its cap: both counted one short and both were stored, one past the cap; now
+ * the chat's pins take turns from the count, and the second is refused.
  */
-onPostgres('one message pinned by two people at once', (suite) => {
+onPostgres('pins by two people at once', (suite) => {
   const t = () => suite().t;
   const holder = () => suite().holder;
 
@@ -60,5 +64,30 @@ onPostgres('one message pinned by two people at once', (suite) => {
     );
     expect(outcome).toEqual({ first: 'done', second: 'done' });
     expect(await pinFrames()).toEqual([{ type: 'pin.added' }, { type: 'pin.removed' }]);
+  });
+
+  it(`keeps the cap of ${pinLimits.maxPinsPerChat} pins when the last two are pinned at once`, async () => {
+    const { team, alice, bob, channel, message } = await scene();
+    const { message: other } = await sendMessage(t().server.ctx, { user: bob, appId: null }, { to: channel.id, text: 'The rollback plan' });
+    // The chat's other pins, written directly: the cap counts rows, whoever made them.
+    const rows = Array.from({ length: pinLimits.maxPinsPerChat - 1 }, (_, index) => ({
+      message_uid: `FAKE${String(index).padStart(22, '0')}`, chat_key: channel.id, team_id: team.id, pinned_by: alice.id, pinned_at: index,
+    }));
+    await t().testStore.store.db.insertInto('pins').values(rows).execute();
+    const outcome = await holder().interleave(
+      {
+        statement: 'insert into pins (message_uid, chat_key, team_id, pinned_by, pinned_at) values ($1, $2, $3, $4, 0)',
+        params: [message.uid, channel.id, team.id, alice.id],
+        waitsAt: /^insert into "pins"/,
+        release: 'rollback',
+      },
+      () => changePin(t().server.ctx, alice, { messageUid: message.uid, pinned: true }),
+      () => changePin(t().server.ctx, bob, { messageUid: other.uid, pinned: true }),
+    );
+    expect(outcome.first).toBe('done');
+    expect(outcome.second).toBeInstanceOf(ApiError);
+    expect(outcome.second).toMatchObject({ code: 'InvalidParameter', context: { parameter: 'messageUid' }, message: expect.stringMatching(/100 pinned messages/) });
+    const { count } = await t().testStore.store.db.selectFrom('pins').select((eb) => eb.fn.countAll().as('count')).where('chat_key', '=', channel.id).executeTakeFirstOrThrow();
+    expect(Number(count)).toBe(pinLimits.maxPinsPerChat);
   });
 });

@@ -1,5 +1,6 @@
 import { pinLimits, type PinInfoModel } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
+import { lockName } from '../../store/rows/locks.js';
 import { lockMessages } from '../../store/rows/messages.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
@@ -46,7 +47,9 @@ export async function changePin(ctx: CommandContext, user: UsersTable, input: { 
   });
 }
 
+/** Refuses a pin past the chat's cap. Pins of one chat take turns from here (PostgreSQL), so two at once cannot both pass a count of one short of it. */
 async function checkPinCap(tx: Tx, message: MessagesTable): Promise<void> {
+  await lockName(tx, `pins of ${message.chat_key}`);
   const { count } = await tx.selectFrom('pins').select((eb) => eb.fn.countAll().as('count')).where('chat_key', '=', message.chat_key).executeTakeFirstOrThrow();
   if (Number(count) >= pinLimits.maxPinsPerChat) {
     throw invalidParameter('messageUid', `This chat already has ${pinLimits.maxPinsPerChat} pinned messages, the most a chat takes; unpin one first (pins.remove).`);

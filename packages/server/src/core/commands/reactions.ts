@@ -1,5 +1,6 @@
 import { canonicalEmoji, isEmoji, reactionLimits } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
+import { lockName } from '../../store/rows/locks.js';
 import { lockMessages } from '../../store/rows/messages.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
@@ -43,7 +44,9 @@ function checkEmoji(value: string): string {
   return emoji;
 }
 
+/** Adds the reaction, unless it would pass the message's cap of different emoji. Additions to one message take turns from the count (PostgreSQL), so two new emoji at once cannot both pass a count of one short of it. */
 async function addRow(tx: Tx, message: MessagesTable, user: UsersTable, emoji: string, now: number): Promise<boolean> {
+  await lockName(tx, `reactions to ${message.uid}`);
   const existing = await tx.selectFrom('reactions').select('emoji').distinct().where('message_uid', '=', message.uid).execute();
   const emojiKnown = existing.some((row) => row.emoji === emoji);
   if (!emojiKnown && existing.length >= reactionLimits.maxDistinctEmoji) {

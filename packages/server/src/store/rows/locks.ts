@@ -23,3 +23,14 @@ export async function lockRows<T extends keyof Lockable>(tx: Db | Tx, table: T, 
   if (isSqlite(tx) || values.length === 0) return;
   await sql`select 1 from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(values)}) order by ${sql.ref(column)} for ${sql.raw(lock)}`.execute(tx);
 }
+
+/**
+ * PostgreSQL: holds a lock on a name (a transaction-level advisory lock on its hash) until the
+ * transaction ends, so that changes about one thing that has no row of its own to lock (a client id not
+ * yet used, a chat's pins counted against their cap) take turns. A collision of two names' hashes only
+ * has them take turns too. SQLite needs nothing, as above.
+ */
+export async function lockName(tx: Db | Tx, name: string): Promise<void> {
+  if (isSqlite(tx)) return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(tx);
+}

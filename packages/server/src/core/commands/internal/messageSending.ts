@@ -1,10 +1,10 @@
 import type { api, ParamsOf } from '@aviary/protocol';
-import { sql } from 'kysely';
 import { invalidParameter } from '../../../errors.js';
+import { lockName } from '../../../store/rows/locks.js';
 import { insertMessages } from '../../../store/rows/messages.js';
 import { newMessageUid } from '../../../store/ids.js';
 import type { MessagesTable, UsersTable } from '../../../store/schema.js';
-import type { DialectName, Tx } from '../../../store/store.js';
+import type { Tx } from '../../../store/store.js';
 import type { CoreContext } from '../../context.js';
 import type { Effects } from '../../effects/effects.js';
 import { filesForMessage, linkMessageFiles } from '../../files/attachFiles.js';
@@ -63,7 +63,9 @@ export async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, {
   const broadcast = await checkBroadcast(tx, sender, recipient.chatKey, input.text);
   const now = ctx.now();
   if (input.id !== undefined) {
-    await lockClientId(tx, ctx.store.dialect, `${sender.id}|${appId ?? ''}|${input.id}`);
+    // Concurrent sends with one client id (a client retrying before the first answer came back) take
+    // turns, so the second finds the first's message instead of adding its own.
+    await lockName(tx, `${sender.id}|${appId ?? ''}|${input.id}`);
     const earlier = await findMessageByClientId(tx, { senderId: sender.id, appId, clientId: input.id, sentAfter: now - CLIENT_ID_WINDOW_MS });
     if (earlier) return { message: earlier, repeated: true };
   }
@@ -104,15 +106,6 @@ async function requireTeamUsers(tx: Tx, teamId: string, parameter: 'mentions' | 
   if (outsider !== undefined) {
     throw invalidParameter(parameter, `${parameter} names ${outsider}, which is not an active user of your team.`);
   }
-}
-
-/**
- * Makes concurrent sends with one client id (a client retrying before the first answer came back) take
- * turns, so the second finds the first's message instead of adding its own. SQLite needs nothing: the
- * store runs one transaction at a time on its single connection.
- */
-async function lockClientId(tx: Tx, dialect: DialectName, key: string): Promise<void> {
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(tx);
 }
 
 const jsonOrNull = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
