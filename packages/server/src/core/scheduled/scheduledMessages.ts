@@ -2,6 +2,7 @@ import { MAX_SCHEDULE_AHEAD_MS, type api, type ParamsOf, type ScheduledMessage }
 import type { Static } from '@sinclair/typebox';
 import { invalidParameter } from '../../errors.js';
 import { newUlid } from '../../store/ids.js';
+import { lockName } from '../../store/rows/locks.js';
 import type { ScheduledMessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
@@ -35,6 +36,8 @@ export async function scheduleMessage(ctx: CommandContext, owner: ScheduleOwner,
   return runChange(ctx, async (tx) => {
     await checkOnBehalfOf(tx, owner.user, message.to, message.onBehalfOf);
     await resolveRecipient(tx, owner.user, message.to, message.onBehalfOf);
+    // One owner's schedulings take turns from the count, so two at once cannot both pass it one short of the cap.
+    await lockName(tx, `scheduled by ${owner.user.id}|${owner.appId ?? ''}`);
     const waiting = await ownersPending(tx, owner).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     if (Number(waiting.n) >= MAX_PENDING) {
       throw invalidParameter('sendAt', `You have ${MAX_PENDING} scheduled messages waiting; delete some (chat.deleteScheduledMessage) first.`);

@@ -3,6 +3,7 @@ import type { api, ParamsOf, Webhook } from '@aviary/protocol';
 import type { Static } from '@sinclair/typebox';
 import { ApiError, invalidParameter } from '../../errors.js';
 import { hashToken, newSecret, newWebhookId } from '../../store/ids.js';
+import { lockName } from '../../store/rows/locks.js';
 import type { UsersTable, WebhooksTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { AuditActor } from '../audit/record.js';
@@ -33,6 +34,8 @@ export async function createWebhook(ctx: CommandContext, caller: WebhookCaller, 
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
     await mayPost(tx, caller.user, input.channel, input.onBehalfOf);
+    // A channel's new webhooks take turns from the count, so two at once cannot both pass it one short of the cap.
+    await lockName(tx, `webhooks of ${input.channel}`);
     const live = await tx
       .selectFrom('webhooks')
       .select((eb) => eb.fn.countAll<number>().as('n'))
