@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { lockName } from '../../store/rows/locks.js';
 import type { PicturesTable, UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { linkTo } from '../webLinks.js';
@@ -40,6 +41,8 @@ export async function replacePicture<T>(
   if (file && picture) await storeSquares(ctx, file, picture);
   try {
     const { result, replaced, uploadRemoved } = await runChange(ctx, async (tx, effects) => {
+      // One owner's replacements take turns (PostgreSQL): the second finds the first's picture and replaces it too.
+      await lockName(tx, `picture of ${owner.owner_kind} ${owner.owner_id}`);
       const replaced = await tx.selectFrom('pictures').select(['id', 'team_id']).where('owner_id', '=', owner.owner_id).where('owner_kind', '=', owner.owner_kind).execute();
       if (replaced.length > 0) await tx.deleteFrom('pictures').where('id', 'in', replaced.map((row) => row.id)).execute();
       if (picture) await tx.insertInto('pictures').values(picture).execute();
