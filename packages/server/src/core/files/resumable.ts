@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import { ApiError, invalidParameter } from '../../errors.js';
 import { fileStorageFor, type FileStorage } from '../../files/storage.js';
+import { lockRows } from '../../store/rows/locks.js';
 import type { FilesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
@@ -157,9 +158,14 @@ async function* joined(storage: FileStorage, keys: readonly string[]): AsyncGene
   for (const key of keys) yield* await storage.get(key);
 }
 
-/** Records a stored part, unless another part took its place meanwhile (two sent at once): answers whether it did. */
+/**
+ * Records a stored part, unless another part took its place meanwhile (two sent at once, a client
+ * retrying a part whose answer it did not wait for): answers whether it did. An upload's parts are
+ * recorded one at a time (its row, on PostgreSQL), so the second finds the first's bytes counted.
+ */
 async function recordPart(db: Db, row: FilesTable, part: { start: number; size: number; storageName: string }): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
+    await lockRows(tx, 'files', 'id', [row.id], 'no key update');
     const still = await tx.selectFrom('files').select('id').where('id', '=', row.id).where('state', '=', 'resumable').executeTakeFirst();
     if (!still || (await storedBytes(tx, row.id)) !== part.start) return false;
     await tx.insertInto('file_upload_parts').values({ file_id: row.id, start: part.start, size: part.size, storage_name: part.storageName }).execute();
