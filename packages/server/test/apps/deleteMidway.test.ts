@@ -3,6 +3,8 @@ import { deleteApp } from '../../src/core/commands/apps.js';
 import { sendMessage } from '../../src/core/commands/sendMessage.js';
 import { cliActor } from '../../src/core/audit/record.js';
 import { openWidgetUrl } from '../../src/core/widgetUrl.js';
+import { recordAttempts } from '../../src/events/delivery/recordAttempts.js';
+import { judgeAttempt } from '../../src/events/delivery/verdict.js';
 import type { WidgetEvent } from '@aviary/protocol';
 import { onPostgres } from '../helpers/pgLocks.js';
 import { gate, startListener, type TestListener } from '../helpers/listener.js';
@@ -42,6 +44,39 @@ forEachDialect(
   // The listener answers when the test says: no time-out may come first on a loaded machine.
   { installTimeoutMs: 60_000 },
 );
+
+forEachDialect('an app deleted while its events are being delivered', (t) => {
+  it('records the other apps’ attempts of the batch, and nothing of the deleted app', async () => {
+    const team = await t().f.team();
+    const [developer, alice] = [await t().f.person(team.id), await t().f.person(team.id)];
+    const db = t().testStore.store.db;
+    const apps = [];
+    for (const name of ['Deleted', 'Kept']) {
+      const app = await t().f.app(team.id, developer.id, { name, listenerUrl: 'https://app.example/events' });
+      const { botUserId } = await t().f.bot(app.id);
+      // Paused, so that the server's own worker leaves its events to the test.
+      await db.updateTable('apps').set({ delivery_paused_at: 1 }).where('id', '=', app.id).execute();
+      await sendMessage(t().server.ctx, { user: alice, appId: null }, { to: botUserId, text: `Hello ${name}` });
+      apps.push(await db.selectFrom('apps').selectAll().where('id', '=', app.id).executeTakeFirstOrThrow());
+    }
+    // Both apps' events claimed, attempted and answered: then, before the batch is recorded, the first app is deleted.
+    const at = t().server.ctx.now();
+    const attempts = [];
+    for (const app of apps) {
+      await db.updateTable('events').set({ claim_token: `claim of ${app.id}`, claimed_until: at + 60_000 }).where('app_id', '=', app.id).execute();
+      const event = await db.selectFrom('events').selectAll().where('app_id', '=', app.id).executeTakeFirstOrThrow();
+      const result = { kind: 'answered' as const, status: 200, headers: {}, body: Buffer.from('{}'), durationMs: 5 };
+      attempts.push({ id: `at_${app.id}`, event, app, startedAt: at, finishedAt: at, result, verdict: judgeAttempt(result, at) });
+    }
+    await deleteApp(t().server.ctx, cliActor, { appId: apps[0]!.id });
+
+    const recorded = await recordAttempts(t().server.ctx, attempts);
+    expect(recorded.attempts.map((entry) => entry.fate)).toEqual(['delivered', 'delivered']);
+    const kept = await db.selectFrom('event_attempts').select(['app_id', 'outcome']).where('app_id', 'in', apps.map((app) => app.id)).execute();
+    expect(kept).toEqual([{ app_id: apps[1]!.id, outcome: 'delivered' }]);
+    expect(await db.selectFrom('events').select('status').where('app_id', '=', apps[1]!.id).execute()).toEqual([{ status: 'delivered' }]);
+  });
+});
 
 /**
  * PostgreSQL: an app deleted while a change records an event of it (a message to its bot, the open of

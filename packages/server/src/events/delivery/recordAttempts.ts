@@ -59,7 +59,9 @@ export async function recordAttempts(ctx: EventsContext, attempts: FinishedAttem
     // The apps' rows first, before the attempts' rows name them and their events: deleteApp locks an
     // app's row first too, so the two never wait on each other in a circle (PostgreSQL).
     const stored = await lockListenerStates(tx, ctx.store.dialect, appIds);
-    await insertAttempts(tx, attempts.map(attemptToRecord));
+    // An app deleted while its attempts were under way took its events along: their attempts have
+    // nothing left to be the record of (and their rows would fail on the events' foreign key).
+    await insertAttempts(tx, attempts.filter((attempt) => stored.has(attempt.app.id)).map(attemptToRecord));
     for (const appId of appIds) {
       // An app gone meanwhile has no state to keep: its attempts are judged as by an answering listener.
       const state = stored.get(appId) ?? { appId, failingSince: null, ...answeringListener };
