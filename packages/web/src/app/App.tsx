@@ -26,6 +26,8 @@ export function App() {
   }, [session, route]);
 
   const signedIn = useCallback((next: Session) => setSession(next), []);
+  // A change is made to the session as it is when React applies it: two in one tick both stay.
+  const changeSession = useCallback((change: (current: Session) => Session) => setSession((current) => (current ? change(current) : current)), []);
   const signOut = useCallback(async () => {
     await sessionApi.signOut();
     setSession(null);
@@ -35,5 +37,5 @@ export function App() {
   if (isPublicRoute(route)) return <PublicPage route={route} onSignedIn={signedIn} />;
   if (session === undefined) return <p className="page-message" role="status">Loading…</p>;
   if (session === null) return <SignIn onSignedIn={signedIn} />;
-  return <Workspace session={session} route={route} onSignOut={signOut} onSessionChange={setSession} />;
+  return <Workspace session={session} route={route} onSignOut={signOut} onSessionChange={changeSession} />;
 }

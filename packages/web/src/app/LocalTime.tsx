@@ -11,7 +11,8 @@ export function LocalTime({ zone }: { zone: string }) {
   }, []);
   return (
     <>
-      {zoneLabel(zone)} · {formatTime(now, zone)}
+      {/* The time wraps whole to the next line where the line is narrow, never "06:50" from "PM". */}
+      {zoneLabel(zone)} · <span className="no-wrap">{formatTime(now, zone)}</span>
     </>
   );
 }

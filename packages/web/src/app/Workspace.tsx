@@ -34,7 +34,7 @@ const MentionsDialog = lazy(() => import('./notify/MentionsDialog').then((m) => 
 const NotificationsDialog = lazy(() => import('./notify/NotificationsDialog').then((m) => ({ default: m.NotificationsDialog })));
 
 /** The signed-in screen: the sidebar, the open conversation (or the apps directory), toasts and widgets. */
-export function Workspace({ session, route, onSignOut, onSessionChange }: { session: Session; route: Route; onSignOut: () => void; onSessionChange: (session: Session) => void }) {
+export function Workspace({ session, route, onSignOut, onSessionChange }: { session: Session; route: Route; onSignOut: () => void; onSessionChange: (change: (current: Session) => Session) => void }) {
   const [conversations, setConversations] = useState<Conversation[]>();
   const [people, setPeople] = useState<Person[]>([]);
   const [apps, setApps] = useState<App[]>([]);
@@ -75,12 +75,19 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [resyncs, setResyncs] = useState(0);
   /** The team's name or icon as the page shows them: changed in the admin console here, or by an admin anywhere (team.updated). */
   const showTeam = useCallback(
-    ({ name, icon }: { name: string; icon?: string | undefined }) => onSessionChange({ ...session, team: { id: session.team.id, name, ...(icon ? { icon } : {}) } }),
-    [session, onSessionChange],
+    ({ name, icon }: { name: string; icon?: string | undefined }) => onSessionChange((current) => ({ ...current, team: { id: current.team.id, name, ...(icon ? { icon } : {}) } })),
+    [onSessionChange],
   );
   /** Who the person is and their team, as the server now has them (a role, a profile, the team's name). */
   const reloadSession = useCallback(() => {
-    void sessionApi.getSession().then((answer) => answer.user !== null && onSessionChange(answer), () => undefined);
+    void sessionApi.getSession().then(
+      (answer) => {
+        if (answer.user === null) return;
+        const next: Session = answer;
+        onSessionChange(() => next);
+      },
+      () => undefined,
+    );
   }, [onSessionChange]);
   const [online, setOnline] = useState<ReadonlySet<string>>();
   const connection = useStream(
@@ -148,20 +155,27 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     [toasts],
   );
 
-  const value = useMemo<WorkspaceValue>(() => {
+  // Names change with the person, the roster and the people of direct chats, not with a presence frame or
+  // a message: what depends on nameOf (ServiceML, parsed once per message) is not made again for those.
+  const directNames = JSON.stringify((conversations ?? []).flatMap((conversation) => (conversation.user ? [[conversation.user.id, fullName(conversation.user)]] : [])));
+  const nameOf = useMemo(() => {
     const names = new Map<string, string>([[session.user.id, fullName(session.user)]]);
     for (const person of people) names.set(person.id, fullName(person));
+    for (const [id, name] of JSON.parse(directNames) as Array<[string, string]>) names.set(id, name);
+    return (userId: string) => names.get(userId);
+  }, [session.user, people, directNames]);
+
+  const value = useMemo<WorkspaceValue>(() => {
     const pictures = new Map<string, string>();
     for (const person of people) if (person.profileImage) pictures.set(person.id, person.profileImage);
     if (session.user.profileImage) pictures.set(session.user.id, session.user.profileImage);
     const bots = new Set(people.filter((person) => person.isBot).map((person) => person.id));
-    for (const conversation of conversations ?? []) if (conversation.user) names.set(conversation.user.id, fullName(conversation.user));
     return {
       me: session.user,
       team: session.team,
       people,
       apps,
-      nameOf: (userId) => names.get(userId),
+      nameOf,
       pictureOf: (userId) => pictures.get(userId),
       appName: (appId) => apps.find((app) => app.id === appId)?.name,
       presenceOf: (userId) => (online === undefined || bots.has(userId) ? undefined : online.has(userId) ? 'online' : 'away'),
@@ -176,18 +190,18 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       },
       refreshApps,
       lookUpSender: (userId, appId) => {
-        for (const [id, known, refresh] of [[userId, names.has(userId), refreshRoster], [appId, apps.some((app) => app.id === appId), refreshApps]] as const) {
+        for (const [id, known, refresh] of [[userId, nameOf(userId) !== undefined, refreshRoster], [appId, apps.some((app) => app.id === appId), refreshApps]] as const) {
           if (id === undefined || known || lookedUp.current.has(id)) continue;
           lookedUp.current.add(id);
           void refresh().catch(() => undefined);
         }
       },
       refreshConversations,
-      updateMe: (user) => onSessionChange({ ...session, user }),
+      updateMe: (user) => onSessionChange((current) => ({ ...current, user })),
       updateTeam: showTeam,
       outbox,
     };
-  }, [session, people, apps, conversations, online, toasts, showAnswer, refreshApps, refreshRoster, refreshConversations, onSessionChange, showTeam, outbox]);
+  }, [session, people, apps, nameOf, online, toasts, showAnswer, refreshApps, refreshRoster, refreshConversations, onSessionChange, showTeam, outbox]);
 
   useWorkspaceNotifications(session.user.id, conversations, value.nameOf);
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
