@@ -49,16 +49,25 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const openChat = route.page === 'chat' ? route.chat : undefined;
   const openChatNow = useRef(openChat);
   openChatNow.current = openChat;
-  // Frames that come before the first list: applied to it when it comes, as the stream may bring what it lacks.
-  const early = useRef<StreamDataFrame[] | undefined>([]);
+  // The list's newest load, and the frames that came while it was on its way: applied to its answer, which
+  // the server may have made before them (the first load, and each reload: after a send, a join, a gap).
+  // An older load's answer, coming after a newer one started, is dropped: it would put back what the
+  // stream has changed since (an unread badge, a chat's place in the list).
+  const loading = useRef<{ frames: StreamDataFrame[] } | undefined>(undefined);
   const refreshConversations = useCallback(async (): Promise<void> => {
-    const { conversations: loaded } = await methods.chat.listConversations();
-    const pending = early.current ?? [];
-    early.current = undefined;
-    const applied = applyFrames(loaded, pending, session.user.id, openChatNow.current);
-    setConversations(applied.conversations);
-    if (applied.reloadApps) void refreshApps();
-    if (applied.reloadConversations) await refreshConversations();
+    const load = { frames: [] as StreamDataFrame[] };
+    loading.current = load;
+    try {
+      const { conversations: loaded } = await methods.chat.listConversations();
+      if (loading.current !== load) return;
+      loading.current = undefined;
+      const applied = applyFrames(loaded, load.frames, session.user.id, openChatNow.current);
+      setConversations(applied.conversations);
+      if (applied.reloadApps) void refreshApps();
+      if (applied.reloadConversations) await refreshConversations();
+    } finally {
+      if (loading.current === load) loading.current = undefined;
+    }
   }, [session.user.id, refreshApps]);
   const refreshRoster = useCallback(() => methods.roster.listContacts().then(setPeople), []);
   const reloadAll = useCallback(() => {
@@ -99,10 +108,8 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       }
       const team = updatedTeam(frames);
       if (team) showTeam(team);
-      if (!conversations) {
-        early.current?.push(...frames);
-        return;
-      }
+      loading.current?.frames.push(...frames);
+      if (!conversations) return;
       const applied = applyFrames(conversations, frames, session.user.id, openChat);
       setConversations(applied.conversations);
       const removed = removedFrom(frames, session.user.id, openChatNow.current);

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
 import { closeSdkApps, startSdkApp } from '../../../server/test/client/harness.js';
 import { noBrowser, type WatchedPage } from '../../../server/test/helpers/browser.js';
 import { restartOnSameStore, type TestServer } from '../../../server/test/helpers/server.js';
@@ -71,6 +73,53 @@ describe.skipIf(noBrowser)('the web client live', () => {
     bob.expectNoErrors();
     await alice.context.close();
     await bob.context.close();
+  });
+
+  it('keeps a badge that came while the list was reloading, from an answer the server made before it', async () => {
+    const { bob, alice: aliceRow } = web.cast;
+    const { channel: side } = await createChannel(web.t.server.ctx, { user: bob, appId: null }, { name: 'side-room', type: 'public', members: [aliceRow.id] });
+    const alice = await signInAs(aliceRow.email!, 'Northwind');
+    await alice.page.getByRole('link', { name: 'general' }).click();
+
+    // The list's reload after Alice's send: its answer is taken from the server at once, then held on
+    // its way to the page, as on a slow network.
+    let taken!: () => void;
+    const answerTaken = new Promise<void>((resolve) => (taken = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await alice.page.route(
+      '**/v1/chat.listConversations',
+      async (route) => {
+        const response = await route.fetch();
+        taken();
+        await released;
+        await route.fulfill({ response });
+      },
+      { times: 1 },
+    );
+    await send(alice.page, /Message #general/, 'Anyone around?');
+    await answerTaken;
+
+    // Bob writes in the other channel after that answer was made: its badge comes over the stream.
+    await sendMessage(web.t.server.ctx, { user: bob, appId: null }, { to: side.id, text: 'Over here' });
+    const badge = alice.page.getByRole('link', { name: 'side-room' }).getByLabel('1 unread');
+    await badge.waitFor();
+    // Whether the badge leaves the page at any moment once the held answer is let go.
+    await alice.page.evaluate(() => {
+      const link = [...document.querySelectorAll('a')].find((a) => a.textContent?.includes('side-room'))!;
+      const seen = window as unknown as { badgeLost?: boolean };
+      new MutationObserver(() => {
+        if (!link.isConnected || !link.querySelector('[aria-label="1 unread"]')) seen.badgeLost = true;
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    release();
+    // The answer has come (the page's resource timing lists it once its body is in), and the page has
+    // rendered twice since: long after the answer was applied.
+    await alice.page.waitForFunction(() => performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/v1/chat.listConversations')).length >= 2);
+    await alice.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await alice.page.evaluate(() => (window as unknown as { badgeLost?: boolean }).badgeLost ?? false)).toBe(false);
+    expect(await badge.count()).toBe(1);
+    alice.expectNoErrors();
   });
 
   it('a preview attached by a real SDK listener app appears live in both pages', async () => {
