@@ -2,9 +2,10 @@ import { maxPersonalTokenNameLength, type PersonalToken } from '@aviary/protocol
 import { presentPersonalToken } from '../presenters/personalTokens.js';
 import type { CommandContext } from '../context.js';
 import type { PersonAt } from './accounts.js';
-import { invalidParameter } from '../../errors.js';
+import { ApiError, invalidParameter } from '../../errors.js';
 import type { PersonalTokensTable } from '../../store/schema.js';
 import { hashToken, newSecret, newUlid } from '../../store/ids.js';
+import { holdStandingAccount } from '../../store/rows/users.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { runChange } from '../effects/effects.js';
 import { checkVisibleName } from '../names.js';
@@ -39,6 +40,8 @@ export async function createPersonalToken(
     revoked_at: null,
   };
   await runChange(ctx, async (tx) => {
+    // Deactivated meanwhile (every token of theirs revoked, every session ended): no new token.
+    if (!(await holdStandingAccount(tx, person.id))) throw new ApiError('NotSignedIn', 'Your account was deactivated; no token was made.');
     await tx.insertInto('personal_tokens').values(row).execute();
     await recordAudit(tx, {
       ...byPerson(person, address),

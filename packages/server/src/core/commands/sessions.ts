@@ -2,6 +2,7 @@ import type { UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { hashToken, newSecret } from '../../store/ids.js';
+import { holdStandingAccount } from '../../store/rows/users.js';
 import { runChange } from '../effects/effects.js';
 import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 import { byPerson, recordAudit } from '../audit/record.js';
@@ -71,10 +72,13 @@ export async function signIn(ctx: CommandContext, browser: Browser, input: SignI
   }
   const user = opened[0];
   const sessionToken = await runChange(ctx, async (tx) => {
+    // The password changed or reset, or the account deactivated, since it was checked: no session from the old one.
+    if (!(await holdStandingAccount(tx, user.id, user.password_hash!))) return undefined;
     const token = await insertSession(tx, user.id, browser, ctx.now());
     await recordAudit(tx, { ...byPerson(user, browser.clientAddress ?? null), at: ctx.now(), action: 'session.signIn', target: { kind: 'user', id: user.id } });
     return token;
   });
+  if (sessionToken === undefined) return { outcome: 'wrongCredentials', accounts: [{ id: user.id, team_id: user.team_id }] };
   return { outcome: 'signedIn', sessionToken, user };
 }
 
@@ -88,11 +92,13 @@ export interface SsoSignIn {
 /**
  * A sign-in through the team's provider, from the browser given, in one transaction: the provider's name
  * for the person kept (the first time), a new session (its token answered, stored hashed) and the audit
- * log's `session.signIn`.
+ * log's `session.signIn`. Undefined, and nothing written, when the person was deactivated meanwhile.
  */
-export async function openSsoSession(ctx: CommandContext, browser: Browser, { person, identity, accountCreated }: SsoSignIn): Promise<string> {
+export async function openSsoSession(ctx: CommandContext, browser: Browser, { person, identity, accountCreated }: SsoSignIn): Promise<string | undefined> {
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
+    // Deactivated since the sign-in looked (its sessions ended): undefined, no session.
+    if (!(await holdStandingAccount(tx, person.id))) return undefined;
     if (!identity.linked) {
       // Two sign-ins of a new name at once (two tabs): the second finds it kept by the first.
       await tx

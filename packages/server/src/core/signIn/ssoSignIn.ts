@@ -114,6 +114,7 @@ export async function finishSsoSignIn(ctx: SsoContext, callbackUrl: URL, browser
     { userAgent: ctx.userAgent, clientAddress: ctx.clientAddress },
     { person, identity: { issuer: identity.issuer, subject: identity.subject, linked: linked !== undefined }, accountCreated: created },
   );
+  if (sessionToken === undefined) return fail('deactivated', seen, person.id);
   return { outcome: 'signedIn', user: person, sessionToken, created };
 }
 

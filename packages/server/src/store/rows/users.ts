@@ -1,5 +1,6 @@
 import type { UsersTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
+import { isSqlite } from './streamEntries.js';
 
 /** Who the user is; a person adds email, role and password, a bot its app. */
 export type UserFields = Pick<UsersTable, 'id' | 'team_id' | 'first_name' | 'last_name' | 'created_at'> & Partial<UsersTable>;
@@ -26,4 +27,18 @@ export async function insertUser(db: Db | Tx, fields: UserFields): Promise<Users
 export function isEmailTaken(error: unknown): boolean {
   const { code, constraint, message } = (error ?? {}) as { code?: unknown; constraint?: unknown; message?: unknown };
   return (code === '23505' && constraint === 'users_email') || (code === 'SQLITE_CONSTRAINT_UNIQUE' && String(message).includes('users.email'));
+}
+
+/**
+ * Whether the account still stands as a credential was checked against it, before a new one is made
+ * from that check (a session, a personal token): active, and with the password verified when one was.
+ * PostgreSQL: its row is held `for share` until the transaction ends, so a password change or reset, or
+ * a deactivation, under way is waited for and then seen, and one that comes later waits, then ends the
+ * new credential with the others. Without it, a sign-in checked against the old password could commit
+ * its session after a reset had ended every session. SQLite's one writer has them take turns.
+ */
+export async function holdStandingAccount(tx: Tx, userId: string, verifiedPasswordHash?: string): Promise<boolean> {
+  let query = tx.selectFrom('users').select('id').where('id', '=', userId).where('deactivated_at', 'is', null);
+  if (verifiedPasswordHash !== undefined) query = query.where('password_hash', '=', verifiedPasswordHash);
+  return (await (isSqlite(tx) ? query : query.forShare()).executeTakeFirst()) !== undefined;
 }
