@@ -15,16 +15,19 @@ export { presentThread };
  * thread up to their own reply. Returns the root's thread.updated entry, for the reply's frames.
  */
 export async function recordReply(tx: Tx, root: MessagesTable, reply: MessagesTable, mentions: readonly string[]): Promise<StreamEntryDraft> {
-  await tx
-    .insertInto('threads')
-    .values({ parent_uid: root.uid, chat_key: root.chat_key, team_id: root.team_id, reply_count: 0, last_reply_uid: reply.uid, last_reply_at: reply.timestamp, participants: '[]' })
-    .onConflict((conflict) => conflict.column('parent_uid').doNothing())
-    .execute();
-  // The increment takes the row's lock on PostgreSQL: two replies at once both count, and take turns below.
+  // One statement makes the summary or counts one more in it, and takes its row's lock on PostgreSQL: two
+  // replies at once both count, and take turns below. Made apart from the count, a summary the deletion of
+  // the thread's last reply removed between the two was missing for the count, and the reply was lost.
   const counted = await tx
-    .updateTable('threads')
-    .set((eb) => ({ reply_count: eb('reply_count', '+', 1), last_reply_uid: reply.uid, last_reply_at: reply.timestamp }))
-    .where('parent_uid', '=', root.uid)
+    .insertInto('threads')
+    .values({ parent_uid: root.uid, chat_key: root.chat_key, team_id: root.team_id, reply_count: 1, last_reply_uid: reply.uid, last_reply_at: reply.timestamp, participants: '[]' })
+    .onConflict((conflict) =>
+      conflict.column('parent_uid').doUpdateSet((eb) => ({
+        reply_count: eb('threads.reply_count', '+', 1),
+        last_reply_uid: eb.ref('excluded.last_reply_uid'),
+        last_reply_at: eb.ref('excluded.last_reply_at'),
+      })),
+    )
     .returning(['reply_count', 'participants'])
     .executeTakeFirstOrThrow();
   const participants = JSON.stringify([...new Set([reply.from_user_id, ...(JSON.parse(counted.participants) as string[])])].slice(0, threadLimits.participantsShown));
