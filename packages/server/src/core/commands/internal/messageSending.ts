@@ -1,5 +1,5 @@
 import type { api, ParamsOf } from '@aviary/protocol';
-import { invalidParameter } from '../../../errors.js';
+import { ApiError, invalidParameter } from '../../../errors.js';
 import { lockName } from '../../../store/rows/locks.js';
 import { insertMessages } from '../../../store/rows/messages.js';
 import { newMessageUid } from '../../../store/ids.js';
@@ -93,8 +93,12 @@ export async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, {
     ...(files ? { files: JSON.stringify(files) } : {}),
   };
   await insertMessages(tx, [message]);
-  // The webhook's last use is its message's: recorded with it, in its transaction.
-  if (webhookId !== undefined) await tx.updateTable('webhooks').set({ last_used_at: now }).where('id', '=', webhookId).execute();
+  // The webhook's last use is its message's: recorded with it, in its transaction. Revoked since it was
+  // looked up (its revocation answered, so no message may come through it after): refused, nothing kept.
+  if (webhookId !== undefined) {
+    const used = await tx.updateTable('webhooks').set({ last_used_at: now }).where('id', '=', webhookId).where('revoked_at', 'is', null).executeTakeFirst();
+    if (Number(used.numUpdatedRows) === 0) throw new ApiError('UnknownWebhook', 'No webhook answers at this URL: it was never made, or it was revoked.');
+  }
   if (files) await linkMessageFiles(tx, message, files, now);
   const threadEntry = root ? await recordReply(tx, root, message, content.mentions ?? []) : undefined;
   await recordMessageEffects(tx, effects, message, now, { root, threadEntry });
