@@ -4,6 +4,7 @@ import { isSqlite } from './streamEntries.js';
 
 /** The tables whose rows a change locks, by the column it names them with. */
 interface Lockable {
+  channels: 'id';
   messages: 'uid';
   files: 'id';
   apps: 'id';
