@@ -51,7 +51,12 @@ export interface TeamChoice {
 }
 
 /** What to show for a failed call, in place: the server's own description, or the error's message. */
+/** What a failure without any answer says (failureText). */
+export const UNREACHABLE = 'Aviary could not be reached: check the connection, then try again.';
+
 export function failureText(error: unknown): string {
   if (error instanceof AviaryApiError && typeof error.body.description === 'string') return error.body.description;
+  // fetch's own failure (no answer at all): Chromium says "Failed to fetch", Firefox and Safari otherwise.
+  if (error instanceof TypeError && /fetch|network|load failed/i.test(error.message)) return UNREACHABLE;
   return error instanceof Error ? error.message : String(error);
 }

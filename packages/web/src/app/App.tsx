@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { failureText, sessionApi } from '../api/client';
+import { failureText, sessionApi, UNREACHABLE } from '../api/client';
 import { PublicPage } from './PublicPage';
 import { isPublicRoute, navigate, useRoute } from './route';
 import type { Session } from './session';
@@ -33,7 +33,7 @@ export function App() {
     setSession(null);
   }, []);
 
-  if (failure) return <p className="page-message" role="alert">Aviary could not be reached: {failure}</p>;
+  if (failure) return <p className="page-message" role="alert">{failure === UNREACHABLE ? failure : `Aviary could not be reached: ${failure}`}</p>;
   if (isPublicRoute(route)) return <PublicPage route={route} onSignedIn={signedIn} />;
   if (session === undefined) return <p className="page-message" role="status">Loading…</p>;
   if (session === null) return <SignIn onSignedIn={signedIn} />;

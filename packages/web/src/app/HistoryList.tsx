@@ -117,7 +117,9 @@ export function HistoryList({ history, chat, selection, target }: { history: His
   }, []);
   // The same at the bottom, only while the history opened at a linked message has newer pages to load:
   // otherwise nothing watches it, so that no render comes between a page put in front and its anchoring.
-  const { hasOlder, loading, loadOlder, hasNewer, loadNewer } = history;
+  // A page that failed is asked for again only when the person says so ("Try again"): the view near an end
+  // would otherwise ask at once, and again on each failure, as fast as they come.
+  const { hasOlder, loading, loadOlder, hasNewer, loadNewer, error } = history;
   const [bottomSeen, setBottomSeen] = useState(0);
   useEffect(() => {
     const element = scroller.current;
@@ -128,14 +130,14 @@ export function HistoryList({ history, chat, selection, target }: { history: His
   }, [hasNewer]);
   useEffect(() => {
     const element = scroller.current;
-    if (!element || !bottom.current || !hasNewer || loading || rows.length === 0) return;
+    if (!element || !bottom.current || !hasNewer || loading || error || rows.length === 0) return;
     if (bottom.current.getBoundingClientRect().top <= element.getBoundingClientRect().bottom + LOAD_AHEAD_PX) loadNewer();
-  }, [bottomSeen, hasNewer, loading, loadNewer, rows.length]);
+  }, [bottomSeen, hasNewer, loading, error, loadNewer, rows.length]);
   useEffect(() => {
     const element = scroller.current;
-    if (!element || !top.current || !hasOlder || loading || rows.length === 0) return;
+    if (!element || !top.current || !hasOlder || loading || error || rows.length === 0) return;
     if (top.current.getBoundingClientRect().bottom >= element.getBoundingClientRect().top - LOAD_AHEAD_PX) loadOlder();
-  }, [topSeen, hasOlder, loading, loadOlder, rows.length]);
+  }, [topSeen, hasOlder, loading, error, loadOlder, rows.length]);
 
   const onScroll = () => {
     const element = scroller.current;
@@ -149,7 +151,14 @@ export function HistoryList({ history, chat, selection, target }: { history: His
   return (
     <div ref={scroller} className="history" onScroll={onScroll} tabIndex={0} role="region" aria-label="Message history" data-chat={chat}>
       <div ref={top} className="history-top" />
-      <FormError text={history.error} />
+      {history.error && (
+        <div className="history-failed">
+          <FormError text={history.error} />
+          <button type="button" className="secondary" onClick={history.retry}>
+            Try again
+          </button>
+        </div>
+      )}
       <div role="list" aria-busy={history.loading} className="history-rows" style={{ height: totalSize }}>
         {items.map((item) => {
           const row = rows[item.index]!;

@@ -13,6 +13,8 @@ export interface History {
   loading: boolean;
   error?: string;
   loadOlder(): void;
+  /** After a page failed (`error`): clears the error and asks for that page again. */
+  retry(): void;
   /** Adds messages that arrived (sent here, or over the stream); one already shown is not doubled. */
   add(messages: Message[]): void;
   /** Replaces messages shown (a preview was attached); others are ignored. */
@@ -42,6 +44,8 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
   const [hasNewer, setHasNewer] = useState(target !== undefined);
   const newerPending = useRef(target !== undefined);
   const inFlight = useRef(false);
+  /** The page that failed last, until it is asked for again. */
+  const failed = useRef<'older' | 'newer' | 'around'>(undefined);
   /** Counts the fresh starts: a page asked for before the last one is not shown. */
   const opening = useRef(0);
   const oldest = useRef<string | undefined>(undefined);
@@ -59,6 +63,7 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
         .fetchMessages(params)
         .then((page) => {
           if (asked !== opening.current) return;
+          setError(undefined);
           const got = [...page].reverse();
           if (direction !== 'newer' && got[0]) oldest.current = got[0].uid;
           if (direction !== 'older' && got.at(-1)) newest.current = got.at(-1)!.uid;
@@ -71,7 +76,12 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
             setHasNewer(newerPending.current);
           }
           setMessages((shown) => mergeByUid(got, shown));
-        }, (failure: unknown) => asked === opening.current && setError(failureText(failure)))
+        }, (failure: unknown) => {
+          if (asked !== opening.current) return;
+          // Shown until the person tries again (retry): the view asks for no page meanwhile.
+          failed.current = direction;
+          setError(failureText(failure));
+        })
         .finally(() => {
           if (asked !== opening.current) return;
           inFlight.current = false;
@@ -81,6 +91,12 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
     [chat, target],
   );
   const loadOlder = useCallback(() => load('older'), [load]);
+  const retry = useCallback(() => {
+    const direction = failed.current;
+    failed.current = undefined;
+    setError(undefined);
+    if (direction) load(direction);
+  }, [load]);
   const loadNewer = useCallback(() => load('newer'), [load]);
 
   const started = useRef(false);
@@ -94,6 +110,7 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
       setHasNewer(target !== undefined);
       setHasOlder(true);
       setError(undefined);
+      failed.current = undefined;
       setMessages([]);
     }
     started.current = true;
@@ -138,7 +155,7 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
       ),
     [],
   );
-  return { messages, hasOlder, loading, error, loadOlder, add, replace, remove, react, pin, hasNewer, loadNewer };
+  return { messages, hasOlder, loading, error, loadOlder, retry, add, replace, remove, react, pin, hasNewer, loadNewer };
 }
 
 /** Both lists oldest first; the result too, each uid once. */

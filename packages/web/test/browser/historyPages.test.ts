@@ -105,6 +105,33 @@ describe.skipIf(noBrowser)('history pages in the web client', () => {
     await alice.context.close();
   });
 
+  it('asks for an older page that failed once, shows why, and again only when the person tries again', async () => {
+    const { cast, channel } = await channelWith('flaky', 250);
+    const alice = await signInPage(suite.browser, suite.t, cast.alice.email!, 'Northwind');
+    const requests = await openCounting(alice.page, channel.id);
+    await history(alice.page).getByText('flaky message 250', { exact: true }).waitFor();
+    await settledAtBottom(alice.page);
+    const olderAsked = () => requests.filter((body) => body.includes('"before"')).length;
+
+    // The network goes; the person scrolls to the top: the older page is asked for, and fails.
+    await alice.context.setOffline(true);
+    await history(alice.page).evaluate((element) => element.scrollTo({ top: 0 }));
+    const tryAgain = history(alice.page).getByRole('button', { name: 'Try again' });
+    await tryAgain.waitFor();
+    await history(alice.page).getByRole('alert').getByText('Aviary could not be reached: check the connection, then try again.').waitFor();
+    // Once, however long it stays failed (it was asked again at once after each failure, in a loop).
+    await nextFrames(alice.page);
+    await nextFrames(alice.page);
+    expect(olderAsked()).toBe(1);
+
+    await alice.context.setOffline(false);
+    await tryAgain.click();
+    await history(alice.page).getByText('flaky message 150', { exact: true }).waitFor({ state: 'attached' });
+    await tryAgain.waitFor({ state: 'detached' });
+    expect(await history(alice.page).getByRole('alert').count()).toBe(0);
+    await alice.context.close();
+  });
+
   it('asks for the next page at once when the first does not fill the view', async () => {
     const { cast, channel } = await channelWith('tall', 130);
     // A view taller than a hundred one-line rows.
