@@ -1,8 +1,11 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
 import { newMessageUid } from '../../../server/src/store/ids.js';
 import type { UsersTable } from '../../../server/src/store/schema.js';
+import { sessionFor } from '../../../server/test/client/harness.js';
+import { png, upload } from '../../../server/test/files/upload.js';
 import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { signInPage, writeHistory } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
@@ -112,6 +115,41 @@ describe.skipIf(noBrowser)('threads', () => {
       await Promise.all([alice.context.close(), bob.context.close()]);
     });
   }
+
+  it('keeps the thread open on an Escape that is not its own: the image viewer’s, or one in a reply being written', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'escapes', members: [web.cast.bob.id] });
+    const ctx = web.t.server.ctx;
+    const { message: root } = await sendMessage(ctx, { user: web.cast.bob, appId: null }, { to: channel.id, text: 'The new chart' });
+    const bob = await sessionFor(web.t, web.cast.bob);
+    const stored = await upload(web.t, bob.sessionToken, 'chart.png', await png(120, 80));
+    expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+    await sendMessage(ctx, { user: web.cast.bob, appId: null }, { to: channel.id, text: 'Here it is', threadParent: root.uid, files: [stored.body.file.id] });
+    const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind', { width: 1280, height: 800 });
+    const { page } = alice;
+    await page.goto(`${web.t.url}/c/${encodeURIComponent(channel.id)}?thread=${root.uid}`);
+    const panel = threadPanel(page);
+    await replyShown(panel, 'Here it is');
+
+    // The viewer, opened from the thread, closes on Escape; the thread stays.
+    await panel.getByRole('link', { name: 'View chart.png' }).click();
+    const viewer = page.getByRole('dialog', { name: 'chart.png' });
+    await viewer.waitFor();
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+    expect(await panel.isVisible()).toBe(true);
+
+    // Escape in a reply being written keeps the reply and the thread; with nothing written, it closes the thread.
+    const reply = panel.getByRole('textbox', { name: 'Reply in the thread' });
+    await reply.fill('Looks right to me, but');
+    await reply.press('Escape');
+    expect(await panel.isVisible()).toBe(true);
+    expect(await reply.inputValue()).toBe('Looks right to me, but');
+    await reply.fill('');
+    await reply.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
 
   it('opens a thread beside the conversation, keeps it in the address, and loads its older replies (1280×800)', async () => {
     const name = 'release-steps';

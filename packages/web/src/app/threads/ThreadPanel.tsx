@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { failureText, methods, type Message } from '../../api/client';
 import { useStreamFrames } from '../../stream/useStream';
 import { Avatar } from '../Avatar';
@@ -101,7 +101,7 @@ export function ThreadPanel({ chat, root, reloads = 0, onClose }: {
   const count = parent?.thread?.replyCount ?? replies.length;
 
   return (
-    <aside ref={panel} className="thread-panel" aria-labelledby={titleId} onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+    <aside ref={panel} className="thread-panel" aria-labelledby={titleId} onKeyDown={(event) => closesThread(event) && onClose()}>
       <header className="thread-panel-header">
         <h2 id={titleId}>Thread</h2>
         <button type="button" className="secondary" onClick={onClose}>
@@ -159,6 +159,17 @@ function ThreadMessage({ message, name, timezone }: { message: Message; name: st
   );
 }
 
+/**
+ * Escape closes the thread, unless it is someone else's: a dialog opened from the panel (the image viewer,
+ * a widget) closes itself, and a reply being written stays (Escape in a composer with text).
+ */
+function closesThread(event: KeyboardEvent<HTMLElement>): boolean {
+  if (event.key !== 'Escape' || event.defaultPrevented) return false;
+  const target = event.target as HTMLElement;
+  if (target.closest('dialog')) return false;
+  return !(target instanceof HTMLTextAreaElement && target.value.trim() !== '');
+}
+
 function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; onSent: (message: Message) => void }) {
   const [text, setText] = useState('');
   const [alsoInChannel, setAlsoInChannel] = useState(false);
@@ -178,7 +189,8 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
       const caption = captionOf(text, files.map((item) => item.file.name));
       const answer = await methods.chat.sendFromComposer({ to: chat, text: caption, threadParent: root, ...(ids.length > 0 ? { files: ids } : {}), ...(alsoInChannel ? { alsoInChannel: true } : {}) });
       if ('message' in answer) onSent(answer.message);
-      setText('');
+      // What was typed while it went stays for the next reply.
+      setText((now) => (now === text ? '' : now));
     } catch (failure) {
       setError(failureText(failure));
       uploads.putBack(files);
@@ -197,7 +209,8 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
         onChange={(event) => setText(event.target.value)}
         onPaste={(event) => pasteFiles(event, uploads.add)}
         onKeyDown={(event) => {
-          if (event.key === 'Enter' && !event.shiftKey) {
+          // Enter that ends an input method's composition (Chinese, Japanese, Korean) picks the text; it sends nothing.
+          if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
             event.preventDefault();
             void send();
           }
