@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { failureText, type Conversation, type Message } from '../api/client';
 import { chatOf } from '../stream/applyFrames';
 import { FormError } from './FormError';
@@ -11,25 +11,45 @@ export interface ListPage<T> {
   nextCursor?: string;
 }
 
-/** A list read a page at a time: the first page at once, `load(cursor)` for the next, `load()` to start again. */
+/**
+ * A list read a page at a time: the first page at once, `load(cursor)` for the next, `load()` to start
+ * again. One page at a time: a next page asked for while one is on its way is not asked again (a
+ * double-click on "Show more" added the page twice), and a fresh start drops the answers of what it
+ * started over from.
+ */
 export function usePagedList<T>(fetchPage: (cursor?: string) => Promise<ListPage<T>>) {
   const [items, setItems] = useState<T[]>();
   const [cursor, setCursor] = useState<string>();
   const [error, setError] = useState<string>();
+  const [loading, setLoading] = useState(false);
+  const latest = useRef(0);
+  const inFlight = useRef(false);
   const load = useCallback(
     (after?: string) => {
-      fetchPage(after).then(
-        (page) => {
-          setItems((shown) => [...(after === undefined ? [] : (shown ?? [])), ...page.items]);
-          setCursor(page.nextCursor);
-        },
-        (failure: unknown) => setError(failureText(failure)),
-      );
+      if (after !== undefined && inFlight.current) return;
+      const asked = ++latest.current;
+      inFlight.current = true;
+      setLoading(true);
+      fetchPage(after)
+        .then(
+          (page) => {
+            if (asked !== latest.current) return;
+            setError(undefined);
+            setItems((shown) => [...(after === undefined ? [] : (shown ?? [])), ...page.items]);
+            setCursor(page.nextCursor);
+          },
+          (failure: unknown) => asked === latest.current && setError(failureText(failure)),
+        )
+        .finally(() => {
+          if (asked !== latest.current) return;
+          inFlight.current = false;
+          setLoading(false);
+        });
     },
     [fetchPage],
   );
   useEffect(() => load(), [load]);
-  return { items, cursor, error, load };
+  return { items, cursor, error, loading, load };
 }
 
 /** The chat a message is in, and "In #channel" or "In Name" for where the person knows it. */
@@ -42,7 +62,7 @@ export function placeOf(message: Message, me: string, conversations: Conversatio
 /** A dialog listing messages, each a link that opens its chat at it, with "Show more" while pages are left. */
 export function MessageListDialog({ title, list, entries, empty, label, onClose }: {
   title: string;
-  list: { items: unknown[] | undefined; cursor: string | undefined; error: string | undefined; load: (cursor?: string) => void };
+  list: { items: unknown[] | undefined; cursor: string | undefined; error: string | undefined; loading: boolean; load: (cursor?: string) => void };
   entries: Array<{ message: Message; chat: string; detail: string; path?: string }>;
   empty: string;
   label: string;
@@ -54,7 +74,7 @@ export function MessageListDialog({ title, list, entries, empty, label, onClose 
       {list.items === undefined && !list.error ? <p className="page-message">Loading…</p> : <MessageLinks entries={entries} onOpen={onClose} empty={empty} label={label} />}
       {list.cursor !== undefined && (
         <div className="modal-actions">
-          <button type="button" className="secondary" onClick={() => list.load(list.cursor)}>
+          <button type="button" className="secondary" onClick={() => list.load(list.cursor)} disabled={list.loading} aria-busy={list.loading}>
             Show more
           </button>
         </div>

@@ -47,6 +47,7 @@ export async function writeHistory(
     }),
   );
   await insertMessages(t.testStore.store.db, rows);
+  return rows;
 }
 
 /** Fills in and sends the sign-in form as `email` (picking `team` when asked); waits for nothing after. */

@@ -100,4 +100,36 @@ describe.skipIf(noBrowser)('pins, saved items and links to a message', () => {
       await Promise.all([alice.context.close(), bob.context.close(), linked.context.close()]);
     });
   }
+
+  it('adds the next page of saved items once when "Show more" is clicked twice while it comes', async () => {
+    const { alice: aliceRow, bob, team } = web.cast;
+    const { channel } = await createChannel(web.t.server.ctx, { user: aliceRow, appId: null }, { name: 'keepers', members: [bob.id] });
+    const written = await writeHistory(web.t, { id: channel.id, team_id: team.id }, bob, Array.from({ length: 60 }, (_, index) => ({ text: `Keeper ${index + 1}` })));
+    await web.t.testStore.store.db
+      .insertInto('saved_items')
+      .values(written.map((message, index) => ({ user_id: aliceRow.id, message_uid: message.uid, team_id: team.id, saved_at: Date.now() - index })))
+      .execute();
+    const alice = await signInPage(web.browser, web.t, aliceRow.email!, 'Northwind');
+    const { page } = alice;
+    await page.getByRole('button', { name: 'Saved items' }).click();
+    const saved = page.getByRole('dialog', { name: 'Saved items' });
+    await expect.poll(() => saved.getByRole('link').count()).toBe(50);
+
+    // The second page is held on its way while "Show more" is clicked twice.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/saved.list', async (route) => {
+      if (route.request().postData()?.includes('cursor')) await held;
+      await route.continue();
+    });
+    await saved.getByRole('button', { name: 'Show more' }).dblclick();
+    release();
+    await saved.getByRole('link').filter({ hasText: 'Keeper 60' }).waitFor();
+    await saved.getByRole('button', { name: 'Show more' }).waitFor({ state: 'detached' });
+    const shown = await saved.getByRole('link').allInnerTexts();
+    expect(shown).toHaveLength(60);
+    expect(new Set(shown).size).toBe(60);
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
 });
