@@ -93,6 +93,7 @@ export async function updateApp(ctx: CommandContext, actor: AuditActor, { appId,
   };
   const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
   return runChange(ctx, async (tx) => {
+    await lockApp(tx, appId);
     await tx.updateTable('apps').set({ ...set, updated_at: ctx.now() }).where('id', '=', appId).execute();
     return tx.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirstOrThrow();
   });
@@ -112,7 +113,8 @@ export async function rotateAppSecret(ctx: CommandContext, actor: AuditActor, { 
   const now = ctx.now();
   const previousSecretUntil = now + SECRET_GRACE_MS;
   await runChange(ctx, async (tx, effects) => {
-    const { secret: previous, team_id: teamId } = await tx.selectFrom('apps').select(['secret', 'team_id']).where('id', '=', appId).executeTakeFirstOrThrow();
+    // Two rotations at once take turns: the second's old secret is the first's new one, which stays valid for the grace.
+    const { secret: previous, team_id: teamId } = await lockApp(tx, appId);
     await tx
       .updateTable('apps')
       .set({ secret: sealAppSecret(tx, secret), previous_secret: sealAppSecret(tx, previous), previous_secret_until: previousSecretUntil, updated_at: now })
@@ -137,8 +139,7 @@ export async function deleteApp(ctx: CommandContext, actor: AuditActor, { appId 
     // PostgreSQL: the app's row is locked first, so that no event or install naming it is written from
     // now on (their writers hold the row: store/rows/apps.ts) and one being written is waited for, then
     // deleted below with the rest.
-    await lockRows(tx, 'apps', 'id', [appId], 'update');
-    const app = await tx.selectFrom('apps').select(['bot_user_id', 'team_id', 'name']).where('id', '=', appId).executeTakeFirstOrThrow();
+    const app = await lockApp(tx, appId);
     await tx.deleteFrom('app_tokens').where('app_id', '=', appId).execute();
     await tx.deleteFrom('installs').where('app_id', '=', appId).execute();
     // PostgreSQL: a delivery recording an attempt at this moment would add one after the attempts are
@@ -171,7 +172,8 @@ export function botNameOf(appName: string): { first_name: string; last_name: str
 export async function enableBot(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<{ botUserId: string; botToken: string }> {
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
-    const app = await tx.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirstOrThrow();
+    // Two enables at once take turns: the second finds the first's bot user, where each made one.
+    const app = await lockApp(tx, appId);
     let botUserId = app.bot_user_id;
     if (!botUserId) {
       botUserId = newUserId();
@@ -191,7 +193,7 @@ export async function enableBot(ctx: CommandContext, actor: AuditActor, { appId 
 export async function regenerateBotToken(ctx: CommandContext, actor: AuditActor, { appId }: { appId: string }): Promise<{ botUserId: string; botToken: string }> {
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
-    const app = await tx.selectFrom('apps').select(['team_id', 'bot_user_id']).where('id', '=', appId).executeTakeFirstOrThrow();
+    const app = await lockApp(tx, appId);
     if (app.bot_user_id === null) throw new ApiError('BotNotEnabled', 'The app has no bot yet; enable it with apps.enableBot.');
     const botToken = await replaceBotToken(tx, appId, app.bot_user_id, now);
     await recordAudit(tx, { teamId: app.team_id, actor, at: now, action: 'app.botTokenRegenerated', target: { kind: 'app', id: appId } });
@@ -232,4 +234,16 @@ export async function setInstallDisabled(ctx: CommandContext, installer: Pick<Us
 export async function setAppDisabledForTeam(ctx: CommandContext, actor: AuditActor, { appId, disabled }: { appId: string; disabled: boolean }): Promise<void> {
   const now = ctx.now();
   await runChange(ctx, (tx) => setAppDisabledForTeamIn(tx, { appId, disabled, now }));
+}
+
+/**
+ * The app's row, locked for the change (PostgreSQL: `for update`, so that changes of one app take turns
+ * and one that comes after a deletion finds it gone); UnknownApp when it is gone (deleted meanwhile, by
+ * another request or another process), where the change failed with a 500.
+ */
+async function lockApp(tx: Tx, appId: string): Promise<AppsTable> {
+  await lockRows(tx, 'apps', 'id', [appId], 'update');
+  const app = await tx.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+  if (!app) throw new ApiError('UnknownApp', `There is no app "${appId}": it was deleted.`);
+  return app;
 }
