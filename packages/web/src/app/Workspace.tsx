@@ -49,6 +49,8 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const openChat = route.page === 'chat' ? route.chat : undefined;
   const openChatNow = useRef(openChat);
   openChatNow.current = openChat;
+  /** The chat whose new messages count as read when they come: the open one, while the tab is in view (hidden, they wait for the person, and the title counts them). */
+  const readingChat = () => (document.visibilityState === 'hidden' ? undefined : openChatNow.current);
   // The list's newest load, and the frames that came while it was on its way: applied to its answer, which
   // the server may have made before them (the first load, and each reload: after a send, a join, a gap).
   // An older load's answer, coming after a newer one started, is dropped: it would put back what the
@@ -61,7 +63,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       const { conversations: loaded } = await methods.chat.listConversations();
       if (loading.current !== load) return;
       loading.current = undefined;
-      const applied = applyFrames(loaded, load.frames, session.user.id, openChatNow.current);
+      const applied = applyFrames(loaded, load.frames, session.user.id, readingChat());
       setConversations(applied.conversations);
       if (applied.reloadApps) void refreshApps();
       if (applied.reloadConversations) await refreshConversations();
@@ -110,7 +112,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       if (team) showTeam(team);
       loading.current?.frames.push(...frames);
       if (!conversations) return;
-      const applied = applyFrames(conversations, frames, session.user.id, openChat);
+      const applied = applyFrames(conversations, frames, session.user.id, readingChat());
       setConversations(applied.conversations);
       const removed = removedFrom(frames, session.user.id, openChatNow.current);
       if (removed) {

@@ -14,13 +14,20 @@ export function useJumpToNewest(section: RefObject<HTMLElement | null>): { away:
   const [away, setAway] = useState(false);
   const scroller = useCallback(() => section.current?.querySelector<HTMLElement>('.history') ?? null, [section]);
 
+  // Heard on the section (scroll does not bubble, but is captured on its way): the history's element is
+  // made anew when the chat opens at a link or reloads after a gap, and a listener on the first one was
+  // left on an element no longer shown, so that the offer stopped following the person's scrolling.
   useEffect(() => {
-    const element = scroller();
-    if (!element) return;
-    const onScroll = () => setAway(element.scrollHeight - element.scrollTop - element.clientHeight > AWAY_FROM_NEWEST_PX);
-    element.addEventListener('scroll', onScroll, { passive: true });
-    return () => element.removeEventListener('scroll', onScroll);
-  }, [scroller]);
+    const root = section.current;
+    if (!root) return;
+    const onScroll = (event: Event) => {
+      const element = event.target;
+      if (!(element instanceof HTMLElement) || !element.classList.contains('history')) return;
+      setAway(element.scrollHeight - element.scrollTop - element.clientHeight > AWAY_FROM_NEWEST_PX);
+    };
+    root.addEventListener('scroll', onScroll, { capture: true, passive: true });
+    return () => root.removeEventListener('scroll', onScroll, { capture: true });
+  }, [section]);
 
   const jump = useCallback(() => {
     let frames = 0;

@@ -65,6 +65,32 @@ const shown = (page: Page) => page.evaluate(() => (window as unknown as { __noti
 const hide = (page: Page, hidden: boolean) => page.evaluate((value) => (window as unknown as { __setHidden: (hidden: boolean) => void }).__setHidden(value), hidden);
 
 describe.skipIf(noBrowser)('mentions and notifications in the web client', () => {
+  it('counts in a hidden tab’s title the new messages of the chat open in it, and reads them once the tab shows', async () => {
+    const { alice, bob } = web.cast;
+    const { channel } = await createChannel(web.t.server.ctx, { user: alice, appId: null }, { name: 'backstage', type: 'public', members: [bob.id] });
+    const bobPage = await openWatchedPage(web.browser);
+    await bobPage.context.addInitScript(recordNotifications);
+    await signInOn(bobPage.page, web.t, bob.email!);
+    const bobSide = bobPage.page.getByRole('navigation', { name: 'Conversations' });
+    await bobSide.getByRole('link', { name: /^backstage/ }).click();
+    await bobPage.page.getByRole('heading', { name: 'backstage', level: 1 }).waitFor();
+    await expect.poll(() => bobPage.page.title()).toBe('Aviary');
+
+    // Bob's tab goes to the background with #backstage open; Alice writes there twice.
+    await hide(bobPage.page, true);
+    await sendMessage(web.t.server.ctx, { user: alice, appId: null }, { to: channel.id, text: 'Doors open at seven' });
+    await sendMessage(web.t.server.ctx, { user: alice, appId: null }, { to: channel.id, text: 'Bring the badges' });
+    await expect.poll(() => bobPage.page.title(), { timeout: 15_000 }).toBe('(2) Aviary');
+
+    // Back in view: the messages are read where they are shown, and the count goes.
+    await hide(bobPage.page, false);
+    await history(bobPage.page).getByText('Bring the badges').waitFor();
+    await expect.poll(() => bobPage.page.title(), { timeout: 15_000 }).toBe('Aviary');
+    await expect.poll(async () => (await web.t.testStore.store.db.selectFrom('chat_reads').select('read_uid').where('user_id', '=', bob.id).where('chat_key', '=', channel.id).execute()).length).toBe(1);
+    bobPage.expectNoErrors();
+    await bobPage.context.close();
+  });
+
   it('notifies the person mentioned, badges the mention apart, opens the message from the notification, and respects mute', async () => {
     const { alice, bob, channel: general } = web.cast;
     await createChannel(web.t.server.ctx, { user: alice, appId: null }, { name: 'random', type: 'public', members: [bob.id] });

@@ -110,6 +110,32 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await alice.context.close();
   });
 
+  it('offers “Jump to newest” when scrolled up after the chat opened again at a link in it', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'relinked', members: [web.cast.bob.id] });
+    const written = await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, Array.from({ length: 300 }, (_, i) => ({ text: `Relinked ${i + 1}` })));
+    await web.t.testStore.store.db
+      .insertInto('pins')
+      .values({ message_uid: written[289]!.uid, chat_key: channel.id, team_id: web.cast.team.id, pinned_by: web.cast.alice.id, pinned_at: Date.now() })
+      .execute();
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(bob.page, 'relinked');
+    await history(bob.page).getByText('Relinked 300', { exact: true }).waitFor();
+    // The chat opens again at a pinned message near its end, from its Pinned list: the history anew.
+    await bob.page.getByRole('button', { name: 'Pinned messages' }).click();
+    await bob.page.getByRole('dialog', { name: 'Pinned in #relinked' }).getByRole('link', { name: /Relinked 290/ }).click();
+    await history(bob.page).locator('.message.highlighted').filter({ hasText: 'Relinked 290' }).waitFor();
+    await history(bob.page).getByText('Relinked 300', { exact: true }).waitFor({ state: 'attached' });
+
+    const jump = bob.page.getByRole('button', { name: 'Jump to newest' });
+    await history(bob.page).evaluate((element) => element.scrollTo({ top: 0 }));
+    await jump.waitFor();
+    await jump.click();
+    await jump.waitFor({ state: 'detached' });
+    await inView(bob.page, 'Relinked 300');
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
   it('draws “New messages” where the person left off, offers “Jump to newest” when scrolled up, and brings one’s own message into view', async () => {
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'long-read', members: [web.cast.bob.id] });
     const chat = { id: channel.id, team_id: web.cast.team.id };
