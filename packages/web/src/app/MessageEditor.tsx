@@ -5,16 +5,22 @@ import { useMessageChanges } from './messageChanges';
 /** The message's text in place, to edit: Enter saves, Shift+Enter adds a line, Escape cancels. */
 export function MessageEditor({ message }: { message: Message }) {
   const changes = useMessageChanges();
-  const [text, setText] = useState(message.text);
+  // Back after its row scrolled away and into view again: what was typed, and the focus left where it is.
+  const resumed = useRef(changes.editDraft.current !== undefined);
+  const [text, setText] = useState(changes.editDraft.current ?? message.text);
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     const element = box.current;
-    if (!element) return;
+    if (!element || resumed.current) return;
     element.focus();
     element.setSelectionRange(element.value.length, element.value.length);
   }, []);
+  const type = (value: string) => {
+    setText(value);
+    changes.editDraft.current = value;
+  };
 
   const close = () => changes.setEditing(undefined);
   const save = () => {
@@ -44,7 +50,7 @@ export function MessageEditor({ message }: { message: Message }) {
         save();
       }}
     >
-      <textarea ref={box} value={text} rows={Math.min(8, text.split('\n').length)} aria-label="Edit message" onChange={(event) => setText(event.target.value)} onKeyDown={onKeyDown} />
+      <textarea ref={box} value={text} rows={Math.min(8, text.split('\n').length)} aria-label="Edit message" onChange={(event) => type(event.target.value)} onKeyDown={onKeyDown} />
       {error && <p className="form-error" role="alert">{error}</p>}
       <div className="message-editor-actions">
         <span className="composer-hint" aria-hidden="true">

@@ -1,4 +1,4 @@
-import { createContext, useContext, useMemo, useState } from 'react';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { failureText, methods, type Message } from '../api/client';
 import type { History } from './useHistory';
 import { useWorkspace } from './workspaceContext';
@@ -8,6 +8,12 @@ export interface MessageChanges {
   /** The message being edited in place, if any. */
   editing: string | undefined;
   setEditing(uid: string | undefined): void;
+  /**
+   * The edit's text as typed so far, kept here and not in the editor: the history shows only the rows
+   * near the view, so the editor goes when its row scrolls away, and comes back with this. Undefined
+   * until the editor first changes it; a new edit (or none) starts afresh.
+   */
+  editDraft: MutableRefObject<string | undefined>;
   /** Reacts with `emoji`, or takes the reaction back when the person had it: shown at once, undone if refused. */
   toggleReaction(message: Message, emoji: string): void;
   /** Saves an edit; resolves once the server has it (the frame brings it to every other client). */
@@ -31,7 +37,12 @@ export function abilitiesOn(message: Message, me: { id: string; role: string }):
 
 export function useMessageChangesOf(history: History): MessageChanges {
   const workspace = useWorkspace();
-  const [editing, setEditing] = useState<string>();
+  const [editing, setEditingUid] = useState<string>();
+  const editDraft = useRef<string | undefined>(undefined);
+  const setEditing = useCallback((uid: string | undefined) => {
+    editDraft.current = undefined;
+    setEditingUid(uid);
+  }, []);
   const me = workspace.me.id;
   const { react, replace, remove } = history;
   const { toast } = workspace;
@@ -39,6 +50,7 @@ export function useMessageChangesOf(history: History): MessageChanges {
     () => ({
       editing,
       setEditing,
+      editDraft,
       toggleReaction(message, emoji) {
         const added = !message.reactions?.some((reaction) => reaction.emoji === emoji && reaction.me);
         react([{ uid: message.uid, emoji, userId: me, added }], me);
@@ -57,6 +69,6 @@ export function useMessageChangesOf(history: History): MessageChanges {
         remove([message.uid]);
       },
     }),
-    [editing, me, react, replace, remove, toast],
+    [editing, setEditing, me, react, replace, remove, toast],
   );
 }

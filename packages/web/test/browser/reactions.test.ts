@@ -101,4 +101,31 @@ describe.skipIf(noBrowser)('editing, deleting and reacting', () => {
       await bob.context.close();
     });
   }
+
+  it('keeps an edit being typed when its message scrolls out of view and back', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'long-edit', members: [web.cast.bob.id] });
+    const chat = { id: channel.id, team_id: web.cast.team.id };
+    await writeHistory(web.t, chat, web.cast.bob, Array.from({ length: 90 }, (_, i) => ({ text: `Earlier line ${i + 1}` })), 60_000, Date.now() - 60_000);
+    const [own] = await writeHistory(web.t, chat, web.cast.alice, [{ text: 'Ship it on Thursday' }]);
+    // Read to the end: the chat opens at its newest message.
+    await web.t.testStore.store.db.insertInto('chat_reads').values({ user_id: web.cast.alice.id, chat_key: channel.id, read_uid: own!.uid, updated_at: Date.now() }).execute();
+    const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind');
+    await alice.page.getByRole('link', { name: 'long-edit' }).click();
+    await messageWith(alice.page, 'Ship it on Thursday').waitFor();
+    await settledAtBottom(alice.page);
+
+    await alice.page.getByRole('textbox', { name: /Message #long-edit/ }).press('ArrowUp');
+    const editor = alice.page.getByRole('textbox', { name: 'Edit message' });
+    await editor.fill('Ship it on Friday, after the review');
+    // Up to the top, where the row is no longer drawn, and down again.
+    await history(alice.page).evaluate((element) => element.scrollTo({ top: 0 }));
+    await editor.waitFor({ state: 'detached' });
+    await history(alice.page).evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    await editor.waitFor();
+    expect(await editor.inputValue()).toBe('Ship it on Friday, after the review');
+    await editor.press('Enter');
+    await messageWith(alice.page, 'Ship it on Friday, after the review').getByText('(edited)').waitFor();
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
 });
