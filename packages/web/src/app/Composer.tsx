@@ -44,6 +44,13 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
   const mentions = useRef<Mention[]>(draft.mentions);
   const input = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
+  // Whether the composer is still shown: a message the outbox delivers (or that is refused) after the
+  // person moved to another chat concerns the chat it was written in, not the view now open.
+  const shown = useRef(true);
+  useEffect(() => {
+    shown.current = true;
+    return () => void (shown.current = false);
+  }, []);
 
   // A conversation opens ready to type in, as people expect of a chat; so does choosing it again (Ctrl+K).
   useEffect(() => input.current?.focus(), [chat, focusSignal]);
@@ -108,12 +115,15 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
     workspace.outbox.send(chat, caption, serviceml, mentioned, files.flatMap((item) => (item.info ? [item.info.id] : []))).then(
       (delivered) => {
         if (!delivered) return;
-        if ('message' in delivered) onSent(delivered.message);
-        else workspace.showAnswer(delivered.answer, { appId: delivered.appId, chat });
+        // Gone from view: the stream brings the message to its chat; the view open now stays as it is.
+        if (!('message' in delivered)) workspace.showAnswer(delivered.answer, { appId: delivered.appId, chat });
+        else if (shown.current) onSent(delivered.message);
       },
       (error: unknown) => {
         workspace.toast(failureText(error), 'error');
-        setText((current) => (current === '' ? body : current));
+        if (shown.current) setText((current) => (current === '' ? body : current));
+        // Refused after the person left the chat: the text waits as its draft (unless one was written since).
+        else if (loadDraft(me, chat).text === '') saveDraft(me, chat, { text: body, mentions: [] });
         uploads.putBack(files);
       },
     );

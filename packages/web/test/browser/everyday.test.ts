@@ -114,6 +114,30 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
     await bob.context.close();
   });
 
+  it('leaves the person where they are when a message sent offline goes out after they moved to another chat', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'far-back', members: [web.cast.bob.id] });
+    const written = await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.bob, Array.from({ length: 300 }, (_, i) => ({ text: `Far back ${i + 1}` })));
+    const alice = await signInAs(web.cast.alice.email!, 'Northwind');
+    // Opened at a link far back: newer pages are still to load, so sending would open the chat at its end.
+    await alice.page.goto(`${web.t.url}/c/${encodeURIComponent(channel.id)}?m=${written[49]!.uid}`);
+    await history(alice.page).locator('.message.highlighted').filter({ hasText: 'Far back 50' }).waitFor();
+
+    await alice.context.setOffline(true);
+    await composer(alice.page, /Message #far-back/).fill('Answering from the tunnel');
+    await alice.page.keyboard.press('Enter');
+    await alice.page.getByRole('list', { name: 'Messages not sent yet' }).getByText('Answering from the tunnel').waitFor();
+    await openChannel(alice.page, 'general');
+    const delivered = alice.page.waitForResponse((response) => response.url().endsWith('/v1/chat.sendFromComposer') && response.ok());
+    await alice.context.setOffline(false);
+    await delivered;
+    await expect.poll(async () => (await db().selectFrom('messages').select('text').where('chat_key', '=', channel.id).where('text', '=', 'Answering from the tunnel').execute()).length).toBe(1);
+    // The answer handled (two frames later), Alice is still in #general.
+    await alice.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(new URL(alice.page.url()).pathname).toBe(`/c/${encodeURIComponent(web.cast.channel.id)}`);
+    await alice.page.getByRole('heading', { name: 'general', level: 1 }).waitFor();
+    await alice.context.close();
+  });
+
   it('tells a person removed from the channel they are viewing, and closes it', async () => {
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'standup', members: [web.cast.bob.id] });
     const bob = await signInAs(web.cast.bob.email!);
