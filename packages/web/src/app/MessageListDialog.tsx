@@ -24,6 +24,8 @@ export function usePagedList<T>(fetchPage: (cursor?: string) => Promise<ListPage
   const [loading, setLoading] = useState(false);
   const latest = useRef(0);
   const inFlight = useRef(false);
+  /** Whether pages after the first are shown. */
+  const morePaged = useRef(false);
   const load = useCallback(
     (after?: string) => {
       if (after !== undefined && inFlight.current) return;
@@ -35,6 +37,7 @@ export function usePagedList<T>(fetchPage: (cursor?: string) => Promise<ListPage
           (page) => {
             if (asked !== latest.current) return;
             setError(undefined);
+            morePaged.current = after !== undefined;
             setItems((shown) => [...(after === undefined ? [] : (shown ?? [])), ...page.items]);
             setCursor(page.nextCursor);
           },
@@ -49,7 +52,27 @@ export function usePagedList<T>(fetchPage: (cursor?: string) => Promise<ListPage
     [fetchPage],
   );
   useEffect(() => load(), [load]);
-  return { items, cursor, error, loading, load };
+  /**
+   * The first page again, for what changed comes first. Shown alone when no more was shown; else in front
+   * of the rest as it was (less what the first page now holds, by `keyOf`), so that the list stays as the
+   * person paged it and is not cut back to its first page.
+   */
+  const refresh = useCallback(
+    (keyOf: (item: T) => string) => {
+      if (!morePaged.current) return load();
+      const asked = latest.current;
+      fetchPage().then(
+        (page) => {
+          if (asked !== latest.current) return;
+          const fresh = new Set(page.items.map(keyOf));
+          setItems((shown) => [...page.items, ...(shown ?? []).filter((item) => !fresh.has(keyOf(item)))]);
+        },
+        () => undefined,
+      );
+    },
+    [fetchPage, load],
+  );
+  return { items, cursor, error, loading, load, refresh };
 }
 
 /** The chat a message is in, and "In #channel" or "In Name" for where the person knows it. */

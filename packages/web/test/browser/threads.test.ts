@@ -7,7 +7,7 @@ import type { UsersTable } from '../../../server/src/store/schema.js';
 import { sessionFor } from '../../../server/test/client/harness.js';
 import { png, upload } from '../../../server/test/files/upload.js';
 import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
-import { signInPage, writeHistory } from './cast.js';
+import { signInPage, webCast, writeHistory } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
 
 /**
@@ -115,6 +115,31 @@ describe.skipIf(noBrowser)('threads', () => {
       await Promise.all([alice.context.close(), bob.context.close()]);
     });
   }
+
+  it('keeps the pages of followed threads shown when a reply comes, with the thread replied to first', async () => {
+    // People of its own: the threads they follow are this test's alone.
+    const cast = await webCast(web.t);
+    const { channel } = await createChannel(web.t.server.ctx, { user: cast.alice, appId: null }, { name: 'many-threads', members: [cast.bob.id] });
+    const ctx = web.t.server.ctx;
+    const roots = await writeHistory(web.t, { id: channel.id, team_id: cast.team.id }, cast.bob, Array.from({ length: 35 }, (_, i) => ({ text: `Topic ${i + 1}` })));
+    // Alice answers each in its thread, and so follows all 35.
+    for (const root of roots) await sendMessage(ctx, { user: cast.alice, appId: null }, { to: channel.id, text: `On ${root.text}`, threadParent: root.uid });
+    const alice = await signInPage(web.browser, web.t, cast.alice.email!, 'Northwind');
+    const { page } = alice;
+    await page.getByRole('button', { name: 'Threads', exact: true }).click();
+    const list = page.getByRole('dialog', { name: /^Threads/ }).getByRole('list', { name: 'Followed threads' }).getByRole('listitem');
+    await expect.poll(() => list.count()).toBe(30);
+    await page.getByRole('dialog', { name: /^Threads/ }).getByRole('button', { name: 'Show more' }).click();
+    await expect.poll(() => list.count()).toBe(35);
+
+    // Bob answers in the thread of Topic 1, the last of the list: it comes first, and the list stays whole.
+    await sendMessage(ctx, { user: cast.bob, appId: null }, { to: channel.id, text: 'Still on it', threadParent: roots[0]!.uid });
+    await expect.poll(() => list.first().innerText(), { timeout: 15_000 }).toContain('Topic 1');
+    expect(await list.count()).toBe(35);
+    expect(new Set(await list.allInnerTexts()).size).toBe(35);
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
 
   it('keeps the thread open on an Escape that is not its own: the image viewer’s, or one in a reply being written', async () => {
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'escapes', members: [web.cast.bob.id] });

@@ -12,9 +12,9 @@ const threadsPage = (cursor?: string) =>
 export function ThreadsDialog({ conversations, onClose }: { conversations: Conversation[] | undefined; onClose: () => void }) {
   const workspace = useWorkspace();
   const list = usePagedList(threadsPage);
-  // A new reply, or the person reading or following elsewhere: the list again.
+  // A new reply, or the person reading or following elsewhere: the first page again, the others kept.
   useStreamFrames((frames) => {
-    if (frames.some((frame) => frame.type === 'thread.updated' || frame.type === 'thread.followUpdated')) list.load();
+    if (frames.some((frame) => frame.type === 'thread.updated' || frame.type === 'thread.followUpdated')) list.refresh((thread) => thread.message.uid);
   });
   const unreadCount = (list.items ?? []).filter((thread) => thread.unread).length;
   const entries = (list.items ?? []).map(({ message, unread }) => {
