@@ -48,7 +48,7 @@ onPostgres('an app’s bot enabled twice at once', (suite) => {
     const answers: string[] = [];
     const enable = () => async () => answers.push((await enableBot(t().server.ctx, cliActor, { appId: app.id })).botUserId);
     const outcome = await suite().holder.interleave(
-      { statement: 'select 1 from apps where id = $1 for share', params: [app.id], waitsAt: /^(select 1 from "apps"|update "apps")/ },
+      { statement: 'select 1 from apps where id = $1 for share', params: [app.id], waitsAt: /^(select \* from "apps"|update "apps")/ },
       enable(),
       enable(),
     );

@@ -8,6 +8,7 @@ import { appDeleted } from '../stream/entries.js';
 import { lockRows } from '../../store/rows/locks.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { hashToken, newAppId, newSecret, newUserId } from '../../store/ids.js';
+import { lockAppRow } from '../../store/rows/apps.js';
 import { insertUser } from '../../store/rows/users.js';
 import { sealAppSecret } from '../../store/sealedAppSecrets.js';
 import { checkAppFields, type AppFieldInput } from '../appFields.js';
@@ -242,8 +243,7 @@ export async function setAppDisabledForTeam(ctx: CommandContext, actor: AuditAct
  * another request or another process), where the change failed with a 500.
  */
 async function lockApp(tx: Tx, appId: string): Promise<AppsTable> {
-  await lockRows(tx, 'apps', 'id', [appId], 'update');
-  const app = await tx.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+  const app = await lockAppRow(tx, appId);
   if (!app) throw new ApiError('UnknownApp', `There is no app "${appId}": it was deleted.`);
   return app;
 }

@@ -14,3 +14,12 @@ export async function holdApp(db: Db | Tx, appId: string): Promise<Pick<AppsTabl
   const query = db.selectFrom('apps').select('event_subscriptions').where('id', '=', appId);
   return (isSqlite(db) ? query : query.forKeyShare()).executeTakeFirst();
 }
+
+/**
+ * The app's row, if it still exists, locked for a change of it (PostgreSQL: `for update`, in the same
+ * read): changes of one app take turns, and one that comes after a deletion finds it gone.
+ */
+export async function lockAppRow(tx: Tx, appId: string): Promise<AppsTable | undefined> {
+  const query = tx.selectFrom('apps').selectAll().where('id', '=', appId);
+  return (isSqlite(tx) ? query : query.forUpdate()).executeTakeFirst();
+}
