@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import { ApiError, invalidParameter } from '../../errors.js';
 import { fileStorageFor, type FileStorage } from '../../files/storage.js';
-import { lockRows } from '../../store/rows/locks.js';
+import { isSqlite } from '../../store/rows/streamEntries.js';
 import type { FilesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
@@ -165,8 +165,8 @@ async function* joined(storage: FileStorage, keys: readonly string[]): AsyncGene
  */
 async function recordPart(db: Db, row: FilesTable, part: { start: number; size: number; storageName: string }): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
-    await lockRows(tx, 'files', 'id', [row.id], 'no key update');
-    const still = await tx.selectFrom('files').select('id').where('id', '=', row.id).where('state', '=', 'resumable').executeTakeFirst();
+    const upload = tx.selectFrom('files').select('id').where('id', '=', row.id).where('state', '=', 'resumable');
+    const still = await (isSqlite(tx) ? upload : upload.forNoKeyUpdate()).executeTakeFirst();
     if (!still || (await storedBytes(tx, row.id)) !== part.start) return false;
     await tx.insertInto('file_upload_parts').values({ file_id: row.id, start: part.start, size: part.size, storage_name: part.storageName }).execute();
     return true;
