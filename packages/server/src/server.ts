@@ -138,7 +138,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   balancer?.start();
   const retention = startRetentionJob(ctx);
   const scheduled = startScheduledSender(ctx);
-  const searchIndexer = startSearchIndexer(ctx, store.dialect);
+  const searchIndexer = startSearchIndexer(ctx);
   let closed: Promise<void> | undefined;
   return {
     url: address,

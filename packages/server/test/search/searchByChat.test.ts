@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { drainSearchQueue } from '../../src/core/search/searchQueue.js';
 import { newMessageUid } from '../../src/store/ids.js';
 import { insertMessages, messageRow } from '../../src/store/rows/messages.js';
 import { dialects } from '../helpers/dialects.js';
@@ -26,6 +27,8 @@ it.skipIf(!dialects.includes('postgres'))('carries the messages indexed before i
 
     const later = message(3, 'g:b', 'a kestrel again');
     await insertMessages(store.db, [later]);
+    // Indexed by the drain since migration 0040 (the trigger only queues it).
+    await drainSearchQueue(store.db);
     await sql`update messages set text = 'a kestrel after all' where uid = ${other.uid}`.execute(store.db);
     await sql`update messages set chat_key = 'g:c' where uid = ${inB.uid}`.execute(store.db);
     expect(await chats()).toEqual({ [inA.uid]: 'g:a', [inB.uid]: 'g:c', [other.uid]: 'g:a', [later.uid]: 'g:b' });

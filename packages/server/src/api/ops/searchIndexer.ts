@@ -11,11 +11,11 @@ export interface SearchIndexer {
 }
 
 /**
- * SQLite: indexes the messages the insert trigger queued (core/search/searchQueue.ts) every
+ * Indexes the messages the insert trigger queued (core/search/searchQueue.ts) every
  * SEARCH_DRAIN_EVERY_MS, so the queue stays short even when nobody searches; a search drains it itself
- * first. One drain at a time; on PostgreSQL it does nothing (no queue there).
+ * first. One drain at a time in a process; on PostgreSQL the processes' drains take turns.
  */
-export function startSearchIndexer(ctx: Pick<ServerContext, 'db' | 'log'>, dialect: 'sqlite' | 'postgres'): SearchIndexer {
+export function startSearchIndexer(ctx: Pick<ServerContext, 'db' | 'log'>): SearchIndexer {
   let running: Promise<void> | undefined;
   const drain = () =>
     (running ??= (async () => {
@@ -27,15 +27,15 @@ export function startSearchIndexer(ctx: Pick<ServerContext, 'db' | 'log'>, diale
         running = undefined;
       }
     })());
-  const timer = dialect === 'sqlite' ? setInterval(() => void drain(), SEARCH_DRAIN_EVERY_MS) : undefined;
-  timer?.unref();
+  const timer = setInterval(() => void drain(), SEARCH_DRAIN_EVERY_MS);
+  timer.unref();
   return {
     drain,
     /** No more drains after one last, so that a process stopping leaves no message unindexed. */
     async stop() {
       clearInterval(timer);
       await running;
-      if (timer) await drain();
+      await drain();
     },
   };
 }

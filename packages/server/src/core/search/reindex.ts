@@ -1,13 +1,16 @@
 import { sql } from 'kysely';
+import { lockName } from '../../store/rows/locks.js';
 import { isSqlite } from '../../store/rows/streamEntries.js';
 import type { Db } from '../../store/store.js';
+import { INDEX_WRITER_LOCK, indexingPostgres } from './searchQueue.js';
 
 /**
  * `aviary search reindex`: indexes the messages the index does not hold yet (those from before
  * migration 0015), in uid order and in batches of one transaction each, while the server runs. Each
  * batch records how far it got in `search_reindex` in its own transaction, so a run stopped anywhere
- * resumes after its last batch. A message already indexed (the triggers index every new message and
- * every edit) is left as it is, so a batch never puts back an older text than an edit racing it.
+ * resumes after its last batch. A message already indexed (the queue's drain indexes every new message,
+ * a trigger every edit) is left as it is, so a batch never puts back an older text than an edit racing
+ * it. On PostgreSQL a message being deleted is passed over (searchQueue.ts, indexingPostgres).
  */
 
 export interface ReindexProgress {
@@ -37,11 +40,10 @@ async function indexRange(tx: Db, after: string, last: string): Promise<number> 
       select r.id, m.text from message_search_rows r join messages m on m.uid = r.uid where r.id > ${before.rows[0]?.id ?? 0}`.execute(tx);
     return Number(inserted.numAffectedRows ?? 0);
   }
-  const inserted = await sql`insert into message_search (uid, chat_key, document, folded)
-    select m.uid, m.chat_key, to_tsvector(coalesce(t.search_language, 'simple')::regconfig, search_fold(m.text)), search_fold(m.text)
-    from messages m left join teams t on t.id = m.team_id where m.uid > ${after} and m.uid <= ${last}
-    on conflict (uid) do nothing`.execute(tx);
-  return Number(inserted.numAffectedRows ?? 0);
+  await lockName(tx, INDEX_WRITER_LOCK);
+  const { rows } = await sql<{ indexed: string }>`with ${indexingPostgres(sql`select uid from messages where uid > ${after} and uid <= ${last}`)}
+    select count(*) as indexed from written`.execute(tx);
+  return Number(rows[0].indexed);
 }
 
 export async function reindexMessages(db: Db, options: ReindexOptions): Promise<ReindexProgress> {

@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import { drainSearchQueue } from './searchQueue.js';
 import { commonConditions, found, memberColumn, SNIPPET_WORDS, type FoundMessage, type SearchPage } from './searchScope.js';
 import { DEFAULT_SLICING } from './searchSlices.js';
 import { ftsAll, ftsAny, MATCH_END, MATCH_START } from './textMatch.js';
@@ -60,8 +59,6 @@ async function withSnippets(db: Db, match: string, rows: Matched[]): Promise<Fou
 }
 
 export async function searchSqlite(db: Db, page: SearchPage): Promise<FoundMessage[]> {
-  // Messages sent before this search and still queued for the index are indexed first (searchQueue.ts).
-  await drainSearchQueue(db);
   const { include, exclude } = page.query;
   const conditions = commonConditions(page, sql`(m.text like '%http://%' or m.text like '%https://%')`);
   if (exclude.length > 0) {

@@ -35,6 +35,7 @@ import * as m0035 from './0035_search_by_chat.js';
 import * as m0036 from './0036_search_fold_once.js';
 import * as m0037 from './0037_search_buckets.js';
 import * as m0039 from './0039_push_sessions.js';
+import * as m0040 from './0040_search_queue_postgres.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '0036_search_fold_once': m0036,
   '0037_search_buckets': m0037,
   '0039_push_sessions': m0039,
+  '0040_search_queue_postgres': m0040,
 };
 
 export const migrationProvider: MigrationProvider = {
