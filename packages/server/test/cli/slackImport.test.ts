@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +43,8 @@ describe.each(dialects)('aviary team import --slack (%s)', (dialect) => {
     const opened = store.open();
     later(() => opened.close());
     const db = opened.db;
+    // The import indexed its messages for search before it returned: none is left queued for the server.
+    expect(Number((await sql<{ n: number }>`select count(*) as n from message_search_queue`.execute(db)).rows[0].n)).toBe(0);
     const users = await db.selectFrom('users').selectAll().where('team_id', '=', teamId).orderBy('created_at').orderBy('email').execute();
     const byEmail = (email: string) => users.find((user) => user.email === email)!;
     const grace = byEmail('grace@example.test');

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -186,6 +187,8 @@ describe('aviary team export and aviary team import', () => {
     expect(signInRow).toMatchObject({ oidc_issuer: 'https://id.example.test', oidc_allowed_domains: '["example.test"]', oidc_create_accounts: 1 });
     expect(store.keyring.open(signInRow.oidc_client_secret_sealed!)).toBe('the client secret');
     expect(lines(out, 'sign-in.jsonl')[0].oidcClientSecret).toBe('the client secret');
+    // The import indexed its messages for search before it returned: none is left queued for the server.
+    expect(Number((await sql<{ n: number }>`select count(*) as n from message_search_queue`.execute(store.db)).rows[0].n)).toBe(0);
     // On the new store, a demo person signs in with their password and reads a channel's history and searches it.
     later(() => store.close());
     const server = await serveOn(store, into.on);

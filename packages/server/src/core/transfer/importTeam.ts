@@ -8,6 +8,7 @@ import { importedTimeZone } from '../timeZones.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { FileStorage } from '../../files/fileStorage.js';
 import { appSecretKeyring, sealAppSecret } from '../../store/sealedAppSecrets.js';
+import { drainSearchQueue } from '../search/searchQueue.js';
 import type { Db, Tx } from '../../store/store.js';
 import { kinds, toRow, type ExportRecord, type KindSpec, type Manifest, type Row } from './format.js';
 import { importFileBytes, importPictureBytes } from './fileBytes.js';
@@ -43,7 +44,8 @@ export interface ImportOptions {
  * Reads an export of `aviary team export` into `db`, keeping every id, in ONE transaction: ids the store
  * already holds refuse the import with the first of them named, a check at the end refuses records that
  * point at nothing, and a refusal or failure anywhere leaves the store as it was. Derived data is made
- * as the rows go in: the search index by its triggers (migration 0015). Stream entries are not carried:
+ * as the rows go in, the search index's queue by its trigger (migrations 0029 and 0040), which is then
+ * indexed in batches after the commit, before the import returns. Stream entries are not carried:
  * the team's stream starts afresh, and a client that connects loads the history. The files' bytes are
  * put into storage before their rows commit (as an upload does), and removed again if the import fails.
  * The audit log's `team.imported` commits with the rows.
@@ -58,6 +60,8 @@ export async function importTeam(db: Db, fromDir: string, options: ImportOptions
     for (const key of run.stored) await options.storage.delete(key).catch(() => undefined);
     throw error;
   }
+  // Indexed now, not by the server's first drain or the first search, which would wait for a million.
+  await drainSearchQueue(db);
   return summary;
 }
 

@@ -1,5 +1,6 @@
 import { newChannelId, newMessageUid } from '../../../store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../../../store/rows/messages.js';
+import { drainSearchQueue } from '../../search/searchQueue.js';
 import type { MessageFilesTable, MessagesTable, ReactionsTable } from '../../../store/schema.js';
 import type { Db, Tx } from '../../../store/store.js';
 import { insertTeam } from '../../commands/internal/teamRows.js';
@@ -50,8 +51,9 @@ export interface SlackImportOptions {
 export async function importSlack(db: Db, dir: string, options: SlackImportOptions): Promise<SlackImportSummary> {
   const slack = readSlackExport(dir);
   const stored: string[] = [];
+  let summary: SlackImportSummary;
   try {
-    return await importLists(db, slack, options, stored);
+    summary = await importLists(db, slack, options, stored);
   } catch (error) {
     // Nothing was committed: the bytes stored on the way go too.
     for (const key of stored) await options.files.storage.delete(key).catch(() => undefined);
@@ -59,6 +61,9 @@ export async function importSlack(db: Db, dir: string, options: SlackImportOptio
   } finally {
     slack.files.close();
   }
+  // The messages' search index now, not on the server's first drain (core/search/searchQueue.ts).
+  await drainSearchQueue(db);
+  return summary;
 }
 
 async function importLists(db: Db, slack: SlackExport, options: SlackImportOptions, stored: string[]): Promise<SlackImportSummary> {
