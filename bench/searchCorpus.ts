@@ -89,7 +89,7 @@ function* corpusMessages(count: number, random: () => number, words: Vocabulary,
 const PEOPLE = 20;
 const CHANNELS = 30;
 
-/** Seeds `count` messages through the one writer of messages (so the index's triggers run), 1,000 a transaction, each followed by a drain of the SQLite index's queue. */
+/** Seeds `count` messages through the one writer of messages (so the index's triggers run), 1,000 a transaction, each followed by a drain of the index's queue. */
 export async function seedCorpus(store: Store, count: number, random: () => number, words: Vocabulary): Promise<Corpus> {
   const db = store.db;
   const now = Date.UTC(2026, 0, 1);
@@ -112,7 +112,7 @@ export async function seedCorpus(store: Store, count: number, random: () => numb
   let rows: MessagesTable[] = [];
   const write = async () => {
     await db.transaction().execute((tx) => insertMessages(tx, rows));
-    // As the server's drain does after the sends (SQLite; nothing on PostgreSQL, which indexes in the transaction).
+    // As the server's drain does after the sends (migrations 0029 and 0040: the trigger only queues them).
     await drainSearchQueue(db);
     rows = [];
   };
