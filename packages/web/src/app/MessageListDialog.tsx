@@ -72,7 +72,9 @@ export function usePagedList<T>(fetchPage: (cursor?: string) => Promise<ListPage
     },
     [fetchPage, load],
   );
-  return { items, cursor, error, loading, load, refresh };
+  /** Takes what `gone` says is gone out of the list as shown, whichever page it came on. */
+  const drop = useCallback((gone: (item: T) => boolean) => setItems((shown) => shown?.filter((item) => !gone(item))), []);
+  return { items, cursor, error, loading, load, refresh, drop };
 }
 
 /** The chat a message is in, and "In #channel" or "In Name" for where the person knows it. */

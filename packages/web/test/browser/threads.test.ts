@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
 import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
+import { changeFollow } from '../../../server/src/core/threads/follows.js';
 import { newMessageUid } from '../../../server/src/store/ids.js';
 import type { UsersTable } from '../../../server/src/store/schema.js';
 import { sessionFor } from '../../../server/test/client/harness.js';
@@ -116,7 +117,7 @@ describe.skipIf(noBrowser)('threads', () => {
     });
   }
 
-  it('keeps the pages of followed threads shown when a reply comes, with the thread replied to first', async () => {
+  it('keeps the pages of followed threads shown when a reply comes, with the thread replied to first, and drops one unfollowed elsewhere', async () => {
     // People of its own: the threads they follow are this test's alone.
     const cast = await webCast(web.t);
     const { channel } = await createChannel(web.t.server.ctx, { user: cast.alice, appId: null }, { name: 'many-threads', members: [cast.bob.id] });
@@ -137,6 +138,11 @@ describe.skipIf(noBrowser)('threads', () => {
     await expect.poll(() => list.first().innerText(), { timeout: 15_000 }).toContain('Topic 1');
     expect(await list.count()).toBe(35);
     expect(new Set(await list.allInnerTexts()).size).toBe(35);
+
+    // She unfollows Topic 3 on another device: it is on the second page, and leaves the list at once.
+    await changeFollow(ctx, cast.alice, { messageUid: roots[2]!.uid, following: false });
+    await expect.poll(() => list.count(), { timeout: 15_000 }).toBe(34);
+    expect((await list.allInnerTexts()).filter((text) => /\bTopic 3\b/.test(text))).toEqual([]);
     alice.expectNoErrors();
     await alice.context.close();
   });

@@ -12,8 +12,11 @@ const threadsPage = (cursor?: string) =>
 export function ThreadsDialog({ conversations, onClose }: { conversations: Conversation[] | undefined; onClose: () => void }) {
   const workspace = useWorkspace();
   const list = usePagedList(threadsPage);
-  // A new reply, or the person reading or following elsewhere: the first page again, the others kept.
+  // A new reply, or the person reading or following elsewhere: the first page again, the others kept,
+  // less a thread unfollowed (it may be on a later page, which the first page again would not change).
   useStreamFrames((frames) => {
+    const unfollowed = new Set(frames.flatMap((frame) => (frame.type === 'thread.followUpdated' && !frame.following ? [frame.message.uid] : [])));
+    if (unfollowed.size > 0) list.drop((thread) => unfollowed.has(thread.message.uid));
     if (frames.some((frame) => frame.type === 'thread.updated' || frame.type === 'thread.followUpdated')) list.refresh((thread) => thread.message.uid);
   });
   const unreadCount = (list.items ?? []).filter((thread) => thread.unread).length;
