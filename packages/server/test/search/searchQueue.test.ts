@@ -72,8 +72,9 @@ forEachDialect(
       const { alice, channelId, team } = await chatCast(t());
       const teamId = team.id;
       await write(channelId, teamId, alice.id, 'curlew counted once');
-      // `aviary search reindex` indexes the messages the index lacks, this one still queued among them.
-      expect((await reindexMessages(db(), { batchSize: 1000, restart: true })).indexed).toBeGreaterThanOrEqual(1);
+      // `aviary search reindex` indexes the messages the index lacks, this one among them unless the
+      // server's background drain got to it first.
+      await reindexMessages(db(), { batchSize: 1000, restart: true });
       expect(await indexed('curlew')).toBe(1);
       await drainSearchQueue(db());
       expect(await indexed('curlew')).toBe(1);
