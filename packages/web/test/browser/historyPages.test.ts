@@ -47,6 +47,20 @@ async function openCounting(page: Page, chat: string): Promise<string[]> {
 
 const history = (page: Page) => page.getByRole('region', { name: 'Message history' });
 
+/**
+ * Alice, signed in, with a new channel of `count` messages open and its newest message drawn at the
+ * bottom of the view; and the history requests her page made for it (openCounting).
+ */
+async function openedAtNewest(name: string, count: number) {
+  const { cast, channel } = await channelWith(name, count);
+  const alice = await signInPage(suite.browser, suite.t, cast.alice.email!, 'Northwind');
+  const requests = await openCounting(alice.page, channel.id);
+  await history(alice.page).getByText(`${name} message ${count}`, { exact: true }).waitFor();
+  // Everything the opening sets off has happened once the rows are measured and the view is at the end.
+  await settledAtBottom(alice.page);
+  return { alice, requests };
+}
+
 const nextFrames = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
 /**
@@ -87,12 +101,7 @@ const offsetOf = (page: Page, uid: string) =>
 
 describe.skipIf(noBrowser)('history pages in the web client', () => {
   it('asks for one page on opening a chat whose first page fills the view, and the next only when the person scrolls near the top', async () => {
-    const { cast, channel } = await channelWith('long', 250);
-    const alice = await signInPage(suite.browser, suite.t, cast.alice.email!, 'Northwind');
-    const requests = await openCounting(alice.page, channel.id);
-    await history(alice.page).getByText('long message 250', { exact: true }).waitFor();
-    // Everything the opening sets off has happened once the rows are measured and the view is at the end.
-    await settledAtBottom(alice.page);
+    const { alice, requests } = await openedAtNewest('long', 250);
     await history(alice.page).locator('[aria-busy="false"]').waitFor({ state: 'attached' });
     expect(requests).toHaveLength(1);
     expect(requests[0]).not.toContain('"before"');
@@ -106,11 +115,7 @@ describe.skipIf(noBrowser)('history pages in the web client', () => {
   });
 
   it('asks for an older page that failed once, shows why, and again only when the person tries again', async () => {
-    const { cast, channel } = await channelWith('flaky', 250);
-    const alice = await signInPage(suite.browser, suite.t, cast.alice.email!, 'Northwind');
-    const requests = await openCounting(alice.page, channel.id);
-    await history(alice.page).getByText('flaky message 250', { exact: true }).waitFor();
-    await settledAtBottom(alice.page);
+    const { alice, requests } = await openedAtNewest('flaky', 250);
     const olderAsked = () => requests.filter((body) => body.includes('"before"')).length;
 
     // The network goes; the person scrolls to the top: the older page is asked for, and fails.
