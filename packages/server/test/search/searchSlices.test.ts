@@ -2,7 +2,7 @@ import { parseSearchQuery } from '@aviary/protocol';
 import { describe, expect, it } from 'vitest';
 import { resolveFilters } from '../../src/core/search/searchFilters.js';
 import { searchMessages } from '../../src/core/search/searchMessages.js';
-import { widenUntilComplete, type Slicing } from '../../src/core/search/searchSlices.js';
+import { DEFAULT_SLICING, widenUntilComplete, type Slicing } from '../../src/core/search/searchSlices.js';
 import { newMessageUid } from '../../src/store/ids.js';
 import { directChatKey, insertMessages, messageRow } from '../../src/store/rows/messages.js';
 import { prng } from '../helpers/prng.js';
@@ -13,7 +13,7 @@ describe('widenUntilComplete', () => {
   it('widens the slice until a step is complete, then searches the whole history', async () => {
     const depths: Array<number | undefined> = [];
     const walk = (completeAt: number | undefined) =>
-      widenUntilComplete({ few: 0, first: 2, widen: 3, largest: 20 }, async (depth) => {
+      widenUntilComplete({ few: 0, phraseFew: 0, first: 2, widen: 3, largest: 20 }, async (depth) => {
         depths.push(depth);
         return { rows: [depth], complete: depth === completeAt };
       });
@@ -26,9 +26,9 @@ describe('widenUntilComplete', () => {
 });
 
 /** The walk: on PostgreSQL in slices of one message, widening twofold, so that every step is taken on a small history. */
-const THIN: Slicing = { few: 0, first: 1, widen: 2, largest: 1 << 20 };
+const THIN: Slicing = { few: 0, phraseFew: 0, first: 1, widen: 2, largest: 1 << 20 };
 /** The whole history at once: what the walk must agree with. */
-const WHOLE: Slicing = { few: 0, first: 1, widen: 2, largest: 0 };
+const WHOLE: Slicing = { few: 0, phraseFew: 0, first: 1, widen: 2, largest: 0 };
 
 /** search.messages' store query walking the index newest first (docs/search.md "How a search walks the index"): the same pages as a search of everything. */
 forEachDialect('search in slices', (t) => {
@@ -71,6 +71,8 @@ forEachDialect('search in slices', (t) => {
       expect(whole.flat().length, query).toBeGreaterThan(7);
       expect(new Set(whole.flat()).size, query).toBe(whole.flat().length);
       expect(await pages(query, THIN), query).toEqual(whole);
+      // The server's own: on PostgreSQL, a phrase this rare is searched whole at once, on the planner's estimate.
+      expect(await pages(query, DEFAULT_SLICING), query).toEqual(whole);
     }
     // The late messages bob sees are found, in their place: the last of a common word's pages, the oldest.
     const alpha = (await pages('alpha', THIN)).flat();

@@ -27,15 +27,24 @@ async function sliceStart(db: Db, page: SearchPage, depth: number): Promise<stri
 }
 
 /**
- * The uids of the messages that may match (`candidates`), when there are fewer than `few` in the whole
- * index (then the page is searched among them, at once); undefined when there are more. The candidates
- * are what the word index answers from its entries alone: a phrase's words in any order. Counting the
- * phrase itself means checking its order on each candidate's row, which for common words ("it of":
- * 45,000 messages with both, 3,600 with the phrase) took 120 ms before the search began.
+ * The uids of the messages that match `conditions`, when there are fewer than `few` in the whole index;
+ * undefined when there are more. Words are matched by the index's entries alone (each match's row is
+ * read for its uid); a phrase's order is checked on the row of each message holding its words.
  */
-async function fewMatches(db: Db, candidates: RawBuilder<unknown>[], few: number): Promise<string[] | undefined> {
-  const { rows } = await sql<{ uid: string }>`select s.uid from message_search s where ${sql.join(candidates, sql` and `)} limit ${few}`.execute(db);
+async function fewMatches(db: Db, conditions: RawBuilder<unknown>[], few: number): Promise<string[] | undefined> {
+  const { rows } = await sql<{ uid: string }>`select s.uid from message_search s where ${sql.join(conditions, sql` and `)} limit ${few}`.execute(db);
   return rows.length < few ? rows.map((row) => row.uid) : undefined;
+}
+
+/**
+ * How many rows of the index the planner expects `conditions` to find, from its statistics of the
+ * words (`ANALYZE`, which autovacuum keeps up to date): no row is read. Within a factor of two or so for
+ * a phrase's words on the bench's corpus (docs/search.md).
+ */
+async function expectedMatches(db: Db, conditions: RawBuilder<unknown>[]): Promise<number> {
+  type Plan = [{ Plan: { 'Plan Rows': number } }];
+  const { rows } = await sql<{ 'QUERY PLAN': Plan }>`explain (format json) select 1 from message_search s where ${sql.join(conditions, sql` and `)}`.execute(db);
+  return rows[0]['QUERY PLAN'][0].Plan['Plan Rows'];
 }
 
 /** A word's matches counted before its search for one match, at most (foundNowhereAsWords). */
@@ -69,9 +78,6 @@ export async function searchPostgres(db: Db, page: SearchPage): Promise<FoundMes
   const inside = await foundNowhereAsWords(db, page, language);
   return inside.length === 0 ? [] : searchPage(db, page, language, inside);
 }
-
-/** A phrase is searched at once among its candidates when there are fewer than this (Slicing.few for others). */
-const PHRASE_FEW = 100;
 
 /** A search of the whole history first finds its matches when there are fewer than this in the index. */
 const WHOLE_HISTORY_FEW = 10_000;
@@ -115,12 +121,19 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
   const among = async (uids: string[]) => (uids.length === 0 ? [] : (await inSlice(undefined, [sql`m.uid = any(${uids})`, ...textConditions])).rows);
   const slicing = page.slicing ?? DEFAULT_SLICING;
   if (include.length === 0) return (await inSlice(undefined)).rows.map(found);
-  // A phrase's candidates are counted up to PHRASE_FEW only: each is a row read, and a phrase with more
-  // is searched faster in the slices, which the buckets bound (migration 0037), than by counting them.
-  const phrase = include.some((term) => term.tokens.length > 1);
-  const fewest = phrase ? Math.min(slicing.few, PHRASE_FEW) : slicing.few;
-  const few = fewest > 0 ? await fewMatches(db, [...inChats, ...matching(tsTokens)], fewest) : undefined;
-  if (few !== undefined) return (await among(few)).map(found);
+  if (include.some((term) => term.tokens.length > 1)) {
+    // A phrase's order is checked on each candidate's row (its words in any order): counting them would
+    // read the rows a search of the whole history reads. So the planner's estimate decides. A phrase
+    // with few candidates has few matches, which the slices would look for in vain before the whole
+    // history ("velmié a": 1,870 candidates, 138 matches, the newest 21 beyond the largest slice).
+    if (slicing.phraseFew > 0 && (await expectedMatches(db, [...inChats, ...matching(tsTokens)])) < slicing.phraseFew) {
+      const matches = await fewMatches(db, textConditions, WHOLE_HISTORY_FEW);
+      if (matches !== undefined) return (await among(matches)).map(found);
+    }
+  } else {
+    const few = slicing.few > 0 ? await fewMatches(db, [...inChats, ...matching(tsTokens)], slicing.few) : undefined;
+    if (few !== undefined) return (await among(few)).map(found);
+  }
   // A slice holds every message from its start up to the page's bound: a full page in it is the page.
   const rows = await widenUntilComplete(slicing, async (depth) => {
     const start = depth === undefined ? undefined : await sliceStart(db, page, depth);

@@ -8,8 +8,10 @@
  */
 
 export interface Slicing {
-  /** A query with fewer matches than this in the whole index (for a phrase: messages holding its words) is searched whole, at once. */
+  /** A query of words with fewer matches than this in the whole index is searched whole, at once. */
   few: number;
+  /** A phrase whose words (in any order) the planner expects in fewer messages than this is searched whole, at once (PostgreSQL). */
+  phraseFew: number;
   /** Messages in the first slice. */
   first: number;
   /** How many times larger each next slice is. */
@@ -18,7 +20,7 @@ export interface Slicing {
   largest: number;
 }
 
-export const DEFAULT_SLICING: Slicing = { few: 1000, first: 2000, widen: 8, largest: 128_000 };
+export const DEFAULT_SLICING: Slicing = { few: 1000, phraseFew: 3000, first: 2000, widen: 8, largest: 128_000 };
 
 /** One step's outcome: the page found in its slice, and whether it is the page (no newer match outside the slice). */
 export interface SliceOutcome<Row> {
