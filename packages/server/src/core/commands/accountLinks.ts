@@ -1,6 +1,7 @@
 import type { AccountTokensTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { hashToken } from '../../store/ids.js';
+import { lockRows } from '../../store/rows/locks.js';
 import { ApiError } from '../../errors.js';
 import type { CommandContext, CoreContext } from '../context.js';
 import type { Browser } from './sessions.js';
@@ -37,13 +38,20 @@ export async function mailPasswordResets(ctx: CoreContext, { address }: { addres
   });
 }
 
-/** Uses a link once: the conditional UPDATE decides, so a link raced twice works once. */
+/**
+ * Uses a link once: the conditional UPDATE decides, so a link raced twice works once. PostgreSQL: the
+ * account's row is locked first, so that two links of one account used at once take turns. Otherwise each
+ * would hold its own link's row and wait for the account, and the reset that then marks the other
+ * links used would wait for the other link's row: a deadlock, and one of them answered 500.
+ */
 async function useLink(tx: Tx, token: string, purpose: AccountTokensTable['purpose'], now: number): Promise<string> {
   const hash = hashToken(token);
+  const account = await tx.selectFrom('account_tokens').select('user_id').where('token_hash', '=', hash).executeTakeFirst();
+  if (account) await lockRows(tx, 'users', 'id', [account.user_id], 'no key update');
   const used = await tx.updateTable('account_tokens').set({ used_at: now }).where('token_hash', '=', hash).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
   const row = await tx.selectFrom('account_tokens').selectAll().where('token_hash', '=', hash).where('purpose', '=', purpose).executeTakeFirst();
   if (Number(used.numUpdatedRows) !== 1 || !row) {
-    const why = !row ? 'is not a link the server sent' : row.used_at !== null && row.used_at !== now ? 'was already used' : 'has expired';
+    const why = !row ? 'is not a link the server sent' : row.used_at !== null ? 'was already used' : 'has expired';
     throw new ApiError('AccountLinkUnusable', `This link ${why}; ${purpose === 'reset' ? 'ask for a new one with “Forgot password?”' : 'sign in and ask for a new one'}.`, { parameter: 'linkToken' });
   }
   return row.user_id;

@@ -9,6 +9,7 @@ interface Lockable {
   files: 'id';
   apps: 'id';
   teams: 'id';
+  users: 'id';
   events: 'app_id';
 }
 
