@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { failureText, methods, type Message } from '../api/client';
 import { appsWith } from './AppButtons';
 import { abilitiesOn, useMessageChanges } from './messageChanges';
@@ -71,11 +71,34 @@ interface MenuItem {
   danger?: boolean;
 }
 
+/** The space between the "…" button and its menu, in px (styles.css, `.menu`). */
+const MENU_GAP = 4;
+
+/** The part of the page an element can be seen in: its nearest scrolling ancestor's box, else the window. */
+function visibleArea(element: HTMLElement): { top: number; bottom: number } {
+  for (let at = element.parentElement; at; at = at.parentElement) {
+    if (/auto|scroll/.test(getComputedStyle(at).overflowY)) return at.getBoundingClientRect();
+  }
+  return { top: 0, bottom: window.innerHeight };
+}
+
 /** The "…" button and its menu: the arrows move between items, Escape closes it and gives the focus back. */
 function MoreMenu({ snippet, open, onOpen, items }: { snippet: string; open: boolean; onOpen: (open: boolean) => void; items: MenuItem[] }) {
   const menuId = useId();
   const trigger = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
+  const [above, setAbove] = useState(false);
+  // Measured before it is painted: a menu that the view's bottom edge would cut off (the last messages
+  // of a chat) opens upwards instead, when it fits there.
+  useLayoutEffect(() => {
+    if (!open || !menu.current || !trigger.current) {
+      setAbove(false);
+      return;
+    }
+    const box = menu.current.getBoundingClientRect();
+    const view = visibleArea(menu.current);
+    setAbove(box.bottom > view.bottom && trigger.current.getBoundingClientRect().top - box.height - MENU_GAP >= view.top);
+  }, [open]);
   useEffect(() => {
     if (!open) return;
     menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
@@ -114,7 +137,7 @@ function MoreMenu({ snippet, open, onOpen, items }: { snippet: string; open: boo
           ref={menu}
           id={menuId}
           role="menu"
-          className="menu"
+          className={above ? 'menu above' : 'menu'}
           aria-label="Message actions"
           onKeyDown={(event) => {
             if (event.key === 'Escape') close();

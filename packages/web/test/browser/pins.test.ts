@@ -17,10 +17,26 @@ const history = (page: Page) => page.getByRole('region', { name: 'Message histor
 const messageWith = (page: Page, text: string) => history(page).getByRole('article').filter({ hasText: text });
 
 async function menuItem(page: Page, text: string, item: string): Promise<void> {
+  await openMenu(page, text);
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+/**
+ * Opens a message's "…" menu, and checks that each of its items is what a click at its centre reaches:
+ * not painted over by the messages below it, nor cut off by the history's bottom edge.
+ */
+async function openMenu(page: Page, text: string): Promise<void> {
   const message = messageWith(page, text);
   await message.hover();
   await message.getByRole('button', { name: /^More actions/ }).click();
-  await page.getByRole('menuitem', { name: item, exact: true }).click();
+  const reached = await page.getByRole('menu').evaluate((menu) =>
+    [...menu.querySelectorAll('[role="menuitem"]')].map((item) => {
+      const box = item.getBoundingClientRect();
+      return item.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+    }),
+  );
+  expect(reached.length).toBeGreaterThan(0);
+  expect(reached, `the menu items of “${text}” a click reaches`).toEqual(reached.map(() => true));
 }
 
 /** The element is within the history's visible part. */
@@ -59,6 +75,11 @@ describe.skipIf(noBrowser)('pins, saved items and links to a message', () => {
       await pinned.getByRole('link', { name: /Standup at 9:30/ }).click();
       await pinned.waitFor({ state: 'detached' });
       await messageWith(bob.page, 'Standup at 9:30').waitFor();
+
+      // A menu opened with messages below it is drawn over them.
+      await openMenu(alice.page, 'Status update 290');
+      await alice.page.keyboard.press('Escape');
+      await alice.page.getByRole('menu').waitFor({ state: 'detached' });
 
       // Alice saves a message and finds it under "Saved items"; its link opens the chat at it.
       await menuItem(alice.page, 'Retro moved to Friday', 'Save');
