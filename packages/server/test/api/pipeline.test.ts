@@ -169,7 +169,8 @@ forEachDialect('method pipeline', (t) => {
         const answer = await t().call('users.getInfo', { query: { token: people[0].token } });
         expect(answer.status).toBe(500);
         expect(answer.body).toEqual({ error: 'InternalServerError', description: expect.any(String), requestId: answer.headers.get('x-request-id') });
-        expect(JSON.stringify(answer.body)).not.toMatch(/users_gone|at \w+ \(|\.ts:|SQL|sqlite|postgres/i);
+        // The description is the answer's only text (the request id is random: it may hold "sql").
+        expect(answer.body.description).not.toMatch(/users_gone|at \w+ \(|\.ts:|SQL|sqlite|postgres/i);
       } finally {
         await store.db.schema.alterTable('users_gone').renameTo('users').execute();
       }
