@@ -121,21 +121,20 @@ async function searchPage(db: Db, page: SearchPage, language: string, inside: Se
   const among = async (uids: string[]) => (uids.length === 0 ? [] : (await inSlice(undefined, [sql`m.uid = any(${uids})`, ...textConditions])).rows);
   const slicing = page.slicing ?? DEFAULT_SLICING;
   if (include.length === 0) return (await inSlice(undefined)).rows.map(found);
-  if (include.some((term) => term.tokens.length > 1)) {
-    // A phrase's order is checked on each candidate's row (its words in any order): counting them would
-    // read the rows a search of the whole history reads. So the planner's estimate decides. A phrase
-    // with few candidates has few matches, which the slices would look for in vain before the whole
-    // history ("velmié a": 1,870 candidates, 138 matches, the newest 21 beyond the largest slice).
-    if (slicing.phraseFew > 0 && (await expectedMatches(db, [...inChats, ...matching(tsTokens)])) < slicing.phraseFew) {
-      const matches = await fewMatches(db, textConditions, WHOLE_HISTORY_FEW);
-      if (matches !== undefined) return (await among(matches)).map(found);
-    }
-  } else {
-    const few = slicing.few > 0 ? await fewMatches(db, [...inChats, ...matching(tsTokens)], slicing.few) : undefined;
+  const candidates = [...inChats, ...matching(tsTokens)];
+  const phrase = include.some((term) => term.tokens.length > 1);
+  if (!phrase) {
+    const few = slicing.few > 0 ? await fewMatches(db, candidates, slicing.few) : undefined;
     if (few !== undefined) return (await among(few)).map(found);
   }
+  // A phrase's order is checked on each candidate's row (its words in any order): counting them would
+  // read the rows a search of the whole history reads. So the planner's estimate decides. A phrase with
+  // few candidates has few matches, which the slices would look for in vain before the whole history
+  // ("velmié a": 1,870 candidates, 138 matches, the newest 21 beyond the largest slice): it is searched
+  // whole at once (a walk whose largest slice is 0).
+  const wholeAtOnce = phrase && slicing.phraseFew > 0 && (await expectedMatches(db, candidates)) < slicing.phraseFew;
   // A slice holds every message from its start up to the page's bound: a full page in it is the page.
-  const rows = await widenUntilComplete(slicing, async (depth) => {
+  const rows = await widenUntilComplete(wholeAtOnce ? { ...slicing, largest: 0 } : slicing, async (depth) => {
     const start = depth === undefined ? undefined : await sliceStart(db, page, depth);
     if (start === undefined) {
       // The whole history: the matches found first, when there are not too many. Asked for them in uid
