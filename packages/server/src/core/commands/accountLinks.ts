@@ -46,15 +46,16 @@ export async function mailPasswordResets(ctx: CoreContext, { address }: { addres
  */
 async function useLink(tx: Tx, token: string, purpose: AccountTokensTable['purpose'], now: number): Promise<string> {
   const hash = hashToken(token);
-  const account = await tx.selectFrom('account_tokens').select('user_id').where('token_hash', '=', hash).executeTakeFirst();
-  if (account) await lockRows(tx, 'users', 'id', [account.user_id], 'no key update');
-  const used = await tx.updateTable('account_tokens').set({ used_at: now }).where('token_hash', '=', hash).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
-  const row = await tx.selectFrom('account_tokens').selectAll().where('token_hash', '=', hash).where('purpose', '=', purpose).executeTakeFirst();
-  if (Number(used.numUpdatedRows) !== 1 || !row) {
-    const why = !row ? 'is not a link the server sent' : row.used_at !== null ? 'was already used' : 'has expired';
-    throw new ApiError('AccountLinkUnusable', `This link ${why}; ${purpose === 'reset' ? 'ask for a new one with “Forgot password?”' : 'sign in and ask for a new one'}.`, { parameter: 'linkToken' });
-  }
-  return row.user_id;
+  const unusable = (why: string) =>
+    new ApiError('AccountLinkUnusable', `This link ${why}; ${purpose === 'reset' ? 'ask for a new one with “Forgot password?”' : 'sign in and ask for a new one'}.`, { parameter: 'linkToken' });
+  const link = await tx.selectFrom('account_tokens').select('user_id').where('token_hash', '=', hash).where('purpose', '=', purpose).executeTakeFirst();
+  if (!link) throw unusable('is not a link the server sent');
+  await lockRows(tx, 'users', 'id', [link.user_id], 'no key update');
+  const used = await tx.updateTable('account_tokens').set({ used_at: now }).where('token_hash', '=', hash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  if (Number(used.numUpdatedRows) === 1) return link.user_id;
+  // Not taken: used already (perhaps by a change this one waited for above), or expired.
+  const row = await tx.selectFrom('account_tokens').select('used_at').where('token_hash', '=', hash).executeTakeFirst();
+  throw unusable(row !== undefined && row.used_at !== null ? 'was already used' : 'has expired');
 }
 
 /**
