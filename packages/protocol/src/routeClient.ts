@@ -72,7 +72,6 @@ export function buildRequest(route: RouteDefinition, params: Record<string, unkn
     return encodeURIComponent(String(value));
   });
   const rest = Object.entries(params).filter(([name, value]) => !inPath.has(name) && value !== undefined);
-  if (route.bodyParam !== undefined) return { path, body: JSON.stringify(params[route.bodyParam] ?? {}) };
   if (readsBody(route)) return { path, body: JSON.stringify(Object.fromEntries(rest)) };
   const query = rest.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value))}`);
   return { path: query.length > 0 ? `${path}?${query.join('&')}` : path };

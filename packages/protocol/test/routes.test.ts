@@ -25,31 +25,27 @@ describe('route definitions', () => {
 
   it('refuse a path parameter the params do not declare', () => {
     const define = () =>
-      defineRoute({ name: 'test.broken', summary: '', verb: 'GET', path: '/api/test/:id', callers: ['anyone'], params: Type.Object({}), result: Type.Object({}), errors: [] });
+      defineRoute({ name: 'test.broken', summary: '', verb: 'GET', path: '/api/test/:id', params: Type.Object({}), result: Type.Object({}), errors: [] });
     expect(define).toThrow(/path parameters id/);
   });
 });
 
-/** Routes made for these tests alone: a path parameter, a query, a JSON body, a whole-object body. */
+/** Routes made for these tests alone: a path parameter, a query, a JSON body. */
 const appId = Type.String();
 const testRoutes = {
   listEvents: defineRoute({
-    name: 'test.listEvents', summary: '', verb: 'GET', path: '/api/test/apps/:id/events', callers: ['session'],
+    name: 'test.listEvents', summary: '', verb: 'GET', path: '/api/test/apps/:id/events',
     params: Type.Object({ id: appId, limit: Type.Optional(Type.Integer()), status: Type.Optional(Type.String()), before: Type.Optional(Type.String()) }),
     result: Type.Object({}), errors: [],
   }),
-  getApp: defineRoute({ name: 'test.getApp', summary: '', verb: 'GET', path: '/api/test/apps/:id', callers: ['session'], params: Type.Object({ id: appId }), result: Type.Object({}), errors: [] }),
+  getApp: defineRoute({ name: 'test.getApp', summary: '', verb: 'GET', path: '/api/test/apps/:id', params: Type.Object({ id: appId }), result: Type.Object({}), errors: [] }),
   updateApp: defineRoute({
-    name: 'test.updateApp', summary: '', verb: 'PATCH', path: '/api/test/apps/:id', callers: ['session'],
+    name: 'test.updateApp', summary: '', verb: 'POST', path: '/api/test/apps/:id',
     params: Type.Object({ id: appId, name: Type.Optional(Type.String()), icon: Type.Optional(Type.Null()) }), result: Type.Object({}), errors: [],
   }),
-  setIntegrations: defineRoute({
-    name: 'test.setIntegrations', summary: '', verb: 'PUT', path: '/api/test/apps/:id/integrations', callers: ['session'],
-    params: Type.Object({ id: appId, integrations: Type.Object({}) }), bodyParam: 'integrations', result: Type.Object({}), errors: [],
-  }),
-  rotateSecret: defineRoute({ name: 'test.rotateSecret', summary: '', verb: 'POST', path: '/api/test/apps/:id/secret', callers: ['session'], params: Type.Object({ id: appId }), result: Type.Object({}), errors: [] }),
+  rotateSecret: defineRoute({ name: 'test.rotateSecret', summary: '', verb: 'POST', path: '/api/test/apps/:id/secret', params: Type.Object({ id: appId }), result: Type.Object({}), errors: [] }),
   createApp: defineRoute({
-    name: 'test.createApp', summary: '', verb: 'POST', path: '/api/test/apps', callers: ['session'], params: Type.Object({ name: Type.String() }), status: 201,
+    name: 'test.createApp', summary: '', verb: 'POST', path: '/api/test/apps', params: Type.Object({ name: Type.String() }),
     result: Type.Object({ app: Type.Object({ id: Type.String() }) }), errors: [],
   }),
 };
@@ -61,12 +57,8 @@ describe('buildRequest', () => {
     expect(buildRequest(sessionRoutes.getSession, {})).toEqual({ path: '/api/session' });
   });
 
-  it('sends the other parameters of a change as a JSON body, or the one parameter that is the body', () => {
+  it('sends the other parameters of a change as a JSON body', () => {
     expect(buildRequest(testRoutes.updateApp, { id: 'a:1', name: 'N', icon: null })).toEqual({ path: '/api/test/apps/a%3A1', body: '{"name":"N","icon":null}' });
-    expect(buildRequest(testRoutes.setIntegrations, { id: 'a:1', integrations: { previewDomains: ['x.example'] } })).toEqual({
-      path: '/api/test/apps/a%3A1/integrations',
-      body: '{"previewDomains":["x.example"]}',
-    });
     expect(buildRequest(testRoutes.rotateSecret, { id: 'a:1' })).toEqual({ path: '/api/test/apps/a%3A1/secret', body: '{}' });
   });
 

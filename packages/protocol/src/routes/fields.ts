@@ -15,7 +15,4 @@ export const ServiceClientParam = Type.Optional(oneOf(serviceClients, 'desktop (
 /** Ids an app chose (attachments, buttons, ServiceML actions). */
 export const AppChosenId = (what: string) => Type.String({ minLength: 1, maxLength: 255, description: `the ${what}’s id, as its app chose it` });
 
-/** A signed-in person's read with no parameters and no errors of its own (their lists, their team, their session). */
-export const sessionRead = { verb: 'GET', callers: ['session'], params: Type.Object({}), errors: [] } as const;
-
 export { closedObject } from '../params.js';

@@ -21,7 +21,6 @@ export const respond = defineRoute({
     'or the replacement of the app’s message that carried the button. Up to 5 replies within 30 minutes of the event.',
   verb: 'POST',
   path: '/api/respond/:token',
-  callers: ['anyone'],
   params: Type.Object(
     {
       token: Type.String({ minLength: 1, maxLength: 200, description: 'the last segment of the responseUrl' }),

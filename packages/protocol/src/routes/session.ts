@@ -4,7 +4,10 @@ import { User } from '../models.js';
 import { maxEmailLength, maxPasswordLength } from '../personFields.js';
 import { StreamCursor } from '../stream.js';
 import { defineRoute } from './define.js';
-import { closedObject, sessionRead } from './fields.js';
+import { closedObject } from './fields.js';
+
+/** A read with no parameters and no errors of its own. */
+const plainRead = { verb: 'GET', params: Type.Object({}), errors: [] } as const;
 
 /**
  * The session answers carry `streamCursor`, where the team's stream stood when the answer was made: a
@@ -19,7 +22,6 @@ export const signIn = defineRoute({
     'several teams answers TeamRequired with them: sign in again naming one.',
   verb: 'POST',
   path: '/api/session',
-  callers: ['anyone'],
   params: Type.Object({
     email: Type.String({ minLength: 1, maxLength: maxEmailLength, description: 'compared without regard to case or surrounding spaces' }),
     password: Type.String({ minLength: 1, maxLength: maxPasswordLength }),
@@ -34,8 +36,7 @@ export const signIn = defineRoute({
  * not a refusal, so that a fresh page's first request is no error (a browser logs every 4xx).
  */
 export const getSession = defineRoute({
-  ...sessionRead,
-  callers: ['anyone'],
+  ...plainRead,
   name: 'session.getSession',
   summary: 'Who the session belongs to, and their team: the web client asks on load, as it cannot read the cookie. Without a live session: {user: null}.',
   path: '/api/session',
@@ -47,7 +48,6 @@ export const signOut = defineRoute({
   summary: 'Sign the session out, when there is one, and clear the cookie.',
   verb: 'DELETE',
   path: '/api/session',
-  callers: ['anyone'],
   params: Type.Object({}),
   result: closedObject({}),
   errors: [],
@@ -59,8 +59,7 @@ export const signOut = defineRoute({
  * with several it asks for the work email first (GET /api/sso/start?email=), which finds the team.
  */
 export const getSignInMethods = defineRoute({
-  ...sessionRead,
-  callers: ['anyone'],
+  ...plainRead,
   name: 'session.getSignInMethods',
   summary:
     'How people sign in here: password (false when every team switched it off), and single sign-on: off, a button (one team offers it) ' +

@@ -1,10 +1,6 @@
 import type { RouteDefinition, RouteName } from '@aviary/protocol';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { ServerContext } from '../context.js';
-import type { UsersTable } from '../store/schema.js';
-
-/** The signed-in person a route's handler receives: none for a route anyone may call (signing in). */
-export type PersonOf<R> = R extends { callers: readonly ['session'] } ? UsersTable : R extends { callers: readonly ['anyone'] } ? undefined : UsersTable | undefined;
 
 /** What a handler may need of the HTTP exchange beyond its parameters: signing in and out only. */
 export interface RouteExchange {
@@ -21,13 +17,13 @@ export interface RouteExchange {
 
 export interface RouteHandler<R extends RouteDefinition = RouteDefinition> {
   route: R;
-  handle(params: Static<R['params']>, person: PersonOf<R>, ctx: ServerContext, exchange: RouteExchange): Promise<Static<R['result']>>;
+  handle(params: Static<R['params']>, ctx: ServerContext, exchange: RouteExchange): Promise<Static<R['result']>>;
 }
 
 /** Binds a route's definition (from @aviary/protocol) to the code that carries it out. */
 export function defineRouteHandler<P extends TObject, T extends TSchema, R extends RouteDefinition<P, T>>(
   route: R,
-  handle: (params: Static<R['params']>, person: PersonOf<R>, ctx: ServerContext, exchange: RouteExchange) => Promise<Static<R['result']>>,
+  handle: (params: Static<R['params']>, ctx: ServerContext, exchange: RouteExchange) => Promise<Static<R['result']>>,
 ): RouteHandler<R> {
   return { route, handle };
 }

@@ -11,8 +11,8 @@ export interface RouteInput {
 }
 
 /**
- * The raw input of a route: the query of a GET or DELETE, else the JSON body (an object of fields, or for
- * a route with a `bodyParam` that one parameter). An absent body is no fields.
+ * The raw input of a route: the query of a GET or DELETE, else the JSON body's fields. An absent body is
+ * no fields.
  */
 export function readRouteInput(route: RouteDefinition, request: FastifyRequest): RouteInput {
   const path = (request.params ?? {}) as Record<string, string>;
@@ -21,12 +21,9 @@ export function readRouteInput(route: RouteDefinition, request: FastifyRequest):
   if (body === UNREADABLE_BODY) {
     throw new ApiError('InvalidRequestData', `The content type "${request.headers['content-type']}" is not supported; send application/json.`);
   }
-  if (route.bodyParam !== undefined && body === undefined) {
-    throw new ApiError('InvalidRequestData', `The body is the whole ${route.bodyParam} object, as JSON; send {} for an empty one.`);
-  }
   if (body === undefined || body === null) return { path, fields: {} };
   if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('InvalidRequestData', 'The body must be a JSON object.');
-  return { path, fields: route.bodyParam !== undefined ? { [route.bodyParam]: body } : (body as RawParams) };
+  return { path, fields: body as RawParams };
 }
 
 /**

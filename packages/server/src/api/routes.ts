@@ -14,10 +14,10 @@ import { registerFileUploadRoute } from './files/uploadRoute.js';
 import { registerPictureServeRoute } from './pictures/serveRoute.js';
 
 /**
- * Everything served besides the /v1 method API: the routes of the protocol (sessions for people, the
- * client API the web client calls), the whole OpenAPI document,
- * /widget.js, the web client's page and assets, html attachments' own documents, and what a plain GET of the stream gets (its WebSocket
- * upgrade is the HTTP server's, api/stream/upgrade.ts).
+ * Everything served besides the /v1 method API: the routes of the protocol (signing in and out, deferred
+ * replies), /widget.js, the web client's page and assets, html attachments' own documents, incoming
+ * webhooks, single sign-on, file uploads and downloads, pictures, and what a plain GET of the stream gets
+ * (its WebSocket upgrade is the HTTP server's, api/upgrade.ts).
  */
 export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerRoutePipeline(app, ctx, routeHandlers);

@@ -3,4 +3,4 @@ import { replyThroughResponseUrl } from '../../core/responses/reply.js';
 import { defineRouteHandler } from '../routeHandler.js';
 
 /** POST /api/respond/:token: a deferred reply; the token in the path is the only credential. */
-export default defineRouteHandler(responseRoutes.respond, async (params, _person, ctx) => replyThroughResponseUrl(ctx, params));
+export default defineRouteHandler(responseRoutes.respond, async (params, ctx) => replyThroughResponseUrl(ctx, params));

@@ -15,7 +15,7 @@ import { recordAudit } from '../../../core/audit/record.js';
  * count against the sign-in limits (signInLimits.ts); a browser that signed in gets a device cookie, which
  * lets its next sign-ins through a lockout of its address (deviceCookie.ts).
  */
-export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, password, teamId }, _person, ctx, exchange) => {
+export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, password, teamId }, ctx, exchange) => {
   const email = given.trim().toLowerCase();
   // The email becomes part of a limiter key: checked before anything else is done with it.
   if (!email.includes('@')) throw invalidParameter('email', `email must be an email address of at most ${maxEmailLength} characters.`);
