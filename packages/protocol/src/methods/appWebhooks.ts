@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { closedObject } from '../params.js';
-import { AppIdParam } from '../routes/fields.js';
+import { AppIdParam } from './fields.js';
 import { Webhook, WebhookId } from './webhooks.js';
 
 export const listWebhooks = defineMethod({

@@ -6,7 +6,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { UserId } from '../ids.js';
 import { closedObject } from '../params.js';
-import { AppIdParam } from '../routes/fields.js';
+import { AppIdParam } from './fields.js';
 
 const Label = Type.Object({ name: Type.String(), icon: Type.Optional(Type.String()) }, { additionalProperties: false });
 

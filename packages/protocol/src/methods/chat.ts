@@ -7,7 +7,7 @@ import { AttachmentInput, Channel, Message, SendAs } from '../models.js';
 import { closedObject, IdList, NonEmptyString, oneOf } from '../params.js';
 import { InteractionAnswer } from '../interactions.js';
 import { Contact } from './people.js';
-import { AppIdParam, ServiceClientParam } from '../routes/fields.js';
+import { AppIdParam, ServiceClientParam } from './fields.js';
 import { ChatReadState } from '../stream.js';
 
 /** One entry of a person's chat list. */

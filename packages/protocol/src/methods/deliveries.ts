@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
 import { eventNames } from '../events.js';
 import { closedObject, oneOf } from '../params.js';
-import { AppIdParam } from '../routes/fields.js';
+import { AppIdParam } from './fields.js';
 import { deliveryStatuses, DeliveredEvent, DeliveryAttempt, TestEventOverrides, TestEventResult } from './developerModels.js';
 
 const EventIdParam = Type.String({ minLength: 1, maxLength: 100, description: 'an event id (ev_…)' });

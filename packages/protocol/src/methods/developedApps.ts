@@ -10,7 +10,7 @@ import { AppFieldChanges, IntegrationsInput, NewAppFields } from '../appFields.j
 import { defineMethod } from '../define.js';
 import { Integrations } from '../integrations.js';
 import { closedObject } from '../params.js';
-import { AppIdParam } from '../routes/fields.js';
+import { AppIdParam } from './fields.js';
 import { BotCredentials, DeveloperApp } from './developerModels.js';
 
 const oneApp = closedObject({ app: DeveloperApp });

@@ -11,7 +11,7 @@ import { buttonKinds, maxMessageActionSelection } from '../events.js';
 import { ChatId, MessageUid } from '../ids.js';
 import { InteractionAnswer } from '../interactions.js';
 import { oneOf } from '../params.js';
-import { AppChosenId, AppIdParam, ServiceClientParam } from '../routes/fields.js';
+import { AppChosenId, AppIdParam, ServiceClientParam } from './fields.js';
 
 /** What every action can answer besides its own refusals: the app refuses, is unreachable, or leads elsewhere. */
 const interactionErrors: ErrorCode[] = ['AppDisabled', 'AppUnreachable', 'OriginNotAllowed', 'NotInstalled'];

@@ -6,9 +6,8 @@
 import { Type } from '@sinclair/typebox';
 import { MessageUid } from '../ids.js';
 import { AttachmentInput } from '../models.js';
-import { NonEmptyString, oneOf } from '../params.js';
+import { closedObject, NonEmptyString, oneOf } from '../params.js';
 import { defineRoute } from './define.js';
-import { closedObject } from './fields.js';
 
 /** Where a reply goes: to the person alone (the default), or to everyone in the chat. */
 export const responseTypes = ['ephemeral', 'inChat'] as const;

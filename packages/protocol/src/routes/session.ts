@@ -2,9 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import { User } from '../models.js';
 import { maxEmailLength, maxPasswordLength } from '../personFields.js';
+import { closedObject } from '../params.js';
 import { StreamCursor } from '../stream.js';
 import { defineRoute } from './define.js';
-import { closedObject } from './fields.js';
 
 /** A read with no parameters and no errors of its own. */
 const plainRead = { verb: 'GET', params: Type.Object({}), errors: [] } as const;

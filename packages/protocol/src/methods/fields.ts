@@ -1,4 +1,4 @@
-/** Parameter shapes several routes share. */
+/** Parameter shapes several methods share. */
 import { Type } from '@sinclair/typebox';
 import { serviceClients } from '../events.js';
 import { oneOf } from '../params.js';
@@ -14,5 +14,3 @@ export const ServiceClientParam = Type.Optional(oneOf(serviceClients, 'desktop (
 
 /** Ids an app chose (attachments, buttons, ServiceML actions). */
 export const AppChosenId = (what: string) => Type.String({ minLength: 1, maxLength: 255, description: `the ${what}’s id, as its app chose it` });
-
-export { closedObject } from '../params.js';
