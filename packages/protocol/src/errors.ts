@@ -26,6 +26,7 @@ export const errorRegistry = {
   UnknownWebhook: { status: 404, description: 'No such webhook, or it was revoked.' },
   UnknownApp: { status: 404, description: 'No such app, or the caller may not see it.' },
   InstallFailed: { status: 502, description: 'The app’s event listener did not accept the install; nothing was installed.' },
+  InstallInProgress: { status: 409, description: 'An install of this app for this person is already under way; try again once it has finished.' },
   NotInstalled: { status: 409, description: 'The caller has not installed this app.' },
   BotNotEnabled: { status: 409, description: 'The app’s bot is not enabled; enable it first.' },
   OriginNotAllowed: { status: 400, description: 'The URL’s origin is not one the app’s developer registered for the app’s tokens.' },

@@ -63,7 +63,7 @@ export const install = defineMethod({
   name: 'apps.install',
   summary: 'Install the app: app.install goes to its listener with a new user token, and only a 200 within 10 s installs it.',
   result: closedObject({ installed: Type.Literal(true) }),
-  errors: ['UnknownApp', 'AppDisabled', 'InstallFailed'],
+  errors: ['UnknownApp', 'AppDisabled', 'InstallFailed', 'InstallInProgress'],
 });
 
 export const uninstall = defineMethod({

@@ -15,6 +15,7 @@ export const cliErrorCodes = [
   'ImportConflict',
   'NotInstalled',
   'InstallFailed',
+  'InstallInProgress',
   'BotNotEnabled',
   'UnknownEvent',
   'ListenerUnreachable',

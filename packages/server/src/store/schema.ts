@@ -163,6 +163,15 @@ export interface InstallsTable {
   created_at: number;
 }
 
+/** An install under way (migration 0041): the one install of the app for the person until it ends or lapses. */
+export interface InstallClaimsTable {
+  app_id: string;
+  user_id: string;
+  /** The claim's own id, so that only its taker gives it back. */
+  claim: string;
+  expires_at: number;
+}
+
 /** Every token that can call methods: a user's token for one app, or an app's bot token. */
 export interface AppTokensTable {
   token_hash: string;
@@ -578,6 +587,7 @@ export interface Database {
   messages: MessagesTable;
   apps: AppsTable & AppDeliveryColumns & AppListenerColumns;
   installs: InstallsTable;
+  install_claims: InstallClaimsTable;
   app_tokens: AppTokensTable;
   events: EventsTable;
   event_attempts: EventAttemptsTable;

@@ -6,8 +6,11 @@ import { startListener, type Answer, type TestListener } from '../helpers/listen
 /** A loopback URL where nothing listens: connections are refused. */
 export { closedPortUrl as refusingUrl } from '../helpers/listener.js';
 
-/** How the app's listener answers: through the SDK listener (verifying every token), a fixed status, or never. */
-export type ListenerBehaviour = 'sdk' | { status: number } | 'hang';
+/**
+ * How the app's listener answers: through the SDK listener (verifying every token), a fixed status (once
+ * `after` has settled, when given), or never.
+ */
+export type ListenerBehaviour = 'sdk' | { status: number; after?: Promise<unknown> } | 'hang';
 
 /**
  * The test listener (helpers/listener.ts) as these tests drive it: `behaviour` switches how it answers,
@@ -21,7 +24,7 @@ export interface AppListener extends Omit<TestListener, 'respond' | 'verifyAs'> 
 }
 
 const answerFor = (behaviour: ListenerBehaviour): Answer =>
-  typeof behaviour === 'string' ? behaviour : { status: behaviour.status, body: '{"error":"broken"}' };
+  typeof behaviour === 'string' ? behaviour : { status: behaviour.status, body: '{"error":"broken"}', after: behaviour.after };
 
 export async function startAppListener(behaviour: ListenerBehaviour = 'sdk'): Promise<AppListener> {
   const listener = await startListener();

@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { forEachDialect } from '../helpers/server.js';
+import { forEachDialect, type CallResult } from '../helpers/server.js';
 import { expectError, refusingUrl, signedInPerson, startAppListener, tokenOutcome, type AppListener, type ListenerBehaviour, type Person } from './harness.js';
 
 const listeners: AppListener[] = [];
@@ -100,17 +100,53 @@ forEachDialect(
       await expectNothingInstalled(app, alice, listener);
     });
 
-    it('takes installs of one app by one person arriving together (a double click) one after another', async () => {
-      const { listener, app, alice } = await scene();
-      const answers = await Promise.all(Array.from({ length: 5 }, () => install(alice, app.id)));
-      for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      const tokens = (await listener.waitForVerified(5)).map(({ event }) => (event as { token: string }).token);
-      const outcomes = await Promise.all(tokens.map((token) => tokenOutcome(t(), token)));
-      // Each install replaces the one before, so exactly one token (the last stored) still works.
-      expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(1);
-      expect(outcomes.filter((outcome) => outcome === 'InvalidToken')).toHaveLength(4);
+    /** A listener answer held back until the test lets it go. */
+    function heldAnswer(status = 200) {
+      let release!: () => void;
+      const after = new Promise<void>((resolve) => (release = resolve));
+      return { behaviour: { status, after }, release };
+    }
+
+    it('runs one install of an app for a person at a time: those arriving meanwhile are refused, so the token stored is the one the app was sent', async () => {
+      const { listener, app, alice, team } = await scene();
+      const held = heldAnswer();
+      listener.behaviour = held.behaviour;
+      // A double click, and more: five at once. One claims the install; the others are refused while it waits.
+      const calls = Array.from({ length: 5 }, () => install(alice, app.id));
+      const refused = await new Promise<CallResult[]>((resolve) => {
+        const answers: CallResult[] = [];
+        for (const call of calls) void call.then((answer) => answer.status === 409 && answers.push(answer) === 4 && resolve(answers));
+      });
+      for (const answer of refused) expectError(answer, 409, 'InstallInProgress');
+      expect(listener.requests).toHaveLength(1);
+      // Another person's install of the same app is not held up.
+      listener.behaviour = 'sdk';
+      const bob = await signedInPerson(t(), team.id);
+      expect((await install(bob, app.id)).status).toBe(200);
+      held.release();
+      expect((await Promise.all(calls)).filter((answer) => answer.status === 200)).toHaveLength(1);
+      const sent = listener.requests.find((request) => request.body.userId === alice.user.id)!.body.token as string;
+      expect(await tokenOutcome(t(), sent)).toBe('ok');
+      // Its claim given back, the next install goes out and replaces the token.
+      expect((await install(alice, app.id)).status).toBe(200);
+      const again = (await listener.waitForVerified(2)).map(({ event }) => event as { userId: string; token: string }).filter((event) => event.userId === alice.user.id);
+      expect(again).toHaveLength(1);
+      expect(await tokenOutcome(t(), sent)).toBe('InvalidToken');
+      expect(await tokenOutcome(t(), again[0]!.token)).toBe('ok');
+      expect(await t().testStore.store.db.selectFrom('install_claims').selectAll().where('app_id', '=', app.id).execute()).toEqual([]);
+    });
+
+    it('gives the claim back when the install fails, and takes over a claim that lapsed (its process died)', async () => {
+      const { listener, app, alice } = await scene({ status: 500 });
+      expectError(await install(alice, app.id), 502, 'InstallFailed');
+      listener.behaviour = 'sdk';
       const db = t().testStore.store.db;
-      expect(await db.selectFrom('installs').select('user_id').where('app_id', '=', app.id).execute()).toHaveLength(1);
+      const claim = { app_id: app.id, user_id: alice.user.id, claim: 'of a process that died' };
+      await db.insertInto('install_claims').values({ ...claim, expires_at: Date.now() + 60_000 }).execute();
+      expectError(await install(alice, app.id), 409, 'InstallInProgress');
+      await db.updateTable('install_claims').set({ expires_at: Date.now() - 1 }).where('app_id', '=', app.id).execute();
+      expect((await install(alice, app.id)).status).toBe(200);
+      expect(await db.selectFrom('install_claims').selectAll().where('app_id', '=', app.id).execute()).toEqual([]);
     });
 
     it('installs only apps of the person’s own team', async () => {

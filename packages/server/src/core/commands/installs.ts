@@ -14,7 +14,7 @@ import { appDisabledBy } from '../policies/apps.js';
 import { whyNotInstallable } from '../policies/installability.js';
 import { appInstalled, appSwitched, appUninstalled } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
-import { newUserToken, recordInstallIn, removeInstallIn, setAppDisabledForTeamIn, setInstallDisabledIn } from './internal/installRows.js';
+import { claimInstall, newUserToken, recordInstallIn, releaseInstallClaim, removeInstallIn, setAppDisabledForTeamIn, setInstallDisabledIn } from './internal/installRows.js';
 
 /** Installing calls the listener and enqueues events; the CLI gives exactly this, without a server. */
 export type InstallContext = Pick<CoreContext, 'db' | 'now' | 'events' | 'afterCommit' | 'requestId'> & { config: Pick<Config, 'installTimeoutMs'> };
@@ -28,8 +28,9 @@ interface InstallTarget {
  * Installs an app for a person (docs/reference/events.md, app.install): the token is made first and sent in `app.install`
  * (as `token` and `userToken`); only when the listener answers HTTP 200 in time are the install and
  * the token stored. Otherwise nothing is, the token never works, and InstallFailed says what the
- * listener did. A re-install replaces the earlier token. The token is returned for the admin CLI; the
- * client API never shows it to the person.
+ * listener did. A re-install replaces the earlier token. One install of the app for the person runs at a
+ * time (InstallInProgress otherwise), so the token stored is the last one the app was sent. The token is
+ * returned for the admin CLI; the client API never shows it to the person.
  */
 export async function installApp(ctx: InstallContext, actor: AuditActor, input: InstallTarget): Promise<{ token: string }> {
   const app = await appInUsersTeam(ctx.db, input);
@@ -40,6 +41,24 @@ export async function installApp(ctx: InstallContext, actor: AuditActor, input: 
   }
   const notInstallable = whyNotInstallable(app, ctx.events.tunnels.has(app.id));
   if (notInstallable !== undefined) throw new ApiError('InstallFailed', `"${app.name}" cannot be installed yet: ${notInstallable}.`);
+  const claim = await claimInstall(ctx.db, { ...input, now: ctx.now(), expiresAt: ctx.now() + ctx.config.installTimeoutMs + CLAIM_SLACK_MS });
+  if (claim === undefined) {
+    throw new ApiError('InstallInProgress', `An install of "${app.name}" for this person is already under way; try again once it has finished.`);
+  }
+  try {
+    return await sendAndRecordInstall(ctx, actor, input, app);
+  } finally {
+    await releaseInstallClaim(ctx.db, { ...input, claim });
+  }
+}
+
+/**
+ * How long a claim outlives the listener's time to answer: the transaction that stores the install. A
+ * claim whose process died lapses then, and the next install takes it over.
+ */
+const CLAIM_SLACK_MS = 10_000;
+
+async function sendAndRecordInstall(ctx: InstallContext, actor: AuditActor, input: InstallTarget, app: AppsTable): Promise<{ token: string }> {
   const token = newUserToken();
   const event: AppInstallEvent = { name: 'app.install', userId: input.userId, token, userToken: token };
   const delivery = await deliverSynchronously(ctx, { ...input, event: { ...event }, timeoutMs: ctx.config.installTimeoutMs });

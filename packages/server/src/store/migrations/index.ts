@@ -36,6 +36,7 @@ import * as m0036 from './0036_search_fold_once.js';
 import * as m0037 from './0037_search_buckets.js';
 import * as m0039 from './0039_push_sessions.js';
 import * as m0040 from './0040_search_queue_postgres.js';
+import * as m0041 from './0041_install_claims.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '0037_search_buckets': m0037,
   '0039_push_sessions': m0039,
   '0040_search_queue_postgres': m0040,
+  '0041_install_claims': m0041,
 };
 
 export const migrationProvider: MigrationProvider = {

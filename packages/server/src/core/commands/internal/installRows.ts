@@ -1,4 +1,5 @@
-import type { Tx } from '../../../store/store.js';
+import { randomUUID } from 'node:crypto';
+import type { Db, Tx } from '../../../store/store.js';
 import { hashToken, newSecret } from '../../../store/ids.js';
 
 // The row writes of installs and of the app switches, inside a transaction a command holds (core/commands/
@@ -12,6 +13,25 @@ interface InstallRecord {
   userId: string;
   now: number;
   token?: string | undefined;
+}
+
+/**
+ * Claims the one install of the app for the person until `expiresAt` (migration 0041): the claim's id,
+ * or undefined while another install's claim stands. A lapsed claim is taken over in the same statement.
+ */
+export async function claimInstall(db: Db, input: { appId: string; userId: string; now: number; expiresAt: number }): Promise<string | undefined> {
+  const claim = randomUUID();
+  const result = await db
+    .insertInto('install_claims')
+    .values({ app_id: input.appId, user_id: input.userId, claim, expires_at: input.expiresAt })
+    .onConflict((conflict) => conflict.columns(['app_id', 'user_id']).doUpdateSet({ claim, expires_at: input.expiresAt }).where('install_claims.expires_at', '<=', input.now))
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows) > 0 ? claim : undefined;
+}
+
+/** Gives a claim back; one that lapsed and was taken over by another install is left to it. */
+export async function releaseInstallClaim(db: Db, input: { appId: string; userId: string; claim: string }): Promise<void> {
+  await db.deleteFrom('install_claims').where('app_id', '=', input.appId).where('user_id', '=', input.userId).where('claim', '=', input.claim).execute();
 }
 
 /** Records an install with the user's token (by default a new one); see recordInstall. */
