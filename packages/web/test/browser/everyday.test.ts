@@ -232,6 +232,20 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
       const name = page.locator('.me-name');
       expect(await name.evaluate((element) => element.scrollHeight <= element.clientHeight + 1 && element.scrollWidth <= element.clientWidth + 1)).toBe(true);
 
+      // On a phone, the time a continued row shows in its gutter stays on the screen and clear of its text.
+      const viewport = page.viewportSize()!;
+      await page.setViewportSize({ width: 390, height: 800 });
+      // The sidebar slides away over the conversation first.
+      await expect.poll(() => page.locator('.sidebar').evaluate((element) => element.getBoundingClientRect().right)).toBeLessThanOrEqual(0);
+      const second = history(page).getByRole('article').filter({ hasText: 'Second, a minute later.' });
+      await second.hover({ position: { x: 30, y: 8 }, force: true });
+      const time = second.locator('.message-hover-time');
+      await time.waitFor({ state: 'visible' });
+      const [timeBox, textBox] = [await time.boundingBox(), await second.getByText('Second, a minute later.').boundingBox()];
+      expect(timeBox!.x).toBeGreaterThanOrEqual(0);
+      expect(timeBox!.x + timeBox!.width).toBeLessThanOrEqual(textBox!.x);
+      await page.setViewportSize(viewport);
+
       refuse = true;
       for (const socket of sockets) await socket.close();
       const banner = page.getByRole('status').filter({ hasText: 'Reconnecting…' });
