@@ -3,6 +3,7 @@ import { ListenReplyFrame, listenMaxReplyBytes } from '@aviary/protocol';
 import { Value } from '@sinclair/typebox/value';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerContext } from '../../context.js';
+import { findApp } from '../../core/queries/apps.js';
 import { liveCredentialHashes } from '../../core/queries/sessions.js';
 import { credentialsTopic, parseCredentialsNotice, type CredentialsNotice } from '../../core/effects/credentialsNotice.js';
 import { endBackoffAfter2xx } from '../../events/delivery/listenerBackoff.js';
@@ -93,7 +94,7 @@ export class ListenGateway {
       }
       return;
     }
-    const app = await this.ctx.db.selectFrom('apps').select('secret').where('id', '=', notice.appId).executeTakeFirst();
+    const app = await findApp(this.ctx.db, notice.appId);
     for (const [socket, opener] of affected) {
       if (!app) socket.close(CREDENTIALS_ENDED, 'the app was deleted');
       else if ('secretDigest' in opener.by && opener.by.secretDigest !== secretDigest(app.secret)) socket.close(CREDENTIALS_ENDED, "the app's secret changed: listen with the new one");

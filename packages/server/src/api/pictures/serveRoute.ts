@@ -1,6 +1,7 @@
 import { pictureSides } from '@aviary/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../../context.js';
+import { findTeamPicture } from '../../core/pictures/pictures.js';
 import { pictureKey, type PictureSide } from '../../core/pictures/squares.js';
 import { fileStorageFor } from '../../files/storage.js';
 import { ApiError, invalidParameter } from '../errors.js';
@@ -18,7 +19,7 @@ export function registerPictureServeRoute(app: FastifyInstance, ctx: ServerConte
     const reader = await readerOf(ctx, request);
     const side = sideOf(request.query.size);
     const id = request.params.id.slice(0, 64);
-    const picture = await ctx.db.selectFrom('pictures').select(['id', 'team_id']).where('id', '=', id).where('team_id', '=', reader.user.team_id).executeTakeFirst();
+    const picture = await findTeamPicture(ctx.db, reader.user.team_id, id);
     if (!picture) throw new ApiError('UnknownFile', `There is no picture ${id.slice(0, 40)} that you can see: it does not exist, it was replaced, or it is another team’s.`, { parameter: 'id' });
     return reply
       .type('image/webp')

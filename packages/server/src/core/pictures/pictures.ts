@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lockName } from '../../store/rows/locks.js';
 import type { PicturesTable, UsersTable } from '../../store/schema.js';
-import type { Tx } from '../../store/store.js';
+import type { Db, Tx } from '../../store/store.js';
 import { linkTo } from '../webLinks.js';
 import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
@@ -60,3 +60,7 @@ export async function replacePicture<T>(
     throw error;
   }
 }
+
+/** A picture of the team, by its id; another team's is undefined, like one that does not exist (GET /pictures/:id). */
+export const findTeamPicture = (db: Db, teamId: string, id: string) =>
+  db.selectFrom('pictures').select(['id', 'team_id']).where('id', '=', id).where('team_id', '=', teamId).executeTakeFirst();
