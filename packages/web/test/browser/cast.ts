@@ -98,20 +98,29 @@ export async function openDashboardPage(browser: Browser, t: TestServer, email: 
  */
 export async function settledAtBottom(page: Page) {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await settledHistory(page, { atBottom: true });
+}
+
+/**
+ * The history's height has stayed the same for three frames: every row shown is measured, so nothing
+ * moves the view any more (with `atBottom`, the view is at the end too).
+ */
+export async function settledHistory(page: Page, { atBottom = false } = {}) {
   await page.getByRole('region', { name: 'Message history' }).evaluate(
-    (element) =>
+    (element, atBottom) =>
       new Promise<void>((resolve) => {
         let steady = 0;
         let last = -1;
         const check = () => {
-          const atEnd = element.scrollHeight - element.scrollTop - element.clientHeight < 2;
-          steady = atEnd && element.scrollHeight === last ? steady + 1 : 0;
+          const placed = !atBottom || element.scrollHeight - element.scrollTop - element.clientHeight < 2;
+          steady = placed && element.scrollHeight === last ? steady + 1 : 0;
           last = element.scrollHeight;
           if (steady >= 3) resolve();
           else requestAnimationFrame(check);
         };
         check();
       }),
+    atBottom,
   );
 }
 

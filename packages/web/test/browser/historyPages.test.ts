@@ -2,7 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
 import { noBrowser } from '../../../server/test/helpers/browser.js';
-import { settledAtBottom, signInPage, webCast, writeHistory } from './cast.js';
+import { settledAtBottom, settledHistory, signInPage, webCast, writeHistory } from './cast.js';
 import { browserSuite } from './suite.js';
 
 /**
@@ -169,6 +169,8 @@ describe.skipIf(noBrowser)('history pages in the web client', () => {
       expect(Math.abs((await offsetOf(alice.page, noted.uid)) - noted.offset)).toBeLessThanOrEqual(1);
       firstRows.push(noted.firstRow);
     }
+    // The last page's rows measured first: a scroll in the same frame as their anchoring would be undone.
+    await settledHistory(alice.page);
     await history(alice.page).evaluate((element) => (element.scrollTop = 0));
     await start.waitFor();
     await history(alice.page).getByText('archive message 1', { exact: true }).waitFor();
