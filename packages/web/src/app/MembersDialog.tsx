@@ -7,7 +7,7 @@ import { fullName } from './format';
 import { Modal } from './Modal';
 import { PeoplePicker } from './PeoplePicker';
 import { navigate } from './route';
-import { useWorkspace } from './workspaceContext';
+import { usePresence, useWorkspace } from './workspaceContext';
 import { FormError } from './FormError';
 import { ChannelWebhooks } from './ChannelWebhooks';
 
@@ -27,6 +27,7 @@ const memberErrorText: Record<MemberError, string> = {
  */
 export function MembersDialog({ channel, onClose }: { channel: Channel; onClose: () => void }) {
   const workspace = useWorkspace();
+  const presenceOf = usePresence();
   const [members, setMembers] = useState<ChannelMembers>();
   const [problem, setProblem] = useState<string>();
   const [notice, setNotice] = useState('');
@@ -89,7 +90,7 @@ export function MembersDialog({ channel, onClose }: { channel: Channel; onClose:
             {members.members.map((member) => {
               const name = member.publicProfile ? fullName(member.publicProfile) : (workspace.nameOf(member.userId) ?? member.userId);
               const isMe = member.userId === workspace.me.id;
-              const presence = workspace.presenceOf(member.userId);
+              const presence = presenceOf(member.userId);
               return (
                 <li key={member.userId} className="modal-row">
                   <Avatar name={name} image={member.publicProfile?.profileImage} small presence={presence} />

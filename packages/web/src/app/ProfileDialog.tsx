@@ -11,7 +11,7 @@ import { useFieldRefusals } from './fieldRefusals';
 import { fullName } from './format';
 import { Modal } from './Modal';
 import { TimeZoneField } from './TimeZoneField';
-import { useWorkspace } from './workspaceContext';
+import { usePresence, useWorkspace } from './workspaceContext';
 import './people.css';
 
 const fields = ['firstName', 'lastName', 'timezone'] as const;
@@ -25,6 +25,7 @@ const fields = ['firstName', 'lastName', 'timezone'] as const;
  */
 export function ProfileDialog({ onClose }: { onClose: () => void }) {
   const workspace = useWorkspace();
+  const presence = usePresence()(workspace.me.id);
   const me = workspace.me;
   const [firstName, setFirstName] = useState(me.firstName);
   const [lastName, setLastName] = useState(me.lastName);
@@ -53,10 +54,10 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
     <Modal title="Your profile" onClose={onClose}>
       <form className="modal-form" onSubmit={submit} noValidate>
         <div className="profile-summary">
-          <Avatar name={fullName(me)} image={me.profileImage} presence={workspace.presenceOf(me.id)} />
+          <Avatar name={fullName(me)} image={me.profileImage} presence={presence} />
           <span className="picker-label">
             {fullName(me)}
-            <PresenceText presence={workspace.presenceOf(me.id)} />
+            <PresenceText presence={presence} />
           </span>
         </div>
         <label>

@@ -8,7 +8,7 @@ import { StatusText } from './StatusText';
 import './people.css';
 import { fullName } from './format';
 import { chatPath, navigate } from './route';
-import { useWorkspace, type Workspace } from './workspaceContext';
+import { usePresence, useWorkspace, type PresenceOf } from './workspaceContext';
 import { ChatBadges } from './notify/ChatBadges';
 import { NotificationPrompt } from './notify/NotificationPrompt';
 import { LocalTime } from './LocalTime';
@@ -186,6 +186,7 @@ interface ConversationListProps {
 
 function ConversationList({ title, items, selected, go, action }: ConversationListProps) {
   const workspace = useWorkspace();
+  const presenceOf = usePresence();
   const settings = useNotificationSettings();
   const id = `sidebar-${title.replace(/\s+/g, '-').toLowerCase()}`;
   return (
@@ -212,7 +213,7 @@ function ConversationList({ title, items, selected, go, action }: ConversationLi
                 <span className="sidebar-label">
                   {conversation.name}
                   <StatusText status={workspace.people.find((person) => person.id === conversation.user?.id)?.status} />
-                  <PresenceText presence={directPresence(conversation, workspace)} />
+                  <PresenceText presence={directPresence(conversation, presenceOf)} />
                 </span>
                 <ChatBadges conversation={conversation} muted={settings !== undefined && levelOf(settings, conversation.chat) === 'mute'} />
               </a>
@@ -225,7 +226,7 @@ function ConversationList({ title, items, selected, go, action }: ConversationLi
 }
 
 export function ConversationIcon({ conversation }: { conversation: Conversation }) {
-  const workspace = useWorkspace();
+  const presenceOf = usePresence();
   if (conversation.kind === 'channel') {
     return (
       <span className="sidebar-icon" aria-hidden="true">
@@ -233,12 +234,12 @@ export function ConversationIcon({ conversation }: { conversation: Conversation 
       </span>
     );
   }
-  return <Avatar name={conversation.name} image={conversation.user?.profileImage} small presence={directPresence(conversation, workspace)} />;
+  return <Avatar name={conversation.name} image={conversation.user?.profileImage} small presence={directPresence(conversation, presenceOf)} />;
 }
 
 /** The other person's presence in a direct chat (none for a bot's). */
-const directPresence = (conversation: Conversation, workspace: Workspace): PresenceStatus | undefined =>
-  conversation.user && !conversation.user.isBot ? workspace.presenceOf(conversation.user.id) : undefined;
+const directPresence = (conversation: Conversation, presenceOf: PresenceOf): PresenceStatus | undefined =>
+  conversation.user && !conversation.user.isBot ? presenceOf(conversation.user.id) : undefined;
 
 /** Drawn, not an emoji: emoji fonts are missing on many systems. */
 function LockIcon() {

@@ -20,7 +20,7 @@ import { useStream } from '../stream/useStream';
 import { useOutbox } from './useOutbox';
 import { forgetReadMarker } from './useReadMarker';
 import { endNotifications, useWorkspaceNotifications } from './notify/useWorkspaceNotifications';
-import { WorkspaceContext, type Workspace as WorkspaceValue } from './workspaceContext';
+import { PresenceContext, WorkspaceContext, type PresenceOf, type Workspace as WorkspaceValue } from './workspaceContext';
 
 // What a person opens now and then is fetched when first opened: the initial script stays small.
 const DeveloperArea = lazy(() => import('./dev/DeveloperArea').then((m) => ({ default: m.DeveloperArea })));
@@ -178,7 +178,6 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     const pictures = new Map<string, string>();
     for (const person of people) if (person.profileImage) pictures.set(person.id, person.profileImage);
     if (session.user.profileImage) pictures.set(session.user.id, session.user.profileImage);
-    const bots = new Set(people.filter((person) => person.isBot).map((person) => person.id));
     return {
       me: session.user,
       team: session.team,
@@ -187,7 +186,6 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       nameOf,
       pictureOf: (userId) => pictures.get(userId),
       appName: (appId) => apps.find((app) => app.id === appId)?.name,
-      presenceOf: (userId) => (online === undefined || bots.has(userId) ? undefined : online.has(userId) ? 'online' : 'away'),
       toast: toasts.show,
       showAnswer,
       act: async (action, origin) => {
@@ -210,7 +208,11 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       updateTeam: showTeam,
       outbox,
     };
-  }, [session, people, apps, nameOf, online, toasts, showAnswer, refreshApps, refreshRoster, refreshConversations, onSessionChange, showTeam, outbox]);
+  }, [session, people, apps, nameOf, toasts, showAnswer, refreshApps, refreshRoster, refreshConversations, onSessionChange, showTeam, outbox]);
+  const presenceOf = useMemo<PresenceOf>(() => {
+    const bots = new Set(people.filter((person) => person.isBot).map((person) => person.id));
+    return (userId) => (online === undefined || bots.has(userId) ? undefined : online.has(userId) ? 'online' : 'away');
+  }, [people, online]);
 
   useWorkspaceNotifications(session.user.id, conversations, value.nameOf);
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
@@ -221,74 +223,76 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
 
   return (
     <WorkspaceContext.Provider value={value}>
-      <div className={layout}>
-        <Sidebar
-          conversations={conversations}
-          selected={route.page === 'chat' ? route.chat : undefined}
-          appsSelected={route.page === 'apps'}
-          developerSelected={route.page === 'dev'}
-          onNavigate={() => setNavOpen(false)}
-          onOpenSwitcher={() => setSwitcherOpen(true)}
-          onSignOut={() => void endNotifications().finally(onSignOut)}
-          onCreateChannel={() => setDialog('createChannel')}
-          onBrowseChannels={() => setDialog('browseChannels')}
-          onNewDirectMessage={() => setDialog('newDirectMessage')}
-          onEditProfile={() => setDialog('profile')}
-          onInvite={() => setDialog('invite')}
-          onOpenSaved={() => setDialog('saved')}
-          onOpenAdmin={() => setDialog('admin')}
-          onOpenThreads={() => setDialog('threads')}
-          onOpenMentions={() => setDialog('mentions')}
-          onOpenNotifications={() => setDialog('notifications')}
-        />
-        <main className="main" id="main">
-          <ConnectionBanner state={connection} />
-          {route.page === 'apps' ? (
-            <AppsDirectory onMenu={() => setNavOpen(true)} />
-          ) : route.page === 'dev' ? (
+      <PresenceContext.Provider value={presenceOf}>
+        <div className={layout}>
+          <Sidebar
+            conversations={conversations}
+            selected={route.page === 'chat' ? route.chat : undefined}
+            appsSelected={route.page === 'apps'}
+            developerSelected={route.page === 'dev'}
+            onNavigate={() => setNavOpen(false)}
+            onOpenSwitcher={() => setSwitcherOpen(true)}
+            onSignOut={() => void endNotifications().finally(onSignOut)}
+            onCreateChannel={() => setDialog('createChannel')}
+            onBrowseChannels={() => setDialog('browseChannels')}
+            onNewDirectMessage={() => setDialog('newDirectMessage')}
+            onEditProfile={() => setDialog('profile')}
+            onInvite={() => setDialog('invite')}
+            onOpenSaved={() => setDialog('saved')}
+            onOpenAdmin={() => setDialog('admin')}
+            onOpenThreads={() => setDialog('threads')}
+            onOpenMentions={() => setDialog('mentions')}
+            onOpenNotifications={() => setDialog('notifications')}
+          />
+          <main className="main" id="main">
+            <ConnectionBanner state={connection} />
+            {route.page === 'apps' ? (
+              <AppsDirectory onMenu={() => setNavOpen(true)} />
+            ) : route.page === 'dev' ? (
+              <Suspense fallback={null}>
+                <DeveloperArea appId={route.app} onMenu={() => setNavOpen(true)} />
+              </Suspense>
+            ) : route.page === 'chat' ? (
+              <ConversationView
+                key={route.chat}
+                chat={route.chat}
+                reloads={resyncs}
+                target={route.message}
+                thread={route.thread}
+                conversation={current}
+                focusSignal={composerFocus}
+                onMenu={() => setNavOpen(true)}
+                onSent={refreshConversations}
+              />
+            ) : (
+              <p className="page-message">{conversations?.length === 0 ? 'No conversations yet.' : 'Loading…'}</p>
+            )}
+          </main>
+          {widget && <WidgetPanel widget={widget} onClose={() => setWidget(undefined)} />}
+          {route.page === 'chat' && thread && (
             <Suspense fallback={null}>
-              <DeveloperArea appId={route.app} onMenu={() => setNavOpen(true)} />
+              <ThreadPanel key={`${route.chat}:${thread}`} chat={route.chat} root={thread} reloads={resyncs} onClose={closeThread} />
             </Suspense>
-          ) : route.page === 'chat' ? (
-            <ConversationView
-              key={route.chat}
-              chat={route.chat}
-              reloads={resyncs}
-              target={route.message}
-              thread={route.thread}
-              conversation={current}
-              focusSignal={composerFocus}
-              onMenu={() => setNavOpen(true)}
-              onSent={refreshConversations}
-            />
-          ) : (
-            <p className="page-message">{conversations?.length === 0 ? 'No conversations yet.' : 'Loading…'}</p>
           )}
-        </main>
-        {widget && <WidgetPanel widget={widget} onClose={() => setWidget(undefined)} />}
-        {route.page === 'chat' && thread && (
-          <Suspense fallback={null}>
-            <ThreadPanel key={`${route.chat}:${thread}`} chat={route.chat} root={thread} reloads={resyncs} onClose={closeThread} />
-          </Suspense>
+        </div>
+        {switcherOpen && conversations && (
+          <QuickSwitcher conversations={conversations} onClose={() => setSwitcherOpen(false)} onChosen={() => setComposerFocus((count) => count + 1)} onSearch={(query) => setSearch({ query })} />
         )}
-      </div>
-      {switcherOpen && conversations && (
-        <QuickSwitcher conversations={conversations} onClose={() => setSwitcherOpen(false)} onChosen={() => setComposerFocus((count) => count + 1)} onSearch={(query) => setSearch({ query })} />
-      )}
-      {dialog === 'createChannel' && <CreateChannelDialog onClose={() => setDialog(undefined)} />}
-      {dialog === 'browseChannels' && <BrowseChannelsDialog onClose={() => setDialog(undefined)} />}
-      {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
-      <Suspense fallback={null}>
-        {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
-        {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
-        {dialog === 'admin' && session.user.role === 'admin' && <AdminConsole onClose={() => setDialog(undefined)} />}
-        {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
-        {search && <SearchDialog conversations={conversations} initialQuery={search.query} onClose={() => setSearch(undefined)} />}
-        {dialog === 'threads' && <ThreadsDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
-        {dialog === 'mentions' && <MentionsDialog me={session.user.id} conversations={conversations} onClose={() => setDialog(undefined)} />}
-        {dialog === 'notifications' && <NotificationsDialog conversation={current} onClose={() => setDialog(undefined)} />}
-      </Suspense>
-      <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
+        {dialog === 'createChannel' && <CreateChannelDialog onClose={() => setDialog(undefined)} />}
+        {dialog === 'browseChannels' && <BrowseChannelsDialog onClose={() => setDialog(undefined)} />}
+        {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
+        <Suspense fallback={null}>
+          {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
+          {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
+          {dialog === 'admin' && session.user.role === 'admin' && <AdminConsole onClose={() => setDialog(undefined)} />}
+          {dialog === 'saved' && <SavedDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
+          {search && <SearchDialog conversations={conversations} initialQuery={search.query} onClose={() => setSearch(undefined)} />}
+          {dialog === 'threads' && <ThreadsDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
+          {dialog === 'mentions' && <MentionsDialog me={session.user.id} conversations={conversations} onClose={() => setDialog(undefined)} />}
+          {dialog === 'notifications' && <NotificationsDialog conversation={current} onClose={() => setDialog(undefined)} />}
+        </Suspense>
+        <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
+      </PresenceContext.Provider>
     </WorkspaceContext.Provider>
   );
 }

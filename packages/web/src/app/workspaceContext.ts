@@ -14,8 +14,6 @@ export interface Workspace {
   /** A person's picture (profileImage), when the page knows them and they have one. */
   pictureOf(userId: string): string | undefined;
   appName(appId: string): string | undefined;
-  /** Whether a person is online or away; undefined for a bot, and while the stream has not said. */
-  presenceOf(userId: string): PresenceStatus | undefined;
   toast(text: string, tone?: 'info' | 'error'): void;
   /** Follows an action's answer: a toast, a widget, a browser tab. */
   showAnswer(answer: InteractionAnswer, origin: WidgetOrigin): void;
@@ -34,6 +32,17 @@ export interface Workspace {
 }
 
 export const WorkspaceContext = createContext<Workspace | null>(null);
+
+/** Whether a person is online or away; undefined for a bot, and while the stream has not said. */
+export type PresenceOf = (userId: string) => PresenceStatus | undefined;
+
+/**
+ * Presence has a context of its own: it changes with every presence frame, and only what shows it (the
+ * sidebar's direct chats, the members list, the profile) is drawn again then, not every message row.
+ */
+export const PresenceContext = createContext<PresenceOf>(() => undefined);
+
+export const usePresence = (): PresenceOf => useContext(PresenceContext);
 
 export function useWorkspace(): Workspace {
   const workspace = useContext(WorkspaceContext);
