@@ -21,6 +21,11 @@ export interface RateLimitConfig {
   signInFailures: RateRule;
   /** Failed sign-ins per client address, whatever the email. */
   signInFailuresPerAddress: RateRule;
+  /**
+   * Sign-ins that open a session, per (email, client address) or per known device: each costs a password
+   * check and makes a session, so one person's right password cannot be replayed in a loop.
+   */
+  signIns: RateRule;
 }
 
 /** The real-time stream (docs/reference/stream.md). */
@@ -152,6 +157,7 @@ export const defaultRateLimits: RateLimitConfig = {
   webhook: { rate: 1, burst: 20 },
   signInFailures: { rate: 1 / 60, burst: 10 },
   signInFailuresPerAddress: { rate: 1 / 6, burst: 50 },
+  signIns: { rate: 1 / 10, burst: 30 },
 };
 
 export const defaultStreamConfig: StreamConfig = {

@@ -6,16 +6,18 @@ import { expectError, http } from './harness.js';
 let clock = Date.now();
 const HOUR_MS = 60 * 60 * 1000;
 
+const password = 'correct horse battery staple';
+const signInTo = (t: TestServer, email: string, pass = password) => http(t.url, 'POST', '/api/session', { json: { email, password: pass } });
+/** A person with a password, and so with an email. */
+const person = async (t: TestServer) => {
+  const user = await t.f.person((await t.f.team()).id, { password });
+  return { ...user, email: user.email! };
+};
+
 forEachDialect(
   'sessions: signing in and out',
   (t) => {
-    const password = 'correct horse battery staple';
-    const signIn = (email: string, pass = password) => http(t().url, 'POST', '/api/session', { json: { email, password: pass } });
-    /** A person with a password, and so with an email. */
-    const person = async (t: TestServer) => {
-      const user = await t.f.person((await t.f.team()).id, { password });
-      return { ...user, email: user.email! };
-    };
+    const signIn = (email: string, pass = password) => signInTo(t(), email, pass);
 
     it('signs a person in with the right password, whatever the email’s case, and out again', async () => {
       clock += HOUR_MS;
@@ -59,5 +61,27 @@ forEachDialect(
     });
   },
   { rateLimits: { signInFailures: { rate: 1 / 60, burst: 3 }, signInFailuresPerAddress: { rate: 1, burst: 5 } } },
+  { now: () => clock },
+);
+
+forEachDialect(
+  'sessions: sign-ins that open a session',
+  (t) => {
+    it('limits them per email and address; wrong passwords and other emails do not use them, and a refusal is no failure', async () => {
+      clock += HOUR_MS;
+      const [ada, bob] = [await person(t()), await person(t())];
+      expectError(await signInTo(t(), ada.email, 'wrong'), { status: 401, error: 'InvalidCredentials' });
+      for (let i = 0; i < 2; i++) expect((await signInTo(t(), ada.email)).status).toBe(200);
+      const refused = await signInTo(t(), ada.email);
+      expectError(refused, { status: 429, error: 'TooManyRequests', description: /Too many sign-ins for this email/ });
+      expect(refused.body.retryAfter).toBe(60);
+      expect((await signInTo(t(), bob.email)).status).toBe(200);
+      // Refused again and again, the right password is still no failure: a minute on, it gets in.
+      for (let i = 0; i < 3; i++) expectError(await signInTo(t(), ada.email), { status: 429, error: 'TooManyRequests', description: /Too many sign-ins for this email/ });
+      clock += 60_000;
+      expect((await signInTo(t(), ada.email)).status).toBe(200);
+    });
+  },
+  { rateLimits: { signIns: { rate: 1 / 60, burst: 2 }, signInFailures: { rate: 1 / 60, burst: 3 } } },
   { now: () => clock },
 );

@@ -30,6 +30,7 @@ describe('rate limits from the environment', () => {
       webhook: 'AVIARY_RATE_LIMIT_WEBHOOK',
       signInFailures: 'AVIARY_RATE_LIMIT_SIGN_IN_FAILURES',
       signInFailuresPerAddress: 'AVIARY_RATE_LIMIT_SIGN_IN_FAILURES_PER_ADDRESS',
+      signIns: 'AVIARY_RATE_LIMIT_SIGN_INS',
     });
     const doc = readFileSync(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');
     for (const variable of Object.values(rateLimitVariables)) expect(doc).toContain(`\`${variable}\``);
@@ -43,6 +44,7 @@ describe('rate limits from the environment', () => {
       AVIARY_RATE_LIMIT_CHANNEL: '3600/h burst 5',
       AVIARY_RATE_LIMIT_SIGN_IN_FAILURES: '2/min burst 5',
       AVIARY_RATE_LIMIT_SIGN_IN_FAILURES_PER_ADDRESS: '0.5/s',
+      AVIARY_RATE_LIMIT_SIGN_INS: '12/h burst 3',
     });
     expect(rateLimits).toEqual({
       message: { rate: 20, burst: 40 },
@@ -52,6 +54,7 @@ describe('rate limits from the environment', () => {
       webhook: defaultRateLimits.webhook,
       signInFailures: { rate: 2 / 60, burst: 5 },
       signInFailuresPerAddress: { rate: 0.5, burst: defaultRateLimits.signInFailuresPerAddress.burst },
+      signIns: { rate: 12 / 3600, burst: 3 },
     });
   });
 

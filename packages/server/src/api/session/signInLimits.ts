@@ -1,6 +1,16 @@
 import type { ServerContext } from '../../context.js';
 import { tooManyRequests } from '../methodRateLimits.js';
 
+/** A password check under the sign-in limits: `forgive` gives the failure buckets their token back. */
+export interface PasswordAttempt {
+  forgive(): Promise<void>;
+}
+
+/** A sign-in under its limits: `noSession` gives the sign-ins bucket its token back when no session was made. */
+export interface SignInAttempt extends PasswordAttempt {
+  noSession(): Promise<void>;
+}
+
 /**
  * Failed sign-ins are limited per (email, client address) (rateLimits.signInFailures) and per client
  * address (rateLimits.signInFailuresPerAddress), never per email alone: an attacker guessing one
@@ -14,7 +24,7 @@ import { tooManyRequests } from '../methodRateLimits.js';
  * TooManyRequests, the right password included, or guessing could simply go on. The email in the key
  * has been checked for length and shape, and the address is a plain IP address.
  */
-export async function startSignInAttempt(ctx: ServerContext, email: string, address: string, deviceId?: string): Promise<{ forgive(): Promise<void> }> {
+export async function startSignInAttempt(ctx: ServerContext, email: string, address: string, deviceId?: string): Promise<PasswordAttempt> {
   const rules = ctx.config.rateLimits;
   if (deviceId !== undefined) {
     const deviceKey = `sign-in:device:${deviceId}`;
@@ -36,4 +46,22 @@ export async function startSignInAttempt(ctx: ServerContext, email: string, addr
       await Promise.all([ctx.rateLimits.refund(emailKey, rules.signInFailures), ctx.rateLimits.refund(addressKey, rules.signInFailuresPerAddress)]);
     },
   };
+}
+
+/**
+ * Signing in (POST /api/session): a password check as above, and a sign-in that opens a session counts
+ * in a bucket of its own per (email, address), or per known device (rateLimits.signIns, generous): each
+ * costs a password check and a session row, so a right password cannot be replayed in a loop. Its token
+ * is taken before the password is checked, and given back (`noSession`) when no session came of it.
+ */
+export async function startSignIn(ctx: ServerContext, email: string, address: string, deviceId: string | undefined): Promise<SignInAttempt> {
+  const attempt = await startSignInAttempt(ctx, email, address, deviceId);
+  const rule = ctx.config.rateLimits.signIns;
+  const key = deviceId !== undefined ? `sign-in:ok:device:${deviceId}` : `sign-in:ok:${address}:${email}`;
+  const decision = await ctx.rateLimits.take(key, rule);
+  if (!decision.allowed) {
+    await attempt.forgive();
+    throw tooManyRequests(decision, 'Too many sign-ins for this email from here; wait a little before signing in again.');
+  }
+  return { forgive: attempt.forgive, noSession: () => ctx.rateLimits.refund(key, rule) };
 }

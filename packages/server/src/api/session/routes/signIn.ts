@@ -5,14 +5,15 @@ import { teamAndStreamPosition } from '../../../core/queries/stream.js';
 import { ApiError, invalidParameter } from '../../errors.js';
 import { defineRouteHandler } from '../../routeHandler.js';
 import { deviceCookie, DEVICE_COOKIE, knownDevice } from '../deviceCookie.js';
-import { startSignInAttempt } from '../signInLimits.js';
+import { startSignIn } from '../signInLimits.js';
 import { sessionCookie } from '../sessionToken.js';
 import { recordAudit } from '../../../core/audit/record.js';
 
 /**
  * Answers the session token and sets the cookie. An email with accounts in several teams whose password
  * opens more than one gets TeamRequired with those teams, and signs in again naming one. Only failures
- * count against the sign-in limits (signInLimits.ts); a browser that signed in gets a device cookie, which
+ * count against the sign-in limits (signInLimits.ts), besides a generous limit on sign-ins that open a
+ * session; a browser that signed in gets a device cookie, which
  * lets its next sign-ins through a lockout of its address (deviceCookie.ts).
  */
 export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, password, teamId }, ctx, exchange) => {
@@ -20,11 +21,12 @@ export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, p
   // The email becomes part of a limiter key: checked before anything else is done with it.
   if (!email.includes('@')) throw invalidParameter('email', `email must be an email address of at most ${maxEmailLength} characters.`);
   const device = knownDevice(ctx, exchange.cookie(DEVICE_COOKIE), email);
-  const attempt = await startSignInAttempt(ctx, email, exchange.clientAddress(), device);
+  const attempt = await startSignIn(ctx, email, exchange.clientAddress(), device);
   const result = await signIn(ctx, { userAgent: exchange.userAgent(), clientAddress: exchange.clientAddress() }, { email, password, teamId }).catch(async (error: unknown) => {
-    await attempt.forgive();
+    await Promise.all([attempt.forgive(), attempt.noSession()]);
     throw error;
   });
+  if (result.outcome !== 'signedIn') await attempt.noSession();
   if (result.outcome === 'wrongCredentials') {
     // Recorded after the answer, so that a wrong password for an account costs no more time than an unknown email.
     const failure = { actor: { userId: null, address: exchange.clientAddress() }, at: ctx.now(), action: 'session.signInFailed' };
