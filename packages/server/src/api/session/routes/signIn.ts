@@ -13,8 +13,8 @@ import { recordAudit } from '../../../core/audit/record.js';
  * Answers the session token and sets the cookie. An email with accounts in several teams whose password
  * opens more than one gets TeamRequired with those teams, and signs in again naming one. Only failures
  * count against the sign-in limits (signInLimits.ts), besides a generous limit on sign-ins that open a
- * session; a browser that signed in gets a device cookie, which
- * lets its next sign-ins through a lockout of its address (deviceCookie.ts).
+ * session; a browser that signed in gets a device cookie, which lets its next sign-ins through a lockout
+ * of its address (deviceCookie.ts).
  */
 export default defineRouteHandler(sessionRoutes.signIn, async ({ email: given, password, teamId }, ctx, exchange) => {
   const email = given.trim().toLowerCase();
