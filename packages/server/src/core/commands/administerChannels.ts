@@ -11,6 +11,7 @@ import { presentChannel } from '../presenters/channels.js';
 import { channelUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import type { AdminActor } from './administerPeople.js';
+import { holdAdminStanding } from './internal/personRows.js';
 
 type ChannelRow = Selectable<Database['channels']>;
 
@@ -53,6 +54,7 @@ export async function changeChannel(ctx: CoreContext, { admin, address }: AdminA
   const checked: ChannelChange = change.kind === 'rename' ? { kind: 'rename', name: checkVisibleName('name', change.name.trim()) } : change;
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
+    await holdAdminStanding(tx, admin);
     const channel = await teamChannel(tx, admin.team_id, channelId);
     const values = valuesFor(checked, channel, now);
     if (values !== undefined) await tx.updateTable('channels').set(values).where('id', '=', channelId).execute();

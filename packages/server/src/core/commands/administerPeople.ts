@@ -1,6 +1,5 @@
 import type { AdminPerson } from '@aviary/protocol';
 import { ApiError } from '../../errors.js';
-import { lockRows } from '../../store/rows/locks.js';
 import type { UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { byPerson, recordAudit } from '../audit/record.js';
@@ -13,7 +12,7 @@ import { entry } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { linkTo } from '../webLinks.js';
 import { issueAccountLinkIn } from './internal/accountLinkRows.js';
-import { deactivatePersonIn, keepAnAdmin } from './internal/personRows.js';
+import { deactivatePersonIn, holdAdminStanding, keepAnAdmin } from './internal/personRows.js';
 
 /** A team admin acting from the console, and where from (for the audit log). */
 export interface AdminActor {
@@ -22,18 +21,6 @@ export interface AdminActor {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
-
-/**
- * The admin still an active admin of the team, as the console's change begins; else PermissionDenied.
- * These changes take turns on the team's row (PostgreSQL; as keepAnAdmin does), so two admins
- * deactivating or demoting each other at once do not both succeed: the second finds itself no longer an
- * admin. An admin deactivated meanwhile no longer changes anyone.
- */
-async function holdAdmin(tx: Tx, admin: UsersTable): Promise<void> {
-  await lockRows(tx, 'teams', 'id', [admin.team_id], 'update');
-  const standing = await tx.selectFrom('users').select('id').where('id', '=', admin.id).where('role', '=', 'admin').where('deactivated_at', 'is', null).executeTakeFirst();
-  if (!standing) throw new ApiError('PermissionDenied', 'You are no longer an active admin of this team.');
-}
 
 /** The team's person, or UnknownUser (for a bot, another team's person, or an id that is no one). */
 async function personOf(tx: Tx, admin: UsersTable, userId: string, now: number): Promise<AdminPerson> {
@@ -46,7 +33,7 @@ async function personOf(tx: Tx, admin: UsersTable, userId: string, now: number):
 export async function setPersonRole(ctx: CoreContext, { admin, address }: AdminActor, { userId, role }: { userId: string; role: UsersTable['role'] }): Promise<AdminPerson> {
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
-    await holdAdmin(tx, admin);
+    await holdAdminStanding(tx, admin);
     const before = await personOf(tx, admin, userId, ctx.now());
     if (before.user.role === role) return before;
     if (before.user.role === 'admin' && before.deactivatedAt === null) await keepAnAdmin(tx, admin.team_id, userId, 'Taking away the last admin’s role');
@@ -62,7 +49,7 @@ export async function deactivateFromConsole(ctx: CoreContext, { admin, address }
   if (userId === admin.id) throw new ApiError('PermissionDenied', 'You cannot deactivate your own account from the console; another admin can.', { parameter: 'userId' });
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
-    await holdAdmin(tx, admin);
+    await holdAdminStanding(tx, admin);
     const person = await personOf(tx, admin, userId, now);
     if (person.deactivatedAt !== null) return person;
     if (person.user.role === 'admin') await keepAnAdmin(tx, admin.team_id, userId, 'Deactivating the last admin');
@@ -75,7 +62,7 @@ export async function deactivateFromConsole(ctx: CoreContext, { admin, address }
 export async function reactivateFromConsole(ctx: CoreContext, { admin, address }: AdminActor, { userId }: { userId: string }): Promise<AdminPerson> {
   const now = ctx.now();
   return runChange(ctx, async (tx) => {
-    await holdAdmin(tx, admin);
+    await holdAdminStanding(tx, admin);
     const before = await personOf(tx, admin, userId, ctx.now());
     if (before.deactivatedAt === null) return before;
     await tx.updateTable('users').set({ deactivated_at: null }).where('id', '=', userId).execute();
@@ -96,7 +83,7 @@ export async function adminPasswordReset(
   if (email && ctx.config.smtpUrl === undefined) throw new ApiError('MailNotConfigured', 'This server sends no mail; leave email out to get a link to hand over.', { parameter: 'email' });
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
-    await holdAdmin(tx, admin);
+    await holdAdminStanding(tx, admin);
     const person = await personOf(tx, admin, userId, ctx.now());
     if (person.deactivatedAt !== null) throw new ApiError('PermissionDenied', 'This person is deactivated; reactivate them before resetting their password.', { parameter: 'userId' });
     const token = await issueAccountLinkIn(tx, userId, 'reset', now);

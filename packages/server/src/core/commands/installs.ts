@@ -14,6 +14,7 @@ import { appDisabledBy } from '../policies/apps.js';
 import { whyNotInstallable } from '../policies/installability.js';
 import { appInstalled, appSwitched, appUninstalled } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
+import { holdAdminStanding } from './internal/personRows.js';
 import { claimInstall, newUserToken, recordInstallIn, releaseInstallClaim, removeInstallIn, setAppDisabledForTeamIn, setInstallDisabledIn } from './internal/installRows.js';
 
 /** Installing calls the listener and enqueues events; the CLI gives exactly this, without a server. */
@@ -114,6 +115,7 @@ export async function setAppDisabledByTeam(ctx: CoreContext, { admin, address }:
   const app = await appInUsersTeam(ctx.db, { appId, userId: admin.id });
   if (admin.role !== 'admin') throw new ApiError('PermissionDenied', 'Only a team admin may disable or enable an app for the whole team.');
   await runChange(ctx, async (tx, effects) => {
+    await holdAdminStanding(tx, admin);
     const now = ctx.now();
     await setAppDisabledForTeamIn(tx, { appId, disabled, now });
     await recordStreamEntries(tx, effects, app.team_id, [appSwitched(app.id, { by: 'team', disabled, userId: admin.id })], now);

@@ -4,6 +4,7 @@ import { recordAudit, type AuditActor } from '../audit/record.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { allowPasswordSignIn, updateSignInSettings, type SignInChange, type SignInSettings } from '../signIn/settings.js';
+import { holdAdminStanding } from './internal/personRows.js';
 
 /** What changing a team's sign-in needs beyond the store: its keyring (the client secret is sealed with it) and the environment's provider. */
 export type SignInContext = CommandContext & { store: Pick<Store, 'keyring'>; config: Pick<Config, 'oidc'> };
@@ -11,7 +12,8 @@ export type SignInContext = CommandContext & { store: Pick<Store, 'keyring'>; co
 /**
  * A team's sign-in settings change (team.updateSignInSettings; the rules are updateSignInSettings'), with
  * the audit log's `team.signInSettingsChanged` in the same transaction: what changed, never the secret.
- * `actor`: the team admin whose role the handler checked. A refusal is a SignInSettingsError.
+ * `actor`: the team admin whose role the handler checked, checked again in the transaction. A refusal is
+ * a SignInSettingsError.
  */
 export async function changeSignInSettings(ctx: SignInContext, actor: AuditActor, { teamId, ...change }: SignInChange & { teamId: string }): Promise<SignInSettings> {
   const now = ctx.now();
@@ -21,6 +23,7 @@ export async function changeSignInSettings(ctx: SignInContext, actor: AuditActor
     provider: provider === undefined ? undefined : provider && { issuer: provider.issuer, clientId: provider.clientId, allowedDomains: provider.allowedDomains, createAccounts: provider.createAccounts, secretChanged: provider.clientSecret !== undefined },
   };
   return runChange(ctx, async (tx) => {
+    if (actor.userId !== null) await holdAdminStanding(tx, { id: actor.userId, team_id: teamId });
     const settings = await updateSignInSettings({ db: tx, keyring: ctx.store.keyring, envProvider: ctx.config.oidc }, teamId, change, now);
     await recordAudit(tx, { teamId, actor, at: now, action: 'team.signInSettingsChanged', target: { kind: 'team', id: teamId }, details });
     return settings;

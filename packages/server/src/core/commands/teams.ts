@@ -8,6 +8,7 @@ import { teamUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { checkVisibleName } from '../names.js';
 import { getTeam } from '../queries/teams.js';
+import { holdAdminStanding } from './internal/personRows.js';
 
 /** What a team admin may change (team.updateSettings); a setting left out stays as it is. */
 export interface TeamSettings {
@@ -59,6 +60,8 @@ export async function writeTeamChange(
   now: number,
   { teamId, actor, change, details }: { teamId: string; actor: AuditActor; change: Partial<Omit<TeamRow, 'id'>>; details: Record<string, unknown> },
 ): Promise<TeamRow> {
+  // A person's change is an admin's: still one as it is made. The CLI's operator is no person.
+  if (actor.userId !== null) await holdAdminStanding(tx, { id: actor.userId, team_id: teamId });
   if (Object.keys(change).length > 0) await tx.updateTable('teams').set(change).where('id', '=', teamId).execute();
   await recordAudit(tx, { teamId, actor, at: now, action: 'team.settingsChanged', target: { kind: 'team', id: teamId }, details });
   const team = await getTeam(tx, teamId);

@@ -5,7 +5,21 @@ import { recordAudit, type AuditActor } from '../../audit/record.js';
 import type { Effects } from '../../effects/effects.js';
 
 // Row writes that the commands about people share (administerPeople.ts, people.ts, deactivateAccount.ts),
-// inside the transaction of the command that calls them; never called from a handler.
+// and the admin's standing that every admin change checks, inside the transaction of the command that
+// calls them; never called from a handler.
+
+/**
+ * The admin still an active admin of the team, as their change begins; else PermissionDenied. Their
+ * standing was checked when the call was authenticated; this checks it again where it counts. Admin
+ * changes take turns on the team's row (PostgreSQL; as keepAnAdmin does), so a change cannot pass while
+ * a demotion or deactivation of its admin commits beside it, and two admins deactivating or demoting each
+ * other at once do not both succeed.
+ */
+export async function holdAdminStanding(tx: Tx, admin: { id: string; team_id: string }): Promise<void> {
+  await lockRows(tx, 'teams', 'id', [admin.team_id], 'update');
+  const standing = await tx.selectFrom('users').select('id').where('id', '=', admin.id).where('role', '=', 'admin').where('deactivated_at', 'is', null).executeTakeFirst();
+  if (!standing) throw new ApiError('PermissionDenied', 'You are no longer an active admin of this team.');
+}
 
 /**
  * Refuses a change that would leave the team with no active admin. The team's row is locked first on
