@@ -5,8 +5,8 @@ import { WebSocket } from 'ws';
 /**
  * How often a stream may reconnect in one test, and how long one attempt may take. On this 2-core machine,
  * with three processes and the rest of the suite beside them, a process once took 10 s to restart, and an
- * attempt made meanwhile got no hello within 10 s (most likely one that waited for the restarting process;
- * not confirmed). The web client sets no open timeout: it waits as long as an attempt takes.
+ * attempt made meanwhile got no hello within 10 s (why is not known). The web client sets no open
+ * timeout: it waits as long as an attempt takes.
  */
 const maxReconnects = 10;
 const openTimeoutMs = 30_000;
