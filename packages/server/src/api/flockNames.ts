@@ -1,5 +1,5 @@
 import { attachmentWithOurNames, flockMarkupParam, flockMethodAliases, serviceMLFromFlockML } from '@aviary/protocol';
-import { findApp } from '../core/queries/apps.js';
+import { usesFlockNaming } from '../core/queries/apps.js';
 import type { Db } from '../store/store.js';
 import type { Caller } from './caller.js';
 import { ApiError, invalidParameter } from './errors.js';
@@ -30,8 +30,7 @@ export async function flockNamedCall(db: Db, caller: Caller, methodName: string,
   const alias = Object.hasOwn(flockMethodAliases, methodName) ? flockMethodAliases[methodName] : undefined;
   if (alias === undefined && raw[markup] === undefined && !mentionsFlockml(raw.attachments)) return undefined;
   // A person's session is no app: Flock's names are an app's setting.
-  const app = caller.appId === null ? undefined : await findApp(db, caller.appId);
-  if (app?.flock_naming !== 1) {
+  if (caller.appId === null || !(await usesFlockNaming(db, caller.appId))) {
     if (alias === undefined) return undefined;
     throw new ApiError('NoSuchMethod', `There is no method named "${methodName}"; it is Flock's name for ${alias.method}, which only an app with Flock-compatible naming may call by it.`);
   }

@@ -5,6 +5,12 @@ export const findApp = (db: Db, appId: string) => db.selectFrom('apps').selectAl
 
 export type AppRow = NonNullable<Awaited<ReturnType<typeof findApp>>>;
 
+/** Whether the app takes Flock's names for methods and parameters (its `flockNaming` setting); false for no such app. */
+export async function usesFlockNaming(db: Db, appId: string): Promise<boolean> {
+  const app = await db.selectFrom('apps').select('flock_naming').where('id', '=', appId).executeTakeFirst();
+  return app?.flock_naming === 1;
+}
+
 /** The apps a person develops, oldest first (apps.listDeveloped). */
 export const appsDevelopedBy = (db: Db, personId: string): Promise<AppRow[]> =>
   db.selectFrom('apps').selectAll().where('developer_id', '=', personId).orderBy('created_at').orderBy('id').execute();
