@@ -137,7 +137,7 @@ const channelId = closedObject({ channelId: ChannelId });
 
 export const archiveChannel = defineMethod({
   name: 'channels.archive',
-  summary: 'A team admin archives a channel: it becomes read-only (sends are refused with ChannelArchived), leaves the sidebar, and stays readable and searchable.',
+  summary: 'A team admin archives a channel: it becomes read-only (sends, and edits, deletions, reactions and pins of its messages, are refused with ChannelArchived), leaves the sidebar, and stays readable and searchable.',
   ...channelChange,
   params: channelId,
 });

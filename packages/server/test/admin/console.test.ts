@@ -196,6 +196,39 @@ for (const dialect of dialects) {
       ]);
     });
 
+    it('keeps an archived channel’s messages as they are: no edits, deletions, reactions or pins, until unarchived', async () => {
+      const { admin, adminToken, memberToken } = await cast();
+      const channel = await channelOf(memberToken, 'public', [admin.id]);
+      const sent = await call(t, 'chat.sendMessage', { to: channel.id, text: 'said before' }, memberToken);
+      const messageUid = sent.body.uid as string;
+      expect((await call(t, 'reactions.add', { messageUid, emoji: '👍' }, memberToken)).status).toBe(200);
+      expect((await call(t, 'pins.add', { messageUid }, memberToken)).status).toBe(200);
+      expect((await call(t, 'channels.archive', { channelId: channel.id }, adminToken)).status).toBe(200);
+
+      const refusals = [
+        ['chat.updateMessage', { messageUid, text: 'rewritten' }, memberToken],
+        ['chat.deleteMessage', { messageUid }, memberToken],
+        ['chat.deleteMessage', { messageUid }, adminToken],
+        ['reactions.add', { messageUid, emoji: '🎉' }, memberToken],
+        ['reactions.remove', { messageUid, emoji: '👍' }, memberToken],
+        ['pins.remove', { messageUid }, memberToken],
+      ] as const;
+      for (const [method, params, token] of refusals) {
+        const refused = await call(t, method, params, token);
+        expect(refused.status, `${method}: ${JSON.stringify(refused.body)}`).toBe(409);
+        expect(refused.body).toMatchObject({ error: 'ChannelArchived', parameter: 'messageUid' });
+        expect(refused.body.description).toMatch(/is archived: its messages take no edits, deletions, reactions or pins/);
+      }
+      const [kept] = (await call(t, 'chat.fetchMessages', { chat: channel.id }, memberToken)).body;
+      expect([kept.text, kept.editedAt, kept.deletedAt, kept.reactions.map((r: { emoji: string }) => r.emoji), kept.pinned !== undefined]).toEqual(['said before', undefined, undefined, ['👍'], true]);
+      // What is the person's own, and changes nothing of the message, still works.
+      expect((await call(t, 'saved.add', { messageUid }, memberToken)).status).toBe(200);
+
+      expect((await call(t, 'channels.unarchive', { channelId: channel.id }, adminToken)).status).toBe(200);
+      expect((await call(t, 'chat.updateMessage', { messageUid, text: 'rewritten' }, memberToken)).status).toBe(200);
+      expect((await call(t, 'reactions.add', { messageUid, emoji: '🎉' }, memberToken)).status).toBe(200);
+    });
+
     it('changes the team’s name and who may create channels, with validation', async () => {
       const { team, adminToken, memberToken } = await cast();
       const changed = await call(t, 'team.updateSettings', { name: ' Birds ', whoMayCreateChannels: 'admins' }, adminToken);

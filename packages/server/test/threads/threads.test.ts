@@ -166,6 +166,15 @@ forEachDialect(
         expect((await bob.client.chat.fetchMessages({ chat: channelId, thread: parent })).map((message) => message.text)).toEqual(['second', 'still here']);
         expect((await aliceSession.call('chat.deleteMessage', { messageUid: parent })).body).toMatchObject({ error: 'InvalidParameter', parameter: 'messageUid' });
         expect((await aliceSession.call('chat.updateMessage', { messageUid: parent, text: 'back' })).body).toMatchObject({ error: 'InvalidParameter', parameter: 'messageUid' });
+        // The emptied parent takes nothing new of its own: no reaction, pin or save (the thread itself is still followed and read).
+        for (const [method, params] of [['reactions.add', { emoji: '👍' }], ['pins.add', {}], ['saved.add', {}]] as const) {
+          const refused = await bobSession.call(method, { messageUid: parent, ...params });
+          expect(refused.body, method).toMatchObject({ error: 'InvalidParameter', parameter: 'messageUid' });
+        }
+        expect((await bobSession.call('threads.follow', { messageUid: parent })).status).toBe(200);
+        for (const table of ['reactions', 'pins', 'saved_items'] as const) {
+          expect(await db.selectFrom(table).select('message_uid').where('message_uid', '=', parent).execute(), table).toEqual([]);
+        }
         // A reply deleted: the summary is counted again.
         await aliceSession.call('chat.deleteMessage', { messageUid: other });
         expect((await bob.client.chat.fetchMessages({ chat: channelId, uids: [parent] }))[0].thread).toMatchObject({ replyCount: 1, lastReplyUid: reply, participants: [bob.id] });

@@ -4,7 +4,7 @@ import './admin.css';
 export function ArchivedBanner({ name }: { name: string }) {
   return (
     <p className="archived-banner" role="status">
-      #{name} is archived: you can read it and search it, but nothing new can be sent to it until a team admin unarchives it.
+      #{name} is archived: you can read it and search it, but nothing can be sent to it or changed in it until a team admin unarchives it.
     </p>
   );
 }

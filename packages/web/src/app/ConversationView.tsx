@@ -91,7 +91,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const toNewest = useCallback(() => (hasNewer ? navigate(conversationPath(chat, { thread })) : jump()), [hasNewer, chat, thread, jump]);
   // Opening a thread keeps the message the chat was opened at: the history stays as it is.
   const openThread = useCallback((uid: string) => navigate(conversationPath(chat, { message: target, thread: uid })), [chat, target]);
-  const changes = useMessageChangesOf(history);
+  const changes = useMessageChangesOf(history, archived);
   const { setEditing } = changes;
   // When an edit ends (saved or cancelled), the composer takes the focus back.
   const [editsEnded, setEditsEnded] = useState(0);

@@ -10,7 +10,8 @@ import { ReplyInThreadButton } from './threads/ThreadSummaryLine';
 
 /**
  * What floats over a message on hover (or focus): react, the apps' message actions, and the "…" menu
- * with Edit (one's own) and Delete (one's own; a team admin's, every message), Delete asking first.
+ * with Edit (one's own) and Delete (one's own; a team admin's, every message), Delete asking first. An
+ * archived channel's messages offer only what changes nothing of theirs: saving, a link, the apps' actions.
  */
 export function MessageTools({ message, chat, snippet, onReact, onSelect }: {
   message: Message;
@@ -24,16 +25,18 @@ export function MessageTools({ message, chat, snippet, onReact, onSelect }: {
   const [menuOpen, setMenuOpen] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const actions = appsWith(workspace.apps, 'messageAction');
-  const may = abilitiesOn(message, workspace.me);
+  const may = abilitiesOn(message, workspace.me, changes.readOnly);
   const saved = useSavedItems();
 
   return (
     <>
       <div className="message-actions">
-        <button type="button" className="icon-button tool-button" aria-label={`Add a reaction to “${snippet}”`} title="Add a reaction" onClick={onReact}>
-          <span aria-hidden="true">☺+</span>
-        </button>
-        <ReplyInThreadButton message={message} snippet={snippet} />
+        {may.change && (
+          <button type="button" className="icon-button tool-button" aria-label={`Add a reaction to “${snippet}”`} title="Add a reaction" onClick={onReact}>
+            <span aria-hidden="true">☺+</span>
+          </button>
+        )}
+        {!changes.readOnly && <ReplyInThreadButton message={message} snippet={snippet} />}
         {actions.length > 0 && onSelect && (
           <button type="button" className="chip" aria-label={`Select the message “${snippet}” and others`} onClick={onSelect}>
             Select
@@ -54,7 +57,7 @@ export function MessageTools({ message, chat, snippet, onReact, onSelect }: {
           open={menuOpen}
           onOpen={setMenuOpen}
           items={[
-            ...pinItems(message, chat, saved, workspace),
+            ...pinItems(message, chat, saved, workspace, may.change),
             ...(may.edit ? [{ label: 'Edit', run: () => changes.setEditing(message.uid) }] : []),
             ...(may.delete ? [{ label: 'Delete', run: () => setConfirming(true), danger: true }] : []),
           ]}

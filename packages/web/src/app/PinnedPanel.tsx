@@ -11,13 +11,14 @@ import { useWorkspace } from './workspaceContext';
 import './pins.css';
 
 /** The "…" menu's pin, save and link items for a message of the open chat. */
-export function pinItems(message: Message, chat: string, saved: SavedItems, workspace: Workspace): Array<{ label: string; run: () => void }> {
+export function pinItems(message: Message, chat: string, saved: SavedItems, workspace: Workspace, mayPin: boolean): Array<{ label: string; run: () => void }> {
   const { toast } = workspace;
   const fail = (error: unknown) => toast(failureText(error), 'error');
+  const pin = message.pinned
+    ? { label: 'Unpin', run: () => void methods.pins.remove({ messageUid: message.uid }).catch(fail) }
+    : { label: 'Pin to conversation', run: () => void methods.pins.add({ messageUid: message.uid }).catch(fail) };
   return [
-    message.pinned
-      ? { label: 'Unpin', run: () => void methods.pins.remove({ messageUid: message.uid }).catch(fail) }
-      : { label: 'Pin to conversation', run: () => void methods.pins.add({ messageUid: message.uid }).catch(fail) },
+    ...(mayPin ? [pin] : []),
     saved.has(message.uid)
       ? { label: 'Remove from saved', run: () => void saved.unsave(message.uid).then(() => toast('Removed from saved items'), fail) }
       : { label: 'Save', run: () => void saved.save(message.uid).then(() => toast('Saved')).catch(fail) },

@@ -14,6 +14,8 @@ export function ReactionPills({ message, onAdd }: { message: Message; onAdd: () 
   const reactions = message.reactions ?? [];
   if (reactions.length === 0) return null;
   const me = workspace.me.id;
+  // An archived channel's reactions are shown as they stand, and take no more.
+  const readOnly = changes.readOnly;
   return (
     <div className="reactions" role="group" aria-label="Reactions">
       {reactions.map((reaction) => {
@@ -26,6 +28,7 @@ export function ReactionPills({ message, onAdd }: { message: Message; onAdd: () 
             aria-pressed={reaction.me}
             aria-label={`${reaction.emoji} ${reaction.count}: ${who}`}
             title={`${who} reacted with ${reaction.emoji}`}
+            disabled={readOnly}
             onClick={() => changes.toggleReaction(message, reaction.emoji)}
           >
             <span className="reaction-emoji" aria-hidden="true">{reaction.emoji}</span>
@@ -33,9 +36,11 @@ export function ReactionPills({ message, onAdd }: { message: Message; onAdd: () 
           </button>
         );
       })}
-      <button type="button" className="reaction-pill reaction-add" aria-label="Add a reaction" title="Add a reaction" onClick={onAdd}>
-        <span aria-hidden="true">☺+</span>
-      </button>
+      {!readOnly && (
+        <button type="button" className="reaction-pill reaction-add" aria-label="Add a reaction" title="Add a reaction" onClick={onAdd}>
+          <span aria-hidden="true">☺+</span>
+        </button>
+      )}
     </div>
   );
 }

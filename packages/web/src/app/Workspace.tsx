@@ -271,7 +271,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           {widget && <WidgetPanel widget={widget} onClose={() => setWidget(undefined)} />}
           {route.page === 'chat' && thread && (
             <Suspense fallback={null}>
-              <ThreadPanel key={`${route.chat}:${thread}`} chat={route.chat} root={thread} reloads={resyncs} onClose={closeThread} />
+              <ThreadPanel key={`${route.chat}:${thread}`} chat={route.chat} root={thread} reloads={resyncs} archived={current?.channel?.archivedAt !== undefined} onClose={closeThread} />
             </Suspense>
           )}
         </div>

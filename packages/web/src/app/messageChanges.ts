@@ -7,6 +7,8 @@ import { useWorkspace } from './workspaceContext';
 export interface MessageChanges {
   /** The message being edited in place, if any. */
   editing: string | undefined;
+  /** The chat is an archived channel: its messages take no reactions, pins, edits or deletions. */
+  readOnly: boolean;
   setEditing(uid: string | undefined): void;
   /**
    * The edit's text as typed so far, kept here and not in the editor: the history shows only the rows
@@ -29,13 +31,18 @@ export function useMessageChanges(): MessageChanges {
   return changes;
 }
 
-/** Whether the person may edit a message (their own, sent through no app), and delete it (their own; a team admin, any). */
-export function abilitiesOn(message: Message, me: { id: string; role: string }): { edit: boolean; delete: boolean } {
+/**
+ * What the person may do to a message: react to it and pin it (whoever reads it), edit it (their own,
+ * sent through no app) and delete it (their own; a team admin, any). A deleted message (a thread's parent
+ * kept for its replies) takes none of these, nor does any message of an archived channel.
+ */
+export function abilitiesOn(message: Message, me: { id: string; role: string }, readOnly: boolean): { change: boolean; edit: boolean; delete: boolean } {
+  const change = !readOnly && message.deletedAt === undefined;
   const own = message.from === me.id;
-  return { edit: own && message.appId === undefined, delete: own || me.role === 'admin' };
+  return { change, edit: change && own && message.appId === undefined, delete: change && (own || me.role === 'admin') };
 }
 
-export function useMessageChangesOf(history: History): MessageChanges {
+export function useMessageChangesOf(history: History, readOnly: boolean): MessageChanges {
   const workspace = useWorkspace();
   const [editing, setEditingUid] = useState<string>();
   const editDraft = useRef<string | undefined>(undefined);
@@ -49,6 +56,7 @@ export function useMessageChangesOf(history: History): MessageChanges {
   return useMemo(
     () => ({
       editing,
+      readOnly,
       setEditing,
       editDraft,
       toggleReaction(message, emoji) {
@@ -69,6 +77,6 @@ export function useMessageChangesOf(history: History): MessageChanges {
         remove([message.uid]);
       },
     }),
-    [editing, setEditing, me, react, replace, remove, toast],
+    [editing, readOnly, setEditing, me, react, replace, remove, toast],
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { changeReaction } from '../../../server/src/core/commands/reactions.js';
 import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
 import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { PASSWORD, signInToSidebar } from './cast.js';
@@ -21,6 +22,8 @@ describe.skipIf(noBrowser)('the admin console in the web client', () => {
     const member = await web.t.f.person(team.id, { firstName: 'Mo', lastName: 'Member', password: PASSWORD });
     const bo = await web.t.f.person(team.id, { firstName: 'Bo', lastName: 'Brown', password: PASSWORD });
     const { channel } = await createChannel(web.t.server.ctx, { user: member, appId: null }, { name: 'launch', type: 'public', members: [admin.id, bo.id] });
+    const said = await sendMessage(web.t.server.ctx, { user: member, appId: null }, { to: channel.id, text: 'Launch is on Friday' });
+    await changeReaction(web.t.server.ctx, { user: bo, appId: null, kind: 'person' }, { messageUid: said.message.uid, emoji: '🎉', added: true });
 
     const asMember = await signInAs(member.email!);
     await asMember.page.goto(`${web.t.url}/c/${channel.id}`);
@@ -51,6 +54,15 @@ describe.skipIf(noBrowser)('the admin console in the web client', () => {
     await asMember.page.getByText('#launch is archived').waitFor();
     expect(await asMember.page.getByRole('textbox', { name: /Message #launch/ }).count()).toBe(0);
     expect(await asMember.page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /launch/ }).count()).toBe(0);
+    // Its messages take no change: no reacting, replying, pinning, editing or deleting; saving and a link stay.
+    const shown = asMember.page.locator('article.message', { hasText: 'Launch is on Friday' });
+    await shown.hover();
+    await shown.getByRole('button', { name: /^More actions/ }).click();
+    const menu = asMember.page.getByRole('menu', { name: 'Message actions' });
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Save', 'Copy link']);
+    await asMember.page.keyboard.press('Escape');
+    expect(await shown.getByRole('button', { name: /Add a reaction|Reply in a thread/ }).count()).toBe(0);
+    expect(await shown.getByRole('button', { name: /^🎉 1/ }).isDisabled()).toBe(true);
     expect(await seriousAccessibilityViolations(asMember.page)).toEqual([]);
     await saveScreenshot(asMember.page, 'archived-channel');
     await saveScreenshot(page, 'admin-console-channels');

@@ -6,7 +6,7 @@ import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessage.js';
 import { presentMessageRef } from '../presenters/messages.js';
-import { checkEditWindow, isSignedInAdmin, type MessageChanger } from '../policies/messageChanges.js';
+import { checkEditWindow, isSignedInAdmin, requireChangeable, type MessageChanger } from '../policies/messageChanges.js';
 import { deleteWithThread } from '../threads/deletion.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { enqueueMessageChangeEvents } from '../triggers/messageEvents.js';
@@ -50,6 +50,7 @@ async function findDeletableMessage(db: Db, changer: MessageChanger, uid: string
   if (!row || row.deleted_at !== null) throw noSuchMessage(uid);
   const ownBotMessage = changer.kind === 'bot' && row.from_user_id === changer.user.id;
   if (!ownBotMessage) await findVisibleMessage(db, changer.user, uid);
+  await requireChangeable(db, row);
   if (isSignedInAdmin(changer)) return row;
   const own = row.from_user_id === changer.user.id && (changer.kind === 'person' || row.app_id === changer.appId);
   if (!own) {

@@ -7,6 +7,7 @@ import type { Tx } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { findVisibleMessage } from '../interactions/visibleMessage.js';
+import { requireChangeable } from '../policies/messageChanges.js';
 import { pinChanged } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 
@@ -19,6 +20,7 @@ export async function changePin(ctx: CommandContext, user: UsersTable, input: { 
   return runChange(ctx, async (tx, effects) => {
     await lockMessages(tx, [input.messageUid], 'attach');
     const { row: message } = await findVisibleMessage(tx, user, input.messageUid);
+    await requireChangeable(tx, message);
     const existing = await tx.selectFrom('pins').select(['pinned_by', 'pinned_at']).where('message_uid', '=', message.uid).executeTakeFirst();
     const now = ctx.now();
     if (input.pinned) {

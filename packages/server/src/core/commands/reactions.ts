@@ -6,7 +6,7 @@ import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
-import type { MessageChanger } from '../policies/messageChanges.js';
+import { requireChangeable, type MessageChanger } from '../policies/messageChanges.js';
 import { presentMessageRef } from '../presenters/messages.js';
 import { findReactableMessage, listReactions, type MessageReactions } from '../queries/reactions.js';
 import { reactionChanged } from '../stream/entries.js';
@@ -26,6 +26,7 @@ export async function changeReaction(ctx: CommandContext, reactor: Reactor, inpu
   await runChange(ctx, async (tx, effects) => {
     await lockMessages(tx, [input.messageUid], 'attach');
     const message = await findReactableMessage(tx, reactor.user, input.messageUid);
+    await requireChangeable(tx, message);
     const now = ctx.now();
     const changed = input.added ? await addRow(tx, message, reactor.user, emoji, now) : await removeRow(tx, message.uid, reactor.user.id, emoji);
     if (!changed) return;

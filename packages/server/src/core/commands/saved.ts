@@ -1,6 +1,6 @@
 import { lockMessages } from '../../store/rows/messages.js';
 import type { UsersTable } from '../../store/schema.js';
-import { findVisibleMessage } from '../interactions/visibleMessage.js';
+import { findVisibleMessage, noSuchMessage } from '../interactions/visibleMessage.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 
@@ -14,6 +14,8 @@ export async function saveMessage(ctx: CommandContext, person: UsersTable, { mes
   return runChange(ctx, async (tx) => {
     await lockMessages(tx, [messageUid], 'attach');
     const { row } = await findVisibleMessage(tx, person, messageUid);
+    // A deleted thread parent, kept for its replies, is no message to save.
+    if (row.deleted_at !== null) throw noSuchMessage(messageUid);
     await tx
       .insertInto('saved_items')
       .values({ user_id: person.id, message_uid: row.uid, team_id: row.team_id, saved_at: now })

@@ -1,6 +1,7 @@
 import { ApiError } from '../../errors.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
+import { noSuchMessage } from '../interactions/visibleMessage.js';
 
 /** Who changes a message: the token's user or bot and the token's app, or a person for themselves (no app). */
 export interface MessageChanger {
@@ -27,4 +28,19 @@ export async function checkEditWindow(db: Db, changer: MessageChanger, message: 
     `Message ${message.uid} was sent more than ${windowMs / 60_000} minutes ago, the team's window for people to ${verb} their messages; a team admin may still delete it.`,
     { parameter: 'messageUid' },
   );
+}
+
+/**
+ * Throws unless the message takes changes (edits, deletions, reactions, pins). A deleted message takes
+ * none: a thread's parent stays as an emptied placeholder for its replies, and is "no such message" here
+ * as everywhere else. Nor does a message of an archived channel, which is read-only until a team admin
+ * unarchives it (channels.archive): 409 ChannelArchived.
+ */
+export async function requireChangeable(db: Db, message: Pick<MessagesTable, 'uid' | 'chat_key' | 'deleted_at'>): Promise<void> {
+  if (message.deleted_at !== null) throw noSuchMessage(message.uid);
+  if (message.chat_key.includes('|')) return;
+  const channel = await db.selectFrom('channels').select(['name', 'archived_at']).where('id', '=', message.chat_key).executeTakeFirst();
+  if (channel && channel.archived_at !== null) {
+    throw new ApiError('ChannelArchived', `#${channel.name} is archived: its messages take no edits, deletions, reactions or pins until a team admin unarchives it.`, { parameter: 'messageUid' });
+  }
 }

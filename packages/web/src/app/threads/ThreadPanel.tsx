@@ -22,11 +22,13 @@ const PAGE = 100;
  * beside the conversation on a wide screen, the whole view on a phone; the workspace shows it for the
  * address's `?thread=`. Opening it, and each reply that comes while it is open, marks the thread read.
  */
-export function ThreadPanel({ chat, root, reloads = 0, onClose }: {
+export function ThreadPanel({ chat, root, reloads = 0, archived = false, onClose }: {
   chat: string;
   root: string;
   /** Changes when the stream could not replay a gap: the thread loads afresh, its composer and uploads stay. */
   reloads?: number;
+  /** The chat is an archived channel: the thread is read, and takes no replies. */
+  archived?: boolean;
   onClose: () => void;
 }) {
   const workspace = useWorkspace();
@@ -127,7 +129,7 @@ export function ThreadPanel({ chat, root, reloads = 0, onClose }: {
         </ol>
       </div>
       </ChatImages>
-      {parent?.deletedAt === undefined && <ThreadComposer chat={chat} root={root} onSent={sent} />}
+      {parent?.deletedAt === undefined && !archived && <ThreadComposer chat={chat} root={root} onSent={sent} />}
     </aside>
   );
 }

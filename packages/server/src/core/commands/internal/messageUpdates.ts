@@ -8,7 +8,7 @@ import type { CoreContext } from '../../context.js';
 import type { Effects } from '../../effects/effects.js';
 import { findVisibleMessage, noSuchMessage } from '../../interactions/visibleMessage.js';
 import { checkAttachments, checkServiceml } from '../../messageContent.js';
-import { checkEditWindow, type MessageChanger } from '../../policies/messageChanges.js';
+import { checkEditWindow, requireChangeable, type MessageChanger } from '../../policies/messageChanges.js';
 import { presentMessage } from '../../presenters/messages.js';
 import { messageUpdated } from '../../stream/entries.js';
 import { recordStreamEntries } from '../../stream/record.js';
@@ -89,13 +89,14 @@ export async function storeMessageUpdate(
 async function findEditableMessage(db: Db, editor: Editor, uid: string, now: number): Promise<void> {
   const row = await db
     .selectFrom('messages')
-    .select(['uid', 'from_user_id', 'app_id', 'timestamp', 'deleted_at'])
+    .select(['uid', 'chat_key', 'from_user_id', 'app_id', 'timestamp', 'deleted_at'])
     .where('uid', '=', uid)
     .where('team_id', '=', editor.user.team_id)
     .executeTakeFirst();
   if (!row || row.deleted_at !== null) throw noSuchMessage(uid);
   const ownBotMessage = editor.kind === 'bot' && row.from_user_id === editor.user.id;
   if (!ownBotMessage) await findVisibleMessage(db, editor.user, uid);
+  await requireChangeable(db, row);
   if (row.from_user_id !== editor.user.id) {
     const who = editor.kind === 'person' ? 'a person edits only their own messages' : `a token edits only the messages its own ${editor.kind} sent`;
     throw new ApiError('PermissionDenied', `Message ${uid} was sent by someone else; ${who}.`, { parameter: 'messageUid' });
