@@ -105,6 +105,47 @@ forEachDialect(
       expect((await asGuest('channels.list')).body.map((c: { id: string }) => c.id)).toEqual([channelId]);
     });
 
+    it('is used with its maker’s standing as it is then: channels they can no longer add to are left out, and a maker who may no longer invite ends it', async () => {
+      const { id, asAdmin, asMember, admin, member, channelId } = await team();
+      const db = t().testStore.store.db;
+      expect((await asAdmin('team.updateSettings', { whoMayInvite: 'members' })).status).toBe(200);
+      const ctx = { ...t().server.ctx, now };
+      const secret = (await createChannel(ctx, { user: member, appId: null }, { name: `secret-${id.slice(-4)}`, type: 'private', members: [] })).channel.id;
+      const open = (await createChannel(ctx, { user: member, appId: null }, { name: `open-${id.slice(-4)}`, type: 'public', members: [] })).channel.id;
+      const shelved = (await createChannel(ctx, { user: member, appId: null }, { name: `shelved-${id.slice(-4)}`, type: 'public', members: [admin.id] })).channel.id;
+      const link = await asMember('invitations.create', { maxUses: 5, channelIds: [channelId, secret, open, shelved] });
+      const guestLink = await asMember('invitations.create', { role: 'guest', maxUses: 5, channelIds: [secret] });
+      const channelsOf = async (userId: string) => (await db.selectFrom('channel_members').select('channel_id').where('user_id', '=', userId).execute()).map((row) => row.channel_id).sort();
+
+      // Still standing: every channel is added.
+      const first = await signUp(tokenOf(link.body.url), { email: 'first@example.test' });
+      expect(await channelsOf(first.body.userId)).toEqual([channelId, secret, open, shelved].sort());
+      // The maker leaves the private channel; the public one is made private; one is archived.
+      expect((await asMember('channels.removeMembers', { channelId: secret, members: [member.id] })).status).toBe(200);
+      expect((await asAdmin('channels.convertToPrivate', { channelId: open })).status).toBe(200);
+      expect((await asMember('channels.removeMembers', { channelId: open, members: [member.id] })).status).toBe(200);
+      expect((await asAdmin('channels.archive', { channelId: shelved })).status).toBe(200);
+      const second = await signUp(tokenOf(link.body.url), { email: 'second@example.test' });
+      expect(second.status, JSON.stringify(second.body)).toBe(200);
+      expect(await channelsOf(second.body.userId)).toEqual([channelId]);
+      // A guest's invitation left with no channel is unusable, and uses nothing.
+      const guest = await signUp(tokenOf(guestLink.body.url), { email: 'guest2@example.test' });
+      expect(guest).toMatchObject({ status: 410, body: { error: 'InvitationUnusable', parameter: 'inviteToken' } });
+      expect(guest.body.description).toMatch(/None of the channels/);
+
+      // Members may no longer invite: the member's link ends with it, and comes back with it.
+      expect((await asAdmin('team.updateSettings', { whoMayInvite: 'admins' })).status).toBe(200);
+      const refused = await signUp(tokenOf(link.body.url), { email: 'third@example.test' });
+      expect(refused).toMatchObject({ status: 410, body: { error: 'InvitationUnusable', parameter: 'inviteToken' } });
+      expect(refused.body.description).toMatch(/can no longer invite people/);
+      expect((await asAdmin('team.updateSettings', { whoMayInvite: 'members' })).status).toBe(200);
+      expect((await signUp(tokenOf(link.body.url), { email: 'third@example.test' })).status).toBe(200);
+      // A deactivated maker's link is unusable.
+      expect((await asAdmin('admin.deactivatePerson', { userId: member.id })).status).toBe(200);
+      expect((await signUp(tokenOf(link.body.url), { email: 'fourth@example.test' })).body).toMatchObject({ error: 'InvitationUnusable' });
+      expect((await asAdmin('invitations.list')).body.invitations.find((i: { id: string }) => i.id === link.body.invitation.id)).toMatchObject({ uses: 3 });
+    });
+
     it('a refused sign-up uses nothing: a common password, a taken email, another address than the one invited', async () => {
       const { asAdmin, member } = await team();
       const made = await asAdmin('invitations.create', { email: 'invited@example.test' });

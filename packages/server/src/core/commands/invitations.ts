@@ -1,6 +1,7 @@
 import type { InvitationModel as Invitation } from '@aviary/protocol';
 import { byPerson, recordAudit } from '../audit/record.js';
-import type { InvitationsTable } from '../../store/schema.js';
+import type { ChannelsTable, InvitationsTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
 import { hashToken, newSecret, newUlid, newUserId } from '../../store/ids.js';
 import { insertUser, isEmailTaken } from '../../store/rows/users.js';
 import { ApiError, invalidParameter } from '../../errors.js';
@@ -11,8 +12,8 @@ import { invitationMail, verificationMail } from '../mail/messages.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { hashPassword } from '../passwords.js';
 import { checkEmail, checkPersonFields } from '../personFields.js';
-import { findVisibleChannel, hasModeratorPowers } from '../policies/channels.js';
-import { authorizeInvite, mayManageInvitation, requireUsable } from '../policies/invitations.js';
+import { canSeeChannel, findVisibleChannel } from '../policies/channels.js';
+import { authorizeInvite, mayInviteInto, mayManageInvitation, requireUsable, whyMayNotInvite } from '../policies/invitations.js';
 import { presentInvitation } from '../presenters/invitations.js';
 import { presentChannel } from '../presenters/channels.js';
 import { presentPublicProfile } from '../presenters/users.js';
@@ -50,8 +51,7 @@ export async function createInvitation(ctx: CoreContext, { person: actor, addres
   if (role === 'guest' && channelIds.length === 0) throw invalidParameter('channelIds', 'A guest sees only the channels the invitation names: give at least one in channelIds.');
   for (const channelId of channelIds) {
     const access = await findVisibleChannel(ctx.db, actor, channelId);
-    const may = hasModeratorPowers(actor, access) || (role === 'user' && access.channel.type === 'public');
-    if (!may) throw new ApiError('PermissionDenied', `You may not add people to ${access.channel.name}${role === 'guest' ? ': only its moderators and team admins may add guests' : ''}.`, { parameter: 'channelIds' });
+    if (!mayInviteInto(actor, access, role)) throw new ApiError('PermissionDenied', `You may not add people to ${access.channel.name}${role === 'guest' ? ': only its moderators and team admins may add guests' : ''}.`, { parameter: 'channelIds' });
   }
   const maxUses = email !== null ? 1 : (input.maxUses ?? 1);
   if (email !== null && input.maxUses !== undefined && input.maxUses !== 1) throw invalidParameter('maxUses', 'An email invitation is used once; leave maxUses out, or make an invite link.');
@@ -98,6 +98,30 @@ export async function revokeInvitation(ctx: CommandContext, { person: actor, add
   });
 }
 
+/**
+ * The channels an invitation still adds its new person to. An invitation acts with its maker's standing
+ * when it is used, not only when it was made: the maker must still be an active person who may invite
+ * (else InvitationUnusable), and a channel is added only while the maker still sees it and may add people
+ * of the invitation's role to it, and it is not archived. The others are left out; a guest's invitation
+ * left with none is unusable, since a guest sees nothing else.
+ */
+async function channelsStillOffered(tx: Tx, invitation: InvitationsTable): Promise<ChannelsTable[]> {
+  const unusable = (why: string) => new ApiError('InvitationUnusable', why, { parameter: 'inviteToken' });
+  const maker = await tx.selectFrom('users').selectAll().where('id', '=', invitation.created_by).executeTakeFirstOrThrow();
+  const team = await tx.selectFrom('teams').select('who_may_invite').where('id', '=', invitation.team_id).executeTakeFirstOrThrow();
+  if (whyMayNotInvite(maker, team) !== undefined) throw unusable('Whoever made this invitation can no longer invite people; ask a team admin for a new one.');
+  const offered: ChannelsTable[] = [];
+  for (const channelId of JSON.parse(invitation.channel_ids) as string[]) {
+    const channel = await tx.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
+    if (!channel || channel.archived_at !== null) continue;
+    const membership = await tx.selectFrom('channel_members').selectAll().where('channel_id', '=', channelId).where('user_id', '=', maker.id).executeTakeFirst();
+    const access = { channel, membership };
+    if (canSeeChannel(maker, access) && mayInviteInto(maker, access, invitation.role)) offered.push(channel);
+  }
+  if (invitation.role === 'guest' && offered.length === 0) throw unusable('None of the channels this invitation names can take you any more; ask whoever invited you for a new one.');
+  return offered;
+}
+
 export interface SignUp {
   inviteToken: string;
   email?: string;
@@ -138,6 +162,7 @@ export async function acceptInvitation(ctx: CoreContext, { address }: { address:
       .whereRef('uses', '<', 'max_uses')
       .executeTakeFirst();
     if (Number(used.numUpdatedRows) !== 1) requireUsable(await tx.selectFrom('invitations').selectAll().where('id', '=', invitation.id).executeTakeFirst(), now);
+    const channels = await channelsStillOffered(tx, invitation);
     const row = await insertUser(tx, {
       id: newUserId(),
       team_id: invitation.team_id,
@@ -154,9 +179,8 @@ export async function acceptInvitation(ctx: CoreContext, { address }: { address:
       throw isEmailTaken(error) ? emailTaken() : error;
     });
     await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row))], now);
-    for (const channelId of JSON.parse(invitation.channel_ids) as string[]) {
-      const channel = await tx.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
-      if (!channel) continue;
+    for (const channel of channels) {
+      const channelId = channel.id;
       await tx.insertInto('channel_members').values({ channel_id: channelId, user_id: row.id, affiliation: 'member', joined_at: now }).onConflict((c) => c.columns(['channel_id', 'user_id']).doNothing()).execute();
       await recordStreamEntries(tx, effects, row.team_id, [channelMembersAdded(presentChannel(channel, await memberCount(tx, channelId)), [row.id])], now);
     }

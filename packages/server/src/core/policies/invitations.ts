@@ -1,5 +1,6 @@
 import type { InvitationsTable, TeamsTable, UsersTable } from '../../store/schema.js';
 import { ApiError } from '../../errors.js';
+import { hasModeratorPowers, type ChannelAccess } from './channels.js';
 
 /**
  * Who may invite (docs/reference/methods.md, invitations.*): a team admin always; a member when the
@@ -8,14 +9,25 @@ import { ApiError } from '../../errors.js';
  * way to bring in accounts nobody can trace.
  */
 export function authorizeInvite(actor: UsersTable, team: Pick<TeamsTable, 'who_may_invite'>): void {
-  if (actor.bot_app_id !== null || actor.role === 'guest') throw new ApiError('PermissionDenied', 'Guests and bots may not invite people.');
-  if (actor.role !== 'admin' && team.who_may_invite !== 'members') {
-    throw new ApiError('PermissionDenied', 'In this team only admins may invite people; a team admin can let members invite too (whoMayInvite).');
-  }
-  if (actor.email_unverified === 1) {
-    throw new ApiError('PermissionDenied', 'Verify your email first: follow the link in the mail sent when you signed up.');
-  }
+  const why = whyMayNotInvite(actor, team);
+  if (why !== undefined) throw new ApiError('PermissionDenied', why);
 }
+
+/** Why `actor` may not invite people now, or undefined when they may (authorizeInvite's rules). */
+export function whyMayNotInvite(actor: UsersTable, team: Pick<TeamsTable, 'who_may_invite'>): string | undefined {
+  if (actor.bot_app_id !== null || actor.role === 'guest') return 'Guests and bots may not invite people.';
+  if (actor.role !== 'admin' && team.who_may_invite !== 'members') return 'In this team only admins may invite people; a team admin can let members invite too (whoMayInvite).';
+  if (actor.email_unverified === 1) return 'Verify your email first: follow the link in the mail sent when you signed up.';
+  if (actor.deactivated_at !== null) return 'A deactivated account may not invite people.';
+  return undefined;
+}
+
+/**
+ * Whether an invitation made by `inviter` may add people of `role` to a channel they see: for a guest,
+ * with a moderator's powers (as channels.addMembers asks); for a member, a public channel too.
+ */
+export const mayInviteInto = (inviter: UsersTable, access: ChannelAccess, role: 'user' | 'guest'): boolean =>
+  hasModeratorPowers(inviter, access) || (role === 'user' && access.channel.type === 'public');
 
 /** Whether `actor` may see and revoke this invitation: an admin any of the team's, anyone else their own. */
 export const mayManageInvitation = (actor: UsersTable, invitation: InvitationsTable): boolean =>
