@@ -138,6 +138,7 @@ forEachDialect(
       const refused = await signUp(tokenOf(link.body.url), { email: 'third@example.test' });
       expect(refused).toMatchObject({ status: 410, body: { error: 'InvitationUnusable', parameter: 'inviteToken' } });
       expect(refused.body.description).toMatch(/can no longer invite people/);
+      expect((await callMethod(t().url, 'invitations.getInfo', { inviteToken: tokenOf(link.body.url) })).body).toMatchObject({ error: 'InvitationUnusable', parameter: 'inviteToken' });
       expect((await asAdmin('team.updateSettings', { whoMayInvite: 'members' })).status).toBe(200);
       expect((await signUp(tokenOf(link.body.url), { email: 'third@example.test' })).status).toBe(200);
       // A deactivated maker's link is unusable.

@@ -13,7 +13,7 @@ import { enqueueMail } from '../mail/outbox.js';
 import { hashPassword } from '../passwords.js';
 import { checkEmail, checkPersonFields } from '../personFields.js';
 import { canSeeChannel, findVisibleChannel } from '../policies/channels.js';
-import { authorizeInvite, mayInviteInto, mayManageInvitation, requireUsable, whyMayNotInvite } from '../policies/invitations.js';
+import { authorizeInvite, mayInviteInto, mayManageInvitation, requireUsable } from '../policies/invitations.js';
 import { presentInvitation } from '../presenters/invitations.js';
 import { presentChannel } from '../presenters/channels.js';
 import { presentPublicProfile } from '../presenters/users.js';
@@ -23,7 +23,7 @@ import { memberCount } from './internal/channelRows.js';
 import { linkTo } from '../webLinks.js';
 import { issueAccountLinkIn } from './internal/accountLinkRows.js';
 import { checkTimeZone } from '../timeZones.js';
-import { findInvitationByToken } from '../queries/invitations.js';
+import { findInvitationByToken, findStandingMaker } from '../queries/invitations.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DEFAULT_EXPIRY_HOURS = 168;
@@ -100,16 +100,13 @@ export async function revokeInvitation(ctx: CommandContext, { person: actor, add
 
 /**
  * The channels an invitation still adds its new person to. An invitation acts with its maker's standing
- * when it is used, not only when it was made: the maker must still be an active person who may invite
- * (else InvitationUnusable), and a channel is added only while the maker still sees it and may add people
- * of the invitation's role to it, and it is not archived. The others are left out; a guest's invitation
+ * when it is used, not only when it was made: the maker must still be allowed to invite
+ * (findStandingMaker), and a channel is added only while the maker still sees it and may add people of
+ * the invitation's role to it, and it is not archived. The others are left out; a guest's invitation
  * left with none is unusable, since a guest sees nothing else.
  */
 async function channelsStillOffered(tx: Tx, invitation: InvitationsTable): Promise<ChannelsTable[]> {
-  const unusable = (why: string) => new ApiError('InvitationUnusable', why, { parameter: 'inviteToken' });
-  const maker = await tx.selectFrom('users').selectAll().where('id', '=', invitation.created_by).executeTakeFirstOrThrow();
-  const team = await tx.selectFrom('teams').select('who_may_invite').where('id', '=', invitation.team_id).executeTakeFirstOrThrow();
-  if (whyMayNotInvite(maker, team) !== undefined) throw unusable('Whoever made this invitation can no longer invite people; ask a team admin for a new one.');
+  const maker = await findStandingMaker(tx, invitation);
   const offered: ChannelsTable[] = [];
   for (const channelId of JSON.parse(invitation.channel_ids) as string[]) {
     const channel = await tx.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
@@ -118,7 +115,7 @@ async function channelsStillOffered(tx: Tx, invitation: InvitationsTable): Promi
     const access = { channel, membership };
     if (canSeeChannel(maker, access) && mayInviteInto(maker, access, invitation.role)) offered.push(channel);
   }
-  if (invitation.role === 'guest' && offered.length === 0) throw unusable('None of the channels this invitation names can take you any more; ask whoever invited you for a new one.');
+  if (invitation.role === 'guest' && offered.length === 0) throw new ApiError('InvitationUnusable', 'None of the channels this invitation names can take you any more; ask whoever invited you for a new one.', { parameter: 'inviteToken' });
   return offered;
 }
 

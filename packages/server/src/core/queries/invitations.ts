@@ -4,7 +4,7 @@ import type { Db } from '../../store/store.js';
 import { hashToken } from '../../store/ids.js';
 import { ApiError } from '../../errors.js';
 import type { CoreContext } from '../context.js';
-import { requireUsable } from '../policies/invitations.js';
+import { requireUsable, whyMayNotInvite } from '../policies/invitations.js';
 import { presentInvitation } from '../presenters/invitations.js';
 
 /** invitations.list: a member's own invitations, or every invitation of the team for an admin, the newest first. */
@@ -26,6 +26,19 @@ export async function findInvitationByToken(db: Db, token: string): Promise<Invi
 export async function invitationInfo(ctx: CoreContext, token: string) {
   const invitation = requireUsable(await findInvitationByToken(ctx.db, token), ctx.now());
   const team = await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', '=', invitation.team_id).executeTakeFirstOrThrow();
-  const inviter = await ctx.db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', invitation.created_by).executeTakeFirstOrThrow();
+  const inviter = await findStandingMaker(ctx.db, invitation);
   return { team, invitedBy: `${inviter.first_name} ${inviter.last_name}`.trim(), role: invitation.role, email: invitation.email };
+}
+
+/**
+ * The invitation's maker, who must still be allowed to invite: an invitation is used with its maker's
+ * standing as it is then, not as it was when it was made. Otherwise InvitationUnusable.
+ */
+export async function findStandingMaker(db: Db, invitation: InvitationsTable): Promise<UsersTable> {
+  const maker = await db.selectFrom('users').selectAll().where('id', '=', invitation.created_by).executeTakeFirstOrThrow();
+  const team = await db.selectFrom('teams').select('who_may_invite').where('id', '=', invitation.team_id).executeTakeFirstOrThrow();
+  if (whyMayNotInvite(maker, team) !== undefined) {
+    throw new ApiError('InvitationUnusable', 'Whoever made this invitation can no longer invite people; ask a team admin for a new one.', { parameter: 'inviteToken' });
+  }
+  return maker;
 }
