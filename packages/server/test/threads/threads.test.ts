@@ -187,7 +187,7 @@ forEachDialect(
 
     describe('apps', () => {
       it('gives a bot the thread replies addressed to it as chat.receiveMessage with the parent’s uid; a bot replies in a thread', async () => {
-        const { alice, bot, app, channelId, db } = await cast();
+        const { alice, bot, app, channelId, db, aliceSession, bobSession } = await cast();
         const received = async () =>
           (await db.selectFrom('events').select('payload').where('app_id', '=', app.id).where('name', '=', 'chat.receiveMessage').orderBy('id').execute()).map((row) => JSON.parse(row.payload).message);
         const { uid: direct } = await alice.client.chat.sendMessage({ to: bot.id, text: 'hi bot' });
@@ -203,6 +203,16 @@ forEachDialect(
         expect(events.map((message: { text: string }) => message.text)).not.toContain('unrelated');
         const [shown] = await alice.client.chat.fetchMessages({ chat: channelId, thread: botParent, limit: 1 });
         expect(shown).toMatchObject({ uid: botReply.uid, threadParent: botParent, from: bot.id });
+        // Once no member of the channel has the app (Alice uninstalls it, Bob turns it off), its thread's replies stay in the channel.
+        expect((await aliceSession.call('apps.uninstall', { appId: app.id })).status).toBe(200);
+        expect((await bobSession.call('apps.disable', { appId: app.id })).status).toBe(200);
+        const before = (await received()).length;
+        expect((await bobSession.call('chat.sendMessage', { to: channelId, text: 'just between us', threadParent: botParent })).status).toBe(200);
+        expect(await received()).toHaveLength(before);
+        // Bob turns it back on: the app sees into the channel again.
+        expect((await bobSession.call('apps.enable', { appId: app.id })).status).toBe(200);
+        expect((await bobSession.call('chat.sendMessage', { to: channelId, text: 'back on', threadParent: botParent })).status).toBe(200);
+        expect((await received()).at(-1)).toMatchObject({ text: 'back on', threadParent: botParent });
       });
     });
   },
