@@ -10,7 +10,7 @@ import { methodNotAllowed, registerDispatcher, requireMethod, UNREADABLE_BODY } 
 import { ApiError } from './errors.js';
 import { decodeForm } from './formDecoding.js';
 import { answerFrameworkError, isHeadRequest, missingHost, nothingServedAt, rawErrorResponse, refuseConnect } from './frameworkErrors.js';
-import { findNul } from './nulGuard.js';
+import { findUnstorableText } from './textGuard.js';
 import { registerOpenApiRoutes } from './openapi.js';
 import { registerOpsRoutes } from './ops/opsRoutes.js';
 import { registerRequestMetrics } from './ops/requestMetrics.js';
@@ -68,7 +68,7 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
   registerSecurityHooks(app, ctx);
   registerRequestMetrics(app, ctx.metrics);
 
-  app.addHook('preValidation', (request, _reply, done) => done(findNul(request)));
+  app.addHook('preValidation', (request, _reply, done) => done(findUnstorableText(request)));
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(ctx, error, request, reply));
   app.setNotFoundHandler((request, reply) => {

@@ -4,7 +4,7 @@ import { Kind, OptionalKind, type TObject, type TSchema } from '@sinclair/typebo
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { invalidParameter, missingParameter } from './errors.js';
-import { holdsNul, nulRefused } from './nulGuard.js';
+import { unstorableIn, unstorableRefused } from './textGuard.js';
 
 export type RawParams = Record<string, unknown>;
 
@@ -60,7 +60,8 @@ export function decodeParams(params: TObject, raw: RawParams, options: DecodeOpt
     if (nestedDeeperThan(value, MAX_NESTING)) {
       throw invalidParameter(decoder.name, `"${decoder.name}" is nested more than ${MAX_NESTING} levels deep.`);
     }
-    if (holdsNul(value)) throw nulRefused(decoder.name);
+    const flaw = unstorableIn(value);
+    if (flaw) throw unstorableRefused(decoder.name, flaw);
     if (isCheckedByServer(decoder.schema)) {
       // Checked by its own function in core, which the CLI shares (appFields.ts).
       out[decoder.name] = value;

@@ -139,6 +139,15 @@ forEachDialect(
       expect(leftovers).toEqual([]);
     });
 
+    it('cuts a name past 255 characters between whole characters, keeping its extension', async () => {
+      const { alice } = await chatCast(t());
+      // 250 letters, then an emoji whose second half would be the 252nd unit, past the 251 left beside the extension: it goes whole.
+      const { body } = await upload(t(), alice.token, `${'a'.repeat(250)}😀😀.txt`, 'x');
+      expect(body.file.name).toBe(`${'a'.repeat(250)}.txt`);
+      const stored = await t().testStore.store.db.selectFrom('files').select('name').where('id', '=', body.file.id).executeTakeFirstOrThrow();
+      expect(stored.name).toBe(body.file.name);
+    });
+
     it('refuses a file link to someone who left the channel', async () => {
       const { alice, bob, channelId } = await chatCast(t());
       const { body } = await upload(t(), alice.token, 'secret.txt', 'members only');

@@ -74,6 +74,23 @@ forEachDialect('input limits', (t) => {
       expectError(await http(t().url, 'POST', '/api/session', { json: { email: 'a\u0000@example.test', password: 'x' } }), { error: 'InvalidParameter', parameter: 'email' });
     });
 
+    it('half of a surrogate pair alone is InvalidParameter naming the parameter; whole emoji pass, and nothing is stored changed', async () => {
+      const { people } = await teamWithApp(t().testStore.store.db, 2);
+      const token = people[0].token;
+      // JSON's \ud83d alone, at the end, at the start, or nested in an attachment; a low half alone.
+      for (const [text, extra] of [['lone \ud83d', {}], ['\ude00 first', {}], ['fine', { attachments: JSON.stringify([{ title: 'card \ud800' }]) }]] as const) {
+        const answer = await t().call('chat.sendMessage', { json: { token, to: people[1].id, text, ...extra } });
+        const parameter = 'attachments' in extra ? 'attachments' : 'text';
+        expectError(answer, { error: 'InvalidParameter', parameter, description: /not well-formed Unicode: it holds half of a UTF-16 surrogate pair/ });
+      }
+      expectError(await t().call('channels.create', { json: { token, name: 'sur\ud800rogate' } }), { error: 'InvalidParameter', parameter: 'name' });
+      expectError(await http(t().url, 'POST', '/api/session', { json: { email: 'someone@example.test', password: 'long enough pw\udfff' } }), { error: 'InvalidParameter', parameter: 'password' });
+      const whole = await t().call('chat.sendMessage', { json: { token, to: people[1].id, text: 'whole 😀 and 𝄞' } });
+      expect(whole.status, JSON.stringify(whole.body)).toBe(200);
+      const [kept] = await t().client(people[1].token).chat.fetchMessages({ chat: people[0].id, limit: 1 });
+      expect(kept.text).toBe('whole 😀 and 𝄞');
+    });
+
     it('on /v1, U+0000 is a parameter error that comes after the token check', async () => {
       const { people } = await teamWithApp(t().testStore.store.db, 2);
       const withNul = { to: people[1].id, text: 'a\u0000b' };

@@ -1,6 +1,7 @@
 import { inlineFileTypes, type FileInfoModel } from '@aviary/protocol';
 import type { FilesTable } from '../../store/schema.js';
 import { withinPixelLimit } from './imageSize.js';
+import { cutText } from '../textCut.js';
 
 /** Image types sharp makes a thumbnail and a preview of (core/files/renditions.ts). */
 export const RENDERED_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff', 'image/heic']);
@@ -46,5 +47,5 @@ export function cleanFileName(given: string | undefined): string {
   if (base === '' || base === '.' || base === '..') return 'file';
   if (base.length <= 255) return base;
   const extension = /\.[A-Za-z0-9]{1,8}$/.exec(base)?.[0] ?? '';
-  return base.slice(0, 255 - extension.length) + extension;
+  return cutText(base, 255 - extension.length) + extension;
 }

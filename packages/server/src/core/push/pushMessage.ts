@@ -8,6 +8,7 @@ import { displayName } from '../interactions/interactionChat.js';
 import { isStoredBroadcast } from '../policies/broadcastMentions.js';
 import type { OnlinePeople } from './onlinePeople.js';
 import { vapidKeys } from './vapidKeys.js';
+import { cutText } from '../textCut.js';
 
 /** What a push carries, encrypted for the browser (the service worker shows it). */
 export interface PushPayload {
@@ -51,7 +52,7 @@ export async function pushForMessage(ctx: CoreContext, presence: OnlinePeople, m
     const from = sender ? displayName(sender) : 'Someone';
     const payload: PushPayload = {
       title: channel ? `${from} in #${channel.name}` : from,
-      body: (message.notification ?? message.text).slice(0, BODY_CHARS),
+      body: cutText(message.notification ?? message.text, BODY_CHARS),
       url: `/c/${encodeURIComponent(chat)}?m=${message.uid}`,
       chat,
       uid: message.uid,

@@ -10,6 +10,7 @@ import { storeContext } from '../context.js';
 import { authorizationUrl, newAttemptSecrets, providerConfiguration, redeemCallback, type ProviderIdentity } from './oidcProvider.js';
 import { signInSettings, type SignInStore } from './settings.js';
 import { isEmailTaken } from '../../store/rows/users.js';
+import { cutText } from '../textCut.js';
 
 /** How long a person has at the provider before the sign-in must start again. */
 export const ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;
@@ -142,5 +143,5 @@ function namesOf(identity: ProviderIdentity, email: string): { firstName: string
   const [first, ...rest] = (identity.name ?? '').split(/\s+/);
   const firstName = identity.givenName ?? (first || local);
   const lastName = identity.familyName ?? (rest.join(' ') || firstName);
-  return { firstName: firstName.slice(0, 64), lastName: lastName.slice(0, 64) };
+  return { firstName: cutText(firstName, 64), lastName: cutText(lastName, 64) };
 }

@@ -1,6 +1,7 @@
 import { validateServiceML } from '@aviary/serviceml';
 import { invalidParameter } from '../../errors.js';
 import { bold, join, link, mrkdwn, plainText, type Rendered } from './mrkdwn.js';
+import { cutText } from '../textCut.js';
 
 /**
  * A Slack-shaped incoming-webhook payload read as an Aviary message: `text` (mrkdwn), `blocks`
@@ -177,4 +178,4 @@ function slackColor(value: unknown): string | undefined {
   return undefined;
 }
 
-const truncate = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const truncate = (text: string, max: number): string => (text.length > max ? `${cutText(text, max - 1)}…` : text);
