@@ -58,6 +58,13 @@ describe('Slack payloads', () => {
     });
   });
 
+  it('posts an attachment with text alone, the text then being its words', () => {
+    expect(convertSlackPayload({ attachments: [{ text: 'Deploy *done*', color: 'good' }] })).toEqual({
+      text: 'Deploy done',
+      attachments: [{ description: 'Deploy done', color: '#2eb886' }],
+    });
+  });
+
   it('takes text literally with mrkdwn: false, and the blocks’ text when there is no text', () => {
     expect(convertSlackPayload({ text: '*not bold*', mrkdwn: false })).toEqual({ text: '*not bold*' });
     expect(convertSlackPayload({ blocks: [{ type: 'section', text: { type: 'plain_text', text: 'only blocks' } }] })).toEqual({ text: 'only blocks' });

@@ -39,7 +39,8 @@ export function convertSlackPayload(payload: Json): ConvertedMessage {
   for (const other of others) body.push(...other.asBody);
   const attachment = first?.card;
   const joined = join(body, '<br/>', '\n');
-  const plain = (text !== undefined ? (useMrkdwn ? mrkdwn(text).plain : text) : joined.plain) || first?.fallback || attachment?.title;
+  // With nothing else to say, the message's text (its notification) is the first attachment's own words.
+  const plain = (text !== undefined ? (useMrkdwn ? mrkdwn(text).plain : text) : joined.plain) || first?.fallback || attachment?.title || attachment?.description;
   if (plain === undefined || plain.trim() === '') {
     throw invalidParameter('text', 'The payload has nothing to post: give text, blocks that show something, or attachments with text.');
   }
@@ -130,7 +131,7 @@ function buttonLink(button: Json, parameter: string): Rendered | undefined {
 }
 
 interface ReadAttachment {
-  card?: Record<string, unknown> & { title?: string };
+  card?: Record<string, unknown> & { title?: string; description?: string };
   pretext?: Rendered;
   fallback?: string;
   /** The attachment drawn into the message's body, for those after the first. */
@@ -146,7 +147,7 @@ function readAttachment(attachment: Json): ReadAttachment {
     ...fields.map((field) => [str(field.title), str(field.value) && mrkdwn(String(field.value)).plain].filter(Boolean).join(': ')),
     ...(str(attachment.footer) !== undefined ? [String(attachment.footer)] : []),
   ].filter((line) => line !== '');
-  const card: Record<string, unknown> & { title?: string } = {};
+  const card: NonNullable<ReadAttachment['card']> = {};
   if (title !== undefined) card.title = truncate(title, 1024);
   if (lines.length > 0) card.description = truncate(lines.join('\n'), 4096);
   const color = slackColor(attachment.color);
