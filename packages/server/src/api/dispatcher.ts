@@ -16,6 +16,13 @@ import { cookieCallGuard } from './security/crossSite.js';
 /** Marks a body the server could not read (unsupported content type); reported after NoSuchMethod and 405. */
 export const UNREADABLE_BODY = Symbol('unreadable body');
 
+/** The refusal of a body of a type the endpoint does not read (`accepted` names those it does), or of one with no type at all. */
+export function unsupportedBody(request: FastifyRequest, accepted: string): ApiError {
+  const type = request.headers['content-type'];
+  const told = type === undefined ? 'The request has a body but no Content-Type header' : `The content type "${type.slice(0, 100)}" is not supported`;
+  return new ApiError('InvalidRequestData', `${told}; send ${accepted}.`);
+}
+
 const handlersByName = new Map<string, MethodHandler>(handlers.map((handler) => [handler.method.name, handler as MethodHandler]));
 
 export function findMethod(name: string): MethodDefinition | undefined {
@@ -121,9 +128,8 @@ function decodeMethodParams(method: MethodDefinition, kind: CallerKind, raw: Raw
 
 function readParams(request: FastifyRequest): RawParams {
   const body = request.body as unknown;
-  if (body === UNREADABLE_BODY) {
-    throw new ApiError('InvalidRequestData', `The content type "${request.headers['content-type']}" is not supported; send application/x-www-form-urlencoded or application/json.`);
-  }
+  // A text/plain body arrives as a string (Fastify reads it): no more a body of named parameters than any other type.
+  if (body === UNREADABLE_BODY || typeof body === 'string') throw unsupportedBody(request, 'application/x-www-form-urlencoded or application/json');
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
     throw new ApiError('InvalidRequestData', 'A JSON body must be an object of named parameters.');
   }

@@ -1,6 +1,6 @@
 import { pathParamNames, readsBody, type RouteDefinition } from '@aviary/protocol';
 import type { FastifyRequest } from 'fastify';
-import { UNREADABLE_BODY } from './dispatcher.js';
+import { UNREADABLE_BODY, unsupportedBody } from './dispatcher.js';
 import { ApiError } from './errors.js';
 import { decodeParams, refuseUndeclaredFields, type RawParams } from './params.js';
 
@@ -18,9 +18,7 @@ export function readRouteInput(route: RouteDefinition, request: FastifyRequest):
   const path = (request.params ?? {}) as Record<string, string>;
   if (!readsBody(route)) return { path, fields: (request.query ?? {}) as RawParams };
   const body = request.body as unknown;
-  if (body === UNREADABLE_BODY) {
-    throw new ApiError('InvalidRequestData', `The content type "${request.headers['content-type']}" is not supported; send application/json.`);
-  }
+  if (body === UNREADABLE_BODY || typeof body === 'string') throw unsupportedBody(request, 'application/json');
   if (body === undefined || body === null) return { path, fields: {} };
   if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('InvalidRequestData', 'The body must be a JSON object.');
   return { path, fields: body as RawParams };

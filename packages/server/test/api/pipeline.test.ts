@@ -112,6 +112,12 @@ forEachDialect('method pipeline', (t) => {
         expect(answer.body.error).toBe('InvalidRequestData');
         expect(answer.body.description.length).toBeGreaterThan(10);
       }
+      // A type no method reads is named as such, and a body with no type at all is told so.
+      const plain = await t().call('users.getInfo', { httpMethod: 'POST', body: 'token=x', headers: { 'content-type': 'text/plain' } });
+      expect(plain.body.description).toMatch(/^The content type "text\/plain" is not supported; send application\/x-www-form-urlencoded or application\/json\.$/);
+      const untyped = await fetch(`${t().url}/v1/users.getInfo`, { method: 'POST', body: new TextEncoder().encode('token=x') });
+      expect(untyped.status).toBe(400);
+      expect(await untyped.json()).toMatchObject({ error: 'InvalidRequestData', description: expect.stringMatching(/^The request has a body but no Content-Type header; send/) });
     });
 
     it('RequestTooLarge (413) for a body over 1 MiB', async () => {

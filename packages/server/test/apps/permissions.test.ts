@@ -103,7 +103,7 @@ forEachDialect('who may do what with apps', (t) => {
     expectError(await setTo(guest, 'everyone'), 403, 'PermissionDenied');
     expectError(await setTo(admin, 'guests'), 400, 'InvalidParameter', 'appCreators');
     // Every setting is optional, but one must be given.
-    expectError(await admin.request('POST', '/v1/team.updateSettings', {}), 400, 'MissingParameter', 'appCreators');
+    expectError(await admin.request('POST', '/v1/team.updateSettings', {}), 400, 'MissingParameter', 'name');
     expectError(await admin.request('POST', '/v1/team.updateSettings', { appCreators: 'admins', colour: 'blue' }), 400, 'InvalidParameter', 'colour');
 
     expect((await setTo(admin, 'admins')).body).toEqual({ team: { id: team.id, name: 'Herons', appCreators: 'admins', whoMayInvite: 'admins', whoMayCreateChannels: 'everyone', messageEditWindowMinutes: 0, broadcastMentionLimit: 0 } });

@@ -91,6 +91,7 @@ forEachDialect(
       const { channel } = await createChannel({ ...t().server.ctx, now }, { user: admin, appId: null }, { name: `mods-${admin.id.slice(-4)}`, type: 'public', members: [] });
       const guest = await asMember('invitations.create', { role: 'guest', channelIds: [channel.id] });
       expect(guest).toMatchObject({ status: 403, body: { error: 'PermissionDenied', parameter: 'channelIds' } });
+      expect((await asMember('invitations.create', { channelIds: ['g:zzzzzzzzzzzzzzzz'] })).body).toMatchObject({ error: 'UnknownChannel', parameter: 'channelIds' });
     });
 
     it('a guest invitation names channels; the guest joins only those and may not invite', async () => {

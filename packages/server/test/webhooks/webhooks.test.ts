@@ -168,6 +168,9 @@ forEachDialect(
         expect((await (await c.asPerson(c.carol.id))('webhooks.create', { channel: c.channelId, name: 'x' })).body).toMatchObject({ error: 'UnknownRecipient', parameter: 'channel' });
         expect((await c.aliceSession('webhooks.create', { channel: c.channelId, name: 'x', iconUrl: 'javascript:alert(1)' })).body).toMatchObject({ error: 'InvalidParameter', parameter: 'iconUrl' });
         expect((await c.aliceSession('webhooks.create', { channel: c.channelId, name: 'x', onBehalfOf: c.bob.id })).status).toBe(400);
+        // An archived channel: refused, naming this method's own parameter.
+        await t().testStore.store.db.updateTable('channels').set({ archived_at: Date.now() }).where('id', '=', c.channelId).execute();
+        expect((await c.aliceSession('webhooks.create', { channel: c.channelId, name: 'x' })).body).toMatchObject({ error: 'ChannelArchived', parameter: 'channel' });
       });
     });
   },

@@ -50,7 +50,7 @@ export async function createInvitation(ctx: CoreContext, { person: actor, addres
   const channelIds = [...new Set(input.channelIds ?? [])];
   if (role === 'guest' && channelIds.length === 0) throw invalidParameter('channelIds', 'A guest sees only the channels the invitation names: give at least one in channelIds.');
   for (const channelId of channelIds) {
-    const access = await findVisibleChannel(ctx.db, actor, channelId);
+    const access = await findVisibleChannel(ctx.db, actor, channelId, 'channelIds');
     if (!mayInviteInto(actor, access, role)) throw new ApiError('PermissionDenied', `You may not add people to ${access.channel.name}${role === 'guest' ? ': only its moderators and team admins may add guests' : ''}.`, { parameter: 'channelIds' });
   }
   const maxUses = email !== null ? 1 : (input.maxUses ?? 1);

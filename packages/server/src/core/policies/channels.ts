@@ -38,13 +38,13 @@ export function canSeeChannel(viewer: UsersTable, access: ChannelAccess): boolea
  * The channel, when `viewer` may see it. A channel of another team and a private channel the viewer is not
  * in both answer UnknownChannel, so that nobody learns which channel ids exist.
  */
-export async function findVisibleChannel(db: Db, viewer: UsersTable, channelId: string): Promise<ChannelAccess> {
+export async function findVisibleChannel(db: Db, viewer: UsersTable, channelId: string, parameter = 'channelId'): Promise<ChannelAccess> {
   const channel = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
   const membership = channel
     ? await db.selectFrom('channel_members').selectAll().where('channel_id', '=', channelId).where('user_id', '=', viewer.id).executeTakeFirst()
     : undefined;
   if (!channel || !canSeeChannel(viewer, { channel, membership })) {
-    throw new ApiError('UnknownChannel', `There is no channel ${channelId} that you can see.`, { parameter: 'channelId' });
+    throw new ApiError('UnknownChannel', `There is no channel ${channelId} that you can see.`, { parameter });
   }
   return { channel, membership };
 }

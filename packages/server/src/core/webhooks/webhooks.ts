@@ -71,15 +71,15 @@ async function mayPost(db: Db, user: UsersTable, channel: string, onBehalfOf: st
   try {
     await resolveRecipient(db, user, channel, onBehalfOf);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'UnknownRecipient') throw new ApiError('UnknownRecipient', error.message, { parameter: 'channel' });
+    if (error instanceof ApiError && (error.code === 'UnknownRecipient' || error.code === 'ChannelArchived')) throw new ApiError(error.code, error.message, { parameter: 'channel' });
     throw error;
   }
 }
 
-/** A channel's live webhooks for a member of it, or (without `channel`) the caller's own. */
 /** The live (unrevoked) webhooks, oldest first. */
 const liveWebhooks = (db: Db) => db.selectFrom('webhooks').selectAll().where('revoked_at', 'is', null).orderBy('created_at').orderBy('id');
 
+/** A channel's live webhooks for a member of it, or (without `channel`) the caller's own. */
 export async function listWebhooks(db: Db, caller: WebhookCaller, channel: string | undefined): Promise<WebhooksTable[]> {
   let query = liveWebhooks(db);
   if (channel !== undefined) {

@@ -9,7 +9,7 @@ import { byPerson } from '../../../core/audit/record.js';
 export default defineHandler(api.team.updateSettings, async ({ name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMinutes }, { user, clientAddress }, ctx) => {
   if (user.role !== 'admin') throw new ApiError('PermissionDenied', `Only a team admin may change the team's settings, such as who may create apps or invite people.`);
   if ([name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMinutes].every((setting) => setting === undefined)) {
-    throw new ApiError('MissingParameter', 'Give at least one setting to change: name, whoMayCreateChannels, appCreators, whoMayInvite or messageEditWindowMinutes.', { parameter: 'appCreators' });
+    throw new ApiError('MissingParameter', 'Give at least one setting to change: name, whoMayCreateChannels, appCreators, whoMayInvite or messageEditWindowMinutes.', { parameter: 'name' });
   }
   const messageEditWindowMs = messageEditWindowMinutes === undefined ? undefined : messageEditWindowMinutes * 60_000;
   const team = presentTeam(await updateTeamSettings(ctx, byPerson(user, clientAddress).actor, { teamId: user.team_id, name, whoMayCreateChannels, appCreators, whoMayInvite, messageEditWindowMs }));
