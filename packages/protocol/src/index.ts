@@ -26,7 +26,7 @@ export { AdminApp, AdminChannel, AdminPerson } from './methods/admin.js';
 export { maxPictureBytes, pictureSides } from './methods/pictures.js';
 export { AuditEntry, auditCursorPattern, maxAuditPage } from './methods/audit.js';
 export { Contact } from './methods/people.js';
-export { maxPersonalTokenNameLength, PersonalToken, personalTokenLifetimes } from './methods/personalTokens.js';
+export { maxLivePersonalTokens, maxPersonalTokenNameLength, PersonalToken, personalTokenLifetimes } from './methods/personalTokens.js';
 export { Conversation } from './methods/chat.js';
 export { ClientApp, PublicIntegrations } from './methods/apps.js';
 export * from './methods/developerModels.js';

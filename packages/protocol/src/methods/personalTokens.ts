@@ -5,6 +5,8 @@ import { closedObject } from '../params.js';
 /** How long a personal token may be made to last, in days; none at all (no expiry) when left out. */
 export const personalTokenLifetimes = [30, 90, 365] as const;
 export const maxPersonalTokenNameLength = 100;
+/** How many live (unrevoked, unexpired) personal tokens a person keeps at once. */
+export const maxLivePersonalTokens = 50;
 
 export const PersonalToken = closedObject({
   id: Type.String({ description: 'names the token in personalTokens.revoke; not the token, and no way back to it' }),

@@ -1,6 +1,7 @@
-import { methodsByName } from '@aviary/protocol';
+import { maxLivePersonalTokens, methodsByName } from '@aviary/protocol';
 import { afterEach, expect, it } from 'vitest';
 import { deactivatePerson } from '../../src/core/commands/people.js';
+import { createPersonalToken } from '../../src/core/commands/personalTokens.js';
 import { forEachDialect } from '../helpers/server.js';
 import { closeStreams, messageWithText, openStream, type StreamClient } from '../stream/harness.js';
 import { expectError, http, sessionFor, type SignedIn } from './harness.js';
@@ -110,6 +111,22 @@ forEachDialect(
       expectError(await ben.call('personalTokens.revoke', { tokenId: personalToken.id }), { status: 400, error: 'InvalidParameter', parameter: 'tokenId' });
       expectError(await ben.call('personalTokens.create', { name: ' \u200b ' }), { status: 400, error: 'InvalidParameter', parameter: 'name' });
       expectError(await ben.call('personalTokens.create', { name: 'weekly', expiresInDays: 7 }), { status: 400, error: 'InvalidParameter', parameter: 'expiresInDays' });
+    });
+
+    it('keeps at most 50 working tokens a person: the next is refused until one is revoked or has expired', async () => {
+      const { ann, personalToken } = await annWithToken({ name: 'first', expiresInDays: 30 });
+      const ctx = { ...t().server.ctx, now: () => clock };
+      for (let index = 1; index < maxLivePersonalTokens; index++) await createPersonalToken(ctx, { person: ann.user, address: null }, { name: `script ${index}` });
+      const refused = await ann.call('personalTokens.create', { name: 'one too many' });
+      expectError(refused, { status: 400, error: 'InvalidParameter', parameter: 'name', description: /50 personal tokens that work, the most a person keeps; revoke one/ });
+      expect((await ann.call('personalTokens.revoke', { tokenId: personalToken.id })).status).toBe(200);
+      expect((await ann.call('personalTokens.create', { name: 'in its place', expiresInDays: 30 })).status).toBe(200);
+      expectError(await ann.call('personalTokens.create', { name: 'one too many' }), { status: 400, error: 'InvalidParameter', parameter: 'name' });
+      // The one made to last 30 days stops counting when it expires.
+      const start = clock;
+      clock += 31 * DAY_MS;
+      expect((await ann.call('personalTokens.create', { name: 'after it expired' })).status).toBe(200);
+      clock = start;
     });
 
     it('ends with the person’s deactivation, and stays ended when they are reactivated', async () => {

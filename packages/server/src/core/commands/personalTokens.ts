@@ -1,4 +1,4 @@
-import { maxPersonalTokenNameLength, type PersonalToken } from '@aviary/protocol';
+import { maxLivePersonalTokens, maxPersonalTokenNameLength, type PersonalToken } from '@aviary/protocol';
 import { presentPersonalToken } from '../presenters/personalTokens.js';
 import type { CommandContext } from '../context.js';
 import type { PersonAt } from './accounts.js';
@@ -6,6 +6,7 @@ import { ApiError, invalidParameter } from '../../errors.js';
 import type { PersonalTokensTable } from '../../store/schema.js';
 import { hashToken, newSecret, newUlid } from '../../store/ids.js';
 import { holdStandingAccount } from '../../store/rows/users.js';
+import { lockName } from '../../store/rows/locks.js';
 import { byPerson, recordAudit } from '../audit/record.js';
 import { runChange } from '../effects/effects.js';
 import { checkVisibleName } from '../names.js';
@@ -42,6 +43,18 @@ export async function createPersonalToken(
   await runChange(ctx, async (tx) => {
     // Deactivated meanwhile (every token of theirs revoked, every session ended): no new token.
     if (!(await holdStandingAccount(tx, person.id))) throw new ApiError('NotSignedIn', 'Your account was deactivated; no token was made.');
+    // A person's new tokens take turns from the count, so two at once cannot both pass it one short of the cap.
+    await lockName(tx, `personal tokens of ${person.id}`);
+    const live = await tx
+      .selectFrom('personal_tokens')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', person.id)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .executeTakeFirstOrThrow();
+    if (Number(live.n) >= maxLivePersonalTokens) {
+      throw invalidParameter('name', `You have ${maxLivePersonalTokens} personal tokens that work, the most a person keeps; revoke one you no longer use (personalTokens.revoke) first.`);
+    }
     await tx.insertInto('personal_tokens').values(row).execute();
     await recordAudit(tx, {
       ...byPerson(person, address),
