@@ -1,7 +1,9 @@
 import { ApiError, invalidParameter, missingParameter } from '../../errors.js';
 import type { WebhooksTable } from '../../store/schema.js';
 import type { CoreContext } from '../context.js';
-import { sendMessage } from '../commands/sendMessage.js';
+import { storeMessage } from '../commands/internal/messageSending.js';
+import { runChange } from '../effects/effects.js';
+import { checkContent } from '../messageContent.js';
 import { senderInStanding } from '../policies/senderStanding.js';
 import { convertSlackPayload, type ConvertedMessage } from './slack.js';
 
@@ -53,16 +55,17 @@ export function readPayload(payload: Json, dialect: WebhookDialect): ConvertedMe
 /**
  * Posts through the webhook with every check of chat.sendMessage, as its maker now: a maker who left
  * the channel, was deactivated or lost the app they made it through makes the webhook refused (403).
+ * The maker's standing is read in the message's own transaction, as a scheduled message's is.
  */
 export async function postThroughWebhook(ctx: CoreContext, hook: WebhooksTable, message: ConvertedMessage): Promise<string> {
   try {
-    const sender = await senderInStanding(ctx.db, hook.owner_user_id, hook.app_id);
     const sendAs = { name: hook.name, ...(hook.icon_url !== null ? { profileImage: hook.icon_url } : {}) };
-    const { message: sent } = await sendMessage(
-      ctx,
-      { user: sender, appId: hook.app_id, webhookId: hook.id },
-      { to: hook.channel_id, ...message, sendAs, ...(hook.on_behalf_of !== null ? { onBehalfOf: hook.on_behalf_of } : {}) },
-    );
+    const input = { to: hook.channel_id, ...message, sendAs, ...(hook.on_behalf_of !== null ? { onBehalfOf: hook.on_behalf_of } : {}) };
+    const content = checkContent(input, hook.app_id);
+    const { message: sent } = await runChange(ctx, async (tx, effects) => {
+      const sender = await senderInStanding(tx, hook.owner_user_id, hook.app_id);
+      return storeMessage(ctx, tx, effects, { user: sender, appId: hook.app_id, webhookId: hook.id }, input, content);
+    });
     return sent.uid;
   } catch (error) {
     if (error instanceof ApiError && (error.code === 'UnknownRecipient' || error.code === 'AppDisabled' || (error.code === 'InvalidParameter' && error.context.parameter === 'onBehalfOf'))) {
