@@ -120,7 +120,9 @@ function coerce(decoder: ParamDecoder, given: unknown, options: DecodeOptions): 
   const { schema, name } = decoder;
   const type = typeOf(schema);
   if (Array.isArray(given) && type !== 'array' && !options.json) {
-    throw invalidParameter(name, `"${name}" was given ${given.length} times; give it once.`);
+    // A repeated query or form field, or a JSON array where one value goes: the two read the same here.
+    const what = given.length === 1 ? 'a list of one value' : `${given.length} values (repeated, or as a list)`;
+    throw invalidParameter(name, `"${name}" takes one value, and was given ${what}; give it once, as a single value.`);
   }
   if (typeof given !== 'string') return given;
   switch (type) {

@@ -44,7 +44,9 @@ forEachDialect('method pipeline', (t) => {
       }
       const repeated = await t().call('chat.sendMessage', { body: `token=${alice.token}&to=${bob.id}&text=a&text=b`, headers: form });
       expect(repeated.status).toBe(400);
-      expect(repeated.body).toMatchObject({ error: 'InvalidParameter', parameter: 'text', description: '"text" was given 2 times; give it once.' });
+      expect(repeated.body).toMatchObject({ error: 'InvalidParameter', parameter: 'text', description: '"text" takes one value, and was given 2 values (repeated, or as a list); give it once, as a single value.' });
+      const listed = await t().call('chat.sendMessage', { json: { token: alice.token, to: bob.id, text: ['hi'] } });
+      expect(listed.body).toMatchObject({ error: 'InvalidParameter', parameter: 'text', description: expect.stringMatching(/^"text" takes one value, and was given a list of one value;/) });
       const prototypeKey = await t().call('users.getInfo', { body: `__proto__=x&token=${alice.token}&constructor=y`, headers: form });
       expect(prototypeKey.status).toBe(200);
     });

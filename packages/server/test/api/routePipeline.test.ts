@@ -52,7 +52,7 @@ forEachDialect('route pipeline', (t) => {
       expectError(await request('POST', '/v1/interactions.runServicemlAction', { messageUid: ['a', 'b'], actionId: 'x' }), {
         error: 'InvalidParameter',
         parameter: 'messageUid',
-        description: /^"messageUid" was given 2 times/,
+        description: /^"messageUid" takes one value, and was given 2 values/,
       });
     });
 
