@@ -122,6 +122,13 @@ forEachDialect(
       expect(await sendPart(t(), alice.token, upload.uploadId, 400, Buffer.alloc(601, 2))).toMatchObject({ status: 400, body: { error: 'InvalidRequestData', parameter: 'offset' } });
       expect(await sendPart(t(), alice.token, 'f:nonsense', 0, Buffer.alloc(1))).toMatchObject({ status: 400, body: { error: 'InvalidParameter', parameter: 'uploadId' } });
       expect(await sendPart(t(), alice.token, upload.uploadId, -1, Buffer.alloc(1))).toMatchObject({ status: 400, body: { error: 'InvalidParameter', parameter: 'offset' } });
+      // An offset given twice is named as given twice, not as missing.
+      const twice = await fetch(`${t().url}/v1/files.uploadPart?uploadId=${encodeURIComponent(upload.uploadId)}&offset=400&offset=400`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/octet-stream' },
+        body: new Uint8Array(1),
+      });
+      expect(await twice.json()).toMatchObject({ error: 'InvalidParameter', parameter: 'offset', description: expect.stringMatching(/was given 2 values/) });
     });
 
     it('checks the quota when the upload starts, holding the size announced', async () => {

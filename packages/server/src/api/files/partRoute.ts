@@ -1,12 +1,11 @@
-import { api, fileIdPattern } from '@aviary/protocol';
+import { api } from '@aviary/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forRequest, type ServerContext } from '../../context.js';
 import { uploadPart } from '../../core/files/resumable.js';
 import type { TokenCaller, PersonCaller } from '../caller.js';
 import { callerOf } from '../callerOf.js';
-import { invalidParameter, missingParameter } from '../errors.js';
 import { enforceRateLimits } from '../methodRateLimits.js';
-import { refuseUndeclaredFields, type RawParams } from '../params.js';
+import { decodeParams, refuseUndeclaredFields, type RawParams } from '../params.js';
 import { abortedSignal, contentLength, cookieGuard } from './uploadRequest.js';
 
 /**
@@ -37,15 +36,13 @@ async function receivePart(ctx: ServerContext, request: FastifyRequest, reply: F
   const raw = request.query as RawParams;
   const caller = (await callerOf(ctx, method, request, raw, guardCookie)) as TokenCaller | PersonCaller;
   await enforceRateLimits(ctx, method, caller, raw, reply);
-  const { token: _credential, uploadId, offset, ...fields } = raw;
-  refuseUndeclaredFields([], fields, 'files.uploadPart (its query string takes uploadId, offset and token; the part is the body)');
-  if (typeof uploadId !== 'string') throw missingParameter('uploadId');
-  if (!fileIdPattern.test(uploadId)) throw invalidParameter('uploadId', 'uploadId is the id files.startUpload answered: f: followed by 16 base32 characters.');
-  if (typeof offset !== 'string') throw missingParameter('offset');
-  if (!/^\d{1,15}$/.test(offset)) throw invalidParameter('offset', 'offset is where the part starts in the file, a whole number of bytes: the offset files.getUpload answers.');
+  const { token: _credential, ...fields } = raw;
+  refuseUndeclaredFields(['uploadId', 'offset'], fields, 'files.uploadPart (its query string takes uploadId, offset and token; the part is the body)');
+  // The method's own parameters, read as /v1 reads them (missing, repeated or malformed: named).
+  const { uploadId, offset } = decodeParams(method.params, fields) as { uploadId: string; offset: number };
   const state = await uploadPart(forRequest(ctx, request.id), caller, {
     uploadId,
-    offset: Number(offset),
+    offset,
     body: request.raw,
     declaredLength: contentLength(request.headers['content-length']),
     signal: abortedSignal(request),
