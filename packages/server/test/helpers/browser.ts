@@ -27,10 +27,12 @@ export interface WatchedPage {
   expectNoErrors(): void;
 }
 
-export async function openWatchedPage(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<WatchedPage> {
+export async function openWatchedPage(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; touch?: boolean } = {}): Promise<WatchedPage> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     colorScheme: options.colorScheme ?? 'light',
+    // A phone: taps, and nothing hovers (the page's `(hover: none)`).
+    ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
   });
   const page = await context.newPage();
   // Well under a browser test's own time-out (vitest.config.ts), so a wait that never ends names what it

@@ -17,7 +17,7 @@ import { ServiceMLView } from './ServiceMLView';
 import { ThreadReplyNote, ThreadSummaryLine } from './threads/ThreadSummaryLine';
 import { useWorkspace } from './workspaceContext';
 
-/** On a touch screen nothing hovers: a tap on a message focuses it, and its tools show as on hover. */
+/** On a touch screen nothing hovers: a tap on a message focuses it and opens its tools, until the focus leaves it. */
 const touchOnly = typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
 
 /**
@@ -56,6 +56,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
   const changes = useMessageChanges();
   const editing = changes.editing === message.uid;
   const [picking, setPicking] = useState(false);
+  const [toolsOpen, setToolsOpen] = useState(false);
 
   const selecting = selected !== undefined;
   const firstUnread = useContext(FirstUnreadContext) === message.uid;
@@ -71,7 +72,9 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
       <article
         data-uid={message.uid}
         tabIndex={touchOnly ? -1 : undefined}
-        className={`message${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}${highlighted ? ' highlighted' : ''}${message.pinned ? ' pinned' : ''}`}
+        onClick={touchOnly ? () => setToolsOpen(true) : undefined}
+        onBlur={touchOnly ? (event) => event.currentTarget.contains(event.relatedTarget) || setToolsOpen(false) : undefined}
+        className={`message${toolsOpen ? ' tools-open' : ''}${continued ? ' continued' : ''}${selecting ? ' selecting' : ''}${selected ? ' selected' : ''}${highlighted ? ' highlighted' : ''}${message.pinned ? ' pinned' : ''}`}
         aria-label={realSenderLabel ? `${sender} (${realSenderLabel})` : `${sender}${appName ? ` via ${appName}` : ''}`}
       >
         {selecting && (

@@ -102,6 +102,27 @@ describe.skipIf(noBrowser)('editing, deleting and reacting', () => {
     });
   }
 
+  it('on a touch screen, a tap on a message shows its tools without pressing the one under the finger', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'taps', members: [web.cast.bob.id] });
+    await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Tap me' }]);
+    const bob = await signInPage(web.browser, web.t, web.cast.bob.email!, undefined, { width: 390, height: 844, touch: true });
+    await bob.page.goto(`${web.t.url}/c/${encodeURIComponent(channel.id)}`);
+    const message = messageWith(bob.page, 'Tap me');
+    const react = message.getByRole('button', { name: /^Add a reaction to/ });
+    await react.waitFor({ state: 'attached' });
+    expect(await bob.page.evaluate(() => matchMedia('(hover: none)').matches)).toBe(true);
+    // The finger lands where the hidden "Add a reaction" is: the message takes the tap, and shows its tools.
+    const box = (await react.boundingBox())!;
+    await bob.page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(() => react.evaluate((element) => getComputedStyle(element.closest('.message-actions')!).opacity)).toBe('1');
+    expect(await bob.page.getByRole('dialog', { name: 'Add a reaction' }).count()).toBe(0);
+    // Now shown, the same tap presses it.
+    await bob.page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+    await bob.page.getByRole('dialog', { name: 'Add a reaction' }).waitFor();
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
   it('keeps an edit being typed when its message scrolls out of view and back', async () => {
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'long-edit', members: [web.cast.bob.id] });
     const chat = { id: channel.id, team_id: web.cast.team.id };
