@@ -42,7 +42,8 @@ export function abilitiesOn(message: Message, me: { id: string; role: string }, 
   return { change, edit: change && own && message.appId === undefined, delete: change && (own || me.role === 'admin') };
 }
 
-export function useMessageChangesOf(history: History, readOnly: boolean): MessageChanges {
+/** The changes of the messages `history` shows (a chat's history, or an open thread's messages). */
+export function useMessageChangesOf(history: Pick<History, 'react' | 'replace' | 'remove'>, readOnly: boolean): MessageChanges {
   const workspace = useWorkspace();
   const [editing, setEditingUid] = useState<string>();
   const editDraft = useRef<string | undefined>(undefined);

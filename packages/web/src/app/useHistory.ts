@@ -125,9 +125,7 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
     (changed: Message[]) =>
       setMessages((shown) => {
         const byUid = new Map(changed.map((message) => [message.uid, message]));
-        // A message.updated frame carries neither reactions, the pin nor the thread's summary: those the message had stay.
-        const keep = (was: Message, now: Message): Message => ({ ...now, reactions: now.reactions ?? was.reactions, pinned: now.pinned ?? was.pinned, thread: now.thread ?? was.thread });
-        return shown.some((message) => byUid.has(message.uid)) ? shown.map((message) => (byUid.has(message.uid) ? withoutUndefined(keep(message, byUid.get(message.uid)!)) : message)) : shown;
+        return shown.some((message) => byUid.has(message.uid)) ? shown.map((message) => (byUid.has(message.uid) ? updatedMessage(message, byUid.get(message.uid)!) : message)) : shown;
       }),
     [],
   );
@@ -144,17 +142,7 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
       }),
     [],
   );
-  const pin = useCallback(
-    (uid: string, pinned: Message['pinned']) =>
-      setMessages((shown) =>
-        shown.map((message) => {
-          if (message.uid !== uid) return message;
-          const { pinned: _was, ...rest } = message;
-          return pinned ? { ...rest, pinned } : rest;
-        }),
-      ),
-    [],
-  );
+  const pin = useCallback((uid: string, pinned: Message['pinned']) => setMessages((shown) => shown.map((message) => (message.uid === uid ? withPin(message, pinned) : message))), []);
   return { messages, hasOlder, loading, error, loadOlder, retry, add, replace, remove, react, pin, hasNewer, loadNewer };
 }
 
@@ -169,4 +157,15 @@ function mergeByUid(first: Message[], second: Message[]): Message[] {
 /** Leaves out the optional fields that are undefined (the client treats absent and undefined alike, tests compare shapes). */
 function withoutUndefined(message: Message): Message {
   return Object.fromEntries(Object.entries(message).filter(([, value]) => value !== undefined)) as Message;
+}
+
+/** A message as a message.updated frame brings it: the frame carries neither reactions, the pin nor the thread's summary, so those the message had stay. */
+export function updatedMessage(was: Message, now: Message): Message {
+  return withoutUndefined({ ...now, reactions: now.reactions ?? was.reactions, pinned: now.pinned ?? was.pinned, thread: now.thread ?? was.thread });
+}
+
+/** The message pinned (by whom, when), or unpinned. */
+export function withPin(message: Message, pinned: Message['pinned']): Message {
+  const { pinned: _was, ...rest } = message;
+  return pinned ? { ...rest, pinned } : rest;
 }

@@ -1,15 +1,15 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { failureText, methods, type Message } from '../../api/client';
 import { useStreamFrames } from '../../stream/useStream';
-import { Avatar } from '../Avatar';
 import { AttachButton, pasteFiles } from '../files/AttachButton';
 import { ChatImages } from '../files/ChatImages';
-import { captionOf, isNamesOnly } from '../files/fileFormat';
-import { MessageFiles } from '../files/MessageFiles';
+import { captionOf } from '../files/fileFormat';
 import { UploadList } from '../files/UploadList';
 import { useUploads } from '../files/useUploads';
-import { formatFullTime, formatTime } from '../format';
-import { MarkdownView } from '../MarkdownView';
+import { MessageChangesContext, useMessageChangesOf } from '../messageChanges';
+import { MessageRow } from '../MessageRow';
+import { applyReaction, type ReactionChange } from '../reactionState';
+import { updatedMessage, withPin } from '../useHistory';
 import { useWorkspace } from '../workspaceContext';
 import './threads.css';
 
@@ -18,7 +18,8 @@ const PAGE = 100;
 /**
  * A message's thread: the parent, its replies (the newest 100, oldest first, kept live by the stream, and
  * "Load older replies" for the pages before, their files opening the viewer) and a composer with files
- * and "Also send to the channel". A column
+ * and "Also send to the channel". Each message is a row as in the chat, with its reactions and its tools
+ * (react, edit and delete one's own, pin, save). A column
  * beside the conversation on a wide screen, the whole view on a phone; the workspace shows it for the
  * address's `?thread=`. Opening it, and each reply that comes while it is open, marks the thread read.
  */
@@ -76,18 +77,37 @@ export function ThreadPanel({ chat, root, reloads = 0, archived = false, onClose
     if (newest) methods.threads.markRead({ messageUid: root }).catch(() => undefined);
   }, [root, newest]);
   useEffect(() => panel.current?.querySelector<HTMLElement>('textarea')?.focus(), [root]);
+  /** Each message shown, the parent and the replies, through `each`. */
+  const changeShown = useCallback((each: (message: Message) => Message) => {
+    setParent((shown) => shown && each(shown));
+    setReplies((shown) => shown.map(each));
+  }, []);
+  const shownMessages = useMemo(
+    () => ({
+      replace: (changed: Message[]) => changeShown((message) => changed.reduce((at, now) => (now.uid === at.uid ? updatedMessage(at, now) : at), message)),
+      remove: (uids: string[]) => setReplies((shown) => shown.filter((message) => !uids.includes(message.uid))),
+      react: (reactions: Array<ReactionChange & { uid: string }>, me: string) => changeShown((message) => reactions.reduce((at, change) => (change.uid === at.uid ? applyReaction(at, change, me) : at), message)),
+    }),
+    [changeShown],
+  );
+  const changes = useMessageChangesOf(shownMessages, archived);
+  const me = workspace.me.id;
   useStreamFrames((frames) => {
     for (const frame of frames) {
       if (frame.type === 'message.created' && frame.message.threadParent === root) setReplies((shown) => (shown.some((m) => m.uid === frame.message.uid) ? shown : [...shown, frame.message]));
-      if (frame.type === 'message.updated') {
-        if (frame.message.uid === root) setParent((shown) => ({ ...frame.message, ...(shown?.thread ? { thread: shown.thread } : {}) }));
-        else setReplies((shown) => shown.map((m) => (m.uid === frame.message.uid ? frame.message : m)));
-      }
+      if (frame.type === 'message.updated') shownMessages.replace([frame.message]);
       if (frame.type === 'message.deleted') {
         if (frame.message.uid === root) onClose();
-        setReplies((shown) => shown.filter((m) => m.uid !== frame.message.uid));
+        shownMessages.remove([frame.message.uid]);
       }
       if (frame.type === 'thread.updated' && frame.message.uid === root) setParent((shown) => shown && { ...shown, thread: frame.thread });
+      if (frame.type === 'reaction.added' || frame.type === 'reaction.removed') {
+        shownMessages.react([{ uid: frame.message.uid, emoji: frame.emoji, userId: frame.userId, added: frame.type === 'reaction.added' }], me);
+      }
+      if (frame.type === 'pin.added' || frame.type === 'pin.removed') {
+        const pinned = frame.type === 'pin.added' ? { by: frame.userId, at: frame.pinnedAt } : undefined;
+        changeShown((message) => (message.uid === frame.message.uid ? withPin(message, pinned) : message));
+      }
     }
   });
   // One's own reply comes into view, however far up the person had scrolled.
@@ -96,7 +116,11 @@ export function ThreadPanel({ chat, root, reloads = 0, archived = false, onClose
     setReveal('newest');
   }, []);
   useEffect(() => {
-    if (reveal === 'oldest') body.current?.querySelector<HTMLElement>('.thread-replies article')?.focus();
+    if (reveal === 'oldest') {
+      const first = body.current?.querySelector<HTMLElement>('.thread-replies article');
+      if (first) first.tabIndex = -1;
+      first?.focus();
+    }
     if (reveal === 'newest') body.current?.scrollTo({ top: body.current.scrollHeight });
     if (reveal) setReveal(undefined);
   }, [reveal, replies]);
@@ -111,9 +135,10 @@ export function ThreadPanel({ chat, root, reloads = 0, archived = false, onClose
         </button>
       </header>
       <ChatImages messages={parent ? [parent, ...replies] : replies}>
+      <MessageChangesContext.Provider value={changes}>
       <div ref={body} className="thread-panel-body">
         {error && <p className="form-error" role="alert">{error}</p>}
-        {parent && <ThreadMessage message={parent} timezone={workspace.me.timeZone} name={workspace.nameOf(parent.from) ?? 'Someone'} />}
+        {parent && <MessageRow message={parent} continued={false} chat={chat} />}
         <p className="thread-panel-count">{count === 1 ? '1 reply' : `${count} replies`}</p>
         {older !== 'none' && (
           <button type="button" className="secondary thread-older" onClick={() => void loadOlder()} aria-busy={older === 'loading'}>
@@ -123,41 +148,15 @@ export function ThreadPanel({ chat, root, reloads = 0, archived = false, onClose
         <ol className="thread-replies" aria-label="Replies">
           {replies.map((reply) => (
             <li key={reply.uid}>
-              <ThreadMessage message={reply} timezone={workspace.me.timeZone} name={reply.sendAs?.name ?? workspace.nameOf(reply.from) ?? 'Someone'} />
+              <MessageRow message={reply} continued={false} chat={chat} />
             </li>
           ))}
         </ol>
       </div>
+      </MessageChangesContext.Provider>
       </ChatImages>
       {parent?.deletedAt === undefined && !archived && <ThreadComposer chat={chat} root={root} onSent={sent} />}
     </aside>
-  );
-}
-
-function ThreadMessage({ message, name, timezone }: { message: Message; name: string; timezone: string }) {
-  const workspace = useWorkspace();
-  return (
-    <article className="message" data-uid={message.uid} aria-label={name} tabIndex={-1}>
-      <div className="message-gutter">
-        <Avatar name={name} image={message.sendAs ? message.sendAs.profileImage : workspace.pictureOf(message.from)} />
-      </div>
-      <div className="message-body">
-        <header className="message-header">
-          <span className="message-sender">{name}</span>
-          <time dateTime={new Date(message.timestamp).toISOString()} title={formatFullTime(message.timestamp, timezone)}>
-            {formatTime(message.timestamp, timezone)}
-          </time>
-        </header>
-        {message.deletedAt !== undefined ? (
-          <p className="message-deleted">This message was deleted</p>
-        ) : (
-          <>
-            {message.text !== '' && !isNamesOnly(message.text, message.files) && <MarkdownView text={message.text} />}
-            {message.files && message.files.length > 0 && <MessageFiles files={message.files} />}
-          </>
-        )}
-      </div>
-    </article>
   );
 }
 
