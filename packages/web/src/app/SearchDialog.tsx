@@ -26,10 +26,18 @@ export function SearchDialog({ conversations, initialQuery, onClose }: { convers
 
   const run = useCallback((query: string, after?: string) => {
     const ticket = ++latest.current;
+    // A new search refused takes the last one's results with it (a further page refused keeps those shown).
+    const refused = (why: string) => {
+      setError(why);
+      if (after !== undefined) return;
+      setMatches(undefined);
+      setSearched(undefined);
+      setCursor(undefined);
+    };
     // The method's own parser: a query it would refuse is explained here, without asking the server.
     const parsed = parseSearchQuery(query);
     if (!parsed.ok) {
-      setError(parsed.problem);
+      refused(parsed.problem);
       return;
     }
     setBusy(true);
@@ -44,7 +52,7 @@ export function SearchDialog({ conversations, initialQuery, onClose }: { convers
       },
       (failure: unknown) => {
         if (ticket !== latest.current) return;
-        setError(failureText(failure));
+        refused(failureText(failure));
         setBusy(false);
       },
     );
