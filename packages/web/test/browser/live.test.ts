@@ -154,6 +154,11 @@ describe.skipIf(noBrowser)('the web client live', () => {
     const title = await marker.getAttribute('title');
     if (!title?.startsWith('Edited ')) throw new Error(`the marker's title is ${JSON.stringify(title)}`);
     if ((await history(bob.page).getByText('Lunch? 0 votes').count()) !== 0) throw new Error('the old text is still shown');
+    // On the text's own line, after it, as chats show it.
+    const text = await history(bob.page).getByText('Lunch? 1 vote').boundingBox();
+    const mark = await marker.boundingBox();
+    expect(Math.abs(mark!.y + mark!.height / 2 - (text!.y + text!.height / 2))).toBeLessThan(6);
+    expect(mark!.x).toBeGreaterThan(text!.x + text!.width - 1);
     bob.expectNoErrors();
     await bob.context.close();
   });
