@@ -117,6 +117,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
     [add, toNewest, onSent],
   );
 
+  if (history.closed) return <ClosedChat onMenu={onMenu} />;
   return (
     <section ref={section} className={`conversation${drop.dragging ? ' dropping' : ''}`} aria-labelledby="conversation-title" {...drop.handlers}>
       {drop.dragging && (
@@ -181,6 +182,26 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
           <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={(focusSignal ?? 0) + editsEnded} onSent={sent} onEditLast={editLast} uploads={uploads} />
         </div>
       )}
+    </section>
+  );
+}
+
+/**
+ * A chat the person cannot read (a link to a private channel they are not in, to another team's chat, or
+ * to none): said so, with nothing to type into and nothing to try again.
+ */
+function ClosedChat({ onMenu }: { onMenu: () => void }) {
+  return (
+    <section className="conversation" aria-labelledby="conversation-title">
+      <header className="conversation-header">
+        <MenuButton onMenu={onMenu} />
+        <div className="conversation-heading">
+          <h1 id="conversation-title">Conversation not found</h1>
+        </div>
+      </header>
+      <p className="page-message">
+        This conversation does not exist, or you cannot see it: it may be a private channel you are not in. Pick a conversation in the sidebar, or browse the channels.
+      </p>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { failureText, methods, type Message } from '../api/client';
+import { AviaryApiError, failureText, methods, type Message } from '../api/client';
 import { applyReaction, type ReactionChange } from './reactionState';
 
 /** A history page: the most the server gives at once. */
@@ -12,6 +12,8 @@ export interface History {
   hasOlder: boolean;
   loading: boolean;
   error?: string;
+  /** The chat is none the person can read: it does not exist, or is closed to them (a private channel they are not in). */
+  closed: boolean;
   loadOlder(): void;
   /** After a page failed (`error`): clears the error and asks for that page again. */
   retry(): void;
@@ -41,6 +43,7 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
   const [hasOlder, setHasOlder] = useState(true);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string>();
+  const [closed, setClosed] = useState(false);
   const [hasNewer, setHasNewer] = useState(target !== undefined);
   const newerPending = useRef(target !== undefined);
   const inFlight = useRef(false);
@@ -81,6 +84,7 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
           // Shown until the person tries again (retry): the view asks for no page meanwhile.
           failed.current = direction;
           setError(failureText(failure));
+          if (isClosedChat(failure)) setClosed(true);
         })
         .finally(() => {
           if (asked !== opening.current) return;
@@ -110,6 +114,7 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
       setHasNewer(target !== undefined);
       setHasOlder(true);
       setError(undefined);
+      setClosed(false);
       failed.current = undefined;
       setMessages([]);
     }
@@ -143,7 +148,7 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
     [],
   );
   const pin = useCallback((uid: string, pinned: Message['pinned']) => setMessages((shown) => shown.map((message) => (message.uid === uid ? withPin(message, pinned) : message))), []);
-  return { messages, hasOlder, loading, error, loadOlder, retry, add, replace, remove, react, pin, hasNewer, loadNewer };
+  return { messages, hasOlder, loading, error, closed, loadOlder, retry, add, replace, remove, react, pin, hasNewer, loadNewer };
 }
 
 /** Both lists oldest first; the result too, each uid once. */
@@ -169,3 +174,7 @@ export function withPin(message: Message, pinned: Message['pinned']): Message {
   const { pinned: _was, ...rest } = message;
   return pinned ? { ...rest, pinned } : rest;
 }
+
+/** A refusal of the chat itself, which asking again will not change. */
+const isClosedChat = (failure: unknown): boolean =>
+  failure instanceof AviaryApiError && (failure.code === 'UnknownChat' || (failure.code === 'InvalidParameter' && failure.parameter === 'chat'));

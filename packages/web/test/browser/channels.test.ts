@@ -18,6 +18,21 @@ async function tabTo(page: Page, label: string) {
 }
 
 describe.skipIf(noBrowser)('channels in the web client', () => {
+  it('says a chat the person cannot read is not found, with nothing to type into: a private channel they are not in, and none at all', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'alice-only', type: 'private', members: [] });
+    const { page, context, errors } = await signInPage(web.browser, web.t, web.cast.bob.email!);
+    for (const chat of [channel.id, 'g:doesnotexist']) {
+      await page.goto(`${web.t.url}/c/${encodeURIComponent(chat)}`);
+      await page.getByRole('heading', { name: 'Conversation not found', level: 1 }).waitFor();
+      expect(await page.getByRole('textbox', { name: /^Message/ }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    }
+    // The browser's own line for each refused page is all that was logged.
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((line) => /status of 400/.test(line))).toBe(true);
+    await context.close();
+  });
+
   it('keyboard only: the sidebar’s + opens a labelled modal that Escape closes; the new channel appears in the sidebar', async () => {
     const { page, expectNoErrors, context } = await signInPage(web.browser, web.t, web.cast.bob.email!);
     await tabTo(page, 'Create a channel');
