@@ -30,10 +30,12 @@ import { OpenThreadContext } from './threads/threadContext';
  * The open chat: its header (with the apps' chat-tab buttons), its history and the composer. Files
  * dropped anywhere on it go to the composer's uploads; its images open in the viewer.
  */
-export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent, target, thread, reloads }: {
+export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent, target, thread, reloads, connectedAgain }: {
   chat: string;
   /** Changes when the stream could not replay a gap: the history loads afresh, the rest of the view stays. */
   reloads?: number;
+  /** Changes when the stream is live again after a break: a history page that failed meanwhile is asked for again. */
+  connectedAgain?: number;
   /** The message a link opened the chat at (`?m=`): loaded around, brought into view, highlighted. */
   target?: string | undefined;
   /** The thread open beside the chat (`?thread=`; the workspace shows its panel): kept when the chat moves to its newest. */
@@ -45,7 +47,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   onSent: () => void;
 }) {
   const workspace = useWorkspace();
-  const history = useHistory(chat, target, reloads);
+  const history = useHistory(chat, target, reloads, connectedAgain);
   const [pinsOpen, setPinsOpen] = useState(false);
   const typed = useTypingSignal(chat);
   const [membersOpen, setMembersOpen] = useState(false);

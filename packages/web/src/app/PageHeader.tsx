@@ -1,10 +1,17 @@
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
+import { UnreadTotalsContext } from './workspaceContext';
 
-/** On a narrow screen, the button that shows the list of conversations. */
+/**
+ * On a narrow screen, the button that shows the list of conversations; with a dot when some are unread
+ * (red when some mention the person), since the sidebar's own counts are out of sight there.
+ */
 export function MenuButton({ onMenu }: { onMenu: () => void }) {
+  const { unread, mentions } = useContext(UnreadTotalsContext);
+  const label = unread > 0 ? `Show conversations: ${unread} unread${mentions > 0 ? `, ${mentions} mentioning you` : ''}` : 'Show conversations';
   return (
-    <button type="button" className="icon-button menu-button" aria-label="Show conversations" onClick={onMenu}>
+    <button type="button" className="icon-button menu-button" aria-label={label} title={label} onClick={onMenu}>
       ☰
+      {unread > 0 && <span className={`menu-badge${mentions > 0 ? ' mention' : ''}`} aria-hidden="true" />}
     </button>
   );
 }

@@ -20,7 +20,7 @@ import { useStream } from '../stream/useStream';
 import { useOutbox } from './useOutbox';
 import { forgetReadMarker } from './useReadMarker';
 import { endNotifications, useWorkspaceNotifications } from './notify/useWorkspaceNotifications';
-import { PresenceContext, WorkspaceContext, type PresenceOf, type Workspace as WorkspaceValue } from './workspaceContext';
+import { PresenceContext, UnreadTotalsContext, WorkspaceContext, type PresenceOf, type UnreadTotals, type Workspace as WorkspaceValue } from './workspaceContext';
 
 // What a person opens now and then is fetched when first opened: the initial script stays small.
 const DeveloperArea = lazy(() => import('./dev/DeveloperArea').then((m) => ({ default: m.DeveloperArea })));
@@ -139,6 +139,13 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     if (route.page === 'home' && conversations?.[0]) navigate(chatPath(conversations[0].chat), true);
   }, [route.page, conversations]);
   const outbox = useOutbox(connection);
+  // Each return of the stream to live after a break.
+  const [connectedAgain, setConnectedAgain] = useState(0);
+  const lastConnection = useRef(connection);
+  useEffect(() => {
+    if (connection === 'live' && lastConnection.current === 'reconnecting') setConnectedAgain((count) => count + 1);
+    lastConnection.current = connection;
+  }, [connection]);
   const [composerFocus, setComposerFocus] = useState(0);
 
   useEffect(() => {
@@ -215,6 +222,17 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   }, [people, online]);
 
   useWorkspaceNotifications(session.user.id, conversations, value.nameOf);
+  // A dialog opened from the sidebar on a phone takes its place: closed, the dialog leaves the chat in view.
+  useEffect(() => {
+    if (dialog !== undefined || switcherOpen || search !== undefined) setNavOpen(false);
+  }, [dialog, switcherOpen, search]);
+  const unreadTotals = useMemo<UnreadTotals>(
+    () => ({
+      unread: conversations?.reduce((sum, conversation) => sum + (conversation.unread ?? 0), 0) ?? 0,
+      mentions: conversations?.reduce((sum, conversation) => sum + (conversation.mentions ?? 0), 0) ?? 0,
+    }),
+    [conversations],
+  );
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
   // The open thread is part of the address (`?thread=`): closing it leaves the conversation as it was.
   const thread = route.page === 'chat' ? route.thread : undefined;
@@ -224,6 +242,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   return (
     <WorkspaceContext.Provider value={value}>
       <PresenceContext.Provider value={presenceOf}>
+        <UnreadTotalsContext.Provider value={unreadTotals}>
         <div className={layout}>
           <Sidebar
             conversations={conversations}
@@ -257,6 +276,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
                 key={route.chat}
                 chat={route.chat}
                 reloads={resyncs}
+                connectedAgain={connectedAgain}
                 target={route.message}
                 thread={route.thread}
                 conversation={current}
@@ -292,6 +312,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           {dialog === 'notifications' && <NotificationsDialog conversation={current} onClose={() => setDialog(undefined)} />}
         </Suspense>
         <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
+        </UnreadTotalsContext.Provider>
       </PresenceContext.Provider>
     </WorkspaceContext.Provider>
   );

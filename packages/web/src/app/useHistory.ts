@@ -38,7 +38,11 @@ export interface History {
  * A new `target` or `reloads` (the stream's resyncs) loads it afresh in place: what was shown goes, and a
  * page still on its way from before is dropped, while the rest of the view (the composer, its uploads) stays.
  */
-export function useHistory(chat: string, target?: string, reloads = 0): History {
+/**
+ * `connectedAgain` changes when the stream is live again after a break: a page that failed meanwhile is
+ * asked for again then, and when the browser says it is online again.
+ */
+export function useHistory(chat: string, target?: string, reloads = 0, connectedAgain = 0): History {
   const [messages, setMessages] = useState<Message[]>([]);
   const [hasOlder, setHasOlder] = useState(true);
   const [loading, setLoading] = useState(false);
@@ -102,6 +106,13 @@ export function useHistory(chat: string, target?: string, reloads = 0): History 
     if (direction) load(direction);
   }, [load]);
   const loadNewer = useCallback(() => load('newer'), [load]);
+  // Back online (the connection returned): what failed is asked for again, not left to "Try again".
+  useEffect(() => {
+    const again = () => void (failed.current && retry());
+    again();
+    window.addEventListener('online', again);
+    return () => window.removeEventListener('online', again);
+  }, [retry, connectedAgain]);
 
   const started = useRef(false);
   useEffect(() => {

@@ -44,6 +44,15 @@ export const PresenceContext = createContext<PresenceOf>(() => undefined);
 
 export const usePresence = (): PresenceOf => useContext(PresenceContext);
 
+/** The unread messages, and those mentioning the person, of every conversation, as the sidebar counts them. */
+export interface UnreadTotals {
+  unread: number;
+  mentions: number;
+}
+
+/** For what must say so where the sidebar is out of sight (the ☰ button on a phone). */
+export const UnreadTotalsContext = createContext<UnreadTotals>({ unread: 0, mentions: 0 });
+
 export function useWorkspace(): Workspace {
   const workspace = useContext(WorkspaceContext);
   if (!workspace) throw new Error('useWorkspace outside a Workspace');

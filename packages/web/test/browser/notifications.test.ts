@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
 import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
 import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
-import { signInOn, signInPage } from './cast.js';
+import { PASSWORD, signInOn, signInPage } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
 
 /**
@@ -174,6 +174,35 @@ describe.skipIf(noBrowser)('mentions and notifications in the web client', () =>
     await Promise.all([alicePage.context.close(), bobPage.context.close()]);
    });
 
+  it('on a phone, the ☰ button says when other conversations have unread messages, and mentions; a dialog opened from the sidebar closes it', async () => {
+    const team = await web.t.f.team('Pipit');
+    const ann = await web.t.f.person(team.id, { firstName: 'Ann', lastName: 'Ash', password: PASSWORD });
+    const ben = await web.t.f.person(team.id, { firstName: 'Ben', lastName: 'Birch', password: PASSWORD });
+    const ctx = web.t.server.ctx;
+    const { channel: open } = await createChannel(ctx, { user: ann, appId: null }, { name: 'open-here', type: 'public', members: [ben.id] });
+    const { channel: other } = await createChannel(ctx, { user: ann, appId: null }, { name: 'elsewhere', type: 'public', members: [ben.id] });
+    const phone = await signInPage(web.browser, web.t, ben.email!, undefined, { width: 390, height: 800 });
+    await phone.page.goto(`${web.t.url}/c/${encodeURIComponent(open.id)}`);
+    await phone.page.getByRole('heading', { name: 'open-here', level: 1 }).waitFor();
+    const menu = phone.page.locator('.conversation-header .menu-button');
+    expect(await menu.getAttribute('aria-label')).toBe('Show conversations');
+    expect(await menu.locator('.menu-badge').count()).toBe(0);
+    // A direct message, then a mention in another channel, while Ben reads this one.
+    await sendMessage(ctx, { user: ann, appId: null }, { to: ben.id, text: 'Lunch?' });
+    await expect.poll(() => menu.getAttribute('aria-label')).toBe('Show conversations: 1 unread');
+    await menu.locator('.menu-badge:not(.mention)').waitFor();
+    await sendMessage(ctx, { user: ann, appId: null }, { to: other.id, text: '@Ben Birch can you look?', mentions: [ben.id] });
+    await expect.poll(() => menu.getAttribute('aria-label')).toBe('Show conversations: 2 unread, 1 mentioning you');
+    await menu.locator('.menu-badge.mention').waitFor();
+    // A dialog opened from the sidebar takes its place: closing it leaves the chat in view.
+    await menu.click();
+    await phone.page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Mentions', exact: true }).click();
+    await phone.page.getByRole('dialog', { name: 'Mentions' }).waitFor();
+    expect(await phone.page.locator('.workspace.nav-open').count()).toBe(0);
+    phone.expectNoErrors();
+    await phone.context.close();
+  });
+
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`shows the Mentions view and the notification settings at 1280 and 390 (${colorScheme})`, async () => {
       const { alice, bob, channel: general } = web.cast;
@@ -190,6 +219,8 @@ describe.skipIf(noBrowser)('mentions and notifications in the web client', () =>
         expect(await seriousAccessibilityViolations(page.page)).toEqual([]);
         await saveScreenshot(page.page, `mentions-${width}-${colorScheme}`);
         await mentions.getByRole('button', { name: 'Close' }).click();
+        // The dialog closed the sidebar it was opened from: on a phone, it is opened again.
+        if (width === 390) await page.page.getByRole('button', { name: 'Show conversations' }).click();
         await side.getByRole('button', { name: 'Notifications', exact: true }).click();
         const settings = page.page.getByRole('dialog', { name: 'Notifications' });
         await settings.getByRole('radio', { name: 'Nothing (mute)' }).waitFor();

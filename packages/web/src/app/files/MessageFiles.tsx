@@ -65,7 +65,7 @@ function MessageFile({ file }: { file: FileInfoModel }) {
     );
   }
   return (
-    <a className="file-card" href={file.url} download={file.name} aria-label={`Download ${file.name}, ${formatFileSize(file.size)}`}>
+    <a className="file-card" href={file.url} download={file.name} title={file.name} aria-label={`Download ${file.name}, ${formatFileSize(file.size)}`}>
       <span className="file-icon" aria-hidden="true">
         {kindIcon(kind)}
       </span>
