@@ -148,6 +148,18 @@ forEachDialect(
       expect((await asAdmin('invitations.list')).body.invitations.find((i: { id: string }) => i.id === link.body.invitation.id)).toMatchObject({ uses: 3 });
     });
 
+    it('invites an address once: not one with an account in the team, nor while its invitation waits; revoked, it may be invited again', async () => {
+      const { asAdmin, member } = await team();
+      const taken = await asAdmin('invitations.create', { email: member.email });
+      expect(taken.body).toMatchObject({ error: 'InvalidParameter', parameter: 'email', description: expect.stringMatching(/already has an account in this team/) });
+      const first = await asAdmin('invitations.create', { email: 'twice@example.test' });
+      expect(first.status).toBe(200);
+      const again = await asAdmin('invitations.create', { email: 'Twice@Example.test' });
+      expect(again.body).toMatchObject({ error: 'InvalidParameter', parameter: 'email', description: expect.stringMatching(/is still waiting; revoke it/) });
+      expect((await asAdmin('invitations.revoke', { invitationId: first.body.invitation.id })).status).toBe(200);
+      expect((await asAdmin('invitations.create', { email: 'twice@example.test' })).status).toBe(200);
+    });
+
     it('a refused sign-up uses nothing: a common password, a taken email, another address than the one invited', async () => {
       const { asAdmin, member } = await team();
       const made = await asAdmin('invitations.create', { email: 'invited@example.test' });

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import './invites.css';
 import { methods, type Channel } from '../api/client';
 import { useFieldRefusals } from './fieldRefusals';
@@ -28,6 +28,9 @@ export function InviteDialog({ onClose }: { onClose: () => void }) {
   const [expiresInHours, setExpiresInHours] = useState(168);
   const [channels, setChannels] = useState<Channel[]>([]);
   const [made, setMade] = useState<{ url: string | null; mailed: boolean; email: string | null }>();
+  // A link made comes into view with the focus (its text selected, ready to copy), however far down the dialog it is.
+  const linkInput = useRef<HTMLInputElement>(null);
+  useEffect(() => linkInput.current?.focus(), [made]);
   const [version, setVersion] = useState(0);
   const { id, clear, refuse, invalid, refusal, formRefusal } = useFieldRefusals(fields);
   const [busy, setBusy] = useState(false);
@@ -129,7 +132,7 @@ export function InviteDialog({ onClose }: { onClose: () => void }) {
           <div className="invite-link">
             <label htmlFor={linkId}>{made.email ? `Invite link for ${made.email}` : 'Invite link'}</label>
             <div className="invite-link-row">
-              <input id={linkId} readOnly value={made.url} onFocus={(event) => event.target.select()} />
+              <input ref={linkInput} id={linkId} readOnly value={made.url} onFocus={(event) => event.target.select()} />
               <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(made.url!).then(() => workspace.toast('The link is copied.'))}>
                 Copy
               </button>

@@ -56,6 +56,8 @@ describe.skipIf(noBrowser)('joining a team by invitation in the web client', () 
     await dialog.getByRole('radio', { name: 'With a link' }).check();
     await dialog.getByLabel('How many people may use it').fill('3');
     await dialog.getByRole('button', { name: 'Create link' }).click();
+    // The link made takes the focus, in view, ready to copy.
+    await expect.poll(() => dialog.getByLabel('Invite link').evaluate((input) => input === document.activeElement)).toBe(true);
     const link = await dialog.getByLabel('Invite link').inputValue();
     expect(link.startsWith(`${web.t.url}/invite/inv_`)).toBe(true);
     const invitations = dialog.getByRole('region', { name: 'Invitations' });

@@ -2,6 +2,7 @@ import type { InvitationModel as Invitation } from '@aviary/protocol';
 import { byPerson, recordAudit } from '../audit/record.js';
 import type { ChannelsTable, InvitationsTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
+import { lockName } from '../../store/rows/locks.js';
 import { hashToken, newSecret, newUlid, newUserId } from '../../store/ids.js';
 import { insertUser, isEmailTaken } from '../../store/rows/users.js';
 import { ApiError, invalidParameter } from '../../errors.js';
@@ -74,6 +75,7 @@ export async function createInvitation(ctx: CoreContext, { person: actor, addres
   const url = linkTo(ctx.config, `/invite/${token}`);
   const mailed = email !== null && ctx.config.smtpUrl !== undefined;
   await runChange(ctx, async (tx, effects) => {
+    if (email !== null) await refuseInvitedAgain(tx, actor.team_id, email, now);
     await tx.insertInto('invitations').values(row).execute();
     if (mailed) {
       const inviter = `${actor.first_name} ${actor.last_name}`.trim();
@@ -82,6 +84,29 @@ export async function createInvitation(ctx: CoreContext, { person: actor, addres
     await recordAudit(tx, { ...byPerson(actor, address), at: now, action: 'invitation.created', target: { kind: 'invitation', id: row.id }, details: { role, byEmail: email !== null } });
   });
   return { invitation: presentInvitation(row, now), url: mailed ? null : url, mailed };
+}
+
+/**
+ * An address is invited once: not when it already has an account in the team, nor while an invitation
+ * for it is waiting (revoking that one lets a new one be sent). Invitations of one address take turns
+ * here (PostgreSQL), so two sent at once cannot both pass.
+ */
+async function refuseInvitedAgain(tx: Tx, teamId: string, email: string, now: number): Promise<void> {
+  await lockName(tx, `invitations of ${teamId} for ${email}`);
+  const member = await tx.selectFrom('users').select('id').where('team_id', '=', teamId).where('email', '=', email).executeTakeFirst();
+  if (member) throw invalidParameter('email', `${email} already has an account in this team: they sign in with it (“Forgot password?” sets a new password).`);
+  const waiting = await tx
+    .selectFrom('invitations')
+    .select('created_at')
+    .where('team_id', '=', teamId)
+    .where('email', '=', email)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .whereRef('uses', '<', 'max_uses')
+    .executeTakeFirst();
+  if (waiting) {
+    throw invalidParameter('email', `${email} was invited on ${new Date(Number(waiting.created_at)).toISOString().slice(0, 10)} and that invitation is still waiting; revoke it (invitations.revoke) to send a new one.`);
+  }
 }
 
 /** Revokes an invitation its maker (or a team admin) may manage; the audit log's `invitation.revoked` is written in the same transaction. */
