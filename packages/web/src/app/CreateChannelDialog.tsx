@@ -5,6 +5,16 @@ import { Modal } from './Modal';
 import { useWorkspace } from './workspaceContext';
 import { FormError } from './FormError';
 
+/**
+ * Whether a channel the person can see (one they are in, or a public one) already has this name, letter
+ * case aside: two channels named alike could not be told apart in any list.
+ */
+async function nameTaken(name: string): Promise<boolean> {
+  const [mine, open] = await Promise.all([methods.channels.list(), methods.channels.listPublic()]);
+  const same = (other: string) => other.localeCompare(name, undefined, { sensitivity: 'accent' }) === 0;
+  return mine.some((channel) => same(channel.name)) || open.channels.some((entry) => same(entry.channel.name));
+}
+
 /** The sidebar's "+": a channel's name, purpose and visibility; the server's refusal is shown as it words it. */
 export function CreateChannelDialog({ onClose }: { onClose: () => void }) {
   const workspace = useWorkspace();
@@ -19,6 +29,11 @@ export function CreateChannelDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setError(undefined);
     try {
+      if (await nameTaken(name.trim())) {
+        setError(`There is already a channel named #${name.trim()}: pick another name, or join that one (Browse channels).`);
+        setBusy(false);
+        return;
+      }
       const { id } = await methods.channels.create({ name: name.trim(), purpose: purpose.trim() || undefined, type, members: [] });
       await workspace.refreshConversations();
       navigate(chatPath(id));

@@ -46,6 +46,12 @@ describe.skipIf(noBrowser)('channels in the web client', () => {
 
     await page.keyboard.press('Enter');
     await dialog.waitFor();
+    // A name a channel already has (letter case aside) is refused before anything is made.
+    await page.keyboard.type('General');
+    await page.keyboard.press('Enter');
+    await dialog.getByText('There is already a channel named #General').waitFor();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Backspace');
     await page.keyboard.type('design');
     await page.keyboard.press('Tab');
     await page.keyboard.type('Pixels and type');
