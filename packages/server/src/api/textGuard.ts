@@ -37,7 +37,6 @@ export function unstorableRefused(parameter: string, flaw: TextFlaw): ApiError {
   );
 }
 
-
 /**
  * No field is read deeper than this: params.ts refuses values nested more than 32 levels, and the
  * routes read shallow fields only.

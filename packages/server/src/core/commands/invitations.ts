@@ -202,9 +202,8 @@ export async function acceptInvitation(ctx: CoreContext, { address }: { address:
     });
     await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row))], now);
     for (const channel of channels) {
-      const channelId = channel.id;
-      await tx.insertInto('channel_members').values({ channel_id: channelId, user_id: row.id, affiliation: 'member', joined_at: now }).onConflict((c) => c.columns(['channel_id', 'user_id']).doNothing()).execute();
-      await recordStreamEntries(tx, effects, row.team_id, [channelMembersAdded(presentChannel(channel, await memberCount(tx, channelId)), [row.id])], now);
+      await tx.insertInto('channel_members').values({ channel_id: channel.id, user_id: row.id, affiliation: 'member', joined_at: now }).onConflict((c) => c.columns(['channel_id', 'user_id']).doNothing()).execute();
+      await recordStreamEntries(tx, effects, row.team_id, [channelMembersAdded(presentChannel(channel, await memberCount(tx, channel.id)), [row.id])], now);
     }
     if (!verified) {
       const link = await issueAccountLinkIn(tx, row.id, 'verify', now);
