@@ -10,18 +10,19 @@ import type { Workspace } from './workspaceContext';
 import { useWorkspace } from './workspaceContext';
 import './pins.css';
 
-/** The "…" menu's pin, save and link items for a message of the open chat. */
+/** The "…" menu's pin, save and link items for a message of the open chat (a deleted one is not saved: nothing of it is left to keep). */
 export function pinItems(message: Message, chat: string, saved: SavedItems, workspace: Workspace, mayPin: boolean): Array<{ label: string; run: () => void }> {
   const { toast } = workspace;
   const fail = (error: unknown) => toast(failureText(error), 'error');
   const pin = message.pinned
     ? { label: 'Unpin', run: () => void methods.pins.remove({ messageUid: message.uid }).catch(fail) }
     : { label: 'Pin to conversation', run: () => void methods.pins.add({ messageUid: message.uid }).catch(fail) };
+  const save = saved.has(message.uid)
+    ? { label: 'Remove from saved', run: () => void saved.unsave(message.uid).then(() => toast('Removed from saved items'), fail) }
+    : { label: 'Save', run: () => void saved.save(message.uid).then(() => toast('Saved')).catch(fail) };
   return [
     ...(mayPin ? [pin] : []),
-    saved.has(message.uid)
-      ? { label: 'Remove from saved', run: () => void saved.unsave(message.uid).then(() => toast('Removed from saved items'), fail) }
-      : { label: 'Save', run: () => void saved.save(message.uid).then(() => toast('Saved')).catch(fail) },
+    ...(message.deletedAt === undefined ? [save] : []),
     { label: 'Copy link', run: () => void copyLink(chat, message.uid, toast) },
   ];
 }

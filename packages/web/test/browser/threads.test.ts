@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { deleteMessage } from '../../../server/src/core/commands/deleteMessage.js';
 import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
 import { changeFollow } from '../../../server/src/core/threads/follows.js';
 import { newMessageUid } from '../../../server/src/store/ids.js';
@@ -157,6 +158,14 @@ describe.skipIf(noBrowser)('threads', () => {
     await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('thumbs up');
     await picker.getByRole('region', { name: 'Search results' }).getByRole('button', { name: 'thumbs up', exact: true }).click();
     await replyIn(alice.page, 'I can, on Wednesday').getByRole('button', { name: /^👍 1: Bob Baker/ }).waitFor();
+    // Bob deletes the parent: it stays, emptied, for its reply, and offers nothing but its link.
+    await deleteMessage(web.t.server.ctx, { user: web.cast.bob, appId: null, kind: 'person' }, { messageUid: parent.uid });
+    const emptied = messageWith(alice.page, 'This message was deleted');
+    await emptied.waitFor();
+    await emptied.hover();
+    expect(await emptied.getByRole('button', { name: /^Add a reaction to/ }).count()).toBe(0);
+    await emptied.getByRole('button', { name: /^More actions/ }).click();
+    expect(await alice.page.getByRole('menu', { name: 'Message actions' }).getByRole('menuitem').allTextContents()).toEqual(['Copy link']);
     alice.expectNoErrors();
     bob.expectNoErrors();
     await Promise.all([alice.context.close(), bob.context.close()]);
