@@ -4,7 +4,7 @@ import { dangerousUrls, markupVectors } from '../../serviceml/test/xssCorpus.js'
 import { renderMarkdown } from '../src/app/markdown.js';
 
 /** Every element markdown.ts may emit; anything else in its HTML would be markup someone typed. */
-const ALLOWED_TAGS = new Set(['p', 'br', 'strong', 'em', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a']);
+const ALLOWED_TAGS = new Set(['p', 'br', 'strong', 'em', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a', 'span']);
 const ALLOWED_ATTRIBUTES = new Set(['href', 'target', 'rel', 'class', 'start']);
 
 interface Element {
@@ -35,6 +35,12 @@ describe('message text as Markdown', () => {
     expect(renderMarkdown('[the notes](https://example.com/notes) or <mailto:ann@example.com>')).toContain('<a href="mailto:ann@example.com"');
     // Only absolute http, https and mailto URLs make links: another scheme, or a path, stays text.
     for (const text of ['<svg:script>', '[x](ms-msdt:run)', '[x](/c/elsewhere)', '<file:///etc/passwd>']) expect(renderMarkdown(text), text).not.toContain('<a ');
+  });
+
+  it('shows @channel and @here as mentions where the server reads them so, and nowhere else', () => {
+    expect(renderMarkdown('@channel standup in 5, (@here too)')).toBe('<p><span class="broadcast-mention">@channel</span> standup in 5, (<span class="broadcast-mention">@here</span> too)</p>\n');
+    expect(renderMarkdown('> @here read this')).toContain('<span class="broadcast-mention">@here</span>');
+    for (const text of ['mail@channel.example', '@channels', '@here-and-now', '`@channel`']) expect(renderMarkdown(text), text).not.toContain('broadcast-mention');
   });
 
   it('emits only its own elements and attributes for every vector of the XSS corpus, raw or as a link', () => {

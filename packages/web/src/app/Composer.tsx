@@ -1,3 +1,4 @@
+import { isChannelId } from '@aviary/protocol';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { failureText, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
@@ -57,7 +58,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
   useEffect(() => saveDraft(me, chat, { text, mentions: mentions.current }), [me, chat, text]);
 
   const token = dismissed ? undefined : tokenAtCaret(text, caret);
-  const suggestions = token ? suggestionsFor(token, workspace.people, workspace.apps) : [];
+  const suggestions = token ? suggestionsFor(token, workspace.people, workspace.apps, isChannelId(chat)) : [];
   const open = suggestions.length > 0;
   const pickers = appsWith(workspace.apps, 'attachmentPickerButton');
 

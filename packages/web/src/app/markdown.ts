@@ -22,6 +22,13 @@ markdown.renderer.rules.link_open = (tokens, index, options) => {
   return renderToken(tokens, index, options);
 };
 
+/**
+ * `@channel` and `@here` as the server reads them (after the start, a space, `(` or `>`, as words), shown
+ * as mentions: in a channel they notify its members. Code, which is not text tokens, is left alone.
+ */
+const BROADCAST = /(^|[\s(>]|&gt;)(@(?:channel|here))(?![\w-])/g;
+markdown.renderer.rules.text = (tokens, index) => markdown.utils.escapeHtml(tokens[index]!.content).replace(BROADCAST, '$1<span class="broadcast-mention">$2</span>');
+
 /** The HTML of a message's text: every character of the text escaped but the Markdown it uses. */
 export function renderMarkdown(text: string): string {
   return markdown.render(text);

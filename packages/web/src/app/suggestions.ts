@@ -1,10 +1,20 @@
-import type { App, Person } from '../api/client';
-import { fullName } from './format';
+import { broadcastWords } from '@aviary/protocol';
+import type { App, Person } from '../api/client.js';
+import { fullName } from './format.js';
 
-/** What the composer offers while the person types: people after `@`, slash commands after a leading `/`. */
+/**
+ * What the composer offers while the person types: people after `@` (in a channel, `@channel` and
+ * `@here` too), slash commands after a leading `/`.
+ */
 export type Suggestion =
   | { kind: 'person'; id: string; label: string; detail?: string | undefined }
+  | { kind: 'broadcast'; id: string; label: string; detail?: string | undefined }
   | { kind: 'command'; id: string; label: string; detail?: string | undefined };
+
+const broadcastDetail: Record<(typeof broadcastWords)[number], string> = {
+  channel: 'Notify everyone in this channel',
+  here: 'Notify everyone here now',
+};
 
 /** The word being typed at the caret, when it starts with `@` (anywhere) or `/` (at the very start). */
 export function tokenAtCaret(text: string, caret: number): { kind: '@' | '/'; query: string; start: number } | undefined {
@@ -18,13 +28,17 @@ export function tokenAtCaret(text: string, caret: number): { kind: '@' | '/'; qu
 
 const MAX_SUGGESTIONS = 8;
 
-export function suggestionsFor(token: NonNullable<ReturnType<typeof tokenAtCaret>>, people: Person[], apps: App[]): Suggestion[] {
+export function suggestionsFor(token: NonNullable<ReturnType<typeof tokenAtCaret>>, people: Person[], apps: App[], inChannel = false): Suggestion[] {
   const query = token.query.toLowerCase();
   if (token.kind === '@') {
-    return people
+    const named: Suggestion[] = people
       .filter((person) => fullName(person).toLowerCase().split(/\s+/).some((word) => word.startsWith(query)) || fullName(person).toLowerCase().startsWith(query))
-      .slice(0, MAX_SUGGESTIONS)
       .map((person) => ({ kind: 'person', id: person.id, label: fullName(person), detail: person.isBot ? 'bot' : undefined }));
+    // In a channel, after the people (and kept in the list however many people match).
+    const broadcasts: Suggestion[] = inChannel
+      ? broadcastWords.filter((word) => word.startsWith(query)).map((word) => ({ kind: 'broadcast', id: `@${word}`, label: `@${word}`, detail: broadcastDetail[word] }))
+      : [];
+    return [...named.slice(0, MAX_SUGGESTIONS - broadcasts.length), ...broadcasts];
   }
   // The first app installed wins a name two apps define; the server decides, the list shows each name once.
   const seen = new Set<string>();
