@@ -15,6 +15,7 @@ import { registerOpenApiRoutes } from './openapi.js';
 import { registerOpsRoutes } from './ops/opsRoutes.js';
 import { registerRequestMetrics } from './ops/requestMetrics.js';
 import { registerSecurityHooks } from './security/index.js';
+import { pageNotFound } from './webClient.js';
 
 export interface HttpServerOptions {
   /** Routes other parts of the server add (client API, widget.js…). */
@@ -72,7 +73,10 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(ctx, error, request, reply));
   app.setNotFoundHandler((request, reply) => {
-    const apiError = methodNotAllowed(request) ?? nothingServedAt(request);
+    const refusedMethod = methodNotAllowed(request);
+    const page = refusedMethod ? undefined : pageNotFound(request);
+    if (page !== undefined) return reply.code(404).type('text/html; charset=utf-8').send(page);
+    const apiError = refusedMethod ?? nothingServedAt(request);
     for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
     return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody());
   });

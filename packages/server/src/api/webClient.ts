@@ -5,7 +5,7 @@ import { webPages } from '@aviary/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pickEncoding } from './contentEncoding.js';
 import { ApiError } from './errors.js';
-import { HTML_CONTENT_SECURITY_POLICY } from './security/headers.js';
+import { HTML_CONTENT_SECURITY_POLICY, isApiPath } from './security/headers.js';
 
 /** Where `vite build` of packages/web writes; the server reads the files, it imports nothing of the web package. */
 export const WEB_CLIENT_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
@@ -23,6 +23,20 @@ export const WEB_CLIENT_CONTENT_SECURITY_POLICY = HTML_CONTENT_SECURITY_POLICY.r
   "base-uri 'none'",
   "frame-src http: https:; media-src 'self'; base-uri 'none'",
 );
+
+/**
+ * What a person's browser gets at an address nothing is served at (a mistyped link): a page saying so,
+ * with the way back, rather than the API's JSON. Undefined for anything but a browser opening a page
+ * outside the API: that answer stays the API's error.
+ */
+export function pageNotFound(request: FastifyRequest): string | undefined {
+  const opensPage = (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
+  return opensPage && !isApiPath(request.url) ? NOT_FOUND_PAGE : undefined;
+}
+
+const NOT_FOUND_PAGE =
+  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found · Aviary</title></head>' +
+  '<body><h1>Nothing here</h1><p>There is no page at this address. <a href="/">Open Aviary</a></p></body></html>\n';
 
 /** Built file names: hashed names from Vite, no directories, no dots at the start. */
 const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,200}$/;

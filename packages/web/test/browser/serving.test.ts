@@ -74,6 +74,20 @@ forEachDialect('the web client is served', (t) => {
     }
   });
 
+  it('answers a browser at an address nothing is served at with a page saying so, and anything else with the API’s error', async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    const page = await http(t().url, 'GET', '/nonexistent/page', { headers: browser });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.body).toContain('There is no page at this address.');
+    // The API's own paths, another method, and a client that asks for JSON keep the API's answer.
+    for (const [method, path, headers] of [['GET', '/v1/nothing.here', browser], ['GET', '/api/nothing', browser], ['DELETE', '/nonexistent/page', browser], ['GET', '/nonexistent/page', {}]] as const) {
+      const answer = await http(t().url, method, path, { headers });
+      expect(answer.headers.get('content-type'), `${method} ${path}`).toMatch(/^application\/json/);
+    }
+  });
+
   it('GET /api/session says who is signed in, with the team; without a live session, {user: null} and no error status', async () => {
     const team = await t().f.team('Birdwatchers');
     const person = await t().f.person(team.id, { firstName: 'Ada' });

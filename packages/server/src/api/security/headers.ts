@@ -38,4 +38,4 @@ export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply)
   }
 }
 
-const isApiPath = (path: string): boolean => path.startsWith('/api/') || path.startsWith('/v1/');
+export const isApiPath = (path: string): boolean => path.startsWith('/api/') || path.startsWith('/v1/');
