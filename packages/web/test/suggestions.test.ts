@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Person } from '../src/api/client.js';
+import { shortcodesStarting, withEmoji } from '../src/app/emoji/shortcodes.js';
 import { suggestionsFor, tokenAtCaret } from '../src/app/suggestions.js';
 
 /** The composer's `@` list: people, and in a channel `@channel` and `@here` after them, kept however many people match. */
@@ -19,5 +20,23 @@ describe('what the composer suggests after @', () => {
     expect(labels).toHaveLength(8);
     expect(labels.at(-1)).toBe('@here');
     expect(labels).not.toContain('@channel');
+  });
+});
+
+/** `:` words: emoji by their shortcodes, offered as typed and turned into the emoji when sent whole. */
+describe('emoji shortcodes in the composer', () => {
+  it('offers the emoji whose shortcodes start with a : word of two letters or more, shortest first', () => {
+    expect(tokenAtCaret('great :ta', 9)).toEqual({ kind: ':', query: 'ta', start: 6 });
+    expect(tokenAtCaret('great :t', 8)).toBeUndefined();
+    expect(tokenAtCaret('at 10:30', 8)).toBeUndefined();
+    const found = suggestionsFor(tokenAtCaret(':tada', 5)!, [], [], false, shortcodesStarting);
+    expect(found[0]).toMatchObject({ kind: 'emoji', id: 'tada', emoji: '🎉', label: '🎉 :tada:' });
+    expect(shortcodesStarting('smile', 2).map((item) => item.code)).toEqual(['smile', 'smiley']);
+    expect(suggestionsFor(tokenAtCaret(':tada', 5)!, [], [], false)).toEqual([]);
+  });
+
+  it('turns each known :code: typed whole into its emoji, and leaves code and unknown ones as typed', () => {
+    expect(withEmoji('ship it :tada: :+1: :no_such_code:')).toBe('ship it 🎉 👍 :no_such_code:');
+    expect(withEmoji('run `echo :tada:` then :heart:')).toBe('run `echo :tada:` then ❤️');
   });
 });

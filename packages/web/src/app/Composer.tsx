@@ -58,7 +58,13 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
   useEffect(() => saveDraft(me, chat, { text, mentions: mentions.current }), [me, chat, text]);
 
   const token = dismissed ? undefined : tokenAtCaret(text, caret);
-  const suggestions = token ? suggestionsFor(token, workspace.people, workspace.apps, isChannelId(chat)) : [];
+  // The emoji shortcodes, fetched the first time a `:` word is typed.
+  const [shortcodes, setShortcodes] = useState<typeof import('./emoji/shortcodes')>();
+  const wantsShortcodes = token?.kind === ':' && shortcodes === undefined;
+  useEffect(() => {
+    if (wantsShortcodes) void import('./emoji/shortcodes').then((module) => setShortcodes(() => module));
+  }, [wantsShortcodes]);
+  const suggestions = token ? suggestionsFor(token, workspace.people, workspace.apps, isChannelId(chat), shortcodes?.shortcodesStarting) : [];
   const open = suggestions.length > 0;
   const pickers = appsWith(workspace.apps, 'attachmentPickerButton');
 
@@ -71,7 +77,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
 
   const pick = (suggestion: Suggestion) => {
     if (!token) return;
-    const insert = suggestion.kind === 'person' ? `@${suggestion.label} ` : `${suggestion.label} `;
+    const insert = suggestion.kind === 'person' ? `@${suggestion.label} ` : suggestion.kind === 'emoji' ? `${suggestion.emoji} ` : `${suggestion.label} `;
     if (suggestion.kind === 'person') mentions.current.push({ userId: suggestion.id, label: suggestion.label });
     const next = text.slice(0, token.start) + insert + text.slice(caret);
     const at = token.start + insert.length;
@@ -105,7 +111,8 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
   const send = () => {
     if (uploads.busy) return setQueued(true);
     if (!canSend) return;
-    const body = text.trim();
+    // A `:code:` typed whole (the list closes at the second colon) goes as its emoji.
+    const body = shortcodes ? shortcodes.withEmoji(text.trim()) : text.trim();
     const files = uploads.take();
     const serviceml = body === '' ? undefined : mentionMarkup(body, mentions.current);
     const mentioned = mentionedIds(body, mentions.current);
@@ -174,7 +181,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
       }}
     >
       {open && (
-        <ul id={listId} role="listbox" className="picker-list composer-suggestions" aria-label={token?.kind === '@' ? 'People' : 'Slash commands'}>
+        <ul id={listId} role="listbox" className="picker-list composer-suggestions" aria-label={token?.kind === '@' ? 'People' : token?.kind === ':' ? 'Emoji' : 'Slash commands'}>
           {suggestions.map((suggestion, index) => (
             <PickerOption key={suggestion.id} listId={listId} index={index} active={active} onPick={() => pick(suggestion)}>
               <span className="picker-label">{suggestion.label}</span>

@@ -4,32 +4,39 @@ import { fullName } from './format.js';
 
 /**
  * What the composer offers while the person types: people after `@` (in a channel, `@channel` and
- * `@here` too), slash commands after a leading `/`.
+ * `@here` too), emoji after a `:` word of two letters or more, slash commands after a leading `/`.
  */
 export type Suggestion =
   | { kind: 'person'; id: string; label: string; detail?: string | undefined }
   | { kind: 'broadcast'; id: string; label: string; detail?: string | undefined }
+  | { kind: 'emoji'; id: string; label: string; detail?: string | undefined; emoji: string }
   | { kind: 'command'; id: string; label: string; detail?: string | undefined };
+
+/** The emoji whose shortcodes start with a prefix (app/emoji/shortcodes.ts, loaded when first needed). */
+export type ShortcodeLookup = (prefix: string, limit: number) => Array<{ code: string; emoji: string }>;
 
 const broadcastDetail: Record<(typeof broadcastWords)[number], string> = {
   channel: 'Notify everyone in this channel',
   here: 'Notify everyone here now',
 };
 
-/** The word being typed at the caret, when it starts with `@` (anywhere) or `/` (at the very start). */
-export function tokenAtCaret(text: string, caret: number): { kind: '@' | '/'; query: string; start: number } | undefined {
+/** The word being typed at the caret, when it starts with `@` or `:` (anywhere) or `/` (at the very start). */
+export function tokenAtCaret(text: string, caret: number): { kind: '@' | ':' | '/'; query: string; start: number } | undefined {
   const before = text.slice(0, caret);
   const slash = /^\/([\w-]*)$/.exec(before);
   if (slash) return { kind: '/', query: slash[1]!, start: 0 };
   const at = /(^|\s)@([^\s@]*)$/.exec(before);
   if (at) return { kind: '@', query: at[2]!, start: before.length - at[2]!.length - 1 };
+  const colon = /(^|\s):([a-z0-9_+-]{2,})$/.exec(before);
+  if (colon) return { kind: ':', query: colon[2]!, start: before.length - colon[2]!.length - 1 };
   return undefined;
 }
 
 const MAX_SUGGESTIONS = 8;
 
-export function suggestionsFor(token: NonNullable<ReturnType<typeof tokenAtCaret>>, people: Person[], apps: App[], inChannel = false): Suggestion[] {
+export function suggestionsFor(token: NonNullable<ReturnType<typeof tokenAtCaret>>, people: Person[], apps: App[], inChannel = false, shortcodes?: ShortcodeLookup): Suggestion[] {
   const query = token.query.toLowerCase();
+  if (token.kind === ':') return (shortcodes?.(query, MAX_SUGGESTIONS) ?? []).map(({ code, emoji }) => ({ kind: 'emoji', id: code, label: `${emoji} :${code}:`, emoji }));
   if (token.kind === '@') {
     const named: Suggestion[] = people
       .filter((person) => fullName(person).toLowerCase().split(/\s+/).some((word) => word.startsWith(query)) || fullName(person).toLowerCase().startsWith(query))

@@ -198,6 +198,12 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
     await list.getByRole('option', { name: /^@here/ }).waitFor();
     await box.press('Enter');
     expect(await box.inputValue()).toBe('@here ');
+    // A `:` word lists emoji by shortcode (their data fetched then); picked, the emoji goes into the text.
+    await box.fill('great :tad');
+    const emoji = bob.page.getByRole('listbox', { name: 'Emoji' });
+    await emoji.getByRole('option', { name: /:tada:/ }).waitFor();
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe('great 🎉 ');
     bob.expectNoErrors();
     await bob.context.close();
   });
