@@ -1,5 +1,5 @@
 import { canonicalEmoji } from '@aviary/protocol';
-import github from 'emojibase-data/en/shortcodes/github.json';
+import github from 'emojibase-data/en/shortcodes/github.json' with { type: 'json' };
 
 /**
  * Emoji shortcodes as Slack and GitHub people type them (`:tada:` → 🎉, `:+1:` → 👍): GitHub's list from
