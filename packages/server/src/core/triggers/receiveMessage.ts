@@ -3,12 +3,13 @@ import { enqueueEvent } from '../../events/outbox/enqueue.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { presentMessage } from '../presenters/messages.js';
+import { appsInChannel } from './channelEvents.js';
 
 /**
  * `chat.receiveMessage` (docs/reference/events.md): a direct message to an app's bot, from anyone in the team
  * whether they installed the app or not, goes to the app's listener; so does a reply in a channel thread
  * whose parent the bot sent (on behalf of a member who installed its app), with `threadParent` set, while
- * the app still sees into the channel: one of its members has the app installed and enabled. Once nobody
+ * the app still sees into the channel (appsInChannel: a member has it installed and enabled). Once nobody
  * there has it, the thread's replies stay in the channel. Runs inside the message's transaction, so the
  * event exists exactly when the message does. Returns the event enqueued, if any.
  */
@@ -27,7 +28,7 @@ export async function enqueueReceiveMessage(tx: Tx, message: MessagesTable, now:
     .executeTakeFirst();
   const appId = recipient?.appId;
   if (!appId) return undefined;
-  if (!isUserId(message.to_id) && !(await installedInChannel(tx, appId, message.chat_key))) return undefined;
+  if (!isUserId(message.to_id) && !(await appsInChannel(tx, message.chat_key)).includes(appId)) return undefined;
   const event: ChatReceiveMessageEvent = {
     name: 'chat.receiveMessage',
     userId: message.from_user_id,
@@ -35,18 +36,4 @@ export async function enqueueReceiveMessage(tx: Tx, message: MessagesTable, now:
   };
   const enqueued = await enqueueEvent(tx, { appId, userId: message.from_user_id, event }, now);
   return enqueued && { appId, eventId: enqueued.eventId };
-}
-
-/** Whether a member of the channel has the app installed, and not disabled for themselves. */
-async function installedInChannel(tx: Tx, appId: string, channelId: string): Promise<boolean> {
-  const found = await tx
-    .selectFrom('channel_members as m')
-    .innerJoin('installs as i', 'i.user_id', 'm.user_id')
-    .select('i.app_id')
-    .where('m.channel_id', '=', channelId)
-    .where('i.app_id', '=', appId)
-    .where('i.disabled_by_user', '=', 0)
-    .limit(1)
-    .executeTakeFirst();
-  return found !== undefined;
 }
