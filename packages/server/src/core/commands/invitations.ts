@@ -13,7 +13,7 @@ import { invitationMail, verificationMail } from '../mail/messages.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { hashPassword } from '../passwords.js';
 import { checkEmail, checkPersonFields } from '../personFields.js';
-import { canSeeChannel, findVisibleChannel } from '../policies/channels.js';
+import { findVisibleChannel, visibleChannel } from '../policies/channels.js';
 import { authorizeInvite, mayInviteInto, mayManageInvitation, requireUsable } from '../policies/invitations.js';
 import { presentInvitation } from '../presenters/invitations.js';
 import { presentChannel } from '../presenters/channels.js';
@@ -134,11 +134,8 @@ async function channelsStillOffered(tx: Tx, invitation: InvitationsTable): Promi
   const maker = await findStandingMaker(tx, invitation);
   const offered: ChannelsTable[] = [];
   for (const channelId of JSON.parse(invitation.channel_ids) as string[]) {
-    const channel = await tx.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
-    if (!channel || channel.archived_at !== null) continue;
-    const membership = await tx.selectFrom('channel_members').selectAll().where('channel_id', '=', channelId).where('user_id', '=', maker.id).executeTakeFirst();
-    const access = { channel, membership };
-    if (canSeeChannel(maker, access) && mayInviteInto(maker, access, invitation.role)) offered.push(channel);
+    const access = await visibleChannel(tx, maker, channelId);
+    if (access && access.channel.archived_at === null && mayInviteInto(maker, access, invitation.role)) offered.push(access.channel);
   }
   if (invitation.role === 'guest' && offered.length === 0) throw new ApiError('InvitationUnusable', 'None of the channels this invitation names can take you any more; ask whoever invited you for a new one.', { parameter: 'inviteToken' });
   return offered;

@@ -1,6 +1,7 @@
 import type { MemberError } from '@aviary/protocol';
 import { ApiError } from '../../errors.js';
-import type { ChannelMembersTable, ChannelsTable, UsersTable } from '../../store/schema.js';
+import type { Selectable } from 'kysely';
+import type { ChannelMembersTable, ChannelsTable, Database, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 
 /**
@@ -34,19 +35,22 @@ export function canSeeChannel(viewer: UsersTable, access: ChannelAccess): boolea
   return access.channel.team_id === viewer.team_id && (access.channel.type === 'public' || access.membership !== undefined);
 }
 
+/** The channel (its whole row, archived_at included) and the viewer's membership, when `viewer` may see it; undefined otherwise. */
+export async function visibleChannel(db: Db, viewer: UsersTable, channelId: string): Promise<(ChannelAccess & { channel: Selectable<Database['channels']> }) | undefined> {
+  const channel = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
+  if (!channel) return undefined;
+  const membership = await db.selectFrom('channel_members').selectAll().where('channel_id', '=', channelId).where('user_id', '=', viewer.id).executeTakeFirst();
+  return canSeeChannel(viewer, { channel, membership }) ? { channel, membership } : undefined;
+}
+
 /**
  * The channel, when `viewer` may see it. A channel of another team and a private channel the viewer is not
  * in both answer UnknownChannel, so that nobody learns which channel ids exist.
  */
 export async function findVisibleChannel(db: Db, viewer: UsersTable, channelId: string, parameter = 'channelId'): Promise<ChannelAccess> {
-  const channel = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
-  const membership = channel
-    ? await db.selectFrom('channel_members').selectAll().where('channel_id', '=', channelId).where('user_id', '=', viewer.id).executeTakeFirst()
-    : undefined;
-  if (!channel || !canSeeChannel(viewer, { channel, membership })) {
-    throw new ApiError('UnknownChannel', `There is no channel ${channelId} that you can see.`, { parameter });
-  }
-  return { channel, membership };
+  const access = await visibleChannel(db, viewer, channelId);
+  if (!access) throw new ApiError('UnknownChannel', `There is no channel ${channelId} that you can see.`, { parameter });
+  return access;
 }
 
 /**
