@@ -25,6 +25,7 @@ import { MenuButton } from './PageHeader';
 import { PinnedDialog } from './PinnedPanel';
 import { conversationPath, navigate } from './route';
 import { OpenThreadContext } from './threads/threadContext';
+import { reactionChangeOf } from './reactionState';
 
 /**
  * The open chat: its header (with the apps' chat-tab buttons), its history and the composer. Files
@@ -69,11 +70,10 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
     const here = (message: { from: string; to: string }) => chatOf(message, workspace.me.id) === chat;
     const deleted = frames.flatMap((frame) => (frame.type === 'message.deleted' && here(frame.message) ? [frame.message.uid] : []));
     if (deleted.length > 0) history.remove(deleted);
-    const reactions = frames.flatMap((frame) =>
-      (frame.type === 'reaction.added' || frame.type === 'reaction.removed') && here(frame.message)
-        ? [{ uid: frame.message.uid, emoji: frame.emoji, userId: frame.userId, added: frame.type === 'reaction.added' }]
-        : [],
-    );
+    const reactions = frames.flatMap((frame) => {
+      const change = reactionChangeOf(frame);
+      return change && 'message' in frame && here(frame.message) ? [change] : [];
+    });
     if (reactions.length > 0) history.react(reactions, workspace.me.id);
     for (const frame of frames) {
       const parent = frame.type === 'thread.updated' ? history.messages.find((message) => message.uid === frame.message.uid) : undefined;

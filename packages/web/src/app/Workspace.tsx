@@ -20,7 +20,8 @@ import { useStream } from '../stream/useStream';
 import { useOutbox } from './useOutbox';
 import { forgetReadMarker } from './useReadMarker';
 import { endNotifications, useWorkspaceNotifications } from './notify/useWorkspaceNotifications';
-import { PresenceContext, UnreadTotalsContext, WorkspaceContext, type PresenceOf, type UnreadTotals, type Workspace as WorkspaceValue } from './workspaceContext';
+import { unreadTotalsOf } from './notify/tabBadge';
+import { PresenceContext, UnreadTotalsContext, WorkspaceContext, type PresenceOf, type Workspace as WorkspaceValue } from './workspaceContext';
 
 // What a person opens now and then is fetched when first opened: the initial script stays small.
 const DeveloperArea = lazy(() => import('./dev/DeveloperArea').then((m) => ({ default: m.DeveloperArea })));
@@ -226,13 +227,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   useEffect(() => {
     if (dialog !== undefined || switcherOpen || search !== undefined) setNavOpen(false);
   }, [dialog, switcherOpen, search]);
-  const unreadTotals = useMemo<UnreadTotals>(
-    () => ({
-      unread: conversations?.reduce((sum, conversation) => sum + (conversation.unread ?? 0), 0) ?? 0,
-      mentions: conversations?.reduce((sum, conversation) => sum + (conversation.mentions ?? 0), 0) ?? 0,
-    }),
-    [conversations],
-  );
+  const unreadTotals = useMemo(() => unreadTotalsOf(conversations), [conversations]);
   const current = route.page === 'chat' ? conversations?.find((conversation) => conversation.chat === route.chat) : undefined;
   // The open thread is part of the address (`?thread=`): closing it leaves the conversation as it was.
   const thread = route.page === 'chat' ? route.thread : undefined;

@@ -1,9 +1,15 @@
-import { reactionLimits, type MessageModel as Message, type MessageReactionModel } from '@aviary/protocol';
+import { reactionLimits, type MessageModel as Message, type MessageReactionModel, type StreamDataFrame } from '@aviary/protocol';
 
 export interface ReactionChange {
   emoji: string;
   userId: string;
   added: boolean;
+}
+
+/** The change a `reaction.added` or `reaction.removed` frame tells, for the message it names; undefined for any other frame. */
+export function reactionChangeOf(frame: StreamDataFrame): (ReactionChange & { uid: string }) | undefined {
+  if (frame.type !== 'reaction.added' && frame.type !== 'reaction.removed') return undefined;
+  return { uid: frame.message.uid, emoji: frame.emoji, userId: frame.userId, added: frame.type === 'reaction.added' };
 }
 
 /**

@@ -44,7 +44,7 @@ export const PresenceContext = createContext<PresenceOf>(() => undefined);
 
 export const usePresence = (): PresenceOf => useContext(PresenceContext);
 
-/** The unread messages, and those mentioning the person, of every conversation, as the sidebar counts them. */
+/** The unread messages, and those mentioning the person, of every conversation (unreadTotalsOf). */
 export interface UnreadTotals {
   unread: number;
   mentions: number;

@@ -1,14 +1,22 @@
 import { useEffect } from 'react';
 import type { Conversation } from '../../api/client';
+import type { UnreadTotals } from '../workspaceContext';
 import { badgedIcon } from './rules';
 
 const BASE_TITLE = 'Aviary';
 const PLAIN_ICON = '/assets/favicon.svg';
 
+/** The unread messages, and those mentioning the person, of every conversation, as the sidebar counts them. */
+export function unreadTotalsOf(conversations: Conversation[] | undefined): UnreadTotals {
+  return {
+    unread: conversations?.reduce((sum, conversation) => sum + (conversation.unread ?? 0), 0) ?? 0,
+    mentions: conversations?.reduce((sum, conversation) => sum + (conversation.mentions ?? 0), 0) ?? 0,
+  };
+}
+
 /** The unread count in the tab's title ("(3) Aviary") and on its favicon, from the sidebar's counts. */
 export function useTabBadge(conversations: Conversation[] | undefined): void {
-  const unread = conversations?.reduce((sum, conversation) => sum + (conversation.unread ?? 0), 0) ?? 0;
-  const mentions = conversations?.reduce((sum, conversation) => sum + (conversation.mentions ?? 0), 0) ?? 0;
+  const { unread, mentions } = unreadTotalsOf(conversations);
   useEffect(() => {
     document.title = unread > 0 ? `(${unread > 999 ? '999+' : unread}) ${BASE_TITLE}` : BASE_TITLE;
     let icon = document.querySelector<HTMLLinkElement>('link[rel="icon"]');

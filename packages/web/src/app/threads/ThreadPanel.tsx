@@ -8,7 +8,7 @@ import { UploadList } from '../files/UploadList';
 import { useUploads } from '../files/useUploads';
 import { MessageChangesContext, useMessageChangesOf } from '../messageChanges';
 import { MessageRow } from '../MessageRow';
-import { applyReaction, type ReactionChange } from '../reactionState';
+import { applyReaction, reactionChangeOf, type ReactionChange } from '../reactionState';
 import { updatedMessage, withPin } from '../useHistory';
 import { useWorkspace } from '../workspaceContext';
 import './threads.css';
@@ -101,9 +101,8 @@ export function ThreadPanel({ chat, root, reloads = 0, archived = false, onClose
         shownMessages.remove([frame.message.uid]);
       }
       if (frame.type === 'thread.updated' && frame.message.uid === root) setParent((shown) => shown && { ...shown, thread: frame.thread });
-      if (frame.type === 'reaction.added' || frame.type === 'reaction.removed') {
-        shownMessages.react([{ uid: frame.message.uid, emoji: frame.emoji, userId: frame.userId, added: frame.type === 'reaction.added' }], me);
-      }
+      const reaction = reactionChangeOf(frame);
+      if (reaction) shownMessages.react([reaction], me);
       if (frame.type === 'pin.added' || frame.type === 'pin.removed') {
         const pinned = frame.type === 'pin.added' ? { by: frame.userId, at: frame.pinnedAt } : undefined;
         changeShown((message) => (message.uid === frame.message.uid ? withPin(message, pinned) : message));
