@@ -31,12 +31,12 @@ import { reactionChangeOf } from './reactionState';
  * The open chat: its header (with the apps' chat-tab buttons), its history and the composer. Files
  * dropped anywhere on it go to the composer's uploads; its images open in the viewer.
  */
-export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent, target, thread, reloads, connectedAgain }: {
+export function ConversationView({ chat, conversation, focusSignal, onMenu, onSent, target, thread, reloads, live }: {
   chat: string;
   /** Changes when the stream could not replay a gap: the history loads afresh, the rest of the view stays. */
   reloads?: number;
-  /** Changes when the stream is live again after a break: a history page that failed meanwhile is asked for again. */
-  connectedAgain?: number;
+  /** Whether the stream is live: when it is again after a break, a history page that failed meanwhile is asked for again. */
+  live?: boolean;
   /** The message a link opened the chat at (`?m=`): loaded around, brought into view, highlighted. */
   target?: string | undefined;
   /** The thread open beside the chat (`?thread=`; the workspace shows its panel): kept when the chat moves to its newest. */
@@ -48,7 +48,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   onSent: () => void;
 }) {
   const workspace = useWorkspace();
-  const history = useHistory(chat, target, reloads, connectedAgain);
+  const history = useHistory(chat, target, reloads, live);
   const [pinsOpen, setPinsOpen] = useState(false);
   const typed = useTypingSignal(chat);
   const [membersOpen, setMembersOpen] = useState(false);

@@ -140,13 +140,6 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     if (route.page === 'home' && conversations?.[0]) navigate(chatPath(conversations[0].chat), true);
   }, [route.page, conversations]);
   const outbox = useOutbox(connection);
-  // Each return of the stream to live after a break.
-  const [connectedAgain, setConnectedAgain] = useState(0);
-  const lastConnection = useRef(connection);
-  useEffect(() => {
-    if (connection === 'live' && lastConnection.current === 'reconnecting') setConnectedAgain((count) => count + 1);
-    lastConnection.current = connection;
-  }, [connection]);
   const [composerFocus, setComposerFocus] = useState(0);
 
   useEffect(() => {
@@ -271,7 +264,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
                 key={route.chat}
                 chat={route.chat}
                 reloads={resyncs}
-                connectedAgain={connectedAgain}
+                live={connection === 'live'}
                 target={route.message}
                 thread={route.thread}
                 conversation={current}

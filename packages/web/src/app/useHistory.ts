@@ -37,12 +37,10 @@ export interface History {
  * message (`target`), it starts with the page around it and then loads both ways (`after` forwards).
  * A new `target` or `reloads` (the stream's resyncs) loads it afresh in place: what was shown goes, and a
  * page still on its way from before is dropped, while the rest of the view (the composer, its uploads) stays.
+ * A page that failed is asked for again when the stream is `live` again, and when the browser says it is
+ * online again (as the outbox does its waiting messages).
  */
-/**
- * `connectedAgain` changes when the stream is live again after a break: a page that failed meanwhile is
- * asked for again then, and when the browser says it is online again.
- */
-export function useHistory(chat: string, target?: string, reloads = 0, connectedAgain = 0): History {
+export function useHistory(chat: string, target?: string, reloads = 0, live = true): History {
   const [messages, setMessages] = useState<Message[]>([]);
   const [hasOlder, setHasOlder] = useState(true);
   const [loading, setLoading] = useState(false);
@@ -109,10 +107,10 @@ export function useHistory(chat: string, target?: string, reloads = 0, connected
   // Back online (the connection returned): what failed is asked for again, not left to "Try again".
   useEffect(() => {
     const again = () => void (failed.current && retry());
-    again();
+    if (live) again();
     window.addEventListener('online', again);
     return () => window.removeEventListener('online', again);
-  }, [retry, connectedAgain]);
+  }, [retry, live]);
 
   const started = useRef(false);
   useEffect(() => {
