@@ -105,7 +105,7 @@ export async function settledAtBottom(page: Page) {
  * The history's height has stayed the same for three frames: every row shown is measured, so nothing
  * moves the view any more (with `atBottom`, the view is at the end too).
  */
-export async function settledHistory(page: Page, { atBottom = false } = {}) {
+async function settledHistory(page: Page, { atBottom = false } = {}) {
   await page.getByRole('region', { name: 'Message history' }).evaluate(
     (element, atBottom) =>
       new Promise<void>((resolve) => {
@@ -122,6 +122,19 @@ export async function settledHistory(page: Page, { atBottom = false } = {}) {
       }),
     atBottom,
   );
+}
+
+/**
+ * Scrolls the history to its top or its end as a person's scroll does: the browser moves the view and
+ * fires its scroll event in the same frame, before any script runs. A script's `scrollTop = 0` alone
+ * fires that event only at the next frame, and the list's anchoring of rows measured in between (its
+ * own and the virtualizer's) would put the view back before it learns that it moved.
+ */
+export async function scrollHistory(page: Page, to: 'top' | 'end') {
+  await page.getByRole('region', { name: 'Message history' }).evaluate((element, to) => {
+    element.scrollTop = to === 'top' ? 0 : element.scrollHeight;
+    element.dispatchEvent(new Event('scroll'));
+  }, to);
 }
 
 /**

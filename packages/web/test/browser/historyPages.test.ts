@@ -2,7 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
 import { noBrowser } from '../../../server/test/helpers/browser.js';
-import { settledAtBottom, settledHistory, signInPage, webCast, writeHistory } from './cast.js';
+import { scrollHistory, settledAtBottom, signInPage, webCast, writeHistory } from './cast.js';
 import { browserSuite } from './suite.js';
 
 /**
@@ -76,21 +76,8 @@ async function scrollUpForOlderPage(page: Page): Promise<{ uid: string; offset: 
     if (isOlderPageRequest(route.request())) await held;
     await route.continue();
   });
-  let asked = false;
-  const sent = page.waitForRequest(isOlderPageRequest).then((request) => {
-    asked = true;
-    return request;
-  });
-  // The page before measured first: a scroll made in the frame of its anchoring would be undone by it.
-  await settledHistory(page);
-  // Up to the top, again until the page is asked for, as a person scrolls again: rows measured as the
-  // top comes into view can put the view back once (keepPlace, the race the closing notes describe).
-  await expect
-    .poll(async () => {
-      if (!asked) await history(page).evaluate((element) => (element.scrollTop = 0));
-      return asked;
-    })
-    .toBe(true);
+  const sent = page.waitForRequest(isOlderPageRequest);
+  await scrollHistory(page, 'top');
   const request = await sent;
   await nextFrames(page);
   const noted = await history(page).evaluate((element) => {
@@ -120,7 +107,7 @@ describe.skipIf(noBrowser)('history pages in the web client', () => {
     expect(requests[0]).not.toContain('"before"');
 
     const next = alice.page.waitForRequest(isOlderPageRequest);
-    await history(alice.page).evaluate((element) => element.scrollTo({ top: 0 }));
+    await scrollHistory(alice.page, 'top');
     await next;
     expect(requests.length).toBeGreaterThanOrEqual(2);
     alice.expectNoErrors();
@@ -133,7 +120,7 @@ describe.skipIf(noBrowser)('history pages in the web client', () => {
 
     // The network goes; the person scrolls to the top: the older page is asked for, and fails.
     await alice.context.setOffline(true);
-    await history(alice.page).evaluate((element) => element.scrollTo({ top: 0 }));
+    await scrollHistory(alice.page, 'top');
     const tryAgain = history(alice.page).getByRole('button', { name: 'Try again' });
     await tryAgain.waitFor();
     await history(alice.page).getByRole('alert').getByText('Aviary could not be reached: check the connection, then try again.').waitFor();
@@ -186,9 +173,7 @@ describe.skipIf(noBrowser)('history pages in the web client', () => {
       expect(Math.abs((await offsetOf(alice.page, noted.uid)) - noted.offset)).toBeLessThanOrEqual(1);
       firstRows.push(noted.firstRow);
     }
-    // The last page's rows measured first: a scroll in the same frame as their anchoring would be undone.
-    await settledHistory(alice.page);
-    await history(alice.page).evaluate((element) => (element.scrollTop = 0));
+    await scrollHistory(alice.page, 'top');
     await start.waitFor();
     await history(alice.page).getByText('archive message 1', { exact: true }).waitFor();
     // Before each page, the list began with the separator of its oldest day: the first page's is the

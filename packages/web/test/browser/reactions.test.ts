@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
 import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
-import { settledAtBottom, signInPage, writeHistory } from './cast.js';
+import { scrollHistory, settledAtBottom, signInPage, writeHistory } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
 
 /**
@@ -139,9 +139,9 @@ describe.skipIf(noBrowser)('editing, deleting and reacting', () => {
     const editor = alice.page.getByRole('textbox', { name: 'Edit message' });
     await editor.fill('Ship it on Friday, after the review');
     // Up to the top, where the row is no longer drawn, and down again.
-    await history(alice.page).evaluate((element) => element.scrollTo({ top: 0 }));
+    await scrollHistory(alice.page, 'top');
     await editor.waitFor({ state: 'detached' });
-    await history(alice.page).evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    await scrollHistory(alice.page, 'end');
     await editor.waitFor();
     expect(await editor.inputValue()).toBe('Ship it on Friday, after the review');
     await editor.press('Enter');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
 import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
 import { noBrowser, seriousAccessibilityViolations, type WatchedPage } from '../../../server/test/helpers/browser.js';
-import { settledAtBottom, signInPage, writeHistory } from './cast.js';
+import { scrollHistory, settledAtBottom, signInPage, writeHistory } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
 
 /**
@@ -127,7 +127,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await history(bob.page).getByText('Relinked 300', { exact: true }).waitFor({ state: 'attached' });
 
     const jump = bob.page.getByRole('button', { name: 'Jump to newest' });
-    await history(bob.page).evaluate((element) => element.scrollTo({ top: 0 }));
+    await scrollHistory(bob.page, 'top');
     await jump.waitFor();
     await jump.click();
     await jump.waitFor({ state: 'detached' });
@@ -159,7 +159,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
 
     // Scrolled up: the way back down is offered, and taken.
     const jump = bob.page.getByRole('button', { name: 'Jump to newest' });
-    await history(bob.page).evaluate((element) => element.scrollTo({ top: 0 }));
+    await scrollHistory(bob.page, 'top');
     await jump.waitFor();
     expect(await seriousAccessibilityViolations(bob.page)).toEqual([]);
     await saveScreenshot(bob.page, 'jump-to-newest-light');
@@ -168,7 +168,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await inView(bob.page, 'While you were away 3');
 
     // Scrolled up again, Bob sends: his message comes into view.
-    await history(bob.page).evaluate((element) => element.scrollTo({ top: 0 }));
+    await scrollHistory(bob.page, 'top');
     await jump.waitFor();
     await composer(bob.page, /Message #long-read/).fill('Catching up now');
     await bob.page.keyboard.press('Enter');
