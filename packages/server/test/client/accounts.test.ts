@@ -1,4 +1,8 @@
 import { afterEach, expect, it } from 'vitest';
+import { resetPassword } from '../../src/core/commands/accountLinks.js';
+import { changePassword, revokeSessions } from '../../src/core/commands/accounts.js';
+import { issueAccountLinkIn } from '../../src/core/commands/internal/accountLinkRows.js';
+import { hashToken } from '../../src/store/ids.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
 import { closeStreams, messageWithText, openStream, type StreamClient } from '../stream/harness.js';
 import { expectError, http, sessionFor, signIn, type SignedIn } from './harness.js';
@@ -73,6 +77,32 @@ forEachDialect(
       expectError(await wrong(), { status: 429, error: 'TooManyRequests' });
       expectError(await signInWith(t(), user.email!, PASSWORD), { status: 429, error: 'TooManyRequests' });
       expect((await other.call('users.getInfo')).status).toBe(200);
+    });
+
+    it('changes nothing when the password was reset, or the session signed out, after the current password was checked', async () => {
+      const { user, sessions } = await personWithSessions(2);
+      const [here, other] = sessions;
+      // The row the call was authenticated with and its password checked against, before the reset.
+      const checked = await t().testStore.store.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+      const ctx = t().server.ctx;
+      const hereHash = hashToken(here.sessionToken);
+      const [linkToken] = await t().testStore.store.db.transaction().execute(async (tx) => [await issueAccountLinkIn(tx, user.id, 'reset', Date.now())]);
+      await resetPassword(ctx, { address: null }, { linkToken: linkToken!, newPassword: 'the owner’s reset passphrase' });
+      await expect(changePassword(ctx, { person: checked, sessionHash: hereHash, address: null }, { newPassword: 'a passphrase of the thief' })).rejects.toMatchObject({
+        code: 'InvalidParameter',
+        context: { parameter: 'currentPassword' },
+        message: expect.stringMatching(/changed or reset meanwhile/),
+      });
+      expect((await signInWith(t(), user.email!, 'the owner’s reset passphrase')).status).toBe(200);
+      expectError(await signInWith(t(), user.email!, 'a passphrase of the thief'), { status: 401, error: 'InvalidCredentials' });
+
+      // Signed out everywhere (the password unchanged): the session that was checked changes nothing either.
+      const again = await t().testStore.store.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+      const fresh = await signIn(t(), again, 'the owner’s reset passphrase');
+      await revokeSessions(ctx, { person: again, sessionHash: 'another device', address: null }, { all: true, exceptCurrent: false });
+      await expect(changePassword(ctx, { person: again, sessionHash: hashToken(fresh.sessionToken), address: null }, { newPassword: 'a passphrase of the thief' })).rejects.toMatchObject({ code: 'NotSignedIn' });
+      expect((await signInWith(t(), user.email!, 'the owner’s reset passphrase')).status).toBe(200);
+      expectError(await other.call('users.getInfo'), { status: 401, error: 'NotSignedIn' });
     });
 
     it('keeps one password rule: long enough, not a common leaked one, named newPassword', async () => {

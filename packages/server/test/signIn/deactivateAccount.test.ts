@@ -1,5 +1,7 @@
 import { streamCloseCodes } from '@aviary/protocol';
 import { afterEach, expect, it } from 'vitest';
+import { deactivateOwnAccount } from '../../src/core/commands/deactivateAccount.js';
+import { hashPassword } from '../../src/core/passwords.js';
 import { expectError, http, sessionFor } from '../client/harness.js';
 import { teamWithApp } from '../helpers/factories.js';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
@@ -41,5 +43,24 @@ forEachDialect('users.deactivateAccount', (t) => {
     expectError(await deactivate(t(), firstSession.sessionToken, PASSWORD), { status: 403, error: 'PermissionDenied', description: /last admin/ });
     await t().f.person(team.id, { role: 'admin' });
     expect((await deactivate(t(), firstSession.sessionToken, PASSWORD)).status).toBe(200);
+  });
+
+  it('reads the role and the password again as it deactivates: a promotion or a reset since the call was checked counts', async () => {
+    const team = await t().f.team();
+    const admin = await t().f.person(team.id, { role: 'admin', password: PASSWORD });
+    const pat = await t().f.person(team.id, { password: PASSWORD });
+    const db = t().testStore.store.db;
+    const ctx = t().server.ctx;
+    const stillDeactivated = async () => (await db.selectFrom('users').select('deactivated_at').where('id', '=', pat.id).executeTakeFirstOrThrow()).deactivated_at;
+    // Pat's row as the call was authenticated with it; since, Pat was made an admin and the admin stepped down.
+    await db.updateTable('users').set({ role: 'admin' }).where('id', '=', pat.id).execute();
+    await db.updateTable('users').set({ role: 'user' }).where('id', '=', admin.id).execute();
+    await expect(deactivateOwnAccount(ctx, { person: pat, address: null }, {})).rejects.toMatchObject({ code: 'PermissionDenied', message: expect.stringMatching(/last admin/) });
+    expect(await stillDeactivated()).toBeNull();
+    // The password reset since: nothing changes either.
+    await db.updateTable('users').set({ role: 'user' }).where('id', '=', pat.id).execute();
+    await db.updateTable('users').set({ password_hash: await hashPassword('the owner’s reset passphrase') }).where('id', '=', pat.id).execute();
+    await expect(deactivateOwnAccount(ctx, { person: pat, address: null }, {})).rejects.toMatchObject({ code: 'InvalidParameter', context: { parameter: 'password' } });
+    expect(await stillDeactivated()).toBeNull();
   });
 });

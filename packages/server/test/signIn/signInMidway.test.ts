@@ -1,5 +1,8 @@
 import { expect, it } from 'vitest';
+import { resetPassword } from '../../src/core/commands/accountLinks.js';
 import { changePassword } from '../../src/core/commands/accounts.js';
+import { issueAccountLinkIn } from '../../src/core/commands/internal/accountLinkRows.js';
+import { verifyPassword } from '../../src/core/passwords.js';
 import { createPersonalToken } from '../../src/core/commands/personalTokens.js';
 import { openSsoSession, signIn } from '../../src/core/commands/sessions.js';
 import { deactivateOwnAccount } from '../../src/core/commands/deactivateAccount.js';
@@ -38,6 +41,22 @@ onPostgres('a credential made while its account changes', (suite) => {
     expect(sessions).toEqual([{ token_hash: hashToken(own.sessionToken) }]);
     // The sign-in's own answer: its session, now ended, or refused.
     if (signedIn?.outcome === 'signedIn') expect((await t().call('users.getInfo', { headers: { authorization: `Bearer ${signedIn.sessionToken}` } })).status).toBe(401);
+  });
+
+  it('a password change whose current password was checked before a reset under way commits changes nothing', async () => {
+    const team = await t().f.team();
+    const pat = await t().f.person(team.id, { password: PASSWORD });
+    const own = await sessionFor(t(), pat);
+    const [linkToken] = await t().testStore.store.db.transaction().execute(async (tx) => [await issueAccountLinkIn(tx, pat.id, 'reset', Date.now())]);
+    const outcome = await suite().holder.interleave(
+      holdAtAudit,
+      () => resetPassword(t().server.ctx, { address: null }, { linkToken: linkToken!, newPassword: 'the owner’s reset passphrase' }),
+      () => changePassword(t().server.ctx, { person: pat, sessionHash: hashToken(own.sessionToken), address: null }, { newPassword: 'a passphrase of the thief' }),
+    );
+    expect(outcome.first).toBe('done');
+    expect(outcome.second).toMatchObject({ code: 'InvalidParameter', context: { parameter: 'currentPassword' } });
+    const { password_hash } = await t().testStore.store.db.selectFrom('users').select('password_hash').where('id', '=', pat.id).executeTakeFirstOrThrow();
+    expect(await verifyPassword('the owner’s reset passphrase', password_hash!)).toBe(true);
   });
 
   it('a personal token made while its person is deactivated does not outlive the deactivation', async () => {

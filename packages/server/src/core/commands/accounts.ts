@@ -1,5 +1,6 @@
 import type { UsersTable } from '../../store/schema.js';
-import { invalidParameter } from '../../errors.js';
+import { ApiError, invalidParameter } from '../../errors.js';
+import { isSqlite } from '../../store/rows/streamEntries.js';
 import { runChange } from '../effects/effects.js';
 import { checkPassword } from '../passwordRules.js';
 import { hashPassword } from '../passwords.js';
@@ -21,12 +22,27 @@ export type PersonAt = Pick<SessionActor, 'person' | 'address'>;
  * Sets a person's new password (the one password rule, core/passwordRules.ts) and ends every other
  * session of theirs in the same transaction, with the audit log's `user.passwordChanged`; every process
  * closes the streams those sessions opened at once (credentialsEnded). The session it was changed from
- * stays. The caller checked the current one.
+ * stays. The caller checked the current password against `person`'s row: the change holds only while
+ * that is still the password and the session still stands, so a reset or a "sign out everywhere" that
+ * committed while the new one was hashed wins (on PostgreSQL the update waits for one under way, then
+ * reads its result).
  */
 export async function changePassword(ctx: CommandContext, { person, sessionHash, address }: SessionActor, { newPassword }: { newPassword: unknown }): Promise<number> {
   const hash = await hashPassword(checkPassword('newPassword', newPassword));
   return runChange(ctx, async (tx, effects) => {
-    await tx.updateTable('users').set({ password_hash: hash }).where('id', '=', person.id).execute();
+    const changed = await tx
+      .updateTable('users')
+      .set({ password_hash: hash })
+      .where('id', '=', person.id)
+      .where('deactivated_at', 'is', null)
+      .where('password_hash', '=', person.password_hash ?? '')
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) {
+      throw invalidParameter('currentPassword', 'currentPassword is no longer your current password: it was changed or reset meanwhile. Nothing was changed.');
+    }
+    let session = tx.selectFrom('sessions').select('token_hash').where('token_hash', '=', sessionHash).where('user_id', '=', person.id);
+    if (!isSqlite(tx)) session = session.forKeyShare();
+    if (!(await session.executeTakeFirst())) throw new ApiError('NotSignedIn', 'This session was signed out while the password was being changed. Nothing was changed.');
     const ended = await tx.deleteFrom('sessions').where('user_id', '=', person.id).where('token_hash', '!=', sessionHash).executeTakeFirst();
     effects.add({ kind: 'credentialsEnded', notice: { userId: person.id } });
     const endedSessions = Number(ended.numDeletedRows);
