@@ -1,5 +1,5 @@
 import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
-import { deleteMessageRow, emptyMessage } from '../../store/rows/messages.js';
+import { deleteMessageRow, emptyMessage, lockMessages } from '../../store/rows/messages.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { messageDeleted, messageUpdated } from '../stream/entries.js';
@@ -22,6 +22,9 @@ export async function deleteWithThread(tx: Tx, row: MessagesTable, deletedBy: st
   await deleteMessageRow(tx, row.uid);
   const entries = [messageDeleted(row, deletedBy)];
   if (row.thread_parent === null) return entries;
+  // Held before it is read: a deletion of the parent under way (which keeps it, emptied, while this reply
+  // is there) is waited for and seen, and this last reply then takes the parent with it.
+  await lockMessages(tx, [row.thread_parent], 'delete');
   const root = await tx.selectFrom('messages').selectAll().where('uid', '=', row.thread_parent).executeTakeFirst();
   if (!root) return entries;
   const summary = await recountThread(tx, root);
