@@ -34,7 +34,14 @@ export async function recordReply(tx: Tx, root: MessagesTable, reply: MessagesTa
   await tx.updateTable('threads').set({ participants }).where('parent_uid', '=', root.uid).execute();
   await followThread(tx, { userId: root.from_user_id, root, rejoin: false });
   for (const userId of new Set([reply.from_user_id, ...mentions])) await followThread(tx, { userId, root, rejoin: true });
-  await tx.updateTable('thread_follows').set({ read_up_to: reply.uid }).where('user_id', '=', reply.from_user_id).where('parent_uid', '=', root.uid).execute();
+  // Forward only, as threads.markRead moves it: a newer reply marked read while this one committed stays read.
+  await tx
+    .updateTable('thread_follows')
+    .set({ read_up_to: reply.uid })
+    .where('user_id', '=', reply.from_user_id)
+    .where('parent_uid', '=', root.uid)
+    .where((eb) => eb.or([eb('read_up_to', 'is', null), eb('read_up_to', '<', reply.uid)]))
+    .execute();
   return threadUpdated(root, presentThread({ reply_count: counted.reply_count, participants, last_reply_uid: reply.uid, last_reply_at: reply.timestamp }));
 }
 
