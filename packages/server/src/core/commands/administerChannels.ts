@@ -11,6 +11,7 @@ import { presentChannel } from '../presenters/channels.js';
 import { channelUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import type { AdminActor } from './administerPeople.js';
+import { lockChannelPosting } from '../../store/rows/locks.js';
 import { holdAdminStanding } from './internal/personRows.js';
 
 type ChannelRow = Selectable<Database['channels']>;
@@ -54,6 +55,8 @@ export async function changeChannel(ctx: CoreContext, { admin, address }: AdminA
   const checked: ChannelChange = change.kind === 'rename' ? { kind: 'rename', name: checkVisibleName('name', change.name.trim()) } : change;
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
+    // Archiving stops every send: those under way are waited for, and those meanwhile read it.
+    if (checked.kind === 'archive') await lockChannelPosting(tx, channelId, 'close');
     await holdAdminStanding(tx, admin);
     const channel = await teamChannel(tx, admin.team_id, channelId);
     const values = valuesFor(checked, channel, now);

@@ -3,7 +3,7 @@ import type { ChannelsTable, UsersTable } from '../../store/schema.js';
 import type { Db, Tx } from '../../store/store.js';
 import { inBatches } from '../../store/batches.js';
 import { newChannelId } from '../../store/ids.js';
-import { lockRows } from '../../store/rows/locks.js';
+import { lockChannelPosting, lockRows } from '../../store/rows/locks.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { presentChannel } from '../presenters/channels.js';
@@ -122,8 +122,10 @@ export async function removeChannelMembers(
 ): Promise<MemberStatuses> {
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
-    // Removals from one channel take turns (PostgreSQL): two moderators leaving at once each saw the other
-    // still there, and neither handed the channel on.
+    // Sends under way are waited for, and sends meanwhile read the removal (lockChannelPosting). Removals
+    // from one channel take turns (PostgreSQL): two moderators leaving at once each saw the other still
+    // there, and neither handed the channel on.
+    await lockChannelPosting(tx, channelId, 'close');
     await lockRows(tx, 'channels', 'id', [channelId], 'no key update');
     const access = await findManagedChannel(tx, actor, channelId, clientAddress !== undefined);
     authorizeRemoveMembers(actor, access, userIds);

@@ -36,3 +36,17 @@ export async function lockName(tx: Db | Tx, name: string): Promise<void> {
   if (isSqlite(tx)) return;
   await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(tx);
 }
+
+/**
+ * PostgreSQL: a channel's gate for posting. A send holds it shared from before it reads whether its sender
+ * may post there (a member, the channel not archived) until it commits; a change that stops someone
+ * posting (archiving, removing members) holds it alone, as its first lock. So such a change waits for the
+ * sends under way, and a send that comes meanwhile waits, then reads the change. Sends to one channel
+ * never wait on each other: the lock is in PostgreSQL's lock table, no row is written. SQLite needs
+ * nothing, as above.
+ */
+export async function lockChannelPosting(tx: Db | Tx, channelId: string, lock: 'post' | 'close'): Promise<void> {
+  if (isSqlite(tx)) return;
+  const take = lock === 'post' ? sql`pg_advisory_xact_lock_shared` : sql`pg_advisory_xact_lock`;
+  await sql`select ${take}(hashtextextended(${`posting:${channelId}`}, 0))`.execute(tx);
+}

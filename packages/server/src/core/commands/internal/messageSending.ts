@@ -1,6 +1,6 @@
-import type { api, ParamsOf } from '@aviary/protocol';
+import { isUserId, type api, type ParamsOf } from '@aviary/protocol';
 import { ApiError, invalidParameter } from '../../../errors.js';
-import { lockName } from '../../../store/rows/locks.js';
+import { lockChannelPosting, lockName } from '../../../store/rows/locks.js';
 import { insertMessages } from '../../../store/rows/messages.js';
 import { newMessageUid } from '../../../store/ids.js';
 import type { MessagesTable, UsersTable } from '../../../store/schema.js';
@@ -55,6 +55,7 @@ export async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, {
   await checkOnBehalfOf(tx, sender, input.to, input.onBehalfOf);
   await requireTeamUsers(tx, sender.team_id, 'mentions', content.mentions);
   await requireTeamUsers(tx, sender.team_id, 'visibleTo', content.visibleTo);
+  if (!isUserId(input.to)) await lockChannelPosting(tx, input.to, 'post');
   const recipient = await resolveRecipient(tx, sender, input.to, input.onBehalfOf);
   // A bot in a channel sees what the member it posts for sees (onBehalfOf, checked above).
   const viewer = input.onBehalfOf === undefined ? sender : await tx.selectFrom('users').selectAll().where('id', '=', input.onBehalfOf).executeTakeFirstOrThrow();
