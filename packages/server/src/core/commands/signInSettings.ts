@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import { lockRows } from '../../store/rows/locks.js';
 import type { Store } from '../../store/store.js';
 import { recordAudit, type AuditActor } from '../audit/record.js';
 import type { CommandContext } from '../context.js';
@@ -23,7 +24,9 @@ export async function changeSignInSettings(ctx: SignInContext, actor: AuditActor
     provider: provider === undefined ? undefined : provider && { issuer: provider.issuer, clientId: provider.clientId, allowedDomains: provider.allowedDomains, createAccounts: provider.createAccounts, secretChanged: provider.clientSecret !== undefined },
   };
   return runChange(ctx, async (tx) => {
+    // The settings are read, changed and written whole: changes take turns on the team's row (PostgreSQL).
     if (actor.userId !== null) await holdAdminStanding(tx, { id: actor.userId, team_id: teamId });
+    else await lockRows(tx, 'teams', 'id', [teamId], 'update');
     const settings = await updateSignInSettings({ db: tx, keyring: ctx.store.keyring, envProvider: ctx.config.oidc }, teamId, change, now);
     await recordAudit(tx, { teamId, actor, at: now, action: 'team.signInSettingsChanged', target: { kind: 'team', id: teamId }, details });
     return settings;
@@ -37,6 +40,8 @@ export async function changeSignInSettings(ctx: SignInContext, actor: AuditActor
 export async function allowPasswordsAgain(ctx: CommandContext, actor: AuditActor, { teamId }: { teamId: string }): Promise<void> {
   const now = ctx.now();
   await runChange(ctx, async (tx) => {
+    // In turn with the other changes of the settings (changeSignInSettings), which read and write them whole.
+    await lockRows(tx, 'teams', 'id', [teamId], 'update');
     await allowPasswordSignIn(tx, teamId, now);
     await recordAudit(tx, { teamId, actor, at: now, action: 'team.signInSettingsChanged', target: { kind: 'team', id: teamId }, details: { passwordEnabled: true } });
   });
