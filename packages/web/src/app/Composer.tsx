@@ -1,5 +1,4 @@
-import { isChannelId } from '@aviary/protocol';
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { failureText, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { loadDraft, saveDraft } from './drafts';
@@ -7,9 +6,9 @@ import { captionOf } from './files/fileFormat';
 import { AttachButton, pasteFiles } from './files/AttachButton';
 import { UploadList } from './files/UploadList';
 import type { Uploads } from './files/useUploads';
-import { PickerOption } from './PickerOption';
 import { mentionedIds } from './notify/rules';
-import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
+import { mentionMarkup, type Mention } from './suggestions';
+import { useMessageText } from './useMessageText';
 import { useWorkspace } from './workspaceContext';
 
 /** Ctrl/Cmd + these keys wrap the selection in Markdown: bold, italic. */
@@ -38,13 +37,9 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
   const me = workspace.me.id;
   // The draft of this chat, as left before (across reloads too); the component is made anew for each chat.
   const [draft] = useState(() => loadDraft(me, chat));
-  const [text, setText] = useState(draft.text);
-  const [caret, setCaret] = useState(0);
-  const [active, setActive] = useState(0);
-  const [dismissed, setDismissed] = useState(false);
   const mentions = useRef<Mention[]>(draft.mentions);
   const input = useRef<HTMLTextAreaElement>(null);
-  const listId = useId();
+  const { text, setText, edit, select, withEmoji, list, boxProps, onListKeys } = useMessageText(input, { chat, initial: draft.text, mentions, commands: true });
   // Whether the composer is still shown: a message the outbox delivers (or that is refused) after the
   // person moved to another chat concerns the chat it was written in, not the view now open.
   const shown = useRef(true);
@@ -56,34 +51,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
   // A conversation opens ready to type in, as people expect of a chat; so does choosing it again (Ctrl+K).
   useEffect(() => input.current?.focus(), [chat, focusSignal]);
   useEffect(() => saveDraft(me, chat, { text, mentions: mentions.current }), [me, chat, text]);
-
-  const token = dismissed ? undefined : tokenAtCaret(text, caret);
-  // The emoji shortcodes, fetched the first time a `:` word is typed.
-  const [shortcodes, setShortcodes] = useState<typeof import('./emoji/shortcodes')>();
-  const wantsShortcodes = token?.kind === ':' && shortcodes === undefined;
-  useEffect(() => {
-    if (wantsShortcodes) void import('./emoji/shortcodes').then((module) => setShortcodes(() => module));
-  }, [wantsShortcodes]);
-  const suggestions = token ? suggestionsFor(token, workspace.people, workspace.apps, isChannelId(chat), shortcodes?.shortcodesStarting) : [];
-  const open = suggestions.length > 0;
   const pickers = appsWith(workspace.apps, 'attachmentPickerButton');
-
-  const edit = (value: string, at: number) => {
-    setText(value);
-    setCaret(at);
-    setActive(0);
-    setDismissed(false);
-  };
-
-  const pick = (suggestion: Suggestion) => {
-    if (!token) return;
-    const insert = suggestion.kind === 'person' ? `@${suggestion.label} ` : suggestion.kind === 'emoji' ? `${suggestion.emoji} ` : `${suggestion.label} `;
-    if (suggestion.kind === 'person') mentions.current.push({ userId: suggestion.id, label: suggestion.label });
-    const next = text.slice(0, token.start) + insert + text.slice(caret);
-    const at = token.start + insert.length;
-    edit(next, at);
-    pendingSelection.current = [at, at];
-  };
 
   /** Ctrl/Cmd+B and +I: the selection (or nothing, the caret between) wrapped in Markdown's `**` or `*`, and still selected. */
   const wrapSelection = (marker: string) => {
@@ -91,16 +59,8 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
     if (!box) return;
     const [start, end] = [box.selectionStart, box.selectionEnd];
     edit(text.slice(0, start) + marker + text.slice(start, end) + marker + text.slice(end), end + marker.length);
-    pendingSelection.current = [start + marker.length, end + marker.length];
+    select(start + marker.length, end + marker.length);
   };
-
-  // After a pick or a wrap, the caret (or selection) goes where it belongs before the next key is typed.
-  const pendingSelection = useRef<[number, number] | undefined>(undefined);
-  useLayoutEffect(() => {
-    if (pendingSelection.current === undefined) return;
-    input.current?.setSelectionRange(...pendingSelection.current);
-    pendingSelection.current = undefined;
-  });
 
   const canSend = text.trim() !== '' || uploads.items.some((item) => item.state === 'done');
   // Enter while files upload: the message goes once the last of them is up (or given up).
@@ -111,8 +71,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
   const send = () => {
     if (uploads.busy) return setQueued(true);
     if (!canSend) return;
-    // A `:code:` typed whole (the list closes at the second colon) goes as its emoji.
-    const body = shortcodes ? shortcodes.withEmoji(text.trim()) : text.trim();
+    const body = withEmoji(text.trim());
     const files = uploads.take();
     const serviceml = body === '' ? undefined : mentionMarkup(body, mentions.current);
     const mentioned = mentionedIds(body, mentions.current);
@@ -149,21 +108,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
       wrapSelection(format);
       return event.preventDefault();
     }
-    if (open) {
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        setActive((index) => (index + step + suggestions.length) % suggestions.length);
-        return event.preventDefault();
-      }
-      if (event.key === 'Tab' || (event.key === 'Enter' && !event.shiftKey)) {
-        pick(suggestions[active] ?? suggestions[0]!);
-        return event.preventDefault();
-      }
-      if (event.key === 'Escape') {
-        setDismissed(true);
-        return event.preventDefault();
-      }
-    }
+    if (onListKeys(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       send();
@@ -180,29 +125,15 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
         send();
       }}
     >
-      {open && (
-        <ul id={listId} role="listbox" className="picker-list composer-suggestions" aria-label={token?.kind === '@' ? 'People' : token?.kind === ':' ? 'Emoji' : 'Slash commands'}>
-          {suggestions.map((suggestion, index) => (
-            <PickerOption key={suggestion.id} listId={listId} index={index} active={active} onPick={() => pick(suggestion)}>
-              <span className="picker-label">{suggestion.label}</span>
-              {suggestion.detail && <span className="picker-detail">{suggestion.detail}</span>}
-            </PickerOption>
-          ))}
-        </ul>
-      )}
+      {list}
       <div className="composer-box">
         <UploadList uploads={uploads} />
         <textarea
           ref={input}
           rows={1}
-          value={text}
+          {...boxProps}
           placeholder={placeholder}
           aria-label={placeholder}
-          aria-autocomplete="list"
-          aria-controls={open ? listId : undefined}
-          aria-activedescendant={open ? `${listId}-${active}` : undefined}
-          onChange={(event) => edit(event.target.value, event.target.selectionStart)}
-          onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
           onPaste={(event) => pasteFiles(event, uploads.add)}
         />

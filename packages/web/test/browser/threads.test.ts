@@ -171,6 +171,35 @@ describe.skipIf(noBrowser)('threads', () => {
     await Promise.all([alice.context.close(), bob.context.close()]);
   });
 
+  it('names people with @ and writes emoji with : in the reply box, and the reply mentions whom it names', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'replies-mention', members: [web.cast.bob.id] });
+    const { message: parent } = await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: 'The release notes are drafted' });
+    const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind');
+    await alice.page.goto(`${web.t.url}/c/${encodeURIComponent(channel.id)}?thread=${parent.uid}`);
+    const box = threadPanel(alice.page).getByRole('textbox', { name: 'Reply in the thread' });
+    await box.pressSequentially('@Bo');
+    const people = threadPanel(alice.page).getByRole('listbox', { name: 'People' });
+    await people.getByRole('option', { name: /^Bob Baker/ }).waitFor();
+    expect(await box.getAttribute('aria-controls')).toBe(await people.getAttribute('id'));
+    await box.press('Enter');
+    await box.pressSequentially('please check them :tad');
+    await threadPanel(alice.page).getByRole('listbox', { name: 'Emoji' }).getByRole('option', { name: /:tada:/ }).waitFor();
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe('@Bob Baker please check them 🎉 ');
+    await box.press('Enter');
+    await repliesShown(alice.page).filter({ hasText: 'please check them 🎉' }).waitFor();
+    expect(await box.inputValue()).toBe('');
+
+    const [reply] = await web.t.testStore.store.db.selectFrom('messages').select(['text', 'mentions']).where('thread_parent', '=', parent.uid).execute();
+    expect(reply).toEqual({ text: '@Bob Baker please check them 🎉', mentions: JSON.stringify([web.cast.bob.id]) });
+    // Named, Bob follows the thread now.
+    const follow = await web.t.testStore.store.db.selectFrom('thread_follows').select('following').where('parent_uid', '=', parent.uid).where('user_id', '=', web.cast.bob.id).executeTakeFirst();
+    expect(follow).toEqual({ following: 1 });
+    expect(await seriousAccessibilityViolations(alice.page)).toEqual([]);
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
+
   it('keeps the pages of followed threads shown when a reply comes, with the thread replied to first, and drops one unfollowed elsewhere', async () => {
     // People of its own: the threads they follow are this test's alone.
     const cast = await webCast(web.t);

@@ -10,6 +10,9 @@ import { MessageChangesContext, useMessageChangesOf } from '../messageChanges';
 import { MessageRow } from '../MessageRow';
 import { applyReaction, reactionChangeOf, type ReactionChange } from '../reactionState';
 import { updatedMessage, withPin } from '../useHistory';
+import { mentionedIds } from '../notify/rules';
+import { mentionMarkup, type Mention } from '../suggestions';
+import { useMessageText } from '../useMessageText';
 import { useWorkspace } from '../workspaceContext';
 import './threads.css';
 
@@ -171,7 +174,10 @@ function closesThread(event: KeyboardEvent<HTMLElement>): boolean {
 }
 
 function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; onSent: (message: Message) => void }) {
-  const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  const mentions = useRef<Mention[]>([]);
+  // `@` and `:` as in the chat's composer; a reply calls no slash command.
+  const { text, setText, withEmoji, list, boxProps, onListKeys } = useMessageText(box, { chat, mentions, commands: false });
   const [alsoInChannel, setAlsoInChannel] = useState(false);
   const [error, setError] = useState<string>();
   const [sending, setSending] = useState(false);
@@ -184,13 +190,26 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
     setSending(true);
     setError(undefined);
     const files = uploads.take();
+    const picked = [...mentions.current];
     try {
       const ids = files.flatMap((item) => (item.info ? [item.info.id] : []));
-      const caption = captionOf(text, files.map((item) => item.file.name));
-      const answer = await methods.chat.sendFromComposer({ to: chat, text: caption, threadParent: root, ...(ids.length > 0 ? { files: ids } : {}), ...(alsoInChannel ? { alsoInChannel: true } : {}) });
+      const body = withEmoji(text.trim());
+      const caption = captionOf(body, files.map((item) => item.file.name));
+      const serviceml = body === '' ? undefined : mentionMarkup(body, picked);
+      const mentioned = mentionedIds(body, picked);
+      const answer = await methods.chat.sendFromComposer({
+        to: chat,
+        text: caption,
+        threadParent: root,
+        ...(serviceml ? { serviceml } : {}),
+        ...(mentioned.length > 0 ? { mentions: mentioned } : {}),
+        ...(ids.length > 0 ? { files: ids } : {}),
+        ...(alsoInChannel ? { alsoInChannel: true } : {}),
+      });
       if ('message' in answer) onSent(answer.message);
-      // What was typed while it went stays for the next reply.
+      // What was typed while it went stays for the next reply, with the people picked for it.
       setText((now) => (now === text ? '' : now));
+      mentions.current = mentions.current.filter((mention) => !picked.includes(mention));
     } catch (failure) {
       setError(failureText(failure));
       uploads.putBack(files);
@@ -202,13 +221,15 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
     <form className="thread-composer" onSubmit={send}>
       {error && <p className="form-error" role="alert">{error}</p>}
       <UploadList uploads={uploads} />
+      {list}
       <textarea
+        ref={box}
+        {...boxProps}
         aria-label="Reply in the thread"
         placeholder="Reply…"
-        value={text}
-        onChange={(event) => setText(event.target.value)}
         onPaste={(event) => pasteFiles(event, uploads.add)}
         onKeyDown={(event) => {
+          if (onListKeys(event)) return;
           // Enter that ends an input method's composition (Chinese, Japanese, Korean) picks the text; it sends nothing.
           if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
             event.preventDefault();
