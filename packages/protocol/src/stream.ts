@@ -52,6 +52,11 @@ export const ThreadFollowUpdatedFrame = dataFrame(
   { message: MessageRef, following: Type.Boolean(), readUpTo: Type.Optional(MessageUid) },
   'the person followed, unfollowed or read a thread (on any of their devices)',
 );
+export const ThreadFollowedReplyFrame = dataFrame(
+  'thread.followedReply',
+  { message: Message },
+  'someone replied in a thread the person follows (the reply, whole; its message.created comes just before): notify as for a mention',
+);
 export const ChannelCreatedFrame = dataFrame(
   'channel.created',
   { channel: Channel, memberIds: Type.Array(UserId, { description: 'every member, the creator first' }) },
@@ -144,6 +149,7 @@ export const StreamDataFrame = Type.Union([
   PinRemovedFrame,
   ThreadUpdatedFrame,
   ThreadFollowUpdatedFrame,
+  ThreadFollowedReplyFrame,
   ChannelCreatedFrame,
   ChannelMembersAddedFrame,
   ChannelMembersRemovedFrame,

@@ -36,6 +36,15 @@ describe('which messages notify', () => {
     expect(shouldNotify(message({ from: me, to: 'u:bbbbbbbbbbbbbbbb' }), me, chosen, at)).toBe(false);
   });
 
+  it('notifies a reply in a thread the person follows, unless the chat is muted', () => {
+    const reply = message({ threadParent: '01M83633Y9RSAYX6J3EXPYWE3W' });
+    expect(shouldNotify(reply, me, settings(), at)).toBe(false);
+    expect(shouldNotify(reply, me, settings(), at, true)).toBe(true);
+    expect(shouldNotify(reply, me, undefined, at, true)).toBe(true);
+    expect(shouldNotify(reply, me, settings({ chats: [{ chat: 'g:cccccccccccccccc', level: 'mute' }] }), at, true)).toBe(false);
+    expect(shouldNotify({ ...reply, from: me }, me, settings(), at, true)).toBe(false);
+  });
+
   it('follows a chat’s level: all notifies every message, mute nothing', () => {
     const chosen = settings({ chats: [{ chat: 'g:cccccccccccccccc', level: 'all' }, { chat: 'u:bbbbbbbbbbbbbbbb', level: 'mute' }] });
     expect(shouldNotify(message({}), me, chosen, at)).toBe(true);

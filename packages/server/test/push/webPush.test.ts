@@ -89,6 +89,26 @@ forEachDialect(
       expect(await pushesTo(browser.path)).toHaveLength(3);
     });
 
+    it('pushes a reply to the people who follow its thread, opening the thread, unless they unfollowed it', async () => {
+      const { alice, bob, channelId, aliceSession, bobSession } = await cast();
+      const browser = await subscribe(aliceSession);
+      const { uid: parent } = await alice.client.chat.sendMessage({ to: channelId, text: 'who takes the release?' });
+      const { body: reply } = await bobSession.call('chat.sendMessage', { to: channelId, text: 'I can', threadParent: parent });
+      const [push, ...more] = await pushesTo(browser.path);
+      expect(more).toEqual([]);
+      expect(JSON.parse(decryptPush(push!.body, browser.keys))).toMatchObject({
+        body: 'I can',
+        url: `/c/${encodeURIComponent(channelId)}?m=${parent}&thread=${parent}`,
+        chat: channelId,
+        uid: reply.uid,
+      });
+      // Her own reply pushes nothing to her; once she unfollowed, Bob's next reply neither.
+      await aliceSession.call('chat.sendMessage', { to: channelId, text: 'Thanks', threadParent: parent });
+      expect((await aliceSession.call('threads.unfollow', { messageUid: parent })).status).toBe(200);
+      await bob.client.chat.sendMessage({ to: channelId, text: 'Done', threadParent: parent });
+      expect(await pushesTo(browser.path)).toHaveLength(1);
+    });
+
     it('sends nothing to a person with a stream open, and forgets a subscription the push service says is gone', async () => {
       const { alice, carol, carolSession, bob, bobSession } = await cast();
       const online = await subscribe(carolSession);

@@ -148,9 +148,37 @@ forEachDialect(
           { type: 'thread.updated', message: ref, thread: { replyCount: 1, participants: [bobSession.user.id], lastReplyUid: reply.uid } },
         ];
         expect(threadFrames(1)).toMatchObject(shared);
-        expect(threadFrames(0)).toMatchObject([...shared, { type: 'thread.followUpdated', message: ref, following: true, readUpTo: reply.uid }]);
+        // Alice wrote the parent, so she follows the thread: the reply comes to her whole once more.
+        const followed = { type: 'thread.followedReply', message: { uid: reply.uid, threadParent: parent, text: 'a reply' } };
+        expect(threadFrames(0)).toMatchObject([...shared, followed, { type: 'thread.followUpdated', message: ref, following: true, readUpTo: reply.uid }]);
         expect(threadFrames(2)).toEqual([]);
         for (const frame of streams.flatMap((stream) => stream.frames)) expect(Value.Check(StreamFrame, frame), JSON.stringify(frame)).toBe(true);
+      });
+
+      it('brings a reply to the people who follow its thread and read it: not its sender, nor one who unfollowed or left', async () => {
+        const { team, alice, bob, channelId, aliceSession, bobSession, db } = await cast();
+        const member = async () => {
+          const person = await t().f.person(team.id);
+          await alice.client.channels.addMembers({ channelId, members: [person.id] });
+          return sessionFor(t(), person);
+        };
+        const [leaving, unfollowing, bystander] = [await member(), await member(), await member()];
+        const { uid: parent } = await alice.client.chat.sendMessage({ to: channelId, text: 'who takes the release?' });
+        for (const who of [leaving, unfollowing]) expect((await who.call('threads.follow', { messageUid: parent })).status).toBe(200);
+        expect((await unfollowing.call('threads.unfollow', { messageUid: parent })).status).toBe(200);
+        await alice.client.channels.removeMembers({ channelId, members: [leaving.user.id] });
+        const people = [aliceSession, bobSession, leaving, unfollowing, bystander];
+        const streams = await Promise.all(people.map((who) => openStream(t(), who)));
+        const { body: reply } = await bobSession.call('chat.sendMessage', { to: channelId, text: 'I can', threadParent: parent });
+        await fence(t(), team.id, alice.id, streams);
+        const followedReplies = streams.map((stream) => stream.data().flatMap((frame) => (frame.type === 'thread.followedReply' ? [frame.message.uid] : [])));
+        expect(followedReplies).toEqual([[reply.uid], [], [], [], []]);
+        // Bob replied, so he follows now: Alice's answer comes to him, and not to her.
+        const { body: answer } = await aliceSession.call('chat.sendMessage', { to: channelId, text: 'Thanks!', threadParent: parent });
+        await bobSession.call('chat.sendMessage', { to: bobSession.user.id, text: 'a fence of my own' });
+        await streams[1]!.waitFor((frame) => frame.type === 'thread.followedReply' && frame.message.uid === answer.uid);
+        const following = await db.selectFrom('thread_follows').select(['user_id', 'following']).where('parent_uid', '=', parent).orderBy('user_id').execute();
+        expect(following.filter((row) => row.following === 1).map((row) => row.user_id).sort()).toEqual([alice.id, bob.id, leaving.user.id].sort());
       });
     });
 

@@ -94,6 +94,7 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
       case 'pin.removed':
       case 'thread.updated':
       case 'thread.followUpdated':
+      case 'thread.followedReply':
         break; // the open chat's history and thread show them (ConversationView, the thread panel)
       case 'team.updated':
         break; // the workspace takes the team from it (updatedTeam)

@@ -174,6 +174,48 @@ describe.skipIf(noBrowser)('mentions and notifications in the web client', () =>
     await Promise.all([alicePage.context.close(), bobPage.context.close()]);
    });
 
+  it('follows a thread from its panel: a reply in it notifies and opens the thread; unfollowed, the next does not', async () => {
+    const { alice, bob } = web.cast;
+    const ctx = web.t.server.ctx;
+    const { channel } = await createChannel(ctx, { user: alice, appId: null }, { name: 'release', type: 'public', members: [bob.id] });
+    const { message: parent } = await sendMessage(ctx, { user: alice, appId: null }, { to: channel.id, text: 'Who writes the release notes?' });
+    const reply = (text: string) => sendMessage(ctx, { user: alice, appId: null }, { to: channel.id, text, threadParent: parent.uid });
+
+    const bobPage = await openWatchedPage(web.browser);
+    await bobPage.context.grantPermissions(['notifications'], { origin: web.t.url });
+    await bobPage.context.addInitScript(recordNotifications);
+    await signInOn(bobPage.page, web.t, bob.email!);
+    await bobPage.page.goto(`${web.t.url}/c/${encodeURIComponent(channel.id)}?thread=${parent.uid}`);
+    const panel = bobPage.page.getByRole('complementary', { name: 'Thread', exact: true });
+    // Bob neither wrote, replied to nor was named in it: he does not follow it until he says so.
+    await panel.getByRole('button', { name: 'Follow', exact: true }).click();
+    await panel.getByRole('button', { name: 'Unfollow', exact: true }).waitFor();
+    const follows = () => web.t.testStore.store.db.selectFrom('thread_follows').select('following').where('parent_uid', '=', parent.uid).where('user_id', '=', bob.id).executeTakeFirst();
+    expect(await follows()).toEqual({ following: 1 });
+    await bobPage.page.goto(`${web.t.url}/c/${encodeURIComponent(channel.id)}`);
+    await history(bobPage.page).getByText('Who writes the release notes?').waitFor();
+    await hide(bobPage.page, true);
+
+    const { message: first } = await reply('I will, by Friday');
+    await expect.poll(() => shown(bobPage.page)).toEqual([{ title: 'Alice Archer in #release', body: 'I will, by Friday', tag: first.uid }]);
+    // The notification opens the thread beside its parent.
+    await hide(bobPage.page, false);
+    await bobPage.page.evaluate(() => (window as unknown as { __notifications: Array<{ onclick: () => void }> }).__notifications[0]!.onclick());
+    await bobPage.page.waitForURL(new RegExp(`\\?m=${parent.uid}&thread=${parent.uid}$`));
+    await panel.getByRole('listitem').filter({ hasText: 'I will, by Friday' }).waitFor();
+
+    // Unfollowed: the next reply notifies nothing; a direct message after it does (frames come in order).
+    await panel.getByRole('button', { name: 'Unfollow', exact: true }).click();
+    await panel.getByRole('button', { name: 'Follow', exact: true }).waitFor();
+    expect(await follows()).toEqual({ following: 0 });
+    await hide(bobPage.page, true);
+    await reply('Draft is up');
+    await sendMessage(ctx, { user: alice, appId: null }, { to: bob.id, text: 'did you see the draft?' });
+    await expect.poll(async () => (await shown(bobPage.page)).map((n) => n.body)).toEqual(['I will, by Friday', 'did you see the draft?']);
+    expect(bobPage.errors.filter((error) => !/does not support the Push API in incognito mode/.test(error))).toEqual([]);
+    await bobPage.context.close();
+  });
+
   it('on a phone, the ☰ button says when other conversations have unread messages, and mentions; a dialog opened from the sidebar closes it', async () => {
     const team = await web.t.f.team('Pipit');
     const ann = await web.t.f.person(team.id, { firstName: 'Ann', lastName: 'Ash', password: PASSWORD });

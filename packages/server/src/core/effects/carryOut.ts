@@ -37,7 +37,7 @@ export function carryOutEffects(ctx: CoreContext, effects: readonly Effect[], re
         break;
       case 'pushMessage': {
         const { presence } = ctx;
-        if (presence) ctx.background.run(`Web Push for message ${effect.message.uid}`, () => pushForMessage(ctx, presence, effect.message));
+        if (presence) ctx.background.run(`Web Push for message ${effect.message.uid}`, () => pushForMessage(ctx, presence, effect.message, effect.followers));
         break;
       }
     }

@@ -19,8 +19,11 @@ export type Effect =
   | { kind: 'credentialsEnded'; notice: CredentialsNotice }
   /** Mail was queued (core/mail/outbox.ts): send it. */
   | { kind: 'sendMail' }
-  /** A direct message or a mention was stored: Web Push to the people concerned who have no stream open (core/push). */
-  | { kind: 'pushMessage'; message: MessagesTable };
+  /**
+   * A direct message, a mention or a reply in a followed thread was stored: Web Push to the people
+   * concerned (`followers`: of the reply's thread, but its sender) who have no stream open (core/push).
+   */
+  | { kind: 'pushMessage'; message: MessagesTable; followers: string[] };
 
 /** The effects one transaction has recorded so far. */
 export class Effects {

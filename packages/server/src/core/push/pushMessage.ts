@@ -14,7 +14,7 @@ import { cutText } from '../textCut.js';
 export interface PushPayload {
   title: string;
   body: string;
-  /** The message's permalink in the web client. */
+  /** The message's permalink in the web client (a reply's: its thread's). */
   url: string;
   /** The chat as the recipient names it, and the message. */
   chat: string;
@@ -27,14 +27,15 @@ const PUSH_TTL_SECONDS = 3600;
 const PUSH_TIMEOUT_MS = 10_000;
 
 /**
- * Web Push for a new message, after it was committed: to the recipient of a direct message and the people
+ * Web Push for a new message, after it was committed: to the recipient of a direct message, the people
  * a channel message mentions (by name, or @channel for every member; @here is for those online, who
- * have a stream), when they have no stream open, have not muted the chat and are not in do-not-disturb.
+ * have a stream) and, for a reply, the people who follow its thread (`followers`, still members of a
+ * channel), when they have no stream open, have not muted the chat and are not in do-not-disturb.
  * Each of their subscriptions gets one encrypted push through the server's guarded agent; a subscription
  * the push service says is gone (404, 410) is forgotten.
  */
-export async function pushForMessage(ctx: CoreContext, presence: OnlinePeople, message: MessagesTable): Promise<void> {
-  const targets = await pushTargets(ctx, message);
+export async function pushForMessage(ctx: CoreContext, presence: OnlinePeople, message: MessagesTable, followers: readonly string[] = []): Promise<void> {
+  const targets = await pushTargets(ctx, message, followers);
   if (targets.length === 0) return;
   const online = new Set(await presence.online(message.team_id, ctx.now()));
   const offline = targets.filter((id) => !online.has(id));
@@ -53,7 +54,8 @@ export async function pushForMessage(ctx: CoreContext, presence: OnlinePeople, m
     const payload: PushPayload = {
       title: channel ? `${from} in #${channel.name}` : from,
       body: cutText(message.notification ?? message.text, BODY_CHARS),
-      url: `/c/${encodeURIComponent(chat)}?m=${message.uid}`,
+      // A reply opens its thread beside its parent, as the web client's own links do.
+      url: `/c/${encodeURIComponent(chat)}?m=${message.thread_parent === null ? message.uid : `${message.thread_parent}&thread=${message.thread_parent}`}`,
       chat,
       uid: message.uid,
     };
@@ -96,15 +98,17 @@ async function standingSubscriptions(ctx: CoreContext, userIds: readonly string[
   return rows.filter((row) => row.standing).map(({ standing: _standing, ...subscription }) => subscription);
 }
 
-async function pushTargets(ctx: CoreContext, message: MessagesTable): Promise<string[]> {
+async function pushTargets(ctx: CoreContext, message: MessagesTable, followers: readonly string[]): Promise<string[]> {
   let targets: string[];
   if (message.chat_key.includes('|')) {
+    // Its recipient, who is also the only other follower a thread of a direct chat can have.
     targets = [message.to_id];
   } else {
     const mentions = message.mentions === null ? [] : (JSON.parse(message.mentions) as string[]);
     const members = await ctx.db.selectFrom('channel_members').select('user_id').where('channel_id', '=', message.chat_key).execute();
     const memberIds = members.map((m) => m.user_id);
-    targets = mentions.includes('@channel') ? memberIds : mentions.filter((id) => !isStoredBroadcast(id) && memberIds.includes(id));
+    const named = mentions.includes('@channel') ? memberIds : mentions.filter((id) => !isStoredBroadcast(id) && memberIds.includes(id));
+    targets = [...named, ...followers.filter((id) => memberIds.includes(id))];
   }
   const visible = message.visible_to === null ? undefined : (JSON.parse(message.visible_to) as string[]);
   return [...new Set(targets)].filter((id) => id !== message.from_user_id && (visible === undefined || visible.includes(id)));

@@ -40,6 +40,13 @@ export const pinChanged = (message: MessagesTable, change: { added: boolean; use
 export const threadUpdated = (root: MessagesTable, thread: ThreadSummaryModel): StreamEntryDraft =>
   entry('thread.updated', messageAudience(root), { message: presentMessageRef(root), thread });
 
+/** A new reply, whole, for the people who follow its thread and read it (the sender excluded by the caller). */
+export function followedReply(reply: MessagesTable, followers: readonly string[]): StreamEntryDraft {
+  const readers = reply.visible_to === null ? undefined : new Set([reply.from_user_id, ...(JSON.parse(reply.visible_to) as string[])]);
+  const only = readers ? followers.filter((id) => readers.has(id)) : [...followers];
+  return entry('thread.followedReply', { to: 'chat', chat: reply.chat_key, only }, { message: presentMessage(reply) });
+}
+
 /** A person's own following and reading of a thread, for their other devices. */
 export const threadFollowUpdated = (userId: string, root: MessagesTable, state: { following: boolean; readUpTo?: string }): StreamEntryDraft =>
   entry('thread.followUpdated', { to: 'users', users: [userId] }, { message: presentMessageRef(root), ...state });

@@ -2,7 +2,7 @@ import { threadLimits } from '@aviary/protocol';
 import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import { threadUpdated } from '../stream/entries.js';
+import { followedReply, threadUpdated } from '../stream/entries.js';
 import { followThread } from './follows.js';
 import { presentThread } from './summary.js';
 
@@ -12,9 +12,11 @@ export { presentThread };
  * What a new reply changes, in its message's transaction: the root's summary (one more reply, the newest,
  * its sender first among the participants), and who follows: the root's author unless they unfollowed,
  * the sender and the people it mentions (replying or being named follows again). The sender has read the
- * thread up to their own reply. Returns the root's thread.updated entry, for the reply's frames.
+ * thread up to their own reply. Returns the reply's frames besides message.created (the root's
+ * thread.updated, and thread.followedReply for the followers who read it) and those followers but the
+ * sender, whom it notifies.
  */
-export async function recordReply(tx: Tx, root: MessagesTable, reply: MessagesTable, mentions: readonly string[]): Promise<StreamEntryDraft> {
+export async function recordReply(tx: Tx, root: MessagesTable, reply: MessagesTable, mentions: readonly string[]): Promise<{ entries: StreamEntryDraft[]; followers: string[] }> {
   // One statement makes the summary or counts one more in it, and takes its row's lock on PostgreSQL: two
   // replies at once both count, and take turns below. Made apart from the count, a summary the deletion of
   // the thread's last reply removed between the two was missing for the count, and the reply was lost.
@@ -42,7 +44,11 @@ export async function recordReply(tx: Tx, root: MessagesTable, reply: MessagesTa
     .where('parent_uid', '=', root.uid)
     .where((eb) => eb.or([eb('read_up_to', 'is', null), eb('read_up_to', '<', reply.uid)]))
     .execute();
-  return threadUpdated(root, presentThread({ reply_count: counted.reply_count, participants, last_reply_uid: reply.uid, last_reply_at: reply.timestamp }));
+  const summary = threadUpdated(root, presentThread({ reply_count: counted.reply_count, participants, last_reply_uid: reply.uid, last_reply_at: reply.timestamp }));
+  const followers = (
+    await tx.selectFrom('thread_follows').select('user_id').where('parent_uid', '=', root.uid).where('following', '=', 1).where('user_id', '!=', reply.from_user_id).execute()
+  ).map((row) => row.user_id);
+  return { entries: followers.length > 0 ? [summary, followedReply(reply, followers)] : [summary], followers };
 }
 
 /**

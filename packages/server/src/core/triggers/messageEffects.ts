@@ -7,10 +7,11 @@ import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
 import { enqueueReceiveMessage } from './receiveMessage.js';
 import { previewUrlsOf } from './requestUrlPreviews.js';
 
-/** For a thread reply: the thread's root, and the entry of its new summary (threads/replies.ts). */
+/** For a thread reply: the thread's root, its frames besides message.created, and who follows it (threads/replies.ts). */
 export interface ThreadReply {
   root?: MessagesTable;
-  threadEntry?: StreamEntryDraft;
+  entries?: StreamEntryDraft[];
+  followers?: string[];
 }
 
 /**
@@ -24,6 +25,7 @@ export async function recordMessageEffects(tx: Tx, effects: Effects, message: Me
   if (queued) effects.add({ kind: 'deliverEvents', ...queued });
   const urls = previewUrlsOf(message);
   if (urls.length > 0) effects.add({ kind: 'previewUrls', message, urls });
-  if (message.chat_key.includes('|') || message.mentions !== null) effects.add({ kind: 'pushMessage', message });
-  await recordStreamEntries(tx, effects, message.team_id, [messageCreated(message), ...(thread.threadEntry ? [thread.threadEntry] : [])], now);
+  const followers = thread.followers ?? [];
+  if (message.chat_key.includes('|') || message.mentions !== null || followers.length > 0) effects.add({ kind: 'pushMessage', message, followers });
+  await recordStreamEntries(tx, effects, message.team_id, [messageCreated(message), ...(thread.entries ?? [])], now);
 }

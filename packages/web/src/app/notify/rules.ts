@@ -15,27 +15,21 @@ export function mentionsMe(message: Pick<MessageModel, 'to' | 'text' | 'mentions
   return message.mentions?.includes(me) === true || (isChannelId(message.to) && broadcastOf(message.text) !== undefined);
 }
 
-/**
- * Hook for threads: a reply in a thread the person follows notifies like a mention. No thread frame
- * exists yet; when one does, answer here whether `message` is such a reply.
- */
-export const isFollowedThreadReply = (_message: MessageModel): boolean => false;
-
 /** The chat a message belongs to, as the person names it: the channel, or the other person. */
 const chatOf = (message: Pick<MessageModel, 'from' | 'to'>, me: string): string => (isChannelId(message.to) ? message.to : message.from === me ? message.to : message.from);
 
 /**
- * Whether a new message notifies the person: direct messages, mentions and followed threads, or every
- * message of a chat set to `all`; never their own, a muted chat's, or during do-not-disturb. Before the
- * settings are known, the defaults.
+ * Whether a new message notifies the person: direct messages, mentions and replies in threads they follow
+ * (`followed`: it came as thread.followedReply), or every message of a chat set to `all`; never their
+ * own, a muted chat's, or during do-not-disturb. Before the settings are known, the defaults.
  */
-export function shouldNotify(message: MessageModel, me: string, settings: NotificationSettings | undefined, now: number): boolean {
+export function shouldNotify(message: MessageModel, me: string, settings: NotificationSettings | undefined, now: number, followed = false): boolean {
   if (message.from === me) return false;
   const direct = !isChannelId(message.to);
-  if (!settings) return direct || mentionsMe(message, me);
+  if (!settings) return direct || followed || mentionsMe(message, me);
   const level = levelOf(settings, chatOf(message, me));
   if (level === 'mute' || doNotDisturbActive(settings, now)) return false;
-  return level === 'all' || direct || mentionsMe(message, me) || isFollowedThreadReply(message);
+  return level === 'all' || direct || followed || mentionsMe(message, me);
 }
 
 /** The favicon with a count on it, as an SVG data URL (red when something mentions the person). */

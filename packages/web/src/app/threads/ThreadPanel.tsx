@@ -76,9 +76,17 @@ export function ThreadPanel({ chat, root, reloads = 0, archived = false, onClose
     }
   }, [chat, root, oldest, older]);
   const newest = replies.at(-1)?.uid;
+  // Read up to the newest reply, once the thread is shown and at each reply; the answer says whether the
+  // person follows it (the parent's author, a replier or someone named in it does, until they unfollow).
+  const [following, setFollowing] = useState<boolean>();
+  const loaded = parent !== undefined;
   useEffect(() => {
-    if (newest) methods.threads.markRead({ messageUid: root }).catch(() => undefined);
-  }, [root, newest]);
+    if (loaded) methods.threads.markRead({ messageUid: root }).then((state) => setFollowing(state.following), () => undefined);
+  }, [root, newest, loaded]);
+  const toggleFollow = () => {
+    const change = following ? methods.threads.unfollow : methods.threads.follow;
+    change({ messageUid: root }).then((state) => setFollowing(state.following), (failure: unknown) => workspace.toast(failureText(failure), 'error'));
+  };
   useEffect(() => panel.current?.querySelector<HTMLElement>('textarea')?.focus(), [root]);
   /** Each message shown, the parent and the replies, through `each`. */
   const changeShown = useCallback((each: (message: Message) => Message) => {
@@ -104,6 +112,7 @@ export function ThreadPanel({ chat, root, reloads = 0, archived = false, onClose
         shownMessages.remove([frame.message.uid]);
       }
       if (frame.type === 'thread.updated' && frame.message.uid === root) setParent((shown) => shown && { ...shown, thread: frame.thread });
+      if (frame.type === 'thread.followUpdated' && frame.message.uid === root) setFollowing(frame.following);
       const reaction = reactionChangeOf(frame);
       if (reaction) shownMessages.react([reaction], me);
       if (frame.type === 'pin.added' || frame.type === 'pin.removed') {
@@ -132,6 +141,11 @@ export function ThreadPanel({ chat, root, reloads = 0, archived = false, onClose
     <aside ref={panel} className="thread-panel" aria-labelledby={titleId} onKeyDown={(event) => closesThread(event) && onClose()}>
       <header className="thread-panel-header">
         <h2 id={titleId}>Thread</h2>
+        {following !== undefined && (
+          <button type="button" className="secondary" onClick={toggleFollow} title={following ? 'Stop being notified of new replies' : 'Be notified of new replies'}>
+            {following ? 'Unfollow' : 'Follow'}
+          </button>
+        )}
         <button type="button" className="secondary" onClick={onClose}>
           Close
         </button>

@@ -101,8 +101,8 @@ export async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, {
     if (Number(used.numUpdatedRows) === 0) throw new ApiError('UnknownWebhook', 'No webhook answers at this URL: it was never made, or it was revoked.');
   }
   if (files) await linkMessageFiles(tx, message, files, now);
-  const threadEntry = root ? await recordReply(tx, root, message, content.mentions ?? []) : undefined;
-  await recordMessageEffects(tx, effects, message, now, { root, threadEntry });
+  const reply = root ? await recordReply(tx, root, message, content.mentions ?? []) : undefined;
+  await recordMessageEffects(tx, effects, message, now, { root, ...reply });
   return { message, repeated: false };
 }
 
