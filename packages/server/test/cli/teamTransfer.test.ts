@@ -72,6 +72,8 @@ describe('aviary team export and aviary team import', () => {
     const fileIds = uploads.map((answer) => answer.body.file.id as string);
     const sent = await sender.call('chat.sendMessage', { to: channel.id, text: 'the plan and its notes', files: fileIds });
     expect(sent.status).toBe(200);
+    // Edited once: its edit is a record keyed by a time (a number), as the others are by text.
+    expect((await sender.call('chat.updateMessage', { messageUid: sent.body.uid, text: 'the plan and its notes, as agreed' })).status).toBe(200);
     // The image's thumbnail and preview are made in the background: the export carries them once made.
     await expect.poll(async () => (await sourceStore.db.selectFrom('files').select('renditions').where('id', '=', fileIds[0]).executeTakeFirstOrThrow()).renditions, { timeout: 30_000 }).toBe('ready');
     // Her picture and the team's icon (she is the demo's admin), each made from an upload: the export carries their squares.
@@ -120,6 +122,7 @@ describe('aviary team export and aviary team import', () => {
     expect(readFileSync(join(out, 'files', bytesName(fileIds[0]))).equals(image)).toBe(true);
     expect(exported.fileBytes).toEqual({ folder: 'files', files: 2, bytes: expect.any(Number) });
     expect(lines(out, 'team.jsonl')[0]).toMatchObject({ broadcastMentionLimit: 7, whoMayInvite: 'members', whoMayCreateChannels: 'admins', icon });
+    expect(lines(out, 'message-edits.jsonl')).toEqual([expect.objectContaining({ messageUid: sent.body.uid, editedAt: expect.any(Number), editedBy: person.id, previousText: 'the plan and its notes' })]);
     expect(lines(out, 'notification-levels.jsonl')).toEqual([expect.objectContaining({ userId: person.id, chatKey: channel.id, level: 'mute' })]);
 
     const into = await fresh(target);

@@ -131,7 +131,10 @@ async function insertRows(tx: Tx, spec: KindSpec, rows: Row[]): Promise<void> {
   await (tx as unknown as Kysely<any>).insertInto(spec.table).values(rows).execute();
 }
 
-/** A record must be an object with its key fields as text; the team's record must be the manifest's team. */
+/**
+ * A record must be an object with its key fields given (text, or a number such as an edit's time); the
+ * team's record must be the manifest's team.
+ */
 function checkedRecord(spec: KindSpec, { line, value }: Line, path: string, teamId: string): { line: number; record: ExportRecord } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new TransferRefusal('InvalidOption', `${path}:${line} is not a JSON object.`);
@@ -139,7 +142,10 @@ function checkedRecord(spec: KindSpec, { line, value }: Line, path: string, team
   const record = value as ExportRecord;
   for (const column of spec.key) {
     const field = spec.fields.find((candidate) => candidate.column === column)!.field;
-    if (typeof record[field] !== 'string' || record[field] === '') throw new TransferRefusal('InvalidOption', `${path}:${line} has no "${field}".`);
+    const key = record[field];
+    if (!((typeof key === 'string' && key !== '') || (typeof key === 'number' && Number.isSafeInteger(key)))) {
+      throw new TransferRefusal('InvalidOption', `${path}:${line} has no "${field}" (text, or a whole number).`);
+    }
   }
   if (spec.kind === 'team' && record.id !== teamId) {
     throw new TransferRefusal('InvalidOption', `${path}:${line} is team "${String(record.id)}", but manifest.json is of team "${teamId}".`);
