@@ -5,7 +5,7 @@
 // listing of the bucket that holds them, in a companion file beside the dump (FILE.files).
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { ensurePrivateDataDir, sqliteFile } from './store.js';
 
@@ -70,8 +70,12 @@ export async function backupSqlite(dataDir: string, out: string, storage: Backup
   const database = sqliteFile(dataDir);
   if (!existsSync(database)) throw new BackupRefusal(`There is no SQLite store in ${dataDir} (no ${database}).`);
   refuseExisting(out);
+  refuseInside(dataDir, out);
   const partial = `${out}.partial`;
-  rmSync(partial, { force: true });
+  const removePartial = () => ['', '-wal', '-shm', '-journal'].forEach((suffix) => rmSync(`${partial}${suffix}`, { force: true }));
+  removePartial();
+  // Private before a byte is copied into it: SQLite gives its journal and WAL the database file's mode.
+  closeSync(openSync(partial, 'w', 0o600));
   const source = new SQLite(database, { readonly: true, fileMustExist: true });
   try {
     await source.backup(partial);
@@ -84,12 +88,11 @@ export async function backupSqlite(dataDir: string, out: string, storage: Backup
     summary = { kind: 'sqlite', file: out, ...(await writeFilesPart(copy, dataDir, storage, true)) };
   } catch (error) {
     copy.close();
-    rmSync(partial, { force: true });
+    removePartial();
     throw error;
   } finally {
     if (copy.open) copy.close();
   }
-  chmodSync(partial, 0o600);
   renameSync(partial, out);
   return summary;
 }
@@ -241,6 +244,7 @@ export function* listedObjects(backup: string): Generator<Pick<ListedObject, 'ke
 export async function backupPostgres(databaseUrl: string, out: string, dataDir: string, storage: BackupFiles = {}): Promise<BackupSummary> {
   refuseExisting(out);
   refuseExisting(companionOf(out));
+  refuseInside(dataDir, out);
   const partial = `${out}.partial`;
   const companionPartial = `${companionOf(out)}.partial`;
   rmSync(partial, { force: true });
@@ -281,6 +285,18 @@ export async function restorePostgres(file: string, databaseUrl: string, dataDir
     return { kind: 'postgres', file, files: [], uploads: writeFilesBack(db, dataDir).uploads, objects: listedCount(db) };
   } finally {
     db.close();
+  }
+}
+
+/**
+ * A backup is written outside the data directory: inside it, the next backup would carry this one, and
+ * a SQLite backup would carry its own file as it grows, without end.
+ */
+function refuseInside(dataDir: string, out: string): void {
+  const path = relative(resolve(dataDir), resolve(out));
+  const outside = path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path);
+  if (!outside) {
+    throw new BackupRefusal(`${out} is inside the data directory ${dataDir}: write the backup outside it (the next backup would carry it, and a SQLite backup would copy itself as it grows).`);
   }
 }
 

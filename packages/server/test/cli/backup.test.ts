@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
@@ -185,8 +185,16 @@ describe.each(dialects)('aviary backup and aviary restore (%s)', (dialect) => {
     expect(overwrite.code).toBe(1);
     expect(JSON.parse(overwrite.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining('exists already') });
 
+    // Inside the data directory, the next backup would carry it (and a SQLite one would copy itself as it grows).
+    const inside = join(dataDirOf(source), 'backups', 'nightly.backup');
+    const insideAnswer = await runCliProcess(['backup', '--out', inside, ...source.on, '--json']);
+    expect(insideAnswer.code).toBe(1);
+    expect(JSON.parse(insideAnswer.stdout)).toEqual({ error: 'InvalidOption', description: expect.stringContaining('is inside the data directory') });
+    expect(existsSync(join(dataDirOf(source), 'backups'))).toBe(false);
+
     const file = join(dir, 'good.backup');
     expect((await runCliProcess(['backup', '--out', file, ...source.on])).code).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     const intoItself = await runCliProcess(['restore', '--from', file, ...source.on, '--json']);
     expect(intoItself.code).toBe(1);
     expect(JSON.parse(intoItself.stdout).description).toMatch(dialect === 'sqlite' ? /is not empty/ : /has \d+ tables already/);
