@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { oidcFromEnv, type OidcProviderConfig } from './config/oidc.js';
 import { filesConfig, type FilesConfig } from './config/files.js';
+import { trustedProxies } from './trustProxy.js';
 
 export interface RateRule {
   /** Tokens added per second. */
@@ -220,6 +221,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       ...input.stream,
     },
   };
+  checkStartSettings(config);
   if (config.smtpUrl !== undefined && config.publicUrl === undefined) {
     throw new ConfigError('AVIARY_SMTP_URL', 'mailed links point at the server’s public URL: set AVIARY_PUBLIC_URL too (such as https://chat.example.com).');
   }
@@ -284,6 +286,34 @@ function positive(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const value = wholeNumber(env, name);
   if (value === 0) throw new ConfigError(name, 'expected a whole number above 0.');
   return value;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Settings read as they are, checked here so that a wrong one stops the server at start, named. */
+function checkStartSettings(config: Pick<Config, 'port' | 'logLevel' | 'publicUrl' | 'databaseUrl' | 'trustProxy'>): void {
+  if (config.port > 65_535) throw new ConfigError('PORT', `expected a port from 0 to 65535; got ${config.port}.`);
+  if (!LOG_LEVELS.includes(config.logLevel)) throw new ConfigError('AVIARY_LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}; got "${config.logLevel.slice(0, 100)}".`);
+  if (config.publicUrl !== undefined && !/^https?:$/.test(urlProtocol(config.publicUrl) ?? '')) {
+    throw new ConfigError('AVIARY_PUBLIC_URL', `expected the address people open, with http:// or https://, such as https://chat.example.com; got "${config.publicUrl.slice(0, 200)}".`);
+  }
+  if (config.databaseUrl !== undefined && !/^postgres(ql)?:$/.test(urlProtocol(config.databaseUrl) ?? '')) {
+    // Not echoed: a database URL may carry a password.
+    throw new ConfigError('DATABASE_URL', 'expected a PostgreSQL URL, postgres:// or postgresql:// (such as postgres://aviary@127.0.0.1:5432/aviary); leave it unset for SQLite.');
+  }
+  try {
+    trustedProxies(config.trustProxy);
+  } catch (error) {
+    throw new ConfigError('AVIARY_TRUST_PROXY', (error as Error).message);
+  }
+}
+
+function urlProtocol(value: string): string | undefined {
+  try {
+    return new URL(value).protocol;
+  } catch {
+    return undefined;
+  }
 }
 
 function redisUrl(value: string | undefined): string | undefined {

@@ -138,3 +138,16 @@ describe('the CLI with a setting it cannot use', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ error: 'InvalidConfig', description: expect.stringMatching(/^REDIS_URL: /) });
   });
 });
+
+describe('settings checked at start', () => {
+  it('stops the server naming the variable: a port out of range, an unknown log level, a public URL or database URL that is none', () => {
+    expect(refusal({ PORT: '99999' }).message).toBe('PORT: expected a port from 0 to 65535; got 99999.');
+    expect(refusal({ AVIARY_LOG_LEVEL: 'verbose' }).message).toMatch(/^AVIARY_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent; got "verbose"/);
+    expect(refusal({ AVIARY_PUBLIC_URL: 'chat.example.org' }).message).toMatch(/^AVIARY_PUBLIC_URL: expected the address people open, with http:\/\/ or https:\/\//);
+    const database = refusal({ DATABASE_URL: 'mysql://u:secret@127.0.0.1/x' }).message;
+    expect(database).toMatch(/^DATABASE_URL: expected a PostgreSQL URL/);
+    expect(database).not.toContain('secret');
+    const fine = loadConfig({}, { PORT: '0', AVIARY_LOG_LEVEL: 'warn', AVIARY_PUBLIC_URL: 'https://chat.example.org', DATABASE_URL: 'postgresql://aviary@127.0.0.1/aviary' });
+    expect([fine.port, fine.logLevel, fine.publicUrl, fine.databaseUrl]).toEqual([0, 'warn', 'https://chat.example.org', 'postgresql://aviary@127.0.0.1/aviary']);
+  });
+});

@@ -53,10 +53,11 @@ describe('security headers on HTML pages', () => {
 });
 
 describe('AVIARY_TRUST_PROXY entries', () => {
-  it('accepts IP addresses and CIDR ranges, and names an entry that is neither', () => {
-    expect(() => clientAddressResolver(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', '[::1]'])).not.toThrow();
-    for (const bad of ['proxy.internal', '10.0.0.0/33', '10.0.0.0/', '10.0.0.1/8/8', '::1/129']) {
-      expect(() => clientAddressResolver([bad]), bad).toThrow(`AVIARY_TRUST_PROXY: "${bad}" is not an IP address or a CIDR range`);
+  it('accepts IP addresses and CIDR ranges, and stops the server at start naming an entry that is neither', () => {
+    expect(loadConfig({}, { AVIARY_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8,[::1]' }).trustProxy).toHaveLength(5);
+    expect(() => clientAddressResolver(['127.0.0.1', '10.0.0.0/8'])).not.toThrow();
+    for (const bad of ['nginx', 'localhost', 'proxy.internal', '10.0.0.0/33', '10.0.0.0/', '10.0.0.1/8/8', '::1/129']) {
+      expect(() => loadConfig({}, { AVIARY_TRUST_PROXY: bad }), bad).toThrow(`AVIARY_TRUST_PROXY: "${bad}" is not an IP address or a CIDR range`);
     }
   });
 });

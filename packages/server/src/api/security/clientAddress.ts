@@ -1,4 +1,5 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP, type BlockList } from 'node:net';
+import { plainAddress, trustedProxies } from '../../trustProxy.js';
 import type { FastifyRequest } from 'fastify';
 
 /** How many `X-Forwarded-For` hops are walked at most: more proxies than this in a row is a misconfiguration. */
@@ -26,22 +27,6 @@ export function clientAddressResolver(trustProxy: string[]): (request: FastifyRe
   };
 }
 
-function trustedProxies(entries: string[]): BlockList {
-  const list = new BlockList();
-  for (const entry of entries) {
-    const [rawAddress, prefix, extra] = entry.split('/');
-    const address = plainAddress(rawAddress);
-    const family = address === undefined ? 0 : isIP(address);
-    const maxBits = family === 4 ? 32 : 128;
-    const bits = prefix === undefined ? maxBits : Number(prefix);
-    if (!address || extra !== undefined || (prefix !== undefined && !/^\d{1,3}$/.test(prefix)) || bits > maxBits) {
-      throw new Error(`AVIARY_TRUST_PROXY: "${entry}" is not an IP address or a CIDR range (such as 10.0.0.1 or 10.0.0.0/8).`);
-    }
-    list.addSubnet(address, bits, family === 4 ? 'ipv4' : 'ipv6');
-  }
-  return list;
-}
-
 function isTrusted(list: BlockList, address: string): boolean {
   const family = isIP(address);
   return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
@@ -54,15 +39,3 @@ function forwardedFor(request: FastifyRequest): string[] {
   return joined.split(',').map((hop) => hop.trim());
 }
 
-/** An IP address as one spelling: brackets dropped, IPv4-mapped IPv6 as IPv4; undefined if not an address. */
-function plainAddress(value: string): string | undefined {
-  const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
-  const family = isIP(bare);
-  if (family === 0) return undefined;
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1];
-    if (mapped && isIP(mapped) === 4) return mapped;
-    return bare.toLowerCase();
-  }
-  return bare;
-}
