@@ -50,9 +50,9 @@ export type ActionEvent = EventOf<'client.servicemlAction'> | Extract<EventOf<'c
 
 export interface AppOptions extends Omit<EventListenerOptions, 'on' | 'onEvent'> {
   /** Where the Aviary server is, for `ctx.client` and `ctx.bot` (such as http://localhost:8080). */
-  baseUrl?: string;
-  /** The app's bot token (`aviary app bot --enable`), for `ctx.bot`. */
-  botToken?: string;
+  baseUrl?: string | undefined;
+  /** The app's bot token (`aviary app bot --enable`), for `ctx.bot`; undefined (an unset variable) is none. */
+  botToken?: string | undefined;
   /** Where `app.install` tokens are kept (default: in memory, lost when the process ends). */
   installationStore?: InstallationStore;
   /** Passed to every client the app makes (retries, timeout…). */

@@ -4,7 +4,7 @@
  * consumer's `tsc` under node16 and bundler resolution. Slow (a build and an install): one test file.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ const minutes = 60_000;
 
 let project: string;
 let tarball: string;
+let docExamples: Array<{ file: string; code: string }>;
 
 beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), 'aviary-sdk-consumer-'));
@@ -32,6 +33,11 @@ beforeAll(async () => {
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   await run('npm', ['install', tarball, '@types/node@^20', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project });
   for (const file of await readdir(join(here, 'consumer'))) await cp(join(here, 'consumer', file), join(project, file));
+  // The whole programs of docs/sdk.md (its TypeScript blocks that begin with their imports), as a reader copies them.
+  const guide = await readFile(join(sdkDir, '..', '..', 'docs', 'sdk.md'), 'utf8');
+  docExamples = [...guide.matchAll(/```ts\n(import [\s\S]*?)```/g)].map((match, index) => ({ file: `sdk-md-${index + 1}.mts`, code: match[1]! }));
+  for (const { file, code } of docExamples) await writeFile(join(project, file), code);
+  await writeFile(join(project, 'tsconfig.docs.json'), JSON.stringify({ extends: './tsconfig.node16.json', files: docExamples.map(({ file }) => file) }));
 }, 4 * minutes);
 
 afterAll(async () => {
@@ -88,4 +94,10 @@ describe('the packed @aviary/sdk in a fresh project', () => {
     // A bound: a whole tsc run over the SDK's declarations takes over a minute while other test files run.
     3 * minutes,
   );
+
+  it('compiles the whole programs of docs/sdk.md under the same strict settings', { timeout: 3 * minutes }, async () => {
+    expect(docExamples.length).toBeGreaterThanOrEqual(3);
+    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.docs.json'], { cwd: project }).catch((error: { stdout: string }) => error);
+    expect(result.stdout).toBe('');
+  });
 });
