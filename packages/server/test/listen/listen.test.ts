@@ -149,7 +149,8 @@ forEachDialect('aviary listen', (t) => {
     expect(await tryOpen(t(), app.id, 'Bearer not-the-secret')).toMatchObject({ status: 401, body: { error: 'NotSignedIn' } });
     expect(await tryOpen(t(), app.id, `Bearer ${bob.sessionToken}`)).toMatchObject({ body: { error: 'UnknownApp' } });
     expect(await tryOpen(t(), app.id, `Bearer ${admin.sessionToken}`)).toMatchObject({ status: 403, body: { error: 'PermissionDenied' } });
-    expect(await tryOpen(t(), 'A000000000', `Bearer ${app.secret}`)).toMatchObject({ body: { error: 'NotSignedIn' } });
+    // An app's secret for another app (or a rotated one) is said to be the wrong secret.
+    expect(await tryOpen(t(), 'A000000000', `Bearer ${app.secret}`)).toMatchObject({ status: 403, body: { error: 'InvalidToken', description: expect.stringMatching(/not the current secret of an app "A000000000"/) } });
     expect(await tryOpen(t(), app.id, `Bearer ${app.secret}`)).toBe('open');
     expect(await tryOpen(t(), app.id, `Bearer ${alice.sessionToken}`)).toBe('open');
     const refused = new ListenClient({ appId: app.id, server: t().url, credential: 'wrong', forwardTo: 'http://127.0.0.1:9/events', print: () => undefined });
