@@ -38,12 +38,12 @@ export const flockWidgetScriptGlobal = 'flock';
 
 /**
  * `<flockml>…</flockml>` is the same document as `<serviceml>…</serviceml>`: only the root's name
- * differs. Anything else is returned as it is, for ServiceML's one check to describe.
+ * differs. Its opening and closing tags are renamed each on its own, so that a document missing one is
+ * described by ServiceML's one check as missing it (not as starting with the wrong root).
  */
 export function serviceMLFromFlockML(document: unknown): unknown {
   if (typeof document !== 'string') return document;
-  const match = /^(\s*)<flockml>([\s\S]*)<\/flockml>(\s*)$/.exec(document);
-  return match ? `${match[1]}<serviceml>${match[2]}</serviceml>${match[3]}` : document;
+  return document.replace(/^(\s*)<flockml>/, '$1<serviceml>').replace(/<\/flockml>(\s*)$/, '</serviceml>$1');
 }
 
 /**

@@ -50,6 +50,9 @@ forEachDialect('Flock-compatible naming: methods', (t) => {
     expect(invalid.status).toBe(400);
     expect(invalid.body).toMatchObject({ error: 'InvalidParameter', parameter: 'flockml' });
     expect(invalid.body.description).toMatch(/^flockml is not valid FlockML: .*<blink>/);
+    // A root left open is said to be open, under its own name (it read "must start with <flockml>; found <flockml>").
+    const unclosed = await send({ flockml: '<flockml>x' });
+    expect(unclosed.body).toMatchObject({ error: 'InvalidParameter', parameter: 'flockml', description: expect.stringContaining('<flockml> is never closed; add </flockml>') });
 
     expect((await send({ flockml: '<flockml>a</flockml>', serviceml: '<serviceml>b</serviceml>' })).body).toMatchObject({ error: 'InvalidParameter', parameter: 'flockml' });
     const both = JSON.stringify([{ views: { flockml: '<flockml>a</flockml>', serviceml: '<serviceml>b</serviceml>' } }]);
