@@ -69,7 +69,7 @@ export function decodeParams(params: TObject, raw: RawParams, options: DecodeOpt
     }
     if (!decoder.check.Check(value)) {
       const first = decoder.check.Errors(value).First();
-      throw invalidParameter(decoder.name, describe(decoder.name, first, value));
+      throw invalidParameter(decoder.name, describeInvalid(decoder.name, first, value));
     }
     if (isHttpUrlSchema(decoder.schema)) {
       const url = checkUrl(value as string, ['http', 'https']);
@@ -154,7 +154,8 @@ function parseJson(name: string, text: string, expected: string): unknown {
   }
 }
 
-function describe(name: string, error: ValueError | undefined, value: unknown): string {
+/** A value its schema refused, in words: `name` and the path inside it, what was expected (the schema's description), what came. */
+export function describeInvalid(name: string, error: ValueError | undefined, value: unknown): string {
   if (!error) return `"${name}" is invalid.`;
   const where = name + error.path.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('');
   const schema = error.schema as TSchema & Record<string, unknown>;

@@ -11,6 +11,7 @@ import { createApp, updateApp } from '../core/commands/apps.js';
 import { presentDeveloperApp, type DeveloperAppModel } from '../core/presenters/apps.js';
 import type { AppsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
+import { describeInvalid } from '../api/params.js';
 import { adminCommand, runAdminCommand, type OutputFlags, type StoreFlags } from './adminCommand.js';
 import { asCliError } from './coreRefusals.js';
 import { CliError } from './errors.js';
@@ -71,10 +72,7 @@ export function registerManifestCommands(app: Command): void {
 function readManifest(path: string): AppManifest {
   const value = readJsonFile('--manifest', path);
   const problem = Value.Errors(AppManifest, value).First();
-  if (problem) {
-    const where = problem.path === '' ? 'the manifest' : problem.path.slice(1).replaceAll('/', '.');
-    throw new CliError('ManifestInvalid', `${path}: ${where}: ${problem.message}.`);
-  }
+  if (problem) throw new CliError('ManifestInvalid', `${path}: ${describeInvalid('manifest', problem, value)}`);
   return value as AppManifest;
 }
 

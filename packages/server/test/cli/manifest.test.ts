@@ -98,7 +98,11 @@ describe.each(dialects)('app deploy and app export (%s)', (dialect) => {
     };
     expect(await failure('{ not json', '--developer', developerId)).toEqual({ error: 'InvalidOption', description: expect.stringContaining('is not valid JSON') });
     expect(await failure({ ...manifest, colour: 'red' }, '--developer', developerId)).toEqual({ error: 'ManifestInvalid', description: expect.stringContaining('colour') });
-    expect(await failure({ ...manifest, listenerUrl: 'ftp://weather.example' }, '--developer', developerId)).toEqual({ error: 'ManifestInvalid', description: expect.stringContaining('listenerUrl') });
+    // Said in words, as the methods say it, not as the pattern that refused it.
+    expect(await failure({ ...manifest, listenerUrl: 'ftp://weather.example' }, '--developer', developerId)).toEqual({
+      error: 'ManifestInvalid',
+      description: expect.stringMatching(/"manifest\.listenerUrl" must be the http or https URL its events are POSTed to; got "ftp:\/\/weather\.example"\.$/),
+    });
     expect(await failure({ ...manifest, name: 'Fresh', allowedOrigins: ['https://a.example/path'] }, '--developer', developerId)).toEqual({
       error: 'ManifestInvalid', description: expect.stringMatching(/allowedOrigins\[0\]/),
     });
