@@ -30,7 +30,8 @@ function cliErrorOf(error: unknown, wording: OptionWording): unknown {
   if (!(error instanceof ApiError)) return error;
   if (error.code === 'InvalidParameter' || error.code === 'MissingParameter') {
     const parameter = error.context.parameter ?? '';
-    const description = error.code === 'MissingParameter' ? `${parameter} must not be empty.` : error.message;
+    // Left out or given empty alike: both are missing, and the message says what is needed.
+    const description = error.code === 'MissingParameter' ? `${parameter} is required and must not be empty.` : error.message;
     return new CliError('InvalidOption', wording(parameter, description) ?? description);
   }
   return isCliErrorCode(error.code) ? new CliError(error.code, error.message) : error;

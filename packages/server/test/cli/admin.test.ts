@@ -124,8 +124,8 @@ describe('team, user and app commands, while `aviary serve` runs on the same SQL
       [['app', 'create', '--name', 'X', '--developer', developerId, '--listener-url', 'http://example.com/a b'], 'InvalidOption', /percent-encode it/],
       // The app and person fields have one check, the API's: the same limits, worded for the options.
       [['app', 'create', '--name', 'x'.repeat(81), '--developer', developerId], 'InvalidOption', /--name is 81 characters long; the limit is 80\./],
-      [['app', 'create', '--name', '   ', '--developer', developerId], 'InvalidOption', /--name must not be empty\./],
-      [person(['--email', 'blank@kestrel.test']).map((arg) => (arg === 'A' ? '  ' : arg)), 'InvalidOption', /--first-name must not be empty\./],
+      [['app', 'create', '--name', '   ', '--developer', developerId], 'InvalidOption', /--name is required and must not be empty\./],
+      [person(['--email', 'blank@kestrel.test']).map((arg) => (arg === 'A' ? '  ' : arg)), 'InvalidOption', /--first-name is required and must not be empty\./],
       [['app', 'bot', '--app', 'a:nosuchapp', '--enable'], 'UnknownApp', /no app "a:nosuchapp"/],
       [['app', 'install', '--app', app.id, '--user', outsider], 'UnknownUser', /not in the app’s team/],
       [['app', 'install', '--app', app.id, '--user', 'u:bbbbbbbbbbbbbbbb'], 'UnknownUser', /no user/],

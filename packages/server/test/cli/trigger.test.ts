@@ -123,7 +123,7 @@ describe.each(dialects)('aviary trigger (%s)', (dialect) => {
       expect(attachment).toMatchObject({ via: 'widget', status: 200, answer: 'verified client.openAttachmentWidget as attachment' });
       expect(listener.received.length).toBe(before);
       const noUrl = await runCli(['trigger', 'client.openAttachmentWidget', '--app', app.id, '--json', ...on]);
-      expect(JSON.parse(noUrl.stdout)).toEqual({ error: 'InvalidOption', description: '--url must not be empty.' });
+      expect(JSON.parse(noUrl.stdout)).toEqual({ error: 'InvalidOption', description: '--url is required and must not be empty.' });
     } finally {
       await widgets.close();
     }
