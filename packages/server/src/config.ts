@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { oidcFromEnv, type OidcProviderConfig } from './config/oidc.js';
 import { filesConfig, type FilesConfig } from './config/files.js';
-import { trustedProxies } from './trustProxy.js';
+import { trustedProxies } from './config/trustProxy.js';
 
 export interface RateRule {
   /** Tokens added per second. */

@@ -1,5 +1,5 @@
 import { isIP, type BlockList } from 'node:net';
-import { plainAddress, trustedProxies } from '../../trustProxy.js';
+import { plainAddress, trustedProxies } from '../../config/trustProxy.js';
 import type { FastifyRequest } from 'fastify';
 
 /** How many `X-Forwarded-For` hops are walked at most: more proxies than this in a row is a misconfiguration. */
