@@ -110,7 +110,7 @@ describe('aviary serve', { timeout: 90_000 }, () => {
     expect(await teamCount(dir)).toBe(1);
   });
 
-  it('lets a request in flight finish after SIGTERM, then exits 0 and stops listening', async () => {
+  it('lets a request in flight finish after SIGTERM, closes its connection after the answer, then exits 0 and stops listening', async () => {
     const dir = dataDir();
     const server = await serve(['--seed-demo', '--data', dir]);
     const { token } = readDemo(dir).users[0];
@@ -127,7 +127,7 @@ describe('aviary serve', { timeout: 90_000 }, () => {
     const inFlight = new Promise<void>((resolve) => socket.on('data', () => response.startsWith(continueLine) && resolve()));
     socket.write(
       `POST /v1/users.getInfo HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/x-www-form-urlencoded\r\n` +
-        `content-length: ${body.length}\r\nconnection: close\r\nexpect: 100-continue\r\n\r\n${body.slice(0, 10)}`,
+        `content-length: ${body.length}\r\nexpect: 100-continue\r\n\r\n${body.slice(0, 10)}`,
     );
     await inFlight;
     const draining = server.printedOnStdout((lines) => lines.some((line) => JSON.parse(line).msg === 'SIGTERM received, finishing in-flight requests'));
@@ -136,6 +136,9 @@ describe('aviary serve', { timeout: 90_000 }, () => {
     socket.end(body.slice(10));
     await answered;
     expect(response.slice(continueLine.length)).toMatch(/^HTTP\/1\.1 200 /);
+    // A keep-alive connection whose request began before the drain is closed once answered, not kept
+    // until the grace ends: the answer says so, and the server ends the connection (above).
+    expect(response.slice(continueLine.length)).toMatch(/\r\nconnection: close\r\n/i);
     expect(await exited).toBe(0);
     await expect(fetch(`${server.url}/v1/users.getInfo`)).rejects.toThrow();
   });
