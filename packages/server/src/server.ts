@@ -13,7 +13,7 @@ import { StreamBalancer } from './api/stream/rebalance.js';
 import { PRESENCE_LEASE_MS } from './api/stream/presence.js';
 import { STREAM_PATH, streamEndpoint } from './api/stream/upgrade.js';
 import { served, upgradeListener } from './api/upgrade.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import type { ServerContext } from './context.js';
 import type { Bus } from './bus/bus.js';
 import { LocalBus } from './bus/localBus.js';
@@ -122,10 +122,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     http = await buildHttpServer(ctx, { plugins: [(app) => registerRoutes(app, ctx)] });
     http.app.server.on('upgrade', upgradeListener(ctx, [served(ctx, streamEndpoint(ctx, gateway)), served(ctx, listenEndpoint(ctx, listen))], `the stream is at ${STREAM_PATH}`));
-    address = await http.app.listen({ port: config.port, host: config.host });
+    address = await http.app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw hostRefusal(error, config.host) ?? error;
+    });
     ctx.listeningUrl = address;
   } catch (error) {
     await gateway.close();
+    // The work begun above (the Web Push keys, queued mail) ends before the caller closes the store under it.
+    await ctx.background.settled();
     await bus.close();
     if (redis) await closeRedis(redis);
     throw error;
@@ -167,4 +171,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (redis) await closeRedis(redis);
       })()),
   };
+}
+
+/** A host to listen on that names no address of this machine: a setting to change, not an unreachable database. */
+function hostRefusal(error: unknown, host: string): ConfigError | undefined {
+  const code = (error as { code?: unknown })?.code;
+  if (code !== 'ENOTFOUND' && code !== 'EAI_AGAIN' && code !== 'EADDRNOTAVAIL') return undefined;
+  return new ConfigError('HOST', `cannot listen on "${host.slice(0, 200)}" (${code}): give an address of this machine, such as 127.0.0.1, 0.0.0.0 or ::.`);
 }

@@ -166,6 +166,14 @@ describe('aviary serve', { timeout: 90_000 }, () => {
     expect(await first.stop()).toBe(0);
   });
 
+  it('names HOST when it is no address of this machine, not the database', async () => {
+    // An address of a documentation network: no interface of this machine has it, and no packet leaves.
+    const result = await runCliProcess(['serve', '--data', dataDir(), '--port', '0'], { HOST: '192.0.2.1' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^aviary: HOST: cannot listen on "192\.0\.2\.1" \(EADDRNOTAVAIL\): give an address of this machine/m);
+    expect(result.stderr).not.toMatch(/database/);
+  });
+
   it('rejects a port that is not a number', async () => {
     const result = await runCli(['serve', '--port', 'eighty']);
     expect(result.code).toBe(1);
