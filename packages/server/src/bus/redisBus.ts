@@ -137,6 +137,10 @@ function subscribingConnection({ redis, channelPrefix, log }: RedisBusOptions): 
     connectionName: `${channelPrefix}subscriber`.replace(/[^!-~]/g, '_'),
     // Subscriptions are made again by RedisBus itself, from what its listeners want when the connection is back.
     autoResubscribe: false,
+    // No time limit on SUBSCRIBE: one answered late (three processes starting at once) had timed out
+    // here while Redis subscribed all the same, and was logged as a failure. A connection that breaks
+    // fails the command anyway, and subscribes again once back.
+    commandTimeout: undefined,
   });
   // Logged when the state changes, not at every reconnection attempt. Redis closing the connection
   // (a restart, CLIENT KILL) is no error, but the client reconnects all the same.
