@@ -61,4 +61,15 @@ forEachDialect('admin changes check the admin’s standing as they are made', (t
     expect(await updateTeamSettings(ctx, { userId: admin.id, address: null }, { teamId: team.id, name: 'Renamed' })).toMatchObject({ name: 'Renamed' });
     expect(await updateTeamSettings(ctx, cliActor, { teamId: team.id, name: 'Renamed again' })).toMatchObject({ name: 'Renamed again' });
   });
+
+  it('reads a person’s role as their channel is created: a member made a guest since may not, where only members may', async () => {
+    const team = await t().f.team();
+    const pat = await t().f.person(team.id);
+    const db = t().testStore.store.db;
+    await db.updateTable('teams').set({ who_may_create_channels: 'members' }).where('id', '=', team.id).execute();
+    // Pat's row as the call was authenticated with it; since, Pat was made a guest.
+    await db.updateTable('users').set({ role: 'guest' }).where('id', '=', pat.id).execute();
+    await expect(createChannel(t().server.ctx, { user: pat, appId: null }, { name: 'side-project', members: [] })).rejects.toMatchObject({ code: 'PermissionDenied' });
+    expect(await db.selectFrom('channels').select('id').where('team_id', '=', team.id).where('name', '=', 'side-project').execute()).toEqual([]);
+  });
 });

@@ -60,8 +60,12 @@ export async function createChannel(ctx: CommandContext, { user: actor, appId: b
   const name = checkVisibleName('name', input.name);
   const now = ctx.now();
   return runChange(ctx, async (tx, effects) => {
+    // The team's setting and the person's role as they stand now: a change of either (which holds the
+    // team's row, PostgreSQL) under way is waited for, and one that comes later waits for this channel.
+    await lockRows(tx, 'teams', 'id', [actor.team_id], 'key share');
     const team = await tx.selectFrom('teams').select('who_may_create_channels').where('id', '=', actor.team_id).executeTakeFirstOrThrow();
-    requireMayCreateChannels(actor, team.who_may_create_channels);
+    const { role } = await tx.selectFrom('users').select('role').where('id', '=', actor.id).executeTakeFirstOrThrow();
+    requireMayCreateChannels({ ...actor, role }, team.who_may_create_channels);
     const channel: ChannelsTable = {
       id: newChannelId(),
       team_id: actor.team_id,
