@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { createChannel } from '../../src/core/commands/channels.js';
 import { sendMessage } from '../../src/core/commands/sendMessage.js';
 import { forEachDialect } from '../helpers/server.js';
+import { launchThread } from './launchThread.js';
 
 /**
  * A reply marks its thread read for its sender up to itself, and only forward: a newer reply marked read
@@ -10,15 +10,10 @@ import { forEachDialect } from '../helpers/server.js';
  */
 forEachDialect('a reply’s read marker for its sender', (t) => {
   it('moves forward to the reply, never back', async () => {
-    const team = await t().f.team();
-    const [alice, bob] = [await t().f.person(team.id), await t().f.person(team.id)];
-    const ctx = t().server.ctx;
-    const { channel } = await createChannel(ctx, { user: alice, appId: null }, { name: 'launch', type: 'public', members: [bob.id] });
-    const { message: root } = await sendMessage(ctx, { user: alice, appId: null }, { to: channel.id, text: 'Launch on Friday?' });
+    const { ctx, bob, channel, root, first } = await launchThread(t());
     const db = t().testStore.store.db;
     const marker = async () => (await db.selectFrom('thread_follows').select('read_up_to').where('user_id', '=', bob.id).where('parent_uid', '=', root.uid).executeTakeFirstOrThrow()).read_up_to;
 
-    const { message: first } = await sendMessage(ctx, { user: bob, appId: null }, { to: channel.id, text: 'Friday is fine', threadParent: root.uid });
     expect(await marker()).toBe(first.uid);
     const later = '7ZZZZZZZZZZZZZZZZZZZZZZZZZ';
     await db.updateTable('thread_follows').set({ read_up_to: later }).where('user_id', '=', bob.id).execute();

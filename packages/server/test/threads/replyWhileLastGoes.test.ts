@@ -1,11 +1,11 @@
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createChannel } from '../../src/core/commands/channels.js';
 import { deleteMessage } from '../../src/core/commands/deleteMessage.js';
 import { sendMessage } from '../../src/core/commands/sendMessage.js';
 import { postgresTestUrl } from '../helpers/dialects.js';
 import { onPostgres } from '../helpers/pgLocks.js';
+import { launchThread } from './launchThread.js';
 
 /**
  * Holds a change's transaction right after its first write of `table` has run, until `release()`: a
@@ -60,12 +60,7 @@ onPostgres('a reply sent while the thread’s last reply is deleted', (suite) =>
     ).rowCount! > 0;
 
   it('keeps the reply, and a summary that counts it', async () => {
-    const team = await t().f.team();
-    const [alice, bob] = [await t().f.person(team.id), await t().f.person(team.id)];
-    const ctx = t().server.ctx;
-    const { channel } = await createChannel(ctx, { user: alice, appId: null }, { name: 'launch', type: 'public', members: [bob.id] });
-    const { message: root } = await sendMessage(ctx, { user: alice, appId: null }, { to: channel.id, text: 'Launch on Friday?' });
-    const { message: first } = await sendMessage(ctx, { user: bob, appId: null }, { to: channel.id, text: 'Friday is fine', threadParent: root.uid });
+    const { ctx, alice, bob, channel, root, first } = await launchThread(t());
 
     const settled = new Set<string>();
     const outcome = (name: string, running: Promise<unknown>) =>

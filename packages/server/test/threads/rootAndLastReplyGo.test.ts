@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
-import { createChannel } from '../../src/core/commands/channels.js';
 import { deleteMessage } from '../../src/core/commands/deleteMessage.js';
-import { sendMessage } from '../../src/core/commands/sendMessage.js';
 import { onPostgres } from '../helpers/pgLocks.js';
+import { launchThread } from './launchThread.js';
 
 /**
  * PostgreSQL: a thread's parent and its only reply deleted at once. The parent's deletion saw a reply and
@@ -17,12 +16,7 @@ onPostgres('a thread’s parent and its last reply deleted at once', (suite) => 
   const t = () => suite().t;
 
   it('leaves neither the parent nor its thread behind', async () => {
-    const team = await t().f.team();
-    const [alice, bob] = [await t().f.person(team.id), await t().f.person(team.id)];
-    const ctx = t().server.ctx;
-    const { channel } = await createChannel(ctx, { user: alice, appId: null }, { name: 'launch', type: 'public', members: [bob.id] });
-    const { message: root } = await sendMessage(ctx, { user: alice, appId: null }, { to: channel.id, text: 'Launch on Friday?' });
-    const { message: reply } = await sendMessage(ctx, { user: bob, appId: null }, { to: channel.id, text: 'Friday is fine', threadParent: root.uid });
+    const { ctx, alice, bob, root, first: reply } = await launchThread(t());
 
     const outcome = await suite().holder.interleave(
       { statement: 'lock table stream_entries in share mode', params: [], waitsAt: /^insert into stream_entries/ },
