@@ -38,12 +38,15 @@ export const flockWidgetScriptGlobal = 'flock';
 
 /**
  * `<flockml>…</flockml>` is the same document as `<serviceml>…</serviceml>`: only the root's name
- * differs. Its opening and closing tags are renamed each on its own, so that a document missing one is
- * described by ServiceML's one check as missing it (not as starting with the wrong root).
+ * differs. A document that opens with `<flockml>` has it renamed, and its closing tag when there is one,
+ * so that one left open is described by ServiceML's one check as open (not as starting with the wrong
+ * root). Anything else is returned as it is, for that check to describe.
  */
 export function serviceMLFromFlockML(document: unknown): unknown {
   if (typeof document !== 'string') return document;
-  return document.replace(/^(\s*)<flockml>/, '$1<serviceml>').replace(/<\/flockml>(\s*)$/, '</serviceml>$1');
+  const opening = /^(\s*)<flockml>/.exec(document);
+  if (!opening) return document;
+  return `${opening[1]}<serviceml>${document.slice(opening[0].length)}`.replace(/<\/flockml>(\s*)$/, '</serviceml>$1');
 }
 
 /**

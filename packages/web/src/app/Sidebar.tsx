@@ -30,6 +30,8 @@ interface SidebarProps {
   onOpenSaved: () => void;
   onOpenAdmin: () => void;
   onOpenThreads?: () => void;
+  /** Followed threads with replies not read yet (useUnreadThreads). */
+  unreadThreads?: number;
   onOpenMentions: () => void;
   onOpenNotifications: () => void;
 }
@@ -84,8 +86,15 @@ export function Sidebar(props: SidebarProps) {
         <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenSaved}>
           Saved items
         </button>
-        <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenThreads}>
+        <button type="button" className={`sidebar-item sidebar-browse${props.unreadThreads ? ' unread' : ''}`} aria-haspopup="dialog" onClick={props.onOpenThreads}>
           Threads
+          {props.unreadThreads ? (
+            <span className="chat-badges">
+              <span className="unread-badge" aria-label={`${props.unreadThreads} unread`} title={`${props.unreadThreads} threads with new replies`}>
+                {props.unreadThreads}
+              </span>
+            </span>
+          ) : null}
         </button>
         <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenMentions}>
           Mentions

@@ -3,6 +3,7 @@ import type { StreamDataFrame } from '@aviary/protocol';
 import { failureText, methods, sessionApi, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
 import type { Session } from './session';
 import { AppsDirectory } from './AppsDirectory';
+import { useUnreadThreads } from './threads/useUnreadThreads';
 import { BrowseChannelsDialog } from './BrowseChannelsDialog';
 import { CreateChannelDialog } from './CreateChannelDialog';
 import { ConversationView } from './ConversationView';
@@ -85,6 +86,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   // After a gap the stream could not replay, the open history and thread are reloaded too (in place: the
   // chat's view and the thread's, their composers and uploads in progress stay).
   const [resyncs, setResyncs] = useState(0);
+  const unreadThreads = useUnreadThreads(resyncs);
   /** The team's name or icon as the page shows them: changed in the admin console here, or by an admin anywhere (team.updated). */
   const showTeam = useCallback(
     ({ name, icon }: { name: string; icon?: string | undefined }) => onSessionChange((current) => ({ ...current, team: { id: current.team.id, name, ...(icon ? { icon } : {}) } })),
@@ -248,6 +250,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
             onOpenSaved={() => setDialog('saved')}
             onOpenAdmin={() => setDialog('admin')}
             onOpenThreads={() => setDialog('threads')}
+            unreadThreads={unreadThreads}
             onOpenMentions={() => setDialog('mentions')}
             onOpenNotifications={() => setDialog('notifications')}
           />

@@ -198,11 +198,15 @@ describe.skipIf(noBrowser)('mentions and notifications in the web client', () =>
 
     const { message: first } = await reply('I will, by Friday');
     await expect.poll(() => shown(bobPage.page)).toEqual([{ title: 'Alice Archer in #release', body: 'I will, by Friday', tag: first.uid }]);
-    // The notification opens the thread beside its parent.
+    // The sidebar's Threads counts the thread with a reply not read.
+    const threadsButton = bobPage.page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /^Threads/ });
+    await threadsButton.getByLabel('1 unread').waitFor();
+    // The notification opens the thread beside its parent, which reads it.
     await hide(bobPage.page, false);
     await bobPage.page.evaluate(() => (window as unknown as { __notifications: Array<{ onclick: () => void }> }).__notifications[0]!.onclick());
     await bobPage.page.waitForURL(new RegExp(`\\?m=${parent.uid}&thread=${parent.uid}$`));
     await panel.getByRole('listitem').filter({ hasText: 'I will, by Friday' }).waitFor();
+    await threadsButton.getByLabel('1 unread').waitFor({ state: 'detached' });
 
     // Unfollowed: the next reply notifies nothing; a direct message after it does (frames come in order).
     await panel.getByRole('button', { name: 'Unfollow', exact: true }).click();
