@@ -61,15 +61,10 @@ export async function buildHttpServer(ctx: ServerContext, options: HttpServerOpt
     reply.header('x-request-id', request.id);
     const noHost = missingHost(request);
     if (noHost) return done(noHost);
-    done();
-  });
-  // While draining, every answer ends its connection: a request that came on a connection kept before
-  // the drain (a proxy's; serving it keeps a POST from failing, as the proxy cannot send one elsewhere
-  // safely), and one that was already in flight when the drain began, whose connection would otherwise
-  // stay idle until the grace ends.
-  app.addHook('onSend', (_request, reply, payload, done) => {
+    // A proxy may have sent this on a connection it kept before the drain began: serving it is what
+    // keeps a POST from failing (the proxy cannot send one elsewhere safely), and the connection ends after it.
     if (draining) reply.header('connection', 'close');
-    done(null, payload);
+    done();
   });
   registerSecurityHooks(app, ctx);
   registerRequestMetrics(app, ctx.metrics);
