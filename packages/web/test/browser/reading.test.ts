@@ -32,6 +32,19 @@ const MARKDOWN = [
   '```',
 ].join('\n');
 
+/**
+ * Until Bob's read marker of the channel is on the server at its newest message: the list's counts,
+ * reloaded (a stream that fell behind under load), start from the server's marker, and would count what
+ * the page had read but not yet sent.
+ */
+async function serverReadUpTo(channelId: string) {
+  const db = web.t.testStore.store.db;
+  const newest = await db.selectFrom('messages').select('uid').where('chat_key', '=', channelId).orderBy('uid', 'desc').limit(1).executeTakeFirstOrThrow();
+  await expect
+    .poll(async () => (await db.selectFrom('chat_reads').select('read_uid').where('user_id', '=', web.cast.bob.id).where('chat_key', '=', channelId).executeTakeFirst())?.read_uid)
+    .toBe(newest.uid);
+}
+
 describe.skipIf(noBrowser)('reading in the web client', () => {
   it('renders Markdown without raw HTML or script links, and highlights code with a script loaded only then', async () => {
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'formatting', members: [web.cast.bob.id] });
@@ -144,8 +157,9 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await openChannel(bob.page, 'long-read');
     // Never read: it opens at its first message, under the line, and is read to the newest.
     await history(bob.page).getByRole('listitem').filter({ has: bob.page.getByRole('separator', { name: 'New messages' }) }).getByText('Older message 1', { exact: true }).waitFor();
-    // Read: Bob's marker reaches the newest, then he goes elsewhere while Alice writes.
+    // Read: Bob's marker reaches the newest (on the server too: see serverReadUpTo), then he goes elsewhere while Alice writes.
     await bob.page.getByRole('link', { name: 'long-read' }).getByLabel(/unread/).waitFor({ state: 'detached' });
+    await serverReadUpTo(channel.id);
     await openChannel(bob.page, 'general');
     for (let i = 1; i <= 3; i++) await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: `While you were away ${i}` });
     await bob.page.getByRole('link', { name: 'long-read' }).getByLabel('3 unread').waitFor();
@@ -184,11 +198,7 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     const bob = await signInAs(web.cast.bob.email!);
     await openChannel(bob.page, 'many-new');
     await bob.page.getByRole('link', { name: 'many-new' }).getByLabel(/unread/).waitFor({ state: 'detached' });
-    // Read on the server too, before the pile: a reload of the list meanwhile (a stream that fell behind
-    // under load) counts from the server's marker, and would count the old message as well.
-    const db = web.t.testStore.store.db;
-    const [old] = await db.selectFrom('messages').select('uid').where('chat_key', '=', channel.id).execute();
-    await expect.poll(async () => (await db.selectFrom('chat_reads').select('read_uid').where('user_id', '=', web.cast.bob.id).where('chat_key', '=', channel.id).executeTakeFirst())?.read_uid).toBe(old!.uid);
+    await serverReadUpTo(channel.id);
     await openChannel(bob.page, 'general');
     for (let i = 1; i <= 40; i++) await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: `Piled up ${i}` });
     await bob.page.getByRole('link', { name: 'many-new' }).getByLabel('40 unread').waitFor();
