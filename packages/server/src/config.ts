@@ -294,10 +294,10 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 function checkStartSettings(config: Pick<Config, 'port' | 'logLevel' | 'publicUrl' | 'databaseUrl' | 'trustProxy'>): void {
   if (config.port > 65_535) throw new ConfigError('PORT', `expected a port from 0 to 65535; got ${config.port}.`);
   if (!LOG_LEVELS.includes(config.logLevel)) throw new ConfigError('AVIARY_LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}; got "${config.logLevel.slice(0, 100)}".`);
-  if (config.publicUrl !== undefined && !/^https?:$/.test(urlProtocol(config.publicUrl) ?? '')) {
+  if (config.publicUrl !== undefined && !['http:', 'https:'].includes(urlProtocol(config.publicUrl) ?? '')) {
     throw new ConfigError('AVIARY_PUBLIC_URL', `expected the address people open, with http:// or https://, such as https://chat.example.com; got "${config.publicUrl.slice(0, 200)}".`);
   }
-  if (config.databaseUrl !== undefined && !/^postgres(ql)?:$/.test(urlProtocol(config.databaseUrl) ?? '')) {
+  if (config.databaseUrl !== undefined && !['postgres:', 'postgresql:'].includes(urlProtocol(config.databaseUrl) ?? '')) {
     // Not echoed: a database URL may carry a password.
     throw new ConfigError('DATABASE_URL', 'expected a PostgreSQL URL, postgres:// or postgresql:// (such as postgres://aviary@127.0.0.1:5432/aviary); leave it unset for SQLite.');
   }
@@ -318,25 +318,15 @@ function urlProtocol(value: string): string | undefined {
 
 function redisUrl(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    // Reported below, without echoing the value: a Redis URL may carry a password.
-  }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') throw new ConfigError('REDIS_URL', 'expected a redis:// or rediss:// URL, such as redis://127.0.0.1:6379.');
+  // Not echoed: a Redis URL may carry a password.
+  if (!['redis:', 'rediss:'].includes(urlProtocol(value) ?? '')) throw new ConfigError('REDIS_URL', 'expected a redis:// or rediss:// URL, such as redis://127.0.0.1:6379.');
   return value;
 }
 
 function smtpUrl(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    // Reported below, without echoing the value: an SMTP URL may carry a password.
-  }
-  if (protocol !== 'smtp:' && protocol !== 'smtps:') throw new ConfigError('AVIARY_SMTP_URL', 'expected an smtp:// or smtps:// URL, such as smtps://user:password@mail.example.com:465.');
+  // Not echoed: an SMTP URL may carry a password.
+  if (!['smtp:', 'smtps:'].includes(urlProtocol(value) ?? '')) throw new ConfigError('AVIARY_SMTP_URL', 'expected an smtp:// or smtps:// URL, such as smtps://user:password@mail.example.com:465.');
   return value;
 }
 
