@@ -12,6 +12,10 @@ const APP_SECRET = /^as_[A-Za-z0-9_-]{43}$/;
 
 export const looksLikeAppSecret = (bearer: string): boolean => APP_SECRET.test(bearer);
 
+/** A bearer that is not the current secret of the app `appId` names (or there is no such app), and what to send instead. */
+export const notTheAppSecret = (appId: string, instead: string): ApiError =>
+  new ApiError('InvalidToken', `The bearer is not the current secret of an app "${appId.slice(0, 100)}": ${instead}.`);
+
 /**
  * The app calling with its secret as `Authorization: Bearer`, for a method that takes it: the app is the
  * one `appId` names (secrets are sealed at rest, so a secret cannot be looked up by itself). An app that
@@ -23,7 +27,7 @@ export async function appSecretCaller(ctx: ServerContext, appId: unknown, secret
   if (typeof appId !== 'string') throw invalidParameter('appId', 'appId must be a string: the id (a:…) of the app whose secret this is.');
   const app = await ctx.db.selectFrom('apps').select(['id', 'secret']).where('id', '=', appId).executeTakeFirst();
   if (!app || !sameSecret(secret, app.secret)) {
-    throw new ApiError('InvalidToken', `The bearer is not the current secret of an app "${appId.slice(0, 100)}": send the app's secret with that app's id as appId.`);
+    throw notTheAppSecret(appId, "send the app's secret with that app's id as appId");
   }
   return { kind: 'appSecret', appId: app.id, user: null };
 }

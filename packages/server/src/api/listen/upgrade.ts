@@ -1,7 +1,7 @@
 import { listenAppIdOf } from '@aviary/protocol';
 import type { ServerContext } from '../../context.js';
 import { findApp } from '../../core/queries/apps.js';
-import { looksLikeAppSecret, sameSecret } from '../appSecretCaller.js';
+import { looksLikeAppSecret, notTheAppSecret, sameSecret } from '../appSecretCaller.js';
 import { reachAppFor } from '../developerAccess.js';
 import { ApiError } from '../errors.js';
 import { bearerToken } from '../session/sessionToken.js';
@@ -28,9 +28,7 @@ export function listenEndpoint(ctx: ServerContext, gateway: ListenGateway): Upgr
       const app = await findApp(ctx.db, appId);
       if (app && sameSecret(token, app.secret)) return { appId: app.id, by: { secretDigest: secretDigest(app.secret) } };
       // A secret that is not this app's (a rotated one, another app's): said so, as a method says it.
-      if (looksLikeAppSecret(token)) {
-        throw new ApiError('InvalidToken', `The bearer is not the current secret of an app "${appId.slice(0, 100)}": send that app's current secret, or the developer's session token.`);
-      }
+      if (looksLikeAppSecret(token)) throw notTheAppSecret(appId, "send that app's current secret, or the developer's session token");
       const { person, sessionHash } = await upgradeSession(ctx, token);
       const reached = await reachAppFor(ctx.db, { kind: 'person', user: person }, appId, 'deliveries', 'listen to its events');
       return { appId: reached.id, by: { userId: person.id, sessionHash } };
