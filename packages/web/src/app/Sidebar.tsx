@@ -88,13 +88,7 @@ export function Sidebar(props: SidebarProps) {
         </button>
         <button type="button" className={`sidebar-item sidebar-browse${props.unreadThreads ? ' unread' : ''}`} aria-haspopup="dialog" onClick={props.onOpenThreads}>
           Threads
-          {props.unreadThreads ? (
-            <span className="chat-badges">
-              <span className="unread-badge" aria-label={`${props.unreadThreads} unread`} title={`${props.unreadThreads} threads with new replies`}>
-                {props.unreadThreads}
-              </span>
-            </span>
-          ) : null}
+          <ChatBadges unread={props.unreadThreads} />
         </button>
         <button type="button" className="sidebar-item sidebar-browse" aria-haspopup="dialog" onClick={props.onOpenMentions}>
           Mentions
@@ -224,7 +218,7 @@ function ConversationList({ title, items, selected, go, action }: ConversationLi
                   <StatusText status={workspace.people.find((person) => person.id === conversation.user?.id)?.status} />
                   <PresenceText presence={directPresence(conversation, presenceOf)} />
                 </span>
-                <ChatBadges conversation={conversation} muted={settings !== undefined && levelOf(settings, conversation.chat) === 'mute'} />
+                <ChatBadges unread={conversation.unread} mentions={conversation.mentions} muted={settings !== undefined && levelOf(settings, conversation.chat) === 'mute'} />
               </a>
             </li>
           ))}

@@ -1,12 +1,8 @@
-import type { Conversation } from '../../api/client';
-
 /**
- * A chat's counts in the sidebar: the messages that mention the person ("@2", red) apart from the unread
- * ones (the number); a muted chat shows its unread count dimmed.
+ * A sidebar row's counts (a chat's, or the followed threads'): the messages that mention the person ("@2",
+ * red) apart from the unread ones (the number); a muted chat shows its unread count dimmed.
  */
-export function ChatBadges({ conversation, muted }: { conversation: Conversation; muted?: boolean }) {
-  const unread = conversation.unread ?? 0;
-  const mentions = conversation.mentions ?? 0;
+export function ChatBadges({ unread = 0, mentions = 0, muted }: { unread?: number | undefined; mentions?: number | undefined; muted?: boolean }) {
   if (unread === 0 && mentions === 0) return null;
   return (
     <span className="chat-badges">
