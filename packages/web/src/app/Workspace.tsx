@@ -15,7 +15,8 @@ import { chatPath, conversationPath, navigate, type Route } from './route';
 import { Sidebar } from './Sidebar';
 import { Toasts, useToasts } from './Toasts';
 import { WidgetPanel, type OpenWidget, type WidgetOrigin } from './WidgetPanel';
-import { applyFrames, updatedProfiles, updatedTeam } from '../stream/applyFrames';
+import { updatedProfiles, updatedTeam } from '../stream/applyFrames';
+import { ConversationList } from '../stream/conversationList';
 import { ConnectionBanner } from '../stream/ConnectionBanner';
 import { useStream } from '../stream/useStream';
 import { useOutbox } from './useOutbox';
@@ -53,26 +54,18 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   openChatNow.current = openChat;
   /** The chat whose new messages count as read when they come: the open one, while the tab is in view (hidden, they wait for the person, and the title counts them). */
   const readingChat = () => (document.visibilityState === 'hidden' ? undefined : openChatNow.current);
-  // The list's newest load, and the frames that came while it was on its way: applied to its answer, which
-  // the server may have made before them (the first load, and each reload: after a send, a join, a gap).
-  // An older load's answer, coming after a newer one started, is dropped: it would put back what the
-  // stream has changed since (an unread badge, a chat's place in the list).
-  const loading = useRef<{ frames: StreamDataFrame[] } | undefined>(undefined);
+  const list = useMemo(() => new ConversationList(session.user.id, setConversations), [session.user.id]);
+  // The first load, and each reload: after a send, a join, a gap.
   const refreshConversations = useCallback(async (): Promise<void> => {
-    const load = { frames: [] as StreamDataFrame[] };
-    loading.current = load;
+    const load = list.startLoad();
     try {
-      const { conversations: loaded } = await methods.chat.listConversations();
-      if (loading.current !== load) return;
-      loading.current = undefined;
-      const applied = applyFrames(loaded, load.frames, session.user.id, readingChat());
-      setConversations(applied.conversations);
-      if (applied.reloadApps) void refreshApps();
-      if (applied.reloadConversations) await refreshConversations();
+      const applied = list.loaded(load, (await methods.chat.listConversations()).conversations, readingChat());
+      if (applied?.reloadApps) void refreshApps();
+      if (applied?.reloadConversations) await refreshConversations();
     } finally {
-      if (loading.current === load) loading.current = undefined;
+      list.abandon(load);
     }
-  }, [session.user.id, refreshApps]);
+  }, [list, refreshApps]);
   const refreshRoster = useCallback(() => methods.roster.listContacts().then(setPeople), []);
   const reloadAll = useCallback(() => {
     void refreshConversations();
@@ -113,10 +106,8 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       }
       const team = updatedTeam(frames);
       if (team) showTeam(team);
-      loading.current?.frames.push(...frames);
-      if (!conversations) return;
-      const applied = applyFrames(conversations, frames, session.user.id, readingChat());
-      setConversations(applied.conversations);
+      const applied = list.apply(frames, readingChat());
+      if (!applied) return;
       const removed = removedFrom(frames, session.user.id, openChatNow.current);
       if (removed) {
         forgetReadMarker(removed.id);

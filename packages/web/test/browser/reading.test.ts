@@ -196,6 +196,9 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'many-new', members: [web.cast.bob.id] });
     await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Read long ago' }], 60_000, Date.now() - 3_600_000);
     const bob = await signInAs(web.cast.bob.email!);
+    // A busy page: it draws what the stream changed a while after each batch, so that batches come between.
+    await bob.context.addInitScript(drawLate);
+    await bob.page.reload();
     await openChannel(bob.page, 'many-new');
     await bob.page.getByRole('link', { name: 'many-new' }).getByLabel(/unread/).waitFor({ state: 'detached' });
     await serverReadUpTo(channel.id);
@@ -214,6 +217,24 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await bob.context.close();
   });
 });
+
+/**
+ * Makes the page draw late, as a busy one does: React's scheduler posts its work to a MessageChannel, whose
+ * messages here arrive a quarter of a second later. Frames that come meanwhile are applied before the
+ * page has drawn (and so before its components see) what the frames before them changed.
+ */
+function drawLate() {
+  const Native = window.MessageChannel;
+  window.MessageChannel = class {
+    port1: MessagePort;
+    port2: { postMessage: (message: unknown) => void };
+    constructor() {
+      const channel = new Native();
+      this.port1 = channel.port1;
+      this.port2 = { postMessage: (message) => void setTimeout(() => channel.port2.postMessage(message), 250) };
+    }
+  } as unknown as typeof MessageChannel;
+}
 
 /** The message's text is inside the history's visible area. */
 async function inView(page: Page, text: string) {
