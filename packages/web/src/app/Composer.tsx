@@ -3,6 +3,7 @@ import { failureText, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { loadDraft, saveDraft } from './drafts';
 import { captionOf } from './files/fileFormat';
+import { EmojiButton } from './emoji/EmojiPicker';
 import { AttachButton, pasteFiles } from './files/AttachButton';
 import { UploadList } from './files/UploadList';
 import type { Uploads } from './files/useUploads';
@@ -39,7 +40,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
   const [draft] = useState(() => loadDraft(me, chat));
   const mentions = useRef<Mention[]>(draft.mentions);
   const input = useRef<HTMLTextAreaElement>(null);
-  const { text, setText, edit, select, withEmoji, list, boxProps, onListKeys } = useMessageText(input, { chat, initial: draft.text, mentions, commands: true });
+  const { text, setText, edit, select, insert, withEmoji, list, boxProps, onListKeys } = useMessageText(input, { chat, initial: draft.text, mentions, commands: true });
   // Whether the composer is still shown: a message the outbox delivers (or that is refused) after the
   // person moved to another chat concerns the chat it was written in, not the view now open.
   const shown = useRef(true);
@@ -145,6 +146,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
               input.current?.focus();
             }}
           />
+          <EmojiButton me={me} onPick={insert} />
           {pickers.map((app) => (
             <ChatButton key={app.id} app={app} button="attachmentPickerButton" chat={chat} className="chip">
               + {app.integrations.attachmentPickerButton!.name}

@@ -10,7 +10,7 @@ import { useWorkspace } from './workspaceContext';
  * mentions and markup), emoji after a `:` word, and, with `commands`, the slash commands after a leading
  * `/`. The chat's composer and the thread's reply box share it. `list` is the listbox to show above the
  * box, `boxProps` what the textarea needs for it, and `onListKeys` the list's keys (arrows, Tab, Enter,
- * Escape): it answers whether it took the key.
+ * Escape): it answers whether it took the key. `insert` puts text at the caret.
  */
 export function useMessageText(box: RefObject<HTMLTextAreaElement | null>, { chat, initial = '', mentions, commands }: { chat: string; initial?: string; mentions: RefObject<Mention[]>; commands: boolean }) {
   const workspace = useWorkspace();
@@ -43,10 +43,20 @@ export function useMessageText(box: RefObject<HTMLTextAreaElement | null>, { cha
   const pendingSelection = useRef<[number, number] | undefined>(undefined);
   useLayoutEffect(() => {
     if (pendingSelection.current === undefined) return;
+    box.current?.focus();
     box.current?.setSelectionRange(...pendingSelection.current);
     pendingSelection.current = undefined;
   });
   const select = (start: number, end: number) => void (pendingSelection.current = [start, end]);
+
+  /** Puts `value` in place of the selection (at the caret), the caret after it and the focus back in the box (an emoji picked in a dialog). */
+  const insert = (value: string) => {
+    const element = box.current;
+    const [start, end] = element ? [element.selectionStart, element.selectionEnd] : [text.length, text.length];
+    const at = start + value.length;
+    edit(text.slice(0, start) + value + text.slice(end), at);
+    select(at, at);
+  };
 
   const pick = (suggestion: Suggestion) => {
     if (!token) return;
@@ -94,5 +104,5 @@ export function useMessageText(box: RefObject<HTMLTextAreaElement | null>, { cha
     onChange: (event: { target: HTMLTextAreaElement }) => edit(event.target.value, event.target.selectionStart),
     onSelect: (event: { currentTarget: HTMLTextAreaElement }) => setCaret(event.currentTarget.selectionStart),
   };
-  return { text, setText, edit, select, withEmoji, list, boxProps, onListKeys };
+  return { text, setText, edit, select, insert, withEmoji, list, boxProps, onListKeys };
 }

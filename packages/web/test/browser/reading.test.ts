@@ -192,6 +192,36 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await bob.context.close();
   });
 
+  it('puts an emoji from the composer’s picker at the caret, and sends nothing on Enter in the picker’s search', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'emoji-pick', members: [web.cast.bob.id] });
+    const alice = await signInAs(web.cast.alice.email!, 'Northwind');
+    await openChannel(alice.page, 'emoji-pick');
+    const box = composer(alice.page, /Message #emoji-pick/);
+    await box.fill('Ship it today');
+    await box.evaluate((element: HTMLTextAreaElement) => element.setSelectionRange(8, 8));
+    const picker = alice.page.getByRole('dialog', { name: 'Insert an emoji' });
+    const search = picker.getByRole('searchbox', { name: 'Search emoji' });
+
+    // Enter in the search with nothing found: the dialog stays, and the message is not sent.
+    await alice.page.getByRole('button', { name: 'Insert an emoji' }).click();
+    await search.fill('no such emoji at all');
+    await search.press('Enter');
+    await picker.getByText(/No emoji match/).waitFor();
+    await search.fill('rocket');
+    await picker.getByRole('button', { name: 'rocket', exact: true }).click();
+    await picker.waitFor({ state: 'detached' });
+    expect(await box.inputValue()).toBe('Ship it 🚀today');
+    // The focus is back in the box, the caret after the emoji.
+    expect(await box.evaluate((element: HTMLTextAreaElement) => [element === document.activeElement, element.selectionStart])).toEqual([true, 10]);
+    await alice.page.keyboard.type(' ');
+    await box.press('Enter');
+    await history(alice.page).getByText('Ship it 🚀 today').waitFor();
+    const sent = await web.t.testStore.store.db.selectFrom('messages').select('text').where('chat_key', '=', channel.id).execute();
+    expect(sent).toEqual([{ text: 'Ship it 🚀 today' }]);
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
+
   it('opens a chat with more new messages than the view shows at the “New messages” line', async () => {
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'many-new', members: [web.cast.bob.id] });
     await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Read long ago' }], 60_000, Date.now() - 3_600_000);

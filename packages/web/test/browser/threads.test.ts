@@ -186,12 +186,17 @@ describe.skipIf(noBrowser)('threads', () => {
     await threadPanel(alice.page).getByRole('listbox', { name: 'Emoji' }).getByRole('option', { name: /:tada:/ }).waitFor();
     await box.press('Enter');
     expect(await box.inputValue()).toBe('@Bob Baker please check them 🎉 ');
+    // The reply box's 🙂 button puts an emoji at the caret too.
+    await threadPanel(alice.page).getByRole('button', { name: 'Insert an emoji' }).click();
+    await alice.page.getByRole('dialog', { name: 'Insert an emoji' }).getByRole('searchbox', { name: 'Search emoji' }).fill('thumbs up');
+    await alice.page.getByRole('dialog', { name: 'Insert an emoji' }).getByRole('searchbox', { name: 'Search emoji' }).press('Enter');
+    expect(await box.inputValue()).toBe('@Bob Baker please check them 🎉 👍');
     await box.press('Enter');
-    await repliesShown(alice.page).filter({ hasText: 'please check them 🎉' }).waitFor();
+    await repliesShown(alice.page).filter({ hasText: 'please check them 🎉 👍' }).waitFor();
     expect(await box.inputValue()).toBe('');
 
     const [reply] = await web.t.testStore.store.db.selectFrom('messages').select(['text', 'mentions']).where('thread_parent', '=', parent.uid).execute();
-    expect(reply).toEqual({ text: '@Bob Baker please check them 🎉', mentions: JSON.stringify([web.cast.bob.id]) });
+    expect(reply).toEqual({ text: '@Bob Baker please check them 🎉 👍', mentions: JSON.stringify([web.cast.bob.id]) });
     // Named, Bob follows the thread now.
     const follow = await web.t.testStore.store.db.selectFrom('thread_follows').select('following').where('parent_uid', '=', parent.uid).where('user_id', '=', web.cast.bob.id).executeTakeFirst();
     expect(follow).toEqual({ following: 1 });

@@ -3,7 +3,7 @@ import data from 'emojibase-data/en/compact.json';
 import { useDeferredValue, useMemo, useState, type KeyboardEvent } from 'react';
 
 /**
- * The emoji to pick from, with search (Enter picks the first found; the arrows move between emoji): loaded on demand (ReactionPicker imports this module lazily), so
+ * The emoji to pick from, with search (Enter picks the first found; the arrows move between emoji): loaded on demand (EmojiPicker imports this module lazily), so
  * the data of ~1,900 native emoji never weighs on the first page load. Native characters, no images.
  */
 const GROUPS: ReadonlyArray<[number, string]> = [

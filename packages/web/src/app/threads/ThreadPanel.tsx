@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { failureText, methods, type Message } from '../../api/client';
 import { useStreamFrames } from '../../stream/useStream';
+import { EmojiButton } from '../emoji/EmojiPicker';
 import { AttachButton, pasteFiles } from '../files/AttachButton';
 import { ChatImages } from '../files/ChatImages';
 import { captionOf } from '../files/fileFormat';
@@ -188,10 +189,11 @@ function closesThread(event: KeyboardEvent<HTMLElement>): boolean {
 }
 
 function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; onSent: (message: Message) => void }) {
+  const me = useWorkspace().me.id;
   const box = useRef<HTMLTextAreaElement>(null);
   const mentions = useRef<Mention[]>([]);
   // `@` and `:` as in the chat's composer; a reply calls no slash command.
-  const { text, setText, withEmoji, list, boxProps, onListKeys } = useMessageText(box, { chat, mentions, commands: false });
+  const { text, setText, insert, withEmoji, list, boxProps, onListKeys } = useMessageText(box, { chat, mentions, commands: false });
   const [alsoInChannel, setAlsoInChannel] = useState(false);
   const [error, setError] = useState<string>();
   const [sending, setSending] = useState(false);
@@ -253,6 +255,7 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
       />
       <div className="thread-composer-row">
         <AttachButton label="Attach files to the reply" onFiles={uploads.add} />
+        <EmojiButton me={me} onPick={insert} />
         <label>
           <input type="checkbox" checked={alsoInChannel} onChange={(event) => setAlsoInChannel(event.target.checked)} />
           Also send to the channel

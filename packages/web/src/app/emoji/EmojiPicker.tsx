@@ -1,0 +1,41 @@
+import { lazy, Suspense, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { Modal } from '../Modal';
+import { recentEmoji, rememberEmoji } from '../recentEmoji';
+
+const EmojiGrid = lazy(() => import('./EmojiGrid'));
+
+/**
+ * The emoji picker in a dialog ("Add a reaction", "Insert an emoji"), its data fetched the first time it
+ * opens. What is picked joins the person's recent emoji, shared by reactions and the composers.
+ */
+export function EmojiPicker({ title, me, onPick, onClose }: { title: string; me: string; onPick: (emoji: string) => void; onClose: () => void }) {
+  const pick = (emoji: string) => {
+    rememberEmoji(me, emoji);
+    onPick(emoji);
+    onClose();
+  };
+  return (
+    <Modal title={title} onClose={onClose} className="reaction-picker">
+      <Suspense fallback={<p className="picker-empty" role="status">Loading emoji…</p>}>
+        <EmojiGrid recent={recentEmoji(me)} onPick={pick} />
+      </Suspense>
+    </Modal>
+  );
+}
+
+/**
+ * A composer's 🙂 button: the picker, its emoji put in the text at the caret (`onPick`). The dialog is
+ * outside the composer's form, so that Enter in its search never sends the message.
+ */
+export function EmojiButton({ me, onPick }: { me: string; onPick: (emoji: string) => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="icon-button composer-emoji" aria-label="Insert an emoji" title="Insert an emoji" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+        🙂
+      </button>
+      {open && createPortal(<EmojiPicker title="Insert an emoji" me={me} onPick={onPick} onClose={() => setOpen(false)} />, document.body)}
+    </>
+  );
+}
