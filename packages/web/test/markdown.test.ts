@@ -5,7 +5,7 @@ import { renderMarkdown } from '../src/app/markdown.js';
 
 /** Every element markdown.ts may emit; anything else in its HTML would be markup someone typed. */
 const ALLOWED_TAGS = new Set(['p', 'br', 'strong', 'em', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a', 'span']);
-const ALLOWED_ATTRIBUTES = new Set(['href', 'target', 'rel', 'class', 'start']);
+const ALLOWED_ATTRIBUTES = new Set(['href', 'target', 'rel', 'class', 'start', 'data-user-id']);
 
 interface Element {
   name: string;
@@ -43,6 +43,20 @@ describe('message text as Markdown', () => {
     for (const text of ['mail@channel.example', '@channels', '@here-and-now', '`@channel`']) expect(renderMarkdown(text), text).not.toContain('broadcast-mention');
   });
 
+  it('marks the people a message names with their current names, in its Markdown and never in code', () => {
+    const bob = { userId: 'u:bbbbbbbbbbbbbbbb', label: 'Bob', name: 'Bob Baker' };
+    const bobby = { userId: 'u:cccccccccccccccc', label: 'Bob Bobby', name: 'Bob <b>Bobby</b>' };
+    expect(renderMarkdown('@Bob please run `npm test` and ping @Bob Bobby, @here', [bob, bobby])).toBe(
+      '<p><span class="sml-mention" data-user-id="u:bbbbbbbbbbbbbbbb">@Bob Baker</span> please run <code>npm test</code> and ping ' +
+        '<span class="sml-mention" data-user-id="u:cccccccccccccccc">@Bob &lt;b&gt;Bobby&lt;/b&gt;</span>, <span class="broadcast-mention">@here</span></p>\n',
+    );
+    expect(renderMarkdown('**@Bob** `@Bob`', [bob])).toBe('<p><strong><span class="sml-mention" data-user-id="u:bbbbbbbbbbbbbbbb">@Bob Baker</span></strong> <code>@Bob</code></p>\n');
+    // A name that reads like @here is the person's, not everyone's.
+    expect(renderMarkdown('hi @here', [{ userId: 'u:dddddddddddddddd', label: 'here', name: 'Here Person' }])).not.toContain('broadcast-mention');
+    // Someone not named stays text.
+    expect(renderMarkdown('@Carol, hi', [bob])).toBe('<p>@Carol, hi</p>\n');
+  });
+
   it('emits only its own elements and attributes for every vector of the XSS corpus, raw or as a link', () => {
     const inputs = [
       ...markupVectors,
@@ -51,8 +65,13 @@ describe('message text as Markdown', () => {
       '<img src=x onerror=alert(1)>',
       '# not a heading\n\n---\n\n| a | b |\n|---|---|\n| 1 | 2 |',
     ];
-    for (const input of inputs) {
-      for (const element of elements(renderMarkdown(input))) {
+    // Each also as a person's label and name, the label in the text (a name is anyone's to choose).
+    const renderings = inputs.flatMap((input) => [
+      [input, renderMarkdown(input)],
+      [input, renderMarkdown(`hi @${input} and ${input}`, [{ userId: 'u:aaaaaaaaaaaaaaaa', label: input, name: input }])],
+    ]);
+    for (const [input, html] of renderings) {
+      for (const element of elements(html!)) {
         expect(ALLOWED_TAGS.has(element.name), `${element.name} from ${JSON.stringify(input)}`).toBe(true);
         for (const [name, value] of Object.entries(element.attribs)) {
           expect(ALLOWED_ATTRIBUTES.has(name), `${name} from ${JSON.stringify(input)}`).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Person } from '../src/api/client.js';
 import { shortcodesStarting, withEmoji } from '../src/app/emoji/shortcodes.js';
-import { suggestionsFor, tokenAtCaret } from '../src/app/suggestions.js';
+import { composerMentions, mentionMarkup, suggestionsFor, tokenAtCaret } from '../src/app/suggestions.js';
 
 /** The composer's `@` list: people, and in a channel `@channel` and `@here` after them, kept however many people match. */
 describe('what the composer suggests after @', () => {
@@ -38,5 +38,26 @@ describe('emoji shortcodes in the composer', () => {
   it('turns each known :code: typed whole into its emoji, and leaves code and unknown ones as typed', () => {
     expect(withEmoji('ship it :tada: :+1: :no_such_code:')).toBe('ship it 🎉 👍 :no_such_code:');
     expect(withEmoji('run `echo :tada:` then :heart:')).toBe('run `echo :tada:` then ❤️');
+  });
+});
+
+describe('the people a message of the composer names', () => {
+  const bob = { userId: 'u:bbbbbbbbbbbbbbbb', label: 'Bob Baker' };
+  const odd = { userId: 'u:cccccccccccccccc', label: 'A & <B> "C"' };
+
+  it('reads back what mentionMarkup made, across lines and with characters to escape', () => {
+    const text = '@Bob Baker run `npm test`\n> cc @A & <B> "C" and @Bob Baker';
+    expect(composerMentions(mentionMarkup(text, [bob, odd])!, text)).toEqual([bob, odd, bob]);
+    expect(composerMentions('<serviceml>no one</serviceml>', 'no one')).toEqual([]);
+  });
+
+  it('refuses ServiceML the composer does not make, or that says other than the text', () => {
+    const text = '@Bob Baker hello';
+    const markup = mentionMarkup(text, [bob])!;
+    expect(composerMentions(markup, '@Bob Baker hello!')).toBeUndefined();
+    expect(composerMentions('<serviceml><b>bold</b> words</serviceml>', 'bold words')).toBeUndefined();
+    expect(composerMentions('<serviceml><user userId="u:bbbbbbbbbbbbbbbb">Bob</user></serviceml>', 'Bob')).toBeUndefined();
+    expect(composerMentions('<serviceml><a href="https://example.com">x</a></serviceml>', 'x')).toBeUndefined();
+    expect(composerMentions('<serviceml><unclosed', 'x')).toBeUndefined();
   });
 });

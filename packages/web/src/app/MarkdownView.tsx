@@ -1,13 +1,14 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { renderMarkdown } from './markdown';
+import { renderMarkdown, type NamedPerson } from './markdown';
 
 /**
  * A message's text rendered as Markdown (markdown.ts: no raw HTML, checked links). Code blocks that
  * name their language are highlighted once the highlighter has loaded: it is a chunk of its own, fetched
- * the first time such a block is shown, so that the page's first script stays small.
+ * the first time such a block is shown, so that the page's first script stays small. `named`: the people
+ * the message mentions, marked in the text.
  */
-export function MarkdownView({ text }: { text: string }) {
-  const html = useMemo(() => renderMarkdown(text), [text]);
+export function MarkdownView({ text, named }: { text: string; named?: readonly NamedPerson[] | undefined }) {
+  const html = useMemo(() => renderMarkdown(text, named), [text, named]);
   const element = useRef<HTMLDivElement>(null);
   const hasCode = html.includes('<code class="language-');
   useEffect(() => {

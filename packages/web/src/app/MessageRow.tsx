@@ -2,18 +2,16 @@ import { memo, useContext, useEffect, useState } from 'react';
 import type { Message } from '../api/client';
 import { AttachmentCard } from './AttachmentCard';
 import { Avatar } from './Avatar';
-import { ReactionPicker } from './emoji/ReactionPicker';
+import { EmojiPicker } from './emoji/EmojiPicker';
 import { formatFullTime, formatTime } from './format';
-import { MarkdownView } from './MarkdownView';
 import { useMessageChanges } from './messageChanges';
 import { MessageEditor } from './MessageEditor';
+import { MessageText } from './MessageText';
 import { MessageTools } from './MessageTools';
 import { PinnedMarker } from './PinnedPanel';
 import { ReactionPills } from './ReactionPills';
-import { isNamesOnly } from './files/fileFormat';
 import { MessageFiles } from './files/MessageFiles';
 import { FirstUnreadContext } from './useLeftOff';
-import { ServiceMLView } from './ServiceMLView';
 import { ThreadReplyNote, ThreadSummaryLine } from './threads/ThreadSummaryLine';
 import { useWorkspace } from './workspaceContext';
 
@@ -107,10 +105,8 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
             <p className="message-deleted">This message was deleted</p>
           ) : editing ? (
             <MessageEditor message={message} />
-          ) : message.serviceml ? (
-            <ServiceMLView source={message.serviceml} fallback={message.text} messageUid={message.uid} appId={message.appId} chat={chat} />
           ) : (
-            message.text !== '' && !isNamesOnly(message.text, message.files) && <MarkdownView text={message.text} />
+            <MessageText message={message} chat={chat} />
           )}
           {message.files && message.files.length > 0 && message.deletedAt === undefined && <MessageFiles files={message.files} />}
           {message.editedAt !== undefined && !editing && (
@@ -123,7 +119,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
           <ThreadSummaryLine message={message} />
           <ThreadReplyNote message={message} />
         </div>
-        {picking && <ReactionPicker me={workspace.me.id} onPick={(emoji) => changes.toggleReaction(message, emoji)} onClose={() => setPicking(false)} />}
+        {picking && <EmojiPicker title="Add a reaction" me={workspace.me.id} onPick={(emoji) => changes.toggleReaction(message, emoji)} onClose={() => setPicking(false)} />}
         {!selecting && !editing && (
           <MessageTools message={message} chat={chat} snippet={snippet} onReact={() => setPicking(true)} onSelect={onToggle && (() => onToggle(message.uid, false))} />
         )}

@@ -27,9 +27,45 @@ markdown.renderer.rules.link_open = (tokens, index, options) => {
  * as mentions: in a channel they notify its members. Code, which is not text tokens, is left alone.
  */
 const BROADCAST = /(^|[\s(>]|&gt;)(@(?:channel|here))(?![\w-])/g;
-markdown.renderer.rules.text = (tokens, index) => markdown.utils.escapeHtml(tokens[index]!.content).replace(BROADCAST, '$1<span class="broadcast-mention">$2</span>');
+const markBroadcasts = (escaped: string) => escaped.replace(BROADCAST, '$1<span class="broadcast-mention">$2</span>');
 
-/** The HTML of a message's text: every character of the text escaped but the Markdown it uses. */
-export function renderMarkdown(text: string): string {
-  return markdown.render(text);
+/** A person the message names (its `<user>` ServiceML): `@label` in the text, shown as `@name`. */
+export interface NamedPerson {
+  userId: string;
+  label: string;
+  name: string;
+}
+
+/** What a rendering is told besides the text: the people it names, their `@label` escaped as in the HTML, longest first. */
+type RenderEnv = {
+  named: Array<{ escaped: string; html: string }>;
+};
+
+markdown.renderer.rules.text = (tokens, index, _options, env) => {
+  const escaped = markdown.utils.escapeHtml(tokens[index]!.content);
+  const named = (env as Partial<RenderEnv> | undefined)?.named ?? [];
+  if (named.length === 0) return markBroadcasts(escaped);
+  // Split at the people named, so that their names are never read as @channel or @here.
+  const pattern = new RegExp(named.map((person) => markdown.utils.escapeRE(person.escaped)).join('|'), 'g');
+  let html = '';
+  let last = 0;
+  for (const match of escaped.matchAll(pattern)) {
+    html += markBroadcasts(escaped.slice(last, match.index)) + named.find((person) => person.escaped === match[0])!.html;
+    last = match.index + match[0].length;
+  }
+  return html + markBroadcasts(escaped.slice(last));
+};
+
+/**
+ * The HTML of a message's text: every character of the text escaped but the Markdown it uses, and the
+ * people it names (`named`, from its ServiceML) marked as mentions with their current names, outside code.
+ */
+export function renderMarkdown(text: string, named: readonly NamedPerson[] = []): string {
+  const escape = markdown.utils.escapeHtml;
+  const env: RenderEnv = {
+    named: [...named]
+      .sort((a, b) => b.label.length - a.label.length)
+      .map((person) => ({ escaped: escape(`@${person.label}`), html: `<span class="sml-mention" data-user-id="${escape(person.userId)}">@${escape(person.name)}</span>` })),
+  };
+  return markdown.render(text, env);
 }

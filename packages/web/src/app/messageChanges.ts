@@ -1,7 +1,14 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { failureText, methods, type Message } from '../api/client';
+import type { Mention } from './suggestions';
 import type { History } from './useHistory';
 import { useWorkspace } from './workspaceContext';
+
+/** An edit as typed so far: its text, and the people picked with `@` (those the message named, and any added). */
+export interface EditDraft {
+  text: string;
+  mentions: Mention[];
+}
 
 /** What the open chat's messages offer the person: react, edit and delete, one message edited at a time. */
 export interface MessageChanges {
@@ -15,11 +22,14 @@ export interface MessageChanges {
    * near the view, so the editor goes when its row scrolls away, and comes back with this. Undefined
    * until the editor first changes it; a new edit (or none) starts afresh.
    */
-  editDraft: MutableRefObject<string | undefined>;
+  editDraft: MutableRefObject<EditDraft | undefined>;
   /** Reacts with `emoji`, or takes the reaction back when the person had it: shown at once, undone if refused. */
   toggleReaction(message: Message, emoji: string): void;
-  /** Saves an edit; resolves once the server has it (the frame brings it to every other client). */
-  saveEdit(message: Message, text: string): Promise<void>;
+  /**
+   * Saves an edit (with `serviceml`, the people it names; without, the message becomes plain text);
+   * resolves once the server has it (the frame brings it to every other client).
+   */
+  saveEdit(message: Message, text: string, serviceml: string | undefined): Promise<void>;
   deleteMessage(message: Message): Promise<void>;
 }
 
@@ -46,7 +56,7 @@ export function abilitiesOn(message: Message, me: { id: string; role: string }, 
 export function useMessageChangesOf(history: Pick<History, 'react' | 'replace' | 'remove'>, readOnly: boolean): MessageChanges {
   const workspace = useWorkspace();
   const [editing, setEditingUid] = useState<string>();
-  const editDraft = useRef<string | undefined>(undefined);
+  const editDraft = useRef<EditDraft | undefined>(undefined);
   const setEditing = useCallback((uid: string | undefined) => {
     editDraft.current = undefined;
     setEditingUid(uid);
@@ -69,9 +79,10 @@ export function useMessageChangesOf(history: Pick<History, 'react' | 'replace' |
           toast(failureText(error), 'error');
         });
       },
-      async saveEdit(message, text) {
-        const { editedAt } = await methods.chat.updateMessage({ messageUid: message.uid, text });
-        replace([{ ...message, text, editedAt }]);
+      async saveEdit(message, text, serviceml) {
+        const { editedAt } = await methods.chat.updateMessage({ messageUid: message.uid, text, ...(serviceml ? { serviceml } : {}) });
+        const { serviceml: _before, ...unchanged } = message;
+        replace([{ ...unchanged, text, ...(serviceml ? { serviceml } : {}), editedAt }]);
       },
       async deleteMessage(message) {
         await methods.chat.deleteMessage({ messageUid: message.uid });

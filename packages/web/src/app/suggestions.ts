@@ -1,4 +1,5 @@
 import { broadcastWords } from '@aviary/protocol';
+import { parseServiceML } from '@aviary/serviceml';
 import type { App, Person } from '../api/client.js';
 import { fullName } from './format.js';
 
@@ -86,4 +87,27 @@ export function mentionMarkup(text: string, mentions: Mention[]): string | undef
   }
   markup += escapeMarkup(text.slice(last));
   return `<serviceml>${markup.replace(/\n/g, '<br/>')}</serviceml>`;
+}
+
+/**
+ * The people a message of the composer's making names (mentionMarkup's inverse), so that it is shown as
+ * the Markdown of its text with those people marked, and edited keeping them. Its ServiceML must hold
+ * only text, line breaks and `<user>` elements whose text is `@` and a label, and say exactly the
+ * message's text; any other ServiceML (an app's, or one written by hand) gives undefined, and is shown
+ * as ServiceML.
+ */
+export function composerMentions(serviceml: string, text: string): Mention[] | undefined {
+  const parsed = parseServiceML(serviceml);
+  if (!parsed.ok) return undefined;
+  const mentions: Mention[] = [];
+  let said = '';
+  for (const node of parsed.ast.children) {
+    if (node.type === 'text') said += node.value;
+    else if (node.name === 'br') said += '\n';
+    else if (node.name === 'user' && node.children.length === 1 && node.children[0]!.value.startsWith('@')) {
+      mentions.push({ userId: node.attributes.userId, label: node.children[0]!.value.slice(1) });
+      said += node.children[0]!.value;
+    } else return undefined;
+  }
+  return said === text ? mentions : undefined;
 }

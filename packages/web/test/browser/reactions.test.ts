@@ -149,4 +149,41 @@ describe.skipIf(noBrowser)('editing, deleting and reacting', () => {
     alice.expectNoErrors();
     await alice.context.close();
   });
+
+  it('shows a message that names someone as Markdown with the person marked, and an edit keeps them named and names another', async () => {
+    const carol = await web.t.f.person(web.cast.team.id, { firstName: 'Carol', lastName: 'Cole' });
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'named-edit', members: [web.cast.bob.id, carol.id] });
+    const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind');
+    await alice.page.getByRole('link', { name: 'named-edit' }).click();
+    const composer = alice.page.getByRole('textbox', { name: /Message #named-edit/ });
+    await composer.pressSequentially('@Bo');
+    await alice.page.getByRole('listbox', { name: 'People' }).getByRole('option', { name: /^Bob Baker/ }).waitFor();
+    await composer.press('Enter');
+    await composer.pressSequentially('please run `npm test` **first**');
+    await composer.press('Enter');
+    const message = messageWith(alice.page, 'please run');
+    await message.locator('.markdown code', { hasText: 'npm test' }).waitFor();
+    expect(await message.locator('.markdown strong').textContent()).toBe('first');
+    expect(await message.locator('.sml-mention').allTextContents()).toEqual(['@Bob Baker']);
+
+    // Edited: Bob stays named, and Alice names Carol with `@` in the editor.
+    await composer.press('ArrowUp');
+    const editor = alice.page.getByRole('textbox', { name: 'Edit message' });
+    expect(await editor.inputValue()).toBe('@Bob Baker please run `npm test` **first**');
+    await editor.press('End');
+    await editor.pressSequentially(', then tell @Car');
+    await alice.page.getByRole('listbox', { name: 'People' }).getByRole('option', { name: /^Carol Cole/ }).waitFor();
+    await editor.press('Enter');
+    expect(await editor.inputValue()).toBe('@Bob Baker please run `npm test` **first**, then tell @Carol Cole ');
+    await editor.press('Enter');
+    await message.getByText('(edited)').waitFor();
+    expect(await message.locator('.sml-mention').allTextContents()).toEqual(['@Bob Baker', '@Carol Cole']);
+    expect(await message.locator('.markdown code').textContent()).toBe('npm test');
+    const [stored] = await web.t.testStore.store.db.selectFrom('messages').select(['text', 'serviceml']).where('chat_key', '=', channel.id).execute();
+    expect(stored!.serviceml).toContain(`<user userId="${web.cast.bob.id}">@Bob Baker</user>`);
+    expect(stored!.serviceml).toContain(`<user userId="${carol.id}">@Carol Cole</user>`);
+    expect(stored!.text).toBe('@Bob Baker please run `npm test` **first**, then tell @Carol Cole');
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
 });
