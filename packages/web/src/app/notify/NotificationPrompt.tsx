@@ -21,8 +21,9 @@ export function NotificationPrompt() {
     <section className="notification-prompt" aria-label="Notifications">
       <p>Get notified of direct messages and mentions while Aviary is in the background.</p>
       <div className="notification-prompt-actions">
-        <button type="button" className="primary" onClick={() => void turnOn()}>
-          Turn on notifications
+        {/* "Turn on", short enough to sit beside "Not now" in the sidebar; its name says what it turns on. */}
+        <button type="button" className="primary" aria-label="Turn on notifications" onClick={() => void turnOn()}>
+          Turn on
         </button>
         <button
           type="button"
