@@ -173,6 +173,18 @@ export const markRead = defineMethod({
   errors: ['UnknownChat'],
 });
 
+export const markUnread = defineMethod({
+  name: 'chat.markUnread',
+  summary:
+    'The person has not read a chat from `uid` on, a message of it that they can see: the marker goes back to just before it ' +
+    '(readUpTo is then the uid just below `uid`, which names no message), and the person’s streams get chat.read.',
+  callers: ['session'],
+  rateClass: 'channel',
+  params: closedObject({ chat: ChatId, uid: MessageUid }),
+  result: ChatReadState,
+  errors: ['UnknownChat'],
+});
+
 export const signalTyping = defineMethod({
   name: 'chat.signalTyping',
   summary:

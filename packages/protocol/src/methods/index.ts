@@ -80,6 +80,7 @@ export const api = {
     deleteMessage: chat.deleteMessage,
     listMessageEdits: chat.listMessageEdits,
     markRead: chat.markRead,
+    markUnread: chat.markUnread,
     signalTyping: chat.signalTyping,
     listMentions: notifications.listMentions,
     scheduleMessage: scheduled.scheduleMessage,

@@ -2,6 +2,7 @@ import { StreamFrame } from '@aviary/protocol';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { addChannelMembers, createChannel, removeChannelMembers } from '../../src/core/commands/channels.js';
+import { uidBefore } from '../../src/core/commands/readMarkers.js';
 import { clientCast, closeSdkApps, expectError, sessionFor } from '../client/harness.js';
 import { forEachDialect } from '../helpers/server.js';
 import { closeStreams, fence, messageWithText, openStream, streamCast } from './harness.js';
@@ -133,6 +134,52 @@ forEachDialect(
       expect(await direct()).toMatchObject({ readUpTo: uids[1], unread: 1, mentions: 0 });
     });
 
+    it('marks a chat unread from a message on, on every device of the reader, and reading moves the marker on again', async () => {
+      const { team, people } = await streamCast(t(), ['Ann', 'Ben']);
+      const [ann, ben] = people;
+      const { token } = await t().f.install((await t().f.app(team.id, ben.user.id)).id, ben.user.id);
+      const uids: string[] = [];
+      for (const [text, mentions] of [['one', []], ['two', [ann.user.id]], ['three', []]] as const) {
+        uids.push((await t().client(token).chat.sendMessage({ to: ann.user.id, text, mentions: [...mentions] })).uid);
+      }
+      await ann.call('chat.markRead', { chat: ben.user.id, uid: uids[2] });
+      const streams = await Promise.all([ann, ann, ben].map((who) => openStream(t(), who)));
+
+      // Back from the second message: it and the third are unread, the marker just below the second.
+      const back = await ann.call('chat.markUnread', { chat: ben.user.id, uid: uids[1] });
+      expect(back.body).toEqual({ chat: ben.user.id, readUpTo: uidBefore(uids[1]!), unread: 2, mentions: 1 });
+      expect(uidBefore(uids[1]!) > uids[0]! && uidBefore(uids[1]!) < uids[1]!).toBe(true);
+      // Further back, past where the marker stands: all three.
+      expect((await ann.call('chat.markUnread', { chat: ben.user.id, uid: uids[0] })).body).toMatchObject({ unread: 3, mentions: 1 });
+      const direct = async () => (await ann.call('chat.listConversations')).body.conversations.find((c: { chat: string }) => c.chat === ben.user.id);
+      expect(await direct()).toMatchObject({ readUpTo: uidBefore(uids[0]!), unread: 3, mentions: 1 });
+      // Read again, forward as ever.
+      expect((await ann.call('chat.markRead', { chat: ben.user.id, uid: uids[2] })).body).toMatchObject({ readUpTo: uids[2], unread: 0 });
+      await fence(t(), team.id, ann.user.id, streams);
+
+      const reads = streams.map((stream) => stream.data().filter((frame) => frame.type === 'chat.read'));
+      expect(reads[0]).toMatchObject([{ unread: 2, mentions: 1 }, { unread: 3, mentions: 1 }, { readUpTo: uids[2], unread: 0 }]);
+      expect(reads[1]).toEqual(reads[0]);
+      expect(reads[2]).toEqual([]);
+    });
+
+    it('refuses to mark unread what is not a message of the chat’s history the person can see, naming the parameter', async () => {
+      const { people } = await streamCast(t(), ['Ann', 'Ben', 'Cy']);
+      const [ann, ben, cy] = people;
+      const { channel } = await createChannel(t().server.ctx, { user: ann.user, appId: null }, { name: 'unread-from', members: [ben.user.id] });
+      const root = (await ben.call('chat.sendFromComposer', { to: channel.id, text: 'a thread' })).body.message.uid;
+      const reply = (await ben.call('chat.sendFromComposer', { to: channel.id, text: 'in it', threadParent: root })).body.message.uid;
+      const alsoSent = (await ben.call('chat.sendFromComposer', { to: channel.id, text: 'in it and the channel', threadParent: root, alsoInChannel: true })).body.message.uid;
+      const hidden = (await ben.call('chat.sendFromComposer', { to: cy.user.id, text: 'not for ann' })).body.message.uid;
+      expectError(await ann.call('chat.markUnread', { chat: channel.id, uid: reply }), { error: 'InvalidParameter', parameter: 'uid' });
+      expectError(await ann.call('chat.markUnread', { chat: ben.user.id, uid: hidden }), { error: 'InvalidParameter', parameter: 'uid' });
+      expectError(await ann.call('chat.markUnread', { chat: channel.id, uid: 'not-a-uid' }), { error: 'InvalidParameter', parameter: 'uid' });
+      expectError(await ann.call('chat.markUnread', { chat: channel.id }), { error: 'MissingParameter', parameter: 'uid' });
+      expectError(await cy.call('chat.markUnread', { chat: channel.id, uid: root }), { error: 'UnknownChat', parameter: 'chat' });
+      expect((await ann.call('chat.markUnread', { chat: channel.id, uid: alsoSent })).body).toMatchObject({ unread: 1 });
+      expect((await ann.call('chat.markUnread', { chat: channel.id, uid: root })).body).toMatchObject({ unread: 2 });
+    });
+
     it('refuses to mark read what is not a message of the chat the person can see, naming the parameter', async () => {
       const { people } = await streamCast(t(), ['Ann', 'Ben', 'Cy']);
       const [ann, ben, cy] = people;
@@ -148,3 +195,11 @@ forEachDialect(
   },
   { rateLimits: generous },
 );
+
+it('names the uid just below another, borrowing as numbers do, and the lowest as its own', () => {
+  expect(uidBefore('01ARZ3NDEKTSV4RRFFQ69G5FAV')).toBe('01ARZ3NDEKTSV4RRFFQ69G5FAT');
+  expect(uidBefore('01ARZ3NDEKTSV4RRFFQ69G5FA0')).toBe('01ARZ3NDEKTSV4RRFFQ69G5F9Z');
+  expect(uidBefore('01ARZ3NDEKTSV4RRFFQ69G5FJ0')).toBe('01ARZ3NDEKTSV4RRFFQ69G5FHZ');
+  expect(uidBefore('01ARZ3NDEKTSV4RRFFQ69G0000')).toBe('01ARZ3NDEKTSV4RRFFQ69FZZZZ');
+  expect(uidBefore('00000000000000000000000000')).toBe('00000000000000000000000000');
+});

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { chatOf } from '../stream/applyFrames';
 import { useStreamFrames } from '../stream/useStream';
-import type { Conversation, Message } from '../api/client';
+import { failureText, methods, type Conversation, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { Composer } from './Composer';
 import { ArchivedBanner } from './ArchivedBanner';
@@ -17,8 +17,8 @@ import { TypingIndicator, useTypingSignal } from './TypingIndicator';
 import { useHistory } from './useHistory';
 import { MessageChangesContext, useMessageChangesOf } from './messageChanges';
 import { useJumpToNewest } from './useJumpToNewest';
-import { FirstUnreadContext, useFirstUnread } from './useLeftOff';
-import { useReadMarker } from './useReadMarker';
+import { FirstUnreadContext, useFirstUnread, type LeftOff } from './useLeftOff';
+import { holdReadMarker, useReadMarker } from './useReadMarker';
 import { useSelection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
 import { MenuButton } from './PageHeader';
@@ -83,7 +83,16 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
     }
   });
   useReadMarker(chat, history.messages.at(-1), conversation?.unread ?? 0, workspace.me.id);
-  const firstUnread = useFirstUnread(conversation, history.messages, workspace.me.id);
+  const [markedUnread, setMarkedUnread] = useState<LeftOff>();
+  const { toast } = workspace;
+  const markUnread = useCallback(
+    (message: Message) =>
+      void holdReadMarker(chat)
+        .then(() => methods.chat.markUnread({ chat, uid: message.uid }))
+        .then(({ readUpTo, unread }) => setMarkedUnread({ readUpTo, unread }), (error: unknown) => toast(failureText(error), 'error')),
+    [chat, toast],
+  );
+  const firstUnread = useFirstUnread(conversation, history.messages, workspace.me.id, markedUnread);
   const section = useRef<HTMLElement>(null);
   useShowLeftOff(section, firstUnread);
   const newest = useJumpToNewest(section);
@@ -93,7 +102,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const toNewest = useCallback(() => (hasNewer ? navigate(conversationPath(chat, { thread })) : jump()), [hasNewer, chat, thread, jump]);
   // Opening a thread keeps the message the chat was opened at: the history stays as it is.
   const openThread = useCallback((uid: string) => navigate(conversationPath(chat, { message: target, thread: uid })), [chat, target]);
-  const changes = useMessageChangesOf(history, archived);
+  const changes = useMessageChangesOf(history, archived, markUnread);
   const { setEditing } = changes;
   // When an edit ends (saved or cancelled), the composer takes the focus back.
   const [editsEnded, setEditsEnded] = useState(0);

@@ -20,7 +20,7 @@ import { ConversationList } from '../stream/conversationList';
 import { ConnectionBanner } from '../stream/ConnectionBanner';
 import { useStream } from '../stream/useStream';
 import { useOutbox } from './useOutbox';
-import { forgetReadMarker } from './useReadMarker';
+import { forgetReadMarker, isReadHeld } from './useReadMarker';
 import { endNotifications, useWorkspaceNotifications } from './notify/useWorkspaceNotifications';
 import { unreadTotalsOf } from './notify/tabBadge';
 import { PresenceContext, UnreadTotalsContext, WorkspaceContext, type PresenceOf, type Workspace as WorkspaceValue } from './workspaceContext';
@@ -52,8 +52,14 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const openChat = route.page === 'chat' ? route.chat : undefined;
   const openChatNow = useRef(openChat);
   openChatNow.current = openChat;
-  /** The chat whose new messages count as read when they come: the open one, while the tab is in view (hidden, they wait for the person, and the title counts them). */
-  const readingChat = () => (document.visibilityState === 'hidden' ? undefined : openChatNow.current);
+  /**
+   * The chat whose new messages count as read when they come: the open one, while the tab is in view
+   * (hidden, they wait for the person, and the title counts them) and the person has not marked it unread.
+   */
+  const readingChat = () => {
+    const open = openChatNow.current;
+    return document.visibilityState === 'hidden' || (open !== undefined && isReadHeld(open)) ? undefined : open;
+  };
   const list = useMemo(() => new ConversationList(session.user.id, setConversations), [session.user.id]);
   // The first load, and each reload: after a send, a join, a gap.
   const refreshConversations = useCallback(async (): Promise<void> => {

@@ -30,6 +30,8 @@ export interface MessageChanges {
    * resolves once the server has it (the frame brings it to every other client).
    */
   saveEdit(message: Message, text: string, serviceml: string | undefined): Promise<void>;
+  /** "Mark unread" from this message on: offered in a chat's history (not in a thread, whose replies have markers of their own). */
+  markUnread?: ((message: Message) => void) | undefined;
   deleteMessage(message: Message): Promise<void>;
 }
 
@@ -53,7 +55,7 @@ export function abilitiesOn(message: Message, me: { id: string; role: string }, 
 }
 
 /** The changes of the messages `history` shows (a chat's history, or an open thread's messages). */
-export function useMessageChangesOf(history: Pick<History, 'react' | 'replace' | 'remove'>, readOnly: boolean): MessageChanges {
+export function useMessageChangesOf(history: Pick<History, 'react' | 'replace' | 'remove'>, readOnly: boolean, markUnread?: (message: Message) => void): MessageChanges {
   const workspace = useWorkspace();
   const [editing, setEditingUid] = useState<string>();
   const editDraft = useRef<EditDraft | undefined>(undefined);
@@ -69,6 +71,7 @@ export function useMessageChangesOf(history: Pick<History, 'react' | 'replace' |
       editing,
       readOnly,
       setEditing,
+      markUnread,
       editDraft,
       toggleReaction(message, emoji) {
         const added = !message.reactions?.some((reaction) => reaction.emoji === emoji && reaction.me);
@@ -89,6 +92,6 @@ export function useMessageChangesOf(history: Pick<History, 'react' | 'replace' |
         remove([message.uid]);
       },
     }),
-    [editing, readOnly, setEditing, me, react, replace, remove, toast],
+    [editing, readOnly, setEditing, markUnread, me, react, replace, remove, toast],
   );
 }

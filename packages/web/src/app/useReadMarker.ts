@@ -40,6 +40,18 @@ export function forgetReadMarker(chat: string): void {
   openMarkers.get(chat)?.forget();
 }
 
+/**
+ * The person marks the open chat unread ("Mark unread"): nothing more is marked read while it stays
+ * open, however it is scrolled or what comes; leaving it and coming back reads it again. Settles once a
+ * marker already on its way is answered, so that the server cannot take it after the unread mark.
+ */
+export async function holdReadMarker(chat: string): Promise<void> {
+  await openMarkers.get(chat)?.hold();
+}
+
+/** Whether the open chat was marked unread since it opened (holdReadMarker): what comes to it counts as unread. */
+export const isReadHeld = (chat: string): boolean => openMarkers.get(chat)?.held === true;
+
 function usePageVisible(): boolean {
   const [visible, setVisible] = useState(() => document.visibilityState === 'visible');
   useEffect(() => {
@@ -57,13 +69,23 @@ class ReadMarker {
   private lastSentAt = -Infinity;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private inFlight = false;
+  /** Settles once the request under way, if any, has been answered. */
+  private answered: Promise<unknown> = Promise.resolve();
+  held = false;
 
   constructor(readonly chat: string) {}
 
   markRead(uid: string): void {
-    if (this.wanted !== undefined && uid <= this.wanted) return;
+    if (this.held || (this.wanted !== undefined && uid <= this.wanted)) return;
     this.wanted = uid;
     this.schedule(0);
+  }
+
+  /** Marks nothing more read: what was wanted is not sent, and nothing later is; settles once a marker already on its way has its answer. */
+  hold(): Promise<unknown> {
+    this.held = true;
+    this.forget();
+    return this.answered;
   }
 
   /** Holds nothing more: what was wanted is never sent. */
@@ -96,7 +118,7 @@ class ReadMarker {
     this.inFlight = true;
     this.lastSentAt = Date.now();
     let retryAfterMs = 0;
-    methods.chat
+    this.answered = methods.chat
       .markRead({ chat: this.chat, uid })
       .then(
         () => void (this.sent = uid),

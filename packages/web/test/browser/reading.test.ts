@@ -222,6 +222,40 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await alice.context.close();
   });
 
+  it('marks a chat unread from a message: the sidebar counts from it, the “New messages” line moves to it, and it stays unread until left', async () => {
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'mark-unread', members: [web.cast.bob.id] });
+    const points = await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [1, 2, 3, 4, 5].map((n) => ({ text: `Point ${n}` })), 60_000, Date.now() - 60_000);
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(bob.page, 'mark-unread');
+    await serverReadUpTo(channel.id);
+    const badge = bob.page.getByRole('link', { name: 'mark-unread' }).getByLabel(/unread/);
+    const third = history(bob.page).getByRole('article').filter({ hasText: 'Point 3' });
+    await third.hover();
+    await third.getByRole('button', { name: /^More actions/ }).click();
+    await bob.page.getByRole('menuitem', { name: 'Mark unread' }).click();
+    await badge.and(bob.page.getByLabel('3 unread')).waitFor();
+    const line = history(bob.page).getByRole('separator', { name: 'New messages' });
+    await line.waitFor();
+    // The line is right above the third point.
+    const [lineBox, thirdBox, secondBox] = [await line.boundingBox(), await third.boundingBox(), await history(bob.page).getByText('Point 2', { exact: true }).boundingBox()];
+    expect(lineBox!.y).toBeGreaterThan(secondBox!.y);
+    expect(lineBox!.y).toBeLessThan(thirdBox!.y);
+    const marker = await web.t.testStore.store.db.selectFrom('chat_reads').select('read_uid').where('user_id', '=', web.cast.bob.id).where('chat_key', '=', channel.id).executeTakeFirstOrThrow();
+    expect(marker.read_uid > points[1]!.uid && marker.read_uid < points[2]!.uid).toBe(true);
+
+    // Open, it stays unread: what comes counts too, and nothing is marked read.
+    await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: channel.id, text: 'Point 6' });
+    await history(bob.page).getByText('Point 6', { exact: true }).waitFor();
+    await badge.and(bob.page.getByLabel('4 unread')).waitFor();
+    // Left and opened again: read.
+    await openChannel(bob.page, 'general');
+    await openChannel(bob.page, 'mark-unread');
+    await badge.waitFor({ state: 'detached' });
+    await serverReadUpTo(channel.id);
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
   it('opens a chat with more new messages than the view shows at the “New messages” line', async () => {
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'many-new', members: [web.cast.bob.id] });
     await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Read long ago' }], 60_000, Date.now() - 3_600_000);

@@ -31,6 +31,7 @@ import chatFetchMessages from './chat/fetchMessages.js';
 import chatListConversations from './chat/listConversations.js';
 import chatListMessageEdits from './chat/listMessageEdits.js';
 import chatMarkRead from './chat/markRead.js';
+import chatMarkUnread from './chat/markUnread.js';
 import chatSendFromComposer from './chat/sendFromComposer.js';
 import chatSendMessage from './chat/sendMessage.js';
 import chatSignalTyping from './chat/signalTyping.js';
@@ -133,6 +134,7 @@ export const handlersByMethod = {
   'chat.listConversations': chatListConversations,
   'chat.listMessageEdits': chatListMessageEdits,
   'chat.markRead': chatMarkRead,
+  'chat.markUnread': chatMarkUnread,
   'chat.sendFromComposer': chatSendFromComposer,
   'chat.sendMessage': chatSendMessage,
   'chat.signalTyping': chatSignalTyping,

@@ -37,6 +37,54 @@ export async function markChatRead(ctx: CommandContext, person: UsersTable, { ch
   });
 }
 
+/**
+ * chat.markUnread: the person has not read `chat` from message `uid` on (a message of the chat's history
+ * they can see, not a reply kept in its thread). The marker goes back to just before it, whatever it was:
+ * readUpTo becomes the uid just below `uid` (uidBefore), so the counts and the first unread message are
+ * what they would be had the person read up to the message before it. Their other devices hear it on the
+ * stream (`chat.read`); a device with the chat open keeps it so until the person leaves it.
+ */
+export async function markChatUnread(ctx: CommandContext, person: UsersTable, { chat, uid }: { chat: string; uid: string }): Promise<ChatReadState> {
+  return runChange(ctx, async (tx, effects) => {
+    const chatKey = await resolveReadableChat(tx, person, chat);
+    const [message] = await findMessagesByUids(tx, chatKey, person.id, [uid]);
+    if (!message) throw invalidParameter('uid', `uid ${uid} is not a message of ${chat} that you can see.`);
+    if (message.thread_parent !== null && message.also_in_channel !== 1) {
+      throw invalidParameter('uid', `uid ${uid} is a reply in a thread, which has read markers of its own (threads.markRead); name a message of the chat's history.`);
+    }
+    const now = ctx.now();
+    const readUpTo = uidBefore(uid);
+    await tx
+      .insertInto('chat_reads')
+      .values({ user_id: person.id, chat_key: chatKey, read_uid: readUpTo, updated_at: now })
+      .onConflict((conflict) => conflict.columns(['user_id', 'chat_key']).doUpdateSet({ read_uid: readUpTo, updated_at: now }))
+      .execute();
+    const state: ChatReadState = { chat: isUserId(chat) ? chat : chatKey, readUpTo, ...(await unreadCounts(tx, chatKey, person.id, readUpTo)) };
+    await recordStreamEntries(tx, effects, person.team_id, [chatRead(person.id, state)], now);
+    return state;
+  });
+}
+
+/** Crockford's base32, in which message uids are written (ids.ts): the order of its digits is the order of the characters. */
+const UID_DIGITS = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * The uid just below `uid` in the order uids sort in: what a marker "up to the message before" holds
+ * without naming one. The lowest uid has none below it, and is its own.
+ */
+export function uidBefore(uid: string): string {
+  const digits = [...uid];
+  for (let at = digits.length - 1; at >= 0; at--) {
+    const value = UID_DIGITS.indexOf(digits[at]!);
+    if (value > 0) {
+      digits[at] = UID_DIGITS[value - 1]!;
+      return digits.join('');
+    }
+    digits[at] = UID_DIGITS.at(-1)!;
+  }
+  return uid;
+}
+
 async function currentMarker(tx: ChangeContext['db'], userId: string, chatKey: string): Promise<string> {
   const row = await tx.selectFrom('chat_reads').select('read_uid').where('user_id', '=', userId).where('chat_key', '=', chatKey).executeTakeFirstOrThrow();
   return row.read_uid;

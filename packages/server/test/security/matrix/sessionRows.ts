@@ -67,6 +67,12 @@ export const sessionOnlyRows: Row[] = [
     request: (ids) => post('/v1/chat.markRead', { chat: ids.channel, uid: ids.message }),
     expect: membersOfP(chatUnseen),
   },
+  {
+    route: 'v1 chat.markUnread with a session',
+    credential: 'session',
+    request: (ids) => post('/v1/chat.markUnread', { chat: ids.channel, uid: ids.message }),
+    expect: membersOfP(chatUnseen),
+  },
   // A ticket opens the stream as the person who asked: nothing of anyone else's.
   { route: 'v1 stream.createTicket with a session', credential: 'session', request: () => post('/v1/stream.createTicket', {}), expect: signedIn },
   // Typing reaches the chat's readers: only a reader may say they type in it.
