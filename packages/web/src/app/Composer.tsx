@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { failureText, type Message } from '../api/client';
+import { failureText, methods, type Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { loadDraft, saveDraft } from './drafts';
+import { formatFullTime } from './format';
+import { ScheduleDialog } from './schedule/ScheduleDialog';
 import { captionOf } from './files/fileFormat';
 import { EmojiButton } from './emoji/EmojiPicker';
 import { AttachButton, pasteFiles } from './files/AttachButton';
@@ -24,9 +26,11 @@ const FORMAT_KEYS: ReadonlyMap<string, string> = new Map([['b', '**'], ['i', '*'
  * person's last message. Files (the attach button, a paste, or a drop on the conversation) upload at once,
  * each on its own row (files/UploadList.tsx); the message, its text their caption, goes once they are up.
  */
-export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, uploads }: {
+export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, onScheduled, uploads }: {
   chat: string;
   placeholder: string;
+  /** A message was scheduled for later ("Schedule for later", 🕘): the chat's list of them is asked again. */
+  onScheduled?: () => void;
   /** The files of the next message (useUploads, the conversation's: a drop on it adds to them). */
   uploads: Uploads;
   focusSignal?: number;
@@ -97,6 +101,24 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
     );
   };
 
+  // "Schedule for later": the text (with the people it names) goes at a time picked in the dialog; files go only with a message sent now.
+  const [scheduling, setScheduling] = useState(false);
+  const canSchedule = text.trim() !== '' && uploads.items.length === 0;
+  const scheduleAt = async (at: number) => {
+    const body = withEmoji(text.trim());
+    const serviceml = mentionMarkup(body, mentions.current);
+    const mentioned = mentionedIds(body, mentions.current);
+    await methods.chat.scheduleMessage({ to: chat, text: body, sendAt: at, ...(serviceml ? { serviceml } : {}), ...(mentioned.length > 0 ? { mentions: mentioned } : {}) });
+    mentions.current = [];
+    edit('', 0);
+    workspace.toast(`Scheduled for ${formatFullTime(at, workspace.me.timeZone)}.`);
+    onScheduled?.();
+  };
+  // The dialog closed: the box has the focus back (the button that opened it may be disabled now).
+  useEffect(() => {
+    if (!scheduling) input.current?.focus();
+  }, [scheduling]);
+
   useEffect(() => {
     if (!queued || uploads.busy) return;
     setQueued(false);
@@ -147,6 +169,17 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
             }}
           />
           <EmojiButton me={me} onPick={insert} />
+          <button
+            type="button"
+            className="icon-button composer-schedule"
+            aria-label="Schedule for later"
+            title={uploads.items.length > 0 ? 'Files go only with a message sent now' : 'Schedule for later'}
+            aria-haspopup="dialog"
+            disabled={!canSchedule}
+            onClick={() => setScheduling(true)}
+          >
+            🕘
+          </button>
           {pickers.map((app) => (
             <ChatButton key={app.id} app={app} button="attachmentPickerButton" chat={chat} className="chip">
               + {app.integrations.attachmentPickerButton!.name}
@@ -166,6 +199,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, u
           </button>
         </div>
       </div>
+      {scheduling && <ScheduleDialog text={withEmoji(text.trim())} onSchedule={scheduleAt} onClose={() => setScheduling(false)} />}
     </form>
   );
 }

@@ -11,6 +11,8 @@ import { useUploads } from './files/useUploads';
 import { HistoryList } from './HistoryList';
 import { MembersDialog } from './MembersDialog';
 import { PendingMessages } from './PendingMessages';
+import { ScheduledBar } from './schedule/ScheduledBar';
+import { useScheduled } from './schedule/useScheduled';
 import { SelectionBar } from './SelectionBar';
 import { ConversationIcon } from './Sidebar';
 import { TypingIndicator, useTypingSignal } from './TypingIndicator';
@@ -92,6 +94,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
         .then(({ readUpTo, unread }) => setMarkedUnread({ readUpTo, unread }), (error: unknown) => toast(failureText(error), 'error')),
     [chat, toast],
   );
+  const scheduled = useScheduled(chat);
   const firstUnread = useFirstUnread(conversation, history.messages, workspace.me.id, markedUnread);
   const section = useRef<HTMLElement>(null);
   useShowLeftOff(section, firstUnread);
@@ -190,7 +193,16 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
         <ArchivedBanner name={name} />
       ) : (
         <div className="typing-watch" onInput={typed}>
-          <Composer chat={chat} placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`} focusSignal={(focusSignal ?? 0) + editsEnded} onSent={sent} onEditLast={editLast} uploads={uploads} />
+          <ScheduledBar items={scheduled.items} reload={scheduled.reload} />
+          <Composer
+            chat={chat}
+            placeholder={`Message ${conversation?.kind === 'channel' ? '#' : ''}${name}`}
+            focusSignal={(focusSignal ?? 0) + editsEnded}
+            onSent={sent}
+            onEditLast={editLast}
+            onScheduled={scheduled.reload}
+            uploads={uploads}
+          />
         </div>
       )}
     </section>

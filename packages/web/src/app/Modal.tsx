@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 /**
  * A modal dialog: the native <dialog> opened with showModal(), which keeps focus inside it (the rest of
  * the page is inert), closes on Escape and returns focus to where it was. Labelled by its heading; the
- * element marked data-autofocus gets the focus.
+ * element marked data-autofocus gets the focus. A form's submit in it goes no further than the dialog.
  */
 export function Modal({ title, onClose, children, className }: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -16,7 +16,8 @@ export function Modal({ title, onClose, children, className }: { title: string; 
     element.querySelector<HTMLElement>('[data-autofocus]')?.focus();
   }, []);
   return (
-    <dialog ref={dialog} className={`modal${className ? ` ${className}` : ''}`} aria-labelledby={titleId} onClose={onClose}>
+    // A form's submit inside stays inside: React would carry it on to a form the dialog was opened from (a composer's, through a portal), sending that too.
+    <dialog ref={dialog} className={`modal${className ? ` ${className}` : ''}`} aria-labelledby={titleId} onClose={onClose} onSubmit={(event) => event.stopPropagation()}>
       <header className="modal-header">
         <h2 id={titleId}>{title}</h2>
         <button type="button" className="icon-button" aria-label="Close" onClick={() => dialog.current?.close()}>

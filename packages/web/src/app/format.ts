@@ -4,7 +4,7 @@ import { zoneLabel } from './timeZones.js';
  * Times in the person's own time zone, an IANA zone (`Europe/Paris`, the profile's `timeZone`): each
  * time is read at its own offset, so times on either side of a daylight-saving change are both right.
  */
-const formats = new Map<string, { time: Intl.DateTimeFormat; day: Intl.DateTimeFormat; full: Intl.DateTimeFormat; key: Intl.DateTimeFormat }>();
+const formats = new Map<string, { time: Intl.DateTimeFormat; day: Intl.DateTimeFormat; full: Intl.DateTimeFormat; short: Intl.DateTimeFormat; key: Intl.DateTimeFormat }>();
 
 function formatsOf(timeZone: string) {
   let found = formats.get(timeZone);
@@ -19,6 +19,7 @@ function formatsOf(timeZone: string) {
       time: new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: zone }),
       day: new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: zone }),
       full: new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short', timeZone: zone }),
+      short: new Intl.DateTimeFormat(undefined, { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: zone }),
       key: new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: zone }),
     };
     formats.set(timeZone, found);
@@ -28,6 +29,8 @@ function formatsOf(timeZone: string) {
 
 export const formatTime = (timestamp: number, timeZone: string) => formatsOf(timeZone).time.format(timestamp);
 export const formatFullTime = (timestamp: number, timeZone: string) => `${formatsOf(timeZone).full.format(timestamp)} (${zoneLabel(timeZone)})`;
+/** A day and time in a few characters: `Mon, Nov 30, 09:00`. */
+export const formatShortTime = (timestamp: number, timeZone: string) => formatsOf(timeZone).short.format(timestamp);
 
 /** The calendar day a timestamp falls on for the person: `2026-03-14`. */
 export const dayKey = (timestamp: number, timeZone: string) => formatsOf(timeZone).key.format(timestamp);
