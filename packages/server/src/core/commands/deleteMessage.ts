@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors.js';
-import { lockMessages } from '../../store/rows/messages.js';
+import { lockMessageChange } from '../../store/rows/messages.js';
 import type { MessagesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
@@ -23,7 +23,7 @@ export async function deleteMessage(ctx: CoreContext, changer: MessageChanger, {
   let detached: string[] = [];
   const deleted = await runChange(ctx, async (tx, effects) => {
     const now = ctx.now();
-    await lockMessages(tx, [uid], 'delete');
+    await lockMessageChange(tx, uid, 'delete');
     const row = await findDeletableMessage(tx, changer, uid, now);
     detached = await unlinkMessages(tx, [uid]);
     const entries = await deleteWithThread(tx, row, changer.user.id, now);

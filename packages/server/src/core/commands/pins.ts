@@ -1,7 +1,7 @@
 import { pinLimits, type PinInfoModel } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import { lockName } from '../../store/rows/locks.js';
-import { lockMessages } from '../../store/rows/messages.js';
+import { lockMessageChange } from '../../store/rows/messages.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
@@ -18,7 +18,7 @@ import { recordStreamEntries } from '../stream/record.js';
  */
 export async function changePin(ctx: CommandContext, user: UsersTable, input: { messageUid: string; pinned: boolean }): Promise<PinInfoModel | undefined> {
   return runChange(ctx, async (tx, effects) => {
-    await lockMessages(tx, [input.messageUid], 'attach');
+    await lockMessageChange(tx, input.messageUid, 'attach');
     const { row: message } = await findVisibleMessage(tx, user, input.messageUid);
     await requireChangeable(tx, message);
     const existing = await tx.selectFrom('pins').select(['pinned_by', 'pinned_at']).where('message_uid', '=', message.uid).executeTakeFirst();

@@ -1,7 +1,7 @@
 import { canonicalEmoji, isEmoji, reactionLimits } from '@aviary/protocol';
 import { invalidParameter } from '../../errors.js';
 import { lockName } from '../../store/rows/locks.js';
-import { lockMessages } from '../../store/rows/messages.js';
+import { lockMessageChange } from '../../store/rows/messages.js';
 import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
@@ -24,7 +24,7 @@ export type Reactor = MessageChanger;
 export async function changeReaction(ctx: CommandContext, reactor: Reactor, input: { messageUid: string; emoji: string; added: boolean }): Promise<MessageReactions> {
   const emoji = checkEmoji(input.emoji);
   await runChange(ctx, async (tx, effects) => {
-    await lockMessages(tx, [input.messageUid], 'attach');
+    await lockMessageChange(tx, input.messageUid, 'attach');
     const message = await findReactableMessage(tx, reactor.user, input.messageUid);
     await requireChangeable(tx, message);
     const now = ctx.now();

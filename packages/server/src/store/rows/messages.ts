@@ -1,7 +1,8 @@
 import { compiledOnce } from '../compiledOnce.js';
 import type { MessagesTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
-import { lockRows } from './locks.js';
+import { lockChannelPosting, lockRows } from './locks.js';
+import { isSqlite } from './streamEntries.js';
 
 /**
  * The one writer of message rows: a sent message, the system bot's notices and the demo's history all
@@ -121,4 +122,18 @@ export type MessageLock = 'delete' | 'edit' | 'attach';
  */
 export async function lockMessages(tx: Db | Tx, uids: readonly string[], lock: MessageLock): Promise<void> {
   await lockRows(tx, 'messages', 'uid', uids, lock === 'delete' ? 'update' : lock === 'edit' ? 'no key update' : 'key share');
+}
+
+/**
+ * PostgreSQL: what a change of one message by its readers takes (an edit, a deletion, a reaction, a pin):
+ * its channel's posting gate, shared, as a send holds it and before any message's row as a send takes
+ * them (lockChannelPosting), then the message's row (lockMessages). So archiving the channel, which
+ * holds the gate alone, waits for the changes under way, and a change that comes meanwhile waits, then
+ * reads the channel archived. A direct chat has no gate.
+ */
+export async function lockMessageChange(tx: Db | Tx, uid: string, lock: MessageLock): Promise<void> {
+  if (isSqlite(tx)) return;
+  const row = await tx.selectFrom('messages').select('chat_key').where('uid', '=', uid).executeTakeFirst();
+  if (row && !row.chat_key.includes('|')) await lockChannelPosting(tx, row.chat_key, 'post');
+  await lockMessages(tx, [uid], lock);
 }

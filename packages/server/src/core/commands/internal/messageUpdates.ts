@@ -1,7 +1,7 @@
 import type { api, ParamsOf } from '@aviary/protocol';
 import type { Attachment } from '@aviary/serviceml';
 import { ApiError } from '../../../errors.js';
-import { editMessage, lockMessages } from '../../../store/rows/messages.js';
+import { editMessage, lockMessageChange } from '../../../store/rows/messages.js';
 import type { MessagesTable } from '../../../store/schema.js';
 import type { Db, Tx } from '../../../store/store.js';
 import type { CoreContext } from '../../context.js';
@@ -65,7 +65,7 @@ export async function storeMessageUpdate(
   attachments: Attachment[] | undefined,
 ): Promise<UpdatedMessage> {
   const now = ctx.now();
-  await lockMessages(tx, [input.messageUid], 'edit');
+  await lockMessageChange(tx, input.messageUid, 'edit');
   await findEditableMessage(tx, editor, input.messageUid, now);
   const message = await editMessage(tx, input.messageUid, {
     text: input.text,
