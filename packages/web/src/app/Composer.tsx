@@ -115,8 +115,10 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, o
     onScheduled?.();
   };
   // The dialog closed: the box has the focus back (the button that opened it may be disabled now).
+  const wasScheduling = useRef(false);
   useEffect(() => {
-    if (!scheduling) input.current?.focus();
+    if (wasScheduling.current && !scheduling) input.current?.focus();
+    wasScheduling.current = scheduling;
   }, [scheduling]);
 
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { chatOf } from '../stream/applyFrames';
 import { useStreamFrames } from '../stream/useStream';
-import { failureText, methods, type Conversation, type Message } from '../api/client';
+import type { Conversation, Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { Composer } from './Composer';
 import { ArchivedBanner } from './ArchivedBanner';
@@ -19,8 +19,8 @@ import { TypingIndicator, useTypingSignal } from './TypingIndicator';
 import { useHistory } from './useHistory';
 import { MessageChangesContext, useMessageChangesOf } from './messageChanges';
 import { useJumpToNewest } from './useJumpToNewest';
-import { FirstUnreadContext, useFirstUnread, type LeftOff } from './useLeftOff';
-import { holdReadMarker, useReadMarker } from './useReadMarker';
+import { FirstUnreadContext, useFirstUnread, useMarkUnread } from './useLeftOff';
+import { useReadMarker } from './useReadMarker';
 import { useSelection } from './useSelection';
 import { useWorkspace } from './workspaceContext';
 import { MenuButton } from './PageHeader';
@@ -85,15 +85,7 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
     }
   });
   useReadMarker(chat, history.messages.at(-1), conversation?.unread ?? 0, workspace.me.id);
-  const [markedUnread, setMarkedUnread] = useState<LeftOff>();
-  const { toast } = workspace;
-  const markUnread = useCallback(
-    (message: Message) =>
-      void holdReadMarker(chat)
-        .then(() => methods.chat.markUnread({ chat, uid: message.uid }))
-        .then(({ readUpTo, unread }) => setMarkedUnread({ readUpTo, unread }), (error: unknown) => toast(failureText(error), 'error')),
-    [chat, toast],
-  );
+  const { markedUnread, markUnread } = useMarkUnread(chat);
   const scheduled = useScheduled(chat);
   const firstUnread = useFirstUnread(conversation, history.messages, workspace.me.id, markedUnread);
   const section = useRef<HTMLElement>(null);

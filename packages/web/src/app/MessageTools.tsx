@@ -58,7 +58,7 @@ export function MessageTools({ message, chat, snippet, onReact, onSelect }: {
           onOpen={setMenuOpen}
           items={[
             ...pinItems(message, chat, saved, workspace, may.change),
-            ...(changes.markUnread && message.deletedAt === undefined && (message.threadParent === undefined || message.alsoInChannel)
+            ...(changes.markUnread && may.change && (message.threadParent === undefined || message.alsoInChannel)
               ? [{ label: 'Mark unread', run: () => changes.markUnread!(message) }]
               : []),
             ...(may.edit ? [{ label: 'Edit', run: () => changes.setEditing(message.uid) }] : []),

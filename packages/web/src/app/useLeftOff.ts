@@ -1,5 +1,7 @@
-import { createContext, useMemo, useRef } from 'react';
-import type { Conversation, Message } from '../api/client';
+import { createContext, useCallback, useMemo, useRef, useState } from 'react';
+import { failureText, methods, type Conversation, type Message } from '../api/client';
+import { holdReadMarker } from './useReadMarker';
+import { useWorkspace } from './workspaceContext';
 
 /** The uid of the first message the person had not read when they opened the chat; MessageRow draws the "New messages" line above it. */
 export const FirstUnreadContext = createContext<string | undefined>(undefined);
@@ -26,4 +28,22 @@ export function useFirstUnread(conversation: Conversation | undefined, messages:
     if (readUpTo !== undefined) return fromOthers.find((message) => message.uid > readUpTo)?.uid;
     return fromOthers.length >= unread ? fromOthers[fromOthers.length - unread]?.uid : undefined;
   }, [messages, me, readUpTo, unread]);
+}
+
+/**
+ * "Mark unread" in the open chat: the marker goes back to just before the message (chat.markUnread),
+ * once a marker already on its way is answered and nothing more is marked read while the chat stays open
+ * (holdReadMarker). `markedUnread` is where the "New messages" line goes now (useFirstUnread).
+ */
+export function useMarkUnread(chat: string): { markedUnread: LeftOff | undefined; markUnread: (message: Message) => void } {
+  const { toast } = useWorkspace();
+  const [markedUnread, setMarkedUnread] = useState<LeftOff>();
+  const markUnread = useCallback(
+    (message: Message) =>
+      void holdReadMarker(chat)
+        .then(() => methods.chat.markUnread({ chat, uid: message.uid }))
+        .then(({ readUpTo, unread }) => setMarkedUnread({ readUpTo, unread }), (error: unknown) => toast(failureText(error), 'error')),
+    [chat, toast],
+  );
+  return { markedUnread, markUnread };
 }
