@@ -104,14 +104,20 @@ forEachDialect(
       expect(appFrames(adminStream)).toEqual([frame('app.disabled', 'team')]);
     });
 
-    it('reading a chat updates its counts on every device of the reader, and nobody else’s', async () => {
+    /** Ann and Ben; Ben's app sends Ann three messages, the second mentioning her. */
+    async function threeToAnn() {
       const { team, people } = await streamCast(t(), ['Ann', 'Ben']);
       const [ann, ben] = people;
-      const { token } = await t().f.install((await t().f.app(team.id, ben.user.id)).id, ben.user.id);
+      const { token } = await t().f.install((await t().f.app(team.id, ben!.user.id)).id, ben!.user.id);
       const uids: string[] = [];
-      for (const [text, mentions] of [['one', []], ['two', [ann.user.id]], ['three', []]] as const) {
-        uids.push((await t().client(token).chat.sendMessage({ to: ann.user.id, text, mentions: [...mentions] })).uid);
+      for (const [text, mentions] of [['one', []], ['two', [ann!.user.id]], ['three', []]] as const) {
+        uids.push((await t().client(token).chat.sendMessage({ to: ann!.user.id, text, mentions: [...mentions] })).uid);
       }
+      return { team, ann: ann!, ben: ben!, uids };
+    }
+
+    it('reading a chat updates its counts on every device of the reader, and nobody else’s', async () => {
+      const { team, ann, ben, uids } = await threeToAnn();
       const direct = async () => (await ann.call('chat.listConversations')).body.conversations.find((c: { chat: string }) => c.chat === ben.user.id);
       expect(await direct()).toMatchObject({ unread: 3, mentions: 1 });
       expect(await direct()).not.toHaveProperty('readUpTo');
@@ -135,13 +141,7 @@ forEachDialect(
     });
 
     it('marks a chat unread from a message on, on every device of the reader, and reading moves the marker on again', async () => {
-      const { team, people } = await streamCast(t(), ['Ann', 'Ben']);
-      const [ann, ben] = people;
-      const { token } = await t().f.install((await t().f.app(team.id, ben.user.id)).id, ben.user.id);
-      const uids: string[] = [];
-      for (const [text, mentions] of [['one', []], ['two', [ann.user.id]], ['three', []]] as const) {
-        uids.push((await t().client(token).chat.sendMessage({ to: ann.user.id, text, mentions: [...mentions] })).uid);
-      }
+      const { team, ann, ben, uids } = await threeToAnn();
       await ann.call('chat.markRead', { chat: ben.user.id, uid: uids[2] });
       const streams = await Promise.all([ann, ann, ben].map((who) => openStream(t(), who)));
 

@@ -2,6 +2,7 @@ import { levelOf, type PresenceStatus } from '@aviary/protocol';
 import type { MouseEvent, ReactNode } from 'react';
 import { methods, type Conversation } from '../api/client';
 import { appsWith } from './AppButtons';
+import { sidebarLists } from './chatKeys';
 import { AppHomeLinks } from './AppHome';
 import { Avatar, PresenceText, sized } from './Avatar';
 import { StatusText } from './StatusText';
@@ -40,9 +41,7 @@ interface SidebarProps {
 export function Sidebar(props: SidebarProps) {
   const { conversations, selected, appsSelected, developerSelected, onNavigate, onOpenSwitcher, onSignOut, onCreateChannel, onBrowseChannels } = props;
   const workspace = useWorkspace();
-  // Archived channels leave the sidebar (still readable from search and links).
-  const channels = conversations?.filter((conversation) => conversation.kind === 'channel' && conversation.channel?.archivedAt === undefined) ?? [];
-  const directs = conversations?.filter((conversation) => conversation.kind === 'direct') ?? [];
+  const { channels, directs } = sidebarLists(conversations);
   const launchers = appsWith(workspace.apps, 'launcherButton');
 
   const go = (path: string) => (event: MouseEvent) => {

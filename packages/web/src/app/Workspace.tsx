@@ -12,6 +12,7 @@ import { NewDirectMessageDialog } from './NewDirectMessageDialog';
 import { SavedDialog } from './SavedDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, conversationPath, navigate, type Route } from './route';
+import { chatAlong } from './chatKeys';
 import { Sidebar } from './Sidebar';
 import { Toasts, useToasts } from './Toasts';
 import { WidgetPanel, type OpenWidget, type WidgetOrigin } from './WidgetPanel';
@@ -143,7 +144,16 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+      // Not behind a dialog: its own keys are its own.
+      const along = event.altKey && !event.ctrlKey && !event.metaKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown') && !document.querySelector('dialog[open]');
+      if (along) {
+        // Alt+↑/↓: the chat above or below in the sidebar; with Shift, the nearest unread one.
+        const next = chatAlong(list.current, openChatNow.current, event.key === 'ArrowDown' ? 1 : -1, event.shiftKey);
+        event.preventDefault();
+        if (next === undefined) return;
+        navigate(chatPath(next));
+        setComposerFocus((count) => count + 1);
+      } else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
         event.preventDefault();
         setSwitcherOpen(true);
       } else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'f') {
@@ -153,7 +163,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [list]);
 
   const showAnswer = useCallback(
     (answer: InteractionAnswer, origin: WidgetOrigin) => {

@@ -25,6 +25,11 @@ export class ConversationList {
     private readonly show: (list: Conversation[]) => void,
   ) {}
 
+  /** The list as the last batch or load left it (undefined until the first load's answer). */
+  get current(): Conversation[] | undefined {
+    return this.list;
+  }
+
   /** A new load starts: frames from now on are kept for its answer. */
   startLoad(): ListLoad {
     this.load = { frames: [] };

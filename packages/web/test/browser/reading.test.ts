@@ -256,6 +256,41 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await bob.context.close();
   });
 
+  it('moves through the sidebar with Alt+↑ and Alt+↓, and to the nearest unread chat with Alt+Shift', async () => {
+    for (const name of ['keys-one', 'keys-two']) await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name, members: [web.cast.bob.id] });
+    const { channel: unread } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'keys-unread', members: [web.cast.bob.id] });
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(bob.page, 'general');
+    await sendMessage(web.t.server.ctx, { user: web.cast.alice, appId: null }, { to: unread.id, text: 'Waiting for Bob' });
+    const sidebar = bob.page.getByRole('navigation', { name: 'Conversations' });
+    const channelLinks = sidebar.getByRole('region', { name: 'Channels' }).getByRole('link');
+    await sidebar.getByRole('link', { name: 'keys-unread' }).getByLabel('1 unread').waitFor();
+    const rows = await channelLinks.evaluateAll((links) => links.map((link) => ({ name: link.querySelector('.sidebar-label')?.firstChild?.textContent ?? '', unread: link.querySelector('.unread-badge') !== null })));
+    const names = rows.map((row) => row.name);
+    const at = names.indexOf('general');
+    expect(at).toBeGreaterThanOrEqual(0);
+    const heading = async () => bob.page.getByRole('heading', { level: 1 }).textContent();
+
+    // Down and up again, the composer ready to type in.
+    const [step, back] = at + 1 < names.length ? (['ArrowDown', 'ArrowUp'] as const) : (['ArrowUp', 'ArrowDown'] as const);
+    await bob.page.keyboard.press(`Alt+${step}`);
+    await bob.page.getByRole('heading', { name: names[at + (step === 'ArrowDown' ? 1 : -1)], level: 1 }).waitFor();
+    await composer(bob.page, /^Message #/).and(bob.page.locator(':focus')).waitFor();
+    await bob.page.keyboard.press(`Alt+${back}`);
+    await bob.page.getByRole('heading', { name: 'general', level: 1 }).waitFor();
+
+    // With Shift: towards keys-unread, the nearest chat that way with unread messages (the chats earlier
+    // tests of this file left unread may lie between).
+    const down = names.indexOf('keys-unread') > at;
+    const way = down ? rows.slice(at + 1) : rows.slice(0, at).reverse();
+    const nearest = way.find((row) => row.unread)!.name;
+    await bob.page.keyboard.press(`Alt+Shift+${down ? 'ArrowDown' : 'ArrowUp'}`);
+    await bob.page.getByRole('heading', { name: nearest, level: 1 }).waitFor();
+    expect(await heading()).toBe(nearest);
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
   it('opens a chat with more new messages than the view shows at the “New messages” line', async () => {
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'many-new', members: [web.cast.bob.id] });
     await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Read long ago' }], 60_000, Date.now() - 3_600_000);
