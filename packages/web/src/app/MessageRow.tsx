@@ -2,6 +2,7 @@ import { memo, useContext, useEffect, useState } from 'react';
 import type { Message } from '../api/client';
 import { AttachmentCard } from './AttachmentCard';
 import { Avatar } from './Avatar';
+import { EditedMark } from './EditHistory';
 import { EmojiPicker } from './emoji/EmojiPicker';
 import { formatFullTime, formatTime } from './format';
 import { useMessageChanges } from './messageChanges';
@@ -109,11 +110,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
             <MessageText message={message} chat={chat} />
           )}
           {message.files && message.files.length > 0 && message.deletedAt === undefined && <MessageFiles files={message.files} />}
-          {message.editedAt !== undefined && !editing && (
-            <span className="message-edited" title={`Edited ${formatFullTime(message.editedAt, workspace.me.timeZone)}`}>
-              (edited)
-            </span>
-          )}
+          {message.editedAt !== undefined && !editing && <EditedMark message={message} editedAt={message.editedAt} />}
           {message.attachments?.map((attachment, index) => <AttachmentCard key={attachment.id ?? index} attachment={attachment} index={index} message={message} chat={chat} />)}
           <ReactionPills message={message} onAdd={() => setPicking(true)} />
           <ThreadSummaryLine message={message} />

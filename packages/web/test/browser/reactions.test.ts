@@ -2,7 +2,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
 import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
-import { scrollHistory, settledAtBottom, signInPage, writeHistory } from './cast.js';
+import { sendMessage } from '../../../server/src/core/commands/sendMessage.js';
+import { updateMessage } from '../../../server/src/core/commands/updateMessage.js';
+import { PASSWORD, scrollHistory, settledAtBottom, signInPage, writeHistory } from './cast.js';
 import { saveScreenshot, webSuite } from './suite.js';
 
 /**
@@ -183,6 +185,40 @@ describe.skipIf(noBrowser)('editing, deleting and reacting', () => {
     expect(stored!.serviceml).toContain(`<user userId="${web.cast.bob.id}">@Bob Baker</user>`);
     expect(stored!.serviceml).toContain(`<user userId="${carol.id}">@Carol Cole</user>`);
     expect(stored!.text).toBe('@Bob Baker please run `npm test` **first**, then tell @Carol Cole');
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
+
+  it('shows a team admin what an edited message said before each edit; to a member, “(edited)” is only a mark', async () => {
+    const admin = await web.t.f.person(web.cast.team.id, { firstName: 'Ada', lastName: 'Admin', password: PASSWORD, role: 'admin' });
+    const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'edited-twice', members: [web.cast.bob.id, admin.id] });
+    const bob = { user: web.cast.bob, appId: null, kind: 'person' as const };
+    const { message } = await sendMessage(web.t.server.ctx, bob, { to: channel.id, text: 'The budget is 10k' });
+    await updateMessage(web.t.server.ctx, bob, { messageUid: message.uid, text: 'The budget is 12k' });
+    await updateMessage(web.t.server.ctx, bob, { messageUid: message.uid, text: 'The budget is <b>15k</b>' });
+
+    const ada = await signInPage(web.browser, web.t, admin.email!);
+    await ada.page.getByRole('link', { name: 'edited-twice' }).click();
+    await messageWith(ada.page, 'The budget is <b>15k</b>').getByRole('button', { name: '(edited)' }).click();
+    const dialog = ada.page.getByRole('dialog', { name: 'Edit history' });
+    const versions = dialog.getByRole('listitem');
+    await versions.nth(2).waitFor();
+    expect(await versions.locator('.edit-text').allTextContents()).toEqual(['The budget is <b>15k</b>', 'The budget is 12k', 'The budget is 10k']);
+    expect(await versions.nth(1).locator('.edit-when').textContent()).toMatch(/^Before Bob Baker’s edit of /);
+    expect(await dialog.locator('b').count()).toBe(0);
+    expect(await seriousAccessibilityViolations(ada.page)).toEqual([]);
+    await saveScreenshot(ada.page, 'edit-history-light');
+    await ada.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    ada.expectNoErrors();
+    await ada.context.close();
+
+    // Alice, a member, sees the mark and no button.
+    const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind');
+    await alice.page.getByRole('link', { name: 'edited-twice' }).click();
+    const shown = messageWith(alice.page, 'The budget is <b>15k</b>');
+    await shown.getByText('(edited)').waitFor();
+    expect(await shown.getByRole('button', { name: '(edited)' }).count()).toBe(0);
     alice.expectNoErrors();
     await alice.context.close();
   });
