@@ -10,6 +10,7 @@ import { ConversationView } from './ConversationView';
 import { fullName } from './format';
 import { NewDirectMessageDialog } from './NewDirectMessageDialog';
 import { SavedDialog } from './SavedDialog';
+import { ShortcutsDialog } from './ShortcutsDialog';
 import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, conversationPath, navigate, type Route } from './route';
 import { chatAlong } from './chatKeys';
@@ -46,7 +47,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [search, setSearch] = useState<{ query: string }>();
   const [navOpen, setNavOpen] = useState(false);
-  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved' | 'admin' | 'threads' | 'mentions' | 'notifications'>();
+  const [dialog, setDialog] = useState<'createChannel' | 'browseChannels' | 'newDirectMessage' | 'profile' | 'invite' | 'saved' | 'admin' | 'threads' | 'mentions' | 'notifications' | 'shortcuts'>();
   const toasts = useToasts();
 
   const refreshApps = useCallback(() => methods.apps.listDirectory().then((answer) => setApps(answer.apps)), []);
@@ -156,6 +157,9 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       } else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
         event.preventDefault();
         setSwitcherOpen(true);
+      } else if ((event.ctrlKey || event.metaKey) && event.key === '/') {
+        event.preventDefault();
+        setDialog('shortcuts');
       } else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'f') {
         event.preventDefault();
         setSearch({ query: '' });
@@ -299,6 +303,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
         {dialog === 'createChannel' && <CreateChannelDialog onClose={() => setDialog(undefined)} />}
         {dialog === 'browseChannels' && <BrowseChannelsDialog onClose={() => setDialog(undefined)} />}
         {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
+        {dialog === 'shortcuts' && <ShortcutsDialog onClose={() => setDialog(undefined)} />}
         <Suspense fallback={null}>
           {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
           {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}

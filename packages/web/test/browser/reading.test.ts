@@ -291,6 +291,22 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await bob.context.close();
   });
 
+  it('lists the keyboard shortcuts on Ctrl+/, from the composer too', async () => {
+    const bob = await signInAs(web.cast.bob.email!);
+    await openChannel(bob.page, 'general');
+    await composer(bob.page, /Message #general/).press('Control+/');
+    const dialog = bob.page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.getByRole('region', { name: 'Moving around' }).getByText('Alt + Shift + ↑ / ↓').waitFor();
+    expect(await dialog.locator('kbd').count()).toBe(11);
+    expect(await seriousAccessibilityViolations(bob.page)).toEqual([]);
+    await saveScreenshot(bob.page, 'keyboard-shortcuts-light');
+    await bob.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await composer(bob.page, /Message #general/).inputValue()).toBe('');
+    bob.expectNoErrors();
+    await bob.context.close();
+  });
+
   it('opens a chat with more new messages than the view shows at the “New messages” line', async () => {
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'many-new', members: [web.cast.bob.id] });
     await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.alice, [{ text: 'Read long ago' }], 60_000, Date.now() - 3_600_000);
