@@ -1,7 +1,7 @@
 import { isUserId, type ChatReadState } from '@aviary/protocol';
 import type { CommandContext } from '../context.js';
 import { invalidParameter } from '../../errors.js';
-import type { UsersTable } from '../../store/schema.js';
+import type { MessagesTable, UsersTable } from '../../store/schema.js';
 import { runChange, type ChangeContext } from '../effects/effects.js';
 import { resolveReadableChat } from '../policies/chat.js';
 import { findMessagesByUids } from '../queries/messages.js';
@@ -16,9 +16,7 @@ import { recordStreamEntries } from '../stream/record.js';
  */
 export async function markChatRead(ctx: CommandContext, person: UsersTable, { chat, uid }: { chat: string; uid: string }): Promise<ChatReadState> {
   return runChange(ctx, async (tx, effects) => {
-    const chatKey = await resolveReadableChat(tx, person, chat);
-    const [message] = await findMessagesByUids(tx, chatKey, person.id, [uid]);
-    if (!message) throw invalidParameter('uid', `uid ${uid} is not a message of ${chat} that you can see.`);
+    const { chatKey } = await markedMessage(tx, person, chat, uid);
     const now = ctx.now();
     const moved = await tx
       .insertInto('chat_reads')
@@ -31,7 +29,7 @@ export async function markChatRead(ctx: CommandContext, person: UsersTable, { ch
       )
       .executeTakeFirst();
     const readUpTo = Number(moved.numInsertedOrUpdatedRows ?? 0n) > 0 ? uid : await currentMarker(tx, person.id, chatKey);
-    const state: ChatReadState = { chat: isUserId(chat) ? chat : chatKey, readUpTo, ...(await unreadCounts(tx, chatKey, person.id, readUpTo)) };
+    const state = await readState(tx, person, chat, chatKey, readUpTo);
     if (readUpTo === uid) await recordStreamEntries(tx, effects, person.team_id, [chatRead(person.id, state)], now);
     return state;
   });
@@ -46,9 +44,7 @@ export async function markChatRead(ctx: CommandContext, person: UsersTable, { ch
  */
 export async function markChatUnread(ctx: CommandContext, person: UsersTable, { chat, uid }: { chat: string; uid: string }): Promise<ChatReadState> {
   return runChange(ctx, async (tx, effects) => {
-    const chatKey = await resolveReadableChat(tx, person, chat);
-    const [message] = await findMessagesByUids(tx, chatKey, person.id, [uid]);
-    if (!message) throw invalidParameter('uid', `uid ${uid} is not a message of ${chat} that you can see.`);
+    const { chatKey, message } = await markedMessage(tx, person, chat, uid);
     if (message.thread_parent !== null && message.also_in_channel !== 1) {
       throw invalidParameter('uid', `uid ${uid} is a reply in a thread, which has read markers of its own (threads.markRead); name a message of the chat's history.`);
     }
@@ -59,7 +55,7 @@ export async function markChatUnread(ctx: CommandContext, person: UsersTable, { 
       .values({ user_id: person.id, chat_key: chatKey, read_uid: readUpTo, updated_at: now })
       .onConflict((conflict) => conflict.columns(['user_id', 'chat_key']).doUpdateSet({ read_uid: readUpTo, updated_at: now }))
       .execute();
-    const state: ChatReadState = { chat: isUserId(chat) ? chat : chatKey, readUpTo, ...(await unreadCounts(tx, chatKey, person.id, readUpTo)) };
+    const state = await readState(tx, person, chat, chatKey, readUpTo);
     await recordStreamEntries(tx, effects, person.team_id, [chatRead(person.id, state)], now);
     return state;
   });
@@ -83,6 +79,19 @@ export function uidBefore(uid: string): string {
     digits[at] = UID_DIGITS.at(-1)!;
   }
   return uid;
+}
+
+/** The chat a marker is set in (its key) and the message it names, which the person must be able to see there. */
+async function markedMessage(tx: ChangeContext['db'], person: UsersTable, chat: string, uid: string): Promise<{ chatKey: string; message: MessagesTable }> {
+  const chatKey = await resolveReadableChat(tx, person, chat);
+  const [message] = await findMessagesByUids(tx, chatKey, person.id, [uid]);
+  if (!message) throw invalidParameter('uid', `uid ${uid} is not a message of ${chat} that you can see.`);
+  return { chatKey, message };
+}
+
+/** Where the marker stands and what is left after it, as both methods answer it and `chat.read` says it. */
+async function readState(tx: ChangeContext['db'], person: UsersTable, chat: string, chatKey: string, readUpTo: string): Promise<ChatReadState> {
+  return { chat: isUserId(chat) ? chat : chatKey, readUpTo, ...(await unreadCounts(tx, chatKey, person.id, readUpTo)) };
 }
 
 async function currentMarker(tx: ChangeContext['db'], userId: string, chatKey: string): Promise<string> {
