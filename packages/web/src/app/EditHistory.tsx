@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { createPortal } from 'react-dom';
 import { failureText, methods, type Message } from '../api/client';
 import { formatFullTime } from './format';
 import { FormError } from './FormError';
@@ -10,7 +9,7 @@ type Edit = Awaited<ReturnType<typeof methods.chat.listMessageEdits>>['edits'][n
 
 /**
  * "(edited)" under an edited message, its time on hover; for a team admin, a button that opens the
- * message's edit history (EditHistoryDialog, outside the row: a row scrolled away leaves it open).
+ * message's edit history (EditHistoryDialog).
  */
 export function EditedMark({ message, editedAt }: { message: Message; editedAt: number }) {
   const workspace = useWorkspace();
@@ -28,7 +27,7 @@ export function EditedMark({ message, editedAt }: { message: Message; editedAt: 
       <button type="button" className="message-edited edited-button" title={`${title}: see what it said before`} aria-haspopup="dialog" onClick={() => setOpen(true)}>
         (edited)
       </button>
-      {open && createPortal(<EditHistoryDialog message={message} onClose={() => setOpen(false)} />, document.body)}
+      {open && <EditHistoryDialog message={message} onClose={() => setOpen(false)} />}
     </>
   );
 }

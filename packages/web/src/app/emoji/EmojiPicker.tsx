@@ -1,5 +1,4 @@
 import { lazy, Suspense, useState } from 'react';
-import { createPortal } from 'react-dom';
 import { Modal } from '../Modal';
 import { recentEmoji, rememberEmoji } from '../recentEmoji';
 
@@ -24,10 +23,7 @@ export function EmojiPicker({ title, me, onPick, onClose }: { title: string; me:
   );
 }
 
-/**
- * A composer's 🙂 button: the picker, its emoji put in the text at the caret (`onPick`). The dialog is
- * outside the composer's form, so that Enter in its search never sends the message.
- */
+/** A composer's 🙂 button: the picker (a Modal, outside the composer's form), its emoji put in the text at the caret (`onPick`). */
 export function EmojiButton({ me, onPick }: { me: string; onPick: (emoji: string) => void }) {
   const [open, setOpen] = useState(false);
   return (
@@ -35,7 +31,7 @@ export function EmojiButton({ me, onPick }: { me: string; onPick: (emoji: string
       <button type="button" className="icon-button composer-emoji" aria-label="Insert an emoji" title="Insert an emoji" aria-haspopup="dialog" onClick={() => setOpen(true)}>
         🙂
       </button>
-      {open && createPortal(<EmojiPicker title="Insert an emoji" me={me} onPick={onPick} onClose={() => setOpen(false)} />, document.body)}
+      {open && <EmojiPicker title="Insert an emoji" me={me} onPick={onPick} onClose={() => setOpen(false)} />}
     </>
   );
 }

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { createPortal } from 'react-dom';
 import { failureText } from '../../api/client';
 import { formatFullTime, formatShortTime } from '../format';
 import { FormError } from '../FormError';
@@ -12,8 +11,8 @@ import './schedule.css';
 /**
  * "Schedule message": the composer's text sent later, at a quick choice (in an hour, tomorrow or next
  * Monday at 9:00) or at a day and time of the person's choosing, on their own clock (the profile's time
- * zone). The server sends it then with every check of a send made again (chat.scheduleMessage). The
- * dialog sits outside the composer's form, so that Enter in its fields never sends the message now.
+ * zone). The server sends it then with every check of a send made again (chat.scheduleMessage). Enter
+ * in its fields schedules; it never sends the message now (Modal keeps its submit to itself).
  */
 export function ScheduleDialog({ text, onSchedule, onClose }: { text: string; onSchedule: (at: number) => Promise<void>; onClose: () => void }) {
   const zone = useWorkspace().me.timeZone;
@@ -41,7 +40,7 @@ export function ScheduleDialog({ text, onSchedule, onClose }: { text: string; on
     void schedule(momentOf(wall, zone));
   };
 
-  return createPortal(
+  return (
     <Modal title="Schedule message" onClose={onClose} className="schedule-dialog">
       <form className="modal-form" onSubmit={submit}>
         <blockquote className="schedule-preview">{text.length > 300 ? `${text.slice(0, 300)}…` : text}</blockquote>
@@ -74,7 +73,6 @@ export function ScheduleDialog({ text, onSchedule, onClose }: { text: string; on
           </button>
         </div>
       </form>
-    </Modal>,
-    document.body,
+    </Modal>
   );
 }
