@@ -9,8 +9,7 @@ import { EmojiButton } from './emoji/EmojiPicker';
 import { AttachButton, pasteFiles } from './files/AttachButton';
 import { UploadList } from './files/UploadList';
 import type { Uploads } from './files/useUploads';
-import { mentionedIds } from './notify/rules';
-import { mentionMarkup, type Mention } from './suggestions';
+import type { Mention } from './suggestions';
 import { useMessageText } from './useMessageText';
 import { useWorkspace } from './workspaceContext';
 
@@ -44,7 +43,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, o
   const [draft] = useState(() => loadDraft(me, chat));
   const mentions = useRef<Mention[]>(draft.mentions);
   const input = useRef<HTMLTextAreaElement>(null);
-  const { text, setText, edit, select, insert, withEmoji, list, boxProps, onListKeys } = useMessageText(input, { chat, initial: draft.text, mentions, commands: true });
+  const { text, setText, edit, select, insert, outgoing, list, boxProps, onListKeys } = useMessageText(input, { chat, initial: draft.text, mentions, commands: true });
   // Whether the composer is still shown: a message the outbox delivers (or that is refused) after the
   // person moved to another chat concerns the chat it was written in, not the view now open.
   const shown = useRef(true);
@@ -76,10 +75,8 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, o
   const send = () => {
     if (uploads.busy) return setQueued(true);
     if (!canSend) return;
-    const body = withEmoji(text.trim());
+    const { body, serviceml, mentioned } = outgoing();
     const files = uploads.take();
-    const serviceml = body === '' ? undefined : mentionMarkup(body, mentions.current);
-    const mentioned = mentionedIds(body, mentions.current);
     mentions.current = [];
     edit('', 0);
     input.current?.focus();
@@ -105,9 +102,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, o
   const [scheduling, setScheduling] = useState(false);
   const canSchedule = text.trim() !== '' && uploads.items.length === 0;
   const scheduleAt = async (at: number) => {
-    const body = withEmoji(text.trim());
-    const serviceml = mentionMarkup(body, mentions.current);
-    const mentioned = mentionedIds(body, mentions.current);
+    const { body, serviceml, mentioned } = outgoing();
     await methods.chat.scheduleMessage({ to: chat, text: body, sendAt: at, ...(serviceml ? { serviceml } : {}), ...(mentioned.length > 0 ? { mentions: mentioned } : {}) });
     mentions.current = [];
     edit('', 0);
@@ -201,7 +196,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, o
           </button>
         </div>
       </div>
-      {scheduling && <ScheduleDialog text={withEmoji(text.trim())} onSchedule={scheduleAt} onClose={() => setScheduling(false)} />}
+      {scheduling && <ScheduleDialog text={outgoing().body} onSchedule={scheduleAt} onClose={() => setScheduling(false)} />}
     </form>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { failureText, type Message } from '../api/client';
 import { chatOf } from '../stream/applyFrames';
 import { useMessageChanges } from './messageChanges';
-import { composerMentions, mentionMarkup, type Mention } from './suggestions';
+import { composerMentions, type Mention } from './suggestions';
 import { useMessageText } from './useMessageText';
 import { useWorkspace } from './workspaceContext';
 
@@ -21,7 +21,7 @@ export function MessageEditor({ message }: { message: Message }) {
   const [draft] = useState(() => changes.editDraft.current ?? { text: message.text, mentions: named ?? [] });
   const mentions = useRef<Mention[]>(draft.mentions);
   const box = useRef<HTMLTextAreaElement>(null);
-  const { text, withEmoji, list, boxProps, onListKeys } = useMessageText(box, { chat: chatOf(message, me), initial: draft.text, mentions, commands: false });
+  const { text, outgoing, list, boxProps, onListKeys } = useMessageText(box, { chat: chatOf(message, me), initial: draft.text, mentions, commands: false });
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
   useEffect(() => {
@@ -36,9 +36,8 @@ export function MessageEditor({ message }: { message: Message }) {
 
   const close = () => changes.setEditing(undefined);
   const save = () => {
-    const body = withEmoji(text.trim());
+    const { body, serviceml } = outgoing();
     if (body === '' || saving) return;
-    const serviceml = mentionMarkup(body, mentions.current);
     if (body === message.text && (named === undefined || serviceml === message.serviceml)) return close();
     setSaving(true);
     changes.saveEdit(message, body, serviceml).then(close, (failure: unknown) => {

@@ -1,7 +1,8 @@
 import { isChannelId } from '@aviary/protocol';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { PickerOption } from './PickerOption';
-import { suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
+import { mentionedIds } from './notify/rules';
+import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
 import { useWorkspace } from './workspaceContext';
 
 /**
@@ -10,7 +11,8 @@ import { useWorkspace } from './workspaceContext';
  * mentions and markup), emoji after a `:` word, and, with `commands`, the slash commands after a leading
  * `/`. The chat's composer and the thread's reply box share it. `list` is the listbox to show above the
  * box, `boxProps` what the textarea needs for it, and `onListKeys` the list's keys (arrows, Tab, Enter,
- * Escape): it answers whether it took the key. `insert` puts text at the caret.
+ * Escape): it answers whether it took the key. `insert` puts text at the caret; `outgoing` is the message
+ * as it goes out.
  */
 export function useMessageText(box: RefObject<HTMLTextAreaElement | null>, { chat, initial = '', mentions, commands }: { chat: string; initial?: string; mentions: RefObject<Mention[]>; commands: boolean }) {
   const workspace = useWorkspace();
@@ -49,22 +51,24 @@ export function useMessageText(box: RefObject<HTMLTextAreaElement | null>, { cha
   });
   const select = (start: number, end: number) => void (pendingSelection.current = [start, end]);
 
-  /** Puts `value` in place of the selection (at the caret), the caret after it and the focus back in the box (an emoji picked in a dialog). */
-  const insert = (value: string) => {
-    const element = box.current;
-    const [start, end] = element ? [element.selectionStart, element.selectionEnd] : [text.length, text.length];
+  /** `value` in place of the text from `start` to `end`, the caret after it (and the focus in the box). */
+  const replace = (start: number, end: number, value: string) => {
     const at = start + value.length;
     edit(text.slice(0, start) + value + text.slice(end), at);
     select(at, at);
   };
 
+  /** Puts `value` in place of the selection (at the caret): an emoji picked in a dialog. */
+  const insert = (value: string) => {
+    const element = box.current;
+    replace(element?.selectionStart ?? text.length, element?.selectionEnd ?? text.length, value);
+  };
+
   const pick = (suggestion: Suggestion) => {
     if (!token) return;
-    const insert = suggestion.kind === 'person' ? `@${suggestion.label} ` : suggestion.kind === 'emoji' ? `${suggestion.emoji} ` : `${suggestion.label} `;
+    const value = suggestion.kind === 'person' ? `@${suggestion.label} ` : suggestion.kind === 'emoji' ? `${suggestion.emoji} ` : `${suggestion.label} `;
     if (suggestion.kind === 'person') mentions.current.push({ userId: suggestion.id, label: suggestion.label });
-    const at = token.start + insert.length;
-    edit(text.slice(0, token.start) + insert + text.slice(caret), at);
-    select(at, at);
+    replace(token.start, caret, value);
   };
 
   const onListKeys = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
@@ -86,6 +90,16 @@ export function useMessageText(box: RefObject<HTMLTextAreaElement | null>, { cha
   /** A `:code:` typed whole (the list closes at the second colon) as its emoji, once the shortcodes are loaded. */
   const withEmoji = (value: string) => (shortcodes ? shortcodes.withEmoji(value) : value);
 
+  /**
+   * The message as it goes out: its text (trimmed, each `:code:` typed whole as its emoji), and of the
+   * people picked (`picked`, those in `mentions` by default), those whose `@Name` is still in it: its
+   * ServiceML naming them (none without) and their ids.
+   */
+  const outgoing = (picked: Mention[] = mentions.current) => {
+    const body = withEmoji(text.trim());
+    return { body, serviceml: mentionMarkup(body, picked), mentioned: mentionedIds(body, picked) };
+  };
+
   const list = open && (
     <ul id={listId} role="listbox" className="picker-list composer-suggestions" aria-label={token?.kind === '@' ? 'People' : token?.kind === ':' ? 'Emoji' : 'Slash commands'}>
       {suggestions.map((suggestion, index) => (
@@ -104,5 +118,5 @@ export function useMessageText(box: RefObject<HTMLTextAreaElement | null>, { cha
     onChange: (event: { target: HTMLTextAreaElement }) => edit(event.target.value, event.target.selectionStart),
     onSelect: (event: { currentTarget: HTMLTextAreaElement }) => setCaret(event.currentTarget.selectionStart),
   };
-  return { text, setText, edit, select, insert, withEmoji, list, boxProps, onListKeys };
+  return { text, setText, edit, select, insert, outgoing, list, boxProps, onListKeys };
 }

@@ -47,17 +47,21 @@ function ScheduledDialog({ items, reload, onClose }: { items: Scheduled[]; reloa
           <p>Nothing is scheduled in this conversation.</p>
         ) : (
           <ul className="scheduled-list">
-            {items.map((item) => (
-              <li key={item.id}>
-                <p className="scheduled-text">{item.text}</p>
-                <p className={item.status === 'failed' ? 'scheduled-when scheduled-failed' : 'scheduled-when'}>
-                  {item.status === 'failed' ? `Not sent at ${formatFullTime(item.sendAt, zone)}: ${item.error?.description ?? 'the server refused it'}` : `Sends ${formatFullTime(item.sendAt, zone)}`}
-                </p>
-                <button type="button" className="secondary" disabled={busy === item.id} onClick={() => void remove(item)} aria-label={`${item.status === 'failed' ? 'Clear' : 'Cancel'} “${item.text.slice(0, 40)}”`}>
-                  {item.status === 'failed' ? 'Clear' : 'Cancel'}
-                </button>
-              </li>
-            ))}
+            {items.map((item) => {
+              const failed = item.status === 'failed';
+              const action = failed ? 'Clear' : 'Cancel';
+              return (
+                <li key={item.id}>
+                  <p className="scheduled-text">{item.text}</p>
+                  <p className={failed ? 'scheduled-when scheduled-failed' : 'scheduled-when'}>
+                    {failed ? `Not sent at ${formatFullTime(item.sendAt, zone)}: ${item.error?.description ?? 'the server refused it'}` : `Sends ${formatFullTime(item.sendAt, zone)}`}
+                  </p>
+                  <button type="button" className="secondary" disabled={busy === item.id} onClick={() => void remove(item)} aria-label={`${action} “${item.text.slice(0, 40)}”`}>
+                    {action}
+                  </button>
+                </li>
+              );
+            })}
           </ul>
         )}
         <FormError text={error} />

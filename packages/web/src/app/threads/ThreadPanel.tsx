@@ -11,8 +11,7 @@ import { MessageChangesContext, useMessageChangesOf } from '../messageChanges';
 import { MessageRow } from '../MessageRow';
 import { applyReaction, reactionChangeOf, type ReactionChange } from '../reactionState';
 import { updatedMessage, withPin } from '../useHistory';
-import { mentionedIds } from '../notify/rules';
-import { mentionMarkup, type Mention } from '../suggestions';
+import type { Mention } from '../suggestions';
 import { useMessageText } from '../useMessageText';
 import { useWorkspace } from '../workspaceContext';
 import './threads.css';
@@ -193,7 +192,7 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
   const box = useRef<HTMLTextAreaElement>(null);
   const mentions = useRef<Mention[]>([]);
   // `@` and `:` as in the chat's composer; a reply calls no slash command.
-  const { text, setText, insert, withEmoji, list, boxProps, onListKeys } = useMessageText(box, { chat, mentions, commands: false });
+  const { text, setText, insert, outgoing, list, boxProps, onListKeys } = useMessageText(box, { chat, mentions, commands: false });
   const [alsoInChannel, setAlsoInChannel] = useState(false);
   const [error, setError] = useState<string>();
   const [sending, setSending] = useState(false);
@@ -209,10 +208,8 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
     const picked = [...mentions.current];
     try {
       const ids = files.flatMap((item) => (item.info ? [item.info.id] : []));
-      const body = withEmoji(text.trim());
+      const { body, serviceml, mentioned } = outgoing(picked);
       const caption = captionOf(body, files.map((item) => item.file.name));
-      const serviceml = body === '' ? undefined : mentionMarkup(body, picked);
-      const mentioned = mentionedIds(body, picked);
       const answer = await methods.chat.sendFromComposer({
         to: chat,
         text: caption,
