@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
+import { FileId } from '../files.js';
 import { AppId, ChatId, MessageUid } from '../ids.js';
 import { closedObject, oneOf } from '../params.js';
 import { sendMessage } from './chat.js';
@@ -16,6 +17,7 @@ export const ScheduledMessage = closedObject({
   id: ScheduledMessageId,
   to: ChatId,
   text: Type.String(),
+  files: Type.Optional(Type.Array(FileId, { description: 'the files it will carry, held for it until it is sent, cancelled or refused' })),
   sendAt: Type.Integer({ description: 'milliseconds since the epoch' }),
   status: oneOf(['pending', 'sent', 'failed'] as const, 'pending until sent; failed when the send was refused then (see error)'),
   appId: Type.Optional(AppId('the app whose token scheduled it')),

@@ -598,6 +598,7 @@ export interface Database {
   response_urls: ResponseUrlsTable;
   webhooks: WebhooksTable;
   scheduled_messages: ScheduledMessagesTable;
+  scheduled_files: ScheduledFilesTable;
   reactions: ReactionsTable;
   message_edits: MessageEditsTable;
   invitations: InvitationsTable;
@@ -654,6 +655,13 @@ export interface MessageFilesTable {
   message_uid: string;
   file_id: string;
   chat_key: string;
+  position: number;
+}
+
+/** A file a scheduled message will carry, held from the sweep until the message is sent, cancelled or refused (migration 0042). */
+export interface ScheduledFilesTable {
+  scheduled_id: string;
+  file_id: string;
   position: number;
 }
 

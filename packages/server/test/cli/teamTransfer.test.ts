@@ -74,6 +74,9 @@ describe('aviary team export and aviary team import', () => {
     expect(sent.status).toBe(200);
     // Edited once: its edit is a record keyed by a time (a number), as the others are by text.
     expect((await sender.call('chat.updateMessage', { messageUid: sent.body.uid, text: 'the plan and its notes, as agreed' })).status).toBe(200);
+    // A message scheduled for tomorrow holds the notes too: the hold moves with the team.
+    const scheduled = await sender.call('chat.scheduleMessage', { to: channel.id, text: 'the notes again', files: [fileIds[1]], sendAt: Date.now() + 86_400_000 });
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(200);
     // The image's thumbnail and preview are made in the background: the export carries them once made.
     await expect.poll(async () => (await sourceStore.db.selectFrom('files').select('renditions').where('id', '=', fileIds[0]).executeTakeFirstOrThrow()).renditions, { timeout: 30_000 }).toBe('ready');
     // Her picture and the team's icon (she is the demo's admin), each made from an upload: the export carries their squares.
@@ -108,7 +111,7 @@ describe('aviary team export and aviary team import', () => {
     expect(readdirSync(out).sort()).toEqual(
       [
         'apps', 'audit', 'channels', 'do-not-disturb', 'files', 'installs', 'manifest', 'memberships', 'message-edits', 'message-files', 'messages', 'notification-levels', 'people', 'pins', 'reactions',
-        'invitations', 'reads', 'saved', 'scheduled', 'sign-in', 'sso-identities', 'team', 'thread-follows', 'threads', 'tokens', 'webhooks',
+        'invitations', 'reads', 'saved', 'scheduled', 'scheduled-files', 'sign-in', 'sso-identities', 'team', 'thread-follows', 'threads', 'tokens', 'webhooks',
         'pictures',
       ].flatMap((name) => (name === 'manifest' ? ['manifest.json'] : name === 'files' || name === 'pictures' ? [name, `${name}.jsonl`] : [`${name}.jsonl`])).sort(),
     );
@@ -123,6 +126,7 @@ describe('aviary team export and aviary team import', () => {
     expect(exported.fileBytes).toEqual({ folder: 'files', files: 2, bytes: expect.any(Number) });
     expect(lines(out, 'team.jsonl')[0]).toMatchObject({ broadcastMentionLimit: 7, whoMayInvite: 'members', whoMayCreateChannels: 'admins', icon });
     expect(lines(out, 'message-edits.jsonl')).toEqual([expect.objectContaining({ messageUid: sent.body.uid, editedAt: expect.any(Number), editedBy: person.id, previousText: 'the plan and its notes' })]);
+    expect(lines(out, 'scheduled-files.jsonl')).toEqual([{ scheduledId: scheduled.body.scheduledMessage.id, fileId: fileIds[1], position: 0 }]);
     expect(lines(out, 'notification-levels.jsonl')).toEqual([expect.objectContaining({ userId: person.id, chatKey: channel.id, level: 'mute' })]);
 
     const into = await fresh(target);

@@ -98,12 +98,26 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, o
     );
   };
 
-  // "Schedule for later": the text (with the people it names) goes at a time picked in the dialog; files go only with a message sent now.
+  // "Schedule for later": the message (the text with the people it names, and the files uploaded) goes at a
+  // time picked in the dialog; the server holds the files for it until then.
   const [scheduling, setScheduling] = useState(false);
-  const canSchedule = text.trim() !== '' && uploads.items.length === 0;
-  const scheduleAt = async (at: number) => {
+  const canSchedule = canSend && !uploads.busy;
+  const toSchedule = () => {
     const { body, serviceml, mentioned } = outgoing();
-    await methods.chat.scheduleMessage({ to: chat, text: body, sendAt: at, ...(serviceml ? { serviceml } : {}), ...(mentioned.length > 0 ? { mentions: mentioned } : {}) });
+    const files = uploads.items.flatMap((item) => (item.state === 'done' && item.info ? [item.info] : []));
+    return { text: captionOf(body, files.map((file) => file.name)), serviceml, mentioned, files: files.map((file) => file.id) };
+  };
+  const scheduleAt = async (at: number) => {
+    const { text: caption, serviceml, mentioned, files } = toSchedule();
+    await methods.chat.scheduleMessage({
+      to: chat,
+      text: caption,
+      sendAt: at,
+      ...(serviceml ? { serviceml } : {}),
+      ...(mentioned.length > 0 ? { mentions: mentioned } : {}),
+      ...(files.length > 0 ? { files } : {}),
+    });
+    uploads.take();
     mentions.current = [];
     edit('', 0);
     workspace.toast(`Scheduled for ${formatFullTime(at, workspace.me.timeZone)}.`);
@@ -170,7 +184,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, o
             type="button"
             className="icon-button composer-schedule"
             aria-label="Schedule for later"
-            title={uploads.items.length > 0 ? 'Files go only with a message sent now' : 'Schedule for later'}
+            title={uploads.busy ? 'Schedule once the files are uploaded' : 'Schedule for later'}
             aria-haspopup="dialog"
             disabled={!canSchedule}
             onClick={() => setScheduling(true)}
@@ -196,7 +210,7 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, o
           </button>
         </div>
       </div>
-      {scheduling && <ScheduleDialog text={outgoing().body} onSchedule={scheduleAt} onClose={() => setScheduling(false)} />}
+      {scheduling && <ScheduleDialog text={toSchedule().text} onSchedule={scheduleAt} onClose={() => setScheduling(false)} />}
     </form>
   );
 }

@@ -68,4 +68,33 @@ describe.skipIf(noBrowser)('scheduling a message for later', () => {
     alice.expectNoErrors();
     await alice.context.close();
   });
+
+  it('schedules a file with its caption: the list shows it, and it goes with the message', async () => {
+    await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'reports', members: [web.cast.bob.id] });
+    const alice = await signInPage(web.browser, web.t, web.cast.alice.email!, 'Northwind');
+    await alice.page.getByRole('link', { name: 'reports' }).click();
+    const [chooser] = await Promise.all([alice.page.waitForEvent('filechooser'), alice.page.getByRole('button', { name: 'Attach files' }).click()]);
+    await chooser.setFiles([{ name: 'weekly.txt', mimeType: 'text/plain', buffer: Buffer.from('the weekly report') }]);
+    await alice.page.locator('.upload-row.done', { hasText: 'weekly.txt' }).waitFor();
+    await alice.page.getByRole('textbox', { name: /Message #reports/ }).fill('The weekly report');
+    await alice.page.getByRole('button', { name: 'Schedule for later' }).click();
+    await alice.page.getByRole('dialog', { name: 'Schedule message' }).getByRole('button', { name: /^In 1 hour/ }).click();
+    await alice.page.getByRole('button', { name: '1 scheduled message' }).click();
+    const list = alice.page.getByRole('dialog', { name: 'Scheduled messages' });
+    await list.getByText('The weekly report').waitFor();
+    await list.getByText('📎 1 file').waitFor();
+    await list.getByRole('button', { name: 'Close' }).click();
+    // The composer is empty again: the file went with the scheduled message.
+    expect(await alice.page.getByRole('list', { name: 'Files to send' }).count()).toBe(0);
+
+    const db = web.t.testStore.store.db;
+    const row = await db.selectFrom('scheduled_messages').select(['id', 'params']).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    const [fileId] = (JSON.parse(row.params) as { files: string[] }).files;
+    expect(await db.selectFrom('scheduled_files').select('file_id').where('scheduled_id', '=', row.id).execute()).toEqual([{ file_id: fileId }]);
+    await db.updateTable('scheduled_messages').set({ send_at: Date.now() - 1000 }).where('id', '=', row.id).execute();
+    await web.t.server.scheduled.runOnce();
+    await history(alice.page).getByRole('article').filter({ hasText: 'The weekly report' }).getByRole('link', { name: /Download weekly.txt/ }).waitFor();
+    alice.expectNoErrors();
+    await alice.context.close();
+  });
 });

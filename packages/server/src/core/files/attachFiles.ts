@@ -5,6 +5,7 @@ import type { Tx } from '../../store/store.js';
 import { unknownFile, uploadedBy, type FileReader } from './fileAccess.js';
 import { presentFile } from './presentFile.js';
 import { lockFiles } from '../../store/rows/files.js';
+import { detachUncarried } from './removeFiles.js';
 
 /**
  * The files a message about to be sent carries: each one the sender uploaded (through this app, for a
@@ -37,4 +38,25 @@ export function checkFileIds(ids: readonly string[] | undefined): void {
     if (seen.has(id)) throw new ApiError('InvalidParameter', `files[${index}] repeats ${id}; name each file once.`, { parameter: `files[${index}]` });
     seen.add(id);
   }
+}
+
+/**
+ * A scheduled message's files (checked as a send checks them, filesForMessage) are held until it is sent,
+ * cancelled or refused: marked attached, so that the sweep leaves them however late the message goes.
+ */
+export async function holdScheduledFiles(tx: Tx, scheduledId: string, files: readonly FileInfoModel[], now: number): Promise<void> {
+  if (files.length === 0) return;
+  await tx.insertInto('scheduled_files').values(files.map((file, position) => ({ scheduled_id: scheduledId, file_id: file.id, position }))).execute();
+  await tx.updateTable('files').set({ attached_at: now }).where('id', 'in', files.map((file) => file.id)).where('attached_at', 'is', null).execute();
+}
+
+/** Lets a scheduled message's files go: those nothing else carries or holds are the uploader's alone again, for the sweep. */
+export async function releaseScheduledFiles(tx: Tx, scheduledId: string): Promise<void> {
+  const held = await tx.selectFrom('scheduled_files').select('file_id').where('scheduled_id', '=', scheduledId).execute();
+  if (held.length === 0) return;
+  const ids = held.map((row) => row.file_id);
+  // A send with one of them meanwhile is waited for, and counted among the carriers.
+  await lockFiles(tx, ids, 'delete');
+  await tx.deleteFrom('scheduled_files').where('scheduled_id', '=', scheduledId).execute();
+  await detachUncarried(tx, ids);
 }

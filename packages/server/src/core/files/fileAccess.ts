@@ -10,6 +10,9 @@ export interface FileReader {
   kind: 'person' | 'user' | 'bot';
 }
 
+/** The sender of a message as the reader of its files: a person's session, or a token's user or bot through its app. */
+export const senderAsReader = (user: UsersTable, appId: string | null): FileReader => ({ user, appId, kind: appId === null ? 'person' : 'user' });
+
 /** Messages looked at to find one the reader sees: a file shared more often than this is found through the newest ones. */
 const MESSAGES_LOOKED_AT = 50;
 

@@ -9,7 +9,7 @@ import { lockMessages, setMessageFiles } from '../../store/rows/messages.js';
 
 /**
  * Unlinks messages about to be deleted from their files (in the deleting transaction). A file no other
- * message carries any more is detached (attached_at back to null): chat.deleteMessage and retention remove
+ * message carries (nor a scheduled message holds) any more is detached (attached_at back to null): chat.deleteMessage and retention remove
  * it with its bytes right after the commit (removeDetached). A file shared by several
  * messages stays while one still carries it. Answers the ids of the files detached.
  */
@@ -20,8 +20,19 @@ export async function unlinkMessages(tx: Tx, uids: readonly string[]): Promise<s
   // A message being sent with one of them meanwhile is waited for, and counted among the carriers below.
   await lockFiles(tx, linked.map((row) => row.file_id), 'delete');
   await tx.deleteFrom('message_files').where('message_uid', 'in', [...uids]).execute();
-  const ids = linked.map((row) => row.file_id);
-  const stillCarried = new Set((await tx.selectFrom('message_files').select('file_id').where('file_id', 'in', ids).execute()).map((row) => row.file_id));
+  return detachUncarried(tx, linked.map((row) => row.file_id));
+}
+
+/**
+ * Of these files (locked by the caller against sends), those that no message carries and no scheduled
+ * message holds any more go back to their uploader alone (attached_at null): removed by the caller or
+ * by the sweep. Answers their ids.
+ */
+export async function detachUncarried(tx: Tx, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const carried = await tx.selectFrom('message_files').select('file_id').where('file_id', 'in', [...ids]).execute();
+  const held = await tx.selectFrom('scheduled_files').select('file_id').where('file_id', 'in', [...ids]).execute();
+  const stillCarried = new Set([...carried, ...held].map((row) => row.file_id));
   const detached = ids.filter((id) => !stillCarried.has(id));
   if (detached.length > 0) await tx.updateTable('files').set({ attached_at: null }).where('id', 'in', detached).execute();
   return detached;
@@ -48,6 +59,8 @@ export async function deleteFileRow(tx: Tx, file: FilesTable): Promise<MessagesT
   await lockFiles(tx, [file.id], 'delete');
   const carriers = await carriersOf();
   await tx.deleteFrom('message_files').where('file_id', '=', file.id).execute();
+  // A scheduled message holding it will be refused at its time (UnknownFile), as a send now would be.
+  await tx.deleteFrom('scheduled_files').where('file_id', '=', file.id).execute();
   const changed: MessagesTable[] = [];
   for (const { message_uid } of carriers) {
     const message = await tx.selectFrom('messages').select('files').where('uid', '=', message_uid).executeTakeFirst();

@@ -4,6 +4,7 @@ import type { Tx } from '../../store/store.js';
 import type { CoreContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import { sendMessageInChange, type SendMessageInput } from '../commands/internal/messageSending.js';
+import { releaseScheduledFiles } from '../files/attachFiles.js';
 import { senderInStanding } from '../policies/senderStanding.js';
 
 /** Due messages read in one pass at most; the next pass takes the rest. */
@@ -60,17 +61,22 @@ async function sendOne(ctx: CoreContext, id: string): Promise<boolean> {
         .where('id', '=', id)
         .where('status', '=', 'pending')
         .execute();
+      await releaseScheduledFiles(tx, id);
       return true;
     });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     // Refused now: the refusal is what the sender sees in chat.listScheduledMessages.
-    await ctx.db
-      .updateTable('scheduled_messages')
-      .set({ status: 'failed', error_code: error.code, error_description: error.message, finished_at: ctx.now() })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .execute();
+    await runChange(ctx, async (tx) => {
+      const failed = await tx
+        .updateTable('scheduled_messages')
+        .set({ status: 'failed', error_code: error.code, error_description: error.message, finished_at: ctx.now() })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      // Its files go back to the sender alone: the failed entry only reports the refusal.
+      if (Number(failed.numUpdatedRows) > 0) await releaseScheduledFiles(tx, id);
+    });
     ctx.log.info({ scheduledMessage: id, error: error.code }, 'a scheduled message was refused at its time');
     return false;
   }

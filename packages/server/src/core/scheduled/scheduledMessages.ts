@@ -8,13 +8,16 @@ import type { Db } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
 import type { SendMessageInput } from '../commands/sendMessage.js';
+import { filesForMessage, holdScheduledFiles, releaseScheduledFiles } from '../files/attachFiles.js';
+import { senderAsReader } from '../files/fileAccess.js';
 import { checkContent } from '../messageContent.js';
 import { checkOnBehalfOf, resolveRecipient } from '../policies/chat.js';
 
 /**
  * chat.scheduleMessage, chat.listScheduledMessages, chat.deleteScheduledMessage (an Aviary extension).
  * A scheduled message belongs to its sender and the app it came through (null for a person's session):
- * only that pair lists or cancels it. Sending it is delivery.ts's.
+ * only that pair lists or cancels it. Its files are checked when it is scheduled and held from the sweep
+ * until it is sent, cancelled or refused (holdScheduledFiles). Sending it is delivery.ts's.
  */
 
 export type ScheduleInput = ParamsOf<typeof api.chat.scheduleMessage>;
@@ -36,6 +39,7 @@ export async function scheduleMessage(ctx: CommandContext, owner: ScheduleOwner,
   return runChange(ctx, async (tx) => {
     await checkOnBehalfOf(tx, owner.user, message.to, message.onBehalfOf);
     await resolveRecipient(tx, owner.user, message.to, message.onBehalfOf);
+    const files = await filesForMessage(tx, senderAsReader(owner.user, owner.appId), message.files);
     // One owner's schedulings take turns from the count, so two at once cannot both pass it one short of the cap.
     await lockName(tx, `scheduled by ${owner.user.id}|${owner.appId ?? ''}`);
     const waiting = await ownersPending(tx, owner).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -58,6 +62,7 @@ export async function scheduleMessage(ctx: CommandContext, owner: ScheduleOwner,
       finished_at: null,
     };
     await tx.insertInto('scheduled_messages').values(row).execute();
+    await holdScheduledFiles(tx, row.id, files ?? [], now);
     return row;
   });
 }
@@ -91,6 +96,7 @@ function ownersPending(db: Db, owner: ScheduleOwner) {
  */
 export async function deleteScheduledMessage(ctx: CommandContext, owner: ScheduleOwner, { id }: { id: string }): Promise<void> {
   await runChange(ctx, async (tx) => {
+    await releaseScheduledFiles(tx, id);
     let query = tx.deleteFrom('scheduled_messages').where('id', '=', id).where('sender_user_id', '=', owner.user.id).where('status', 'in', ['pending', 'failed']);
     query = owner.appId === null ? query.where('app_id', 'is', null) : query.where('app_id', '=', owner.appId);
     const result = await query.executeTakeFirst();
@@ -109,6 +115,7 @@ export function presentScheduledMessage(row: ScheduledMessagesTable): ScheduledM
     sendAt: row.send_at,
     status: row.status,
     ...(row.app_id !== null ? { appId: row.app_id } : {}),
+    ...(params.files?.length ? { files: params.files } : {}),
     ...(row.message_uid !== null ? { messageUid: row.message_uid } : {}),
     ...(row.error_code !== null ? { error: { code: row.error_code, description: row.error_description ?? '' } } : {}),
     createdAt: row.created_at,

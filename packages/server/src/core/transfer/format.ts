@@ -163,6 +163,10 @@ export const kinds: readonly KindSpec[] = [
     ],
   },
   {
+    kind: 'scheduledFiles', file: 'scheduled-files.jsonl', table: 'scheduled_files', key: ['scheduled_id', 'file_id'], scope: via('scheduled_id', 'scheduled_messages'),
+    fields: [f('scheduledId', 'scheduled_id'), f('fileId', 'file_id'), f('position', 'position')],
+  },
+  {
     kind: 'invitations', file: 'invitations.jsonl', table: 'invitations', key: ['id'], scope: team, secret: true,
     fields: [
       f('id', 'id'), f('tokenHash', 'token_hash'), f('email', 'email'), f('role', 'role'), f('channelIds', 'channel_ids', 'json'), f('maxUses', 'max_uses'), f('uses', 'uses'),

@@ -37,6 +37,7 @@ import * as m0037 from './0037_search_buckets.js';
 import * as m0039 from './0039_push_sessions.js';
 import * as m0040 from './0040_search_queue_postgres.js';
 import * as m0041 from './0041_install_claims.js';
+import * as m0042 from './0042_scheduled_files.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '0039_push_sessions': m0039,
   '0040_search_queue_postgres': m0040,
   '0041_install_claims': m0041,
+  '0042_scheduled_files': m0042,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -53,6 +53,7 @@ function ScheduledDialog({ items, reload, onClose }: { items: Scheduled[]; reloa
               return (
                 <li key={item.id}>
                   <p className="scheduled-text">{item.text}</p>
+                  {item.files && <p className="scheduled-files">📎 {item.files.length === 1 ? '1 file' : `${item.files.length} files`}</p>}
                   <p className={failed ? 'scheduled-when scheduled-failed' : 'scheduled-when'}>
                     {failed ? `Not sent at ${formatFullTime(item.sendAt, zone)}: ${item.error?.description ?? 'the server refused it'}` : `Sends ${formatFullTime(item.sendAt, zone)}`}
                   </p>

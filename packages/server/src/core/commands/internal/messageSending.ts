@@ -8,6 +8,7 @@ import type { Tx } from '../../../store/store.js';
 import type { CoreContext } from '../../context.js';
 import type { Effects } from '../../effects/effects.js';
 import { filesForMessage, linkMessageFiles } from '../../files/attachFiles.js';
+import { senderAsReader } from '../../files/fileAccess.js';
 import { checkContent, type CheckedContent } from '../../messageContent.js';
 import { checkBroadcast, mentionsWithBroadcast } from '../../policies/broadcastMentions.js';
 import { checkOnBehalfOf, idsOutsideTeam, resolveRecipient } from '../../policies/chat.js';
@@ -60,7 +61,7 @@ export async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, {
   // A bot in a channel sees what the member it posts for sees (onBehalfOf, checked above).
   const viewer = input.onBehalfOf === undefined ? sender : await tx.selectFrom('users').selectAll().where('id', '=', input.onBehalfOf).executeTakeFirstOrThrow();
   const root = input.threadParent === undefined ? undefined : await resolveThreadRoot(tx, viewer, recipient.chatKey, input.threadParent);
-  const files = await filesForMessage(tx, { user: sender, appId, kind: appId === null ? 'person' : 'user' }, input.files);
+  const files = await filesForMessage(tx, senderAsReader(sender, appId), input.files);
   const broadcast = await checkBroadcast(tx, sender, recipient.chatKey, input.text);
   const now = ctx.now();
   if (input.id !== undefined) {
