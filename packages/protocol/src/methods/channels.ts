@@ -41,6 +41,7 @@ export const removeMembers = memberChange('channels.removeMembers', 'Remove peop
 export const ChannelAbilities = closedObject({
   addMembers: Type.Boolean({ description: 'the person may add others' }),
   removeMembers: Type.Boolean({ description: 'the person may remove others (anyone may remove themselves)' }),
+  setPurpose: Type.Boolean({ description: 'the person may change what the channel is about (channels.setPurpose)' }),
 });
 
 export const getInfo = defineMethod({
@@ -87,4 +88,16 @@ export const join = defineMethod({
   params: closedObject({ channelId }),
   result: closedObject({ channel: Channel }),
   errors: ['UnknownChannel', 'PermissionDenied'],
+});
+
+export const setPurpose = defineMethod({
+  name: 'channels.setPurpose',
+  summary:
+    'An Aviary extension: say what a channel is about, shown under its name (an empty or absent purpose clears it). Its members may, guests ' +
+    'excepted, and a team admin on any channel of the team; not while it is archived.',
+  callers: ['session'],
+  rateClass: 'channel',
+  params: closedObject({ channelId, purpose: Type.Optional(Type.String({ maxLength: 1024, description: 'what the channel is about, at most 1,024 characters; empty or left out to clear it' })) }),
+  result: closedObject({ channel: Channel }),
+  errors: ['UnknownChannel', 'PermissionDenied', 'ChannelArchived'],
 });

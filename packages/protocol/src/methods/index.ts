@@ -70,6 +70,7 @@ export const api = {
     listMembers: channels.listMembers,
     listPublic: channels.listPublic,
     removeMembers: channels.removeMembers,
+    setPurpose: channels.setPurpose,
   },
   chat: {
     sendMessage: chat.sendMessage,

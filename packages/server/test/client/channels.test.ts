@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { forEachDialect, type TestServer } from '../helpers/server.js';
-import { clientCast, closeSdkApps, expectError, http, type SignedIn } from './harness.js';
+import { clientCast, closeSdkApps, expectError, http, sessionFor, type SignedIn } from './harness.js';
 
 afterAll(closeSdkApps);
 
@@ -64,16 +64,16 @@ forEachDialect('a person’s channels and their members, through the methods', (
     const abilities = async (who: SignedIn, channelId = id) => (await who.call('channels.getInfo', { channelId })).body.abilities;
 
     expect((await alice.call('channels.getInfo', { channelId: id })).body).toMatchObject({ id, memberCount: 2 });
-    expect(await abilities(alice)).toEqual({ addMembers: true, removeMembers: true });
-    expect(await abilities(bob)).toEqual({ addMembers: false, removeMembers: false });
+    expect(await abilities(alice)).toEqual({ addMembers: true, removeMembers: true, setPurpose: true });
+    expect(await abilities(bob)).toEqual({ addMembers: false, removeMembers: false, setPurpose: true });
     const listed = await alice.call('channels.listMembers', { channelId: id, showPublicProfile: true });
     expect(listed.body.map((m: { userId: string }) => m.userId)).toEqual([alice.user.id, bob.user.id]);
     expect(listed.body[1].publicProfile).toMatchObject({ firstName: 'Bob' });
     // In a public channel a member may add others and a passer-by may not; only moderators remove others.
     const hall = (await create(alice, { name: 'hall', type: 'public' })).body.id;
     await bob.call('channels.join', { channelId: hall });
-    expect(await abilities(bob, hall)).toEqual({ addMembers: true, removeMembers: false });
-    expect(await abilities(carla, hall)).toEqual({ addMembers: false, removeMembers: false });
+    expect(await abilities(bob, hall)).toEqual({ addMembers: true, removeMembers: false, setPurpose: true });
+    expect(await abilities(carla, hall)).toEqual({ addMembers: false, removeMembers: false, setPurpose: false });
     // An app's token gets the channel as before, without abilities.
     const { token } = await t().f.install(app.id, carla.user.id);
     const byToken = await http(t().url, 'POST', '/v1/channels.getInfo', { json: { token, channelId: hall } });
@@ -90,6 +90,38 @@ forEachDialect('a person’s channels and their members, through the methods', (
     expect((await bob.call('channels.removeMembers', { channelId: id, members: [bob.user.id] })).body.members).toEqual({ [bob.user.id]: { status: 'removed' } });
     expect((await alice.call('channels.removeMembers', { channelId: id, members: [carla.user.id] })).body.members).toEqual({ [carla.user.id]: { status: 'removed' } });
     expect((await alice.call('channels.getInfo', { channelId: id })).body.memberCount).toBe(1);
+  });
+
+  it('lets its members say what a channel is about, heard on the stream; not guests, passers-by, or anyone while it is archived', async () => {
+    const { alice, bob, team, person } = await clientCast(t());
+    const carla = await person('Carla');
+    const gus = await sessionFor(t(), await t().f.person(team.id, { firstName: 'Gus', lastName: 'Guest', role: 'guest' }));
+    const admin = await sessionFor(t(), await t().f.person(team.id, { firstName: 'Ada', lastName: 'Admin', role: 'admin' }));
+    const id = (await create(alice, { name: 'launch', type: 'public', purpose: 'Old news' })).body.id;
+    await alice.call('channels.addMembers', { channelId: id, members: [bob.user.id, gus.user.id] });
+    const purposeOf = async () => (await alice.call('channels.getInfo', { channelId: id })).body.purpose;
+
+    const set = await bob.call('channels.setPurpose', { channelId: id, purpose: '  Shipping v2 on Friday  ' });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.channel).toMatchObject({ id, purpose: 'Shipping v2 on Friday', memberCount: 3 });
+    const updated = await t().testStore.store.db.selectFrom('stream_entries').select('payload').where('team_id', '=', team.id).where('type', '=', 'channel.updated').execute();
+    expect(updated.map((row) => JSON.parse(row.payload).channel.purpose)).toEqual(['Shipping v2 on Friday']);
+    // The same purpose again is no change: nothing more on the stream.
+    expect((await bob.call('channels.setPurpose', { channelId: id, purpose: 'Shipping v2 on Friday' })).status).toBe(200);
+    expect(await t().testStore.store.db.selectFrom('stream_entries').select('seq').where('team_id', '=', team.id).where('type', '=', 'channel.updated').execute()).toHaveLength(1);
+
+    expectError(await gus.call('channels.setPurpose', { channelId: id, purpose: 'guest was here' }), { status: 403, error: 'PermissionDenied', parameter: 'channelId' });
+    expectError(await carla.call('channels.setPurpose', { channelId: id, purpose: 'passer-by' }), { status: 403, error: 'PermissionDenied', parameter: 'channelId' });
+    expectError(await bob.call('channels.setPurpose', { channelId: id, purpose: 'x'.repeat(1025) }), { error: 'InvalidParameter', parameter: 'purpose' });
+    expect(await purposeOf()).toBe('Shipping v2 on Friday');
+
+    expectError(await bob.call('channels.setPurpose', { purpose: 'where?' }), { error: 'MissingParameter', parameter: 'channelId' });
+    // A team admin, in it or not; an empty purpose clears it.
+    const cleared = await admin.call('channels.setPurpose', { channelId: id, purpose: '' });
+    expect(cleared.body.channel?.purpose, JSON.stringify(cleared.body)).toBe('');
+    expect((await admin.call('channels.archive', { channelId: id })).status).toBe(200);
+    expectError(await bob.call('channels.setPurpose', { channelId: id, purpose: 'too late' }), { status: 409, error: 'ChannelArchived', parameter: 'channelId' });
+    expect((await bob.call('channels.getInfo', { channelId: id })).body.abilities.setPurpose).toBe(false);
   });
 
   it('refuses bad input naming the parameter', async () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { authorizeAddMembers, authorizeRemoveMembers, channelAbilities, type ChannelAccess } from '../../src/core/policies/channels.js';
-import type { ChannelMembersTable, ChannelsTable, UsersTable } from '../../src/store/schema.js';
+import type { ChannelMembersTable, UsersTable } from '../../src/store/schema.js';
 
 /**
  * The abilities a session's channels.getInfo answers (what the web client shows of the members dialog)
  * are the policy's own answer: for every kind of viewer, channel and membership, they say yes exactly
- * when adding or removing someone else would be let through. No probing with a made-up user.
+ * when adding or removing someone else would be let through. No probing with a made-up user. Setting the
+ * purpose is its members' (guests excepted) and team admins', in a channel not archived.
  */
 const someoneElse = ['u:someoneelsezzzzzz'];
 
@@ -32,13 +33,17 @@ describe('channelAbilities', () => {
         it(`${viewerKind} in a ${type} channel, ${affiliation ?? 'not a member'}`, () => {
           const viewer = { id: 'u:viewerzzzzzzzzzz', team_id: 't:team', email: fields.bot_app_id ? null : 'v@example.test', ...fields } as unknown as UsersTable;
           const access: ChannelAccess = {
-            channel: { id: 'g:channelzzzzzzzzz', team_id: 't:team', type } as unknown as ChannelsTable,
+            channel: { id: 'g:channelzzzzzzzzz', team_id: 't:team', type, archived_at: null } as unknown as ChannelAccess['channel'],
             membership: affiliation && ({ channel_id: 'g:channelzzzzzzzzz', user_id: viewer.id, affiliation } as unknown as ChannelMembersTable),
           };
           expect(channelAbilities(viewer, access)).toEqual({
             addMembers: allowed(() => authorizeAddMembers(viewer, access, someoneElse)),
             removeMembers: allowed(() => authorizeRemoveMembers(viewer, access, someoneElse)),
+            // Its members, guests excepted, and team admins say what it is about; bots never.
+            setPurpose: viewerKind === 'admin' || (viewerKind === 'member' && affiliation !== undefined),
           });
+          // Archived, it takes no purpose from anyone.
+          expect(channelAbilities(viewer, { ...access, channel: { ...access.channel, archived_at: 1 } }).setPurpose).toBe(false);
         });
       }
     }

@@ -79,6 +79,38 @@ describe.skipIf(noBrowser)('people in the web client', () => {
     await closeAll();
   });
 
+  it('purpose: a member says what the channel is about and everyone’s header shows it live; a guest has no Edit', async () => {
+    const { alice, bob, gus } = await peopleCast();
+    await createChannel(web.t.server.ctx, { user: alice, appId: null }, { name: 'launch', type: 'public', purpose: 'Old plans', members: [bob.id, gus.id] });
+    const member = await signInAs(bob.email!);
+    const watcher = await signInAs(alice.email!);
+    const guest = await signInAs(gus.email!);
+    for (const { page } of [member, watcher, guest]) await openChannel(page, 'launch');
+    const header = (page: Page) => page.locator('.conversation-header');
+    await header(watcher.page).getByText('Old plans').waitFor();
+
+    await member.page.getByRole('button', { name: '3 members' }).click();
+    const dialog = member.page.getByRole('dialog', { name: 'Members of #launch' });
+    await dialog.getByText('Old plans').waitFor();
+    await dialog.getByRole('button', { name: 'Edit the purpose' }).click();
+    const box = dialog.getByRole('textbox', { name: 'Purpose' });
+    expect(await box.evaluate((element) => element === document.activeElement)).toBe(true);
+    await box.fill('Shipping v2 on Friday');
+    expect(await seriousAccessibilityViolations(member.page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Shipping v2 on Friday').waitFor();
+    await header(watcher.page).getByText('Shipping v2 on Friday').waitFor();
+    await header(member.page).getByText('Shipping v2 on Friday').waitFor();
+
+    // A guest reads it, with nothing to change it by.
+    await guest.page.getByRole('button', { name: '3 members' }).click();
+    const guestDialog = guest.page.getByRole('dialog', { name: 'Members of #launch' });
+    await guestDialog.getByText('Shipping v2 on Friday').waitFor();
+    await guestDialog.getByRole('list', { name: '3 members' }).waitFor();
+    expect(await guestDialog.getByRole('button', { name: 'Edit the purpose' }).count()).toBe(0);
+    await closeAll();
+  });
+
   it('a direct chat started from the roster, by keyboard: the other person sees it live', async () => {
     const { bob, carla } = await peopleCast();
     const starter = await signInAs(bob.email!);

@@ -22,6 +22,7 @@ import channelsAddMembers from './channels/addMembers.js';
 import channelsCreate from './channels/create.js';
 import channelsGetInfo from './channels/getInfo.js';
 import channelsJoin from './channels/join.js';
+import channelsSetPurpose from './channels/setPurpose.js';
 import channelsList from './channels/list.js';
 import channelsListMembers from './channels/listMembers.js';
 import channelsListPublic from './channels/listPublic.js';
@@ -125,6 +126,7 @@ export const handlersByMethod = {
   'channels.create': channelsCreate,
   'channels.getInfo': channelsGetInfo,
   'channels.join': channelsJoin,
+  'channels.setPurpose': channelsSetPurpose,
   'channels.list': channelsList,
   'channels.listMembers': channelsListMembers,
   'channels.listPublic': channelsListPublic,

@@ -18,9 +18,11 @@ import type { Db } from '../../store/store.js';
  * - Removing someone else takes a moderator's powers in public channels too; anyone may remove themselves.
  */
 
+type ChannelRow = Selectable<Database['channels']>;
+
 /** A channel as one user sees it: the row and the user's membership, if any. */
 export interface ChannelAccess {
-  channel: ChannelsTable;
+  channel: ChannelRow;
   membership: ChannelMembersTable | undefined;
 }
 
@@ -36,7 +38,7 @@ export function canSeeChannel(viewer: UsersTable, access: ChannelAccess): boolea
 }
 
 /** The channel (its whole row, archived_at included) and the viewer's membership, when `viewer` may see it; undefined otherwise. */
-export async function visibleChannel(db: Db, viewer: UsersTable, channelId: string): Promise<(ChannelAccess & { channel: Selectable<Database['channels']> }) | undefined> {
+export async function visibleChannel(db: Db, viewer: UsersTable, channelId: string): Promise<ChannelAccess | undefined> {
   const channel = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
   if (!channel) return undefined;
   const membership = await db.selectFrom('channel_members').selectAll().where('channel_id', '=', channelId).where('user_id', '=', viewer.id).executeTakeFirst();
@@ -103,12 +105,23 @@ export function authorizeRemoveMembers(actor: UsersTable, access: ChannelAccess,
  * What `viewer` may do to the membership of a channel they see, answered yes or no: the same rules as
  * authorizeAddMembers and authorizeRemoveMembers for a change that names someone other than the viewer.
  */
-export function channelAbilities(viewer: UsersTable, access: ChannelAccess): { addMembers: boolean; removeMembers: boolean } {
+export function channelAbilities(viewer: UsersTable, access: ChannelAccess): { addMembers: boolean; removeMembers: boolean; setPurpose: boolean } {
   const moderates = hasModeratorPowers(viewer, access);
   return {
     addMembers: moderates || (!isBot(viewer) && access.channel.type === 'public' && access.membership !== undefined),
     removeMembers: moderates,
+    setPurpose: access.channel.archived_at === null && maySetPurpose(viewer, access),
   };
+}
+
+/**
+ * Who may say what a channel is about (channels.setPurpose): its members, but not guests, who are in a
+ * channel to take part rather than to shape it; and a team admin, in any channel of the team. Archived or
+ * not is the command's to say (ChannelArchived).
+ */
+export function maySetPurpose(person: UsersTable, access: ChannelAccess): boolean {
+  if (isBot(person)) return false;
+  return person.role === 'admin' || (access.membership !== undefined && person.role !== 'guest');
 }
 
 /**

@@ -191,4 +191,11 @@ export const sessionOnlyRows: Row[] = [
   },
   { route: 'v1 channels.listPublic with a session', credential: 'session', request: () => post('/v1/channels.listPublic', {}), expect: signedIn },
   { route: 'v1 channels.join with a session', credential: 'session', request: (ids) => post('/v1/channels.join', { channelId: ids.channel }), expect: membersOfP(channelUnseen) },
+  {
+    // P's members say what it is about, guests excepted; a team admin, signed in, in any channel of the team.
+    route: 'v1 channels.setPurpose with a session',
+    credential: 'session',
+    request: (ids) => post('/v1/channels.setPurpose', { channelId: ids.channel, purpose: 'What P is about' }),
+    expect: { ...signedIn, otherTeam: channelUnseen, nonMember: channelUnseen, guest: denied('PermissionDenied', { parameter: 'channelId' }) },
+  },
 ];
