@@ -21,6 +21,10 @@ export function checkContent(input: ParamsOf<typeof api.chat.sendMessage>, appId
   if (input.alsoInChannel !== undefined && input.threadParent === undefined) {
     throw invalidParameter('alsoInChannel', 'alsoInChannel goes with threadParent: it sends a thread reply to the channel too; leave it out for a plain message.');
   }
+  if (input.visibleTo !== undefined && input.threadParent !== undefined) {
+    // A thread's summary and read markers are everyone's who sees its root: a reply some of them could not see would show there.
+    throw invalidParameter('visibleTo', 'A thread reply is seen by everyone who sees its thread; send a message shown to only some people outside threads.');
+  }
   checkFileIds(input.files);
   if (input.sendAs !== undefined) checkVisibleName('sendAs.name', input.sendAs.name);
   if (input.sendAs?.profileImage !== undefined) {

@@ -45,6 +45,21 @@ forEachDialect(
       expect((await alice.client.chat.scheduleMessage({ to: channelId, text: 'far', sendAt: clock.now() + 120 * DAY })).scheduledMessage.status).toBe('pending');
     });
 
+    it('refuses at once what a send would refuse from the store: an unknown person named, a parent not seen, @channel past the team’s limit', async () => {
+      const { alice, bob, olga, channelId } = await cast();
+      const later = clock.now() + MINUTE;
+      await expectApiError(alice.client.chat.scheduleMessage({ to: channelId, text: 'hi', mentions: [olga.id], sendAt: later }), { error: 'InvalidParameter', parameter: 'mentions' });
+      await expectApiError(alice.client.chat.scheduleMessage({ to: channelId, text: 'hi', visibleTo: [olga.id], sendAt: later }), { error: 'InvalidParameter', parameter: 'visibleTo' });
+      const { uid: direct } = await bob.client.chat.sendMessage({ to: alice.id, text: 'just us' });
+      await expectApiError(alice.client.chat.scheduleMessage({ to: channelId, text: 'wrong chat', threadParent: direct, sendAt: later }), { error: 'InvalidParameter', parameter: 'threadParent' });
+      const db = t().testStore.store.db;
+      const team = (await db.selectFrom('users').select('team_id').where('id', '=', alice.id).executeTakeFirstOrThrow()).team_id;
+      await db.updateTable('teams').set({ broadcast_mention_limit: 1 }).where('id', '=', team).execute();
+      await expectApiError(bob.client.chat.scheduleMessage({ to: channelId, text: '@channel lunch', sendAt: later }), { error: 'PermissionDenied', status: 403, parameter: 'text' });
+      await db.updateTable('teams').set({ broadcast_mention_limit: 0 }).where('id', '=', team).execute();
+      expect((await bob.client.chat.listScheduledMessages({})).scheduledMessages).toEqual([]);
+    });
+
     it('never sends a cancelled message; only its scheduler (through the same app) cancels it', async () => {
       const { alice, bob, channelId } = await cast();
       const { scheduledMessage } = await alice.client.chat.scheduleMessage({ to: channelId, text: 'Cancelled one', sendAt: clock.now() + MINUTE });

@@ -80,6 +80,9 @@ forEachDialect(
         await expectApiError(bob.client.chat.sendMessage({ to: channelId, text: 'lost', alsoInChannel: true }), { error: 'InvalidParameter', parameter: 'alsoInChannel' });
         const secret = await bot.client.chat.sendMessage({ to: alice.id, text: 'only you', visibleTo: [alice.id] });
         await expectApiError(alice.client.chat.sendMessage({ to: bot.id, text: 're', threadParent: secret.uid }), { error: 'InvalidParameter', parameter: 'threadParent', description: /shown to only some/ });
+        // Nor is a reply shown to only some: the thread's summary and markers are everyone's who sees the parent.
+        await expectApiError(bob.client.chat.sendMessage({ to: channelId, text: 'for alice only', threadParent: parent, visibleTo: [alice.id] }), { error: 'InvalidParameter', parameter: 'visibleTo', description: /thread reply/ });
+        expect((await alice.client.chat.fetchMessages({ chat: channelId, uids: [parent] }))[0].thread).toBeUndefined();
         await bob.client.chat.sendMessage({ to: channelId, text: 'keep it', threadParent: parent });
         expect((await aliceSession.call('chat.deleteMessage', { messageUid: parent })).status).toBe(200);
         await expectApiError(bob.client.chat.sendMessage({ to: channelId, text: 'too late', threadParent: parent }), { error: 'InvalidParameter', parameter: 'threadParent', description: /deleted/ });

@@ -145,6 +145,31 @@ forEachDialect(
       expect((await newest(c.alice, c.channelId)).text).toBe('before');
     });
 
+    it('makes no @channel or @here mention, whatever the payload says, even past the team’s limit on them', async () => {
+      const c = await cast();
+      const db = t().testStore.store.db;
+      await db.updateTable('teams').set({ broadcast_mention_limit: 1 }).where('id', '=', c.team.id).execute();
+      const { path } = (await c.bobSession('webhooks.create', { channel: c.channelId, name: 'CI' })).body;
+      const slack = await postHook(t().url, path, JSON.stringify({ text: 'Deploy done <!channel> please check' }));
+      expect(slack.status, JSON.stringify(slack.body)).toBe(200);
+      const aviary = await postHook(t().url, path, JSON.stringify({ text: '@here deploy done' }));
+      expect(aviary.status, JSON.stringify(aviary.body)).toBe(200);
+      const rows = await db.selectFrom('messages').select(['text', 'mentions']).where('chat_key', '=', c.channelId).where('webhook_id', 'is not', null).orderBy('uid').execute();
+      expect(rows).toEqual([
+        { text: 'Deploy done @channel please check', mentions: null },
+        { text: '@here deploy done', mentions: null },
+      ]);
+    });
+
+    it('answers 409 ChannelArchived, naming no parameter, while its channel is archived', async () => {
+      const c = await cast();
+      const { path } = (await c.bobSession('webhooks.create', { channel: c.channelId, name: 'CI' })).body;
+      await t().testStore.store.db.updateTable('channels').set({ archived_at: Date.now() }).where('id', '=', c.channelId).execute();
+      const answer = await postHook(t().url, path, '{"text":"into the archive"}');
+      expect(answer).toMatchObject({ status: 409, body: { error: 'ChannelArchived', description: expect.stringMatching(/webhook’s channel is archived|webhook's channel is archived/) } });
+      expect(answer.body.parameter).toBeUndefined();
+    });
+
     describe('who sees and revokes', () => {
       it('a channel member lists its webhooks (never the URL); a moderator revokes any; a plain member only their own', async () => {
         const c = await cast();

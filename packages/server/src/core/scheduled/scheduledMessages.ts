@@ -7,11 +7,9 @@ import type { ScheduledMessagesTable, UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { runChange } from '../effects/effects.js';
-import type { SendMessageInput } from '../commands/sendMessage.js';
-import { filesForMessage, holdScheduledFiles, releaseScheduledFiles } from '../files/attachFiles.js';
-import { senderAsReader } from '../files/fileAccess.js';
+import { checkSendable, type SendMessageInput } from '../commands/internal/messageSending.js';
+import { holdScheduledFiles, releaseScheduledFiles } from '../files/attachFiles.js';
 import { checkContent } from '../messageContent.js';
-import { checkOnBehalfOf, resolveRecipient } from '../policies/chat.js';
 
 /**
  * chat.scheduleMessage, chat.listScheduledMessages, chat.deleteScheduledMessage (an Aviary extension).
@@ -35,11 +33,9 @@ export async function scheduleMessage(ctx: CommandContext, owner: ScheduleOwner,
   if (sendAt <= now) throw invalidParameter('sendAt', `sendAt must be in the future (the server’s time is ${now} ms since the epoch); to send now, call chat.sendMessage.`);
   if (sendAt > now + MAX_SCHEDULE_AHEAD_MS) throw invalidParameter('sendAt', 'sendAt may be at most 120 days ahead.');
   // What would be refused now is refused now; the same checks run again at sendAt.
-  checkContent(message, owner.appId);
+  const content = checkContent(message, owner.appId);
   return runChange(ctx, async (tx) => {
-    await checkOnBehalfOf(tx, owner.user, message.to, message.onBehalfOf);
-    await resolveRecipient(tx, owner.user, message.to, message.onBehalfOf);
-    const files = await filesForMessage(tx, senderAsReader(owner.user, owner.appId), message.files);
+    const { files } = await checkSendable(tx, owner, message, content);
     // One owner's schedulings take turns from the count, so two at once cannot both pass it one short of the cap.
     await lockName(tx, `scheduled by ${owner.user.id}|${owner.appId ?? ''}`);
     const waiting = await ownersPending(tx, owner).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

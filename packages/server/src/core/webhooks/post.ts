@@ -71,6 +71,8 @@ export async function postThroughWebhook(ctx: CoreContext, hook: WebhooksTable, 
     if (error instanceof ApiError && (error.code === 'UnknownRecipient' || error.code === 'AppDisabled' || (error.code === 'InvalidParameter' && error.context.parameter === 'onBehalfOf'))) {
       throw new ApiError('PermissionDenied', `The webhook's maker may no longer post to its channel: ${error.message}`);
     }
+    // The poster names no channel: the webhook's own is archived.
+    if (error instanceof ApiError && error.code === 'ChannelArchived') throw new ApiError('ChannelArchived', `This webhook's channel is archived: ${error.message}`);
     throw error;
   }
 }

@@ -53,16 +53,7 @@ export async function sendMessageInChange(ctx: CoreContext, tx: Tx, effects: Eff
  * all in the caller's transaction, so that no rule can change between check and write.
  */
 export async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, { user: sender, appId, webhookId }: Sender, input: SendMessageInput, content: CheckedContent): Promise<SentMessage> {
-  await checkOnBehalfOf(tx, sender, input.to, input.onBehalfOf);
-  await requireTeamUsers(tx, sender.team_id, 'mentions', content.mentions);
-  await requireTeamUsers(tx, sender.team_id, 'visibleTo', content.visibleTo);
-  if (!isUserId(input.to)) await lockChannelPosting(tx, input.to, 'post');
-  const recipient = await resolveRecipient(tx, sender, input.to, input.onBehalfOf);
-  // A bot in a channel sees what the member it posts for sees (onBehalfOf, checked above).
-  const viewer = input.onBehalfOf === undefined ? sender : await tx.selectFrom('users').selectAll().where('id', '=', input.onBehalfOf).executeTakeFirstOrThrow();
-  const root = input.threadParent === undefined ? undefined : await resolveThreadRoot(tx, viewer, recipient.chatKey, input.threadParent);
-  const files = await filesForMessage(tx, senderAsReader(sender, appId), input.files);
-  const broadcast = await checkBroadcast(tx, sender, recipient.chatKey, input.text);
+  const { recipient, root, files, broadcast } = await checkSendable(tx, { user: sender, appId, ...(webhookId !== undefined ? { webhookId } : {}) }, input, content);
   const now = ctx.now();
   if (input.id !== undefined) {
     // Concurrent sends with one client id (a client retrying before the first answer came back) take
@@ -105,6 +96,27 @@ export async function storeMessage(ctx: CoreContext, tx: Tx, effects: Effects, {
   const reply = root ? await recordReply(tx, root, message, content.mentions ?? []) : undefined;
   await recordMessageEffects(tx, effects, message, now, { root, ...reply });
   return { message, repeated: false };
+}
+
+/**
+ * Every check of a send that reads the store, in the caller's transaction, answering what the message
+ * needs: who may be named, where the sender may post (the channel's posting gate taken), the thread it
+ * joins, its files, its broadcast. chat.scheduleMessage makes them too, so that what a send would refuse
+ * now is refused now. A message through a webhook makes no broadcast: `@channel` in its text is plain
+ * text (docs/reference/webhooks.md), whoever holds the URL.
+ */
+export async function checkSendable(tx: Tx, { user: sender, appId, webhookId }: Sender, input: SendMessageInput, content: CheckedContent) {
+  await checkOnBehalfOf(tx, sender, input.to, input.onBehalfOf);
+  await requireTeamUsers(tx, sender.team_id, 'mentions', content.mentions);
+  await requireTeamUsers(tx, sender.team_id, 'visibleTo', content.visibleTo);
+  if (!isUserId(input.to)) await lockChannelPosting(tx, input.to, 'post');
+  const recipient = await resolveRecipient(tx, sender, input.to, input.onBehalfOf);
+  // A bot in a channel sees what the member it posts for sees (onBehalfOf, checked above).
+  const viewer = input.onBehalfOf === undefined ? sender : await tx.selectFrom('users').selectAll().where('id', '=', input.onBehalfOf).executeTakeFirstOrThrow();
+  const root = input.threadParent === undefined ? undefined : await resolveThreadRoot(tx, viewer, recipient.chatKey, input.threadParent);
+  const files = await filesForMessage(tx, senderAsReader(sender, appId), input.files);
+  const broadcast = webhookId === undefined ? await checkBroadcast(tx, sender, recipient.chatKey, input.text) : undefined;
+  return { recipient, root, files, broadcast };
 }
 
 async function requireTeamUsers(tx: Tx, teamId: string, parameter: 'mentions' | 'visibleTo', userIds: string[] | undefined): Promise<void> {
