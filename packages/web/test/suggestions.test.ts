@@ -23,6 +23,15 @@ describe('what the composer suggests after @', () => {
   });
 });
 
+describe('the @ list', () => {
+  it('opens after a space, punctuation or Markdown, and not inside an address or a word', () => {
+    for (const text of ['@Luc', 'hi @Luc', '(@Luc', '**@Luc', 'hi,@Luc', '"@Luc', '_@Luc', '`@Luc']) {
+      expect(tokenAtCaret(text, text.length), text).toEqual({ kind: '@', query: 'Luc', start: text.length - 4 });
+    }
+    for (const text of ['ann@example', 'café@Luc', 'a@@Luc']) expect(tokenAtCaret(text, text.length), text).toBeUndefined();
+  });
+});
+
 /** `:` words: emoji by their shortcodes, offered as typed and turned into the emoji when sent whole. */
 describe('emoji shortcodes in the composer', () => {
   it('offers the emoji whose shortcodes start with a : word of two letters or more, shortest first', () => {

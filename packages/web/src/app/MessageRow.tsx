@@ -1,4 +1,4 @@
-import { memo, useContext, useEffect, useState } from 'react';
+import { memo, useContext, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import type { Message } from '../api/client';
 import { AttachmentCard } from './AttachmentCard';
 import { Avatar } from './Avatar';
@@ -18,6 +18,28 @@ import { useWorkspace } from './workspaceContext';
 
 /** On a touch screen nothing hovers: a tap on a message focuses it and opens its tools, until the focus leaves it. */
 const touchOnly = typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
+
+/**
+ * The row whose tools are open closes them when a tap or the focus lands outside it. Its blur alone
+ * misses one case: a menu item that closes its menu takes the focus away with it, and an element
+ * leaving the page fires no blur.
+ */
+function useClosedOutside(open: boolean, setOpen: Dispatch<SetStateAction<boolean>>) {
+  const row = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const outside = (event: Event) => {
+      if (!row.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', outside, true);
+    document.addEventListener('focusin', outside, true);
+    return () => {
+      document.removeEventListener('pointerdown', outside, true);
+      document.removeEventListener('focusin', outside, true);
+    };
+  }, [open, setOpen]);
+  return row;
+}
 
 /**
  * One message: its sender (or `sendAs`), "via" the app that sent it, its text (Markdown) or ServiceML,
@@ -56,6 +78,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
   const editing = changes.editing === message.uid;
   const [picking, setPicking] = useState(false);
   const [toolsOpen, setToolsOpen] = useState(false);
+  const row = useClosedOutside(toolsOpen, setToolsOpen);
 
   const selecting = selected !== undefined;
   const firstUnread = useContext(FirstUnreadContext) === message.uid;
@@ -69,6 +92,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
         </div>
       )}
       <article
+        ref={row}
         data-uid={message.uid}
         tabIndex={touchOnly ? -1 : undefined}
         onClick={touchOnly ? () => setToolsOpen(true) : undefined}

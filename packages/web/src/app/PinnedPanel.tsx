@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { failureText, methods, type Message } from '../api/client';
 import { FormError } from './FormError';
 import { dayLabel, formatFullTime, formatTime } from './format';
-import { MarkdownView } from './MarkdownView';
+import { MessagePreview } from './MessageText';
 import { Modal } from './Modal';
 import { messagePath, navigate } from './route';
 import type { SavedItems } from './savedItems';
@@ -79,7 +79,7 @@ export function MessageLinks({ entries, onOpen, empty, label }: {
                 {shortTime(message.timestamp, workspace.me.timeZone)}
               </time>
             </span>
-            <span className="message-link-text">{message.text ? <MarkdownView text={message.text} /> : 'A message without text'}</span>
+            <span className="message-link-text">{message.text ? <MessagePreview message={message} /> : 'A message without text'}</span>
             <span className="message-link-detail">{detail}</span>
           </a>
         </li>

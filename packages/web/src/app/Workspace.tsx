@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { StreamDataFrame } from '@aviary/protocol';
 import { failureText, methods, sessionApi, type App, type Conversation, type InteractionAnswer, type Person } from '../api/client';
 import type { Session } from './session';
@@ -15,6 +15,7 @@ import { QuickSwitcher } from './QuickSwitcher';
 import { chatPath, conversationPath, navigate, type Route } from './route';
 import { chatAlong } from './chatKeys';
 import { Sidebar } from './Sidebar';
+import { LoadedPart } from './LoadedPart';
 import { Toasts, useToasts } from './Toasts';
 import { WidgetPanel, type OpenWidget, type WidgetOrigin } from './WidgetPanel';
 import { updatedProfiles, updatedTeam } from '../stream/applyFrames';
@@ -270,9 +271,9 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
             {route.page === 'apps' ? (
               <AppsDirectory onMenu={() => setNavOpen(true)} />
             ) : route.page === 'dev' ? (
-              <Suspense fallback={null}>
+              <LoadedPart retryKey={route.app}>
                 <DeveloperArea appId={route.app} onMenu={() => setNavOpen(true)} />
-              </Suspense>
+              </LoadedPart>
             ) : route.page === 'chat' ? (
               <ConversationView
                 key={route.chat}
@@ -292,9 +293,9 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           </main>
           {widget && <WidgetPanel widget={widget} onClose={() => setWidget(undefined)} />}
           {route.page === 'chat' && thread && (
-            <Suspense fallback={null}>
+            <LoadedPart retryKey={`${route.chat}:${thread}`} onDismiss={closeThread}>
               <ThreadPanel key={`${route.chat}:${thread}`} chat={route.chat} root={thread} reloads={resyncs} archived={current?.channel?.archivedAt !== undefined} onClose={closeThread} />
-            </Suspense>
+            </LoadedPart>
           )}
         </div>
         {switcherOpen && conversations && (
@@ -304,7 +305,13 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
         {dialog === 'browseChannels' && <BrowseChannelsDialog onClose={() => setDialog(undefined)} />}
         {dialog === 'newDirectMessage' && <NewDirectMessageDialog onClose={() => setDialog(undefined)} />}
         {dialog === 'shortcuts' && <ShortcutsDialog onClose={() => setDialog(undefined)} />}
-        <Suspense fallback={null}>
+        <LoadedPart
+          retryKey={`${dialog ?? ''}|${search ? 'search' : ''}`}
+          onDismiss={() => {
+            setDialog(undefined);
+            setSearch(undefined);
+          }}
+        >
           {dialog === 'profile' && <ProfileDialog onClose={() => setDialog(undefined)} />}
           {dialog === 'invite' && <InviteDialog onClose={() => setDialog(undefined)} />}
           {dialog === 'admin' && session.user.role === 'admin' && <AdminConsole onClose={() => setDialog(undefined)} />}
@@ -313,7 +320,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
           {dialog === 'threads' && <ThreadsDialog conversations={conversations} onClose={() => setDialog(undefined)} />}
           {dialog === 'mentions' && <MentionsDialog me={session.user.id} conversations={conversations} onClose={() => setDialog(undefined)} />}
           {dialog === 'notifications' && <NotificationsDialog conversation={current} onClose={() => setDialog(undefined)} />}
-        </Suspense>
+        </LoadedPart>
         <Toasts toasts={toasts.list} onDismiss={toasts.dismiss} />
         </UnreadTotalsContext.Provider>
       </PresenceContext.Provider>

@@ -26,7 +26,8 @@ export function tokenAtCaret(text: string, caret: number): { kind: '@' | ':' | '
   const before = text.slice(0, caret);
   const slash = /^\/([\w-]*)$/.exec(before);
   if (slash) return { kind: '/', query: slash[1]!, start: 0 };
-  const at = /(^|\s)@([^\s@]*)$/.exec(before);
+  // After anything but a letter or digit ("(@ann", "**@ann"), so that an address (ann@example.com) is no mention.
+  const at = /(^|[^\p{L}\p{N}@])@([^\s@]*)$/u.exec(before);
   if (at) return { kind: '@', query: at[2]!, start: before.length - at[2]!.length - 1 };
   const colon = /(^|\s):([a-z0-9_+-]{2,})$/.exec(before);
   if (colon) return { kind: ':', query: colon[2]!, start: before.length - colon[2]!.length - 1 };

@@ -143,6 +143,8 @@ describe.skipIf(noBrowser)('mentions and notifications in the web client', () =>
     await bobSide.getByRole('button', { name: 'Mentions', exact: true }).click();
     const mentions = bobPage.page.getByRole('dialog', { name: 'Mentions' });
     await mentions.getByRole('link', { name: /please review the draft/ }).waitFor();
+    // Bob marked as in the history, not as the typed text.
+    await mentions.locator('.sml-mention', { hasText: 'Bob Baker' }).waitFor();
     expect(await seriousAccessibilityViolations(bobPage.page)).toEqual([]);
     await mentions.getByRole('button', { name: 'Close' }).click();
 

@@ -121,6 +121,14 @@ describe.skipIf(noBrowser)('editing, deleting and reacting', () => {
     // Now shown, the same tap presses it.
     await bob.page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
     await bob.page.getByRole('dialog', { name: 'Add a reaction' }).waitFor();
+    await bob.page.getByRole('dialog', { name: 'Add a reaction' }).getByRole('button', { name: 'Close' }).tap();
+    // An action from the "…" menu: the menu goes, and a tap on the composer closes the tools too.
+    const toolsShown = () => message.evaluate((element) => element.classList.contains('tools-open'));
+    await message.tap();
+    await message.getByRole('button', { name: /^More actions for/ }).tap();
+    await message.getByRole('menuitem', { name: 'Save' }).tap();
+    await bob.page.getByRole('textbox', { name: /^Message #taps/ }).tap();
+    await expect.poll(toolsShown).toBe(false);
     bob.expectNoErrors();
     await bob.context.close();
   });

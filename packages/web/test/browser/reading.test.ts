@@ -207,8 +207,15 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     await search.fill('no such emoji at all');
     await search.press('Enter');
     await picker.getByText(/No emoji match/).waitFor();
+    // One Escape closes it, search text and all.
+    await search.fill('tada');
+    await search.press('Escape');
+    await picker.waitFor({ state: 'detached' });
+    // Enter picks the emoji named as typed, first among those tagged so (astronauts are tagged "rocket").
+    await alice.page.getByRole('button', { name: 'Insert an emoji' }).click();
     await search.fill('rocket');
-    await picker.getByRole('button', { name: 'rocket', exact: true }).click();
+    await picker.getByRole('button', { name: 'rocket', exact: true }).waitFor();
+    await search.press('Enter');
     await picker.waitFor({ state: 'detached' });
     expect(await box.inputValue()).toBe('Ship it 🚀today');
     // The focus is back in the box, the caret after the emoji.

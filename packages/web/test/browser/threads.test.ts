@@ -82,6 +82,8 @@ describe.skipIf(noBrowser)('threads', () => {
       await saveScreenshot(bob.page, `thread-390-${colorScheme}`);
       await bobPanel.getByRole('button', { name: 'Reply', exact: true }).click();
       await replyShown(bobPanel, 'Thursday works for me');
+      // The box is unticked again: the next reply is the thread's alone unless asked.
+      expect(await bobPanel.getByRole('checkbox', { name: 'Also send to the channel' }).isChecked()).toBe(false);
       // Alice sees it in her panel and, also sent to the channel, in its history; the summary says 2 replies.
       await expect.poll(() => alicePanel.getByRole('list', { name: 'Replies' }).getByRole('listitem').count()).toBe(2);
       await replyShown(alicePanel, 'Thursday works for me');

@@ -1,6 +1,7 @@
 import { canonicalEmoji } from '@aviary/protocol';
 import data from 'emojibase-data/en/compact.json';
 import { useDeferredValue, useMemo, useState, type KeyboardEvent } from 'react';
+import { searchEmoji, type Searchable } from './emojiSearch';
 
 /**
  * The emoji to pick from, with search (Enter picks the first found; the arrows move between emoji): loaded on demand (EmojiPicker imports this module lazily), so
@@ -18,23 +19,21 @@ const GROUPS: ReadonlyArray<[number, string]> = [
   [9, 'Flags'],
 ];
 
-interface Emoji {
+interface Emoji extends Searchable {
   unicode: string;
-  label: string;
-  words: string;
   group: number;
 }
 
 const emoji: Emoji[] = data
   .filter((item) => item.group !== undefined && item.group !== 2)
   .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
-  .map((item) => ({ unicode: canonicalEmoji(item.unicode), label: item.label, group: item.group!, words: [item.label, ...(item.tags ?? [])].join(' ').toLowerCase() }));
+  .map((item) => ({ unicode: canonicalEmoji(item.unicode), label: item.label, group: item.group!, tags: (item.tags ?? []).map((tag) => tag.toLowerCase()) }));
 const labelOf = new Map(emoji.map((item) => [item.unicode, item.label]));
 
 export default function EmojiGrid({ recent, onPick }: { recent: string[]; onPick: (emoji: string) => void }) {
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query.trim().toLowerCase());
-  const found = useMemo(() => (deferred === '' ? undefined : emoji.filter((item) => deferred.split(/\s+/).every((word) => item.words.includes(word)))), [deferred]);
+  const found = useMemo(() => (deferred === '' ? undefined : searchEmoji(emoji, deferred)), [deferred]);
   const button = (unicode: string, label: string) => (
     <button key={unicode} type="button" className="emoji-choice" title={label} aria-label={label} onClick={() => onPick(unicode)}>
       {unicode}
@@ -59,6 +58,12 @@ export default function EmojiGrid({ recent, onPick }: { recent: string[]; onPick
         autoFocus
         onChange={(event) => setQuery(event.target.value)}
         onKeyDown={(event) => {
+          // A search field's own Escape would only clear it: one Escape closes the picker, as everywhere.
+          if (event.key === 'Escape') {
+            event.preventDefault();
+            event.currentTarget.closest('dialog')?.close();
+            return;
+          }
           const first = found?.[0];
           if (event.key !== 'Enter' || !first) return;
           event.preventDefault();

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
+import { LoadedPart } from '../LoadedPart';
 import { Modal } from '../Modal';
 import { recentEmoji, rememberEmoji } from '../recentEmoji';
 
@@ -16,9 +17,9 @@ export function EmojiPicker({ title, me, onPick, onClose }: { title: string; me:
   };
   return (
     <Modal title={title} onClose={onClose} className="reaction-picker">
-      <Suspense fallback={<p className="picker-empty" role="status">Loading emoji…</p>}>
+      <LoadedPart fallback={<p className="picker-empty" role="status">Loading emoji…</p>} onDismiss={onClose}>
         <EmojiGrid recent={recentEmoji(me)} onPick={pick} />
-      </Suspense>
+      </LoadedPart>
     </Modal>
   );
 }

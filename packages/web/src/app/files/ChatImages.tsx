@@ -1,5 +1,6 @@
 import type { FileInfoModel } from '@aviary/protocol';
-import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { LoadedPart } from '../LoadedPart';
 import type { Message } from '../../api/client';
 import { isShownImage } from './fileFormat';
 import { useEarlierImages } from './useEarlierImages';
@@ -43,7 +44,7 @@ export function ChatImages({ messages, earlier, children }: { messages: Message[
     <OpenImageContext.Provider value={setViewing}>
       {children}
       {viewing !== undefined && (
-        <Suspense fallback={null}>
+        <LoadedPart retryKey={viewing} onDismiss={() => setViewing(undefined)}>
           <ImageViewer
             images={images}
             current={viewing}
@@ -58,7 +59,7 @@ export function ChatImages({ messages, earlier, children }: { messages: Message[
               setViewing(undefined);
             }}
           />
-        </Suspense>
+        </LoadedPart>
       )}
     </OpenImageContext.Provider>
   );

@@ -223,6 +223,8 @@ function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; on
       // What was typed while it went stays for the next reply, with the people picked for it.
       setText((now) => (now === text ? '' : now));
       mentions.current = mentions.current.filter((mention) => !picked.includes(mention));
+      // Each reply is the thread's alone unless asked again, as in other chat tools.
+      setAlsoInChannel(false);
     } catch (failure) {
       setError(failureText(failure));
       uploads.putBack(files);
