@@ -10,6 +10,7 @@ import './people.css';
 import { fullName } from './format';
 import { chatPath, navigate } from './route';
 import { usePresence, useWorkspace, type PresenceOf } from './workspaceContext';
+import { useDraftedChats } from './drafts';
 import { ChatBadges } from './notify/ChatBadges';
 import { NotificationPrompt } from './notify/NotificationPrompt';
 import { LocalTime } from './LocalTime';
@@ -190,6 +191,7 @@ function ConversationList({ title, items, selected, go, action }: ConversationLi
   const workspace = useWorkspace();
   const presenceOf = usePresence();
   const settings = useNotificationSettings();
+  const drafted = useDraftedChats(workspace.me.id);
   const id = `sidebar-${title.replace(/\s+/g, '-').toLowerCase()}`;
   return (
     <section aria-labelledby={id}>
@@ -217,6 +219,11 @@ function ConversationList({ title, items, selected, go, action }: ConversationLi
                   <StatusText status={workspace.people.find((person) => person.id === conversation.user?.id)?.status} />
                   <PresenceText presence={directPresence(conversation, presenceOf)} />
                 </span>
+                {drafted.has(conversation.chat) && conversation.chat !== selected && (
+                  <span className="draft-mark" role="img" aria-label="draft" title="You have a draft here">
+                    ✎
+                  </span>
+                )}
                 <ChatBadges unread={conversation.unread} mentions={conversation.mentions} muted={settings !== undefined && levelOf(settings, conversation.chat) === 'mute'} />
               </a>
             </li>

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import type { Mention } from './suggestions';
 
 /** What the composer held for a chat: its text and the people picked in it. */
@@ -26,6 +27,46 @@ export function saveDraft(me: string, chat: string, draft: Draft): void {
   } catch {
     // full or refused: the draft lives as long as the page
   }
+  changes.dispatchEvent(new Event('change'));
+}
+
+/** This page's own saves (another tab's come as the window's `storage` event). */
+const changes = new EventTarget();
+
+/** The chats the person has a draft in, as stored now. */
+function draftedChats(me: string): Set<string> {
+  const prefix = key(me, '');
+  const chats = new Set<string>();
+  try {
+    for (let index = 0; index < localStorage.length; index += 1) {
+      const name = localStorage.key(index);
+      if (name?.startsWith(prefix) && loadDraft(me, name.slice(prefix.length)).text.trim() !== '') chats.add(name.slice(prefix.length));
+    }
+  } catch {
+    // storage refused: no drafts kept, none shown
+  }
+  return chats;
+}
+
+const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((chat) => b.has(chat));
+
+/** The chats with a draft (the sidebar marks them), kept up to date as this tab or another saves one. */
+export function useDraftedChats(me: string): Set<string> {
+  const [chats, setChats] = useState(() => draftedChats(me));
+  useEffect(() => {
+    const update = () => setChats((current) => {
+      const now = draftedChats(me);
+      return sameSet(current, now) ? current : now;
+    });
+    update();
+    changes.addEventListener('change', update);
+    window.addEventListener('storage', update);
+    return () => {
+      changes.removeEventListener('change', update);
+      window.removeEventListener('storage', update);
+    };
+  }, [me]);
+  return chats;
 }
 
 function isDraft(value: unknown): value is Draft {

@@ -109,9 +109,18 @@ describe.skipIf(noBrowser)('reading in the web client', () => {
     expect(await box.inputValue()).toBe('**make this bold** and *this*');
     await openChannel(alice.page, 'elsewhere');
     expect(await composer(alice.page, /Message #elsewhere/).inputValue()).toBe('');
+    // Away from it, the sidebar marks the chat that holds a draft (not the one open, whose box shows it).
+    const sidebar = alice.page.getByRole('navigation', { name: 'Conversations' });
+    const draftMark = (name: string) => sidebar.getByRole('link', { name: new RegExp(`^${name}`) }).getByRole('img', { name: 'draft' });
+    await draftMark('general').waitFor();
+    expect(await draftMark('elsewhere').count()).toBe(0);
     await openChannel(alice.page, 'general');
     expect(await box.inputValue()).toBe('**make this bold** and *this*');
     await box.press('Enter');
+    await openChannel(alice.page, 'elsewhere');
+    await sidebar.getByRole('link', { name: /^general/ }).waitFor();
+    expect(await draftMark('general').count()).toBe(0);
+    await openChannel(alice.page, 'general');
     const sent = history(alice.page).getByRole('article').filter({ hasText: 'make this bold' });
     expect(await sent.locator('strong').textContent()).toBe('make this bold');
     expect(await sent.locator('em').textContent()).toBe('this');
