@@ -151,7 +151,7 @@ export const unarchiveChannel = defineMethod({
 
 export const renameChannel = defineMethod({
   name: 'channels.rename',
-  summary: 'A team admin renames a channel (a visible name: not empty or invisible, no bidi overrides).',
+  summary: 'A team admin renames a channel, or a moderator of the channel renames it while it is not archived (a visible name: not empty or invisible, no bidi overrides).',
   ...channelChange,
   params: closedObject({ channelId: ChannelId, name: NonEmptyString(255, 'the new name') }),
 });

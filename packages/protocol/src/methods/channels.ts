@@ -42,6 +42,7 @@ export const ChannelAbilities = closedObject({
   addMembers: Type.Boolean({ description: 'the person may add others' }),
   removeMembers: Type.Boolean({ description: 'the person may remove others (anyone may remove themselves)' }),
   setPurpose: Type.Boolean({ description: 'the person may change what the channel is about (channels.setPurpose)' }),
+  rename: Type.Boolean({ description: 'the person may rename the channel (channels.rename)' }),
 });
 
 export const getInfo = defineMethod({

@@ -64,16 +64,16 @@ forEachDialect('a person’s channels and their members, through the methods', (
     const abilities = async (who: SignedIn, channelId = id) => (await who.call('channels.getInfo', { channelId })).body.abilities;
 
     expect((await alice.call('channels.getInfo', { channelId: id })).body).toMatchObject({ id, memberCount: 2 });
-    expect(await abilities(alice)).toEqual({ addMembers: true, removeMembers: true, setPurpose: true });
-    expect(await abilities(bob)).toEqual({ addMembers: false, removeMembers: false, setPurpose: true });
+    expect(await abilities(alice)).toEqual({ addMembers: true, removeMembers: true, setPurpose: true, rename: true });
+    expect(await abilities(bob)).toEqual({ addMembers: false, removeMembers: false, setPurpose: true, rename: false });
     const listed = await alice.call('channels.listMembers', { channelId: id, showPublicProfile: true });
     expect(listed.body.map((m: { userId: string }) => m.userId)).toEqual([alice.user.id, bob.user.id]);
     expect(listed.body[1].publicProfile).toMatchObject({ firstName: 'Bob' });
     // In a public channel a member may add others and a passer-by may not; only moderators remove others.
     const hall = (await create(alice, { name: 'hall', type: 'public' })).body.id;
     await bob.call('channels.join', { channelId: hall });
-    expect(await abilities(bob, hall)).toEqual({ addMembers: true, removeMembers: false, setPurpose: true });
-    expect(await abilities(carla, hall)).toEqual({ addMembers: false, removeMembers: false, setPurpose: false });
+    expect(await abilities(bob, hall)).toEqual({ addMembers: true, removeMembers: false, setPurpose: true, rename: false });
+    expect(await abilities(carla, hall)).toEqual({ addMembers: false, removeMembers: false, setPurpose: false, rename: false });
     // An app's token gets the channel as before, without abilities.
     const { token } = await t().f.install(app.id, carla.user.id);
     const byToken = await http(t().url, 'POST', '/v1/channels.getInfo', { json: { token, channelId: hall } });
@@ -122,6 +122,24 @@ forEachDialect('a person’s channels and their members, through the methods', (
     expect((await admin.call('channels.archive', { channelId: id })).status).toBe(200);
     expectError(await bob.call('channels.setPurpose', { channelId: id, purpose: 'too late' }), { status: 409, error: 'ChannelArchived', parameter: 'channelId' });
     expect((await bob.call('channels.getInfo', { channelId: id })).body.abilities.setPurpose).toBe(false);
+  });
+
+  it('lets a channel’s moderator rename it, recorded in the audit log; not its other members, nor while it is archived', async () => {
+    const { alice, bob, team } = await clientCast(t());
+    const admin = await sessionFor(t(), await t().f.person(team.id, { firstName: 'Ada', lastName: 'Admin', role: 'admin' }));
+    const id = (await create(alice, { name: 'launch', type: 'public' })).body.id;
+    await alice.call('channels.addMembers', { channelId: id, members: [bob.user.id] });
+
+    expectError(await bob.call('channels.rename', { channelId: id, name: 'bobs-room' }), { status: 403, error: 'PermissionDenied', parameter: 'channelId' });
+    const renamed = await alice.call('channels.rename', { channelId: id, name: '  launch-v2 ' });
+    expect(renamed.body.channel, JSON.stringify(renamed.body)).toMatchObject({ id, name: 'launch-v2' });
+    const audit = await t().testStore.store.db.selectFrom('audit_log').select(['action', 'actor_user_id', 'details']).where('target_id', '=', id).execute();
+    expect(audit.map((row) => ({ ...row, details: JSON.parse(row.details) }))).toEqual([{ action: 'channel.renamed', actor_user_id: alice.user.id, details: { from: 'launch', to: 'launch-v2' } }]);
+    // Archiving stays a team admin's, and so does renaming an archived channel.
+    expectError(await alice.call('channels.archive', { channelId: id }), { status: 403, error: 'PermissionDenied' });
+    expect((await admin.call('channels.archive', { channelId: id })).status).toBe(200);
+    expectError(await alice.call('channels.rename', { channelId: id, name: 'too-late' }), { status: 409, error: 'ChannelArchived', parameter: 'channelId' });
+    expect((await admin.call('channels.rename', { channelId: id, name: 'launch-archive' })).body.channel.name).toBe('launch-archive');
   });
 
   it('refuses bad input naming the parameter', async () => {

@@ -41,9 +41,12 @@ describe('channelAbilities', () => {
             removeMembers: allowed(() => authorizeRemoveMembers(viewer, access, someoneElse)),
             // Its members, guests excepted, and team admins say what it is about; bots never.
             setPurpose: viewerKind === 'admin' || (viewerKind === 'member' && affiliation !== undefined),
+            // Its moderators and team admins rename it.
+            rename: viewerKind === 'admin' || (viewerKind !== 'bot' && affiliation === 'moderator'),
           });
-          // Archived, it takes no purpose from anyone.
-          expect(channelAbilities(viewer, { ...access, channel: { ...access.channel, archived_at: 1 } }).setPurpose).toBe(false);
+          // Archived, it takes no purpose from anyone, and a new name from a team admin only.
+          const archived = channelAbilities(viewer, { ...access, channel: { ...access.channel, archived_at: 1 } });
+          expect({ setPurpose: archived.setPurpose, rename: archived.rename }).toEqual({ setPurpose: false, rename: viewerKind === 'admin' });
         });
       }
     }

@@ -10,7 +10,7 @@ import { navigate } from './route';
 import { usePresence, useWorkspace } from './workspaceContext';
 import { FormError } from './FormError';
 import { ChannelWebhooks } from './ChannelWebhooks';
-import { ChannelPurpose } from './ChannelPurpose';
+import { ChannelDetails } from './ChannelDetails';
 
 /** Why the server could not add or remove one person, in the page's words. */
 const memberErrorText: Record<MemberError, string> = {
@@ -37,7 +37,7 @@ export function MembersDialog({ channel, onClose }: { channel: Channel; onClose:
   const load = useCallback(
     () =>
       Promise.all([methods.channels.getInfo({ channelId: channel.id }), methods.channels.listMembers({ channelId: channel.id, showPublicProfile: true })]).then(
-        ([info, list]) => setMembers({ members: list, abilities: info.abilities ?? { addMembers: false, removeMembers: false, setPurpose: false } }),
+        ([info, list]) => setMembers({ members: list, abilities: info.abilities ?? { addMembers: false, removeMembers: false, setPurpose: false, rename: false } }),
         (failure: unknown) => setProblem(failureText(failure)),
       ),
     [channel.id],
@@ -87,7 +87,7 @@ export function MembersDialog({ channel, onClose }: { channel: Channel; onClose:
         !problem && <p className="page-message">Loading…</p>
       ) : (
         <>
-          <ChannelPurpose channel={channel} editable={members.abilities.setPurpose} />
+          <ChannelDetails channel={channel} abilities={members.abilities} />
           <ul className="modal-list" aria-label={`${members.members.length === 1 ? '1 member' : `${members.members.length} members`}`}>
             {members.members.map((member) => {
               const name = member.publicProfile ? fullName(member.publicProfile) : (workspace.nameOf(member.userId) ?? member.userId);

@@ -79,7 +79,7 @@ describe.skipIf(noBrowser)('people in the web client', () => {
     await closeAll();
   });
 
-  it('purpose: a member says what the channel is about and everyone’s header shows it live; a guest has no Edit', async () => {
+  it('purpose and name: a member says what the channel is about, its moderator renames it, and everyone sees it live; a guest has no Edit', async () => {
     const { alice, bob, gus } = await peopleCast();
     await createChannel(web.t.server.ctx, { user: alice, appId: null }, { name: 'launch', type: 'public', purpose: 'Old plans', members: [bob.id, gus.id] });
     const member = await signInAs(bob.email!);
@@ -108,6 +108,18 @@ describe.skipIf(noBrowser)('people in the web client', () => {
     await guestDialog.getByText('Shipping v2 on Friday').waitFor();
     await guestDialog.getByRole('list', { name: '3 members' }).waitFor();
     expect(await guestDialog.getByRole('button', { name: 'Edit the purpose' }).count()).toBe(0);
+    await guest.page.keyboard.press('Escape');
+
+    // A member does not rename it; its moderator does, and everyone's sidebar and header follow.
+    expect(await dialog.getByRole('button', { name: 'Edit the name' }).count()).toBe(0);
+    await watcher.page.getByRole('button', { name: '3 members' }).click();
+    const modDialog = watcher.page.getByRole('dialog', { name: 'Members of #launch' });
+    await modDialog.getByRole('button', { name: 'Edit the name' }).click();
+    await modDialog.getByRole('textbox', { name: 'Name' }).fill('launch-v2');
+    await modDialog.getByRole('button', { name: 'Save' }).click();
+    await watcher.page.getByRole('dialog', { name: 'Members of #launch-v2' }).waitFor();
+    await sidebar(member.page).getByRole('link', { name: /^launch-v2/ }).waitFor();
+    await sidebar(guest.page).getByRole('link', { name: /^launch-v2/ }).waitFor();
     await closeAll();
   });
 

@@ -1,6 +1,6 @@
 import type { ChannelModel } from '@aviary/protocol';
 import { ApiError } from '../../errors.js';
-import type { Database } from '../../store/schema.js';
+import type { Database, UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { Selectable } from 'kysely';
 import { byPerson, recordAudit } from '../audit/record.js';
@@ -11,6 +11,7 @@ import { presentChannel } from '../presenters/channels.js';
 import { channelUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import type { AdminActor } from './administerPeople.js';
+import { findVisibleChannel, hasModeratorPowers } from '../policies/channels.js';
 import { lockChannelPosting } from '../../store/rows/locks.js';
 import { holdAdminStanding } from './internal/personRows.js';
 
@@ -24,6 +25,25 @@ async function teamChannel(tx: Tx, teamId: string, channelId: string): Promise<C
   const channel = await tx.selectFrom('channels').selectAll().where('id', '=', channelId).where('team_id', '=', teamId).executeTakeFirst();
   if (!channel) throw new ApiError('UnknownChannel', `There is no channel ${channelId} in your team.`, { parameter: 'channelId' });
   return channel;
+}
+
+/**
+ * The channel, when the person may make this change to it: a team admin (still one: holdAdminStanding)
+ * any change to any channel of the team; a channel's moderator renaming it, while it is not archived.
+ */
+async function changeableChannel(tx: Tx, person: UsersTable, channelId: string, change: ChannelChange): Promise<ChannelRow> {
+  if (person.role === 'admin') {
+    await holdAdminStanding(tx, person);
+    return teamChannel(tx, person.team_id, channelId);
+  }
+  const access = await findVisibleChannel(tx, person, channelId);
+  if (change.kind !== 'rename' || !hasModeratorPowers(person, access)) {
+    throw new ApiError('PermissionDenied', 'Only the channel’s moderators and team admins may rename it.', { parameter: 'channelId' });
+  }
+  if (access.channel.archived_at !== null) {
+    throw new ApiError('ChannelArchived', `#${access.channel.name} is archived: only a team admin may rename it.`, { parameter: 'channelId' });
+  }
+  return access.channel;
 }
 
 function valuesFor(change: ChannelChange, channel: ChannelRow, now: number): Partial<ChannelRow> | undefined {
@@ -47,7 +67,7 @@ const actions: Record<ChannelChange['kind'], string> = {
 };
 
 /**
- * A team admin's change to a channel: recorded in the audit log, and heard by its members on the stream
+ * A team admin's change to a channel (or a moderator's renaming of theirs): recorded in the audit log, and heard by its members on the stream
  * (`channel.updated`). A change that changes nothing (archiving an archived channel) is no change and
  * records nothing.
  */
@@ -57,8 +77,7 @@ export async function changeChannel(ctx: CoreContext, { admin, address }: AdminA
   return runChange(ctx, async (tx, effects) => {
     // Archiving stops every send: those under way are waited for, and those meanwhile read it.
     if (checked.kind === 'archive') await lockChannelPosting(tx, channelId, 'close');
-    await holdAdminStanding(tx, admin);
-    const channel = await teamChannel(tx, admin.team_id, channelId);
+    const channel = await changeableChannel(tx, admin, channelId, checked);
     const values = valuesFor(checked, channel, now);
     if (values !== undefined) await tx.updateTable('channels').set(values).where('id', '=', channelId).execute();
     const after = { ...channel, ...values };

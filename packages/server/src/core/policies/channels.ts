@@ -105,12 +105,15 @@ export function authorizeRemoveMembers(actor: UsersTable, access: ChannelAccess,
  * What `viewer` may do to the membership of a channel they see, answered yes or no: the same rules as
  * authorizeAddMembers and authorizeRemoveMembers for a change that names someone other than the viewer.
  */
-export function channelAbilities(viewer: UsersTable, access: ChannelAccess): { addMembers: boolean; removeMembers: boolean; setPurpose: boolean } {
+export function channelAbilities(viewer: UsersTable, access: ChannelAccess): { addMembers: boolean; removeMembers: boolean; setPurpose: boolean; rename: boolean } {
   const moderates = hasModeratorPowers(viewer, access);
+  const open = access.channel.archived_at === null;
   return {
     addMembers: moderates || (!isBot(viewer) && access.channel.type === 'public' && access.membership !== undefined),
     removeMembers: moderates,
-    setPurpose: access.channel.archived_at === null && maySetPurpose(viewer, access),
+    setPurpose: open && maySetPurpose(viewer, access),
+    // A team admin renames archived channels too, from the admin console.
+    rename: moderates && (open || viewer.role === 'admin'),
   };
 }
 

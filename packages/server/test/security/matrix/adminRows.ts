@@ -65,6 +65,10 @@ export const adminRows: Row[] = [
   person('admin.resetPassword', freshPerson),
   channel('channels.archive'),
   channel('channels.unarchive'),
-  channel('channels.rename', { name: 'renamed by an admin' }),
+  {
+    // The channel's moderator (owner moderates it) renames it too; its other members may not, and whoever does not see it finds none.
+    ...channel('channels.rename', { name: 'renamed by an admin' }),
+    expect: { ...adminsOnly, owner: OK, otherTeam: denied('UnknownChannel', { parameter: 'channelId' }), nonMember: denied('UnknownChannel', { parameter: 'channelId' }) },
+  },
   channel('channels.convertToPrivate'),
 ];

@@ -14,7 +14,7 @@ export const channelsArchive = handle(api.channels.archive, { kind: 'archive' },
 export const channelsUnarchive = handle(api.channels.unarchive, { kind: 'unarchive' }, 'unarchive a channel');
 export const channelsConvertToPrivate = handle(api.channels.convertToPrivate, { kind: 'convertToPrivate' }, 'make a channel private');
 
+/** A team admin renames any channel of the team; a channel's moderator renames theirs (changeChannel says who may). */
 export const channelsRename = defineHandler(api.channels.rename, async ({ channelId, name }, { user, clientAddress }, ctx) => {
-  requireTeamAdmin(user, 'rename a channel');
   return { channel: await changeChannel(ctx, { admin: user, address: clientAddress }, { channelId, change: { kind: 'rename', name } }) };
 });
