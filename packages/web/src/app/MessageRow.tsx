@@ -9,6 +9,7 @@ import { useMessageChanges } from './messageChanges';
 import { MessageEditor } from './MessageEditor';
 import { MessageText } from './MessageText';
 import { MessageTools } from './MessageTools';
+import { PersonCard } from './PersonCard';
 import { PinnedMarker } from './PinnedPanel';
 import { ReactionPills } from './ReactionPills';
 import { MessageFiles } from './files/MessageFiles';
@@ -78,6 +79,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
   const editing = changes.editing === message.uid;
   const [picking, setPicking] = useState(false);
   const [toolsOpen, setToolsOpen] = useState(false);
+  const [cardOpen, setCardOpen] = useState(false);
   const row = useClosedOutside(toolsOpen, setToolsOpen);
 
   const selecting = selected !== undefined;
@@ -109,12 +111,22 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
             onChange={(event) => onToggle?.(message.uid, (event.nativeEvent as MouseEvent).shiftKey === true)}
           />
         )}
-        <div className="message-gutter">{continued ? <span className="message-hover-time">{time}</span> : <Avatar name={sender} image={message.sendAs ? message.sendAs.profileImage : workspace.pictureOf(message.from)} />}</div>
+        <div className="message-gutter">
+          {continued ? (
+            <span className="message-hover-time">{time}</span>
+          ) : (
+            <button type="button" className="avatar-button" tabIndex={-1} aria-hidden="true" onClick={() => setCardOpen(true)}>
+              <Avatar name={sender} image={message.sendAs ? message.sendAs.profileImage : workspace.pictureOf(message.from)} />
+            </button>
+          )}
+        </div>
         <div className="message-body">
           {message.pinned && <PinnedMarker by={message.pinned.by} />}
           {!continued && (
             <header className="message-header">
-              <span className="message-sender">{sender}</span>
+              <button type="button" className="message-sender" aria-haspopup="dialog" onClick={() => setCardOpen(true)}>
+                {sender}
+              </button>
               {realSenderLabel ? (
                 <span className="real-sender" title="The name above is the one the app chose; this is who sent the message">
                   {realSenderLabel}
@@ -140,6 +152,7 @@ export const MessageRow = memo(function MessageRow({ message, continued, chat, s
           <ThreadSummaryLine message={message} />
           <ThreadReplyNote message={message} />
         </div>
+        {cardOpen && <PersonCard userId={message.from} onClose={() => setCardOpen(false)} />}
         {picking && <EmojiPicker title="Add a reaction" me={workspace.me.id} onPick={(emoji) => changes.toggleReaction(message, emoji)} onClose={() => setPicking(false)} />}
         {!selecting && !editing && (
           <MessageTools message={message} chat={chat} snippet={snippet} onReact={() => setPicking(true)} onSelect={onToggle && (() => onToggle(message.uid, false))} />

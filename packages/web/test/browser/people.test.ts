@@ -123,6 +123,26 @@ describe.skipIf(noBrowser)('people in the web client', () => {
     await closeAll();
   });
 
+  it('a sender’s name opens their card: status and presence, and Message opens the direct chat', async () => {
+    const { bob, carla, general } = await peopleCast();
+    await web.t.testStore.store.db.updateTable('users').set({ status_text: 'On the train', status_emoji: '🚆', status_expires_at: null }).where('id', '=', carla.id).execute();
+    await createChannel(web.t.server.ctx, { user: bob, appId: null }, { name: 'cards', type: 'public', members: [carla.id] });
+    const channel = (await web.t.testStore.store.db.selectFrom('channels').select(['id', 'team_id']).where('name', '=', 'cards').where('team_id', '=', general.team_id).executeTakeFirstOrThrow());
+    await writeHistory(web.t, channel, carla, [{ text: 'Back on Monday' }]);
+    const reader = await signInAs(bob.email!);
+    await openChannel(reader.page, 'cards');
+    const message = reader.page.getByRole('region', { name: 'Message history' }).getByRole('article').filter({ hasText: 'Back on Monday' });
+    await message.getByRole('button', { name: 'Carla Cook' }).click();
+    const card = reader.page.getByRole('dialog', { name: 'Carla Cook' });
+    await card.getByText('On the train').waitFor();
+    expect(await seriousAccessibilityViolations(reader.page)).toEqual([]);
+    await card.getByRole('button', { name: 'Message' }).click();
+    await card.waitFor({ state: 'detached' });
+    await reader.page.getByRole('textbox', { name: 'Message Carla Cook' }).waitFor();
+    expect(decodeURIComponent(new URL(reader.page.url()).pathname)).toBe(`/c/${carla.id}`);
+    await closeAll();
+  });
+
   it('a direct chat started from the roster, by keyboard: the other person sees it live', async () => {
     const { bob, carla } = await peopleCast();
     const starter = await signInAs(bob.email!);
