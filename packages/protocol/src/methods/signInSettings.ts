@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineMethod } from '../define.js';
-import { closedObject, oneOf } from '../params.js';
+import { Clearable, closedObject, oneOf } from '../params.js';
 
 /** Where a team's single sign-on provider comes from: its own settings, the server's environment (AVIARY_OIDC_*), or none. */
 export const providerSources = ['team', 'environment', 'none'] as const;
@@ -46,7 +46,7 @@ export const updateSignInSettings = defineMethod({
   params: closedObject({
     passwordEnabled: Type.Optional(Type.Boolean({ description: 'false: people sign in through the provider only (the CLI can switch it back on)' })),
     provider: Type.Optional(
-      Type.Union([
+      Clearable(
         closedObject({
           issuer: Type.String({ minLength: 1, maxLength: 500, description: 'the provider’s issuer URL: https://, or http:// on 127.0.0.1 or localhost' }),
           clientId: Type.String({ minLength: 1, maxLength: 500 }),
@@ -54,8 +54,8 @@ export const updateSignInSettings = defineMethod({
           allowedDomains: Type.Array(Type.String({ maxLength: 253 }), { maxItems: maxDomains, description: 'email domains such as example.com; empty: any' }),
           createAccounts: Type.Boolean(),
         }),
-        Type.Null(),
-      ]),
+        'the team’s own provider; null (or "") removes it',
+      ),
     ),
   }),
   result: closedObject({ settings: SignInSettings }),

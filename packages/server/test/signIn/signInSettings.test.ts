@@ -30,12 +30,28 @@ forEachDialect('team sign-in settings', (t) => {
     expect(row.oidc_client_secret_sealed).not.toContain('the-client-secret');
     expect(t().testStore.store.keyring.open(row.oidc_client_secret_sealed!)).toBe('the-client-secret');
 
+    // Passwords go off only once the admin has signed in through the provider: one that does not work would lock everyone out.
+    expectError(await call(t(), admin.sessionToken, 'team.updateSignInSettings', { passwordEnabled: false }), {
+      status: 400,
+      error: 'InvalidParameter',
+      parameter: 'passwordEnabled',
+      description: /Sign in once through https:\/\/login\.example\.com\/realms\/acme yourself/,
+    });
+    await t().testStore.store.db.insertInto('sso_identities').values({ team_id: made.id, issuer: provider.issuer, subject: 'admin-at-idp', user_id: admin.user.id, created_at: Date.now() }).execute();
     const off = await call(t(), admin.sessionToken, 'team.updateSignInSettings', { passwordEnabled: false });
     expect(off.body.settings.passwordEnabled).toBe(false);
     expect((await call(t(), admin.sessionToken, 'team.getSignInSettings')).body.settings.provider.issuer).toBe(provider.issuer);
     const audit = await t().testStore.store.db.selectFrom('audit_log').select(['action', 'details']).where('team_id', '=', made.id).where('action', '=', 'team.signInSettingsChanged').execute();
     expect(audit).toHaveLength(2);
     expect(audit.map((entry) => entry.details).join()).not.toContain('the-client-secret');
+
+    // Passwords back on, the team's provider is removed with null, or with "" (a form's emptied field).
+    expect((await call(t(), admin.sessionToken, 'team.updateSignInSettings', { passwordEnabled: true })).status).toBe(200);
+    const removed = await call(t(), admin.sessionToken, 'team.updateSignInSettings', { provider: null });
+    expect(removed.body.settings, JSON.stringify(removed.body)).toMatchObject({ source: 'none', provider: null });
+    expect((await call(t(), admin.sessionToken, 'team.updateSignInSettings', { provider })).body.settings.source).toBe('team');
+    const emptied = await call(t(), admin.sessionToken, 'team.updateSignInSettings', { provider: '', passwordEnabled: true });
+    expect(emptied.body.settings, JSON.stringify(emptied.body)).toMatchObject({ source: 'none', provider: null });
   });
 
   it('refuses members, passwords off without a provider, and a provider that could not be one', async () => {

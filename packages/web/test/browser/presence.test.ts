@@ -50,7 +50,7 @@ describe.skipIf(noBrowser)('presence in the web client', () => {
     const b = await signInPage(browser, t, bob.email!);
     const a = await signInPage(browser, t, alice.email!);
     // A's stream is open once her page knows she is online (her own profile says so).
-    await a.page.getByRole('button', { name: /Alice Archer/ }).click();
+    await a.page.getByRole('button', { name: /^Your profile: Alice Archer/ }).click();
     await a.page.getByRole('dialog', { name: 'Your profile' }).getByText('Alice Archer (online)').waitFor();
     await a.page.keyboard.press('Escape');
     // Arrivals are announced in batches: this one now.

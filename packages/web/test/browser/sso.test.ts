@@ -3,7 +3,7 @@ import { createChannel } from '../../../server/src/core/commands/channels.js';
 import { updateSignInSettings } from '../../../server/src/core/signIn/settings.js';
 import { noBrowser, openWatchedPage, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { startOidcProvider, type TestOidcProvider } from '../../../server/test/helpers/oidcProvider.js';
-import { PASSWORD, signInPage } from './cast.js';
+import { forgetRefusal, PASSWORD, signInPage } from './cast.js';
 import { browserSuite, saveScreenshot } from './suite.js';
 
 /**
@@ -19,6 +19,7 @@ const web = browserSuite({
     idp.configure({
       redirectUri: `${t.url}/api/sso/callback`,
       accounts: {
+        ada: { email: 'ada@navy.test', email_verified: true, given_name: 'Ada', family_name: 'Admin' },
         grace: { email: 'grace@navy.test', email_verified: true, given_name: 'Grace', family_name: 'Hopper' },
         mallory: { email: 'mallory@elsewhere.test', email_verified: true, given_name: 'Mallory', family_name: 'Other' },
       },
@@ -58,9 +59,22 @@ describe.skipIf(noBrowser)('single sign-on in the web client', () => {
     await form.getByLabel('Client secret').fill(idp.clientSecret);
     await form.getByLabel('Allowed email domains').fill('navy.test');
     await form.getByText(`${web.t.url}/api/sso/callback`).waitFor();
+    // Passwords cannot go off before the admin has signed in through the provider: a broken one would lock everyone out.
     await form.getByLabel('People may sign in with a password').uncheck();
     await form.getByRole('button', { name: 'Save sign-in methods' }).click();
+    await form.getByText(/Sign in once through .* yourself before switching passwords off/).waitFor();
+    forgetRefusal(adminPage, 400);
+    await form.getByLabel('People may sign in with a password').check();
+    await form.getByRole('button', { name: 'Save sign-in methods' }).click();
     await page.getByText('Sign-in methods saved.').waitFor();
+    const adminThroughProvider = await openWatchedPage(web.browser);
+    await adminThroughProvider.page.goto(`${web.t.url}/`);
+    await signInThroughProvider(adminThroughProvider.page, 'ada');
+    await adminThroughProvider.page.getByRole('button', { name: /^Your profile: Ada Admin/ }).waitFor();
+    await adminThroughProvider.context.close();
+    await form.getByLabel('People may sign in with a password').uncheck();
+    await form.getByRole('button', { name: 'Save sign-in methods' }).click();
+    await expect.poll(async () => (await web.t.testStore.store.db.selectFrom('team_sign_in').select('password_enabled').where('team_id', '=', team.id).executeTakeFirst())?.password_enabled).toBe(0);
     await form.getByLabel('Client secret').and(page.getByPlaceholder('Kept; type a new one to replace it')).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await form.scrollIntoViewIfNeeded();

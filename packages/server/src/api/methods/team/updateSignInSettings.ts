@@ -15,7 +15,8 @@ export default defineHandler(api.team.updateSignInSettings, async ({ passwordEna
   if (passwordEnabled === undefined && provider === undefined) {
     throw new ApiError('MissingParameter', 'Give at least one setting to change: passwordEnabled or provider.', { parameter: 'passwordEnabled' });
   }
-  let checked = provider;
+  // "" clears as null does (a form's emptied field).
+  let checked = provider === '' ? null : provider;
   if (provider) {
     const problem = issuerProblem(provider.issuer.trim());
     if (problem) throw invalidParameter('provider.issuer', problem);
