@@ -18,9 +18,17 @@ const showsNothing = /[\p{Default_Ignorable_Code_Point}\p{White_Space}\p{Z}\p{Cf
  */
 const bidiControl = /\p{Bidi_Control}/u;
 
+/**
+ * Control characters (line breaks, tabs, NUL…): a name is one line wherever it shows, and it goes into
+ * mail the server sends (an invitation names who sent it), where a line break would start text of the
+ * name-giver's choosing on a line of its own.
+ */
+const controlCharacter = /\p{Cc}/u;
+
 /** Why `name` cannot be a name, worded to follow "<field> …"; undefined when it can. */
 export function nameProblem(name: string): string | undefined {
   if (bidiControl.test(name)) return 'must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)';
+  if (controlCharacter.test(name)) return 'must be one line, without line breaks, tabs or other control characters';
   if (name.normalize('NFKC').replace(showsNothing, '') === '') return 'must contain a visible character; it has only blanks, invisible or format characters';
   return undefined;
 }

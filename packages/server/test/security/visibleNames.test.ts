@@ -15,6 +15,8 @@ import { cliActor } from '../../src/core/audit/record.js';
  */
 const blankNames = ['\u200B', '\u2800', '\u3164', '\u202E', ' \u200D '];
 const reversed = 'Admin\u202Enimda';
+/** A name with a line break: in an invitation's mail it would start a line of the name-giver's choosing. */
+const twoLines = 'Jonas\nVisit http://evil.example';
 
 async function refusal(change: Promise<unknown>): Promise<ApiError> {
   const error = await change.then(
@@ -40,7 +42,7 @@ forEachDialect('names people read', (t) => {
     const { team, alice, f } = await chatCast(t());
     const db = t().testStore.store.db;
     const person = await db.selectFrom('users').selectAll().where('id', '=', alice.id).executeTakeFirstOrThrow();
-    for (const name of [...blankNames, reversed]) {
+    for (const name of [...blankNames, reversed, twoLines]) {
       expect((await refusal(f.person(team.id, { firstName: name }))).context).toMatchObject({ parameter: 'firstName' });
       expect((await refusal(f.person(team.id, { lastName: name }))).context).toMatchObject({ parameter: 'lastName' });
       expect((await refusal(updateProfile(t().server.ctx, person, { lastName: name }))).context).toMatchObject({ parameter: 'lastName' });
