@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 
 export interface Toast {
   id: number;
@@ -24,8 +25,14 @@ export function useToasts() {
   return useMemo(() => ({ list, show, dismiss }), [list, show, dismiss]);
 }
 
+/**
+ * The toasts, at the top right. While a modal dialog is open (the admin console, Invite people), they are
+ * drawn inside it: the dialog's top layer would cover the page's toasts and make them inert, and the
+ * toast is often the only word that its action worked ("An invitation was mailed to…").
+ */
 export function Toasts({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id: number) => void }) {
-  return (
+  const dialogs = toasts.length > 0 ? [...document.querySelectorAll<HTMLDialogElement>('dialog[open]')].filter((dialog) => dialog.matches(':modal')) : [];
+  return createPortal(
     <div className="toasts" role="status" aria-live="polite">
       {toasts.map((toast) => (
         <div key={toast.id} className={`toast toast-${toast.tone}`}>
@@ -35,6 +42,7 @@ export function Toasts({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id:
           </button>
         </div>
       ))}
-    </div>
+    </div>,
+    dialogs.at(-1) ?? document.body,
   );
 }

@@ -51,7 +51,11 @@ describe.skipIf(noBrowser)('joining a team by invitation in the web client', () 
     await dialog.getByLabel('Email', { exact: true }).fill('ivy@example.test');
     await dialog.getByRole('checkbox', { name: '# lobby' }).check();
     await dialog.getByRole('button', { name: 'Send invitation' }).click();
-    await page.getByText('An invitation was mailed to ivy@example.test.').waitFor();
+    // Said where the person looks, in the dialog (not behind it), and dismissed there.
+    const mailed = dialog.getByRole('status').filter({ hasText: 'An invitation was mailed to ivy@example.test.' });
+    await mailed.waitFor();
+    await mailed.getByRole('button', { name: 'Dismiss' }).click();
+    await mailed.waitFor({ state: 'detached' });
     // A link for up to three people, into the lobby.
     await dialog.getByRole('radio', { name: 'With a link' }).check();
     await dialog.getByLabel('How many people may use it').fill('3');
