@@ -109,9 +109,10 @@ export function AuditLogSection() {
               {entries.map((entry) => (
                 <tr key={entry.id}>
                   <td className="audit-nowrap">{when(entry.at)}</td>
-                  <td>{entry.actorName ?? (entry.actorUserId !== null ? entry.actorUserId : entry.address === null ? 'command line' : 'not signed in')}</td>
-                  <td className="audit-nowrap">
-                    <code>{entry.action}</code>
+                  <td className="audit-actor">{entry.actorName ?? (entry.actorUserId !== null ? entry.actorUserId : entry.address === null ? 'command line' : 'not signed in')}</td>
+                  <td>
+                    <code className="audit-nowrap">{entry.action}</code>
+                    {Object.keys(entry.details).length > 0 && <div className="audit-details">{detailsText(entry.details)}</div>}
                   </td>
                   <td>
                     {entry.targetKind} <code>{entry.targetId}</code>
@@ -132,4 +133,11 @@ export function AuditLogSection() {
       )}
     </section>
   );
+}
+
+/** An entry's facts on one line: `from: user · to: admin`; nested values as JSON. */
+function detailsText(details: Record<string, unknown>): string {
+  return Object.entries(details)
+    .map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(' · ');
 }

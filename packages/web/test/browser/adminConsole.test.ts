@@ -96,6 +96,8 @@ describe.skipIf(noBrowser)('the admin console in the web client', () => {
     for (const action of ['user.roleChanged', 'user.deactivated', 'user.reactivated', 'user.passwordResetByAdmin', 'channel.archived', 'team.settingsChanged']) {
       await table.getByRole('row').filter({ hasText: action }).first().waitFor();
     }
+    // What changed reads in the row: a role change says from what to what.
+    await table.getByRole('row').filter({ hasText: 'user.roleChanged' }).first().getByText(/from: \w+ · to: \w+/).waitFor();
     await dialog.getByRole('tab', { name: 'Invitations' }).click();
     await dialog.getByRole('region', { name: 'Invitations' }).waitFor();
     asAdmin.expectNoErrors();

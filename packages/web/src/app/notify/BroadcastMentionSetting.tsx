@@ -34,7 +34,7 @@ export function BroadcastMentionSetting() {
     );
   };
   return (
-    <form className="settings-form broadcast-setting" onSubmit={submit} aria-labelledby={`${id}-title`}>
+    <form className="modal-form account-section broadcast-setting" onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>@channel and @here</h3>
       <p className="field-hint" id={`${id}-hint`}>
         In channels with more members than this, only team admins may notify everyone with @channel or @here. 0: anyone may, in any channel.

@@ -5,6 +5,7 @@ import { FormError } from '../FormError';
 import { Modal } from '../Modal';
 import { subscribeToPush } from './pushSubscription';
 import { setNotificationSettings, useNotificationSettings } from './settingsStore';
+import { formatShortTime } from '../format';
 import { zoneLabel } from '../timeZones';
 import { notificationsSupported } from './useNotifier';
 
@@ -88,7 +89,7 @@ export function NotificationsDialog({ conversation, onClose }: { conversation: C
           <h3 id="notify-pause">Pause</h3>
           {paused ? (
             <p className="notify-row">
-              Paused until {new Date(settings.pausedUntil!).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}.
+              Paused until {formatShortTime(settings.pausedUntil!, settings.timeZone)}.
               <button type="button" className="secondary" onClick={() => run(() => methods.notifications.setDoNotDisturb({ pauseHours: 0 }))}>
                 Resume now
               </button>
