@@ -173,6 +173,19 @@ forEachDialect(
       expect(ok.body).toMatchObject({ email: 'invited@example.test', emailVerified: true });
     });
 
+    it('refuses a password sign-up in a team that signs in through its provider alone, and uses nothing', async () => {
+      const { id, asAdmin } = await team();
+      const made = await asAdmin('invitations.create', {});
+      await t().testStore.store.db.insertInto('team_sign_in').values({
+        team_id: id, password_enabled: 0, oidc_issuer: 'https://idp.example.test', oidc_client_id: 'aviary', oidc_client_secret_sealed: null,
+        oidc_allowed_domains: '[]', oidc_create_accounts: 1, updated_at: Date.now(),
+      }).execute();
+      const refused = await signUp(tokenOf(made.body.url), { email: 'sso@example.test' });
+      expect(refused).toMatchObject({ status: 403, body: { error: 'PasswordSignInOff', description: expect.stringMatching(/single sign-on/) } });
+      expect(await t().testStore.store.db.selectFrom('users').select('id').where('email', '=', 'sso@example.test').execute()).toEqual([]);
+      expect((await asAdmin('invitations.list')).body.invitations[0]).toMatchObject({ id: made.body.invitation.id, uses: 0, state: 'active' });
+    });
+
     it('without SMTP, a password reset by email is refused, naming what to do instead', async () => {
       const answer = await callMethod(t().url, 'users.requestPasswordReset', { email: 'anyone@example.test' });
       expect(answer).toMatchObject({ status: 409, body: { error: 'MailNotConfigured' } });

@@ -24,6 +24,7 @@ import { memberCount } from './internal/channelRows.js';
 import { linkTo } from '../webLinks.js';
 import { issueAccountLinkIn } from './internal/accountLinkRows.js';
 import { checkTimeZone } from '../timeZones.js';
+import { teamsWithoutPasswords } from '../signIn/settings.js';
 import { findInvitationByToken, findStandingMaker } from '../queries/invitations.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -163,6 +164,13 @@ export async function acceptInvitation(ctx: CoreContext, { address }: { address:
     throw invalidParameter('email', `This invitation is for ${invitation.email}; leave email out, or ask for an invitation for your address.`);
   }
   if (invitation.email === null && input.email === undefined) throw invalidParameter('email', 'Give your email address: you sign in with it.');
+  // A password account in a team that signs in through its provider alone could never sign in; the invitation stays unused.
+  if ((await teamsWithoutPasswords(ctx.db, [invitation.team_id])).size > 0) {
+    throw new ApiError(
+      'PasswordSignInOff',
+      'This team signs in through its single sign-on provider only: use “Sign in with single sign-on” on the sign-in page with your work email. Your invitation is left unused.',
+    );
+  }
   const fields = checkPersonFields({ email: invitation.email ?? input.email, firstName: input.firstName, lastName: input.lastName, password: input.password });
   const timezone = input.timezone === undefined ? 'UTC' : checkTimeZone('timezone', input.timezone);
   const passwordHash = await hashPassword(fields.password!);
