@@ -17,15 +17,21 @@ app.use(flock.events.tokenVerifier);
 
 // flockos 0.0.6's middleware passes a request that carries no token at all: ask flockos's own
 // verifyToken about it too, which refuses a missing token. Nothing flockos did not verify is taken.
-var requireVerified = function (req, res, next) {
-    if (res.locals.eventTokenPayload || flock.events.verifyToken(req.get('x-flock-event-token') || req.query.flockEventToken)) {
-        next();
-        return;
-    }
-    res.sendStatus(403);
+// flockos checks a token's signature and appId only; the server's tokens also say what they are for
+// (`route`: listener, widget or browser). A widget's token, which anyone holding the widget's URL has,
+// must not pass for an event at /events, nor an event's for a widget.
+var verifiedFor = function (routes) {
+    return function (req, res, next) {
+        var payload = res.locals.eventTokenPayload || flock.events.verifyToken(req.get('x-flock-event-token') || req.query.flockEventToken);
+        if (payload && (payload.route === undefined || routes.indexOf(payload.route) >= 0)) {
+            next();
+            return;
+        }
+        res.sendStatus(403);
+    };
 };
 
-app.post('/events', requireVerified, flock.events.listener);
+app.post('/events', verifiedFor(['listener']), flock.events.listener);
 
 var tokens = {};
 var todos = {};
@@ -133,7 +139,7 @@ flock.events.on('chat.generateUrlPreview', function (event, callback) {
 });
 
 // The launcher button opens this widget: the event comes in flockEvent, verified above with flockEventToken.
-app.get('/launcher', requireVerified, function (req, res) {
+app.get('/launcher', verifiedFor(['widget', 'browser']), function (req, res) {
     var event = JSON.parse(req.query.flockEvent);
     var items = allTodos().map(function (todo) {
         return '<li>' + (todo.done ? '✓ ' : '') + escapeMarkup(todo.text) + '</li>';

@@ -122,8 +122,8 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     expect(flockApp.warned.lines.filter((line) => /Invalid event token/.test(line))).toEqual([]);
   });
 
-  it('flockos refuses a forged event: no token, a token signed with another secret, another app’s token', { timeout: 60_000 }, async () => {
-    const { app, flockApp, bob } = await flockCast(t());
+  it('flockos refuses a forged event: no token, a token signed with another secret, another app’s token; the app, a widget’s token', { timeout: 60_000 }, async () => {
+    const { app, flockApp, bob, channel } = await flockCast(t());
     await updateApp(storeContext(t().server.ctx.db), cliActor, { appId: app.id, flockNaming: true });
     const body = JSON.stringify({ name: 'app.install', userId: bob.user.id, token: 'au_forged', userToken: 'au_forged' });
     const post = (headers: Record<string, string>, content = body) =>
@@ -150,5 +150,10 @@ forEachDialect('a Flock app on the flockos SDK', (t) => {
     await flockApp.warned.waitFor(/^Got error while verifying token: JsonWebTokenError: jwt must be provided$/);
     // The genuine event is taken: the refusals above were of the forgeries only.
     expect((await bob.call('apps.install', { appId: app.id })).status).toBe(200);
+    // A widget's token is genuine and this app's, but for the widget (its `route`): whoever holds the
+    // widget's URL cannot post it as an event. flockos alone would take it; the app checks the route.
+    const launched = await bob.call('interactions.pressButton', { appId: app.id, button: 'appLauncherButton', chat: channel.id });
+    const widgetToken = new URL(launched.body.url).searchParams.get('flockEventToken')!;
+    expect((await post({ 'x-flock-event-token': widgetToken })).status).toBe(403);
   });
 });
