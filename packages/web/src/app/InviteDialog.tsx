@@ -114,13 +114,14 @@ export function InviteDialog({ onClose }: { onClose: () => void }) {
           {channels.length === 0 && <p className="field-hint">No channels to offer.</p>}
           {channels.map((channel) => (
             <label key={channel.id} className="choice">
-              <input type="checkbox" checked={channelIds.includes(channel.id)} onChange={() => toggle(channel.id)} /># {channel.name}
+              <input type="checkbox" checked={channelIds.includes(channel.id)} onChange={() => toggle(channel.id)} />
+              {channel.type === 'private' ? `🔒 ${channel.name} (private)` : `# ${channel.name}`}
             </label>
           ))}
           {refusal('channelIds')}
         </fieldset>
         <p className="field-hint" id={`${id}-about`}>
-          Without mail set up on the server, an email invitation gives a link to hand over yourself.
+          An email invitation is mailed when the server sends mail; otherwise it gives a link to hand over yourself.
         </p>
         {formRefusal}
         <div className="modal-actions">
