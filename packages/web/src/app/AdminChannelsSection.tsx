@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { methods } from '../api/client';
+import { ConfirmDialog, type Confirmation } from './ConfirmDialog';
 import { AdminChannelMembers } from './AdminChannelMembers';
 import { AdminProblem, useAdminList } from './useAdminList';
 
@@ -13,6 +14,7 @@ export function AdminChannelsSection() {
   const { items: channels, problem, act, load } = useAdminList(listChannels);
   const [renaming, setRenaming] = useState<{ id: string; name: string }>();
   const [managing, setManaging] = useState<string>();
+  const [confirming, setConfirming] = useState<Confirmation>();
   const id = useId();
 
   const rename = (event: FormEvent) => {
@@ -75,7 +77,19 @@ export function AdminChannelsSection() {
                     Rename
                   </button>
                   {channel.type === 'public' && (
-                    <button type="button" className="secondary" aria-label={`Make private: ${label}`} onClick={() => void act(() => methods.channels.convertToPrivate({ channelId: channel.id }), `${label} is private now.`)}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`Make private: ${label}`}
+                      onClick={() =>
+                        setConfirming({
+                          title: `Make ${label} private?`,
+                          text: `Only its members will see ${label} and its history from then on; nobody else can find or join it. A private channel cannot be made public again.`,
+                          action: 'Make private',
+                          run: () => void act(() => methods.channels.convertToPrivate({ channelId: channel.id }), `${label} is private now.`),
+                        })
+                      }
+                    >
                       Make private
                     </button>
                   )}
@@ -99,6 +113,7 @@ export function AdminChannelsSection() {
           })}
         </ul>
       )}
+      {confirming && <ConfirmDialog confirmation={confirming} onClose={() => setConfirming(undefined)} />}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { AdminPerson } from '@aviary/protocol';
 import { methods } from '../api/client';
+import { ConfirmDialog, type Confirmation } from './ConfirmDialog';
 import { dayLabel, formatTime, fullName } from './format';
 import { AdminProblem, useAdminList } from './useAdminList';
 import { useWorkspace } from './workspaceContext';
@@ -14,6 +15,7 @@ export function AdminPeopleSection() {
   const workspace = useWorkspace();
   const { items: people, problem, act } = useAdminList(listPeople);
   const [resetLink, setResetLink] = useState<{ name: string; link: string }>();
+  const [confirming, setConfirming] = useState<Confirmation>();
   const id = useId();
 
   const { timeZone: timezone } = workspace.me;
@@ -80,10 +82,14 @@ export function AdminPeopleSection() {
                       className="secondary"
                       aria-label={`${gone ? 'Reactivate' : 'Deactivate'} ${name}`}
                       onClick={() =>
-                        void act(
-                          () => (gone ? methods.admin.reactivatePerson({ userId: person.user.id }) : methods.admin.deactivatePerson({ userId: person.user.id })),
-                          gone ? `${name} is reactivated.` : `${name} is deactivated.`,
-                        )
+                        gone
+                          ? void act(() => methods.admin.reactivatePerson({ userId: person.user.id }), `${name} is reactivated.`)
+                          : setConfirming({
+                              title: `Deactivate ${name}?`,
+                              text: `${name} is signed out everywhere at once and can no longer sign in; their messages stay. You can reactivate them later.`,
+                              action: 'Deactivate',
+                              run: () => void act(() => methods.admin.deactivatePerson({ userId: person.user.id }), `${name} is deactivated.`),
+                            })
                       }
                     >
                       {gone ? 'Reactivate' : 'Deactivate'}
@@ -95,6 +101,7 @@ export function AdminPeopleSection() {
           })}
         </ul>
       )}
+      {confirming && <ConfirmDialog confirmation={confirming} onClose={() => setConfirming(undefined)} />}
     </section>
   );
 }

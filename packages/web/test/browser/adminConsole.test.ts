@@ -37,7 +37,14 @@ describe.skipIf(noBrowser)('the admin console in the web client', () => {
     const people = dialog.getByRole('list', { name: 'People' });
     await people.getByRole('combobox', { name: 'Role of Bo Brown' }).selectOption('guest');
     await page.getByText('Bo Brown is now guest.').waitFor();
+    // Deactivating asks first: Cancel changes nothing; confirmed, Bo is deactivated.
     await people.getByRole('button', { name: 'Deactivate Bo Brown' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Deactivate Bo Brown?' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await people.getByRole('button', { name: 'Reactivate Bo Brown' }).count()).toBe(0);
+    await people.getByRole('button', { name: 'Deactivate Bo Brown' }).click();
+    await confirm.getByRole('button', { name: 'Deactivate' }).click();
     await people.getByRole('button', { name: 'Reactivate Bo Brown' }).click();
     await people.getByRole('button', { name: 'Deactivate Bo Brown' }).waitFor();
     await people.getByRole('button', { name: 'Reset password of Bo Brown' }).click();
@@ -48,6 +55,13 @@ describe.skipIf(noBrowser)('the admin console in the web client', () => {
 
     await dialog.getByRole('tab', { name: 'Channels' }).click();
     const channels = dialog.getByRole('list', { name: 'Channels' });
+    // Making a channel private cannot be undone: it asks first.
+    await channels.getByRole('button', { name: 'Make private: #launch' }).click();
+    const makePrivate = page.getByRole('dialog', { name: 'Make #launch private?' });
+    await makePrivate.getByText('cannot be made public again').waitFor();
+    await makePrivate.getByRole('button', { name: 'Cancel' }).click();
+    await makePrivate.waitFor({ state: 'detached' });
+    expect((await web.t.testStore.store.db.selectFrom('channels').select('type').where('id', '=', channel.id).executeTakeFirstOrThrow()).type).toBe('public');
     await channels.getByRole('button', { name: 'Archive #launch' }).click();
     await channels.getByRole('button', { name: 'Unarchive #launch' }).waitFor();
     // The member, on the channel, sees it turn read-only at once (channel.updated): a banner, no composer.
