@@ -56,7 +56,11 @@ export function InvitationsSection({ version }: { version: number }) {
             <li key={invitation.id} className="session-row">
               <span className="session-text">
                 <span className="session-device">{what(invitation)}</span>
-                <span className="field-hint">{invitation.state === 'active' ? `expires ${when(invitation.expiresAt)}` : `made ${when(invitation.createdAt)}`}</span>
+                <span className="field-hint">
+                  {invitation.state === 'active' ? `expires ${when(invitation.expiresAt)}` : `made ${when(invitation.createdAt)}`}
+                  {invitation.createdBy !== workspace.me.id && ` · by ${workspace.nameOf(invitation.createdBy) ?? 'someone no longer in the team'}`}
+                  {invitation.channelIds.length > 0 && ` · into ${invitation.channelIds.length === 1 ? '1 channel' : `${invitation.channelIds.length} channels`}`}
+                </span>
               </span>
               {invitation.state === 'active' && (
                 <button type="button" className="secondary" aria-label={`Revoke: ${what(invitation)}`} onClick={() => void revoke(invitation)}>

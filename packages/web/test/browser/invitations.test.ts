@@ -66,6 +66,8 @@ describe.skipIf(noBrowser)('joining a team by invitation in the web client', () 
     expect(link.startsWith(`${web.t.url}/invite/inv_`)).toBe(true);
     const invitations = dialog.getByRole('region', { name: 'Invitations' });
     await invitations.getByText(/^Link · member · 0 of 3 used · active/).waitFor();
+    // Which channels each brings into shows under it (here the lobby, for both).
+    expect(await invitations.getByText(/^expires .* · into 1 channel$/).count()).toBe(2);
     await invitations.getByText(/^ivy@example.test · member · 0 of 1 used · active/).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await saveScreenshot(page, 'invite-dialog');
