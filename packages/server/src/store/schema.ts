@@ -599,6 +599,7 @@ export interface Database {
   webhooks: WebhooksTable;
   scheduled_messages: ScheduledMessagesTable;
   scheduled_files: ScheduledFilesTable;
+  people_last_seen: PeopleLastSeenTable;
   reactions: ReactionsTable;
   message_edits: MessageEditsTable;
   invitations: InvitationsTable;
@@ -656,6 +657,12 @@ export interface MessageFilesTable {
   file_id: string;
   chat_key: string;
   position: number;
+}
+
+/** When a person last used a session (its sign-in, then at most once a minute; migration 0043): "last active" outlives the session. */
+export interface PeopleLastSeenTable {
+  user_id: string;
+  last_seen_at: number;
 }
 
 /** A file a scheduled message will carry, held from the sweep until the message is sent, cancelled or refused (migration 0042). */

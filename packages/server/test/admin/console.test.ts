@@ -64,12 +64,16 @@ for (const dialect of dialects) {
     });
 
     it('lists people with role and last activity, changes roles, and never demotes the last admin', async () => {
-      const { team, admin, member, adminToken } = await cast();
+      const { team, admin, member, adminToken, memberToken } = await cast();
       const listed = await call(t, 'admin.listPeople', {}, adminToken);
       expect(listed.status).toBe(200);
       expect(listed.body.people.map((p: { user: { id: string } }) => p.user.id)).toEqual([admin.id, member.id]);
       expect(listed.body.people[1]).toMatchObject({ user: { role: 'user' }, deactivatedAt: null });
       expect(listed.body.people[1].lastActiveAt).toEqual(expect.any(Number));
+      // Signed out (the session gone), the person was still active then: not "never".
+      expect((await request(t, 'DELETE', '/api/session', undefined, memberToken)).status).toBe(200);
+      const afterSignOut = await call(t, 'admin.listPeople', {}, adminToken);
+      expect(afterSignOut.body.people[1].lastActiveAt).toBe(listed.body.people[1].lastActiveAt);
 
       const last = await call(t, 'admin.setRole', { userId: admin.id, role: 'user' }, adminToken);
       expect(last.status).toBe(403);

@@ -1,6 +1,7 @@
 import type { UsersTable } from '../../store/schema.js';
 import { ApiError, invalidParameter } from '../../errors.js';
 import { isSqlite } from '../../store/rows/streamEntries.js';
+import { recordPersonSeen } from '../../store/rows/users.js';
 import { runChange } from '../effects/effects.js';
 import { checkPassword } from '../passwordRules.js';
 import { hashPassword } from '../passwords.js';
@@ -93,11 +94,15 @@ export async function touchSession(ctx: CommandContext, { sessionHash }: Pick<Se
   if (touched.size >= MAX_TOUCHED) touched.clear();
   touched.set(sessionHash, now);
   await runChange(ctx, async (tx) => {
-    await tx
+    const touchedRows = await tx
       .updateTable('sessions')
       .set({ last_seen_at: now })
       .where('token_hash', '=', sessionHash)
       .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', now - TOUCH_EVERY_MS)]))
-      .execute();
+      .executeTakeFirst();
+    // The person's too, which outlives the session (the admin console's "last active").
+    if (Number(touchedRows.numUpdatedRows) === 0) return;
+    const session = await tx.selectFrom('sessions').select('user_id').where('token_hash', '=', sessionHash).executeTakeFirst();
+    if (session) await recordPersonSeen(tx, session.user_id, now);
   });
 }

@@ -2,7 +2,7 @@ import type { UsersTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { hashToken, newSecret } from '../../store/ids.js';
-import { holdStandingAccount } from '../../store/rows/users.js';
+import { holdStandingAccount, recordPersonSeen } from '../../store/rows/users.js';
 import { runChange } from '../effects/effects.js';
 import { verifyAgainstNoAccount, verifyPassword } from '../passwords.js';
 import { byPerson, recordAudit } from '../audit/record.js';
@@ -128,6 +128,7 @@ async function insertSession(tx: Tx, userId: string, browser: Browser, now: numb
       last_seen_at: now,
     })
     .execute();
+  await recordPersonSeen(tx, userId, now);
   return sessionToken;
 }
 

@@ -4,18 +4,23 @@ import type { Db, Tx } from '../../store/store.js';
 import { presentChannel } from '../presenters/channels.js';
 import { presentUser } from '../presenters/users.js';
 
-type PersonRow = UsersTable & { last_active_at: number | null };
+type PersonRow = UsersTable & { last_active_at: number | null; last_seen_at: number | null };
 
 export function presentAdminPerson(row: PersonRow, now: number): AdminPerson {
-  return { user: presentUser(row, now), deactivatedAt: row.deactivated_at, lastActiveAt: row.last_active_at === null ? null : Number(row.last_active_at), createdAt: row.created_at };
+  const seen = [row.last_active_at, row.last_seen_at].filter((at) => at !== null).map(Number);
+  return { user: presentUser(row, now), deactivatedAt: row.deactivated_at, lastActiveAt: seen.length === 0 ? null : Math.max(...seen), createdAt: row.created_at };
 }
 
-/** The team's people (bots and the system user, who have no email, left out), by name, with the last use of any of their sessions. */
+/**
+ * The team's people (bots and the system user, who have no email, left out), by name, with when they
+ * were last active: the last use of any of their sessions, or of one that has ended since (users.last_seen_at).
+ */
 export async function listTeamPeople(db: Db | Tx, teamId: string, now: number, userId?: string): Promise<AdminPerson[]> {
   let query = db
     .selectFrom('users as u')
     .selectAll('u')
     .select((eb) => eb.selectFrom('sessions as s').select((s) => s.fn.max('s.last_seen_at').as('m')).whereRef('s.user_id', '=', 'u.id').as('last_active_at'))
+    .select((eb) => eb.selectFrom('people_last_seen as p').select('p.last_seen_at').whereRef('p.user_id', '=', 'u.id').as('last_seen_at'))
     .where('u.team_id', '=', teamId)
     .where('u.bot_app_id', 'is', null)
     .where('u.email', 'is not', null);

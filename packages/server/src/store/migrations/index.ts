@@ -38,6 +38,7 @@ import * as m0039 from './0039_push_sessions.js';
 import * as m0040 from './0040_search_queue_postgres.js';
 import * as m0041 from './0041_install_claims.js';
 import * as m0042 from './0042_scheduled_files.js';
+import * as m0043 from './0043_people_last_seen.js';
 
 /** Numbered migrations, applied in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '0040_search_queue_postgres': m0040,
   '0041_install_claims': m0041,
   '0042_scheduled_files': m0042,
+  '0043_people_last_seen': m0043,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -42,3 +42,12 @@ export async function holdStandingAccount(tx: Tx, userId: string, verifiedPasswo
   if (verifiedPasswordHash !== undefined) query = query.where('password_hash', '=', verifiedPasswordHash);
   return (await (isSqlite(tx) ? query : query.forShare()).executeTakeFirst()) !== undefined;
 }
+
+/** Records that the person used a session at `now` (people_last_seen, migration 0043). */
+export async function recordPersonSeen(tx: Db | Tx, userId: string, now: number): Promise<void> {
+  await tx
+    .insertInto('people_last_seen')
+    .values({ user_id: userId, last_seen_at: now })
+    .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ last_seen_at: now }))
+    .execute();
+}
