@@ -92,13 +92,13 @@ function ownersPending(db: Db, owner: ScheduleOwner) {
  */
 export async function deleteScheduledMessage(ctx: CommandContext, owner: ScheduleOwner, { id }: { id: string }): Promise<void> {
   await runChange(ctx, async (tx) => {
-    await releaseScheduledFiles(tx, id);
     let query = tx.deleteFrom('scheduled_messages').where('id', '=', id).where('sender_user_id', '=', owner.user.id).where('status', 'in', ['pending', 'failed']);
     query = owner.appId === null ? query.where('app_id', 'is', null) : query.where('app_id', '=', owner.appId);
     const result = await query.executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) {
       throw invalidParameter('id', `You have no scheduled message ${id} waiting to be sent: it was sent already, deleted, or is not yours.`);
     }
+    await releaseScheduledFiles(tx, id);
   });
 }
 
