@@ -102,8 +102,9 @@ export function authorizeRemoveMembers(actor: UsersTable, access: ChannelAccess,
 }
 
 /**
- * What `viewer` may do to the membership of a channel they see, answered yes or no: the same rules as
- * authorizeAddMembers and authorizeRemoveMembers for a change that names someone other than the viewer.
+ * What `viewer` may do to a channel they see, answered yes or no: to its membership, the same rules as
+ * authorizeAddMembers and authorizeRemoveMembers for a change that names someone other than the viewer;
+ * to its purpose, maySetPurpose's; to its name, a moderator's powers (channels.rename).
  */
 export function channelAbilities(viewer: UsersTable, access: ChannelAccess): { addMembers: boolean; removeMembers: boolean; setPurpose: boolean; rename: boolean } {
   const moderates = hasModeratorPowers(viewer, access);
