@@ -153,6 +153,18 @@ for (const dialect of dialects) {
         [admin.id, member.id, { mailed: true }],
       ]);
       expect(JSON.stringify(rows)).not.toMatch(/pwr_/);
+
+      // A team that signs in through its provider alone has no password to reset: refused, and "Forgot password?" mails nothing.
+      await db().insertInto('team_sign_in').values({
+        team_id: team.id, password_enabled: 0, oidc_issuer: 'https://idp.example.test', oidc_client_id: 'aviary', oidc_client_secret_sealed: null,
+        oidc_allowed_domains: '[]', oidc_create_accounts: 1, updated_at: Date.now(),
+      }).execute();
+      const off = await call(t, 'admin.resetPassword', { userId: member.id }, adminToken);
+      expect(off).toMatchObject({ status: 403, body: { error: 'PasswordSignInOff' } });
+      const linksBefore = await db().selectFrom('account_tokens').select('token_hash').where('user_id', '=', member.id).execute();
+      expect((await request(t, 'POST', '/v1/users.requestPasswordReset', { email: member.email })).status).toBe(200);
+      await t.server.ctx.background.settled();
+      expect(await db().selectFrom('account_tokens').select('token_hash').where('user_id', '=', member.id).execute()).toHaveLength(linksBefore.length);
     });
 
     it('archives (read-only, still readable), unarchives, renames and makes private any channel, the admin a member or not', async () => {

@@ -13,13 +13,15 @@ import { hashPassword } from '../passwords.js';
 import { recordAudit } from '../audit/record.js';
 import { issueAccountLinkIn } from './internal/accountLinkRows.js';
 import { linkTo } from '../webLinks.js';
+import { teamsWithoutPasswords } from '../signIn/settings.js';
 
 /**
- * Mails a reset link to every active account with this email (one per team). The caller answers the
+ * Mails a reset link to every active account with this email (one per team whose people sign in with
+ * passwords). The caller answers the
  * same whatever this finds, and does not wait for it, so that the answer's time says nothing either.
  */
 export async function mailPasswordResets(ctx: CoreContext, { address }: { address: string | null }, { email }: { email: string }): Promise<void> {
-  const accounts = await ctx.db
+  let accounts = await ctx.db
     .selectFrom('users as u')
     .innerJoin('teams as t', 't.id', 'u.team_id')
     .select(['u.id', 'u.email', 'u.team_id', 't.name'])
@@ -27,6 +29,9 @@ export async function mailPasswordResets(ctx: CoreContext, { address }: { addres
     .where('u.deactivated_at', 'is', null)
     .where('u.bot_app_id', 'is', null)
     .execute();
+  // A team that signs in through its provider alone has no password to reset: its people get nothing.
+  const withoutPasswords = await teamsWithoutPasswords(ctx.db, [...new Set(accounts.map((account) => account.team_id))]);
+  accounts = accounts.filter((account) => !withoutPasswords.has(account.team_id));
   if (accounts.length === 0) return;
   const now = ctx.now();
   await runChange(ctx, async (tx, effects) => {

@@ -11,6 +11,7 @@ import { findTeamPerson } from '../queries/admin.js';
 import { entry } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { linkTo } from '../webLinks.js';
+import { teamsWithoutPasswords } from '../signIn/settings.js';
 import { issueAccountLinkIn } from './internal/accountLinkRows.js';
 import { deactivatePersonIn, holdAdminStanding, keepAnAdmin } from './internal/personRows.js';
 
@@ -86,6 +87,9 @@ export async function adminPasswordReset(
     await holdAdminStanding(tx, admin);
     const person = await personOf(tx, admin, userId, ctx.now());
     if (person.deactivatedAt !== null) throw new ApiError('PermissionDenied', 'This person is deactivated; reactivate them before resetting their password.', { parameter: 'userId' });
+    if ((await teamsWithoutPasswords(tx, [admin.team_id])).size > 0) {
+      throw new ApiError('PasswordSignInOff', 'Your team signs in through its single sign-on provider only: a password would not let them in. Switch password sign-in on first (Team settings).');
+    }
     const token = await issueAccountLinkIn(tx, userId, 'reset', now);
     const link = linkTo(ctx.config, `/reset-password#${token}`);
     await recordAudit(tx, { ...byPerson(admin, address), at: now, action: 'user.passwordResetByAdmin', target: { kind: 'user', id: userId }, details: { mailed: email } });
