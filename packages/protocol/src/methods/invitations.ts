@@ -6,7 +6,8 @@ import { closedObject, IdList, oneOf } from '../params.js';
 
 /** The roles an invitation gives: a member, or a guest who sees only the channels the invitation names. */
 export const invitedRoles = ['user', 'guest'] as const;
-export const invitationStates = ['active', 'expired', 'usedUp', 'revoked'] as const;
+/** `paused`: not expired, used up or revoked, but its maker may no longer invite (deactivated, or the team's whoMayInvite changed): it answers 410 until they may again. */
+export const invitationStates = ['active', 'paused', 'expired', 'usedUp', 'revoked'] as const;
 
 /** An invitation's token is its link's last part: 43 base64url characters after `inv_`. */
 const inviteToken = Type.String({ minLength: 1, maxLength: 128, description: 'the token of the invite link (the part after /invite/)' });

@@ -140,12 +140,16 @@ forEachDialect(
       expect(refused).toMatchObject({ status: 410, body: { error: 'InvitationUnusable', parameter: 'inviteToken' } });
       expect(refused.body.description).toMatch(/can no longer invite people/);
       expect((await callMethod(t().url, 'invitations.getInfo', { inviteToken: tokenOf(link.body.url) })).body).toMatchObject({ error: 'InvitationUnusable', parameter: 'inviteToken' });
+      // The list says so: paused, not active.
+      const listedState = async () => (await asAdmin('invitations.list')).body.invitations.find((i: { id: string }) => i.id === link.body.invitation.id).state;
+      expect(await listedState()).toBe('paused');
       expect((await asAdmin('team.updateSettings', { whoMayInvite: 'members' })).status).toBe(200);
+      expect(await listedState()).toBe('active');
       expect((await signUp(tokenOf(link.body.url), { email: 'third@example.test' })).status).toBe(200);
       // A deactivated maker's link is unusable.
       expect((await asAdmin('admin.deactivatePerson', { userId: member.id })).status).toBe(200);
       expect((await signUp(tokenOf(link.body.url), { email: 'fourth@example.test' })).body).toMatchObject({ error: 'InvitationUnusable' });
-      expect((await asAdmin('invitations.list')).body.invitations.find((i: { id: string }) => i.id === link.body.invitation.id)).toMatchObject({ uses: 3 });
+      expect((await asAdmin('invitations.list')).body.invitations.find((i: { id: string }) => i.id === link.body.invitation.id)).toMatchObject({ uses: 3, state: 'paused' });
     });
 
     it('invites an address once: not one with an account in the team, nor while its invitation waits; revoked, it may be invited again', async () => {

@@ -5,7 +5,15 @@ import { useWorkspace } from './workspaceContext';
 
 type Invitation = Awaited<ReturnType<typeof methods.invitations.list>>['invitations'][number];
 
-const stateText: Record<Invitation['state'], string> = { active: 'active', expired: 'expired', usedUp: 'used up', revoked: 'revoked' };
+const stateText: Record<Invitation['state'], string> = {
+  active: 'active',
+  paused: 'paused: its maker may no longer invite',
+  expired: 'expired',
+  usedUp: 'used up',
+  revoked: 'revoked',
+};
+/** Still to come into use, or to be revoked: active, or paused until its maker may invite again. */
+const waiting = (invitation: Invitation) => invitation.state === 'active' || invitation.state === 'paused';
 
 /** The invitations the person may see (an admin: the team's; a member: their own), each active one revocable. */
 export function InvitationsSection({ version }: { version: number }) {
@@ -57,12 +65,12 @@ export function InvitationsSection({ version }: { version: number }) {
               <span className="session-text">
                 <span className="session-device">{what(invitation)}</span>
                 <span className="field-hint">
-                  {invitation.state === 'active' ? `expires ${when(invitation.expiresAt)}` : `made ${when(invitation.createdAt)}`}
+                  {waiting(invitation) ? `expires ${when(invitation.expiresAt)}` : `made ${when(invitation.createdAt)}`}
                   {invitation.createdBy !== workspace.me.id && ` · by ${workspace.nameOf(invitation.createdBy) ?? 'someone no longer in the team'}`}
                   {invitation.channelIds.length > 0 && ` · into ${invitation.channelIds.length === 1 ? '1 channel' : `${invitation.channelIds.length} channels`}`}
                 </span>
               </span>
-              {invitation.state === 'active' && (
+              {waiting(invitation) && (
                 <button type="button" className="secondary" aria-label={`Revoke: ${what(invitation)}`} onClick={() => void revoke(invitation)}>
                   Revoke
                 </button>

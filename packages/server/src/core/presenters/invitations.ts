@@ -2,7 +2,9 @@ import type { InvitationModel as Invitation } from '@aviary/protocol';
 import type { InvitationsTable } from '../../store/schema.js';
 import { invitationState } from '../policies/invitations.js';
 
-export function presentInvitation(row: InvitationsTable, now: number): Invitation {
+/** `makerMayInvite`: false when its maker may no longer invite, which pauses an invitation otherwise active. */
+export function presentInvitation(row: InvitationsTable, now: number, makerMayInvite = true): Invitation {
+  const state = invitationState(row, now);
   return {
     id: row.id,
     email: row.email,
@@ -13,6 +15,6 @@ export function presentInvitation(row: InvitationsTable, now: number): Invitatio
     expiresAt: row.expires_at,
     createdBy: row.created_by,
     createdAt: row.created_at,
-    state: invitationState(row, now),
+    state: state === 'active' && !makerMayInvite ? 'paused' : state,
   };
 }

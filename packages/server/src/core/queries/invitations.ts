@@ -14,7 +14,17 @@ export async function listInvitations(ctx: CoreContext, actor: UsersTable): Prom
   if (actor.role !== 'admin') query = query.where('created_by', '=', actor.id);
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(500).execute();
   const now = ctx.now();
-  return rows.map((row) => presentInvitation(row, now));
+  const paused = await makersWhoMayNotInvite(ctx.db, actor.team_id, rows);
+  return rows.map((row) => presentInvitation(row, now, !paused.has(row.created_by)));
+}
+
+/** Of the invitations' makers, those who may no longer invite (their invitations are paused, findStandingMaker). */
+async function makersWhoMayNotInvite(db: Db, teamId: string, rows: readonly InvitationsTable[]): Promise<Set<string>> {
+  const makerIds = [...new Set(rows.map((row) => row.created_by))];
+  if (makerIds.length === 0) return new Set();
+  const team = await db.selectFrom('teams').select('who_may_invite').where('id', '=', teamId).executeTakeFirstOrThrow();
+  const makers = await db.selectFrom('users').selectAll().where('id', 'in', makerIds).execute();
+  return new Set(makers.filter((maker) => whyMayNotInvite(maker, team) !== undefined).map((maker) => maker.id));
 }
 
 /** The invitation a link's token stands for, if any (only the token's hash is stored). */
