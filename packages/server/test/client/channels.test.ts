@@ -33,6 +33,17 @@ forEachDialect('a person’s channels and their members, through the methods', (
     expect(types, JSON.stringify(types)).toEqual(expect.arrayContaining(['channel.created', 'channel.membersAdded']));
   });
 
+  it('offers a guest only the public channels they are in: the others are not theirs to browse or join', async () => {
+    const { alice, team } = await clientCast(t());
+    const gus = await sessionFor(t(), await t().f.person(team.id, { firstName: 'Gus', lastName: 'Guest', role: 'guest' }));
+    const theirs = (await create(alice, { name: 'visitors', type: 'public' })).body.id;
+    const other = (await create(alice, { name: 'staff', type: 'public' })).body.id;
+    expect((await alice.call('channels.addMembers', { channelId: theirs, members: [gus.user.id] })).status).toBe(200);
+    expect((await gus.call('channels.listPublic')).body.channels).toEqual([{ channel: expect.objectContaining({ id: theirs }), isMember: true }]);
+    expect((await alice.call('channels.listPublic')).body.channels.map((row: { channel: { id: string } }) => row.channel.id)).toEqual(expect.arrayContaining([theirs, other]));
+    expectError(await gus.call('channels.join', { channelId: other }), { status: 403, error: 'PermissionDenied', parameter: 'channelId' });
+  });
+
   it('does not show or let anyone join a private channel they are not in', async () => {
     const { alice, bob, person } = await clientCast(t());
     const carla = await person('Carla');

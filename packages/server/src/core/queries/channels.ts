@@ -21,7 +21,11 @@ export interface PublicChannelRow {
   isMember: boolean;
 }
 
-/** The public channels of `viewer`'s team, by name, with their member counts and whether `viewer` is in each. */
+/**
+ * The public channels of `viewer`'s team, by name, with their member counts and whether `viewer` is in
+ * each. A guest is offered only those they are in: they join no channel of their own accord, and the
+ * others are not theirs to browse.
+ */
 export async function listPublicChannels(db: Db, viewer: UsersTable): Promise<PublicChannelRow[]> {
   const rows = await db
     .selectFrom('channels as c')
@@ -40,7 +44,8 @@ export async function listPublicChannels(db: Db, viewer: UsersTable): Promise<Pu
     .execute();
   // Sorted here rather than in SQL: the two dialects collate text differently, and the order must not depend on it.
   rows.sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
-  return rows.map(({ memberCount, mine, ...channel }) => ({ channel, memberCount: Number(memberCount), isMember: Number(mine) > 0 }));
+  const listed = rows.map(({ memberCount, mine, ...channel }) => ({ channel, memberCount: Number(memberCount), isMember: Number(mine) > 0 }));
+  return viewer.role === 'guest' ? listed.filter((row) => row.isMember) : listed;
 }
 
 /** How many members a channel has. */
