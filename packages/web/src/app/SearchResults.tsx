@@ -3,6 +3,7 @@ import { failureText, methods, type Channel, type Conversation } from '../api/cl
 import { formatFullTime } from './format';
 import { shortTime } from './PinnedPanel';
 import { messagePath, navigate } from './route';
+import { readableSnippet } from './readableSnippet';
 import { groupByChat, type ChatGroup, type SearchMatch } from './searchResults';
 import { useWorkspace } from './workspaceContext';
 
@@ -23,7 +24,7 @@ function Snippet({ match }: { match: SearchMatch }) {
   if (match.snippet.length === 0) return <>{match.message.text || 'A message without text'}</>;
   return (
     <>
-      {match.snippet.map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))}
+      {readableSnippet(match.snippet).map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))}
     </>
   );
 }
