@@ -43,6 +43,7 @@ export function Sidebar(props: SidebarProps) {
   const { conversations, selected, appsSelected, developerSelected, onNavigate, onOpenSwitcher, onSignOut, onCreateChannel, onBrowseChannels } = props;
   const workspace = useWorkspace();
   const { channels, directs } = sidebarLists(conversations);
+  const drafted = useDraftedChats(workspace.me.id);
   const launchers = appsWith(workspace.apps, 'launcherButton');
 
   const go = (path: string) => (event: MouseEvent) => {
@@ -70,6 +71,7 @@ export function Sidebar(props: SidebarProps) {
       </header>
       <div className="sidebar-scroll">
         <ConversationList
+          drafted={drafted}
           title="Channels"
           items={channels}
           selected={selected}
@@ -97,6 +99,7 @@ export function Sidebar(props: SidebarProps) {
           Notifications
         </button>
         <ConversationList
+          drafted={drafted}
           title="Direct messages"
           items={directs}
           selected={selected}
@@ -182,16 +185,17 @@ interface ConversationListProps {
   title: string;
   items: Conversation[];
   selected?: string;
+  /** The chats holding a draft (drafts.ts), marked unless open. */
+  drafted: Set<string>;
   go: (path: string) => (event: MouseEvent) => void;
   /** A button beside the heading (the channels' "+"). */
   action?: ReactNode;
 }
 
-function ConversationList({ title, items, selected, go, action }: ConversationListProps) {
+function ConversationList({ title, items, selected, drafted, go, action }: ConversationListProps) {
   const workspace = useWorkspace();
   const presenceOf = usePresence();
   const settings = useNotificationSettings();
-  const drafted = useDraftedChats(workspace.me.id);
   const id = `sidebar-${title.replace(/\s+/g, '-').toLowerCase()}`;
   return (
     <section aria-labelledby={id}>

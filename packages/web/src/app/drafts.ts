@@ -21,16 +21,21 @@ export function loadDraft(me: string, chat: string): Draft {
 }
 
 export function saveDraft(me: string, chat: string, draft: Draft): void {
+  const wasMarked = isMarked(loadDraft(me, chat));
   try {
     if (draft.text === '') localStorage.removeItem(key(me, chat));
     else localStorage.setItem(key(me, chat), JSON.stringify(draft));
   } catch {
     // full or refused: the draft lives as long as the page
   }
-  changes.dispatchEvent(new Event('change'));
+  // Each keystroke saves the draft: the sidebar looks again only when a chat gains or loses its mark.
+  if (isMarked(draft) !== wasMarked) changes.dispatchEvent(new Event('change'));
 }
 
-/** This page's own saves (another tab's come as the window's `storage` event). */
+/** A draft the sidebar marks its chat for: one with something written in it. */
+const isMarked = (draft: Draft): boolean => draft.text.trim() !== '';
+
+/** This page's own saves that mark or unmark a chat (another tab's saves come as the window's `storage` event). */
 const changes = new EventTarget();
 
 /** The chats the person has a draft in, as stored now. */
@@ -40,7 +45,7 @@ function draftedChats(me: string): Set<string> {
   try {
     for (let index = 0; index < localStorage.length; index += 1) {
       const name = localStorage.key(index);
-      if (name?.startsWith(prefix) && loadDraft(me, name.slice(prefix.length)).text.trim() !== '') chats.add(name.slice(prefix.length));
+      if (name?.startsWith(prefix) && isMarked(loadDraft(me, name.slice(prefix.length)))) chats.add(name.slice(prefix.length));
     }
   } catch {
     // storage refused: no drafts kept, none shown

@@ -94,15 +94,14 @@ export async function touchSession(ctx: CommandContext, { sessionHash }: Pick<Se
   if (touched.size >= MAX_TOUCHED) touched.clear();
   touched.set(sessionHash, now);
   await runChange(ctx, async (tx) => {
-    const touchedRows = await tx
+    const touchedSession = await tx
       .updateTable('sessions')
       .set({ last_seen_at: now })
       .where('token_hash', '=', sessionHash)
       .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', now - TOUCH_EVERY_MS)]))
+      .returning('user_id')
       .executeTakeFirst();
     // The person's too, which outlives the session (the admin console's "last active").
-    if (Number(touchedRows.numUpdatedRows) === 0) return;
-    const session = await tx.selectFrom('sessions').select('user_id').where('token_hash', '=', sessionHash).executeTakeFirst();
-    if (session) await recordPersonSeen(tx, session.user_id, now);
+    if (touchedSession) await recordPersonSeen(tx, touchedSession.user_id, now);
   });
 }

@@ -11,7 +11,7 @@ import { findTeamPerson } from '../queries/admin.js';
 import { entry } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { linkTo } from '../webLinks.js';
-import { teamsWithoutPasswords } from '../signIn/settings.js';
+import { passwordsOff } from '../signIn/settings.js';
 import { issueAccountLinkIn } from './internal/accountLinkRows.js';
 import { deactivatePersonIn, holdAdminStanding, keepAnAdmin } from './internal/personRows.js';
 
@@ -87,7 +87,7 @@ export async function adminPasswordReset(
     await holdAdminStanding(tx, admin);
     const person = await personOf(tx, admin, userId, ctx.now());
     if (person.deactivatedAt !== null) throw new ApiError('PermissionDenied', 'This person is deactivated; reactivate them before resetting their password.', { parameter: 'userId' });
-    if ((await teamsWithoutPasswords(tx, [admin.team_id])).size > 0) {
+    if (await passwordsOff(tx, admin.team_id)) {
       throw new ApiError('PasswordSignInOff', 'Your team signs in through its single sign-on provider only: a password would not let them in. Switch password sign-in on first (Team settings).');
     }
     const token = await issueAccountLinkIn(tx, userId, 'reset', now);

@@ -24,7 +24,7 @@ import { memberCount } from './internal/channelRows.js';
 import { linkTo } from '../webLinks.js';
 import { issueAccountLinkIn } from './internal/accountLinkRows.js';
 import { checkTimeZone } from '../timeZones.js';
-import { teamsWithoutPasswords } from '../signIn/settings.js';
+import { passwordsOff } from '../signIn/settings.js';
 import { findInvitationByToken, findStandingMaker } from '../queries/invitations.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -165,7 +165,7 @@ export async function acceptInvitation(ctx: CoreContext, { address }: { address:
   }
   if (invitation.email === null && input.email === undefined) throw invalidParameter('email', 'Give your email address: you sign in with it.');
   // A password account in a team that signs in through its provider alone could never sign in; the invitation stays unused.
-  if ((await teamsWithoutPasswords(ctx.db, [invitation.team_id])).size > 0) {
+  if (await passwordsOff(ctx.db, invitation.team_id)) {
     throw new ApiError(
       'PasswordSignInOff',
       'This team signs in through its single sign-on provider only: use “Sign in with single sign-on” on the sign-in page with your work email. Your invitation is left unused.',

@@ -13,7 +13,7 @@ export function presentAdminPerson(row: PersonRow, now: number): AdminPerson {
 
 /**
  * The team's people (bots and the system user, who have no email, left out), by name, with when they
- * were last active: the last use of any of their sessions, or of one that has ended since (users.last_seen_at).
+ * were last active: the last use of any of their sessions, or of one that has ended since (people_last_seen).
  */
 export async function listTeamPeople(db: Db | Tx, teamId: string, now: number, userId?: string): Promise<AdminPerson[]> {
   let query = db

@@ -102,6 +102,11 @@ export async function teamsWithoutPasswords(db: Db, teamIds: readonly string[]):
   return new Set(rows.map((row) => row.team_id));
 }
 
+/** Whether the team's people sign in through its provider alone (teamsWithoutPasswords, for one team). */
+export async function passwordsOff(db: Db, teamId: string): Promise<boolean> {
+  return (await teamsWithoutPasswords(db, [teamId])).size > 0;
+}
+
 /** A team that signs people in through a provider, and the email domains that provider accepts ([] for any). */
 export interface SsoTeam {
   id: string;
