@@ -19,10 +19,12 @@ const SLOW_REASON = 'too slow to keep up: reload, then reconnect without a curso
 /**
  * One person's open stream. It starts by replaying what it missed (the gateway reads it from the store)
  * while the team's live entries are held; then it goes live (EntryOrder: each position once, in order).
- * The channels it keeps in memory are those of `membershipFrom`, and later membership entries update them.
+ * The channels it keeps in memory are those of `membershipFrom`, and later membership entries update them;
+ * whether its person is a guest is read after that position, and later role changes update it.
  */
 export class StreamConnection implements Reader {
   readonly channels: Set<string>;
+  guest: boolean;
   /** Answered the last ping (the heartbeat cuts off a peer that did not). */
   alive = true;
   private readonly order: EntryOrder<StreamEntry>;
@@ -43,6 +45,7 @@ export class StreamConnection implements Reader {
     private readonly onClosed: (connection: StreamConnection) => void,
   ) {
     this.channels = new Set(start.channels);
+    this.guest = start.guest;
     this.membershipFrom = start.seq;
     this.order = new EntryOrder(start.from, (entry) => this.handle(entry), limits.maxPending);
     this.cursorSent = start.from;
@@ -77,6 +80,7 @@ export class StreamConnection implements Reader {
         this.channels.delete(change.channelId);
       }
     }
+    if (entry.role?.userId === this.userId && entry.seq > this.membershipFrom) this.guest = entry.role.role === 'guest';
     if (!mayReceive(this, entry.audience)) return;
     this.cursorSent = entry.seq;
     this.send(entry.frame);

@@ -17,7 +17,6 @@ import { findVisibleChannel, visibleChannel } from '../policies/channels.js';
 import { authorizeInvite, mayInviteInto, mayManageInvitation, requireUsable } from '../policies/invitations.js';
 import { presentInvitation } from '../presenters/invitations.js';
 import { presentChannel } from '../presenters/channels.js';
-import { presentPublicProfile } from '../presenters/users.js';
 import { channelMembersAdded, userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { memberCount } from './internal/channelRows.js';
@@ -205,9 +204,12 @@ export async function acceptInvitation(ctx: CoreContext, { address }: { address:
       // The same email signed up a moment ago, after the look above (the form sent twice, say).
       throw isEmailTaken(error) ? emailTaken() : error;
     });
-    await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row))], now);
     for (const channel of channels) {
       await tx.insertInto('channel_members').values({ channel_id: channel.id, user_id: row.id, affiliation: 'member', joined_at: now }).onConflict((c) => c.columns(['channel_id', 'user_id']).doNothing()).execute();
+    }
+    // Announced once in their channels, so that the guests there hear of them too.
+    await recordStreamEntries(tx, effects, row.team_id, [await userUpdated(tx, row, now)], now);
+    for (const channel of channels) {
       await recordStreamEntries(tx, effects, row.team_id, [channelMembersAdded(presentChannel(channel, await memberCount(tx, channel.id)), [row.id])], now);
     }
     if (!verified) {

@@ -8,7 +8,6 @@ import { runChange } from '../effects/effects.js';
 import { hashPassword } from '../passwords.js';
 import { checkStatusChange } from '../personStatus.js';
 import { checkPersonFields, checkProfileChange, type PersonFieldInput } from '../personFields.js';
-import { presentPublicProfile } from '../presenters/users.js';
 import { userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import type { AuditActor } from '../audit/record.js';
@@ -81,7 +80,7 @@ export async function updateProfile(
   return runChange(ctx, async (tx, effects) => {
     await tx.updateTable('users').set(values).where('id', '=', person.id).execute();
     const row = await read(tx);
-    await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row, ctx.now()))], ctx.now());
+    await recordStreamEntries(tx, effects, row.team_id, [await userUpdated(tx, row, ctx.now())], ctx.now());
     return row;
   });
 }

@@ -4,7 +4,6 @@ import type { AdminActor } from '../commands/administerPeople.js';
 import { writeTeamChange } from '../commands/teams.js';
 import type { CoreContext } from '../context.js';
 import { requireTeamAdmin } from '../policies/admin.js';
-import { presentPublicProfile } from '../presenters/users.js';
 import { userUpdated } from '../stream/entries.js';
 import { recordStreamEntries } from '../stream/record.js';
 import { replacePicture } from './pictures.js';
@@ -18,7 +17,7 @@ export async function setProfilePicture(ctx: CoreContext, person: UsersTable, { 
   return replacePicture(ctx, person, owner, fileId, async (tx, url, effects) => {
     await tx.updateTable('users').set({ profile_image: url }).where('id', '=', person.id).execute();
     const row = await tx.selectFrom('users').selectAll().where('id', '=', person.id).executeTakeFirstOrThrow();
-    await recordStreamEntries(tx, effects, row.team_id, [userUpdated(presentPublicProfile(row, ctx.now()))], ctx.now());
+    await recordStreamEntries(tx, effects, row.team_id, [await userUpdated(tx, row, ctx.now())], ctx.now());
     return row;
   });
 }

@@ -7,6 +7,7 @@ import { presentChannel } from '../presenters/channels.js';
 import { presentMessage } from '../presenters/messages.js';
 import { presentPublicProfile } from '../presenters/users.js';
 import { listChannelsOf } from './channels.js';
+import { directPartners } from './guestReach.js';
 import { fetchHistoryPage } from './messages.js';
 import { readMarkers, unreadCounts } from './unread.js';
 
@@ -34,14 +35,7 @@ async function channelConversations(db: Db, person: UsersTable): Promise<Convers
 
 /** A direct chat exists once either side has written in it. */
 async function directConversations(db: Db, person: UsersTable): Promise<Conversation[]> {
-  const keys = await db
-    .selectFrom('messages')
-    .select('chat_key')
-    .distinct()
-    .where('team_id', '=', person.team_id)
-    .where((eb) => eb.or([eb.and([eb('from_user_id', '=', person.id), eb('to_id', 'like', 'u:%')]), eb('to_id', '=', person.id)]))
-    .execute();
-  const others = keys.map(({ chat_key }) => chat_key.split('|').find((id) => id !== person.id) ?? person.id);
+  const others = await directPartners(db, person);
   if (others.length === 0) return [];
   const users = await db.selectFrom('users').selectAll().where('id', 'in', others).execute();
   return users.map((user) => ({
@@ -49,6 +43,7 @@ async function directConversations(db: Db, person: UsersTable): Promise<Conversa
     kind: 'direct',
     name: displayName(user),
     user: { ...presentPublicProfile(user), ...(user.bot_app_id !== null ? { isBot: true as const } : {}) },
+    ...(user.deactivated_at !== null ? { deactivated: true as const } : {}),
     unread: 0,
     mentions: 0,
   }));

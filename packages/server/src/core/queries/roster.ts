@@ -1,6 +1,7 @@
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { PublicProfileRow } from '../presenters/users.js';
+import { guestReach } from './guestReach.js';
 
 /**
  * Which bots a roster lists: those of the apps the person installed (`roster.listContacts`, as the
@@ -10,11 +11,13 @@ import type { PublicProfileRow } from '../presenters/users.js';
 export type RosterBots = 'installed' | 'team';
 
 /**
- * Who a person may reach: their active teammates (people, not bots) and bots (RosterBots), by name.
+ * Who a person may reach: their active teammates (people, not bots; for a guest, only those of guestReach)
+ * and bots (RosterBots), by name.
  * `roster.listContacts` and the web client's roster both answer this.
  */
-export async function listContacts(db: Db, me: Pick<UsersTable, 'id' | 'team_id'>, bots: RosterBots = 'installed'): Promise<Array<PublicProfileRow & { isBot: boolean }>> {
-  const teammates = await db
+export async function listContacts(db: Db, me: Pick<UsersTable, 'id' | 'team_id' | 'role'>, bots: RosterBots = 'installed'): Promise<Array<PublicProfileRow & { isBot: boolean }>> {
+  const reach = me.role === 'guest' ? await guestReach(db, me) : undefined;
+  const people = await db
     .selectFrom('users')
     .select(['id', 'first_name', 'last_name', 'profile_image', 'status_text', 'status_emoji', 'status_expires_at'])
     .where('team_id', '=', me.team_id)
@@ -38,6 +41,7 @@ export async function listContacts(db: Db, me: Pick<UsersTable, 'id' | 'team_id'
         .where('a.team_id', '=', me.team_id)
         .where('u.deactivated_at', 'is', null)
   ).execute();
+  const teammates = reach ? people.filter((row) => reach.has(row.id)) : people;
   return [...teammates.map((row) => ({ ...row, isBot: false })), ...botRows.map((row) => ({ ...row, isBot: true }))].sort(byName);
 }
 

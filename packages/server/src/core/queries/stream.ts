@@ -5,10 +5,15 @@ import type { StreamEntriesTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { channelsBefore, membershipChange, type MembershipChange } from '../stream/membership.js';
 
-/** Where a person's stream starts: the team's position and, as of exactly that position, their channels. */
+/**
+ * Where a person's stream starts: the team's position and, as of exactly that position, their channels;
+ * and whether they are a guest, read after it (a change of role the stream did not start from is one it
+ * applies when it reaches its entry).
+ */
 export interface StreamStart {
   seq: number;
   channels: string[];
+  guest: boolean;
 }
 
 /**
@@ -20,6 +25,13 @@ export interface StreamStart {
  * again when it reaches them.
  */
 export async function streamStart(db: Db, teamId: string, userId: string): Promise<StreamStart | undefined> {
+  const position = await streamPosition(db, teamId, userId);
+  if (!position) return undefined;
+  const { role } = await db.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirstOrThrow();
+  return { ...position, guest: role === 'guest' };
+}
+
+async function streamPosition(db: Db, teamId: string, userId: string): Promise<Omit<StreamStart, 'guest'> | undefined> {
   if (isSqlite(db)) {
     const rows = await db
       .selectFrom('teams as t')

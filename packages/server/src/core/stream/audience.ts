@@ -5,6 +5,8 @@ import { isChannelId } from '@aviary/protocol';
  * both apply one rule (`mayReceive`):
  *
  * - `team`: everyone in the team (an app switched off for everyone);
+ * - `people`: everyone in the team but its guests, and the guests listed (a person's profile: only the
+ *   guests who meet them hear of it, guestsReaching);
  * - `users`: exactly these people (their own installs, read markers);
  * - `chat`: whoever reads the chat when the entry is handed out — a channel's members, a direct chat's
  *   two people (its key, the two ids joined by `|`); `only` narrows it (a `visibleTo` message: the
@@ -12,12 +14,14 @@ import { isChannelId } from '@aviary/protocol';
  */
 export type Audience =
   | { to: 'team' }
+  | { to: 'people'; guests: readonly string[] }
   | { to: 'users'; users: readonly string[] }
   | { to: 'chat'; chat: string; only?: readonly string[]; also?: readonly string[] };
 
 /** An audience as read back from the store, its lists made sets once for every person it is checked for. */
 export type ParsedAudience =
   | { to: 'team' }
+  | { to: 'people'; guests: ReadonlySet<string> }
   | { to: 'users'; users: ReadonlySet<string> }
   | { to: 'chat'; chat: string; channel: boolean; only?: ReadonlySet<string>; also?: ReadonlySet<string> };
 
@@ -28,6 +32,8 @@ export function parseAudience(text: string): ParsedAudience {
   switch (audience.to) {
     case 'team':
       return audience;
+    case 'people':
+      return { to: 'people', guests: new Set(audience.guests) };
     case 'users':
       return { to: 'users', users: new Set(audience.users) };
     case 'chat':
@@ -41,9 +47,10 @@ export function parseAudience(text: string): ParsedAudience {
   }
 }
 
-/** What a reader is, for `mayReceive`: who, and which channels they are a member of right now. */
+/** What a reader is, for `mayReceive`: who, whether a guest, and which channels they are a member of right now. */
 export interface Reader {
   userId: string;
+  guest: boolean;
   channels: ReadonlySet<string>;
 }
 
@@ -51,6 +58,8 @@ export function mayReceive(reader: Reader, audience: ParsedAudience): boolean {
   switch (audience.to) {
     case 'team':
       return true;
+    case 'people':
+      return !reader.guest || audience.guests.has(reader.userId);
     case 'users':
       return audience.users.has(reader.userId);
     case 'chat': {

@@ -1,8 +1,11 @@
-import type { AppSwitch, ChannelModel, PublicProfileModel, StreamDataFrame, StreamDataFrameType, ThreadSummaryModel } from '@aviary/protocol';
+import type { AppSwitch, ChannelModel, StreamDataFrame, StreamDataFrameType, ThreadSummaryModel } from '@aviary/protocol';
 import type { StreamEntryDraft } from '../../store/rows/streamEntries.js';
-import type { MessagesTable, TeamRow } from '../../store/schema.js';
+import type { MessagesTable, TeamRow, UsersTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { guestsReaching } from '../queries/guestReach.js';
 import { presentMessage, presentMessageRef } from '../presenters/messages.js';
 import { presentTeam } from '../presenters/teams.js';
+import { presentPublicProfile } from '../presenters/users.js';
 import { serializeAudience, type Audience } from './audience.js';
 
 /** A frame's fields besides `type` and `cursor`, which the stream adds when it hands the entry out. */
@@ -80,8 +83,14 @@ export function appSwitched(appId: string, input: { by: AppSwitch; disabled: boo
 
 export const appDeleted = (appId: string): StreamEntryDraft => entry('app.deleted', { to: 'team' }, { appId });
 
-/** Everyone in the team shows the person's name, so everyone hears of a new one. */
-export const userUpdated = (user: PublicProfileModel): StreamEntryDraft => entry('user.updated', { to: 'team' }, { user });
+/**
+ * Everyone in the team shows the person's name, so everyone hears of a new one; but a guest only if they
+ * meet the person (guestsReaching).
+ */
+export async function userUpdated(db: Db, row: UsersTable, now?: number): Promise<StreamEntryDraft> {
+  const guests = await guestsReaching(db, row.team_id, row.id);
+  return entry('user.updated', { to: 'people', guests }, { user: presentPublicProfile(row, now) });
+}
 
 /** Everyone in the team shows its name and icon, and its settings decide what they may do. */
 export const teamUpdated = (team: TeamRow): StreamEntryDraft => entry('team.updated', { to: 'team' }, { team: presentTeam(team) });
