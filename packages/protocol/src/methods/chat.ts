@@ -19,6 +19,8 @@ export const Conversation = Type.Object(
     name: Type.String(),
     channel: Type.Optional(Channel),
     user: Type.Optional(Contact),
+    /** A direct chat whose other person's account is deactivated: it takes no new messages. */
+    deactivated: Type.Optional(Type.Literal(true)),
     /** The newest message the person may see, if any. */
     lastMessage: Type.Optional(Message),
     /** How far the person has read (client.markChatRead), if they ever marked it. */

@@ -17,6 +17,7 @@ export interface CheckedContent {
 
 /** The checks that need no database: ServiceML, attachments, sendAs, and id lists without repeats. */
 export function checkContent(input: ParamsOf<typeof api.chat.sendMessage>, appId: string | null): CheckedContent {
+  checkSaysSomething(input);
   checkServiceml(input.serviceml);
   if (input.alsoInChannel !== undefined && input.threadParent === undefined) {
     throw invalidParameter('alsoInChannel', 'alsoInChannel goes with threadParent: it sends a thread reply to the channel too; leave it out for a plain message.');
@@ -32,6 +33,15 @@ export function checkContent(input: ParamsOf<typeof api.chat.sendMessage>, appId
     if (!check.ok) throw invalidParameter('sendAs.profileImage', `sendAs.profileImage must be an http or https URL; ${check.reason}.`);
   }
   return { mentions: unique(input.mentions), visibleTo: unique(input.visibleTo), attachments: checkAttachments(input.attachments, appId) };
+}
+
+/**
+ * A text of blank characters only (spaces, line breaks) is no message, unless something else speaks for
+ * it: ServiceML, attachments or files.
+ */
+export function checkSaysSomething(input: { text: string; serviceml?: string | undefined; attachments?: unknown[] | undefined; files?: string[] | undefined }): void {
+  if (input.text.trim() !== '' || input.serviceml !== undefined || (input.attachments?.length ?? 0) > 0 || (input.files?.length ?? 0) > 0) return;
+  throw invalidParameter('text', 'text has only blank characters: write something (to remove a message, delete it).');
 }
 
 /** A message's ServiceML, when given, is a valid document (chat.sendMessage and chat.updateMessage alike). */

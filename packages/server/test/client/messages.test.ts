@@ -1,6 +1,8 @@
 import { afterAll, expect, it } from 'vitest';
 import { forEachDialect } from '../helpers/server.js';
 import { createChannel } from '../../src/core/commands/channels.js';
+import { deactivatePerson } from '../../src/core/commands/people.js';
+import { cliActor } from '../../src/core/audit/record.js';
 import { clientCast, closeSdkApps, expectError, http, signIn } from './harness.js';
 
 afterAll(closeSdkApps);
@@ -101,6 +103,12 @@ forEachDialect('a person’s conversations, history and sending, through the met
       [alice.user.id, 'Alice Archer'],
     ]);
     expect((await carol.call('chat.listConversations')).body.conversations).toEqual([]);
+
+    // Bob leaves the team: the direct chat stays, marked, and takes nothing more.
+    expect(list.body.conversations[2].deactivated).toBeUndefined();
+    await deactivatePerson(t().server.ctx, cliActor, { userId: bob.user.id });
+    const after = await alice.call('chat.listConversations');
+    expect(after.body.conversations.find((c: { chat: string }) => c.chat === bob.user.id)).toMatchObject({ kind: 'direct', deactivated: true, lastMessage: { text: 'psst' } });
   });
 
   it('leaves a message hidden by visibleTo out of the last messages', async () => {

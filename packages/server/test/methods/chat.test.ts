@@ -56,10 +56,20 @@ forEachDialect(
         for (const [to, description] of [
           [NOBODY, /no active user u:a{16} in your team/],
           [olga.id, /no active user .* in your team/],
-          [leaver.id, /no active user .* in your team/],
+          [leaver.id, new RegExp(`’s account \\(${leaver.id}\\) is deactivated: they no longer receive messages`)],
         ] as const) {
           await expectApiError(alice.client.chat.sendMessage({ to, text: 'hi' }), { error: 'UnknownRecipient', parameter: 'to', description });
         }
+      });
+
+      it('refuses a text of blank characters only, sent or edited, unless something else speaks for it', async () => {
+        const { alice, bob } = await cast();
+        const blank = { error: 'InvalidParameter', parameter: 'text', description: /only blank characters/ };
+        await expectApiError(alice.client.chat.sendMessage({ to: bob.id, text: ' \n\t ' }), blank);
+        const { uid } = await alice.client.chat.sendMessage({ to: bob.id, text: 'first words' });
+        await expectApiError(alice.client.chat.updateMessage({ messageUid: uid, text: '   ' }), blank);
+        await alice.client.chat.sendMessage({ to: bob.id, text: ' ', serviceml: '<serviceml><b>Build</b> passed</serviceml>' });
+        await alice.client.chat.sendMessage({ to: bob.id, text: ' ', attachments: [{ title: 'A card says it' }] });
       });
 
       it('answers InvalidParameter for a `to` that is no chat id', async () => {

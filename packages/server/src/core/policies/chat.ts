@@ -4,6 +4,7 @@ import type { UsersTable } from '../../store/schema.js';
 import { compiledOnce } from '../../store/compiledOnce.js';
 import type { Db } from '../../store/store.js';
 import { directChatKey } from '../../store/rows/messages.js';
+import { guestMeets } from '../queries/guestReach.js';
 import { appUseRefusal } from './apps.js';
 
 /**
@@ -55,19 +56,24 @@ export async function checkOnBehalfOf(db: Db, sender: UsersTable, to: string, on
 
 /**
  * Where the sender's message goes, or UnknownRecipient. A direct message may go to any active user of
- * the sender's team, bots included. A person posts to a channel they are a member of; a bot is never a
+ * the sender's team, bots included (a guest's, only to a person it meets: guestMeets). A person posts to a channel they are a member of; a bot is never a
  * member, so it posts through `onBehalfOf` (already checked by checkOnBehalfOf), who must be one.
  */
 export async function resolveRecipient(db: Db, sender: UsersTable, to: string, onBehalfOf: string | undefined): Promise<Recipient> {
   if (isUserId(to)) {
     const recipient = await db
       .selectFrom('users')
-      .select('id')
+      .select(['id', 'bot_app_id', 'first_name', 'last_name', 'deactivated_at'])
       .where('id', '=', to)
       .where('team_id', '=', sender.team_id)
-      .where('deactivated_at', 'is', null)
       .executeTakeFirst();
     if (!recipient) throw unknownRecipient(`There is no active user ${to} in your team.`);
+    if (recipient.deactivated_at !== null) {
+      throw unknownRecipient(`${recipient.first_name} ${recipient.last_name}’s account (${to}) is deactivated: they no longer receive messages.`);
+    }
+    if (sender.role === 'guest' && recipient.bot_app_id === null && !(await guestMeets(db, sender, to))) {
+      throw unknownRecipient(`As a guest you can write directly only to people who share a channel with you, or who wrote to you first; ${to} is neither.`);
+    }
     return { toId: to, chatKey: directChatKey(sender.id, to) };
   }
   const poster = isBot(sender) ? onBehalfOf : sender.id;

@@ -7,7 +7,7 @@ import type { Db, Tx } from '../../../store/store.js';
 import type { CoreContext } from '../../context.js';
 import type { Effects } from '../../effects/effects.js';
 import { findVisibleMessage, noSuchMessage } from '../../interactions/visibleMessage.js';
-import { checkAttachments, checkServiceml } from '../../messageContent.js';
+import { checkAttachments, checkSaysSomething, checkServiceml } from '../../messageContent.js';
 import { checkEditWindow, requireChangeable, type MessageChanger } from '../../policies/messageChanges.js';
 import { presentMessage } from '../../presenters/messages.js';
 import { messageUpdated } from '../../stream/entries.js';
@@ -43,6 +43,7 @@ export interface UpdatedMessage {
 
 /** The checks of an edit's content that need no database: updateMessage runs them before its change opens. */
 export function checkEditContent(input: UpdateMessageInput, appId: string | null): Attachment[] | undefined {
+  checkSaysSomething(input);
   checkServiceml(input.serviceml);
   return checkAttachments(input.attachments, appId);
 }
