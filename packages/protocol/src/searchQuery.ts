@@ -54,13 +54,18 @@ export function isSearchDay(day: string): boolean {
   return year >= 1970 && check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === date;
 }
 
-/** The pieces of a query: quoted phrases (an unclosed quote runs to the end) and whitespace-separated words. */
+/**
+ * The pieces of a query: quoted phrases (an unclosed quote runs to the end), filters whose value is
+ * quoted (`in:#"release notes"`, for a name with spaces) and whitespace-separated words.
+ */
 function pieces(query: string): Array<{ text: string; quoted: boolean; negated: boolean }> {
   const found: Array<{ text: string; quoted: boolean; negated: boolean }> = [];
-  const piece = /(-?)"([^"]*)"?|(\S+)/g;
+  const piece = /(-?)"([^"]*)"?|([a-z]+:[#@]?)"([^"]*)"?|(\S+)/gi;
   for (const match of query.matchAll(piece)) {
-    const [, minus, quoted, bare] = match;
-    if (bare !== undefined) {
+    const [, minus, quoted, filter, value, bare] = match;
+    if (filter !== undefined) {
+      found.push({ text: filter + value, quoted: false, negated: false });
+    } else if (bare !== undefined) {
       const negated = bare.length > 1 && bare.startsWith('-');
       found.push({ text: negated ? bare.slice(1) : bare, quoted: false, negated });
     } else {

@@ -51,6 +51,11 @@ describe('parseSearchQuery', () => {
     });
   });
 
+  it('takes a quoted value for a name with spaces', () => {
+    expect(parsed('in:#"Release notes" from:@"Ana Lima" word')).toMatchObject({ include: [{ tokens: ['word'] }], inChannels: ['Release notes'], from: ['Ana Lima'] });
+    expect(parsed('notes:"draft"')).toMatchObject({ include: [{ tokens: ['notes', 'draft'] }], inChannels: [] });
+  });
+
   it('keeps a quoted or excluded filter as words', () => {
     expect(parsed('"in:#general" -from:@bob word')).toMatchObject({ include: [{ tokens: ['in', 'general'] }, { tokens: ['word'] }], exclude: [{ tokens: ['from', 'bob'] }], inChannels: [], from: [] });
   });
