@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Person } from '../src/api/client.js';
 import { shortcodesStarting, withEmoji } from '../src/app/emoji/shortcodes.js';
-import { composerMentions, mentionMarkup, suggestionsFor, tokenAtCaret } from '../src/app/suggestions.js';
+import { composerMentions, mentionMarkup, suggestionsFor, tokenAtCaret, typedMentions } from '../src/app/suggestions.js';
 
 /** The composer's `@` list: people, and in a channel `@channel` and `@here` after them, kept however many people match. */
 describe('what the composer suggests after @', () => {
@@ -68,5 +68,22 @@ describe('the people a message of the composer names', () => {
     expect(composerMentions('<serviceml><user userId="u:bbbbbbbbbbbbbbbb">Bob</user></serviceml>', 'Bob')).toBeUndefined();
     expect(composerMentions('<serviceml><a href="https://example.com">x</a></serviceml>', 'x')).toBeUndefined();
     expect(composerMentions('<serviceml><unclosed', 'x')).toBeUndefined();
+  });
+});
+
+describe('names typed out after @, not picked from the list', () => {
+  const person = (id: string, firstName: string, lastName: string, isBot = false) => ({ id, firstName, lastName, ...(isBot ? { isBot: true } : {}) }) as unknown as Person;
+  const people = [person('u:priya', 'Priya', 'Patel'), person('u:sam1', 'Sam', 'Stone'), person('u:sam2', 'Sam', 'Reed'), person('u:bot', 'Deploy', 'Bot', true)];
+
+  it('mention a full name, or a first name only one person has, whole and in any case', () => {
+    expect(typedMentions('@priya please look', people, [])).toEqual([{ userId: 'u:priya', label: 'priya' }]);
+    expect(typedMentions('thanks @Priya Patel!', people, [])).toEqual([{ userId: 'u:priya', label: 'Priya Patel' }]);
+    expect(typedMentions('@Sam Reed and @sam', people, [])).toEqual([{ userId: 'u:sam2', label: 'Sam Reed' }]);
+    expect(mentionMarkup('@priya please look', typedMentions('@priya please look', people, []))).toBe('<serviceml><user userId="u:priya">@priya</user> please look</serviceml>');
+  });
+
+  it('leave alone a longer word, an email address, a bot and someone already picked', () => {
+    for (const text of ['@priyanka', 'mail priya@priya.example', '@Deploy Bot', 'no mention']) expect(typedMentions(text, people, []), text).toEqual([]);
+    expect(typedMentions('@Priya Patel', people, [{ userId: 'u:priya', label: 'Priya Patel' }])).toEqual([]);
   });
 });

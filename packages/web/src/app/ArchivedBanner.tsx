@@ -8,3 +8,12 @@ export function ArchivedBanner({ name }: { name: string }) {
     </p>
   );
 }
+
+/** In place of the composer in a direct chat with someone whose account was deactivated. */
+export function DeactivatedBanner({ name }: { name: string }) {
+  return (
+    <p className="archived-banner" role="status">
+      {name}’s account has been deactivated: you can read your conversation, but they no longer receive messages.
+    </p>
+  );
+}

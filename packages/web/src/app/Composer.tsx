@@ -71,12 +71,13 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, o
   const [queued, setQueued] = useState(false);
 
   // Sent at once and the box cleared: the outbox keeps the message (shown as pending) until the server
-  // has it. A refusal puts the text (when nothing new was typed meanwhile) and the files back.
+  // has it. A refusal puts the text (above whatever was typed meanwhile) and the files back.
   const send = () => {
     if (uploads.busy) return setQueued(true);
     if (!canSend) return;
     const { body, serviceml, mentioned } = outgoing();
     const files = uploads.take();
+    const picked = mentions.current;
     mentions.current = [];
     edit('', 0);
     input.current?.focus();
@@ -90,9 +91,16 @@ export function Composer({ chat, placeholder, focusSignal, onSent, onEditLast, o
       },
       (error: unknown) => {
         workspace.toast(failureText(error), 'error');
-        if (shown.current) setText((current) => (current === '' ? body : current));
-        // Refused after the person left the chat: the text waits as its draft (unless one was written since).
-        else if (loadDraft(me, chat).text === '') saveDraft(me, chat, { text: body, mentions: [] });
+        // Never lost: over what was typed since, the refused text comes back above it.
+        if (shown.current) {
+          setText((current) => (current === '' ? body : `${body}\n\n${current}`));
+          mentions.current = [...picked, ...mentions.current];
+        }
+        // Refused after the person left the chat: the text waits in its draft (above one written since).
+        else {
+          const draft = loadDraft(me, chat);
+          saveDraft(me, chat, { text: draft.text === '' ? body : `${body}\n\n${draft.text}`, mentions: [...picked, ...draft.mentions] });
+        }
         uploads.putBack(files);
       },
     );

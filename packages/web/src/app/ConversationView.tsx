@@ -4,7 +4,7 @@ import { useStreamFrames } from '../stream/useStream';
 import type { Conversation, Message } from '../api/client';
 import { appsWith, ChatButton } from './AppButtons';
 import { Composer } from './Composer';
-import { ArchivedBanner } from './ArchivedBanner';
+import { ArchivedBanner, DeactivatedBanner } from './ArchivedBanner';
 import { ChatImages } from './files/ChatImages';
 import { useFileDrop } from './files/useFileDrop';
 import { useUploads } from './files/useUploads';
@@ -60,7 +60,8 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
   const tabButtons = appsWith(workspace.apps, 'chatTabButton');
   const archived = conversation?.channel?.archivedAt !== undefined;
   const uploads = useUploads();
-  const drop = useFileDrop(uploads.add, !archived);
+  // Nothing goes to an archived channel or to a deactivated person: no composer, and no files dropped.
+  const drop = useFileDrop(uploads.add, !archived && !conversation?.deactivated);
   useStreamFrames((frames) => {
     const mine = (type: 'message.created' | 'message.updated') =>
       frames.flatMap((frame) => (frame.type === type && chatOf(frame.message, workspace.me.id) === chat ? [frame.message] : []));
@@ -183,6 +184,8 @@ export function ConversationView({ chat, conversation, focusSignal, onMenu, onSe
       <TypingIndicator chat={chat} />
       {archived ? (
         <ArchivedBanner name={name} />
+      ) : conversation?.deactivated ? (
+        <DeactivatedBanner name={name} />
       ) : (
         <div className="typing-watch" onInput={typed}>
           <ScheduledBar items={scheduled.items} reload={scheduled.reload} />

@@ -2,7 +2,7 @@ import { useWorkspace } from './workspaceContext';
 
 /**
  * The person's messages to this chat that the server does not have yet, below the history: "Sending…"
- * while a try is under way, else "Not sent yet: waiting for the connection" with Cancel. Each goes again
+ * while a try is under way, else why not yet (the connection, or the server's limit on speed) with Cancel. Each goes again
  * by itself when the connection is back (useOutbox), and leaves this list for the history once stored.
  */
 export function PendingMessages({ chat }: { chat: string }) {
@@ -15,9 +15,9 @@ export function PendingMessages({ chat }: { chat: string }) {
         <li key={message.id} className={`pending-message ${message.state}`}>
           <span className="pending-text">{message.text}</span>
           <span className="pending-state" role="status">
-            {message.state === 'sending' ? 'Sending…' : 'Not sent yet: waiting for the connection'}
+            {stateText[message.state]}
           </span>
-          {message.state === 'waiting' && (
+          {message.state !== 'sending' && (
             <button type="button" className="chip" onClick={() => outbox.cancel(message.id)} aria-label={`Cancel the message “${snippet(message.text)}”`}>
               Cancel
             </button>
@@ -27,5 +27,11 @@ export function PendingMessages({ chat }: { chat: string }) {
     </ul>
   );
 }
+
+const stateText = {
+  sending: 'Sending…',
+  waiting: 'Not sent yet: waiting for the connection',
+  held: 'Not sent yet: sending too fast, it goes in a moment',
+} as const;
 
 const snippet = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);

@@ -76,6 +76,16 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     }
   }, [list, refreshApps]);
   const refreshRoster = useCallback(() => methods.roster.listContacts().then(setPeople), []);
+  // Senders the roster does not list (a deactivated person; for a guest, someone they no longer share a
+  // channel with), each asked about once, for their name and picture.
+  const [strangers, setStrangers] = useState<Person[]>([]);
+  const lookUpPerson = useCallback(async (userId: string) => {
+    const roster = await methods.roster.listContacts();
+    setPeople(roster);
+    if (roster.some((person) => person.id === userId)) return;
+    const profile = await methods.users.getPublicProfile({ userId });
+    setStrangers((known) => [...known, profile]);
+  }, []);
   const reloadAll = useCallback(() => {
     void refreshConversations();
     void refreshApps();
@@ -110,7 +120,9 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
     (frames) => {
       const profiles = updatedProfiles(frames);
       if (profiles.size > 0) {
-        setPeople((known) => known.map((person) => (profiles.has(person.id) ? { ...person, status: undefined, profileImage: undefined, ...profiles.get(person.id) } : person)));
+        const updated = (known: Person[]) => known.map((person) => (profiles.has(person.id) ? { ...person, status: undefined, profileImage: undefined, ...profiles.get(person.id) } : person));
+        setPeople(updated);
+        setStrangers(updated);
         if (profiles.has(session.user.id)) reloadSession();
       }
       const team = updatedTeam(frames);
@@ -184,14 +196,14 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   const directNames = JSON.stringify((conversations ?? []).flatMap((conversation) => (conversation.user ? [[conversation.user.id, fullName(conversation.user)]] : [])));
   const nameOf = useMemo(() => {
     const names = new Map<string, string>([[session.user.id, fullName(session.user)]]);
-    for (const person of people) names.set(person.id, fullName(person));
+    for (const person of [...strangers, ...people]) names.set(person.id, fullName(person));
     for (const [id, name] of JSON.parse(directNames) as Array<[string, string]>) names.set(id, name);
     return (userId: string) => names.get(userId);
-  }, [session.user, people, directNames]);
+  }, [session.user, people, strangers, directNames]);
 
   const value = useMemo<WorkspaceValue>(() => {
     const pictures = new Map<string, string>();
-    for (const person of people) if (person.profileImage) pictures.set(person.id, person.profileImage);
+    for (const person of [...strangers, ...people]) if (person.profileImage) pictures.set(person.id, person.profileImage);
     if (session.user.profileImage) pictures.set(session.user.id, session.user.profileImage);
     return {
       me: session.user,
@@ -212,10 +224,11 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       },
       refreshApps,
       lookUpSender: (userId, appId) => {
-        for (const [id, known, refresh] of [[userId, nameOf(userId) !== undefined, refreshRoster], [appId, apps.some((app) => app.id === appId), refreshApps]] as const) {
+        const lookUp = [[userId, nameOf(userId) !== undefined, () => lookUpPerson(userId)], [appId, apps.some((app) => app.id === appId), refreshApps]] as const;
+        for (const [id, known, ask] of lookUp) {
           if (id === undefined || known || lookedUp.current.has(id)) continue;
           lookedUp.current.add(id);
-          void refresh().catch(() => undefined);
+          void ask().catch(() => undefined);
         }
       },
       refreshConversations,
@@ -223,7 +236,7 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       updateTeam: showTeam,
       outbox,
     };
-  }, [session, people, apps, nameOf, toasts, showAnswer, refreshApps, refreshRoster, refreshConversations, onSessionChange, showTeam, outbox]);
+  }, [session, people, strangers, apps, nameOf, toasts, showAnswer, refreshApps, lookUpPerson, refreshConversations, onSessionChange, showTeam, outbox]);
   const presenceOf = useMemo<PresenceOf>(() => {
     const bots = new Set(people.filter((person) => person.isBot).map((person) => person.id));
     return (userId) => (online === undefined || bots.has(userId) ? undefined : online.has(userId) ? 'online' : 'away');

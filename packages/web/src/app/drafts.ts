@@ -32,6 +32,9 @@ export function saveDraft(me: string, chat: string, draft: Draft): void {
   if (isMarked(draft) !== wasMarked) changes.dispatchEvent(new Event('change'));
 }
 
+/** The name a thread's reply is kept under: not a chat's, so the sidebar marks no chat for it. */
+export const threadDraftName = (chat: string, root: string): string => `${chat}/thread/${root}`;
+
 /** A draft the sidebar marks its chat for: one with something written in it. */
 const isMarked = (draft: Draft): boolean => draft.text.trim() !== '';
 

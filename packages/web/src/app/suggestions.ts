@@ -68,6 +68,34 @@ export interface Mention {
   label: string;
 }
 
+const escapePattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The people named with `@` and their name typed out rather than picked from the list, as Slack
+ * resolves them too: a full name, or a first name only one person of the roster has, whole (not the
+ * start of a longer word, nor inside an email address) and in any case. Bots are left out.
+ */
+export function typedMentions(text: string, people: Person[], picked: Mention[]): Mention[] {
+  const lower = text.toLowerCase();
+  const humans = people.filter((person) => !person.isBot);
+  const firstNames = new Map<string, number>();
+  for (const person of humans) firstNames.set(person.firstName.toLowerCase(), (firstNames.get(person.firstName.toLowerCase()) ?? 0) + 1);
+  const found: Mention[] = [];
+  for (const person of humans) {
+    if (picked.some((mention) => mention.userId === person.id)) continue;
+    const names = [fullName(person), ...(firstNames.get(person.firstName.toLowerCase()) === 1 ? [person.firstName] : [])];
+    for (const name of names) {
+      if (name.trim() === '' || !lower.includes(`@${name.toLowerCase()}`)) continue;
+      const match = new RegExp(`(?<![\\p{L}\\p{N}._%+-])@(${escapePattern(name)})(?![\\p{L}\\p{N}])`, 'iu').exec(text);
+      if (match) {
+        found.push({ userId: person.id, label: match[1]! });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
 const escapeMarkup = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
@@ -78,7 +106,7 @@ export function mentionMarkup(text: string, mentions: Mention[]): string | undef
   const present = mentions.filter((mention) => text.includes(`@${mention.label}`));
   if (present.length === 0) return undefined;
   const labels = [...new Set(present.map((mention) => mention.label))].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(`@(${labels.map((label) => label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'g');
+  const pattern = new RegExp(`@(${labels.map(escapePattern).join('|')})`, 'g');
   let markup = '';
   let last = 0;
   for (const match of text.matchAll(pattern)) {

@@ -2,7 +2,7 @@ import { isChannelId } from '@aviary/protocol';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { PickerOption } from './PickerOption';
 import { mentionedIds } from './notify/rules';
-import { mentionMarkup, suggestionsFor, tokenAtCaret, type Mention, type Suggestion } from './suggestions';
+import { mentionMarkup, suggestionsFor, tokenAtCaret, typedMentions, type Mention, type Suggestion } from './suggestions';
 import { useWorkspace } from './workspaceContext';
 
 /**
@@ -95,8 +95,10 @@ export function useMessageText(box: RefObject<HTMLTextAreaElement | null>, { cha
    * people picked (`picked`, those in `mentions` by default), those whose `@Name` is still in it: its
    * ServiceML naming them (none without) and their ids.
    */
-  const outgoing = (picked: Mention[] = mentions.current) => {
+  const outgoing = (chosen: Mention[] = mentions.current) => {
     const body = withEmoji(text.trim());
+    // Names typed out after `@` count as picked ones do.
+    const picked = [...chosen, ...typedMentions(body, workspace.people, chosen)];
     return { body, serviceml: mentionMarkup(body, picked), mentioned: mentionedIds(body, picked) };
   };
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AviaryApiError, methods, type InteractionAnswer, type Message } from '../api/client';
 import type { ConnectionState } from '../stream/connection';
+import { HeldMessages } from './heldMessages';
 
 /** A message the person sent that the server has not stored yet. */
 export interface PendingMessage {
@@ -13,8 +14,14 @@ export interface PendingMessage {
   mentions?: string[] | undefined;
   /** The files it carries (files.upload's ids), in the order shown. */
   files?: string[] | undefined;
-  /** `sending`: a try is under way; `waiting`: the last try did not reach the server, the next waits for the connection. */
-  state: 'sending' | 'waiting';
+  /**
+   * `sending`: a try is under way; `waiting`: the last try did not reach the server, the next waits for
+   * the connection; `held`: the server said the person writes too fast (429), or an earlier message of
+   * the chat was told so: it goes by itself, in its turn (HeldMessages).
+   */
+  state: 'sending' | 'waiting' | 'held';
+  /** Its place in the order the person wrote. */
+  order: number;
 }
 
 /** What became of a message once the server answered. */
@@ -36,8 +43,9 @@ export interface Outbox {
 const RETRY_EVERY_MS = 10_000;
 
 /**
- * The page's messages in flight. A refusal (the server answered) is the composer's to show; a failure to
- * reach the server is no refusal: the message stays, shown as pending, and goes again when the browser
+ * The page's messages in flight. A refusal (the server answered) is the composer's to show, but for "too
+ * fast" (429): the message is held and goes again after the wait the server named (HeldMessages). A
+ * failure to reach the server is no refusal: the message stays, shown as pending, and goes again when the browser
  * is back online, the stream reconnects, or every few seconds, until it is stored or cancelled.
  */
 export function useOutbox(connection: ConnectionState): Outbox {
@@ -47,6 +55,9 @@ export function useOutbox(connection: ConnectionState): Outbox {
   const update = (id: string, change: Partial<PendingMessage> | undefined) =>
     setPending((list) => (change ? list.map((item) => (item.id === id ? { ...item, ...change } : item)) : list.filter((item) => item.id !== id)));
 
+  const latest = useRef(pending);
+  latest.current = pending;
+  const held = useRef<HeldMessages<PendingMessage>>(undefined);
   const attempt = useCallback((message: PendingMessage) => {
     update(message.id, { state: 'sending' });
     methods.chat.sendFromComposer({ to: message.chat, text: message.text, serviceml: message.serviceml, mentions: message.mentions, files: message.files, id: message.id }).then(
@@ -54,20 +65,27 @@ export function useOutbox(connection: ConnectionState): Outbox {
         const settled = settle.current.get(message.id);
         settle.current.delete(message.id);
         update(message.id, undefined);
+        held.current?.settled(message);
         settled?.resolve('message' in result ? { message: result.message } : { answer: result.answer, appId: result.slashCommand.appId });
       },
       (error: unknown) => {
         const settled = settle.current.get(message.id);
         if (!settled) return; // cancelled meanwhile
-        if (error instanceof AviaryApiError) {
+        if (error instanceof AviaryApiError && error.status === 429) {
+          update(message.id, { state: 'held' });
+          held.current?.tooFast(message, retryAfterMs(error));
+        } else if (error instanceof AviaryApiError) {
           settle.current.delete(message.id);
           update(message.id, undefined);
+          held.current?.settled(message);
           settled.reject(error);
         } else update(message.id, { state: 'waiting' });
       },
     );
   }, []);
+  held.current ??= new HeldMessages(attempt, (ms, then) => void setTimeout(then, ms));
 
+  const written = useRef(0);
   const send = useCallback<Outbox['send']>(
     (chat, text, serviceml, mentions, files) =>
       new Promise((resolve, reject) => {
@@ -79,8 +97,14 @@ export function useOutbox(connection: ConnectionState): Outbox {
           mentions: mentions?.length ? mentions : undefined,
           files: files?.length ? files : undefined,
           state: 'sending',
+          order: written.current++,
         };
         settle.current.set(message.id, { resolve, reject });
+        if (held.current!.holds(chat)) {
+          setPending((list) => [...list, { ...message, state: 'held' }]);
+          held.current!.enqueue(message);
+          return;
+        }
         setPending((list) => [...list, message]);
         attempt(message);
       }),
@@ -90,12 +114,12 @@ export function useOutbox(connection: ConnectionState): Outbox {
   const cancel = useCallback((id: string) => {
     settle.current.get(id)?.resolve(undefined);
     settle.current.delete(id);
+    const message = latest.current.find((item) => item.id === id);
+    if (message) held.current?.settled(message);
     update(id, undefined);
   }, []);
 
   // Every waiting message goes again when something says the connection may be back.
-  const latest = useRef(pending);
-  latest.current = pending;
   const retry = useCallback(() => {
     for (const message of latest.current) if (message.state === 'waiting') attempt(message);
   }, [attempt]);
@@ -114,6 +138,12 @@ export function useOutbox(connection: ConnectionState): Outbox {
   }, [connection, retry]);
 
   return useMemo(() => ({ pending, send, cancel }), [pending, send, cancel]);
+}
+
+/** How long the server asked to wait (`retryAfter`, in seconds), a second when it did not say. */
+function retryAfterMs(error: AviaryApiError): number {
+  const seconds = Number(error.body.retryAfter);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 60) * 1000 : 1000;
 }
 
 /** A random client id (crypto.randomUUID needs a secure context; a team's server on plain http is not one). */

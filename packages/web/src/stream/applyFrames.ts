@@ -40,6 +40,8 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
     switch (frame.type) {
       case 'message.created': {
         const { message } = frame;
+        // A reply only in its thread is no news in the channel (its history, last message and counts).
+        if (message.threadParent !== undefined && !message.alsoInChannel) break;
         const chat = chatOf(message, me);
         const known = update(chat, (conversation) => {
           if (conversation.lastMessage && !isNewer(message, conversation.lastMessage)) return conversation;
@@ -59,10 +61,15 @@ export function applyFrames(start: Conversation[], frames: StreamDataFrame[], me
           conversation.lastMessage?.uid === frame.message.uid ? { ...conversation, lastMessage: frame.message } : conversation,
         );
         break;
-      case 'message.deleted':
-        // The chat's last message is gone: its preview in the list is the one before, which only the server knows.
-        if (conversations.some((conversation) => conversation.lastMessage?.uid === frame.message.uid)) reloadConversations = true;
+      case 'message.deleted': {
+        // The chat's last message is gone (its preview is now the one before), or one counted as unread (and
+        // perhaps a mention): what is left, only the server knows.
+        const { uid, from } = frame.message;
+        const conversation = conversations.find((candidate) => candidate.chat === chatOf(frame.message, me));
+        const unread = from !== me && (conversation?.unread ?? 0) > 0 && (conversation?.readUpTo === undefined || uid > conversation.readUpTo);
+        if (conversation && (conversation.lastMessage?.uid === uid || unread)) reloadConversations = true;
         break;
+      }
       case 'chat.read':
         update(frame.chat, (conversation) => ({ ...conversation, readUpTo: frame.readUpTo, unread: frame.unread, mentions: frame.mentions }));
         break;

@@ -117,6 +117,32 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
     await bob.context.close();
   });
 
+  it('holds the messages the server finds too fast and sends them by itself, in the order written: none is lost', async () => {
+    const { alice: writer, bob } = web.cast;
+    const { channel } = await createChannel(web.t.server.ctx, { user: writer, appId: null }, { name: 'rapid', members: [bob.id] });
+    const alice = await signInAs(writer.email!, 'Northwind');
+    let tooFast = 0;
+    alice.page.on('response', (response) => {
+      if (response.url().endsWith('/v1/chat.sendFromComposer') && response.status() === 429) tooFast++;
+    });
+    await openChannel(alice.page, 'rapid');
+    const box = composer(alice.page, /Message #rapid/);
+    // Past the burst a person may send to one chat (10): the server answers 429 to the rest, for a while.
+    const texts = Array.from({ length: 14 }, (_, i) => `rapid ${i + 1}`);
+    for (const text of texts) {
+      await box.fill(text);
+      await alice.page.keyboard.press('Enter');
+    }
+    await history(alice.page).getByText('rapid 14', { exact: true }).waitFor();
+    await alice.page.getByRole('list', { name: 'Messages not sent yet' }).waitFor({ state: 'detached' });
+    expect(tooFast).toBeGreaterThan(0);
+    const stored = await db().selectFrom('messages').select('text').where('chat_key', '=', channel.id).orderBy('uid').execute();
+    expect(stored.map((row) => row.text)).toEqual(texts);
+    expect(await box.inputValue()).toBe('');
+    expect(await alice.page.getByText(/limited to/).count()).toBe(0);
+    await alice.context.close();
+  });
+
   it('leaves the person where they are when a message sent offline goes out after they moved to another chat', async () => {
     const { channel } = await createChannel(web.t.server.ctx, { user: web.cast.alice, appId: null }, { name: 'far-back', members: [web.cast.bob.id] });
     const written = await writeHistory(web.t, { id: channel.id, team_id: web.cast.team.id }, web.cast.bob, Array.from({ length: 300 }, (_, i) => ({ text: `Far back ${i + 1}` })));

@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createChannel } from '../../../server/src/core/commands/channels.js';
+import { deactivatePerson } from '../../../server/src/core/commands/people.js';
+import { cliActor } from '../../../server/src/core/audit/record.js';
 import { directChatKey } from '../../../server/src/store/rows/messages.js';
 import { noBrowser, seriousAccessibilityViolations } from '../../../server/test/helpers/browser.js';
 import { forgetRefusal, PASSWORD, signedInPages, writeHistory } from './cast.js';
@@ -166,6 +168,24 @@ describe.skipIf(noBrowser)('people in the web client', () => {
     await sidebar(page).getByRole('link', { name: 'Carla Cook' }).waitFor();
     await sidebar(other.page).getByRole('link', { name: /Bob Baker/ }).click();
     await other.page.getByRole('region', { name: 'Message history' }).getByText('Hello Carla, a direct word').waitFor();
+    await closeAll();
+  });
+
+  it('a guest meets only the people of their channels; a sender who has left is still named', async () => {
+    const { alice, carla, gus } = await peopleCast();
+    const { channel: guestRoom } = await createChannel(web.t.server.ctx, { user: alice, appId: null }, { name: 'guest-room', members: [gus.id, carla.id] });
+    await writeHistory(web.t, guestRoom, carla, [{ text: 'Welcome aboard, Gus' }]);
+    // Carla leaves the team: her message stays, and the guest no longer meets her.
+    await deactivatePerson(web.t.server.ctx, cliActor, { userId: carla.id });
+    const { page } = await signInAs(gus.email!);
+    await openChannel(page, 'guest-room');
+    const history = page.getByRole('region', { name: 'Message history' });
+    await history.getByRole('article').filter({ hasText: 'Welcome aboard, Gus' }).getByRole('button', { name: 'Carla Cook' }).waitFor();
+    await sidebar(page).getByRole('button', { name: 'New direct message' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New direct message' });
+    await dialog.getByRole('listitem').filter({ hasText: 'Alice Archer' }).waitFor();
+    // Bob, in #general only, is not someone the guest meets.
+    expect(await dialog.getByRole('listitem').filter({ hasText: /Bob Baker|Carla Cook/ }).count()).toBe(0);
     await closeAll();
   });
 

@@ -7,6 +7,7 @@ import { ChatImages } from '../files/ChatImages';
 import { captionOf } from '../files/fileFormat';
 import { UploadList } from '../files/UploadList';
 import { useUploads } from '../files/useUploads';
+import { loadDraft, saveDraft, threadDraftName } from '../drafts';
 import { MessageChangesContext, useMessageChangesOf } from '../messageChanges';
 import { MessageRow } from '../MessageRow';
 import { applyReaction, reactionChangeOf, type ReactionChange } from '../reactionState';
@@ -190,9 +191,14 @@ function closesThread(event: KeyboardEvent<HTMLElement>): boolean {
 function ThreadComposer({ chat, root, onSent }: { chat: string; root: string; onSent: (message: Message) => void }) {
   const me = useWorkspace().me.id;
   const box = useRef<HTMLTextAreaElement>(null);
-  const mentions = useRef<Mention[]>([]);
+  // A reply being written is kept as the chat's message is (drafts.ts), under the thread's own name: it
+  // survives closing the thread, going elsewhere and a reload.
+  const draftName = threadDraftName(chat, root);
+  const [draft] = useState(() => loadDraft(me, draftName));
+  const mentions = useRef<Mention[]>(draft.mentions);
   // `@` and `:` as in the chat's composer; a reply calls no slash command.
-  const { text, setText, insert, outgoing, list, boxProps, onListKeys } = useMessageText(box, { chat, mentions, commands: false });
+  const { text, setText, insert, outgoing, list, boxProps, onListKeys } = useMessageText(box, { chat, initial: draft.text, mentions, commands: false });
+  useEffect(() => saveDraft(me, draftName, { text, mentions: mentions.current }), [me, draftName, text]);
   const [alsoInChannel, setAlsoInChannel] = useState(false);
   const [error, setError] = useState<string>();
   const [sending, setSending] = useState(false);
