@@ -102,6 +102,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const log = options.log ?? createLog(config);
   // One connection per process, for whatever needs Redis (ctx.redis).
   const redis = config.redisUrl ? await openRedis(config.redisUrl, log) : undefined;
+  if (redis && !config.files.s3) {
+    log.warn(
+      { filesDir: `${config.dataDir}/files` },
+      'uploaded files are kept in this process’s data directory: with several processes, the others cannot serve them; give every process the same S3 bucket (AVIARY_S3_*, docs/deploy.md)',
+    );
+  }
   // With Redis, the processes behind one load balancer hear each other through it.
   const bus = redis ? await RedisBus.open({ redis, channelPrefix: `${config.redisKeyPrefix}bus:`, log }) : new LocalBus();
   const ctx = createContext(config, store, options.now, options.events, { log, redis, bus });
@@ -154,6 +160,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     scheduled,
     close: () =>
       (closed ??= (async () => {
+        const began = Date.now();
+        // No event is claimed once the shutdown has begun; the attempts in flight finish while the rest drains.
+        eventWorker.stopClaiming();
         listen.close();
         await retention.stop();
         await scheduled.stop();
@@ -164,7 +173,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await searchIndexer.stop();
         // After the last send: a failure while draining plans a retry this process will not make.
         stopMailRetries(config);
-        await eventWorker.stop();
+        await eventWorker.stop(Math.max(0, config.shutdownGraceMs - (Date.now() - began)));
         await ctx.events.close();
         await ctx.bus.close();
         await store.close();

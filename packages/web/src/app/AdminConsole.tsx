@@ -20,7 +20,12 @@ export function AdminConsole({ onClose }: { onClose: () => void }) {
   const [section, setSection] = useState<Section>('People');
   const id = useId();
   const tabId = (name: Section) => `${id}-tab-${name.replace(' ', '-')}`;
-  const move = (step: number) => setSection(sections[(sections.indexOf(section) + step + sections.length) % sections.length]);
+  // The arrows move the selection and the focus with it (the tab pattern: only the selected tab is in the Tab order).
+  const move = (step: number) => {
+    const next = sections[(sections.indexOf(section) + step + sections.length) % sections.length];
+    setSection(next);
+    document.getElementById(tabId(next))?.focus();
+  };
   return (
     <Modal title="Admin console" onClose={onClose} className="admin-console">
       <div

@@ -15,13 +15,13 @@ export function ConfirmDialog({ confirmation, onClose }: { confirmation: Confirm
       <div className="modal-form">
         <p>{confirmation.text}</p>
         <div className="modal-actions">
-          <button type="button" className="secondary" onClick={onClose}>
+          {/* The focus starts on Cancel: Enter, or a key held down, must not do what cannot be taken back. */}
+          <button type="button" className="secondary" onClick={onClose} data-autofocus>
             Cancel
           </button>
           <button
             type="button"
             className="primary danger-button"
-            data-autofocus
             onClick={() => {
               onClose();
               confirmation.run();

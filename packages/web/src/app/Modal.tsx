@@ -11,16 +11,30 @@ import { createPortal } from 'react-dom';
 export function Modal({ title, onClose, children, className }: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  // Where the focus was when it opened (read before the dialog is shown).
+  const opener = useRef(document.activeElement);
   useEffect(() => {
     const element = dialog.current;
-    if (!element || element.open) return;
-    element.showModal();
-    // showModal focuses the first focusable element (the Close button); the dialog's first field is where to start.
-    element.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    if (!element) return;
+    if (!element.open) {
+      element.showModal();
+      // showModal focuses the first focusable element (the Close button); the dialog's first field is where to start.
+      element.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
+    // Closed by being taken away (a Cancel) rather than by close(): the focus goes back, as close() does.
+    return () => {
+      const back = opener.current;
+      const active = document.activeElement;
+      if (back instanceof HTMLElement && back.isConnected && (active === null || active === document.body || element.contains(active))) back.focus();
+    };
   }, []);
   return createPortal(
     // A form's submit inside stays inside: React would carry it on, through the portal, to a form the dialog was opened from (a composer's), sending that too.
-    <dialog ref={dialog} className={`modal${className ? ` ${className}` : ''}`} aria-labelledby={titleId} onClose={onClose} onSubmit={(event) => event.stopPropagation()}>
+    <dialog ref={dialog} className={`modal${className ? ` ${className}` : ''}`} aria-labelledby={titleId} onClose={(event) => {
+        // A dialog opened from this one closing is not this one closing: React carries its event up here.
+        event.stopPropagation();
+        if (event.target === event.currentTarget) onClose();
+      }} onSubmit={(event) => event.stopPropagation()}>
       <header className="modal-header">
         <h2 id={titleId}>{title}</h2>
         <button type="button" className="icon-button" aria-label="Close" onClick={() => dialog.current?.close()}>

@@ -23,6 +23,7 @@ import { ConversationList } from '../stream/conversationList';
 import { ConnectionBanner } from '../stream/ConnectionBanner';
 import { useStream } from '../stream/useStream';
 import { useOutbox } from './useOutbox';
+import { useSlidingSidebar } from './useSlidingSidebar';
 import { forgetReadMarker, isReadHeld } from './useReadMarker';
 import { endNotifications, useWorkspaceNotifications } from './notify/useWorkspaceNotifications';
 import { unreadTotalsOf } from './notify/tabBadge';
@@ -252,6 +253,8 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
   // The open thread is part of the address (`?thread=`): closing it leaves the conversation as it was.
   const thread = route.page === 'chat' ? route.thread : undefined;
   const closeThread = useCallback(() => route.page === 'chat' && navigate(conversationPath(route.chat, { message: route.message })), [route]);
+  const closeNav = useCallback(() => setNavOpen(false), []);
+  useSlidingSidebar(navOpen, closeNav);
   const layout = ['workspace', navOpen && 'nav-open', widget?.desktopType === 'sidebar' && 'with-panel', thread && 'with-thread'].filter(Boolean).join(' ');
 
   return (
@@ -259,12 +262,13 @@ export function Workspace({ session, route, onSignOut, onSessionChange }: { sess
       <PresenceContext.Provider value={presenceOf}>
         <UnreadTotalsContext.Provider value={unreadTotals}>
         <div className={layout}>
+          {navOpen && <div className="nav-backdrop" aria-hidden="true" onClick={closeNav} />}
           <Sidebar
             conversations={conversations}
             selected={route.page === 'chat' ? route.chat : undefined}
             appsSelected={route.page === 'apps'}
             developerSelected={route.page === 'dev'}
-            onNavigate={() => setNavOpen(false)}
+            onNavigate={closeNav}
             onOpenSwitcher={() => setSwitcherOpen(true)}
             onSignOut={() => void endNotifications().finally(onSignOut)}
             onCreateChannel={() => setDialog('createChannel')}

@@ -114,6 +114,7 @@ export function useMessageText(box: RefObject<HTMLTextAreaElement | null>, { cha
   );
   const boxProps = {
     value: text,
+    dir: 'auto' as const,
     'aria-autocomplete': 'list' as const,
     'aria-controls': open ? listId : undefined,
     'aria-activedescendant': open ? `${listId}-${active}` : undefined,

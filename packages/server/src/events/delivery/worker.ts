@@ -104,11 +104,26 @@ export class DeliveryWorker {
     await this.recorder.flush();
   }
 
-  /** Stops claiming and abandons attempts in flight (their claims are given back, nothing is recorded); records finished ones. */
-  async stop(): Promise<void> {
+  /** Claims nothing more (a shutdown has begun); the attempts in flight go on. */
+  stopClaiming(): void {
     this.stopped = true;
     clearInterval(this.poll);
     clearTimeout(this.tick);
+  }
+
+  /**
+   * Stops claiming, lets the attempts in flight finish for up to `waitMs` (an app whose listener already
+   * has the event should not get it again from another process), then abandons the rest (their claims
+   * are given back, nothing is recorded); records finished ones.
+   */
+  async stop(waitMs = 0): Promise<void> {
+    this.stopClaiming();
+    if (waitMs > 0 && this.deliveries.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+      await Promise.race([Promise.all(this.deliveries), waited]);
+      clearTimeout(timer);
+    }
     this.shutdown.cancelAll();
     await this.unreachable.stop();
     await this.filling;
