@@ -17,7 +17,7 @@ const focused = (page: Page) => page.evaluate(() => document.activeElement?.getA
 async function keyboardCast() {
   const team = await web.t.f.team('Heron');
   const admin = await web.t.f.person(team.id, { firstName: 'Ada', lastName: 'Admin', password: PASSWORD, role: 'admin', timezone: '+00:00' });
-  await createChannel(web.t.server.ctx, { user: admin, appId: null }, { name: 'harbour', type: 'public' });
+  await createChannel(web.t.server.ctx, { user: admin, appId: null }, { name: 'harbour', type: 'public', members: [] });
   return { admin };
 }
 
