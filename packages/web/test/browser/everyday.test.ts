@@ -121,7 +121,7 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
     const { alice: writer, bob } = web.cast;
     const { channel } = await createChannel(web.t.server.ctx, { user: writer, appId: null }, { name: 'rapid', members: [bob.id] });
     const alice = await signInAs(writer.email!, 'Northwind');
-    let tooFast = 0;
+    let tooFast = 0; // logged when the run is too slow to go past the burst (the held path then goes untested)
     alice.page.on('response', (response) => {
       if (response.url().endsWith('/v1/chat.sendFromComposer') && response.status() === 429) tooFast++;
     });
@@ -139,7 +139,7 @@ describe.skipIf(noBrowser)('everyday messaging: the trial’s defects', () => {
     // budget refilled may land before a held one, so the whole order is not asserted.)
     const stored = await db().selectFrom('messages').select('text').where('chat_key', '=', channel.id).orderBy('uid').execute();
     expect(stored.map((row) => row.text).sort()).toEqual([...texts].sort());
-    expect(tooFast + stored.length).toBeGreaterThanOrEqual(texts.length);
+    if (tooFast === 0) console.warn('the sends never went past the burst: the held path went untested this run');
     expect(await box.inputValue()).toBe('');
     expect(await alice.page.getByText(/limited to/).count()).toBe(0);
     await alice.context.close();
