@@ -22,14 +22,16 @@ export function MarkdownView({ text, named }: { text: string; named?: readonly N
     };
   }, [html, hasCode]);
   // A code block wider than the message scrolls sideways: by keyboard too, so it takes the focus.
+  const hasBlock = html.includes('<pre');
   useEffect(() => {
+    if (!hasBlock) return;
     for (const pre of element.current?.querySelectorAll('pre') ?? []) {
       if (pre.scrollWidth <= pre.clientWidth) continue;
       pre.tabIndex = 0;
       pre.setAttribute('role', 'region');
       pre.setAttribute('aria-label', 'Code (scrolls sideways)');
     }
-  }, [html]);
+  }, [html, hasBlock]);
   // The HTML comes from markdown-it with raw HTML off: the only markup is what the Markdown asked for.
   // `dir="auto"`: a message in Hebrew or Arabic reads right to left.
   return <div ref={element} className="message-text markdown" dir="auto" dangerouslySetInnerHTML={{ __html: html }} />;

@@ -1,5 +1,5 @@
 import { inBatches } from '../../store/batches.js';
-import { directChatKey } from '../../store/rows/messages.js';
+import { directChatKey, otherInDirectChat } from '../../store/rows/messages.js';
 import type { UsersTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 
@@ -10,11 +10,12 @@ import type { Db } from '../../store/store.js';
  * cannot be written to by them directly, and their profile changes do not reach them.
  */
 
+/** Each membership (`mine`) beside every membership of the same channel (`other`). */
+const comembers = (db: Db) => db.selectFrom('channel_members as mine').innerJoin('channel_members as other', 'other.channel_id', 'mine.channel_id');
+
 /** The people (other than `userId`) who are members of a channel `userId` is a member of. */
 async function channelPeers(db: Db, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('channel_members as mine')
-    .innerJoin('channel_members as other', 'other.channel_id', 'mine.channel_id')
+  const rows = await comembers(db)
     .select('other.user_id')
     .distinct()
     .where('mine.user_id', '=', userId)
@@ -32,7 +33,7 @@ export async function directPartners(db: Db, person: Pick<UsersTable, 'id' | 'te
     .where('team_id', '=', person.team_id)
     .where((eb) => eb.or([eb.and([eb('from_user_id', '=', person.id), eb('to_id', 'like', 'u:%')]), eb('to_id', '=', person.id)]))
     .execute();
-  return keys.map(({ chat_key }) => chat_key.split('|').find((id) => id !== person.id) ?? person.id);
+  return keys.map(({ chat_key }) => otherInDirectChat(chat_key, person.id));
 }
 
 /** The people a guest may see and write to directly (bots aside: those follow the apps' rules). */
@@ -56,7 +57,7 @@ export async function guestsReaching(db: Db, teamId: string, userId: string): Pr
   const partners = new Set<string>();
   for (const batch of inBatches(unmet, 1)) {
     const keys = await db.selectFrom('messages').select('chat_key').distinct().where('chat_key', 'in', batch.map((id) => directChatKey(id, userId))).execute();
-    for (const { chat_key } of keys) partners.add(chat_key.split('|').find((id) => id !== userId) ?? userId);
+    for (const { chat_key } of keys) partners.add(otherInDirectChat(chat_key, userId));
   }
   return guests.map((guest) => guest.id).filter((id) => peers.has(id) || partners.has(id));
 }
@@ -64,9 +65,7 @@ export async function guestsReaching(db: Db, teamId: string, userId: string): Pr
 /** Whether a guest knows of `otherId` (guestReach, for one person). */
 export async function guestMeets(db: Db, guest: Pick<UsersTable, 'id'>, otherId: string): Promise<boolean> {
   if (otherId === guest.id) return true;
-  const shared = await db
-    .selectFrom('channel_members as mine')
-    .innerJoin('channel_members as other', 'other.channel_id', 'mine.channel_id')
+  const shared = await comembers(db)
     .select('mine.channel_id')
     .where('mine.user_id', '=', guest.id)
     .where('other.user_id', '=', otherId)

@@ -14,6 +14,9 @@ import { isSqlite } from './streamEntries.js';
 /** A direct chat is keyed by its two user ids, sorted, so both sides find the same history. */
 export const directChatKey = (a: string, b: string): string => [a, b].sort().join('|');
 
+/** The other person of a direct chat's key (`me` for one's own notes to self). */
+export const otherInDirectChat = (chatKey: string, me: string): string => chatKey.split('|').find((id) => id !== me) ?? me;
+
 /** Where a message was sent and what it says; everything else a plain message leaves empty. */
 export type MessageFields = Pick<MessagesTable, 'uid' | 'chat_key' | 'team_id' | 'from_user_id' | 'to_id' | 'timestamp' | 'text'> &
   Partial<MessagesTable>;
